@@ -1,0 +1,4 @@
+//! One module per subcommand.
+pub mod host;
+pub mod switch;
+pub mod traffic;

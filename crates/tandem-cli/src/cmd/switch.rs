@@ -1,0 +1,7 @@
+//! `tandem switch` (under construction).
+#[derive(clap::Subcommand)]
+pub enum Args {}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    match args {}
+}

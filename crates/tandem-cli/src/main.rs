@@ -1,0 +1,50 @@
+//! The `tandem` command: the only crate that uses `anyhow`, prints to the terminal and
+//! decides process exit codes. Each subcommand lives in `cmd/<name>.rs` and exposes
+//! `Args` (a clap `Args` or `Subcommand` type) and `run(args) -> anyhow::Result<()>`.
+
+mod cmd;
+
+use clap::{Parser, Subcommand};
+
+/// Tandem: offload a C++ network function to a programmable switch plus a server.
+#[derive(Parser)]
+#[command(name = "tandem", version, about, long_about = None)]
+struct Cli {
+    /// More log output (repeat for more).
+    #[arg(short, long, global = true, action = clap::ArgAction::Count)]
+    verbose: u8,
+    #[command(subcommand)]
+    command: Command,
+}
+
+#[derive(Subcommand)]
+enum Command {
+    /// Run an NF natively on the reference host (the oracle and all-software baseline).
+    Host(cmd::host::Args),
+    /// Generate and inspect traffic traces.
+    #[command(subcommand)]
+    Traffic(cmd::traffic::Args),
+    /// Run P4 programs on the built-in software switch.
+    #[command(subcommand)]
+    Switch(cmd::switch::Args),
+}
+
+fn main() {
+    let cli = Cli::parse();
+    let level = match cli.verbose {
+        0 => "warn",
+        1 => "info",
+        2 => "debug",
+        _ => "trace",
+    };
+    env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level)).init();
+    let result = match cli.command {
+        Command::Host(a) => cmd::host::run(a),
+        Command::Traffic(a) => cmd::traffic::run(a),
+        Command::Switch(a) => cmd::switch::run(a),
+    };
+    if let Err(e) = result {
+        eprintln!("error: {e:#}");
+        std::process::exit(1);
+    }
+}

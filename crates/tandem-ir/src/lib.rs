@@ -1,0 +1,1 @@
+//! The NF IR: types, instructions, text form, verifier, interpreter.

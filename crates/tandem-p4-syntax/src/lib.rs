@@ -1,0 +1,1 @@
+//! P4-16 AST, lexer, parser and printer.

@@ -1,0 +1,1 @@
+//! Reference host, server host, state sync.

@@ -1,0 +1,1 @@
+//! Workloads, traffic generation, pcap I/O.
