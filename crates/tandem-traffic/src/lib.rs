@@ -4,5 +4,7 @@
 //! This crate does file I/O (it reads and writes traces) but no networking.
 
 pub mod pcap;
+pub mod workload;
 
 pub use pcap::{PcapFileWriter, TraceError, TracePacket, TraceReader, TraceWriter};
+pub use workload::{builtin_workloads, BuiltinWorkload, Cdf, Workload, WorkloadError};
