@@ -3,8 +3,12 @@
 //!
 //! This crate does file I/O (it reads and writes traces) but no networking.
 
+pub mod gen;
 pub mod pcap;
+pub mod stats;
 pub mod workload;
 
+pub use gen::{generate, write_trace, GenError, GenOptions, GenSummary, Generator, Plan};
 pub use pcap::{PcapFileWriter, TraceError, TracePacket, TraceReader, TraceWriter};
+pub use stats::{PortCounts, TraceStats};
 pub use workload::{builtin_workloads, BuiltinWorkload, Cdf, Workload, WorkloadError};

@@ -1,0 +1,329 @@
+//! Generator properties: determinism, valid checksums, TCP structure, payloads, pcap files.
+
+use std::collections::HashMap;
+
+use tandem_traffic::{generate, write_trace, GenOptions, Plan, TracePacket, TraceReader, Workload};
+
+fn wl(name: &str) -> Workload {
+    Workload::builtin(name).unwrap().unwrap()
+}
+
+fn opts(plan: Plan, flows: u64, seed: u64) -> GenOptions {
+    GenOptions {
+        flows,
+        seed,
+        plan,
+        ..GenOptions::default()
+    }
+}
+
+/// One's-complement sum of 16-bit words.
+fn csum(data: &[u8], mut acc: u32) -> u32 {
+    let mut chunks = data.chunks_exact(2);
+    for c in &mut chunks {
+        acc += u32::from(u16::from_be_bytes([c[0], c[1]]));
+    }
+    if let [b] = chunks.remainder() {
+        acc += u32::from(*b) << 8;
+    }
+    acc
+}
+
+fn fold(mut acc: u32) -> u16 {
+    while acc > 0xffff {
+        acc = (acc & 0xffff) + (acc >> 16);
+    }
+    acc as u16
+}
+
+/// Verifies the IPv4 header checksum and the TCP/UDP checksum by recomputation.
+fn check_packet(p: &TracePacket) -> Result<(), String> {
+    let d = &p.data;
+    if d.len() < 34 || d[12..14] != [0x08, 0x00] {
+        return Err("not IPv4".into());
+    }
+    let ihl = usize::from(d[14] & 0x0f) * 4;
+    let ip = &d[14..14 + ihl];
+    if fold(csum(ip, 0)) != 0xffff {
+        return Err("bad IPv4 header checksum".into());
+    }
+    let total = usize::from(u16::from_be_bytes([ip[2], ip[3]]));
+    if total + 14 != d.len() {
+        return Err(format!("IPv4 total length {total} vs frame {}", d.len()));
+    }
+    let l4 = &d[14 + ihl..];
+    let proto = ip[9];
+    let mut pseudo = Vec::new();
+    pseudo.extend_from_slice(&ip[12..20]);
+    pseudo.extend_from_slice(&[0, proto]);
+    pseudo.extend_from_slice(&(l4.len() as u16).to_be_bytes());
+    if fold(csum(l4, csum(&pseudo, 0))) != 0xffff {
+        return Err(format!("bad L4 checksum (proto {proto})"));
+    }
+    Ok(())
+}
+
+#[test]
+fn same_seed_same_bytes_different_seed_different() {
+    let w = wl("enterprise");
+    let a = generate(&w, &opts(Plan::Nat, 300, 1)).unwrap();
+    let b = generate(&w, &opts(Plan::Nat, 300, 1)).unwrap();
+    let c = generate(&w, &opts(Plan::Nat, 300, 2)).unwrap();
+    assert_eq!(a, b);
+    assert_ne!(a, c);
+
+    let dir = tempfile::tempdir().unwrap();
+    let (p1, p2) = (dir.path().join("a.pcapng"), dir.path().join("b.pcapng"));
+    let s1 = write_trace(&w, &opts(Plan::Lb, 200, 9), &p1, |_| {}).unwrap();
+    write_trace(&w, &opts(Plan::Lb, 200, 9), &p2, |_| {}).unwrap();
+    assert_eq!(std::fs::read(&p1).unwrap(), std::fs::read(&p2).unwrap());
+    assert_eq!(s1.flows, 200);
+    let back = TraceReader::read_all(&p1).unwrap();
+    assert_eq!(back, generate(&w, &opts(Plan::Lb, 200, 9)).unwrap());
+}
+
+#[test]
+fn every_packet_has_valid_checksums_and_timestamps_increase() {
+    for plan in Plan::ALL {
+        let pkts = generate(&wl("datamining"), &opts(plan, 150, 3)).unwrap();
+        assert!(pkts.len() > 1000, "{plan}: {}", pkts.len());
+        for (i, p) in pkts.iter().enumerate() {
+            check_packet(p).unwrap_or_else(|e| panic!("{plan}: packet {i}: {e}"));
+            assert!(p.data.len() <= 1514);
+            assert!(p.port <= 1);
+            if i > 0 {
+                assert!(
+                    p.ts_ns > pkts[i - 1].ts_ns,
+                    "{plan}: packet {i} not after {}",
+                    i - 1
+                );
+            }
+        }
+    }
+}
+
+struct Seg {
+    port: u32,
+    flags: u8,
+    seq: u32,
+    ack: u32,
+    len: usize,
+}
+
+/// Groups TCP packets by bidirectional 5-tuple.
+fn tcp_flows(pkts: &[TracePacket]) -> HashMap<([u8; 6], [u8; 6]), Vec<Seg>> {
+    let mut m: HashMap<_, Vec<Seg>> = HashMap::new();
+    for p in pkts {
+        let d = &p.data;
+        if d[23] != 6 {
+            continue;
+        }
+        let ihl = usize::from(d[14] & 0x0f) * 4;
+        let t = &d[14 + ihl..];
+        let a: [u8; 6] = [d[26], d[27], d[28], d[29], t[0], t[1]];
+        let b: [u8; 6] = [d[30], d[31], d[32], d[33], t[2], t[3]];
+        let key = if a < b { (a, b) } else { (b, a) };
+        let doff = usize::from(t[12] >> 4) * 4;
+        m.entry(key).or_default().push(Seg {
+            port: p.port,
+            flags: t[13],
+            seq: u32::from_be_bytes([t[4], t[5], t[6], t[7]]),
+            ack: u32::from_be_bytes([t[8], t[9], t[10], t[11]]),
+            len: t.len() - doff,
+        });
+    }
+    m
+}
+
+#[test]
+fn tcp_flows_have_handshake_data_and_teardown() {
+    let o = GenOptions {
+        rst_share: 0.3,
+        udp_share: 0.0,
+        ..opts(Plan::Plain, 200, 5)
+    };
+    let pkts = generate(&wl("enterprise"), &o).unwrap();
+    let flows = tcp_flows(&pkts);
+    assert_eq!(flows.len(), 200);
+    let (mut fins, mut rsts) = (0, 0);
+    for segs in flows.values() {
+        // SYN from the client (port 0), SYN-ACK from the server, then the ACK.
+        assert_eq!((segs[0].port, segs[0].flags), (0, 0x02));
+        assert_eq!((segs[1].port, segs[1].flags), (1, 0x12));
+        assert_eq!(segs[1].ack, segs[0].seq.wrapping_add(1));
+        assert_eq!((segs[2].port, segs[2].flags & 0x17), (0, 0x10));
+        assert_eq!(segs[2].ack, segs[1].seq.wrapping_add(1));
+        // Sequence numbers: each side's data is contiguous.
+        let mut next = [segs[0].seq.wrapping_add(1), segs[1].seq.wrapping_add(1)];
+        let mut acked_by = [next[1], next[0]];
+        for s in &segs[2..] {
+            let side = s.port as usize;
+            if s.len > 0 {
+                assert_eq!(s.seq, next[side], "data is contiguous");
+                next[side] = next[side].wrapping_add(s.len as u32);
+            }
+            // Acks never go backwards and never ack unsent data.
+            let other = next[1 - side];
+            assert!(s.ack.wrapping_sub(acked_by[side]) < 1 << 30);
+            assert!(other.wrapping_sub(s.ack) < 1 << 30, "acks unsent data");
+            acked_by[side] = s.ack;
+            if s.flags & 0x01 != 0 {
+                next[side] = next[side].wrapping_add(1);
+            }
+        }
+        let last = segs.last().unwrap();
+        if last.flags & 0x04 != 0 {
+            rsts += 1;
+        } else {
+            fins += 1;
+            let n = segs.len();
+            assert_eq!(segs[n - 3].flags, 0x11);
+            assert_eq!(segs[n - 2].flags, 0x11);
+            assert_eq!(segs[n - 1].flags, 0x10);
+            assert_eq!(segs[n - 1].ack, segs[n - 2].seq.wrapping_add(1));
+        }
+        assert!(segs.iter().any(|s| s.len > 0));
+    }
+    assert!(rsts > 30 && fins > 100, "rst {rsts} fin {fins}");
+}
+
+#[test]
+fn concurrency_is_bounded_and_respected() {
+    let o = GenOptions {
+        concurrency: 10,
+        ..opts(Plan::Plain, 100, 8)
+    };
+    let pkts = generate(&wl("websearch"), &o).unwrap();
+    // Track open flows by first/last packet time.
+    let mut span: HashMap<Vec<u8>, (u64, u64)> = HashMap::new();
+    for p in &pkts {
+        let d = &p.data;
+        let ihl = usize::from(d[14] & 0x0f) * 4;
+        let mut a = [&d[26..30], &d[14 + ihl..14 + ihl + 2]].concat();
+        let mut b = [&d[30..34], &d[14 + ihl + 2..14 + ihl + 4]].concat();
+        if a > b {
+            std::mem::swap(&mut a, &mut b);
+        }
+        let key = [a, b, vec![d[23]]].concat();
+        let e = span.entry(key).or_insert((p.ts_ns, p.ts_ns));
+        e.1 = p.ts_ns;
+    }
+    assert_eq!(span.len(), 100);
+    let mut events: Vec<(u64, i32)> = span
+        .values()
+        .flat_map(|&(a, b)| [(a, 1), (b, -1)])
+        .collect();
+    events.sort();
+    let (mut open, mut max) = (0, 0);
+    for (_, d) in events {
+        open += d;
+        max = max.max(open);
+    }
+    assert!(max <= 10 && max >= 5, "max concurrent {max}");
+}
+
+#[test]
+fn endhosts_payloads_are_protocol_text() {
+    let pkts = generate(&wl("enterprise"), &opts(Plan::Endhosts, 400, 4)).unwrap();
+    let has = |needle: &[u8]| {
+        pkts.iter()
+            .any(|p| p.data.windows(needle.len()).any(|w| w == needle))
+    };
+    for needle in [
+        &b"GET /"[..],
+        b"HTTP/1.1 200 OK",
+        b".html HTTP/1.1",
+        b".zip HTTP/1.1",
+        b".exe HTTP/1.1",
+        b"RETR ",
+        b"NICK ",
+        b"JOIN #",
+        b"SSH-2.0-",
+        b"220 (vsFTPd",
+    ] {
+        assert!(
+            has(needle),
+            "no packet contains {:?}",
+            String::from_utf8_lossy(needle)
+        );
+    }
+    // Every client address is an internal host.
+    for p in pkts.iter().filter(|p| p.port == 0) {
+        assert_eq!(&p.data[26..29], &[10, 1, 0]);
+    }
+}
+
+#[test]
+fn lb_replies_come_from_the_service_address() {
+    let pkts = generate(&wl("enterprise"), &opts(Plan::Lb, 200, 6)).unwrap();
+    let vip = pkts
+        .iter()
+        .filter(|p| p.port == 1 && p.data[26..30] == [10, 100, 0, 1])
+        .count();
+    assert!(vip > 100);
+    for p in &pkts {
+        let (src, dst) = (&p.data[26..30], &p.data[30..34]);
+        if p.port == 0 {
+            assert_eq!(&dst[..3], &[10, 100, 0]);
+        } else {
+            assert_eq!(&src[..3], &[10, 100, 0]);
+        }
+    }
+}
+
+#[test]
+fn invalid_options_are_errors() {
+    let w = wl("cache");
+    let e = generate(
+        &w,
+        &GenOptions {
+            udp_share: 1.5,
+            ..GenOptions::default()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("--udp-share"), "{e}");
+    let e = generate(
+        &w,
+        &GenOptions {
+            concurrency: 0,
+            ..GenOptions::default()
+        },
+    )
+    .unwrap_err()
+    .to_string();
+    assert!(e.contains("--concurrency"), "{e}");
+    assert!("bogus".parse::<Plan>().is_err());
+}
+
+#[test]
+fn tcpdump_reads_generated_traces() {
+    let Ok(out) = std::process::Command::new("which").arg("tcpdump").output() else {
+        eprintln!("skipped: `which` not available");
+        return;
+    };
+    if !out.status.success() {
+        eprintln!("skipped: tcpdump is not installed");
+        return;
+    }
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("t.pcapng");
+    let sum = write_trace(
+        &wl("enterprise"),
+        &opts(Plan::Endhosts, 100, 1),
+        &path,
+        |_| {},
+    )
+    .unwrap();
+    let out = std::process::Command::new("tcpdump")
+        .args(["-nn", "-r"])
+        .arg(&path)
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(out.status.success(), "tcpdump failed: {stderr}");
+    let lines = String::from_utf8_lossy(&out.stdout).lines().count() as u64;
+    assert_eq!(lines, sum.packets, "{stderr}");
+    assert!(!stderr.contains("truncated"), "{stderr}");
+}
