@@ -1,4 +1,5 @@
 //! One module per subcommand.
 pub mod host;
+pub mod progress;
 pub mod switch;
 pub mod traffic;

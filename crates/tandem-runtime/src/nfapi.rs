@@ -1,0 +1,106 @@
+//! The C++ NF API headers, embedded so the `tandem` binary works from any directory.
+//!
+//! [`materialize`] writes them under a cache directory (once per header version) and returns
+//! the include directory to hand to clang with `-I`.
+
+use std::path::{Path, PathBuf};
+
+use crate::BuildError;
+
+/// (file name, contents) of every header under `nfapi/include/tandem/`.
+pub const HEADERS: &[(&str, &str)] = &[
+    (
+        "abi.hh",
+        include_str!("../../../nfapi/include/tandem/abi.hh"),
+    ),
+    (
+        "config.hh",
+        include_str!("../../../nfapi/include/tandem/config.hh"),
+    ),
+    (
+        "net.hh",
+        include_str!("../../../nfapi/include/tandem/net.hh"),
+    ),
+    ("nf.hh", include_str!("../../../nfapi/include/tandem/nf.hh")),
+    (
+        "packet.hh",
+        include_str!("../../../nfapi/include/tandem/packet.hh"),
+    ),
+    (
+        "state.hh",
+        include_str!("../../../nfapi/include/tandem/state.hh"),
+    ),
+];
+
+/// The ABI version the runtime speaks (`TANDEM_NF_ABI_VERSION` in abi.hh).
+pub const ABI_VERSION: u32 = 1;
+
+/// A stable fingerprint of the headers (FNV-1a), used to key caches.
+pub fn fingerprint() -> u64 {
+    let mut h = Fnv::new();
+    for (name, text) in HEADERS {
+        h.write(name.as_bytes());
+        h.write(text.as_bytes());
+    }
+    h.finish()
+}
+
+/// Writes the headers to `<cache>/nfapi-<fingerprint>/tandem/` if not there yet; returns the
+/// include directory (`<cache>/nfapi-<fingerprint>`).
+pub fn materialize(cache: &Path) -> Result<PathBuf, BuildError> {
+    let root = cache.join(format!("nfapi-{:016x}", fingerprint()));
+    let dir = root.join("tandem");
+    let io = |e| BuildError::Io {
+        path: dir.clone(),
+        source: e,
+    };
+    std::fs::create_dir_all(&dir).map_err(io)?;
+    for (name, text) in HEADERS {
+        let path = dir.join(name);
+        let up_to_date = std::fs::read_to_string(&path).is_ok_and(|t| t == *text);
+        if !up_to_date {
+            // Write beside and rename, so concurrent builds never see a half-written header.
+            static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+            let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            let tmp = dir.join(format!(".{name}.{}.{seq}", std::process::id()));
+            std::fs::write(&tmp, text).map_err(io)?;
+            std::fs::rename(&tmp, &path).map_err(io)?;
+        }
+    }
+    Ok(root)
+}
+
+/// 64-bit FNV-1a, for cache keys (not for security).
+pub(crate) struct Fnv(u64);
+
+impl Fnv {
+    pub(crate) fn new() -> Self {
+        Fnv(0xcbf29ce484222325)
+    }
+    pub(crate) fn write(&mut self, bytes: &[u8]) {
+        for b in bytes {
+            self.0 ^= u64::from(*b);
+            self.0 = self.0.wrapping_mul(0x100000001b3);
+        }
+        // Separate fields so ("ab","c") and ("a","bc") differ.
+        self.0 ^= 0xff;
+        self.0 = self.0.wrapping_mul(0x100000001b3);
+    }
+    pub(crate) fn finish(&self) -> u64 {
+        self.0
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    #[test]
+    fn abi_version_matches_header() {
+        let abi = super::HEADERS
+            .iter()
+            .find(|(n, _)| *n == "abi.hh")
+            .unwrap()
+            .1;
+        let expected = format!("#define TANDEM_NF_ABI_VERSION {}u", super::ABI_VERSION);
+        assert!(abi.contains(&expected), "abi.hh and ABI_VERSION disagree");
+    }
+}

@@ -1,0 +1,96 @@
+//! Helpers shared by the runtime's integration tests: building packets and NFs.
+#![allow(dead_code)]
+
+use std::path::{Path, PathBuf};
+
+use etherparse::{NetSlice, PacketBuilder, SlicedPacket, TransportSlice};
+use tandem_runtime::{compile_native, BuildOptions, NativeNf, NfConfig};
+
+pub fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+/// Build options with a per-test-binary cache (tests run in parallel).
+pub fn build_opts() -> BuildOptions {
+    let cache = std::env::temp_dir().join(format!("tandem-test-cache-{}", env!("CARGO_PKG_NAME")));
+    BuildOptions {
+        cache_dir: cache,
+        ..BuildOptions::default()
+    }
+}
+
+pub fn load_example(name: &str) -> NativeNf {
+    let src = repo_root().join(format!("examples/nfs/{name}/{name}.cc"));
+    let cfg = NfConfig::load(&src.with_extension("toml")).unwrap();
+    let so = compile_native(&src, &build_opts()).unwrap();
+    NativeNf::load(&so, &cfg).unwrap()
+}
+
+pub fn tcp(
+    src: [u8; 4],
+    dst: [u8; 4],
+    sport: u16,
+    dport: u16,
+    flags: &str,
+    payload: &[u8],
+) -> Vec<u8> {
+    let mut b = PacketBuilder::ethernet2([2, 0, 0, 0, 0, 1], [2, 0, 0, 0, 0, 2])
+        .ipv4(src, dst, 64)
+        .tcp(sport, dport, 1000, 65535);
+    for f in flags.chars() {
+        b = match f {
+            'S' => b.syn(),
+            'A' => b.ack(0),
+            'F' => b.fin(),
+            'R' => b.rst(),
+            'P' => b.psh(),
+            _ => b,
+        };
+    }
+    let mut out = Vec::new();
+    b.write(&mut out, payload).unwrap();
+    out
+}
+
+pub fn udp(src: [u8; 4], dst: [u8; 4], sport: u16, dport: u16, payload: &[u8]) -> Vec<u8> {
+    let b = PacketBuilder::ethernet2([2, 0, 0, 0, 0, 1], [2, 0, 0, 0, 0, 2])
+        .ipv4(src, dst, 64)
+        .udp(sport, dport);
+    let mut out = Vec::new();
+    b.write(&mut out, payload).unwrap();
+    out
+}
+
+/// Asserts that the IPv4 header checksum and the TCP/UDP checksum of `frame` are valid.
+pub fn assert_checksums_valid(frame: &[u8]) {
+    let p = SlicedPacket::from_ethernet(frame).expect("parses");
+    let Some(NetSlice::Ipv4(ip)) = &p.net else {
+        panic!("not IPv4")
+    };
+    let h = ip.header().to_header();
+    assert_eq!(
+        h.header_checksum,
+        h.calc_header_checksum(),
+        "IPv4 header checksum"
+    );
+    match &p.transport {
+        Some(TransportSlice::Tcp(t)) => {
+            let want = t.to_header().calc_checksum_ipv4(&h, t.payload()).unwrap();
+            assert_eq!(t.checksum(), want, "TCP checksum");
+        }
+        Some(TransportSlice::Udp(u)) => {
+            if u.checksum() != 0 {
+                let want = u.to_header().calc_checksum_ipv4(&h, u.payload()).unwrap();
+                assert_eq!(u.checksum(), want, "UDP checksum");
+            }
+        }
+        _ => {}
+    }
+}
+
+pub fn ipv4_dst(frame: &[u8]) -> [u8; 4] {
+    frame[30..34].try_into().unwrap()
+}

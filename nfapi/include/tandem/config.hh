@@ -1,0 +1,142 @@
+// Tandem NF API: configuration read by Element::configure().
+//
+// The host reads the NF's TOML or JSON file and flattens it into keys: tables become dotted
+// keys (`backend.port`), arrays indexed keys (`backends[0]`, `rules[2].src`). Every getter
+// checks presence, type and range and throws ConfigError naming the key and the file.
+// configure() always runs on the server and is never analysed; Config is the same in both
+// builds.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <stdexcept>
+#include <string>
+
+#include "tandem/abi.hh"
+#include "tandem/net.hh"
+
+namespace tandem {
+
+class ConfigError : public std::runtime_error {
+ public:
+  using std::runtime_error::runtime_error;
+};
+
+class Config {
+ public:
+  explicit Config(const tandem_cfg* raw) : raw_(raw) {}
+
+  /// The file the configuration came from.
+  std::string file() const { return raw_ && raw_->file ? raw_->file : "<no config>"; }
+
+  bool has(const std::string& key) const { return find(key) != nullptr; }
+
+  /// Number of elements of the array `key` (0 when absent): `backends` has
+  /// `backends[0]` ... `backends[len-1]` (scalars or tables).
+  uint32_t len(const std::string& key) const {
+    uint32_t n = 0;
+    while (has_prefix(key + "[" + std::to_string(n) + "]")) ++n;
+    return n;
+  }
+
+  int64_t get_int(const std::string& key) const { return int_in(key, INT64_MIN, INT64_MAX, "integer"); }
+  uint64_t get_u64(const std::string& key) const { return uint64_t(int_in(key, 0, INT64_MAX, "unsigned integer")); }
+  uint32_t get_u32(const std::string& key) const { return uint32_t(int_in(key, 0, UINT32_MAX, "unsigned 32-bit integer")); }
+  uint16_t get_u16(const std::string& key) const { return uint16_t(int_in(key, 0, UINT16_MAX, "unsigned 16-bit integer")); }
+  uint8_t get_u8(const std::string& key) const { return uint8_t(int_in(key, 0, UINT8_MAX, "unsigned 8-bit integer")); }
+
+  bool get_bool(const std::string& key) const {
+    const tandem_cfg_item* it = require(key);
+    if (it->kind != TANDEM_CFG_BOOL) fail(key, "expected a boolean, found " + describe(it));
+    return it->i != 0;
+  }
+
+  double get_float(const std::string& key) const {
+    const tandem_cfg_item* it = require(key);
+    if (it->kind == TANDEM_CFG_FLOAT) return it->f;
+    if (it->kind == TANDEM_CFG_INT) return double(it->i);
+    fail(key, "expected a number, found " + describe(it));
+  }
+
+  std::string get_string(const std::string& key) const {
+    const tandem_cfg_item* it = require(key);
+    if (it->kind != TANDEM_CFG_STRING) fail(key, "expected a string, found " + describe(it));
+    return it->s;
+  }
+
+  /// A dotted-quad IPv4 address ("10.0.0.1"), returned in network byte order.
+  uint32_t get_ipv4(const std::string& key) const {
+    std::string s = get_string(key);
+    unsigned a, b, c, d;
+    char extra;
+    if (std::sscanf(s.c_str(), "%u.%u.%u.%u%c", &a, &b, &c, &d, &extra) != 4 || a > 255 ||
+        b > 255 || c > 255 || d > 255)
+      fail(key, "expected an IPv4 address like \"10.0.0.1\", found \"" + s + "\"");
+    return ipv4_addr(uint8_t(a), uint8_t(b), uint8_t(c), uint8_t(d));
+  }
+
+  // Getters with a default for optional keys (type and range are still checked).
+  int64_t get_int_or(const std::string& k, int64_t d) const { return has(k) ? get_int(k) : d; }
+  uint64_t get_u64_or(const std::string& k, uint64_t d) const { return has(k) ? get_u64(k) : d; }
+  uint32_t get_u32_or(const std::string& k, uint32_t d) const { return has(k) ? get_u32(k) : d; }
+  uint16_t get_u16_or(const std::string& k, uint16_t d) const { return has(k) ? get_u16(k) : d; }
+  bool get_bool_or(const std::string& k, bool d) const { return has(k) ? get_bool(k) : d; }
+  std::string get_string_or(const std::string& k, const std::string& d) const {
+    return has(k) ? get_string(k) : d;
+  }
+
+  /// Throws ConfigError for `key` with `reason`; for NF-specific validation.
+  [[noreturn]] void fail(const std::string& key, const std::string& reason) const {
+    throw ConfigError(file() + ": key `" + key + "`: " + reason);
+  }
+
+ private:
+  const tandem_cfg* raw_;
+
+  const tandem_cfg_item* find(const std::string& key) const {
+    if (!raw_) return nullptr;
+    for (size_t i = 0; i < raw_->n_items; ++i)
+      if (key == raw_->items[i].key) return &raw_->items[i];
+    return nullptr;
+  }
+
+  bool has_prefix(const std::string& prefix) const {
+    if (!raw_) return false;
+    for (size_t i = 0; i < raw_->n_items; ++i) {
+      std::string k = raw_->items[i].key;
+      if (k.compare(0, prefix.size(), prefix) == 0 &&
+          (k.size() == prefix.size() || k[prefix.size()] == '.' || k[prefix.size()] == '['))
+        return true;
+    }
+    return false;
+  }
+
+  const tandem_cfg_item* require(const std::string& key) const {
+    const tandem_cfg_item* it = find(key);
+    if (!it) {
+      if (has_prefix(key)) fail(key, "expected a value, found a table or array");
+      fail(key, "missing");
+    }
+    return it;
+  }
+
+  static std::string describe(const tandem_cfg_item* it) {
+    switch (it->kind) {
+      case TANDEM_CFG_INT: return "integer " + std::to_string(it->i);
+      case TANDEM_CFG_FLOAT: return "number " + std::to_string(it->f);
+      case TANDEM_CFG_STRING: return "string \"" + std::string(it->s) + "\"";
+      case TANDEM_CFG_BOOL: return it->i ? "boolean true" : "boolean false";
+    }
+    return "unknown value";
+  }
+
+  int64_t int_in(const std::string& key, int64_t lo, int64_t hi, const char* what) const {
+    const tandem_cfg_item* it = require(key);
+    if (it->kind != TANDEM_CFG_INT) fail(key, std::string("expected an ") + what + ", found " + describe(it));
+    if (it->i < lo || it->i > hi)
+      fail(key, std::string("expected an ") + what + ", found " + std::to_string(it->i) + " (out of range)");
+    return it->i;
+  }
+};
+
+}  // namespace tandem

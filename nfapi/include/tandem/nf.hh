@@ -1,0 +1,273 @@
+// Tandem NF API — the one header an NF includes.
+//
+//   #include <tandem/nf.hh>
+//   struct MyNf : tandem::Element {
+//     tandem::HashMap<Key, Val, 65536> conns;       // state, with its capacity
+//     void configure(tandem::Config& cfg);           // once, on the server
+//     void process(tandem::Packet& pkt);             // every packet
+//     static constexpr tandem::Time kTimerInterval = tandem::kSecond;   // optional, with
+//     void on_timer(tandem::Time now);                                   // a periodic timer
+//   };
+//   TANDEM_NF(MyNf, conns)    // the element and every state member, by name
+//
+// Two builds of the same source, selected by a macro:
+//   native   (default)          real implementations; the host loads the shared object
+//                               through the C ABI in abi.hh
+//   analysis (-DTANDEM_ANALYSIS) API operations stay opaque `tandem_api_*` calls so the
+//                               compiler front end can recognise them in LLVM IR; the entry
+//                               points are `tandem_nf_process_entry` and
+//                               `tandem_nf_timer_entry`, the state members are described by
+//                               `tandem_nf_describe` and `tandem_nf_state_names`.
+// See docs/nf-api.md for the full reference and a worked example.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <utility>
+
+#include "tandem/abi.hh"
+#include "tandem/net.hh"
+#include "tandem/packet.hh"
+#include "tandem/state.hh"
+#include "tandem/config.hh"
+#ifndef TANDEM_ANALYSIS
+#include <algorithm>
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+#endif
+
+namespace tandem {
+
+/// Base of every network function. configure() and on_timer() are optional.
+struct Element {
+  void configure(Config&) {}
+};
+
+namespace detail {
+
+template <class T, class = void>
+struct has_on_timer : std::false_type {};
+template <class T>
+struct has_on_timer<T, std::void_t<decltype(std::declval<T&>().on_timer(Time{}))>>
+    : std::true_type {};
+
+template <class T>
+void call_on_timer([[maybe_unused]] T* nf, [[maybe_unused]] Time now) {
+  if constexpr (has_on_timer<T>::value) nf->on_timer(now);
+}
+
+template <class T>
+constexpr Time timer_interval() {
+  if constexpr (has_on_timer<T>::value) {
+    static_assert(T::kTimerInterval > 0,
+                  "an NF with on_timer() declares static constexpr tandem::Time kTimerInterval");
+    return T::kTimerInterval;
+  } else {
+    return 0;
+  }
+}
+
+#ifndef TANDEM_ANALYSIS
+
+// ---- State dumps (native build): canonical JSON, entries sorted by key bytes ----------
+
+inline void hex(std::string& out, const void* p, size_t n) {
+  static const char* digits = "0123456789abcdef";
+  const uint8_t* b = static_cast<const uint8_t*>(p);
+  for (size_t i = 0; i < n; ++i) {
+    out += digits[b[i] >> 4];
+    out += digits[b[i] & 15];
+  }
+}
+
+template <class K, class V, class Each>
+void dump_entries(std::string& out, Each&& each) {
+  std::vector<std::pair<std::string, std::string>> rows;
+  each([&](const K& k, const V& v) {
+    std::string ks, vs;
+    hex(ks, &k, sizeof(K));
+    hex(vs, &v, sizeof(V));
+    rows.emplace_back(std::move(ks), std::move(vs));
+  });
+  std::sort(rows.begin(), rows.end());
+  out += "\"entries\":[";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (i) out += ",";
+    out += "{\"key\":\"" + rows[i].first + "\",\"value\":\"" + rows[i].second + "\"}";
+  }
+  out += "]";
+}
+
+template <class K, class V, size_t C>
+void dump(std::string& out, const HashMap<K, V, C>& m) {
+  out += "\"kind\":\"hashmap\",\"capacity\":" + std::to_string(C) + ",";
+  dump_entries<K, V>(out, [&](auto f) { m.for_each(f); });
+}
+
+template <class K, class V, size_t C, Time I>
+void dump(std::string& out, const ExpiringMap<K, V, C, I>& m) {
+  out += "\"kind\":\"expiring_map\",\"capacity\":" + std::to_string(C) +
+         ",\"idle_timeout_ns\":" + std::to_string(I) + ",";
+  dump_entries<K, V>(out, [&](auto f) { m.for_each(f); });
+}
+
+template <class T, size_t N>
+void dump(std::string& out, const Vector<T, N>& v) {
+  out += "\"kind\":\"vector\",\"capacity\":" + std::to_string(N) + ",\"entries\":[";
+  for (size_t i = 0; i < v.size(); ++i) {
+    if (i) out += ",";
+    T x = v.get(i);
+    out += "{\"index\":" + std::to_string(i) + ",\"value\":\"";
+    hex(out, &x, sizeof(T));
+    out += "\"}";
+  }
+  out += "]";
+}
+
+template <class T>
+std::enable_if_t<std::is_integral_v<T> || std::is_enum_v<T>> dump(std::string& out, const T& x) {
+  out += "\"kind\":\"scalar\",\"value\":\"";
+  hex(out, &x, sizeof(T));
+  out += "\"";
+}
+
+template <class T>
+void dump_member(std::string& out, const char* name, const T& member) {
+  if (out.size() > 1) out += ",";
+  out += "{\"name\":\"";
+  out += name;
+  out += "\",";
+  dump(out, member);
+  out += "}";
+}
+
+inline void copy_error(char* err, size_t errlen, const char* msg) {
+  if (!err || errlen == 0) return;
+  std::snprintf(err, errlen, "%s", msg);
+}
+
+#endif
+
+}  // namespace detail
+}  // namespace tandem
+
+// ---- Registration macro ----------------------------------------------------------------
+
+#define TANDEM_PP_NARG(...) TANDEM_PP_NARG_(__VA_ARGS__ __VA_OPT__(,) 16, 15, 14, 13, 12, 11, 10, 9, 8, 7, 6, 5, 4, 3, 2, 1, 0)
+#define TANDEM_PP_NARG_(_1, _2, _3, _4, _5, _6, _7, _8, _9, _10, _11, _12, _13, _14, _15, _16, N, ...) N
+#define TANDEM_PP_CAT(a, b) TANDEM_PP_CAT_(a, b)
+#define TANDEM_PP_CAT_(a, b) a##b
+#define TANDEM_FE_0(M, s)
+#define TANDEM_FE_1(M, s, x) M(s, x, 0)
+#define TANDEM_FE_2(M, s, x, ...) M(s, x, 1) TANDEM_FE_1(M, s, __VA_ARGS__)
+#define TANDEM_FE_3(M, s, x, ...) M(s, x, 2) TANDEM_FE_2(M, s, __VA_ARGS__)
+#define TANDEM_FE_4(M, s, x, ...) M(s, x, 3) TANDEM_FE_3(M, s, __VA_ARGS__)
+#define TANDEM_FE_5(M, s, x, ...) M(s, x, 4) TANDEM_FE_4(M, s, __VA_ARGS__)
+#define TANDEM_FE_6(M, s, x, ...) M(s, x, 5) TANDEM_FE_5(M, s, __VA_ARGS__)
+#define TANDEM_FE_7(M, s, x, ...) M(s, x, 6) TANDEM_FE_6(M, s, __VA_ARGS__)
+#define TANDEM_FE_8(M, s, x, ...) M(s, x, 7) TANDEM_FE_7(M, s, __VA_ARGS__)
+#define TANDEM_FE_9(M, s, x, ...) M(s, x, 8) TANDEM_FE_8(M, s, __VA_ARGS__)
+#define TANDEM_FE_10(M, s, x, ...) M(s, x, 9) TANDEM_FE_9(M, s, __VA_ARGS__)
+#define TANDEM_FE_11(M, s, x, ...) M(s, x, 10) TANDEM_FE_10(M, s, __VA_ARGS__)
+#define TANDEM_FE_12(M, s, x, ...) M(s, x, 11) TANDEM_FE_11(M, s, __VA_ARGS__)
+#define TANDEM_FE_13(M, s, x, ...) M(s, x, 12) TANDEM_FE_12(M, s, __VA_ARGS__)
+#define TANDEM_FE_14(M, s, x, ...) M(s, x, 13) TANDEM_FE_13(M, s, __VA_ARGS__)
+#define TANDEM_FE_15(M, s, x, ...) M(s, x, 14) TANDEM_FE_14(M, s, __VA_ARGS__)
+#define TANDEM_FE_16(M, s, x, ...) M(s, x, 15) TANDEM_FE_15(M, s, __VA_ARGS__)
+// Applies M(self, member, index) to each member, in order (the index counts down).
+#define TANDEM_FOR_EACH(M, s, ...) \
+  TANDEM_PP_CAT(TANDEM_FE_, TANDEM_PP_NARG(__VA_ARGS__))(M, s __VA_OPT__(,) __VA_ARGS__)
+#define TANDEM_NAME_OF(s, x, i) "," #x
+
+#ifdef TANDEM_ANALYSIS
+
+#define TANDEM_DESCRIBE_ONE(s, x, i) ptrs[n++] = static_cast<void*>(&(s)->x);
+/// Registers `Type` as the NF; lists every state member (at most 16).
+#define TANDEM_NF(Type, ...)                                                                 \
+  extern "C" __attribute__((used, flatten)) void tandem_nf_process_entry(                     \
+      Type* self, tandem::Packet* pkt) {                                                     \
+    self->process(*pkt);                                                                     \
+  }                                                                                          \
+  extern "C" __attribute__((used, flatten)) void tandem_nf_timer_entry(Type* self,            \
+                                                                        tandem::Time now) {  \
+    tandem::detail::call_on_timer(self, now);                                                \
+  }                                                                                          \
+  extern "C" __attribute__((used, noinline)) void tandem_nf_describe(Type* self,             \
+                                                                     void** ptrs) {          \
+    int n = 0;                                                                               \
+    TANDEM_FOR_EACH(TANDEM_DESCRIBE_ONE, self, __VA_ARGS__)                                  \
+    (void)n;                                                                                 \
+  }                                                                                          \
+  extern "C" __attribute__((used)) const char tandem_nf_state_names[] =                      \
+      "" TANDEM_FOR_EACH(TANDEM_NAME_OF, self, __VA_ARGS__);                                 \
+  extern "C" __attribute__((used)) const char tandem_nf_type_name[] = #Type;                 \
+  extern "C" __attribute__((used)) const uint64_t tandem_nf_timer_interval_ns =              \
+      tandem::detail::timer_interval<Type>();
+
+#else
+
+#define TANDEM_EXPORT extern "C" __attribute__((visibility("default"), used))
+#define TANDEM_DUMP_ONE(s, x, i) tandem::detail::dump_member(out, #x, (s)->x);
+/// Registers `Type` as the NF; lists every state member (at most 16).
+#define TANDEM_NF(Type, ...)                                                                 \
+  TANDEM_EXPORT uint32_t tandem_nf_abi_version() { return TANDEM_NF_ABI_VERSION; }          \
+  TANDEM_EXPORT const char* tandem_nf_name() { return #Type; }                              \
+  TANDEM_EXPORT const char* tandem_nf_state_names() {                                       \
+    return "" TANDEM_FOR_EACH(TANDEM_NAME_OF, self, __VA_ARGS__);                            \
+  }                                                                                          \
+  TANDEM_EXPORT uint64_t tandem_nf_timer_interval() {                                       \
+    return tandem::detail::timer_interval<Type>();                                           \
+  }                                                                                          \
+  TANDEM_EXPORT void* tandem_nf_create(const tandem_cfg* cfg, char* err, size_t errlen) {   \
+    try {                                                                                    \
+      tandem::detail::current_time = 0;                                                      \
+      Type* nf = new Type();                                                                 \
+      tandem::Config config(cfg);                                                            \
+      try {                                                                                  \
+        nf->configure(config);                                                               \
+      } catch (...) {                                                                        \
+        delete nf;                                                                           \
+        throw;                                                                               \
+      }                                                                                      \
+      return nf;                                                                             \
+    } catch (const std::exception& e) {                                                      \
+      tandem::detail::copy_error(err, errlen, e.what());                                     \
+    } catch (...) {                                                                          \
+      tandem::detail::copy_error(err, errlen, "configure() threw a non-standard exception"); \
+    }                                                                                        \
+    return nullptr;                                                                          \
+  }                                                                                          \
+  TANDEM_EXPORT void tandem_nf_destroy(void* nf) { delete static_cast<Type*>(nf); }         \
+  TANDEM_EXPORT int tandem_nf_process(void* nf, tandem_pkt* raw, char* err, size_t errlen) { \
+    tandem::detail::current_time = raw->now_ns;                                              \
+    raw->out_port = -1;                                                                      \
+    try {                                                                                    \
+      tandem::Packet pkt(raw);                                                               \
+      static_cast<Type*>(nf)->process(pkt);                                                  \
+      return 0;                                                                              \
+    } catch (const std::exception& e) {                                                      \
+      tandem::detail::copy_error(err, errlen, e.what());                                     \
+    } catch (...) {                                                                          \
+      tandem::detail::copy_error(err, errlen, "process() threw a non-standard exception");   \
+    }                                                                                        \
+    return 1;                                                                                \
+  }                                                                                          \
+  TANDEM_EXPORT void tandem_nf_timer(void* nf, uint64_t now) {                              \
+    tandem::detail::current_time = now;                                                      \
+    tandem::detail::call_on_timer(static_cast<Type*>(nf), now);                              \
+  }                                                                                          \
+  /* Writes the state as JSON into buf (NUL-terminated if it fits); returns its length. */  \
+  TANDEM_EXPORT size_t tandem_nf_dump_state(void* nf, uint64_t now, char* buf,              \
+                                            size_t cap) {                                    \
+    tandem::detail::current_time = now;                                                      \
+    Type* self = static_cast<Type*>(nf);                                                     \
+    std::string out = "[";                                                                   \
+    TANDEM_FOR_EACH(TANDEM_DUMP_ONE, self, __VA_ARGS__)                                      \
+    out += "]";                                                                              \
+    if (buf && cap > out.size()) std::memcpy(buf, out.c_str(), out.size() + 1);              \
+    return out.size();                                                                       \
+  }
+
+#endif
