@@ -1,0 +1,516 @@
+//! Instructions: what each statement of a function does.
+
+use crate::{Block, FileId, Header, HeaderField, Meta, StateId, Value};
+use std::fmt;
+
+/// Binary integer operations. Both operands and the result have the same type.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum BinOp {
+    /// Wrapping addition.
+    Add,
+    /// Wrapping subtraction.
+    Sub,
+    /// Wrapping multiplication (low bits of the product).
+    Mul,
+    /// Unsigned division; `x udiv 0 = 0`.
+    Udiv,
+    /// Signed division truncating toward zero; `x sdiv 0 = 0`, `MIN sdiv -1 = MIN`.
+    Sdiv,
+    /// Unsigned remainder; `x urem 0 = x`.
+    Urem,
+    /// Signed remainder (sign of the dividend); `x srem 0 = x`, `MIN srem -1 = 0`.
+    Srem,
+    /// Bitwise and.
+    And,
+    /// Bitwise or.
+    Or,
+    /// Bitwise exclusive or.
+    Xor,
+    /// Shift left; amounts `>= width` give 0.
+    Shl,
+    /// Logical shift right; amounts `>= width` give 0.
+    Lshr,
+    /// Arithmetic shift right; amounts `>= width` give all sign bits.
+    Ashr,
+}
+
+impl BinOp {
+    /// All binary operations.
+    pub const ALL: [BinOp; 13] = [
+        BinOp::Add,
+        BinOp::Sub,
+        BinOp::Mul,
+        BinOp::Udiv,
+        BinOp::Sdiv,
+        BinOp::Urem,
+        BinOp::Srem,
+        BinOp::And,
+        BinOp::Or,
+        BinOp::Xor,
+        BinOp::Shl,
+        BinOp::Lshr,
+        BinOp::Ashr,
+    ];
+    /// The text-form opcode.
+    pub fn name(self) -> &'static str {
+        match self {
+            BinOp::Add => "add",
+            BinOp::Sub => "sub",
+            BinOp::Mul => "mul",
+            BinOp::Udiv => "udiv",
+            BinOp::Sdiv => "sdiv",
+            BinOp::Urem => "urem",
+            BinOp::Srem => "srem",
+            BinOp::And => "and",
+            BinOp::Or => "or",
+            BinOp::Xor => "xor",
+            BinOp::Shl => "shl",
+            BinOp::Lshr => "lshr",
+            BinOp::Ashr => "ashr",
+        }
+    }
+    /// Looks an opcode up by name.
+    pub fn from_name(s: &str) -> Option<BinOp> {
+        BinOp::ALL.into_iter().find(|o| o.name() == s)
+    }
+}
+
+/// Integer comparison predicates (LLVM's `icmp`); the result is `i1`.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum IntCC {
+    /// Equal.
+    Eq,
+    /// Not equal.
+    Ne,
+    /// Unsigned less than.
+    Ult,
+    /// Unsigned less or equal.
+    Ule,
+    /// Unsigned greater than.
+    Ugt,
+    /// Unsigned greater or equal.
+    Uge,
+    /// Signed less than.
+    Slt,
+    /// Signed less or equal.
+    Sle,
+    /// Signed greater than.
+    Sgt,
+    /// Signed greater or equal.
+    Sge,
+}
+
+impl IntCC {
+    /// All predicates.
+    pub const ALL: [IntCC; 10] = [
+        IntCC::Eq,
+        IntCC::Ne,
+        IntCC::Ult,
+        IntCC::Ule,
+        IntCC::Ugt,
+        IntCC::Uge,
+        IntCC::Slt,
+        IntCC::Sle,
+        IntCC::Sgt,
+        IntCC::Sge,
+    ];
+    /// The text-form name.
+    pub fn name(self) -> &'static str {
+        match self {
+            IntCC::Eq => "eq",
+            IntCC::Ne => "ne",
+            IntCC::Ult => "ult",
+            IntCC::Ule => "ule",
+            IntCC::Ugt => "ugt",
+            IntCC::Uge => "uge",
+            IntCC::Slt => "slt",
+            IntCC::Sle => "sle",
+            IntCC::Sgt => "sgt",
+            IntCC::Sge => "sge",
+        }
+    }
+    /// Looks a predicate up by name.
+    pub fn from_name(s: &str) -> Option<IntCC> {
+        IntCC::ALL.into_iter().find(|o| o.name() == s)
+    }
+}
+
+/// Width-changing casts; the target type is the result's type.
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum CastOp {
+    /// Zero extension to a strictly wider type.
+    Zext,
+    /// Sign extension to a strictly wider type.
+    Sext,
+    /// Truncation to a strictly narrower type (keeps the low bits).
+    Trunc,
+}
+
+impl CastOp {
+    /// All casts.
+    pub const ALL: [CastOp; 3] = [CastOp::Zext, CastOp::Sext, CastOp::Trunc];
+    /// The text-form opcode.
+    pub fn name(self) -> &'static str {
+        match self {
+            CastOp::Zext => "zext",
+            CastOp::Sext => "sext",
+            CastOp::Trunc => "trunc",
+        }
+    }
+    /// Looks an opcode up by name.
+    pub fn from_name(s: &str) -> Option<CastOp> {
+        CastOp::ALL.into_iter().find(|o| o.name() == s)
+    }
+}
+
+/// Something an `opaque` call may read or write, for dependency analysis.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Effect {
+    /// The packet payload (bytes after the parsed headers). Text: `payload`.
+    Payload,
+    /// One header field. Text: the field name, e.g. `ipv4.check`.
+    Field(HeaderField),
+    /// A state object. Text: `state NAME`.
+    State(StateId),
+    /// The packet's fate (send/drop). Text: `action`.
+    Action,
+    /// Anything at all (unknown code). Text: `all`.
+    All,
+}
+
+/// A branch target with the arguments passed to the target block's parameters.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct BlockCall {
+    /// The target block.
+    pub block: Block,
+    /// One argument per block parameter.
+    pub args: Vec<Value>,
+}
+
+impl BlockCall {
+    /// A call of `block` with `args`.
+    pub fn new(block: Block, args: Vec<Value>) -> BlockCall {
+        BlockCall { block, args }
+    }
+}
+
+/// A source position (from the C++ debug info) attached to an instruction.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SourceLoc {
+    /// File, an index into [`crate::Module::files`].
+    pub file: FileId,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (0 when unknown).
+    pub col: u32,
+}
+
+/// The operation of an instruction, with its operands. Result values and their types are kept
+/// by the [`crate::Function`] (see [`crate::Function::inst_results`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum InstKind {
+    /// `vR:iN = const IMM` — the constant `IMM` (`< 2^N`).
+    Const {
+        /// The value, zero-extended.
+        imm: u64,
+    },
+    /// `vR:iN = OP a, b`.
+    Binary {
+        /// The operation.
+        op: BinOp,
+        /// The operands.
+        args: [Value; 2],
+    },
+    /// `vR:i1 = icmp PRED a, b`.
+    Icmp {
+        /// The predicate.
+        pred: IntCC,
+        /// The operands.
+        args: [Value; 2],
+    },
+    /// `vR:iM = zext|sext|trunc a`.
+    Cast {
+        /// The cast.
+        op: CastOp,
+        /// The operand.
+        arg: Value,
+    },
+    /// `vR:iN = select c, a, b` — `a` if `c` is 1, else `b`.
+    Select {
+        /// The `i1` condition.
+        cond: Value,
+        /// Value when true.
+        if_true: Value,
+        /// Value when false.
+        if_false: Value,
+    },
+    /// `vR:iN = bswap a` — reverse the bytes of `a` (`N` a multiple of 16).
+    Bswap {
+        /// The operand.
+        arg: Value,
+    },
+    /// `vR:iN = hdr.read FIELD` — the big-endian value of the field's wire bytes.
+    HdrRead {
+        /// The field.
+        field: HeaderField,
+    },
+    /// `hdr.write FIELD, v` — store `v` into the field's wire bytes, big-endian.
+    HdrWrite {
+        /// The field.
+        field: HeaderField,
+        /// The new value.
+        value: Value,
+    },
+    /// `vR:i1 = hdr.valid HEADER` — is the header present in this packet.
+    HdrValid {
+        /// The header.
+        header: Header,
+    },
+    /// `vR:T = meta.read ITEM`.
+    MetaRead {
+        /// The metadata item.
+        meta: Meta,
+    },
+    /// `vH:i1, vF...: = map.find MAP(key...)` — hit flag, then the value fields (0 on miss).
+    MapFind {
+        /// A hashmap or expiring map.
+        state: StateId,
+        /// One value per key field.
+        key: Vec<Value>,
+    },
+    /// `vOk:i1 = map.insert MAP(key...) -> (value...)` — insert or overwrite; 0 when full.
+    MapInsert {
+        /// A hashmap or expiring map.
+        state: StateId,
+        /// One value per key field.
+        key: Vec<Value>,
+        /// One value per value field.
+        value: Vec<Value>,
+    },
+    /// `map.erase MAP(key...)` — remove the entry if present.
+    MapErase {
+        /// A hashmap or expiring map.
+        state: StateId,
+        /// One value per key field.
+        key: Vec<Value>,
+    },
+    /// `vF...: = vec.get VEC[index]` — the element fields.
+    VecGet {
+        /// A vector.
+        state: StateId,
+        /// The element index (any width, unsigned).
+        index: Value,
+    },
+    /// `vec.set VEC[index](fields...)`.
+    VecSet {
+        /// A vector.
+        state: StateId,
+        /// The element index (any width, unsigned).
+        index: Value,
+        /// One value per element field.
+        value: Vec<Value>,
+    },
+    /// `vR:iN = scalar.load S`.
+    ScalarLoad {
+        /// A scalar.
+        state: StateId,
+    },
+    /// `scalar.store S, v`.
+    ScalarStore {
+        /// A scalar.
+        state: StateId,
+        /// The new value.
+        value: Value,
+    },
+    /// `send p` — the packet's fate becomes "send on port `p`" (`p: i16`).
+    Send {
+        /// The output port.
+        port: Value,
+    },
+    /// `drop` — the packet's fate becomes "drop".
+    Drop,
+    /// `vR...: = opaque "NAME"(args...) reads [..] writes [..]` — code the lifter could not
+    /// understand; runs only on the server.
+    Opaque {
+        /// The callee name.
+        name: String,
+        /// Arguments.
+        args: Vec<Value>,
+        /// What it may read.
+        reads: Vec<Effect>,
+        /// What it may write.
+        writes: Vec<Effect>,
+    },
+    /// `br blockN(args...)` — terminator.
+    Jump {
+        /// The target.
+        dest: BlockCall,
+    },
+    /// `brif c, blockT(args...), blockF(args...)` — terminator.
+    Brif {
+        /// The `i1` condition.
+        cond: Value,
+        /// Target when `cond` is 1.
+        then_dest: BlockCall,
+        /// Target when `cond` is 0.
+        else_dest: BlockCall,
+    },
+    /// `switch v, blockD(..), [K: blockN(..), ...]` — terminator.
+    Switch {
+        /// The scrutinee.
+        arg: Value,
+        /// Target when no case matches.
+        default: BlockCall,
+        /// `(constant, target)` pairs; constants distinct and fitting `arg`'s type.
+        cases: Vec<(u64, BlockCall)>,
+    },
+    /// `return` — terminator; ends the function.
+    Return,
+}
+
+impl InstKind {
+    /// True for `br`, `brif`, `switch` and `return`.
+    pub fn is_terminator(&self) -> bool {
+        matches!(
+            self,
+            InstKind::Jump { .. }
+                | InstKind::Brif { .. }
+                | InstKind::Switch { .. }
+                | InstKind::Return
+        )
+    }
+
+    /// The state object this instruction accesses, if any.
+    pub fn state(&self) -> Option<StateId> {
+        match self {
+            InstKind::MapFind { state, .. }
+            | InstKind::MapInsert { state, .. }
+            | InstKind::MapErase { state, .. }
+            | InstKind::VecGet { state, .. }
+            | InstKind::VecSet { state, .. }
+            | InstKind::ScalarLoad { state }
+            | InstKind::ScalarStore { state, .. } => Some(*state),
+            _ => None,
+        }
+    }
+
+    /// The branch targets of a terminator (empty for other instructions), in text order.
+    pub fn successors(&self) -> Vec<&BlockCall> {
+        match self {
+            InstKind::Jump { dest } => vec![dest],
+            InstKind::Brif {
+                then_dest,
+                else_dest,
+                ..
+            } => vec![then_dest, else_dest],
+            InstKind::Switch { default, cases, .. } => {
+                let mut v = vec![default];
+                v.extend(cases.iter().map(|(_, c)| c));
+                v
+            }
+            _ => Vec::new(),
+        }
+    }
+
+    /// Every value this instruction uses, in text order (branch arguments included).
+    pub fn args(&self) -> Vec<Value> {
+        let mut out = Vec::new();
+        self.visit_args(|v| out.push(v));
+        out
+    }
+
+    /// Calls `f` on every value this instruction uses, in text order.
+    pub fn visit_args(&self, mut f: impl FnMut(Value)) {
+        let mut copy = self.clone();
+        copy.map_args(|v| {
+            f(v);
+            v
+        });
+    }
+
+    /// Replaces every used value `v` by `f(v)`, in text order (for passes that rename values).
+    pub fn map_args(&mut self, mut f: impl FnMut(Value) -> Value) {
+        fn call(c: &mut BlockCall, f: &mut impl FnMut(Value) -> Value) {
+            for a in &mut c.args {
+                *a = f(*a);
+            }
+        }
+        match self {
+            InstKind::Const { .. }
+            | InstKind::HdrRead { .. }
+            | InstKind::HdrValid { .. }
+            | InstKind::MetaRead { .. }
+            | InstKind::ScalarLoad { .. }
+            | InstKind::Drop
+            | InstKind::Return => {}
+            InstKind::Binary { args, .. } | InstKind::Icmp { args, .. } => {
+                args[0] = f(args[0]);
+                args[1] = f(args[1]);
+            }
+            InstKind::Cast { arg, .. } | InstKind::Bswap { arg } => *arg = f(*arg),
+            InstKind::Select {
+                cond,
+                if_true,
+                if_false,
+            } => {
+                *cond = f(*cond);
+                *if_true = f(*if_true);
+                *if_false = f(*if_false);
+            }
+            InstKind::HdrWrite { value, .. } | InstKind::ScalarStore { value, .. } => {
+                *value = f(*value)
+            }
+            InstKind::MapFind { key, .. } | InstKind::MapErase { key, .. } => {
+                key.iter_mut().for_each(|k| *k = f(*k))
+            }
+            InstKind::MapInsert { key, value, .. } => {
+                key.iter_mut().for_each(|k| *k = f(*k));
+                value.iter_mut().for_each(|k| *k = f(*k));
+            }
+            InstKind::VecGet { index, .. } => *index = f(*index),
+            InstKind::VecSet { index, value, .. } => {
+                *index = f(*index);
+                value.iter_mut().for_each(|k| *k = f(*k));
+            }
+            InstKind::Send { port } => *port = f(*port),
+            InstKind::Opaque { args, .. } => args.iter_mut().for_each(|k| *k = f(*k)),
+            InstKind::Jump { dest } => call(dest, &mut f),
+            InstKind::Brif {
+                cond,
+                then_dest,
+                else_dest,
+            } => {
+                *cond = f(*cond);
+                call(then_dest, &mut f);
+                call(else_dest, &mut f);
+            }
+            InstKind::Switch {
+                arg,
+                default,
+                cases,
+            } => {
+                *arg = f(*arg);
+                call(default, &mut f);
+                for (_, c) in cases {
+                    call(c, &mut f);
+                }
+            }
+        }
+    }
+}
+
+impl fmt::Display for BinOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+impl fmt::Display for IntCC {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+impl fmt::Display for CastOp {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}

@@ -1,0 +1,1090 @@
+//! The interpreter: runs `process` on one packet against a [`StateStore`].
+//!
+//! It implements the semantic contract of the crate docs exactly; the differential test
+//! compares it with the native NF on real traffic. Header presence follows the NF API's native
+//! accessors (see [`HeaderOffsets::parse`]) and is decided once, when the packet arrives.
+
+use crate::{
+    BinOp, CastOp, EntityRef, HeaderField, Inst, InstKind, IntCC, Layout, Meta, Module, StateId,
+    StateKind, Type, Value, VerifyErrors,
+};
+use std::collections::BTreeMap;
+
+/// A packet handed to the NF.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Packet {
+    /// The frame, starting with the Ethernet header.
+    pub bytes: Vec<u8>,
+    /// The port it arrived on.
+    pub in_port: u16,
+    /// Arrival time in nanoseconds (`meta.read now`).
+    pub timestamp_ns: u64,
+}
+
+/// What the NF decided to do with the packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Action {
+    /// Transmit on this port.
+    Send(u16),
+    /// Discard.
+    Drop,
+}
+
+/// The result of running one packet.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome {
+    /// The packet's fate (the last `send`/`drop` executed; `Drop` if none).
+    pub action: Action,
+    /// The packet bytes after header writes.
+    pub packet: Vec<u8>,
+    /// Number of instructions executed (terminators included).
+    pub steps: u64,
+}
+
+/// Interpreter settings.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct InterpOptions {
+    /// Maximum instructions executed per packet before [`InterpError::OutOfFuel`].
+    pub fuel: u64,
+}
+
+impl Default for InterpOptions {
+    fn default() -> Self {
+        InterpOptions { fuel: 1_000_000 }
+    }
+}
+
+/// Why a packet could not be run. The state store may have been partly updated.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum InterpError {
+    /// A header field of an absent header was read or written.
+    #[error("`{inst}`: header `{header}` is not present in this packet")]
+    AbsentHeader {
+        /// The header.
+        header: crate::Header,
+        /// The instruction's text.
+        inst: String,
+    },
+    /// The fuel ran out (probably an endless loop).
+    #[error("out of fuel after {0} instructions")]
+    OutOfFuel(u64),
+    /// `vec.get`/`vec.set` with an index `>= len`.
+    #[error("`{inst}`: index {index} is out of range for a vector of length {len}")]
+    IndexOutOfRange {
+        /// The index.
+        index: u64,
+        /// The vector length.
+        len: u64,
+        /// The instruction's text.
+        inst: String,
+    },
+    /// The opaque-call handler failed (or there is none).
+    #[error("`{inst}`: {message}")]
+    Opaque {
+        /// The handler's message.
+        message: String,
+        /// The instruction's text.
+        inst: String,
+    },
+    /// The state store does not match the module (built for another module?).
+    #[error("state store does not match the module: {0}")]
+    StoreMismatch(String),
+    /// The module is malformed in a way the verifier should have caught.
+    #[error("malformed module: {0}")]
+    Malformed(String),
+}
+
+/// Runs code the lifter could not understand (`opaque` instructions).
+pub trait OpaqueHandler {
+    /// Executes `name(args)`, returning one value per entry of `result_types` (wrapped to the
+    /// type by the interpreter). It may edit the packet bytes and the state store.
+    fn call(
+        &mut self,
+        name: &str,
+        args: &[u64],
+        result_types: &[Type],
+        packet: &mut Vec<u8>,
+        store: &mut StateStore,
+    ) -> Result<Vec<u64>, String>;
+}
+
+/// The handler used by [`Interpreter::run`]: every opaque call is an error.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoOpaque;
+
+impl OpaqueHandler for NoOpaque {
+    fn call(
+        &mut self,
+        name: &str,
+        _: &[u64],
+        _: &[Type],
+        _: &mut Vec<u8>,
+        _: &mut StateStore,
+    ) -> Result<Vec<u64>, String> {
+        Err(format!("no handler for opaque call \"{name}\""))
+    }
+}
+
+/// Byte offsets of the headers present in a packet, computed exactly like the NF API's native
+/// accessors.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub struct HeaderOffsets {
+    /// Ethernet, at 0, if `len >= 14`.
+    pub eth: Option<usize>,
+    /// IPv4, at 14, if Ethernet is present, `ethertype == 0x0800`, `len >= 34`, version 4,
+    /// `ihl >= 5` and `len >= 14 + 4*ihl`.
+    pub ipv4: Option<usize>,
+    /// TCP, at `14 + 4*ihl`, if IPv4 is present, `protocol == 6` and 20 bytes are there.
+    pub tcp: Option<usize>,
+    /// UDP, at `14 + 4*ihl`, if IPv4 is present, `protocol == 17` and 8 bytes are there.
+    pub udp: Option<usize>,
+}
+
+impl HeaderOffsets {
+    /// Finds the headers of `bytes`.
+    pub fn parse(bytes: &[u8]) -> HeaderOffsets {
+        let mut h = HeaderOffsets::default();
+        let len = bytes.len();
+        if len < 14 {
+            return h;
+        }
+        h.eth = Some(0);
+        let ethertype = u16::from_be_bytes([bytes[12], bytes[13]]);
+        if ethertype != 0x0800 || len < 34 {
+            return h;
+        }
+        let vihl = bytes[14];
+        let ihl = usize::from(vihl & 0x0f);
+        if vihl >> 4 != 4 || ihl < 5 || len < 14 + ihl * 4 {
+            return h;
+        }
+        h.ipv4 = Some(14);
+        let l4 = 14 + ihl * 4;
+        match bytes[23] {
+            6 if len >= l4 + 20 => h.tcp = Some(l4),
+            17 if len >= l4 + 8 => h.udp = Some(l4),
+            _ => {}
+        }
+        h
+    }
+
+    /// Offset of `header`, if present.
+    pub fn get(&self, header: crate::Header) -> Option<usize> {
+        match header {
+            crate::Header::Eth => self.eth,
+            crate::Header::Ipv4 => self.ipv4,
+            crate::Header::Tcp => self.tcp,
+            crate::Header::Udp => self.udp,
+        }
+    }
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct MapEntry {
+    value: Vec<u64>,
+    last_used: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+enum Slot {
+    Map(BTreeMap<Vec<u64>, MapEntry>),
+    Vector(Vec<Vec<u64>>),
+    Scalar(u64),
+}
+
+/// Errors of the state store's host-side API and of dumps.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// No state object has this name.
+    #[error("no state named `{0}`")]
+    NoSuchState(String),
+    /// The operation does not fit the state's kind or layout.
+    #[error("state `{name}`: {message}")]
+    Shape {
+        /// State name.
+        name: String,
+        /// What does not fit.
+        message: String,
+    },
+    /// A C++-format dump needs byte offsets and sizes that the layout lacks.
+    #[error("state `{0}`: layout has no C++ offsets/size for a native-format dump")]
+    NoCppLayout(String),
+}
+
+/// The contents of every state object of a module: map entries, vector elements, scalars.
+///
+/// Values are kept per layout field, each wrapped to its field type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateStore {
+    slots: Vec<Slot>,
+    /// The latest packet time seen; expiring-map entries idle for longer than their timeout
+    /// at this time are omitted from dumps.
+    pub clock_ns: u64,
+}
+
+/// One state object's contents in dump form.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct StateDump {
+    /// State name.
+    pub name: String,
+    /// `hashmap`, `vector`, `scalar` or `expiring_map`.
+    pub kind: String,
+    /// Entries sorted by key bytes.
+    pub entries: Vec<DumpEntry>,
+}
+
+/// One entry of a [`StateDump`]; bytes as lowercase hex.
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, serde::Serialize, serde::Deserialize)]
+pub struct DumpEntry {
+    /// Key bytes (empty for scalars; the element index for vectors).
+    pub key: String,
+    /// Value bytes.
+    pub value: String,
+}
+
+/// How a dump encodes keys and values.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum DumpFormat {
+    /// Packed: each layout field as `ceil(bits/8)` big-endian bytes, in layout order. Vector
+    /// keys are the index as 4 big-endian bytes; scalars are `ceil(bits/8)` big-endian bytes.
+    Canonical,
+    /// The native host's raw memory image: a zeroed buffer of the layout's C++ `size` with
+    /// each field stored little-endian (`ceil(bits/8)` bytes) at its C++ offset. Vector keys
+    /// are the index as 4 little-endian bytes; a scalar is little-endian in the smallest of
+    /// 1, 2, 4, 8 bytes that holds it. Needs offsets and sizes on every map/vector layout.
+    Cpp,
+}
+
+fn hex(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
+fn be_bytes(v: u64, n: usize) -> Vec<u8> {
+    (0..n)
+        .rev()
+        .map(|i| if i < 8 { (v >> (8 * i)) as u8 } else { 0 })
+        .collect()
+}
+
+fn le_bytes(v: u64, n: usize) -> Vec<u8> {
+    (0..n)
+        .map(|i| if i < 8 { (v >> (8 * i)) as u8 } else { 0 })
+        .collect()
+}
+
+fn encode(
+    name: &str,
+    layout: &Layout,
+    vals: &[u64],
+    format: DumpFormat,
+) -> Result<Vec<u8>, StoreError> {
+    match format {
+        DumpFormat::Canonical => Ok(layout
+            .fields
+            .iter()
+            .zip(vals)
+            .flat_map(|(f, &v)| be_bytes(v, f.ty.bytes() as usize))
+            .collect()),
+        DumpFormat::Cpp => {
+            let size = layout
+                .size
+                .ok_or_else(|| StoreError::NoCppLayout(name.to_string()))?;
+            let mut buf = vec![0u8; size as usize];
+            for (f, &v) in layout.fields.iter().zip(vals) {
+                let off = f
+                    .offset
+                    .ok_or_else(|| StoreError::NoCppLayout(name.to_string()))?;
+                let bytes = le_bytes(v, f.ty.bytes() as usize);
+                let dst = buf
+                    .get_mut(off as usize..off as usize + bytes.len())
+                    .ok_or_else(|| StoreError::NoCppLayout(name.to_string()))?;
+                dst.copy_from_slice(&bytes);
+            }
+            Ok(buf)
+        }
+    }
+}
+
+fn live(e: &MapEntry, now: u64, timeout: Option<u64>) -> bool {
+    timeout.is_none_or_live(e.last_used, now)
+}
+
+trait TimeoutExt {
+    fn is_none_or_live(self, last_used: u64, now: u64) -> bool;
+}
+
+impl TimeoutExt for Option<u64> {
+    fn is_none_or_live(self, last_used: u64, now: u64) -> bool {
+        match self {
+            None => true,
+            Some(t) => now.saturating_sub(last_used) < t,
+        }
+    }
+}
+
+fn check_fields(name: &str, what: &str, layout: &Layout, vals: &[u64]) -> Result<(), StoreError> {
+    if vals.len() != layout.fields.len() {
+        return Err(StoreError::Shape {
+            name: name.to_string(),
+            message: format!(
+                "{what} needs {} fields, got {}",
+                layout.fields.len(),
+                vals.len()
+            ),
+        });
+    }
+    for (f, &v) in layout.fields.iter().zip(vals) {
+        if f.ty.wrap(v) != v {
+            return Err(StoreError::Shape {
+                name: name.to_string(),
+                message: format!(
+                    "{what} field `{}` value {v} does not fit in {}",
+                    f.name, f.ty
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+impl StateStore {
+    /// Empty maps, zeroed vectors and scalars for every state object of `module`.
+    pub fn new(module: &Module) -> StateStore {
+        let slots = module
+            .states
+            .values()
+            .map(|s| match &s.kind {
+                StateKind::HashMap { .. } | StateKind::ExpiringMap { .. } => {
+                    Slot::Map(BTreeMap::new())
+                }
+                StateKind::Vector { elem, len } => {
+                    // Lengths beyond memory are the caller's problem; cap the allocation.
+                    let n = usize::try_from(*len).unwrap_or(usize::MAX).min(1 << 24);
+                    Slot::Vector(vec![vec![0; elem.fields.len()]; n])
+                }
+                StateKind::Scalar { .. } => Slot::Scalar(0),
+            })
+            .collect();
+        StateStore { slots, clock_ns: 0 }
+    }
+
+    fn lookup<'a>(
+        &self,
+        module: &'a Module,
+        name: &str,
+    ) -> Result<(StateId, &'a StateKind), StoreError> {
+        let id = module
+            .state_by_name(name)
+            .ok_or_else(|| StoreError::NoSuchState(name.into()))?;
+        Ok((id, &module.states[id].kind))
+    }
+
+    fn shape_err(name: &str, message: &str) -> StoreError {
+        StoreError::Shape {
+            name: name.to_string(),
+            message: message.to_string(),
+        }
+    }
+
+    /// Host-side insert (e.g. entries written by `configure`); capacity is not enforced.
+    /// Expiring-map entries count as used at [`StateStore::clock_ns`].
+    pub fn map_insert(
+        &mut self,
+        module: &Module,
+        name: &str,
+        key: &[u64],
+        value: &[u64],
+    ) -> Result<(), StoreError> {
+        let (id, kind) = self.lookup(module, name)?;
+        let (kl, vl) = kind
+            .map_layouts()
+            .ok_or_else(|| Self::shape_err(name, "not a map"))?;
+        check_fields(name, "key", kl, key)?;
+        check_fields(name, "value", vl, value)?;
+        let clock = self.clock_ns;
+        match self.slots.get_mut(id.index()) {
+            Some(Slot::Map(m)) => {
+                m.insert(
+                    key.to_vec(),
+                    MapEntry {
+                        value: value.to_vec(),
+                        last_used: clock,
+                    },
+                );
+                Ok(())
+            }
+            _ => Err(Self::shape_err(name, "store does not match module")),
+        }
+    }
+
+    /// Host-side lookup (ignores expiry, does not refresh).
+    pub fn map_get(
+        &self,
+        module: &Module,
+        name: &str,
+        key: &[u64],
+    ) -> Result<Option<Vec<u64>>, StoreError> {
+        let (id, _) = self.lookup(module, name)?;
+        match self.slots.get(id.index()) {
+            Some(Slot::Map(m)) => Ok(m.get(key).map(|e| e.value.clone())),
+            _ => Err(Self::shape_err(name, "not a map")),
+        }
+    }
+
+    /// Number of entries in a map (expired but unreclaimed entries included).
+    pub fn map_len(&self, module: &Module, name: &str) -> Result<usize, StoreError> {
+        let (id, _) = self.lookup(module, name)?;
+        match self.slots.get(id.index()) {
+            Some(Slot::Map(m)) => Ok(m.len()),
+            _ => Err(Self::shape_err(name, "not a map")),
+        }
+    }
+
+    /// Host-side element write.
+    pub fn vec_set(
+        &mut self,
+        module: &Module,
+        name: &str,
+        index: u64,
+        elem: &[u64],
+    ) -> Result<(), StoreError> {
+        let (id, kind) = self.lookup(module, name)?;
+        let StateKind::Vector { elem: layout, .. } = kind else {
+            return Err(Self::shape_err(name, "not a vector"));
+        };
+        check_fields(name, "element", layout, elem)?;
+        match self.slots.get_mut(id.index()) {
+            Some(Slot::Vector(v)) => {
+                let slot = usize::try_from(index)
+                    .ok()
+                    .and_then(|i| v.get_mut(i))
+                    .ok_or_else(|| Self::shape_err(name, "index out of range"))?;
+                *slot = elem.to_vec();
+                Ok(())
+            }
+            _ => Err(Self::shape_err(name, "store does not match module")),
+        }
+    }
+
+    /// Host-side element read.
+    pub fn vec_get(&self, module: &Module, name: &str, index: u64) -> Result<Vec<u64>, StoreError> {
+        let (id, _) = self.lookup(module, name)?;
+        match self.slots.get(id.index()) {
+            Some(Slot::Vector(v)) => usize::try_from(index)
+                .ok()
+                .and_then(|i| v.get(i))
+                .cloned()
+                .ok_or_else(|| Self::shape_err(name, "index out of range")),
+            _ => Err(Self::shape_err(name, "not a vector")),
+        }
+    }
+
+    /// Host-side scalar write.
+    pub fn scalar_set(
+        &mut self,
+        module: &Module,
+        name: &str,
+        value: u64,
+    ) -> Result<(), StoreError> {
+        let (id, kind) = self.lookup(module, name)?;
+        let StateKind::Scalar { ty } = kind else {
+            return Err(Self::shape_err(name, "not a scalar"));
+        };
+        if ty.wrap(value) != value {
+            return Err(Self::shape_err(name, "value does not fit"));
+        }
+        match self.slots.get_mut(id.index()) {
+            Some(Slot::Scalar(s)) => {
+                *s = value;
+                Ok(())
+            }
+            _ => Err(Self::shape_err(name, "store does not match module")),
+        }
+    }
+
+    /// Host-side scalar read.
+    pub fn scalar_get(&self, module: &Module, name: &str) -> Result<u64, StoreError> {
+        let (id, _) = self.lookup(module, name)?;
+        match self.slots.get(id.index()) {
+            Some(Slot::Scalar(s)) => Ok(*s),
+            _ => Err(Self::shape_err(name, "not a scalar")),
+        }
+    }
+
+    /// Dumps every state object, in declaration order, entries sorted by key bytes.
+    /// Expiring-map entries that are expired at [`StateStore::clock_ns`] are left out.
+    pub fn dump(&self, module: &Module, format: DumpFormat) -> Result<Vec<StateDump>, StoreError> {
+        let mut out = Vec::new();
+        for (id, obj) in module.states.iter() {
+            let name = obj.name.as_str();
+            let slot = self
+                .slots
+                .get(id.index())
+                .ok_or_else(|| Self::shape_err(name, "missing from store"))?;
+            let mut entries: Vec<(Vec<u8>, Vec<u8>)> = Vec::new();
+            match (&obj.kind, slot) {
+                (StateKind::HashMap { key, value, .. }, Slot::Map(m))
+                | (StateKind::ExpiringMap { key, value, .. }, Slot::Map(m)) => {
+                    let timeout = match obj.kind {
+                        StateKind::ExpiringMap {
+                            idle_timeout_ns, ..
+                        } => Some(idle_timeout_ns),
+                        _ => None,
+                    };
+                    for (k, e) in m {
+                        if live(e, self.clock_ns, timeout) {
+                            entries.push((
+                                encode(name, key, k, format)?,
+                                encode(name, value, &e.value, format)?,
+                            ));
+                        }
+                    }
+                }
+                (StateKind::Vector { elem, .. }, Slot::Vector(v)) => {
+                    for (i, e) in v.iter().enumerate() {
+                        let k = match format {
+                            DumpFormat::Canonical => be_bytes(i as u64, 4),
+                            DumpFormat::Cpp => le_bytes(i as u64, 4),
+                        };
+                        entries.push((k, encode(name, elem, e, format)?));
+                    }
+                }
+                (StateKind::Scalar { ty }, Slot::Scalar(s)) => {
+                    let v = match format {
+                        DumpFormat::Canonical => be_bytes(*s, ty.bytes() as usize),
+                        DumpFormat::Cpp => le_bytes(*s, ty.bytes().next_power_of_two() as usize),
+                    };
+                    entries.push((Vec::new(), v));
+                }
+                _ => return Err(Self::shape_err(name, "store does not match module")),
+            }
+            entries.sort();
+            out.push(StateDump {
+                name: name.to_string(),
+                kind: obj.kind.keyword().to_string(),
+                entries: entries
+                    .into_iter()
+                    .map(|(k, v)| DumpEntry {
+                        key: hex(&k),
+                        value: hex(&v),
+                    })
+                    .collect(),
+            });
+        }
+        Ok(out)
+    }
+
+    /// [`StateStore::dump`] as a JSON array of `{"name", "kind", "entries": [{"key", "value"}]}`
+    /// objects — the native reference host's format when `format` is [`DumpFormat::Cpp`].
+    pub fn dump_json(&self, module: &Module, format: DumpFormat) -> Result<String, StoreError> {
+        let d = self.dump(module, format)?;
+        // Serialising plain strings and vectors cannot fail.
+        Ok(serde_json::to_string(&d).unwrap_or_default())
+    }
+}
+
+/// Runs a module's `process` function on packets.
+#[derive(Clone, Copy, Debug)]
+pub struct Interpreter<'m> {
+    module: &'m Module,
+    options: InterpOptions,
+}
+
+struct Ctx<'a> {
+    module: &'a Module,
+    vals: Vec<u64>,
+    bytes: Vec<u8>,
+    hdrs: HeaderOffsets,
+    action: Action,
+    steps: u64,
+}
+
+impl<'m> Interpreter<'m> {
+    /// Verifies `module` and prepares to run it.
+    pub fn new(module: &'m Module, options: InterpOptions) -> Result<Self, VerifyErrors> {
+        crate::verify_module(module)?;
+        Ok(Interpreter { module, options })
+    }
+
+    /// Runs one packet; `opaque` instructions are errors.
+    pub fn run(&self, store: &mut StateStore, packet: &Packet) -> Result<Outcome, InterpError> {
+        self.run_with(store, packet, &mut NoOpaque)
+    }
+
+    /// Runs one packet, executing `opaque` instructions with `handler`.
+    pub fn run_with(
+        &self,
+        store: &mut StateStore,
+        packet: &Packet,
+        handler: &mut dyn OpaqueHandler,
+    ) -> Result<Outcome, InterpError> {
+        let m = self.module;
+        let f = &m.process;
+        if store.slots.len() != m.states.len() {
+            return Err(InterpError::StoreMismatch(
+                "wrong number of state objects".into(),
+            ));
+        }
+        store.clock_ns = store.clock_ns.max(packet.timestamp_ns);
+        let mut cx = Ctx {
+            module: m,
+            vals: vec![0; f.values.len()],
+            bytes: packet.bytes.clone(),
+            hdrs: HeaderOffsets::parse(&packet.bytes),
+            action: Action::Drop,
+            steps: 0,
+        };
+        let mut block = f
+            .entry()
+            .ok_or_else(|| InterpError::Malformed("no entry block".into()))?;
+        loop {
+            let data = f
+                .blocks
+                .get(block)
+                .ok_or_else(|| InterpError::Malformed(format!("no {block}")))?;
+            let mut next = None;
+            for &inst in &data.insts {
+                cx.steps += 1;
+                if cx.steps > self.options.fuel {
+                    return Err(InterpError::OutOfFuel(self.options.fuel));
+                }
+                match cx.exec(inst, store, packet, handler)? {
+                    Flow::Next => {}
+                    Flow::Goto(b, args) => {
+                        next = Some((b, args));
+                        break;
+                    }
+                    Flow::Return => {
+                        return Ok(Outcome {
+                            action: cx.action,
+                            packet: cx.bytes,
+                            steps: cx.steps,
+                        })
+                    }
+                }
+            }
+            let Some((b, args)) = next else {
+                return Err(InterpError::Malformed(format!("{block} has no terminator")));
+            };
+            let params = &f
+                .blocks
+                .get(b)
+                .ok_or_else(|| InterpError::Malformed(format!("no {b}")))?
+                .params;
+            if params.len() != args.len() {
+                return Err(InterpError::Malformed(format!(
+                    "wrong argument count for {b}"
+                )));
+            }
+            for (&p, a) in params.iter().zip(args) {
+                cx.set(p, a)?;
+            }
+            block = b;
+        }
+    }
+}
+
+enum Flow {
+    Next,
+    Goto(crate::Block, Vec<u64>),
+    Return,
+}
+
+impl Ctx<'_> {
+    fn get(&self, v: Value) -> Result<u64, InterpError> {
+        self.vals
+            .get(v.index())
+            .copied()
+            .ok_or_else(|| InterpError::Malformed(format!("no {v}")))
+    }
+
+    fn set(&mut self, v: Value, x: u64) -> Result<(), InterpError> {
+        let ty = self
+            .module
+            .process
+            .value_type(v)
+            .ok_or_else(|| InterpError::Malformed(format!("no {v}")))?;
+        let slot = self
+            .vals
+            .get_mut(v.index())
+            .ok_or_else(|| InterpError::Malformed(format!("no {v}")))?;
+        *slot = ty.wrap(x);
+        Ok(())
+    }
+
+    fn ty(&self, v: Value) -> Result<Type, InterpError> {
+        self.module
+            .process
+            .value_type(v)
+            .ok_or_else(|| InterpError::Malformed(format!("no {v}")))
+    }
+
+    fn text(&self, inst: Inst) -> String {
+        crate::print_inst(self.module, &self.module.process, inst)
+    }
+
+    fn field_range(
+        &self,
+        field: HeaderField,
+        inst: Inst,
+    ) -> Result<std::ops::Range<usize>, InterpError> {
+        let h = field.header();
+        let start = self.hdrs.get(h).ok_or_else(|| InterpError::AbsentHeader {
+            header: h,
+            inst: self.text(inst),
+        })? + field.byte_offset();
+        let end = start + field.bits() as usize / 8;
+        if end > self.bytes.len() {
+            return Err(InterpError::Malformed(format!(
+                "{} lies beyond the packet end",
+                field.name()
+            )));
+        }
+        Ok(start..end)
+    }
+
+    fn exec(
+        &mut self,
+        inst: Inst,
+        store: &mut StateStore,
+        packet: &Packet,
+        handler: &mut dyn OpaqueHandler,
+    ) -> Result<Flow, InterpError> {
+        let f = &self.module.process;
+        let data = f
+            .insts
+            .get(inst)
+            .ok_or_else(|| InterpError::Malformed(format!("no {inst}")))?;
+        let results = &data.results;
+        let res = |i: usize| {
+            results
+                .get(i)
+                .copied()
+                .ok_or_else(|| InterpError::Malformed("missing result".into()))
+        };
+        let state_kind = |s: StateId| {
+            self.module
+                .states
+                .get(s)
+                .map(|o| &o.kind)
+                .ok_or_else(|| InterpError::Malformed(format!("no {s}")))
+        };
+        match &data.kind {
+            InstKind::Const { imm } => self.set(res(0)?, *imm)?,
+            InstKind::Binary { op, args } => {
+                let ty = self.ty(args[0])?;
+                let (a, b) = (self.get(args[0])?, self.get(args[1])?);
+                self.set(res(0)?, binary(*op, ty, a, b))?;
+            }
+            InstKind::Icmp { pred, args } => {
+                let ty = self.ty(args[0])?;
+                let (a, b) = (self.get(args[0])?, self.get(args[1])?);
+                let (sa, sb) = (ty.to_signed(a), ty.to_signed(b));
+                let r = match pred {
+                    IntCC::Eq => a == b,
+                    IntCC::Ne => a != b,
+                    IntCC::Ult => a < b,
+                    IntCC::Ule => a <= b,
+                    IntCC::Ugt => a > b,
+                    IntCC::Uge => a >= b,
+                    IntCC::Slt => sa < sb,
+                    IntCC::Sle => sa <= sb,
+                    IntCC::Sgt => sa > sb,
+                    IntCC::Sge => sa >= sb,
+                };
+                self.set(res(0)?, u64::from(r))?;
+            }
+            InstKind::Cast { op, arg } => {
+                let a = self.get(*arg)?;
+                let r = match op {
+                    CastOp::Zext | CastOp::Trunc => a,
+                    CastOp::Sext => self.ty(*arg)?.to_signed(a) as u64,
+                };
+                self.set(res(0)?, r)?;
+            }
+            InstKind::Select {
+                cond,
+                if_true,
+                if_false,
+            } => {
+                let r = if self.get(*cond)? != 0 {
+                    self.get(*if_true)?
+                } else {
+                    self.get(*if_false)?
+                };
+                self.set(res(0)?, r)?;
+            }
+            InstKind::Bswap { arg } => {
+                let n = self.ty(*arg)?.bytes();
+                let a = self.get(*arg)?;
+                let r = (0..n).fold(0u64, |acc, i| (acc << 8) | ((a >> (8 * i)) & 0xff));
+                self.set(res(0)?, r)?;
+            }
+            InstKind::HdrRead { field } => {
+                let r = self.field_range(*field, inst)?;
+                let v = self.bytes[r]
+                    .iter()
+                    .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+                self.set(res(0)?, v)?;
+            }
+            InstKind::HdrWrite { field, value } => {
+                let r = self.field_range(*field, inst)?;
+                let v = self.get(*value)?;
+                let n = r.len();
+                for (i, b) in self.bytes[r].iter_mut().enumerate() {
+                    *b = (v >> (8 * (n - 1 - i))) as u8;
+                }
+            }
+            InstKind::HdrValid { header } => {
+                let v = u64::from(self.hdrs.get(*header).is_some());
+                self.set(res(0)?, v)?;
+            }
+            InstKind::MetaRead { meta } => {
+                let v = match meta {
+                    Meta::InPort => u64::from(packet.in_port),
+                    Meta::Length => packet.bytes.len() as u64,
+                    Meta::Now => packet.timestamp_ns,
+                };
+                self.set(res(0)?, v)?;
+            }
+            InstKind::MapFind { state, key }
+            | InstKind::MapInsert { state, key, .. }
+            | InstKind::MapErase { state, key } => {
+                let kind = state_kind(*state)?;
+                let timeout = match kind {
+                    StateKind::ExpiringMap {
+                        idle_timeout_ns, ..
+                    } => Some(*idle_timeout_ns),
+                    _ => None,
+                };
+                let capacity = match kind {
+                    StateKind::HashMap { capacity, .. }
+                    | StateKind::ExpiringMap { capacity, .. } => *capacity,
+                    _ => return Err(InterpError::Malformed(format!("{state} is not a map"))),
+                };
+                let k: Vec<u64> = key.iter().map(|&v| self.get(v)).collect::<Result<_, _>>()?;
+                let now = packet.timestamp_ns;
+                let Some(Slot::Map(map)) = store.slots.get_mut(state.index()) else {
+                    return Err(InterpError::StoreMismatch(format!(
+                        "{state} is not a map in the store"
+                    )));
+                };
+                match &data.kind {
+                    InstKind::MapFind { .. } => {
+                        let hit = match map.get_mut(&k) {
+                            Some(e) if live(e, now, timeout) => {
+                                e.last_used = now;
+                                Some(e.value.clone())
+                            }
+                            Some(_) => {
+                                map.remove(&k);
+                                None
+                            }
+                            None => None,
+                        };
+                        let n = results.len().saturating_sub(1);
+                        self.set(res(0)?, u64::from(hit.is_some()))?;
+                        let vals = hit.unwrap_or_else(|| vec![0; n]);
+                        for (i, v) in vals.into_iter().enumerate() {
+                            self.set(res(i + 1)?, v)?;
+                        }
+                    }
+                    InstKind::MapInsert { value, .. } => {
+                        let v: Vec<u64> = value
+                            .iter()
+                            .map(|&v| self.get(v))
+                            .collect::<Result<_, _>>()?;
+                        let ok = if map.contains_key(&k) {
+                            true
+                        } else {
+                            if map.len() as u64 >= capacity && timeout.is_some() {
+                                map.retain(|_, e| live(e, now, timeout));
+                            }
+                            (map.len() as u64) < capacity
+                        };
+                        if ok {
+                            map.insert(
+                                k,
+                                MapEntry {
+                                    value: v,
+                                    last_used: now,
+                                },
+                            );
+                        }
+                        self.set(res(0)?, u64::from(ok))?;
+                    }
+                    _ => {
+                        map.remove(&k);
+                    }
+                }
+            }
+            InstKind::VecGet { state, index } | InstKind::VecSet { state, index, .. } => {
+                let idx = self.get(*index)?;
+                let Some(Slot::Vector(vec)) = store.slots.get_mut(state.index()) else {
+                    return Err(InterpError::StoreMismatch(format!(
+                        "{state} is not a vector in the store"
+                    )));
+                };
+                let len = vec.len() as u64;
+                let Some(elem) = usize::try_from(idx).ok().and_then(|i| vec.get_mut(i)) else {
+                    return Err(InterpError::IndexOutOfRange {
+                        index: idx,
+                        len,
+                        inst: self.text(inst),
+                    });
+                };
+                if let InstKind::VecSet { value, .. } = &data.kind {
+                    *elem = value
+                        .iter()
+                        .map(|&v| self.get(v))
+                        .collect::<Result<_, _>>()?;
+                } else {
+                    let e = elem.clone();
+                    for (i, v) in e.into_iter().enumerate() {
+                        self.set(res(i)?, v)?;
+                    }
+                }
+            }
+            InstKind::ScalarLoad { state } => {
+                let Some(Slot::Scalar(s)) = store.slots.get(state.index()) else {
+                    return Err(InterpError::StoreMismatch(format!(
+                        "{state} is not a scalar in the store"
+                    )));
+                };
+                let s = *s;
+                self.set(res(0)?, s)?;
+            }
+            InstKind::ScalarStore { state, value } => {
+                let v = self.get(*value)?;
+                let Some(Slot::Scalar(s)) = store.slots.get_mut(state.index()) else {
+                    return Err(InterpError::StoreMismatch(format!(
+                        "{state} is not a scalar in the store"
+                    )));
+                };
+                *s = v;
+            }
+            InstKind::Send { port } => self.action = Action::Send(self.get(*port)? as u16),
+            InstKind::Drop => self.action = Action::Drop,
+            InstKind::Opaque { name, args, .. } => {
+                let a: Vec<u64> = args
+                    .iter()
+                    .map(|&v| self.get(v))
+                    .collect::<Result<_, _>>()?;
+                let tys: Vec<Type> = results
+                    .iter()
+                    .map(|&r| self.ty(r))
+                    .collect::<Result<_, _>>()?;
+                let out = handler
+                    .call(name, &a, &tys, &mut self.bytes, store)
+                    .map_err(|message| InterpError::Opaque {
+                        message,
+                        inst: self.text(inst),
+                    })?;
+                if out.len() != results.len() {
+                    return Err(InterpError::Opaque {
+                        message: format!(
+                            "handler returned {} values, expected {}",
+                            out.len(),
+                            results.len()
+                        ),
+                        inst: self.text(inst),
+                    });
+                }
+                for (i, v) in out.into_iter().enumerate() {
+                    self.set(res(i)?, v)?;
+                }
+            }
+            InstKind::Jump { dest } => {
+                let args = dest
+                    .args
+                    .iter()
+                    .map(|&v| self.get(v))
+                    .collect::<Result<_, _>>()?;
+                return Ok(Flow::Goto(dest.block, args));
+            }
+            InstKind::Brif {
+                cond,
+                then_dest,
+                else_dest,
+            } => {
+                let dest = if self.get(*cond)? != 0 {
+                    then_dest
+                } else {
+                    else_dest
+                };
+                let args = dest
+                    .args
+                    .iter()
+                    .map(|&v| self.get(v))
+                    .collect::<Result<_, _>>()?;
+                return Ok(Flow::Goto(dest.block, args));
+            }
+            InstKind::Switch {
+                arg,
+                default,
+                cases,
+            } => {
+                let a = self.get(*arg)?;
+                let dest = cases
+                    .iter()
+                    .find(|(k, _)| *k == a)
+                    .map_or(default, |(_, c)| c);
+                let args = dest
+                    .args
+                    .iter()
+                    .map(|&v| self.get(v))
+                    .collect::<Result<_, _>>()?;
+                return Ok(Flow::Goto(dest.block, args));
+            }
+            InstKind::Return => return Ok(Flow::Return),
+        }
+        Ok(Flow::Next)
+    }
+}
+
+/// Evaluates a binary operation on values of type `ty` (operands already wrapped), following
+/// the crate's semantic contract (wrap-around; division by zero and over-wide shifts defined).
+pub fn binary(op: BinOp, ty: Type, a: u64, b: u64) -> u64 {
+    let bits = u64::from(ty.bits());
+    let (sa, sb) = (ty.to_signed(a), ty.to_signed(b));
+    let r = match op {
+        BinOp::Add => a.wrapping_add(b),
+        BinOp::Sub => a.wrapping_sub(b),
+        BinOp::Mul => a.wrapping_mul(b),
+        BinOp::Udiv => a.checked_div(b).unwrap_or(0),
+        BinOp::Sdiv => {
+            if sb == 0 {
+                0
+            } else {
+                sa.wrapping_div(sb) as u64
+            }
+        }
+        BinOp::Urem => a.checked_rem(b).unwrap_or(a),
+        BinOp::Srem => {
+            if sb == 0 {
+                a
+            } else {
+                sa.wrapping_rem(sb) as u64
+            }
+        }
+        BinOp::And => a & b,
+        BinOp::Or => a | b,
+        BinOp::Xor => a ^ b,
+        BinOp::Shl => {
+            if b >= bits {
+                0
+            } else {
+                a << b
+            }
+        }
+        BinOp::Lshr => {
+            if b >= bits {
+                0
+            } else {
+                a >> b
+            }
+        }
+        BinOp::Ashr => (sa >> b.min(63)) as u64,
+    };
+    ty.wrap(r)
+}

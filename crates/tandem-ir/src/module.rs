@@ -1,0 +1,557 @@
+//! Modules, functions, blocks, values, and the [`FuncBuilder`] the lifter uses to build them.
+
+use crate::{
+    Arena, BinOp, Block, BlockCall, CastOp, Effect, FileId, Header, HeaderField, Inst, InstKind,
+    IntCC, Meta, SourceLoc, StateId, StateKind, StateObject, Type, Value,
+};
+
+/// Where a value comes from.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ValueDef {
+    /// Parameter number `.1` of block `.0`.
+    Param(Block, usize),
+    /// Result number `.1` of instruction `.0`.
+    Result(Inst, usize),
+    /// Defined by nothing: a gap in the numbering (e.g. left by the parser when the text skips
+    /// a number, or by a pass that deleted the definition). Using it is a verifier error.
+    Unused,
+}
+
+/// An SSA value's type and definition.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ValueData {
+    /// Its type.
+    pub ty: Type,
+    /// Its definition.
+    pub def: ValueDef,
+}
+
+/// One instruction: operation, results, and where it came from.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct InstData {
+    /// What it does, with its operands.
+    pub kind: InstKind,
+    /// The values it defines, in order.
+    pub results: Vec<Value>,
+    /// Source position in the C++ program, when known.
+    pub loc: Option<SourceLoc>,
+}
+
+/// A basic block: parameters (the SSA join mechanism; there are no phis), then instructions,
+/// the last of which is its only terminator.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct BlockData {
+    /// Block parameters, in order.
+    pub params: Vec<Value>,
+    /// The instructions, in execution order.
+    pub insts: Vec<Inst>,
+}
+
+/// A function body. Block `block0` is the entry; blocks are printed in index order.
+///
+/// Instructions and values are owned by the function's arenas; an instruction is part of the
+/// program only when it is listed in a block's `insts`.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Function {
+    /// The function's name (`process` for the per-packet program).
+    pub name: String,
+    /// All blocks.
+    pub blocks: Arena<Block, BlockData>,
+    /// All instructions.
+    pub insts: Arena<Inst, InstData>,
+    /// All values.
+    pub values: Arena<Value, ValueData>,
+}
+
+impl Function {
+    /// An empty function (no blocks yet).
+    pub fn new(name: impl Into<String>) -> Function {
+        Function {
+            name: name.into(),
+            ..Function::default()
+        }
+    }
+
+    /// The entry block (`block0`), if the function has blocks.
+    pub fn entry(&self) -> Option<Block> {
+        self.blocks.keys().next()
+    }
+
+    /// Adds an empty block.
+    pub fn add_block(&mut self) -> Block {
+        self.blocks.push(BlockData::default())
+    }
+
+    /// Appends a parameter of type `ty` to `block` and returns it.
+    pub fn add_block_param(&mut self, block: Block, ty: Type) -> Value {
+        let idx = self.blocks[block].params.len();
+        let v = self.values.push(ValueData {
+            ty,
+            def: ValueDef::Param(block, idx),
+        });
+        self.blocks[block].params.push(v);
+        v
+    }
+
+    /// Creates an instruction with fresh results of the given types, appends it to `block`,
+    /// and returns it.
+    pub fn append_inst(
+        &mut self,
+        block: Block,
+        kind: InstKind,
+        result_types: &[Type],
+        loc: Option<SourceLoc>,
+    ) -> Inst {
+        let inst = self.create_inst(kind, result_types, loc);
+        self.blocks[block].insts.push(inst);
+        inst
+    }
+
+    /// Creates an instruction with fresh results, without placing it in a block.
+    pub fn create_inst(
+        &mut self,
+        kind: InstKind,
+        result_types: &[Type],
+        loc: Option<SourceLoc>,
+    ) -> Inst {
+        let inst = self.insts.next_key();
+        let results = result_types
+            .iter()
+            .enumerate()
+            .map(|(i, &ty)| {
+                self.values.push(ValueData {
+                    ty,
+                    def: ValueDef::Result(inst, i),
+                })
+            })
+            .collect();
+        self.insts.push(InstData { kind, results, loc })
+    }
+
+    /// The results of `inst`.
+    pub fn inst_results(&self, inst: Inst) -> &[Value] {
+        self.insts
+            .get(inst)
+            .map(|d| d.results.as_slice())
+            .unwrap_or(&[])
+    }
+
+    /// The type of `v`, if `v` exists.
+    pub fn value_type(&self, v: Value) -> Option<Type> {
+        self.values.get(v).map(|d| d.ty)
+    }
+
+    /// The last instruction of `block` if it is a terminator.
+    pub fn terminator(&self, block: Block) -> Option<Inst> {
+        let last = *self.blocks.get(block)?.insts.last()?;
+        self.insts
+            .get(last)
+            .filter(|d| d.kind.is_terminator())
+            .map(|_| last)
+    }
+
+    /// The blocks `block` branches to, in text order (duplicates kept).
+    pub fn successors(&self, block: Block) -> Vec<Block> {
+        self.terminator(block)
+            .map(|t| {
+                self.insts[t]
+                    .kind
+                    .successors()
+                    .iter()
+                    .map(|c| c.block)
+                    .collect()
+            })
+            .unwrap_or_default()
+    }
+
+    /// Makes value number `v` exist (filling gaps with [`ValueDef::Unused`] `i1` values), for
+    /// builders that choose value numbers themselves, such as the parser.
+    pub fn reserve_value(&mut self, v: Value) {
+        while self.values.len() <= v.index_usize() {
+            self.values.push(ValueData {
+                ty: Type::I1,
+                def: ValueDef::Unused,
+            });
+        }
+    }
+}
+
+impl Value {
+    fn index_usize(self) -> usize {
+        crate::EntityRef::index(self)
+    }
+}
+
+/// A whole NF: its state, its per-packet `process` function and its server-only functions.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Module {
+    /// The NF's name (an identifier).
+    pub name: String,
+    /// Source files referenced by [`SourceLoc`]s.
+    pub files: Arena<FileId, String>,
+    /// Global state objects, in declaration order.
+    pub states: Arena<StateId, StateObject>,
+    /// The per-packet program.
+    pub process: Function,
+    /// Names of functions that exist only on the server and are not lifted (`configure`,
+    /// `on_timer`, ...), in declaration order.
+    pub server_functions: Vec<String>,
+}
+
+impl Module {
+    /// A module named `name` with an empty `process` function.
+    pub fn new(name: impl Into<String>) -> Module {
+        Module {
+            name: name.into(),
+            files: Arena::new(),
+            states: Arena::new(),
+            process: Function::new("process"),
+            server_functions: Vec::new(),
+        }
+    }
+
+    /// Interns a file path and returns its id.
+    pub fn add_file(&mut self, path: impl Into<String>) -> FileId {
+        let path = path.into();
+        if let Some((id, _)) = self.files.iter().find(|(_, p)| **p == path) {
+            return id;
+        }
+        self.files.push(path)
+    }
+
+    /// Declares a state object.
+    pub fn add_state(&mut self, name: impl Into<String>, kind: StateKind) -> StateId {
+        self.states.push(StateObject {
+            name: name.into(),
+            kind,
+        })
+    }
+
+    /// Finds a state object by name.
+    pub fn state_by_name(&self, name: &str) -> Option<StateId> {
+        self.states
+            .iter()
+            .find(|(_, s)| s.name == name)
+            .map(|(id, _)| id)
+    }
+
+    /// Records a server-only function by name.
+    pub fn add_server_function(&mut self, name: impl Into<String>) {
+        self.server_functions.push(name.into());
+    }
+
+    /// A builder appending to `process`, positioned at its entry block (created if needed).
+    pub fn builder(&mut self) -> FuncBuilder<'_> {
+        FuncBuilder::new(self)
+    }
+}
+
+/// Appends instructions to a module's `process` function, inferring result types.
+///
+/// The builder never fails: ill-typed operands produce ill-typed instructions that
+/// [`crate::verify_module`] reports. Every instruction gets the builder's current source
+/// location ([`FuncBuilder::set_loc`]).
+///
+/// ```
+/// use tandem_ir::*;
+/// let mut m = Module::new("ttl");
+/// let mut b = m.builder();
+/// let ttl = b.hdr_read(HeaderField::Ipv4Ttl);
+/// let one = b.iconst(Type::I8, 1);
+/// let dec = b.binary(BinOp::Sub, ttl, one);
+/// b.hdr_write(HeaderField::Ipv4Ttl, dec);
+/// let port = b.iconst(Type::I16, 1);
+/// b.send(port);
+/// b.ret();
+/// assert!(verify_module(&m).is_ok());
+/// ```
+pub struct FuncBuilder<'m> {
+    module: &'m mut Module,
+    block: Block,
+    loc: Option<SourceLoc>,
+}
+
+impl<'m> FuncBuilder<'m> {
+    /// A builder for `module.process`, positioned at the end of its entry block.
+    pub fn new(module: &'m mut Module) -> FuncBuilder<'m> {
+        let block = match module.process.entry() {
+            Some(b) => b,
+            None => module.process.add_block(),
+        };
+        FuncBuilder {
+            module,
+            block,
+            loc: None,
+        }
+    }
+
+    /// The function being built.
+    pub fn func(&self) -> &Function {
+        &self.module.process
+    }
+
+    /// The module being built.
+    pub fn module(&self) -> &Module {
+        self.module
+    }
+
+    /// Creates a new empty block (does not switch to it).
+    pub fn create_block(&mut self) -> Block {
+        self.module.process.add_block()
+    }
+
+    /// Makes subsequent instructions go to the end of `block`.
+    pub fn switch_to_block(&mut self, block: Block) {
+        self.block = block;
+    }
+
+    /// The block instructions are appended to.
+    pub fn current_block(&self) -> Block {
+        self.block
+    }
+
+    /// Appends a parameter to `block`.
+    pub fn append_block_param(&mut self, block: Block, ty: Type) -> Value {
+        self.module.process.add_block_param(block, ty)
+    }
+
+    /// Sets the source location given to subsequent instructions.
+    pub fn set_loc(&mut self, loc: Option<SourceLoc>) {
+        self.loc = loc;
+    }
+
+    /// Appends any instruction with explicit result types.
+    pub fn ins(&mut self, kind: InstKind, result_types: &[Type]) -> Inst {
+        self.module
+            .process
+            .append_inst(self.block, kind, result_types, self.loc)
+    }
+
+    fn ins1(&mut self, kind: InstKind, ty: Type) -> Value {
+        let i = self.ins(kind, &[ty]);
+        self.module.process.inst_results(i)[0]
+    }
+
+    fn ty(&self, v: Value) -> Type {
+        self.module.process.value_type(v).unwrap_or(Type::I1)
+    }
+
+    fn layout_types(&self, state: StateId, value_part: bool) -> Vec<Type> {
+        match self.module.states.get(state).map(|s| &s.kind) {
+            Some(StateKind::HashMap { key, value, .. })
+            | Some(StateKind::ExpiringMap { key, value, .. }) => {
+                if value_part {
+                    value.types().collect()
+                } else {
+                    key.types().collect()
+                }
+            }
+            Some(StateKind::Vector { elem, .. }) => elem.types().collect(),
+            Some(StateKind::Scalar { ty }) => vec![*ty],
+            None => Vec::new(),
+        }
+    }
+
+    /// `const`: the constant `imm` (wrapped to `ty`).
+    pub fn iconst(&mut self, ty: Type, imm: u64) -> Value {
+        self.ins1(InstKind::Const { imm: ty.wrap(imm) }, ty)
+    }
+
+    /// A binary operation; the result has `a`'s type.
+    pub fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        let ty = self.ty(a);
+        self.ins1(InstKind::Binary { op, args: [a, b] }, ty)
+    }
+
+    /// `icmp pred a, b` (result `i1`).
+    pub fn icmp(&mut self, pred: IntCC, a: Value, b: Value) -> Value {
+        self.ins1(InstKind::Icmp { pred, args: [a, b] }, Type::I1)
+    }
+
+    /// `zext`/`sext`/`trunc` of `a` to `to`.
+    pub fn cast(&mut self, op: CastOp, a: Value, to: Type) -> Value {
+        self.ins1(InstKind::Cast { op, arg: a }, to)
+    }
+
+    /// `select cond, a, b`.
+    pub fn select(&mut self, cond: Value, a: Value, b: Value) -> Value {
+        let ty = self.ty(a);
+        self.ins1(
+            InstKind::Select {
+                cond,
+                if_true: a,
+                if_false: b,
+            },
+            ty,
+        )
+    }
+
+    /// `bswap a`.
+    pub fn bswap(&mut self, a: Value) -> Value {
+        let ty = self.ty(a);
+        self.ins1(InstKind::Bswap { arg: a }, ty)
+    }
+
+    /// `hdr.read field`.
+    pub fn hdr_read(&mut self, field: HeaderField) -> Value {
+        self.ins1(InstKind::HdrRead { field }, field.ty())
+    }
+
+    /// `hdr.write field, value`.
+    pub fn hdr_write(&mut self, field: HeaderField, value: Value) -> Inst {
+        self.ins(InstKind::HdrWrite { field, value }, &[])
+    }
+
+    /// `hdr.valid header`.
+    pub fn hdr_valid(&mut self, header: Header) -> Value {
+        self.ins1(InstKind::HdrValid { header }, Type::I1)
+    }
+
+    /// `meta.read item`.
+    pub fn meta_read(&mut self, meta: Meta) -> Value {
+        self.ins1(InstKind::MetaRead { meta }, meta.ty())
+    }
+
+    /// `map.find`: returns the hit flag and the value fields.
+    pub fn map_find(&mut self, state: StateId, key: &[Value]) -> (Value, Vec<Value>) {
+        let mut tys = vec![Type::I1];
+        tys.extend(self.layout_types(state, true));
+        let i = self.ins(
+            InstKind::MapFind {
+                state,
+                key: key.to_vec(),
+            },
+            &tys,
+        );
+        let r = self.module.process.inst_results(i);
+        (r[0], r[1..].to_vec())
+    }
+
+    /// `map.insert`: returns the `ok` flag.
+    pub fn map_insert(&mut self, state: StateId, key: &[Value], value: &[Value]) -> Value {
+        let kind = InstKind::MapInsert {
+            state,
+            key: key.to_vec(),
+            value: value.to_vec(),
+        };
+        self.ins1(kind, Type::I1)
+    }
+
+    /// `map.erase`.
+    pub fn map_erase(&mut self, state: StateId, key: &[Value]) -> Inst {
+        self.ins(
+            InstKind::MapErase {
+                state,
+                key: key.to_vec(),
+            },
+            &[],
+        )
+    }
+
+    /// `vec.get`: returns the element fields.
+    pub fn vec_get(&mut self, state: StateId, index: Value) -> Vec<Value> {
+        let tys = self.layout_types(state, false);
+        let i = self.ins(InstKind::VecGet { state, index }, &tys);
+        self.module.process.inst_results(i).to_vec()
+    }
+
+    /// `vec.set`.
+    pub fn vec_set(&mut self, state: StateId, index: Value, value: &[Value]) -> Inst {
+        self.ins(
+            InstKind::VecSet {
+                state,
+                index,
+                value: value.to_vec(),
+            },
+            &[],
+        )
+    }
+
+    /// `scalar.load`.
+    pub fn scalar_load(&mut self, state: StateId) -> Value {
+        let ty = self
+            .layout_types(state, false)
+            .first()
+            .copied()
+            .unwrap_or(Type::I1);
+        self.ins1(InstKind::ScalarLoad { state }, ty)
+    }
+
+    /// `scalar.store`.
+    pub fn scalar_store(&mut self, state: StateId, value: Value) -> Inst {
+        self.ins(InstKind::ScalarStore { state, value }, &[])
+    }
+
+    /// `send port`.
+    pub fn send(&mut self, port: Value) -> Inst {
+        self.ins(InstKind::Send { port }, &[])
+    }
+
+    /// `drop`.
+    pub fn drop_packet(&mut self) -> Inst {
+        self.ins(InstKind::Drop, &[])
+    }
+
+    /// `opaque "name"(args) reads [..] writes [..]` with results of `result_types`.
+    pub fn opaque(
+        &mut self,
+        name: impl Into<String>,
+        args: &[Value],
+        result_types: &[Type],
+        reads: Vec<Effect>,
+        writes: Vec<Effect>,
+    ) -> Vec<Value> {
+        let kind = InstKind::Opaque {
+            name: name.into(),
+            args: args.to_vec(),
+            reads,
+            writes,
+        };
+        let i = self.ins(kind, result_types);
+        self.module.process.inst_results(i).to_vec()
+    }
+
+    /// `br block(args)`.
+    pub fn jump(&mut self, block: Block, args: &[Value]) -> Inst {
+        self.ins(
+            InstKind::Jump {
+                dest: BlockCall::new(block, args.to_vec()),
+            },
+            &[],
+        )
+    }
+
+    /// `brif cond, then(args), else(args)`.
+    pub fn brif(
+        &mut self,
+        cond: Value,
+        then_block: Block,
+        then_args: &[Value],
+        else_block: Block,
+        else_args: &[Value],
+    ) -> Inst {
+        let kind = InstKind::Brif {
+            cond,
+            then_dest: BlockCall::new(then_block, then_args.to_vec()),
+            else_dest: BlockCall::new(else_block, else_args.to_vec()),
+        };
+        self.ins(kind, &[])
+    }
+
+    /// `switch arg, default, [cases]`.
+    pub fn switch(&mut self, arg: Value, default: BlockCall, cases: Vec<(u64, BlockCall)>) -> Inst {
+        self.ins(
+            InstKind::Switch {
+                arg,
+                default,
+                cases,
+            },
+            &[],
+        )
+    }
+
+    /// `return`.
+    pub fn ret(&mut self) -> Inst {
+        self.ins(InstKind::Return, &[])
+    }
+}

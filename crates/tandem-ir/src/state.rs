@@ -1,0 +1,141 @@
+//! Global state objects: maps, vectors, scalars and expiring maps, and their layouts.
+
+use crate::Type;
+
+/// One named integer field of a [`Layout`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LayoutField {
+    /// Field name (an identifier; unique within the layout).
+    pub name: String,
+    /// The field's type; its width is the C++ member's width.
+    pub ty: Type,
+    /// Byte offset of the member inside the C++ struct, when the lifter knows it. Used only to
+    /// reproduce the native host's raw-memory state dump ([`crate::interp::DumpFormat::Cpp`]).
+    pub offset: Option<u32>,
+}
+
+/// An ordered list of named integer fields: the key or value of a map, the element of a
+/// vector. Field order is significant: state operations take and return one SSA value per
+/// field, in this order.
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
+pub struct Layout {
+    /// The fields, in order.
+    pub fields: Vec<LayoutField>,
+    /// `sizeof` of the C++ struct, when the lifter knows it (see [`LayoutField::offset`]).
+    pub size: Option<u32>,
+}
+
+impl Layout {
+    /// A layout of `(name, type)` fields without C++ offsets.
+    pub fn new<S: Into<String>>(fields: impl IntoIterator<Item = (S, Type)>) -> Layout {
+        Layout {
+            fields: fields
+                .into_iter()
+                .map(|(name, ty)| LayoutField {
+                    name: name.into(),
+                    ty,
+                    offset: None,
+                })
+                .collect(),
+            size: None,
+        }
+    }
+
+    /// A layout whose fields carry C++ byte offsets: `(name, type, offset)`, struct size `size`.
+    pub fn with_offsets<S: Into<String>>(
+        fields: impl IntoIterator<Item = (S, Type, u32)>,
+        size: u32,
+    ) -> Layout {
+        Layout {
+            fields: fields
+                .into_iter()
+                .map(|(name, ty, off)| LayoutField {
+                    name: name.into(),
+                    ty,
+                    offset: Some(off),
+                })
+                .collect(),
+            size: Some(size),
+        }
+    }
+
+    /// The field types, in order.
+    pub fn types(&self) -> impl Iterator<Item = Type> + '_ {
+        self.fields.iter().map(|f| f.ty)
+    }
+
+    /// Size in bytes of the packed big-endian encoding (sum of the fields' whole bytes).
+    pub fn packed_bytes(&self) -> u32 {
+        self.fields.iter().map(|f| f.ty.bytes()).sum()
+    }
+}
+
+/// What kind of state object, with its shape.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum StateKind {
+    /// `hashmap<K, V, capacity>`: an exact-match map holding at most `capacity` entries.
+    HashMap {
+        /// Key layout.
+        key: Layout,
+        /// Value layout.
+        value: Layout,
+        /// Maximum number of entries.
+        capacity: u64,
+    },
+    /// `vector<E, len>`: a fixed-length array of `len` elements, zero-initialised.
+    Vector {
+        /// Element layout.
+        elem: Layout,
+        /// Number of elements.
+        len: u64,
+    },
+    /// `scalar<iN>`: one integer, zero-initialised.
+    Scalar {
+        /// Its type.
+        ty: Type,
+    },
+    /// `expiring_map<K, V, capacity, idle_timeout_ns>`: a hash map whose entries disappear when
+    /// not used for `idle_timeout_ns` nanoseconds of packet time.
+    ExpiringMap {
+        /// Key layout.
+        key: Layout,
+        /// Value layout.
+        value: Layout,
+        /// Maximum number of live entries.
+        capacity: u64,
+        /// Idle timeout in nanoseconds.
+        idle_timeout_ns: u64,
+    },
+}
+
+impl StateKind {
+    /// The text-form keyword (`hashmap`, `vector`, `scalar`, `expiring_map`), also the `kind`
+    /// of state dumps.
+    pub fn keyword(&self) -> &'static str {
+        match self {
+            StateKind::HashMap { .. } => "hashmap",
+            StateKind::Vector { .. } => "vector",
+            StateKind::Scalar { .. } => "scalar",
+            StateKind::ExpiringMap { .. } => "expiring_map",
+        }
+    }
+
+    /// Key and value layouts, for the two map kinds.
+    pub fn map_layouts(&self) -> Option<(&Layout, &Layout)> {
+        match self {
+            StateKind::HashMap { key, value, .. } | StateKind::ExpiringMap { key, value, .. } => {
+                Some((key, value))
+            }
+            _ => None,
+        }
+    }
+}
+
+/// A named global state object of the NF (a member of the C++ element).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateObject {
+    /// Name (an identifier, unique in the module).
+    pub name: String,
+    /// Kind and shape.
+    pub kind: StateKind,
+}
