@@ -251,7 +251,8 @@ pub enum DumpFormat {
     /// The native host's raw memory image: a zeroed buffer of the layout's C++ `size` with
     /// each field stored little-endian (`ceil(bits/8)` bytes) at its C++ offset. Vector keys
     /// are the index as 4 little-endian bytes; a scalar is little-endian in the smallest of
-    /// 1, 2, 4, 8 bytes that holds it. Needs offsets and sizes on every map/vector layout.
+    /// 1, 2, 4, 8 bytes that holds it. Needs offsets and a size on every non-empty map/vector
+    /// layout; an empty layout (a set-like map's value) encodes as no bytes.
     Cpp,
 }
 
@@ -517,6 +518,21 @@ impl StateStore {
         let mut out = Vec::new();
         for (id, obj) in module.states.iter() {
             let name = obj.name.as_str();
+            if format == DumpFormat::Cpp {
+                let ready = |l: &Layout| {
+                    l.fields.is_empty()
+                        || (l.size.is_some() && l.fields.iter().all(|f| f.offset.is_some()))
+                };
+                let ok = match &obj.kind {
+                    StateKind::HashMap { key, value, .. }
+                    | StateKind::ExpiringMap { key, value, .. } => ready(key) && ready(value),
+                    StateKind::Vector { elem, .. } => ready(elem),
+                    StateKind::Scalar { .. } => true,
+                };
+                if !ok {
+                    return Err(StoreError::NoCppLayout(name.to_string()));
+                }
+            }
             let slot = self
                 .slots
                 .get(id.index())

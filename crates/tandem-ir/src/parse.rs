@@ -526,12 +526,14 @@ impl Parser {
                 StateKind::Vector { elem, len }
             }
             "scalar" => StateKind::Scalar { ty: self.ty()? },
-            _ => return self.err_at(
-                &t,
-                format!(
+            _ => {
+                return self.err_at(
+                    &t,
+                    format!(
                     "unknown state kind `{kw}` (expected hashmap, vector, scalar, expiring_map)"
                 ),
-            ),
+                )
+            }
         };
         self.expect_punct('>')?;
         Ok(kind)
