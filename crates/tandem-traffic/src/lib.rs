@@ -5,10 +5,12 @@
 
 pub mod gen;
 pub mod pcap;
+pub mod replies;
 pub mod stats;
 pub mod workload;
 
 pub use gen::{generate, write_trace, GenError, GenOptions, GenSummary, Generator, Plan};
 pub use pcap::{PcapFileWriter, TraceError, TracePacket, TraceReader, TraceWriter};
+pub use replies::{FiveTuple, ReplyRewriter};
 pub use stats::{PortCounts, TraceStats};
 pub use workload::{builtin_workloads, BuiltinWorkload, Cdf, Workload, WorkloadError};

@@ -12,6 +12,7 @@ use std::fmt;
 use etherparse::{NetSlice, SlicedPacket, TransportSlice};
 
 use crate::pcap::TracePacket;
+use crate::replies::FiveTuple;
 
 /// Per-port packet and byte counts.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -40,7 +41,7 @@ pub struct TraceStats {
     pub first_ts_ns: Option<u64>,
     pub last_ts_ns: Option<u64>,
     sizes: Vec<u32>,
-    seen: HashSet<([u8; 4], u16, [u8; 4], u16, bool)>,
+    seen: HashSet<FiveTuple>,
 }
 
 impl TraceStats {
@@ -94,11 +95,14 @@ impl TraceStats {
                 return;
             }
         };
-        let key = if (src, sport) <= (dst, dport) {
-            (src, sport, dst, dport, tcp)
-        } else {
-            (dst, dport, src, sport, tcp)
+        let t = FiveTuple {
+            src,
+            dst,
+            sport,
+            dport,
+            proto: if tcp { 6 } else { 17 },
         };
+        let key = t.min(t.reverse());
         if self.seen.insert(key) {
             if tcp {
                 self.tcp_flows += 1;

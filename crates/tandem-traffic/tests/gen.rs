@@ -219,7 +219,7 @@ fn concurrency_is_bounded_and_respected() {
         open += d;
         max = max.max(open);
     }
-    assert!(max <= 10 && max >= 5, "max concurrent {max}");
+    assert!((5..=10).contains(&max), "max concurrent {max}");
 }
 
 #[test]

@@ -134,7 +134,7 @@ fn stats(trace: PathBuf, default_port: u32) -> anyhow::Result<()> {
     let mut s = TraceStats::new();
     for p in reader {
         s.add(&p?);
-        if s.packets % 4096 == 0 {
+        if s.packets & 0xfff == 0 {
             bar.set_position(s.packets);
         }
     }
