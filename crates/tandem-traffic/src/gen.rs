@@ -49,7 +49,7 @@ use std::str::FromStr;
 use etherparse::{
     EtherType, Ethernet2Header, IpNumber, Ipv4Header, TcpHeader, TcpOptionElement, UdpHeader,
 };
-use rand::{Rng, RngCore, SeedableRng};
+use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 
 use crate::pcap::{TraceError, TracePacket, TraceWriter};
@@ -351,6 +351,13 @@ struct Flow {
     mss: u16,
     pkts: VecDeque<Sched>,
     end_t: u64,
+}
+
+fn splitmix64(x: u64) -> u64 {
+    let mut z = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
+    z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
+    z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
+    z ^ (z >> 31)
 }
 
 fn hash_ip(ip: [u8; 4]) -> u32 {
@@ -1017,14 +1024,20 @@ impl Flow {
                 }
             }
             Filler::Random => {
-                let mut r = ChaCha8Rng::seed_from_u64(self.filler_seed);
-                r.set_stream(u64::from(msg));
-                r.set_word_pos(u128::from(fstart / 4));
-                let skip = (fstart % 4) as usize;
-                let at = buf.len();
-                buf.resize(at + skip + flen, 0);
-                r.fill_bytes(&mut buf[at..]);
-                buf.drain(at..at + skip);
+                // Word `i` of the message's filler is splitmix64(seed, msg, i): random access
+                // by offset, cheap even in unoptimised builds.
+                let base = self.filler_seed ^ (u64::from(msg) << 48);
+                let mut word = fstart / 8;
+                let mut skip = (fstart % 8) as usize;
+                let mut left = flen;
+                while left > 0 {
+                    let bytes = splitmix64(base.wrapping_add(word)).to_le_bytes();
+                    let take = (8 - skip).min(left);
+                    buf.extend_from_slice(&bytes[skip..skip + take]);
+                    left -= take;
+                    skip = 0;
+                    word += 1;
+                }
             }
         }
     }

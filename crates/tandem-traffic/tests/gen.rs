@@ -85,7 +85,11 @@ fn same_seed_same_bytes_different_seed_different() {
 #[test]
 fn every_packet_has_valid_checksums_and_timestamps_increase() {
     for plan in Plan::ALL {
-        let pkts = generate(&wl("datamining"), &opts(plan, 150, 3)).unwrap();
+        let o = GenOptions {
+            max_flow_bytes: 200_000,
+            ..opts(plan, 150, 3)
+        };
+        let pkts = generate(&wl("datamining"), &o).unwrap();
         assert!(pkts.len() > 1000, "{plan}: {}", pkts.len());
         for (i, p) in pkts.iter().enumerate() {
             check_packet(p).unwrap_or_else(|e| panic!("{plan}: packet {i}: {e}"));
@@ -191,6 +195,7 @@ fn tcp_flows_have_handshake_data_and_teardown() {
 fn concurrency_is_bounded_and_respected() {
     let o = GenOptions {
         concurrency: 10,
+        max_flow_bytes: 100_000,
         ..opts(Plan::Plain, 100, 8)
     };
     let pkts = generate(&wl("websearch"), &o).unwrap();
