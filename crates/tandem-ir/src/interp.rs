@@ -188,9 +188,42 @@ struct MapEntry {
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Slot {
     Map(BTreeMap<Vec<u64>, MapEntry>),
-    Vector(Vec<Vec<u64>>),
+    Vector(VecSlot),
     Scalar(u64),
 }
+
+/// A vector's elements; elements never written are all-zero and not stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct VecSlot {
+    len: u64,
+    fields: usize,
+    elems: BTreeMap<u64, Vec<u64>>,
+}
+
+impl VecSlot {
+    fn get(&self, i: u64) -> Option<Vec<u64>> {
+        if i >= self.len {
+            return None;
+        }
+        Some(
+            self.elems
+                .get(&i)
+                .cloned()
+                .unwrap_or_else(|| vec![0; self.fields]),
+        )
+    }
+
+    fn set(&mut self, i: u64, v: Vec<u64>) -> bool {
+        if i >= self.len {
+            return false;
+        }
+        self.elems.insert(i, v);
+        true
+    }
+}
+
+/// Vectors longer than this cannot be dumped (the dump lists every element).
+const MAX_DUMP_ELEMS: u64 = 1 << 24;
 
 /// Errors of the state store's host-side API and of dumps.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
@@ -306,20 +339,12 @@ fn encode(
     }
 }
 
+/// Is the entry live at `now`? Entries of expiring maps (`timeout` is `Some`) expire once
+/// they have been idle for `timeout` ns or more.
 fn live(e: &MapEntry, now: u64, timeout: Option<u64>) -> bool {
-    timeout.is_none_or_live(e.last_used, now)
-}
-
-trait TimeoutExt {
-    fn is_none_or_live(self, last_used: u64, now: u64) -> bool;
-}
-
-impl TimeoutExt for Option<u64> {
-    fn is_none_or_live(self, last_used: u64, now: u64) -> bool {
-        match self {
-            None => true,
-            Some(t) => now.saturating_sub(last_used) < t,
-        }
+    match timeout {
+        None => true,
+        Some(t) => now.saturating_sub(e.last_used) < t,
     }
 }
 
@@ -358,11 +383,11 @@ impl StateStore {
                 StateKind::HashMap { .. } | StateKind::ExpiringMap { .. } => {
                     Slot::Map(BTreeMap::new())
                 }
-                StateKind::Vector { elem, len } => {
-                    // Lengths beyond memory are the caller's problem; cap the allocation.
-                    let n = usize::try_from(*len).unwrap_or(usize::MAX).min(1 << 24);
-                    Slot::Vector(vec![vec![0; elem.fields.len()]; n])
-                }
+                StateKind::Vector { elem, len } => Slot::Vector(VecSlot {
+                    len: *len,
+                    fields: elem.fields.len(),
+                    elems: BTreeMap::new(),
+                }),
                 StateKind::Scalar { .. } => Slot::Scalar(0),
             })
             .collect();
@@ -456,12 +481,11 @@ impl StateStore {
         check_fields(name, "element", layout, elem)?;
         match self.slots.get_mut(id.index()) {
             Some(Slot::Vector(v)) => {
-                let slot = usize::try_from(index)
-                    .ok()
-                    .and_then(|i| v.get_mut(i))
-                    .ok_or_else(|| Self::shape_err(name, "index out of range"))?;
-                *slot = elem.to_vec();
-                Ok(())
+                if v.set(index, elem.to_vec()) {
+                    Ok(())
+                } else {
+                    Err(Self::shape_err(name, "index out of range"))
+                }
             }
             _ => Err(Self::shape_err(name, "store does not match module")),
         }
@@ -471,10 +495,8 @@ impl StateStore {
     pub fn vec_get(&self, module: &Module, name: &str, index: u64) -> Result<Vec<u64>, StoreError> {
         let (id, _) = self.lookup(module, name)?;
         match self.slots.get(id.index()) {
-            Some(Slot::Vector(v)) => usize::try_from(index)
-                .ok()
-                .and_then(|i| v.get(i))
-                .cloned()
+            Some(Slot::Vector(v)) => v
+                .get(index)
                 .ok_or_else(|| Self::shape_err(name, "index out of range")),
             _ => Err(Self::shape_err(name, "not a vector")),
         }
@@ -557,12 +579,16 @@ impl StateStore {
                     }
                 }
                 (StateKind::Vector { elem, .. }, Slot::Vector(v)) => {
-                    for (i, e) in v.iter().enumerate() {
+                    if v.len > MAX_DUMP_ELEMS {
+                        return Err(Self::shape_err(name, "vector too long to dump"));
+                    }
+                    for i in 0..v.len {
                         let k = match format {
-                            DumpFormat::Canonical => be_bytes(i as u64, 4),
-                            DumpFormat::Cpp => le_bytes(i as u64, 4),
+                            DumpFormat::Canonical => be_bytes(i, 4),
+                            DumpFormat::Cpp => le_bytes(i, 4),
                         };
-                        entries.push((k, encode(name, elem, e, format)?));
+                        let e = v.get(i).unwrap_or_default();
+                        entries.push((k, encode(name, elem, &e, format)?));
                     }
                 }
                 (StateKind::Scalar { ty }, Slot::Scalar(s)) => {
@@ -941,8 +967,8 @@ impl Ctx<'_> {
                         "{state} is not a vector in the store"
                     )));
                 };
-                let len = vec.len() as u64;
-                let Some(elem) = usize::try_from(idx).ok().and_then(|i| vec.get_mut(i)) else {
+                let len = vec.len;
+                let Some(elem) = vec.get(idx) else {
                     return Err(InterpError::IndexOutOfRange {
                         index: idx,
                         len,
@@ -950,12 +976,13 @@ impl Ctx<'_> {
                     });
                 };
                 if let InstKind::VecSet { value, .. } = &data.kind {
-                    *elem = value
+                    let v = value
                         .iter()
                         .map(|&v| self.get(v))
                         .collect::<Result<_, _>>()?;
+                    vec.set(idx, v);
                 } else {
-                    let e = elem.clone();
+                    let e = elem;
                     for (i, v) in e.into_iter().enumerate() {
                         self.set(res(i)?, v)?;
                     }

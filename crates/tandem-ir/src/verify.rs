@@ -541,6 +541,13 @@ impl<'m> Verifier<'m> {
         }
     }
 
+    fn sname(&self, s: StateId) -> String {
+        match self.module.states.get(s) {
+            Some(o) => format!("`{}`", o.name),
+            None => format!("undeclared {s}"),
+        }
+    }
+
     fn ty(&self, func: &Function, v: Value) -> Option<Type> {
         func.value_type(v)
     }
@@ -683,7 +690,10 @@ impl<'m> Verifier<'m> {
             | InstKind::MapErase { state: s, key }
             | InstKind::MapInsert { state: s, key, .. } => {
                 match state(*s).and_then(|k| k.map_layouts()) {
-                    None => errs.push(format!("{s} is not a hashmap or expiring_map")),
+                    None => errs.push(format!(
+                        "{} is not a hashmap or expiring_map",
+                        self.sname(*s)
+                    )),
                     Some((kl, vl)) => {
                         fields(&mut errs, "key", key, kl);
                         match kind {
@@ -712,7 +722,7 @@ impl<'m> Verifier<'m> {
                             expect_results(&mut errs, &want);
                         }
                     }
-                    _ => errs.push(format!("{s} is not a vector")),
+                    _ => errs.push(format!("{} is not a vector", self.sname(*s))),
                 }
             }
             InstKind::ScalarLoad { state: s } | InstKind::ScalarStore { state: s, .. } => {
@@ -725,7 +735,7 @@ impl<'m> Verifier<'m> {
                             expect_results(&mut errs, &[*ty]);
                         }
                     }
-                    _ => errs.push(format!("{s} is not a scalar")),
+                    _ => errs.push(format!("{} is not a scalar", self.sname(*s))),
                 }
             }
             InstKind::Send { port } => {

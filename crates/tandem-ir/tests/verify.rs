@@ -117,7 +117,7 @@ fn map_key_layout_mismatch() {
 fn state_kind_mismatch() {
     assert_rejects(
         "block0:\n    v0:i16 = const 1\n    v1:i32 = vec.get conn[v0]\n    return\n",
-        "fn process, block0, `v1:i32 = vec.get conn[v0]`: state0 is not a vector",
+        "fn process, block0, `v1:i32 = vec.get conn[v0]`: `conn` is not a vector",
     );
     assert_rejects(
         "block0:\n    v0:i32 = scalar.load n\n    return\n",
