@@ -1,0 +1,245 @@
+//! A text format for table entries and register values, modelled on BMv2's
+//! `simple_switch_CLI` commands. One command per line; `#` starts a comment.
+//!
+//! ```text
+//! table_add     <table> <action> <key>... => <arg>... [<priority>]
+//! table_modify  <table> <action> <key>... => <arg>... [<priority>]
+//! table_delete  <table> <key>... [=> <priority>]
+//! table_set_default <table> <action> <arg>...
+//! table_clear   <table>
+//! register_write <register> <index> <value>
+//! ```
+//!
+//! Keys: `5`, `0x0a000001`, `10.0.0.1`, `aa:bb:cc:dd:ee:ff` (exact); `10.0.0.0/8`
+//! (lpm); `0x0800&&&0xff00` (ternary); `10->20` (range); `*` (wildcard). A priority
+//! is read after the action arguments for tables with ternary/range/optional keys.
+//! Unlike BMv2, entries are modified and deleted by key, not by handle.
+
+use crate::switch::{ControlOp, KeyMatch, Switch, TableEntry};
+
+/// One parsed command.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Command {
+    Control(ControlOp),
+    RegisterWrite { name: String, index: u32, value: u64 },
+}
+
+/// A problem in an entries file.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("line {line}: {message}")]
+pub struct EntriesError {
+    pub line: usize,
+    pub message: String,
+}
+
+/// Parses a number: decimal, `0x`/`0b` prefixed, dotted IPv4 or colon-separated MAC.
+pub fn parse_value(s: &str) -> Option<u64> {
+    let s = s.trim();
+    if s.contains('.') {
+        let parts: Vec<&str> = s.split('.').collect();
+        if parts.len() != 4 {
+            return None;
+        }
+        let mut v = 0u64;
+        for p in parts {
+            v = (v << 8) | p.parse::<u8>().ok()? as u64;
+        }
+        return Some(v);
+    }
+    if s.contains(':') {
+        let parts: Vec<&str> = s.split(':').collect();
+        if parts.len() > 8 {
+            return None;
+        }
+        let mut v = 0u64;
+        for p in parts {
+            v = (v << 8) | u8::from_str_radix(p, 16).ok()? as u64;
+        }
+        return Some(v);
+    }
+    let t = s.replace('_', "");
+    if let Some(h) = t.strip_prefix("0x").or_else(|| t.strip_prefix("0X")) {
+        u64::from_str_radix(h, 16).ok()
+    } else if let Some(b) = t.strip_prefix("0b") {
+        u64::from_str_radix(b, 2).ok()
+    } else {
+        t.parse().ok()
+    }
+}
+
+fn parse_key(s: &str) -> Option<KeyMatch> {
+    if s == "*" || s == "_" {
+        return Some(KeyMatch::Any);
+    }
+    if let Some((v, m)) = s.split_once("&&&") {
+        return Some(KeyMatch::Ternary(parse_value(v)?, parse_value(m)?));
+    }
+    if let Some((lo, hi)) = s.split_once("->") {
+        return Some(KeyMatch::Range(parse_value(lo)?, parse_value(hi)?));
+    }
+    if let Some((v, l)) = s.split_once('/') {
+        return Some(KeyMatch::Lpm(parse_value(v)?, l.parse().ok()?));
+    }
+    Some(KeyMatch::Exact(parse_value(s)?))
+}
+
+/// Parses an entries file. `sw` supplies table shapes (number of keys, action
+/// parameter counts) needed to tell arguments from priorities.
+pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesError> {
+    let tables = sw.tables();
+    let mut out = Vec::new();
+    for (ln, raw) in text.lines().enumerate() {
+        let line = ln + 1;
+        let err = |m: String| EntriesError { line, message: m };
+        let l = raw.split('#').next().unwrap_or("").trim();
+        if l.is_empty() {
+            continue;
+        }
+        let toks: Vec<&str> = l.split_whitespace().collect();
+        let find_table = |name: &str| {
+            tables
+                .iter()
+                .find(|t| t.name == name || t.name.rsplit('.').next() == Some(name))
+                .ok_or_else(|| err(format!("unknown table `{name}`")))
+        };
+        let value = |s: &str| parse_value(s).ok_or_else(|| err(format!("bad value `{s}`")));
+        match toks[0] {
+            "table_add" | "table_modify" => {
+                if toks.len() < 3 {
+                    return Err(err("usage: table_add <table> <action> <keys> => <args>".into()));
+                }
+                let t = find_table(toks[1])?;
+                let action = toks[2].to_string();
+                let arrow = toks.iter().position(|t| *t == "=>").unwrap_or(toks.len());
+                let keys = toks[3..arrow]
+                    .iter()
+                    .map(|k| parse_key(k).ok_or_else(|| err(format!("bad key `{k}`"))))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let rest: Vec<u64> = toks
+                    .get(arrow + 1..)
+                    .unwrap_or(&[])
+                    .iter()
+                    .map(|v| value(v))
+                    .collect::<Result<_, _>>()?;
+                let nparams = t
+                    .actions
+                    .iter()
+                    .find(|a| a.0 == action || action.rsplit('.').next() == Some(a.0.as_str()))
+                    .map(|a| a.1.len())
+                    .ok_or_else(|| err(format!("table `{}` has no action `{action}`", t.name)))?;
+                let (args, priority) = if rest.len() == nparams + 1 {
+                    (rest[..nparams].to_vec(), Some(rest[nparams] as i64))
+                } else {
+                    (rest, None)
+                };
+                let entry = TableEntry {
+                    matches: keys,
+                    action,
+                    args,
+                    priority,
+                };
+                let table = t.name.clone();
+                out.push(Command::Control(if toks[0] == "table_add" {
+                    ControlOp::Insert { table, entry }
+                } else {
+                    ControlOp::Modify { table, entry }
+                }));
+            }
+            "table_delete" => {
+                if toks.len() < 2 {
+                    return Err(err("usage: table_delete <table> <keys>".into()));
+                }
+                let t = find_table(toks[1])?;
+                let arrow = toks.iter().position(|t| *t == "=>").unwrap_or(toks.len());
+                let matches = toks[2..arrow]
+                    .iter()
+                    .map(|k| parse_key(k).ok_or_else(|| err(format!("bad key `{k}`"))))
+                    .collect::<Result<Vec<_>, _>>()?;
+                let priority = match toks.get(arrow + 1) {
+                    Some(p) => Some(value(p)? as i64),
+                    None => None,
+                };
+                out.push(Command::Control(ControlOp::Delete {
+                    table: t.name.clone(),
+                    matches,
+                    priority,
+                }));
+            }
+            "table_set_default" => {
+                if toks.len() < 3 {
+                    return Err(err("usage: table_set_default <table> <action> <args>".into()));
+                }
+                let t = find_table(toks[1])?;
+                let args = toks[3..]
+                    .iter()
+                    .filter(|t| **t != "=>")
+                    .map(|v| value(v))
+                    .collect::<Result<_, _>>()?;
+                out.push(Command::Control(ControlOp::SetDefault {
+                    table: t.name.clone(),
+                    action: toks[2].to_string(),
+                    args,
+                }));
+            }
+            "table_clear" => {
+                if toks.len() != 2 {
+                    return Err(err("usage: table_clear <table>".into()));
+                }
+                let t = find_table(toks[1])?;
+                out.push(Command::Control(ControlOp::Clear {
+                    table: t.name.clone(),
+                }));
+            }
+            "register_write" => {
+                if toks.len() != 4 {
+                    return Err(err("usage: register_write <register> <index> <value>".into()));
+                }
+                let index = value(toks[2])?;
+                let index = u32::try_from(index).map_err(|_| err("index too large".into()))?;
+                out.push(Command::RegisterWrite {
+                    name: toks[1].to_string(),
+                    index,
+                    value: value(toks[3])?,
+                });
+            }
+            other => return Err(err(format!("unknown command `{other}`"))),
+        }
+    }
+    Ok(out)
+}
+
+/// Applies parsed commands: all table operations as one atomic batch, then the
+/// register writes.
+pub fn apply_commands(sw: &Switch, cmds: &[Command]) -> Result<(), crate::ControlError> {
+    let ops: Vec<ControlOp> = cmds
+        .iter()
+        .filter_map(|c| match c {
+            Command::Control(op) => Some(op.clone()),
+            _ => None,
+        })
+        .collect();
+    sw.apply_batch(&ops)?;
+    for c in cmds {
+        if let Command::RegisterWrite { name, index, value } = c {
+            sw.register_write(name, *index, *value)?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn values_and_keys() {
+        assert_eq!(parse_value("10.0.0.1"), Some(0x0a00_0001));
+        assert_eq!(parse_value("00:00:00:00:00:02"), Some(2));
+        assert_eq!(parse_value("0x800"), Some(0x800));
+        assert_eq!(parse_value("1.2.3"), None);
+        assert_eq!(parse_key("10.0.0.0/8"), Some(KeyMatch::Lpm(0x0a00_0000, 8)));
+        assert_eq!(parse_key("1&&&3"), Some(KeyMatch::Ternary(1, 3)));
+        assert_eq!(parse_key("1->3"), Some(KeyMatch::Range(1, 3)));
+        assert_eq!(parse_key("*"), Some(KeyMatch::Any));
+    }
+}

@@ -1,0 +1,865 @@
+//! The executable form of a checked program and its interpreter.
+//!
+//! Everything is resolved ahead of time: every scalar (header field, metadata
+//! field, local variable, action parameter) is a *slot* in one flat `u64` vector
+//! (the packet header vector, PHV); header validity is a slot too. Expressions
+//! carry precomputed masks, header layouts carry precomputed byte offsets and
+//! shifts, tables and actions are indices. Packet processing allocates nothing
+//! and looks nothing up by name.
+
+use crate::hash::{compute_hash, Algo};
+use crate::table::{Snapshot, MAX_KEYS};
+use std::sync::atomic::{AtomicU64, Ordering};
+
+pub(crate) type Slot = u32;
+
+/// Mask with the low `w` bits set (`w` in 0..=64).
+#[inline]
+pub(crate) fn mask(w: u32) -> u64 {
+    if w >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << w) - 1
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum BinK {
+    Add,
+    Sub,
+    Mul,
+    Div,
+    Mod,
+    AddSat,
+    SubSat,
+    And,
+    Or,
+    Xor,
+    Shl,
+    Shr,
+    /// arithmetic shift right of a signed value of width `w`
+    Sar(u32),
+    Eq,
+    Ne,
+    Lt,
+    Le,
+    Gt,
+    Ge,
+    /// signed comparisons on values of width `w`
+    SLt(u32),
+    SLe(u32),
+    SGt(u32),
+    SGe(u32),
+    LAnd,
+    LOr,
+}
+
+/// A compiled expression. Results are always already truncated to their width.
+#[derive(Clone, Debug)]
+pub(crate) enum Ex {
+    Const(u64),
+    Slot(Slot),
+    /// `slot op const`, the most common shape (`ttl - 1`, `x == 5`).
+    SlotConst(BinK, Slot, u64, u64),
+    Bin(BinK, Box<Ex>, Box<Ex>, u64),
+    Not(Box<Ex>),
+    /// bitwise not, then mask
+    BitNot(Box<Ex>, u64),
+    /// (e >> lo) & mask
+    Slice(Box<Ex>, u32, u64),
+    /// (a << bw) | b
+    Concat(Box<Ex>, Box<Ex>, u32),
+    /// sign-extend from width `from`, then mask
+    SExt(Box<Ex>, u32, u64),
+    Mask(Box<Ex>, u64),
+    Cond(Box<Ex>, Box<Ex>, Box<Ex>),
+}
+
+#[inline]
+fn to_signed(v: u64, w: u32) -> i64 {
+    if w >= 64 || w == 0 {
+        v as i64
+    } else {
+        let s = 64 - w;
+        ((v << s) as i64) >> s
+    }
+}
+
+#[inline]
+pub(crate) fn binop(op: BinK, a: u64, b: u64, m: u64) -> u64 {
+    match op {
+        BinK::Add => a.wrapping_add(b) & m,
+        BinK::Sub => a.wrapping_sub(b) & m,
+        BinK::Mul => a.wrapping_mul(b) & m,
+        BinK::Div => a.checked_div(b).unwrap_or(0) & m,
+        BinK::Mod => a.checked_rem(b).unwrap_or(0) & m,
+        BinK::AddSat => {
+            let s = a.saturating_add(b);
+            if s > m {
+                m
+            } else {
+                s
+            }
+        }
+        BinK::SubSat => a.saturating_sub(b),
+        BinK::And => a & b,
+        BinK::Or => a | b,
+        BinK::Xor => a ^ b,
+        BinK::Shl => {
+            if b >= 64 {
+                0
+            } else {
+                (a << b) & m
+            }
+        }
+        BinK::Shr => {
+            if b >= 64 {
+                0
+            } else {
+                a >> b
+            }
+        }
+        BinK::Sar(w) => {
+            let s = to_signed(a, w);
+            (s >> b.min(63)) as u64 & m
+        }
+        BinK::Eq => (a == b) as u64,
+        BinK::Ne => (a != b) as u64,
+        BinK::Lt => (a < b) as u64,
+        BinK::Le => (a <= b) as u64,
+        BinK::Gt => (a > b) as u64,
+        BinK::Ge => (a >= b) as u64,
+        BinK::SLt(w) => (to_signed(a, w) < to_signed(b, w)) as u64,
+        BinK::SLe(w) => (to_signed(a, w) <= to_signed(b, w)) as u64,
+        BinK::SGt(w) => (to_signed(a, w) > to_signed(b, w)) as u64,
+        BinK::SGe(w) => (to_signed(a, w) >= to_signed(b, w)) as u64,
+        BinK::LAnd => (a != 0 && b != 0) as u64,
+        BinK::LOr => (a != 0 || b != 0) as u64,
+    }
+}
+
+impl Ex {
+    #[inline]
+    pub(crate) fn eval(&self, phv: &[u64]) -> u64 {
+        match self {
+            Ex::Const(v) => *v,
+            Ex::Slot(s) => phv[*s as usize],
+            Ex::SlotConst(op, s, c, m) => binop(*op, phv[*s as usize], *c, *m),
+            Ex::Bin(op, a, b, m) => match op {
+                BinK::LAnd => (a.eval(phv) != 0 && b.eval(phv) != 0) as u64,
+                BinK::LOr => (a.eval(phv) != 0 || b.eval(phv) != 0) as u64,
+                _ => binop(*op, a.eval(phv), b.eval(phv), *m),
+            },
+            Ex::Not(a) => (a.eval(phv) == 0) as u64,
+            Ex::BitNot(a, m) => !a.eval(phv) & m,
+            Ex::Slice(a, lo, m) => (a.eval(phv) >> lo) & m,
+            Ex::Concat(a, b, bw) => (a.eval(phv) << bw) | b.eval(phv),
+            Ex::SExt(a, from, m) => to_signed(a.eval(phv), *from) as u64 & m,
+            Ex::Mask(a, m) => a.eval(phv) & m,
+            Ex::Cond(c, a, b) => {
+                if c.eval(phv) != 0 {
+                    a.eval(phv)
+                } else {
+                    b.eval(phv)
+                }
+            }
+        }
+    }
+
+    pub(crate) fn as_const(&self) -> Option<u64> {
+        match self {
+            Ex::Const(v) => Some(*v),
+            _ => None,
+        }
+    }
+}
+
+/// One field of a header: where its bits live in the wire format.
+#[derive(Clone, Debug)]
+pub(crate) struct FieldLayout {
+    pub slot: Slot,
+    pub width: u32,
+    /// first byte (relative to the header start) holding any of the field's bits
+    pub byte: u32,
+    /// number of bytes spanned (1..=9)
+    pub nbytes: u32,
+    /// right shift after reading `nbytes` big-endian
+    pub shift: u32,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct HeaderLayout {
+    pub name: String,
+    pub valid: Slot,
+    pub fields: Vec<FieldLayout>,
+    pub bytes: u32,
+}
+
+impl HeaderLayout {
+    pub(crate) fn new(name: String, valid: Slot, fields: &[(Slot, u32)]) -> HeaderLayout {
+        let mut bit = 0u32;
+        let total: u32 = fields.iter().map(|f| f.1).sum();
+        let mut out = Vec::new();
+        for &(slot, width) in fields {
+            let byte = bit / 8;
+            let end = bit + width; // exclusive
+            let end_byte = end.div_ceil(8);
+            let nbytes = end_byte - byte;
+            let shift = end_byte * 8 - end;
+            out.push(FieldLayout {
+                slot,
+                width,
+                byte,
+                nbytes,
+                shift,
+            });
+            bit = end;
+        }
+        HeaderLayout {
+            name,
+            valid,
+            fields: out,
+            bytes: total.div_ceil(8),
+        }
+    }
+
+    #[inline]
+    fn extract(&self, data: &[u8], phv: &mut [u64]) {
+        for f in &self.fields {
+            let b = f.byte as usize;
+            let v: u128 = match f.nbytes {
+                1 => data[b] as u128,
+                2 => u16::from_be_bytes([data[b], data[b + 1]]) as u128,
+                4 => u32::from_be_bytes([data[b], data[b + 1], data[b + 2], data[b + 3]]) as u128,
+                n => {
+                    let mut acc = 0u128;
+                    for i in 0..n as usize {
+                        acc = (acc << 8) | data[b + i] as u128;
+                    }
+                    acc
+                }
+            };
+            phv[f.slot as usize] = ((v >> f.shift) as u64) & mask(f.width);
+        }
+        phv[self.valid as usize] = 1;
+    }
+
+    #[inline]
+    fn emit(&self, phv: &[u64], out: &mut [u8]) {
+        for f in &self.fields {
+            let v = ((phv[f.slot as usize] & mask(f.width)) as u128) << f.shift;
+            let b = f.byte as usize;
+            let n = f.nbytes as usize;
+            for i in 0..n {
+                out[b + i] |= (v >> (8 * (n - 1 - i))) as u8;
+            }
+        }
+    }
+}
+
+/// A select keyset element.
+#[derive(Clone, Debug)]
+pub(crate) enum KeySet {
+    /// value, mask (mask 0 = don't care)
+    Mask(u64, u64),
+    Range(u64, u64),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum Trans {
+    Accept,
+    Reject,
+    Goto(u32),
+    Select {
+        keys: Vec<Ex>,
+        /// (keysets, target); target `None` = accept, `Some(u32::MAX)` = reject
+        cases: Vec<(Vec<KeySet>, Target)>,
+    },
+}
+
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Target {
+    Accept,
+    Reject,
+    State(u32),
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct PState {
+    pub name: String,
+    pub body: Vec<St>,
+    pub trans: Trans,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct ActionDef {
+    pub name: String,
+    /// (slot, width) of each parameter
+    pub params: Vec<(Slot, u32)>,
+    pub body: Vec<St>,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum MatchKind {
+    Exact,
+    Lpm,
+    Ternary,
+    Range,
+    Optional,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct KeyDef {
+    pub name: String,
+    pub ex: Ex,
+    pub width: u32,
+    pub kind: MatchKind,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct TableDef {
+    pub name: String,
+    pub qualified: String,
+    pub keys: Vec<KeyDef>,
+    pub actions: Vec<u32>,
+    pub default_action: (u32, Vec<u64>),
+    pub const_default: bool,
+    pub const_entries: bool,
+    pub size: u64,
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum CounterKind {
+    Packets,
+    Bytes,
+    Both,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct RegisterDef {
+    pub name: String,
+    pub size: u32,
+    pub width: u32,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) struct CounterDef {
+    pub name: String,
+    pub size: u32,
+    pub kind: CounterKind,
+}
+
+#[derive(Clone, Debug)]
+pub(crate) enum St {
+    Set(Slot, Ex),
+    /// slot = (slot & !(mask << lo)) | ((e & mask) << lo)
+    SetSlice(Slot, u32, u64, Ex),
+    /// copy slots (header/struct assignment)
+    Copy(Vec<(Slot, Slot)>),
+    If(Ex, Vec<St>, Vec<St>),
+    /// switch on a slot value; (value, body); default body
+    Switch(Slot, Vec<(u64, Vec<St>)>, Vec<St>),
+    /// apply a table; store hit and the index of the action run
+    Apply {
+        table: u32,
+        hit: Option<Slot>,
+        action_run: Option<Slot>,
+    },
+    CallAction {
+        action: u32,
+        args: Vec<Ex>,
+        copy_out: Vec<(Slot, Slot)>,
+    },
+    MarkToDrop,
+    RegRead {
+        reg: u32,
+        dst: Slot,
+        idx: Ex,
+    },
+    RegWrite {
+        reg: u32,
+        idx: Ex,
+        val: Ex,
+    },
+    Count {
+        counter: u32,
+        idx: Ex,
+    },
+    Hash {
+        dst: Slot,
+        dst_mask: u64,
+        algo: Algo,
+        base: Ex,
+        data: Vec<(Ex, u32)>,
+        max: Ex,
+    },
+    Checksum {
+        verify: bool,
+        payload: bool,
+        cond: Ex,
+        data: Vec<(Ex, u32)>,
+        field: Slot,
+        width: u32,
+        algo: Algo,
+    },
+    Extract(u32),
+    Emit(u32),
+    Exit,
+    Return,
+}
+
+/// Slots of `standard_metadata` the pipeline itself reads or writes.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct StdSlots {
+    pub ingress_port: Slot,
+    pub egress_spec: Slot,
+    pub egress_port: Slot,
+    pub packet_length: Slot,
+    pub mcast_grp: Slot,
+    pub checksum_error: Slot,
+    pub parser_error: Slot,
+}
+
+/// Error codes (values of the `error` type).
+pub(crate) const ERR_PACKET_TOO_SHORT: u64 = 1;
+pub(crate) const ERR_NO_MATCH: u64 = 2;
+
+/// The v1model drop port.
+pub const DROP_PORT: u64 = 511;
+
+#[derive(Clone, Debug)]
+pub(crate) struct Compiled {
+    pub nslots: usize,
+    pub slot_names: Vec<String>,
+    pub headers: Vec<HeaderLayout>,
+    pub states: Vec<PState>,
+    pub start: u32,
+    pub verify: Vec<St>,
+    pub ingress: Vec<St>,
+    pub egress: Vec<St>,
+    pub compute: Vec<St>,
+    pub deparser: Vec<St>,
+    pub actions: Vec<ActionDef>,
+    pub tables: Vec<TableDef>,
+    pub registers: Vec<RegisterDef>,
+    pub counters: Vec<CounterDef>,
+    pub std: StdSlots,
+    /// slot values to set before each packet (constant-initialised locals)
+    pub init: Vec<(Slot, u64)>,
+}
+
+/// Runtime register and counter storage, shared by all workers.
+pub(crate) struct Stateful {
+    pub registers: Vec<Vec<AtomicU64>>,
+    /// per counter, per index: (packets, bytes)
+    pub counters: Vec<Vec<(AtomicU64, AtomicU64)>>,
+}
+
+impl Stateful {
+    pub(crate) fn new(c: &Compiled) -> Stateful {
+        Stateful {
+            registers: c
+                .registers
+                .iter()
+                .map(|r| (0..r.size).map(|_| AtomicU64::new(0)).collect())
+                .collect(),
+            counters: c
+                .counters
+                .iter()
+                .map(|r| {
+                    (0..r.size)
+                        .map(|_| (AtomicU64::new(0), AtomicU64::new(0)))
+                        .collect()
+                })
+                .collect(),
+        }
+    }
+}
+
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Flow {
+    Next,
+    Return,
+    Exit,
+}
+
+pub(crate) struct Ctx<'a> {
+    pub prog: &'a Compiled,
+    pub snap: &'a Snapshot,
+    pub state: &'a Stateful,
+    pub phv: &'a mut [u64],
+    pub pkt: &'a [u8],
+    /// byte offset of the parser cursor
+    pub cursor: usize,
+    pub out: &'a mut Vec<u8>,
+    pub scratch: &'a mut Vec<u8>,
+}
+
+/// Result of processing one packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Verdict {
+    Drop,
+    Forward(u32),
+}
+
+impl<'a> Ctx<'a> {
+    /// Runs the whole v1model pipeline on `pkt`; the output frame is left in `out`.
+    pub(crate) fn run_pipeline(&mut self, port: u32) -> Verdict {
+        let p = self.prog;
+        self.phv.fill(0);
+        for &(s, v) in &p.init {
+            self.phv[s as usize] = v;
+        }
+        let std = &p.std;
+        self.phv[std.ingress_port as usize] = port as u64 & mask(9);
+        self.phv[std.packet_length as usize] = self.pkt.len() as u64;
+        self.cursor = 0;
+        self.run_parser();
+        self.run_block(&p.verify);
+        self.run_block(&p.ingress);
+        let spec = self.phv[std.egress_spec as usize];
+        if spec == DROP_PORT {
+            return Verdict::Drop;
+        }
+        self.phv[std.egress_port as usize] = spec;
+        self.run_block(&p.egress);
+        if self.phv[std.egress_spec as usize] == DROP_PORT {
+            return Verdict::Drop;
+        }
+        self.run_block(&p.compute);
+        self.out.clear();
+        self.run_block(&p.deparser);
+        let payload = self.pkt.get(self.cursor..).unwrap_or(&[]);
+        self.out.extend_from_slice(payload);
+        Verdict::Forward(self.phv[std.egress_port as usize] as u32)
+    }
+
+    fn run_parser(&mut self) {
+        let p = self.prog;
+        let mut state = p.start as usize;
+        // Bound the number of state transitions so a looping parser terminates.
+        for _ in 0..1024 {
+            let st = &p.states[state];
+            match self.run(&st.body) {
+                Flow::Next => {}
+                _ => {
+                    // extract failure (PacketTooShort) or explicit reject
+                    return;
+                }
+            }
+            let target = match &st.trans {
+                Trans::Accept => return,
+                Trans::Reject => return,
+                Trans::Goto(s) => Target::State(*s),
+                Trans::Select { keys, cases } => {
+                    let mut vals = [0u64; MAX_KEYS];
+                    for (i, k) in keys.iter().enumerate().take(MAX_KEYS) {
+                        vals[i] = k.eval(self.phv);
+                    }
+                    let mut t = None;
+                    for (ks, target) in cases {
+                        let hit = ks.iter().enumerate().all(|(i, k)| match *k {
+                            KeySet::Mask(v, m) => vals[i] & m == v & m,
+                            KeySet::Range(lo, hi) => vals[i] >= lo && vals[i] <= hi,
+                        });
+                        if hit {
+                            t = Some(*target);
+                            break;
+                        }
+                    }
+                    match t {
+                        Some(t) => t,
+                        None => {
+                            self.phv[p.std.parser_error as usize] = ERR_NO_MATCH;
+                            return;
+                        }
+                    }
+                }
+            };
+            match target {
+                Target::Accept | Target::Reject => return,
+                Target::State(s) => state = s as usize,
+            }
+        }
+    }
+
+    fn run_block(&mut self, b: &[St]) {
+        let _ = self.run(b);
+    }
+
+    fn run(&mut self, stmts: &[St]) -> Flow {
+        for s in stmts {
+            let f = self.step(s);
+            if f != Flow::Next {
+                return f;
+            }
+        }
+        Flow::Next
+    }
+
+    fn call_action(&mut self, a: u32, args: &[u64]) -> Flow {
+        let def = &self.prog.actions[a as usize];
+        for (i, &(slot, w)) in def.params.iter().enumerate() {
+            self.phv[slot as usize] = args.get(i).copied().unwrap_or(0) & mask(w);
+        }
+        match self.run(&def.body) {
+            Flow::Exit => Flow::Exit,
+            _ => Flow::Next,
+        }
+    }
+
+    #[inline]
+    fn step(&mut self, s: &St) -> Flow {
+        match s {
+            St::Set(slot, e) => {
+                let v = e.eval(self.phv);
+                self.phv[*slot as usize] = v;
+            }
+            St::SetSlice(slot, lo, m, e) => {
+                let v = e.eval(self.phv) & m;
+                let old = self.phv[*slot as usize];
+                self.phv[*slot as usize] = (old & !(m << lo)) | (v << lo);
+            }
+            St::Copy(pairs) => {
+                for &(d, s) in pairs {
+                    self.phv[d as usize] = self.phv[s as usize];
+                }
+            }
+            St::If(c, t, f) => {
+                let r = if c.eval(self.phv) != 0 {
+                    self.run(t)
+                } else {
+                    self.run(f)
+                };
+                if r != Flow::Next {
+                    return r;
+                }
+            }
+            St::Switch(slot, arms, default) => {
+                let v = self.phv[*slot as usize];
+                let body = arms
+                    .iter()
+                    .find(|(k, _)| *k == v)
+                    .map(|(_, b)| b)
+                    .unwrap_or(default);
+                let r = self.run(body);
+                if r != Flow::Next {
+                    return r;
+                }
+            }
+            St::Apply {
+                table,
+                hit,
+                action_run,
+            } => {
+                let snap = self.snap;
+                let def = &self.prog.tables[*table as usize];
+                let mut key = [0u64; MAX_KEYS];
+                for (i, k) in def.keys.iter().enumerate() {
+                    key[i] = k.ex.eval(self.phv);
+                }
+                let ts = &snap.tables[*table as usize];
+                let (found, action, args) = match ts.lookup(&key[..def.keys.len()]) {
+                    Some(e) => (true, e.action, &e.args[..]),
+                    None => (false, ts.default_action, &ts.default_args[..]),
+                };
+                if let Some(h) = hit {
+                    self.phv[*h as usize] = found as u64;
+                }
+                if let Some(a) = action_run {
+                    self.phv[*a as usize] = action as u64;
+                }
+                if self.call_action(action, args) == Flow::Exit {
+                    return Flow::Exit;
+                }
+            }
+            St::CallAction {
+                action,
+                args,
+                copy_out,
+            } => {
+                let def = &self.prog.actions[*action as usize];
+                for (i, e) in args.iter().enumerate() {
+                    if let Some(&(slot, w)) = def.params.get(i) {
+                        self.phv[slot as usize] = e.eval(self.phv) & mask(w);
+                    }
+                }
+                let r = match self.run(&def.body) {
+                    Flow::Exit => Flow::Exit,
+                    _ => Flow::Next,
+                };
+                for &(d, s) in copy_out {
+                    self.phv[d as usize] = self.phv[s as usize];
+                }
+                if r == Flow::Exit {
+                    return r;
+                }
+            }
+            St::MarkToDrop => {
+                let std = &self.prog.std;
+                self.phv[std.egress_spec as usize] = DROP_PORT;
+                self.phv[std.mcast_grp as usize] = 0;
+            }
+            St::RegRead { reg, dst, idx } => {
+                let i = idx.eval(self.phv) as usize;
+                let r = &self.state.registers[*reg as usize];
+                // Out of range: result unspecified; we return 0.
+                self.phv[*dst as usize] = r.get(i).map(|a| a.load(Ordering::Relaxed)).unwrap_or(0);
+            }
+            St::RegWrite { reg, idx, val } => {
+                let i = idx.eval(self.phv) as usize;
+                let v = val.eval(self.phv) & mask(self.prog.registers[*reg as usize].width);
+                if let Some(a) = self.state.registers[*reg as usize].get(i) {
+                    a.store(v, Ordering::Relaxed);
+                }
+            }
+            St::Count { counter, idx } => {
+                let i = idx.eval(self.phv) as usize;
+                if let Some((p, b)) = self.state.counters[*counter as usize].get(i) {
+                    let kind = self.prog.counters[*counter as usize].kind;
+                    if kind != CounterKind::Bytes {
+                        p.fetch_add(1, Ordering::Relaxed);
+                    }
+                    if kind != CounterKind::Packets {
+                        b.fetch_add(self.pkt.len() as u64, Ordering::Relaxed);
+                    }
+                }
+            }
+            St::Hash {
+                dst,
+                dst_mask,
+                algo,
+                base,
+                data,
+                max,
+            } => {
+                pack_bits(self.phv, data, self.scratch);
+                let h = compute_hash(*algo, self.scratch, &[]);
+                let b = base.eval(self.phv);
+                let m = max.eval(self.phv);
+                let v = if m == 0 { b } else { b.wrapping_add(h % m) };
+                self.phv[*dst as usize] = v & dst_mask;
+            }
+            St::Checksum {
+                verify,
+                payload,
+                cond,
+                data,
+                field,
+                width,
+                algo,
+            } => {
+                if cond.eval(self.phv) != 0 {
+                    pack_bits(self.phv, data, self.scratch);
+                    let pl: &[u8] = if *payload {
+                        self.pkt.get(self.cursor..).unwrap_or(&[])
+                    } else {
+                        &[]
+                    };
+                    let v = compute_hash(*algo, self.scratch, pl) & mask(*width);
+                    if *verify {
+                        if self.phv[*field as usize] != v {
+                            let ce = self.prog.std.checksum_error;
+                            self.phv[ce as usize] = 1;
+                        }
+                    } else {
+                        self.phv[*field as usize] = v;
+                    }
+                }
+            }
+            St::Extract(h) => {
+                let hl = &self.prog.headers[*h as usize];
+                let end = self.cursor + hl.bytes as usize;
+                match self.pkt.get(self.cursor..end) {
+                    Some(data) => {
+                        hl.extract(data, self.phv);
+                        self.cursor = end;
+                    }
+                    None => {
+                        let pe = self.prog.std.parser_error;
+                        self.phv[pe as usize] = ERR_PACKET_TOO_SHORT;
+                        return Flow::Exit;
+                    }
+                }
+            }
+            St::Emit(h) => {
+                let hl = &self.prog.headers[*h as usize];
+                if self.phv[hl.valid as usize] != 0 {
+                    let start = self.out.len();
+                    self.out.resize(start + hl.bytes as usize, 0);
+                    hl.emit(self.phv, &mut self.out[start..]);
+                }
+            }
+            St::Exit => return Flow::Exit,
+            St::Return => return Flow::Return,
+        }
+        Flow::Next
+    }
+}
+
+/// Packs `(value, width)` items MSB-first into `buf` (left-padded with zero bits to
+/// a whole number of bytes).
+fn pack_bits(phv: &[u64], data: &[(Ex, u32)], buf: &mut Vec<u8>) {
+    buf.clear();
+    let total: u32 = data.iter().map(|d| d.1).sum();
+    let mut acc: u128 = 0;
+    let mut nbits: u32 = (8 - total % 8) % 8; // leading pad
+    for (e, w) in data {
+        let v = e.eval(phv) & mask(*w);
+        acc = (acc << w) | v as u128;
+        nbits += w;
+        while nbits >= 8 {
+            nbits -= 8;
+            buf.push((acc >> nbits) as u8);
+        }
+        acc &= (1u128 << nbits) - 1;
+    }
+}
+
+
+impl Compiled {
+    /// A human-readable summary of the compiled form (for `--show` flags and logs).
+    pub(crate) fn describe(&self) -> String {
+        use std::fmt::Write;
+        let mut s = String::new();
+        let _ = writeln!(s, "slots: {}", self.nslots);
+        for h in &self.headers {
+            let _ = writeln!(
+                s,
+                "header {} ({} bytes, {} fields, valid slot {})",
+                h.name,
+                h.bytes,
+                h.fields.len(),
+                h.valid
+            );
+        }
+        for (i, st) in self.states.iter().enumerate() {
+            let start = if i as u32 == self.start { " (start)" } else { "" };
+            let _ = writeln!(s, "state {}{start}: {} statement(s)", st.name, st.body.len());
+        }
+        for t in &self.tables {
+            let keys: Vec<String> = t
+                .keys
+                .iter()
+                .map(|k| format!("{}:{:?}/{}", k.name, k.kind, k.width))
+                .collect();
+            let _ = writeln!(s, "table {} keys [{}] size {}", t.qualified, keys.join(", "), t.size);
+        }
+        for r in &self.registers {
+            let _ = writeln!(s, "register {} bit<{}>[{}]", r.name, r.width, r.size);
+        }
+        for c in &self.counters {
+            let _ = writeln!(s, "counter {} {:?}[{}]", c.name, c.kind, c.size);
+        }
+        let _ = writeln!(
+            s,
+            "blocks: verify {} / ingress {} / egress {} / compute {} / deparser {} statement(s)",
+            self.verify.len(),
+            self.ingress.len(),
+            self.egress.len(),
+            self.compute.len(),
+            self.deparser.len()
+        );
+        s
+    }
+}

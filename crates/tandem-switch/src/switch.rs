@@ -1,0 +1,748 @@
+//! The switch object: program loading, the control API with atomic batches, and
+//! per-thread packet workers.
+//!
+//! Concurrency model: all table state lives in one immutable [`Snapshot`] behind an
+//! `ArcSwap`. A batch clones the snapshot's table list (cheap `Arc` clones), builds
+//! new states for the tables it touches — new classifiers included — and publishes
+//! the new snapshot with one atomic pointer swap. A packet loads the snapshot once
+//! when it starts, so it sees every change of a batch or none. Control operations
+//! are serialised by a mutex; packets never take it. Registers and counters are
+//! per-index atomics (relaxed) shared by all workers.
+
+use crate::check::{check_program, Diagnostic};
+use crate::exec::{mask, Compiled, Ctx, MatchKind, Stateful, Verdict};
+use crate::table::{ClassifierKind, Entry, FieldMatch, Snapshot, TableState};
+use arc_swap::{ArcSwap, Cache};
+use std::collections::HashMap;
+use std::sync::atomic::Ordering;
+use std::sync::{Arc, Mutex};
+use tandem_p4_syntax::{parse_program, Program, SyntaxError};
+
+/// Why a program could not be loaded.
+#[derive(Debug, thiserror::Error)]
+pub enum LoadError {
+    #[error("syntax error at {0}")]
+    Syntax(#[from] SyntaxError),
+    #[error("{} error(s):\n{}", .0.len(), render(.0))]
+    Check(Vec<Diagnostic>),
+}
+
+fn render(d: &[Diagnostic]) -> String {
+    d.iter()
+        .map(|d| format!("  {d}"))
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Why a control-plane operation failed. A failed batch changes nothing.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ControlError {
+    #[error("unknown table `{0}`")]
+    UnknownTable(String),
+    #[error("table `{table}` has no action `{action}`")]
+    UnknownAction { table: String, action: String },
+    #[error("table `{table}`: action `{action}` takes {want} argument(s), {got} given")]
+    ArgCount {
+        table: String,
+        action: String,
+        want: usize,
+        got: usize,
+    },
+    #[error("table `{table}`: value {value:#x} does not fit in {width} bits")]
+    TooWide {
+        table: String,
+        value: u64,
+        width: u32,
+    },
+    #[error("table `{table}`: {message}")]
+    BadKey { table: String, message: String },
+    #[error("table `{0}`: an entry with this key already exists")]
+    Duplicate(String),
+    #[error("table `{0}`: no entry with this key")]
+    NotFound(String),
+    #[error("table `{table}` is full ({size} entries)")]
+    Full { table: String, size: u64 },
+    #[error("table `{0}` has const entries or a const default action")]
+    Const(String),
+    #[error("unknown register or counter `{0}`")]
+    UnknownRegister(String),
+    #[error("`{name}`: index {index} out of range (size {size})")]
+    IndexOutOfRange { name: String, index: u32, size: u32 },
+}
+
+/// How one key field of an entry matches.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum KeyMatch {
+    Exact(u64),
+    /// value, prefix length
+    Lpm(u64, u32),
+    /// value, mask
+    Ternary(u64, u64),
+    /// low, high (inclusive)
+    Range(u64, u64),
+    /// wildcard (ternary mask 0 / optional "don't care" / lpm /0)
+    Any,
+}
+
+/// A table entry as the control plane sees it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableEntry {
+    pub matches: Vec<KeyMatch>,
+    pub action: String,
+    pub args: Vec<u64>,
+    /// Needed for tables with ternary/range/optional keys (higher wins); ignored
+    /// otherwise (lpm: longest prefix wins).
+    pub priority: Option<i64>,
+}
+
+/// One control-plane operation; see [`Switch::apply_batch`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum ControlOp {
+    Insert {
+        table: String,
+        entry: TableEntry,
+    },
+    /// Replaces the action of the entry with the same key (and priority).
+    Modify {
+        table: String,
+        entry: TableEntry,
+    },
+    Delete {
+        table: String,
+        matches: Vec<KeyMatch>,
+        priority: Option<i64>,
+    },
+    SetDefault {
+        table: String,
+        action: String,
+        args: Vec<u64>,
+    },
+    Clear {
+        table: String,
+    },
+}
+
+/// Description of a table (for code generators, CLIs and tests).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct TableInfo {
+    /// qualified `Control.table`
+    pub name: String,
+    /// (key expression, match kind, width)
+    pub keys: Vec<(String, MatchKind, u32)>,
+    /// (action name, parameter widths)
+    pub actions: Vec<(String, Vec<u32>)>,
+    pub size: u64,
+}
+
+struct Inner {
+    prog: Compiled,
+    snap: Arc<ArcSwap<Snapshot>>,
+    state: Stateful,
+    ctl: Mutex<()>,
+    table_index: HashMap<String, u32>,
+}
+
+/// A loaded program plus its tables, registers and counters. Cheap to clone;
+/// `Send + Sync`; share it between control and packet threads.
+#[derive(Clone)]
+pub struct Switch {
+    inner: Arc<Inner>,
+}
+
+impl std::fmt::Debug for Switch {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("Switch")
+            .field("tables", &self.inner.prog.tables.len())
+            .field("slots", &self.inner.prog.nslots)
+            .finish()
+    }
+}
+
+fn has_priority(keys: &[(MatchKind, u32)]) -> bool {
+    keys.iter().any(|k| {
+        matches!(
+            k.0,
+            MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
+        )
+    })
+}
+
+impl Switch {
+    /// Parses, checks and compiles a v1model P4-16 program.
+    pub fn from_source(src: &str) -> Result<Switch, LoadError> {
+        let p = parse_program(src)?;
+        Switch::from_program(&p)
+    }
+
+    /// Checks and compiles an already-parsed program (e.g. from the P4 back end).
+    pub fn from_program(p: &Program) -> Result<Switch, LoadError> {
+        let checked = check_program(p).map_err(LoadError::Check)?;
+        let prog = checked.compiled;
+        let mut tables = Vec::new();
+        for (t, entries) in prog.tables.iter().zip(checked.initial_entries) {
+            let kinds: Vec<(MatchKind, u32)> = t.keys.iter().map(|k| (k.kind, k.width)).collect();
+            tables.push(Arc::new(TableState::build(
+                &kinds,
+                entries,
+                t.default_action.0,
+                t.default_action.1.clone().into(),
+            )));
+        }
+        let mut table_index = HashMap::new();
+        let mut counts: HashMap<&str, usize> = HashMap::new();
+        for t in &prog.tables {
+            *counts.entry(t.name.as_str()).or_default() += 1;
+        }
+        for (i, t) in prog.tables.iter().enumerate() {
+            table_index.insert(t.qualified.clone(), i as u32);
+            if counts.get(t.name.as_str()) == Some(&1) {
+                table_index.insert(t.name.clone(), i as u32);
+            }
+        }
+        let state = Stateful::new(&prog);
+        Ok(Switch {
+            inner: Arc::new(Inner {
+                snap: Arc::new(ArcSwap::from_pointee(Snapshot { tables })),
+                prog,
+                state,
+                ctl: Mutex::new(()),
+                table_index,
+            }),
+        })
+    }
+
+    /// A packet-processing worker (one per thread).
+    pub fn worker(&self) -> Worker {
+        Worker {
+            sw: self.clone(),
+            cache: Cache::new(self.inner.snap.clone()),
+            phv: vec![0; self.inner.prog.nslots.max(1)],
+            out: Vec::with_capacity(2048),
+            scratch: Vec::with_capacity(256),
+        }
+    }
+
+    /// All tables, in declaration order.
+    pub fn tables(&self) -> Vec<TableInfo> {
+        let p = &self.inner.prog;
+        p.tables
+            .iter()
+            .map(|t| TableInfo {
+                name: t.qualified.clone(),
+                keys: t
+                    .keys
+                    .iter()
+                    .map(|k| (k.name.clone(), k.kind, k.width))
+                    .collect(),
+                actions: t
+                    .actions
+                    .iter()
+                    .map(|&a| {
+                        let a = &p.actions[a as usize];
+                        (a.name.clone(), a.params.iter().map(|x| x.1).collect())
+                    })
+                    .collect(),
+                size: t.size,
+            })
+            .collect()
+    }
+
+    fn table_id(&self, name: &str) -> Result<u32, ControlError> {
+        self.inner
+            .table_index
+            .get(name)
+            .copied()
+            .ok_or_else(|| ControlError::UnknownTable(name.to_string()))
+    }
+
+    /// The classifier a table currently uses.
+    pub fn classifier(&self, table: &str) -> Result<ClassifierKind, ControlError> {
+        let t = self.table_id(table)?;
+        Ok(self.inner.snap.load().tables[t as usize].kind())
+    }
+
+    /// Current entries of a table.
+    pub fn entries(&self, table: &str) -> Result<Vec<TableEntry>, ControlError> {
+        let t = self.table_id(table)?;
+        let p = &self.inner.prog;
+        let def = &p.tables[t as usize];
+        let snap = self.inner.snap.load();
+        let prio = has_priority(&def.keys.iter().map(|k| (k.kind, k.width)).collect::<Vec<_>>());
+        Ok(snap.tables[t as usize]
+            .entries
+            .iter()
+            .map(|e| TableEntry {
+                matches: e
+                    .fields
+                    .iter()
+                    .zip(&def.keys)
+                    .map(|(f, k)| field_to_match(f, k.kind, k.width))
+                    .collect(),
+                action: p.actions[e.action as usize].name.clone(),
+                args: e.args.to_vec(),
+                priority: prio.then_some(e.priority),
+            })
+            .collect())
+    }
+
+    pub fn insert(&self, table: &str, entry: TableEntry) -> Result<(), ControlError> {
+        self.apply_batch(&[ControlOp::Insert {
+            table: table.into(),
+            entry,
+        }])
+    }
+
+    pub fn modify(&self, table: &str, entry: TableEntry) -> Result<(), ControlError> {
+        self.apply_batch(&[ControlOp::Modify {
+            table: table.into(),
+            entry,
+        }])
+    }
+
+    pub fn delete(
+        &self,
+        table: &str,
+        matches: Vec<KeyMatch>,
+        priority: Option<i64>,
+    ) -> Result<(), ControlError> {
+        self.apply_batch(&[ControlOp::Delete {
+            table: table.into(),
+            matches,
+            priority,
+        }])
+    }
+
+    pub fn set_default(&self, table: &str, action: &str, args: Vec<u64>) -> Result<(), ControlError> {
+        self.apply_batch(&[ControlOp::SetDefault {
+            table: table.into(),
+            action: action.into(),
+            args,
+        }])
+    }
+
+    /// Applies `ops` atomically: either all succeed and become visible to packets
+    /// at one instant, or an error is returned and nothing changes.
+    pub fn apply_batch(&self, ops: &[ControlOp]) -> Result<(), ControlError> {
+        let _g = self
+            .inner
+            .ctl
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let cur = self.inner.snap.load_full();
+        // working copies of touched tables: (entries, default action, default args)
+        let mut work: HashMap<u32, (Vec<Entry>, u32, Box<[u64]>)> = HashMap::new();
+        for op in ops {
+            let name = match op {
+                ControlOp::Insert { table, .. }
+                | ControlOp::Modify { table, .. }
+                | ControlOp::Delete { table, .. }
+                | ControlOp::SetDefault { table, .. }
+                | ControlOp::Clear { table } => table,
+            };
+            let t = self.table_id(name)?;
+            let w = work.entry(t).or_insert_with(|| {
+                let s = &cur.tables[t as usize];
+                (s.entries.clone(), s.default_action, s.default_args.clone())
+            });
+            self.apply_op(t, name, op, w)?;
+        }
+        let mut tables = cur.tables.clone();
+        for (t, (entries, da, dargs)) in work {
+            let def = &self.inner.prog.tables[t as usize];
+            let kinds: Vec<(MatchKind, u32)> = def.keys.iter().map(|k| (k.kind, k.width)).collect();
+            tables[t as usize] = Arc::new(TableState::build(&kinds, entries, da, dargs));
+        }
+        self.inner.snap.store(Arc::new(Snapshot { tables }));
+        Ok(())
+    }
+
+    fn resolve_action(
+        &self,
+        t: u32,
+        tname: &str,
+        action: &str,
+        args: &[u64],
+    ) -> Result<u32, ControlError> {
+        let p = &self.inner.prog;
+        let def = &p.tables[t as usize];
+        let a = def
+            .actions
+            .iter()
+            .copied()
+            .find(|&a| {
+                let n = &p.actions[a as usize].name;
+                n == action || action.rsplit('.').next() == Some(n.as_str())
+            })
+            .ok_or_else(|| ControlError::UnknownAction {
+                table: tname.into(),
+                action: action.into(),
+            })?;
+        let params = &p.actions[a as usize].params;
+        if params.len() != args.len() {
+            return Err(ControlError::ArgCount {
+                table: tname.into(),
+                action: action.into(),
+                want: params.len(),
+                got: args.len(),
+            });
+        }
+        for (v, (_, w)) in args.iter().zip(params) {
+            if *v & !mask(*w) != 0 {
+                return Err(ControlError::TooWide {
+                    table: tname.into(),
+                    value: *v,
+                    width: *w,
+                });
+            }
+        }
+        Ok(a)
+    }
+
+    fn to_fields(
+        &self,
+        t: u32,
+        tname: &str,
+        matches: &[KeyMatch],
+        priority: Option<i64>,
+    ) -> Result<(Box<[FieldMatch]>, i64), ControlError> {
+        let def = &self.inner.prog.tables[t as usize];
+        let bad = |m: String| ControlError::BadKey {
+            table: tname.into(),
+            message: m,
+        };
+        if matches.len() != def.keys.len() {
+            return Err(bad(format!(
+                "{} key field(s) expected, {} given",
+                def.keys.len(),
+                matches.len()
+            )));
+        }
+        let mut fields = Vec::new();
+        let mut prefix = 0i64;
+        for (m, k) in matches.iter().zip(&def.keys) {
+            let full = mask(k.width);
+            let fits = |v: u64| {
+                if v & !full != 0 {
+                    Err(ControlError::TooWide {
+                        table: tname.into(),
+                        value: v,
+                        width: k.width,
+                    })
+                } else {
+                    Ok(())
+                }
+            };
+            let exact = |v: u64| FieldMatch {
+                value: v,
+                mask: full,
+                lo: 0,
+                hi: full,
+            };
+            let any = FieldMatch {
+                value: 0,
+                mask: 0,
+                lo: 0,
+                hi: full,
+            };
+            let f = match (k.kind, *m) {
+                (MatchKind::Lpm, KeyMatch::Exact(v)) => {
+                    fits(v)?;
+                    prefix = k.width as i64;
+                    exact(v)
+                }
+                (MatchKind::Lpm, KeyMatch::Lpm(v, len)) => {
+                    fits(v)?;
+                    if len > k.width {
+                        return Err(bad(format!("prefix length {len} > {}", k.width)));
+                    }
+                    prefix = len as i64;
+                    let pm = if len == 0 {
+                        0
+                    } else {
+                        full & !mask(k.width - len)
+                    };
+                    FieldMatch {
+                        value: v & pm,
+                        mask: pm,
+                        lo: 0,
+                        hi: full,
+                    }
+                }
+                (MatchKind::Lpm | MatchKind::Ternary | MatchKind::Optional, KeyMatch::Any) => any,
+                (_, KeyMatch::Exact(v)) => {
+                    fits(v)?;
+                    if k.kind == MatchKind::Range {
+                        FieldMatch {
+                            value: 0,
+                            mask: 0,
+                            lo: v,
+                            hi: v,
+                        }
+                    } else {
+                        exact(v)
+                    }
+                }
+                (MatchKind::Ternary, KeyMatch::Ternary(v, msk)) => {
+                    fits(v)?;
+                    fits(msk)?;
+                    FieldMatch {
+                        value: v & msk,
+                        mask: msk,
+                        lo: 0,
+                        hi: full,
+                    }
+                }
+                (MatchKind::Range, KeyMatch::Range(lo, hi)) => {
+                    fits(lo)?;
+                    fits(hi)?;
+                    if lo > hi {
+                        return Err(bad(format!("empty range {lo}..{hi}")));
+                    }
+                    FieldMatch {
+                        value: 0,
+                        mask: 0,
+                        lo,
+                        hi,
+                    }
+                }
+                (MatchKind::Range, KeyMatch::Any) => any,
+                (kind, m) => {
+                    return Err(bad(format!(
+                        "`{}` is a {kind:?} key; {m:?} does not apply",
+                        k.name
+                    )))
+                }
+            };
+            fields.push(f);
+        }
+        let kinds: Vec<(MatchKind, u32)> = def.keys.iter().map(|k| (k.kind, k.width)).collect();
+        let prio = if has_priority(&kinds) {
+            priority.unwrap_or(0)
+        } else {
+            prefix
+        };
+        Ok((fields.into(), prio))
+    }
+
+    fn apply_op(
+        &self,
+        t: u32,
+        tname: &str,
+        op: &ControlOp,
+        w: &mut (Vec<Entry>, u32, Box<[u64]>),
+    ) -> Result<(), ControlError> {
+        let def = &self.inner.prog.tables[t as usize];
+        let same = |a: &Entry, f: &[FieldMatch], p: i64| *a.fields == *f && a.priority == p;
+        match op {
+            ControlOp::Insert { entry, .. } | ControlOp::Modify { entry, .. } => {
+                if def.const_entries {
+                    return Err(ControlError::Const(tname.into()));
+                }
+                let a = self.resolve_action(t, tname, &entry.action, &entry.args)?;
+                let (fields, prio) = self.to_fields(t, tname, &entry.matches, entry.priority)?;
+                let pos = w.0.iter().position(|e| same(e, &fields, prio));
+                match (op, pos) {
+                    (ControlOp::Insert { .. }, Some(_)) => {
+                        return Err(ControlError::Duplicate(tname.into()))
+                    }
+                    (ControlOp::Insert { .. }, None) => {
+                        if w.0.len() as u64 >= def.size {
+                            return Err(ControlError::Full {
+                                table: tname.into(),
+                                size: def.size,
+                            });
+                        }
+                        w.0.push(Entry {
+                            fields,
+                            priority: prio,
+                            action: a,
+                            args: entry.args.clone().into(),
+                        });
+                    }
+                    (_, Some(i)) => {
+                        w.0[i].action = a;
+                        w.0[i].args = entry.args.clone().into();
+                    }
+                    (_, None) => return Err(ControlError::NotFound(tname.into())),
+                }
+            }
+            ControlOp::Delete {
+                matches, priority, ..
+            } => {
+                if def.const_entries {
+                    return Err(ControlError::Const(tname.into()));
+                }
+                let (fields, prio) = self.to_fields(t, tname, matches, *priority)?;
+                let pos = w
+                    .0
+                    .iter()
+                    .position(|e| same(e, &fields, prio))
+                    .ok_or_else(|| ControlError::NotFound(tname.into()))?;
+                w.0.remove(pos);
+            }
+            ControlOp::SetDefault { action, args, .. } => {
+                if def.const_default {
+                    return Err(ControlError::Const(tname.into()));
+                }
+                let a = self.resolve_action(t, tname, action, args)?;
+                w.1 = a;
+                w.2 = args.clone().into();
+            }
+            ControlOp::Clear { .. } => {
+                if def.const_entries {
+                    return Err(ControlError::Const(tname.into()));
+                }
+                w.0.clear();
+            }
+        }
+        Ok(())
+    }
+
+    fn register(&self, name: &str) -> Result<usize, ControlError> {
+        let regs = &self.inner.prog.registers;
+        regs.iter()
+            .position(|r| r.name == name)
+            .or_else(|| {
+                let m: Vec<usize> = (0..regs.len())
+                    .filter(|&i| regs[i].name.rsplit('.').next() == Some(name))
+                    .collect();
+                (m.len() == 1).then(|| m[0])
+            })
+            .ok_or_else(|| ControlError::UnknownRegister(name.into()))
+    }
+
+    fn counter(&self, name: &str) -> Result<usize, ControlError> {
+        let cs = &self.inner.prog.counters;
+        cs.iter()
+            .position(|r| r.name == name)
+            .or_else(|| {
+                let m: Vec<usize> = (0..cs.len())
+                    .filter(|&i| cs[i].name.rsplit('.').next() == Some(name))
+                    .collect();
+                (m.len() == 1).then(|| m[0])
+            })
+            .ok_or_else(|| ControlError::UnknownRegister(name.into()))
+    }
+
+    /// Reads one register cell.
+    pub fn register_read(&self, name: &str, index: u32) -> Result<u64, ControlError> {
+        let r = self.register(name)?;
+        let cells = &self.inner.state.registers[r];
+        cells
+            .get(index as usize)
+            .map(|a| a.load(Ordering::Relaxed))
+            .ok_or(ControlError::IndexOutOfRange {
+                name: name.into(),
+                index,
+                size: cells.len() as u32,
+            })
+    }
+
+    /// Writes one register cell (value truncated to the register's width).
+    pub fn register_write(&self, name: &str, index: u32, value: u64) -> Result<(), ControlError> {
+        let r = self.register(name)?;
+        let w = self.inner.prog.registers[r].width;
+        let cells = &self.inner.state.registers[r];
+        cells
+            .get(index as usize)
+            .map(|a| a.store(value & mask(w), Ordering::Relaxed))
+            .ok_or(ControlError::IndexOutOfRange {
+                name: name.into(),
+                index,
+                size: cells.len() as u32,
+            })
+    }
+
+    /// Reads one counter cell: (packets, bytes).
+    pub fn counter_read(&self, name: &str, index: u32) -> Result<(u64, u64), ControlError> {
+        let c = self.counter(name)?;
+        let cells = &self.inner.state.counters[c];
+        cells
+            .get(index as usize)
+            .map(|(p, b)| (p.load(Ordering::Relaxed), b.load(Ordering::Relaxed)))
+            .ok_or(ControlError::IndexOutOfRange {
+                name: name.into(),
+                index,
+                size: cells.len() as u32,
+            })
+    }
+
+    /// A readable summary of the compiled program (headers, states, tables, ...).
+    pub fn describe(&self) -> String {
+        self.inner.prog.describe()
+    }
+
+    /// Number of PHV slots (a measure of program size).
+    pub fn slot_count(&self) -> usize {
+        self.inner.prog.nslots
+    }
+}
+
+fn field_to_match(f: &FieldMatch, kind: MatchKind, width: u32) -> KeyMatch {
+    let full = mask(width);
+    match kind {
+        MatchKind::Exact => KeyMatch::Exact(f.value),
+        MatchKind::Lpm => {
+            if f.mask == 0 {
+                KeyMatch::Any
+            } else {
+                KeyMatch::Lpm(f.value, f.mask.count_ones())
+            }
+        }
+        MatchKind::Ternary | MatchKind::Optional => {
+            if f.mask == 0 {
+                KeyMatch::Any
+            } else if f.mask == full && kind == MatchKind::Optional {
+                KeyMatch::Exact(f.value)
+            } else {
+                KeyMatch::Ternary(f.value, f.mask)
+            }
+        }
+        MatchKind::Range => KeyMatch::Range(f.lo, f.hi),
+    }
+}
+
+/// Processes packets on one thread. Holds all per-packet scratch space, so
+/// [`Worker::process`] allocates nothing in the steady state.
+pub struct Worker {
+    sw: Switch,
+    cache: Cache<Arc<ArcSwap<Snapshot>>, Arc<Snapshot>>,
+    phv: Vec<u64>,
+    out: Vec<u8>,
+    scratch: Vec<u8>,
+}
+
+impl Worker {
+    /// Runs one packet that arrived on `port` through the pipeline. Returns the
+    /// egress port and the output frame, or `None` if the packet was dropped.
+    /// Never panics on any input.
+    pub fn process(&mut self, port: u32, pkt: &[u8]) -> Option<(u32, &[u8])> {
+        let Worker {
+            sw,
+            cache,
+            phv,
+            out,
+            scratch,
+        } = self;
+        let snap: &Snapshot = cache.load();
+        let mut ctx = Ctx {
+            prog: &sw.inner.prog,
+            snap,
+            state: &sw.inner.state,
+            phv,
+            pkt,
+            cursor: 0,
+            out,
+            scratch,
+        };
+        match ctx.run_pipeline(port) {
+            Verdict::Drop => None,
+            Verdict::Forward(p) => Some((p, &self.out[..])),
+        }
+    }
+
+    /// The switch this worker belongs to.
+    pub fn switch(&self) -> &Switch {
+        &self.sw
+    }
+}

@@ -1,0 +1,452 @@
+//! Match-action table state and the classifiers it is compiled to.
+//!
+//! A [`TableState`] is immutable once built: the control plane builds a new one
+//! beside the old (see `switch.rs`) and swaps the whole [`Snapshot`]. Each state
+//! carries the classifier that best fits its *current* entries (ESWITCH style):
+//!
+//! | contents                                  | classifier                    |
+//! |-------------------------------------------|-------------------------------|
+//! | none                                      | `Empty` (default action)      |
+//! | ≤ [`LINEAR_MAX`] entries, or any range    | `Linear`: straight compares   |
+//! | every entry matches every bit             | `Exact`: one hash probe       |
+//! | one `lpm` key                             | `Lpm`: 8-bit-stride trie      |
+//! | anything else                             | `TupleSpace`: hash per mask   |
+
+use crate::exec::{mask, MatchKind};
+use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
+use std::sync::Arc;
+
+/// Most key fields a table may have.
+pub const MAX_KEYS: usize = 8;
+/// Tables with at most this many entries use straight-line compares.
+pub const LINEAR_MAX: usize = 4;
+const NONE: u32 = u32::MAX;
+
+/// One field of an entry's match, normalised: `key & mask == value` and
+/// `lo <= key <= hi`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub(crate) struct FieldMatch {
+    pub value: u64,
+    pub mask: u64,
+    pub lo: u64,
+    pub hi: u64,
+}
+
+impl FieldMatch {
+    #[inline]
+    fn matches(&self, k: u64) -> bool {
+        k & self.mask == self.value && k >= self.lo && k <= self.hi
+    }
+    fn is_range(&self, w: u32) -> bool {
+        self.lo != 0 || self.hi != mask(w)
+    }
+}
+
+/// An installed entry.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(crate) struct Entry {
+    pub fields: Box<[FieldMatch]>,
+    /// higher wins
+    pub priority: i64,
+    pub action: u32,
+    pub args: Box<[u64]>,
+}
+
+#[derive(Default)]
+pub(crate) struct Fx(u64);
+
+impl Hasher for Fx {
+    #[inline]
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    #[inline]
+    fn write(&mut self, bytes: &[u8]) {
+        for &b in bytes {
+            self.write_u64(b as u64);
+        }
+    }
+    #[inline]
+    fn write_u64(&mut self, i: u64) {
+        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
+    }
+    #[inline]
+    fn write_u128(&mut self, i: u128) {
+        self.write_u64(i as u64);
+        self.write_u64((i >> 64) as u64);
+        // final avalanche so low bits are well mixed for the table index
+        self.0 ^= self.0 >> 29;
+    }
+}
+
+type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+
+/// Packs up to 128 bits of key fields into one `u128`.
+#[derive(Clone, Debug)]
+struct Packer {
+    widths: Box<[u32]>,
+}
+
+impl Packer {
+    fn new(widths: &[u32]) -> Option<Packer> {
+        if widths.iter().sum::<u32>() > 128 {
+            return None;
+        }
+        Some(Packer {
+            widths: widths.into(),
+        })
+    }
+    #[inline]
+    fn pack(&self, key: &[u64]) -> u128 {
+        let mut acc = 0u128;
+        for (k, w) in key.iter().zip(self.widths.iter()) {
+            acc = (acc << w) | *k as u128;
+        }
+        acc
+    }
+    #[inline]
+    fn pack_masked(&self, key: &[u64], masks: &[u64]) -> u128 {
+        let mut acc = 0u128;
+        for ((k, m), w) in key.iter().zip(masks).zip(self.widths.iter()) {
+            acc = (acc << w) | (*k & *m) as u128;
+        }
+        acc
+    }
+}
+
+#[derive(Clone, Copy, Debug, Default)]
+struct TSlot {
+    entry: u32,
+    child: u32,
+}
+
+/// Multibit trie, stride 8, built by controlled prefix expansion.
+#[derive(Clone, Debug)]
+struct Trie {
+    width: u32,
+    levels: u32,
+    default: u32,
+    nodes: Vec<Box<[TSlot; 256]>>,
+}
+
+impl Trie {
+    fn new_node() -> Box<[TSlot; 256]> {
+        Box::new(
+            [TSlot {
+                entry: NONE,
+                child: NONE,
+            }; 256],
+        )
+    }
+
+    /// `prefixes`: (value, prefix length, entry index), any order.
+    fn build(width: u32, mut prefixes: Vec<(u64, u32, u32)>) -> Trie {
+        prefixes.sort_by_key(|p| p.1);
+        let mut t = Trie {
+            width,
+            levels: width.div_ceil(8).max(1),
+            default: NONE,
+            nodes: vec![Self::new_node()],
+        };
+        for (value, len, idx) in prefixes {
+            let kv = t.align(value);
+            if len == 0 {
+                t.default = idx;
+                continue;
+            }
+            let level = (len - 1) / 8;
+            let mut node = 0usize;
+            for l in 0..level {
+                let byte = ((kv >> (56 - 8 * l)) & 0xff) as usize;
+                let child = t.nodes[node][byte].child;
+                node = if child == NONE {
+                    t.nodes.push(Self::new_node());
+                    let c = t.nodes.len() - 1;
+                    t.nodes[node][byte].child = c as u32;
+                    c
+                } else {
+                    child as usize
+                };
+            }
+            let byte = ((kv >> (56 - 8 * level)) & 0xff) as usize;
+            let bits = len - 8 * level;
+            let span = 1usize << (8 - bits);
+            let base = byte & !(span - 1);
+            for b in base..base + span {
+                t.nodes[node][b].entry = idx;
+            }
+        }
+        t
+    }
+
+    #[inline]
+    fn align(&self, v: u64) -> u64 {
+        if self.width >= 64 {
+            v
+        } else {
+            v << (64 - self.width)
+        }
+    }
+
+    #[inline]
+    fn lookup(&self, key: u64) -> u32 {
+        let kv = self.align(key);
+        let mut best = self.default;
+        let mut node = 0usize;
+        for l in 0..self.levels {
+            let byte = ((kv >> (56 - 8 * l)) & 0xff) as usize;
+            let s = self.nodes[node][byte];
+            if s.entry != NONE {
+                best = s.entry;
+            }
+            if s.child == NONE {
+                break;
+            }
+            node = s.child as usize;
+        }
+        best
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Group {
+    masks: Box<[u64]>,
+    max_prio: i64,
+    map: FxMap<u128, u32>,
+}
+
+#[derive(Clone, Debug)]
+enum Classifier {
+    Empty,
+    /// entry indices, highest priority first
+    Linear(Vec<u32>),
+    Exact(Packer, FxMap<u128, u32>),
+    Lpm(Trie),
+    /// groups, highest `max_prio` first
+    TupleSpace(Packer, Vec<Group>),
+}
+
+/// The kind of classifier a table currently uses (for tests and statistics).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ClassifierKind {
+    Empty,
+    Linear,
+    Exact,
+    Lpm,
+    TupleSpace,
+}
+
+/// One table's entries, default action and compiled classifier. Immutable.
+#[derive(Clone, Debug)]
+pub(crate) struct TableState {
+    pub entries: Vec<Entry>,
+    pub default_action: u32,
+    pub default_args: Box<[u64]>,
+    cls: Classifier,
+}
+
+impl TableState {
+    /// Builds the classifier that fits `entries`.
+    pub(crate) fn build(
+        kinds: &[(MatchKind, u32)],
+        entries: Vec<Entry>,
+        default_action: u32,
+        default_args: Box<[u64]>,
+    ) -> TableState {
+        let widths: Vec<u32> = kinds.iter().map(|k| k.1).collect();
+        let n = entries.len();
+        let has_range = entries
+            .iter()
+            .any(|e| e.fields.iter().zip(&widths).any(|(f, w)| f.is_range(*w)));
+        let packer = Packer::new(&widths);
+        let by_prio = |entries: &[Entry]| {
+            let mut idx: Vec<u32> = (0..entries.len() as u32).collect();
+            // stable: equal priorities keep insertion order
+            idx.sort_by_key(|&i| std::cmp::Reverse(entries[i as usize].priority));
+            idx
+        };
+        let cls = if n == 0 {
+            Classifier::Empty
+        } else if n <= LINEAR_MAX || has_range || packer.is_none() {
+            Classifier::Linear(by_prio(&entries))
+        } else if let Some(packer) = packer {
+            let all_exact = entries.iter().all(|e| {
+                e.fields
+                    .iter()
+                    .zip(&widths)
+                    .all(|(f, w)| f.mask == mask(*w))
+            });
+            if all_exact {
+                let mut map = FxMap::default();
+                map.reserve(n);
+                for i in by_prio(&entries) {
+                    let key: Vec<u64> = entries[i as usize].fields.iter().map(|f| f.value).collect();
+                    map.entry(packer.pack(&key)).or_insert(i);
+                }
+                Classifier::Exact(packer, map)
+            } else if kinds.len() == 1 && kinds[0].0 == MatchKind::Lpm {
+                let w = kinds[0].1;
+                let prefixes = entries
+                    .iter()
+                    .enumerate()
+                    .map(|(i, e)| (e.fields[0].value, e.fields[0].mask.count_ones(), i as u32))
+                    .collect();
+                Classifier::Lpm(Trie::build(w, prefixes))
+            } else {
+                let mut groups: Vec<Group> = Vec::new();
+                let mut index: FxMap<Box<[u64]>, usize> = FxMap::default();
+                for i in by_prio(&entries) {
+                    let e = &entries[i as usize];
+                    let masks: Box<[u64]> = e.fields.iter().map(|f| f.mask).collect();
+                    let g = *index.entry(masks.clone()).or_insert_with(|| {
+                        groups.push(Group {
+                            masks,
+                            max_prio: e.priority,
+                            map: FxMap::default(),
+                        });
+                        groups.len() - 1
+                    });
+                    let vals: Vec<u64> = e.fields.iter().map(|f| f.value).collect();
+                    let k = packer.pack(&vals);
+                    groups[g].map.entry(k).or_insert(i);
+                }
+                groups.sort_by_key(|g| std::cmp::Reverse(g.max_prio));
+                Classifier::TupleSpace(packer, groups)
+            }
+        } else {
+            Classifier::Linear(by_prio(&entries))
+        };
+        TableState {
+            entries,
+            default_action,
+            default_args,
+            cls,
+        }
+    }
+
+    pub(crate) fn kind(&self) -> ClassifierKind {
+        match self.cls {
+            Classifier::Empty => ClassifierKind::Empty,
+            Classifier::Linear(_) => ClassifierKind::Linear,
+            Classifier::Exact(..) => ClassifierKind::Exact,
+            Classifier::Lpm(_) => ClassifierKind::Lpm,
+            Classifier::TupleSpace(..) => ClassifierKind::TupleSpace,
+        }
+    }
+
+    /// Looks `key` up; `None` = miss.
+    #[inline]
+    pub(crate) fn lookup(&self, key: &[u64]) -> Option<&Entry> {
+        let i = match &self.cls {
+            Classifier::Empty => return None,
+            Classifier::Linear(order) => *order.iter().find(|&&i| {
+                self.entries[i as usize]
+                    .fields
+                    .iter()
+                    .zip(key)
+                    .all(|(f, k)| f.matches(*k))
+            })?,
+            Classifier::Exact(p, map) => *map.get(&p.pack(key))?,
+            Classifier::Lpm(t) => {
+                let i = t.lookup(key[0]);
+                if i == NONE {
+                    return None;
+                }
+                i
+            }
+            Classifier::TupleSpace(p, groups) => {
+                let mut best: Option<u32> = None;
+                let mut best_prio = i64::MIN;
+                for g in groups {
+                    if best.is_some() && g.max_prio <= best_prio {
+                        break;
+                    }
+                    if let Some(&i) = g.map.get(&p.pack_masked(key, &g.masks)) {
+                        let pr = self.entries[i as usize].priority;
+                        if best.is_none() || pr > best_prio {
+                            best = Some(i);
+                            best_prio = pr;
+                        }
+                    }
+                }
+                best?
+            }
+        };
+        self.entries.get(i as usize)
+    }
+}
+
+/// All tables' states at one instant. A packet uses exactly one snapshot.
+#[derive(Clone, Debug)]
+pub(crate) struct Snapshot {
+    pub tables: Vec<Arc<TableState>>,
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn fm(value: u64, mask: u64, w: u32) -> FieldMatch {
+        FieldMatch {
+            value: value & mask,
+            mask,
+            lo: 0,
+            hi: crate::exec::mask(w),
+        }
+    }
+
+    fn lpm_entry(v: u64, len: u32, a: u32) -> Entry {
+        let m = if len == 0 { 0 } else { (!0u64 << (32 - len)) & 0xffff_ffff };
+        Entry {
+            fields: vec![fm(v, m, 32)].into(),
+            priority: len as i64,
+            action: a,
+            args: Box::new([]),
+        }
+    }
+
+    #[test]
+    fn trie_matches_linear() {
+        let mut entries = vec![
+            lpm_entry(0x0a00_0000, 8, 1),
+            lpm_entry(0x0a01_0000, 16, 2),
+            lpm_entry(0x0a01_0100, 24, 3),
+            lpm_entry(0x0a01_0101, 32, 4),
+            lpm_entry(0, 0, 5),
+            lpm_entry(0x0a01_0180, 25, 6),
+            lpm_entry(0xc000_0000, 2, 7),
+        ];
+        let kinds = [(MatchKind::Lpm, 32)];
+        let trie = TableState::build(&kinds, entries.clone(), 0, Box::new([]));
+        assert_eq!(trie.kind(), ClassifierKind::Lpm);
+        // the same entries through the linear classifier
+        entries.truncate(7);
+        let lin = TableState {
+            cls: Classifier::Linear({
+                let mut v: Vec<u32> = (0..7).collect();
+                v.sort_by_key(|&i| std::cmp::Reverse(entries[i as usize].priority));
+                v
+            }),
+            entries,
+            default_action: 0,
+            default_args: Box::new([]),
+        };
+        for k in [
+            0x0a01_0101u64,
+            0x0a01_0102,
+            0x0a01_0181,
+            0x0a01_0201,
+            0x0a02_0000,
+            0x0b00_0000,
+            0xc1_00_00_00,
+            0xff_ff_ff_ff,
+        ] {
+            assert_eq!(
+                trie.lookup(&[k]).map(|e| e.action),
+                lin.lookup(&[k]).map(|e| e.action),
+                "{k:x}"
+            );
+        }
+    }
+}
