@@ -156,8 +156,10 @@
 //! * `at fN:LINE:COL` after an instruction is its source location.
 //! * `;` starts a comment to the end of the line (comments are not preserved).
 //! * Canonical text (what [`print_module`] emits): 4-space indentation of instructions, one
-//!   blank line between blocks, decimal constants. `print(parse(t)) == t` for canonical `t`,
-//!   and `parse(print(m)) == m`.
+//!   blank line between blocks, decimal constants. `print(parse(t)) == t` for canonical `t`;
+//!   for any verified `m`, `parse(print(m))` equals `m` up to the numbering of instructions
+//!   (which the text does not show) and instructions not placed in any block, so
+//!   `print(parse(print(m))) == print(m)`.
 
 mod entity;
 mod header;
@@ -177,7 +179,9 @@ pub use interp::{
     Action, DumpEntry, DumpFormat, InterpError, InterpOptions, Interpreter, OpaqueHandler, Outcome,
     Packet, StateDump, StateStore, StoreError,
 };
-pub use module::{BlockData, FuncBuilder, Function, InstData, Module, ValueData, ValueDef};
+pub use module::{
+    BlockData, FuncBuilder, Function, InstData, InstEffects, Module, ValueData, ValueDef,
+};
 pub use parse::{parse_module, ParseError};
 pub use print::{print_inst, print_layout, print_module};
 pub use state::{Layout, LayoutField, StateKind, StateObject};

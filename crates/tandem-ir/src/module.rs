@@ -555,3 +555,70 @@ impl<'m> FuncBuilder<'m> {
         self.ins(InstKind::Return, &[])
     }
 }
+
+/// What one instruction may read and write, by the semantic contract — the raw material of
+/// dependency analysis. Values (SSA operands) are not listed; they are explicit in the IR.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct InstEffects {
+    /// Locations read.
+    pub reads: Vec<Effect>,
+    /// Locations written.
+    pub writes: Vec<Effect>,
+}
+
+impl Module {
+    /// The read and write sets of an instruction of this module.
+    ///
+    /// Header presence and packet metadata never change, so `hdr.valid` and `meta.read` have
+    /// no effects. `map.find` on an **expiring** map also writes it (a hit refreshes the
+    /// entry's last-use time); `map.insert` reads and writes its map (capacity check, expiry);
+    /// `map.erase` writes it. `send`/`drop` write `action`. `opaque` has its declared sets.
+    pub fn inst_effects(&self, kind: &InstKind) -> InstEffects {
+        let (mut reads, mut writes) = (Vec::new(), Vec::new());
+        match kind {
+            InstKind::HdrRead { field } => reads.push(Effect::Field(*field)),
+            InstKind::HdrWrite { field, .. } => writes.push(Effect::Field(*field)),
+            InstKind::MapFind { state, .. } => {
+                reads.push(Effect::State(*state));
+                if matches!(
+                    self.states.get(*state).map(|s| &s.kind),
+                    Some(StateKind::ExpiringMap { .. })
+                ) {
+                    writes.push(Effect::State(*state));
+                }
+            }
+            InstKind::MapInsert { state, .. } => {
+                reads.push(Effect::State(*state));
+                writes.push(Effect::State(*state));
+            }
+            InstKind::MapErase { state, .. }
+            | InstKind::VecSet { state, .. }
+            | InstKind::ScalarStore { state, .. } => writes.push(Effect::State(*state)),
+            InstKind::VecGet { state, .. } | InstKind::ScalarLoad { state } => {
+                reads.push(Effect::State(*state))
+            }
+            InstKind::Send { .. } | InstKind::Drop => writes.push(Effect::Action),
+            InstKind::Opaque {
+                reads: r,
+                writes: w,
+                ..
+            } => {
+                reads.clone_from(r);
+                writes.clone_from(w);
+            }
+            InstKind::Const { .. }
+            | InstKind::Binary { .. }
+            | InstKind::Icmp { .. }
+            | InstKind::Cast { .. }
+            | InstKind::Select { .. }
+            | InstKind::Bswap { .. }
+            | InstKind::HdrValid { .. }
+            | InstKind::MetaRead { .. }
+            | InstKind::Jump { .. }
+            | InstKind::Brif { .. }
+            | InstKind::Switch { .. }
+            | InstKind::Return => {}
+        }
+        InstEffects { reads, writes }
+    }
+}

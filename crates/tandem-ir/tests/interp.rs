@@ -597,3 +597,86 @@ fn builder_makes_minilb_equal_to_the_text() {
     verify_module(&m).unwrap();
     assert_eq!(print_module(&m), print_module(&parsed));
 }
+
+#[test]
+fn firewall_remembers_inside_flows_until_idle() {
+    let m = load("firewall");
+    let interp = Interpreter::new(&m, InterpOptions::default()).unwrap();
+    let mut store = StateStore::new(&m);
+    let mut run = |bytes: &[u8], in_port: u16, t: u64| {
+        interp
+            .run(
+                &mut store,
+                &Packet {
+                    bytes: bytes.to_vec(),
+                    in_port,
+                    timestamp_ns: t,
+                },
+            )
+            .unwrap()
+            .action
+    };
+    let out = tcp_packet([10, 0, 0, 1], [8, 8, 8, 8], 5555, 443);
+    let back = tcp_packet([8, 8, 8, 8], [10, 0, 0, 1], 443, 5555);
+    let mut udp_back = back.clone();
+    udp_back[23] = 17;
+    assert_eq!(run(&back, 1, 0), Action::Drop, "unsolicited");
+    assert_eq!(run(&out, 0, 1), Action::Send(1));
+    assert_eq!(
+        run(&back, 1, 2),
+        Action::Send(0),
+        "reply to a remembered flow"
+    );
+    assert_eq!(
+        run(&udp_back, 1, 3),
+        Action::Drop,
+        "protocol is part of the key"
+    );
+    let later = 2 + 300_000_000_000;
+    assert_eq!(
+        run(&back, 1, later),
+        Action::Drop,
+        "idle for the full timeout"
+    );
+    assert_eq!(store.scalar_get(&m, "dropped").unwrap(), 3);
+    let dump = store.dump(&m, DumpFormat::Cpp).unwrap();
+    assert!(dump[0].entries.is_empty(), "the expired flow is gone");
+}
+
+#[test]
+fn effects_follow_the_contract() {
+    let m = load("firewall");
+    let f = &m.process;
+    let flows = m.state_by_name("flows").unwrap();
+    let effects: Vec<InstEffects> = f.insts.values().map(|d| m.inst_effects(&d.kind)).collect();
+    let find = f
+        .insts
+        .values()
+        .position(|d| matches!(d.kind, InstKind::MapFind { .. }))
+        .unwrap();
+    assert_eq!(effects[find].reads, vec![Effect::State(flows)]);
+    assert_eq!(
+        effects[find].writes,
+        vec![Effect::State(flows)],
+        "expiring-map hits refresh"
+    );
+    let read = f
+        .insts
+        .values()
+        .position(|d| {
+            matches!(
+                d.kind,
+                InstKind::HdrRead {
+                    field: HeaderField::Ipv4Protocol
+                }
+            )
+        })
+        .unwrap();
+    assert_eq!(
+        effects[read],
+        InstEffects {
+            reads: vec![Effect::Field(HeaderField::Ipv4Protocol)],
+            writes: vec![]
+        }
+    );
+}
