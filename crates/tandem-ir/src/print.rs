@@ -129,7 +129,11 @@ fn print_function(out: &mut String, module: &Module, func: &Function) {
         out.push_str(":\n");
         for &inst in &data.insts {
             out.push_str("    ");
-            write_inst(out, module, func, inst);
+            if func.insts.is_valid(inst) {
+                write_inst(out, module, func, inst);
+            } else {
+                let _ = write!(out, "<missing {inst}>");
+            }
             out.push('\n');
         }
     }

@@ -235,3 +235,47 @@ fn errors_carry_structured_locations() {
         other => panic!("unexpected location {other:?}"),
     }
 }
+
+#[test]
+fn dangling_handles_are_errors_not_panics() {
+    let mut m = Module::new("api");
+    let b0 = m.process.add_block();
+    m.process.blocks[b0].insts.push(Inst::from_u32(42));
+    let bogus_state = StateId::from_u32(3);
+    m.process.append_inst(
+        b0,
+        InstKind::MapFind {
+            state: bogus_state,
+            key: vec![],
+        },
+        &[Type::I1],
+        None,
+    );
+    let loc = Some(SourceLoc {
+        file: FileId::from_u32(5),
+        line: 1,
+        col: 1,
+    });
+    let dest = BlockCall::new(Block::from_u32(9), vec![Value::from_u32(77)]);
+    m.process.append_inst(b0, InstKind::Jump { dest }, &[], loc);
+    let text = print_module(&m);
+    assert!(text.contains("<missing inst42>"), "{text}");
+    let errs: Vec<String> = verify_module(&m)
+        .unwrap_err()
+        .0
+        .iter()
+        .map(|e| e.to_string())
+        .collect();
+    assert_eq!(
+        errs,
+        [
+            "fn process, block0: lists inst42, which does not exist",
+            "fn process, block0, `v0:i1 = map.find <undeclared state3>()`: undeclared state3 is not a hashmap or expiring_map",
+            "fn process, block0, `br block9(v77) at f5:1:1`: source location names undeclared file f5",
+            "fn process, block0, `br block9(v77) at f5:1:1`: uses v77, which does not exist",
+            "fn process, block0, `br block9(v77) at f5:1:1`: branches to block9, which does not exist",
+        ]
+    );
+    // The interpreter refuses unverified modules.
+    assert!(Interpreter::new(&m, InterpOptions::default()).is_err());
+}
