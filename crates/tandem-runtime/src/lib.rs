@@ -14,6 +14,7 @@ pub mod config;
 pub mod host;
 pub mod native;
 pub mod nfapi;
+pub mod scenario;
 
 use std::path::PathBuf;
 
