@@ -23,7 +23,8 @@
 //!
 //! Build modules with [`Module::new`], [`Module::add_state`], [`Module::add_file`],
 //! [`Module::add_server_function`] and the [`FuncBuilder`] from [`Module::builder`]; then
-//! [`verify_module`], [`print_module`], [`parse_module`], and [`Interpreter`].
+//! [`verify_module`], [`print_module`], [`parse_module`], and [`Interpreter`]. [`renumber`]
+//! gives values canonical numbers before printing golden files.
 //!
 //! # Semantic contract
 //!
@@ -168,6 +169,7 @@ pub mod interp;
 mod module;
 mod parse;
 mod print;
+mod renumber;
 mod state;
 mod types;
 pub mod verify;
@@ -184,6 +186,7 @@ pub use module::{
 };
 pub use parse::{parse_module, ParseError};
 pub use print::{print_inst, print_layout, print_module};
+pub use renumber::renumber;
 pub use state::{Layout, LayoutField, StateKind, StateObject};
 pub use types::Type;
 pub use verify::{verify_module, ErrorLocation, VerifyError, VerifyErrors};

@@ -62,3 +62,46 @@ fn parse_errors_have_positions() {
         }
     }
 }
+
+#[test]
+fn renumber_restores_canonical_names() {
+    let path = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/data/minilb.nfir");
+    let text = canonical(&std::fs::read_to_string(path).unwrap());
+    // Rename every value vN to v(3N+7).
+    let chars: Vec<char> = text.chars().collect();
+    let mut scrambled = String::new();
+    let mut i = 0;
+    while i < chars.len() {
+        let starts_value = chars[i] == 'v'
+            && (i == 0 || !(chars[i - 1].is_ascii_alphanumeric() || chars[i - 1] == '.'))
+            && chars.get(i + 1).is_some_and(|c| c.is_ascii_digit());
+        if starts_value {
+            let mut j = i + 1;
+            while j < chars.len() && chars[j].is_ascii_digit() {
+                j += 1;
+            }
+            let n: u32 = chars[i + 1..j].iter().collect::<String>().parse().unwrap();
+            scrambled.push_str(&format!("v{}", 3 * n + 7));
+            i = j;
+        } else {
+            scrambled.push(chars[i]);
+            i += 1;
+        }
+    }
+    assert_ne!(scrambled, text);
+    let m = parse_module(&scrambled).unwrap();
+    verify_module(&m).unwrap();
+    assert_eq!(
+        print_module(&m),
+        scrambled,
+        "the parser keeps value numbers"
+    );
+    let r = tandem_ir::renumber(&m);
+    verify_module(&r).unwrap();
+    assert_eq!(print_module(&r), text);
+    assert_eq!(
+        parse_module(&text).unwrap(),
+        r,
+        "renumbered module equals the parsed canonical one"
+    );
+}
