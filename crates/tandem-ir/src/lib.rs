@@ -156,6 +156,7 @@
 //!   numbered `block0..blockN` (in any order; printed in order).
 //! * `at fN:LINE:COL` after an instruction is its source location.
 //! * `;` starts a comment to the end of the line (comments are not preserved).
+//! * Numbers may be written in hex (`0xffff`) by hand; the printer writes decimal.
 //! * Canonical text (what [`print_module`] emits): 4-space indentation of instructions, one
 //!   blank line between blocks, decimal constants. `print(parse(t)) == t` for canonical `t`;
 //!   for any verified `m`, `parse(print(m))` equals `m` up to the numbering of instructions
