@@ -1,36 +1,37 @@
-//! `renumber`: give a function's values canonical numbers.
-//!
-//! Builders (the lifter, passes) create values in whatever order suits them and may leave
-//! instructions unplaced. Golden files want stable, dense names so that diffs stay small.
-//! [`renumber`] rebuilds `process` so that values are numbered `v0, v1, ...` in text order
-//! (each block's parameters, then each instruction's results, blocks in order), instructions
-//! are numbered in text order, and unplaced instructions and unused values are gone.
-//!
-//! Before:
-//! ```text
-//! block0:
-//!     v7:i16 = const 1
-//!     br block1(v7)
-//!
-//! block1(v3:i16):
-//!     send v3
-//!     return
-//! ```
-//! After:
-//! ```text
-//! block0:
-//!     v0:i16 = const 1
-//!     br block1(v0)
-//!
-//! block1(v1:i16):
-//!     send v1
-//!     return
-//! ```
+//! `renumber`: canonical value numbering (see [`renumber`]).
 
 use crate::{Function, InstData, Module, Type, Value, ValueData, ValueDef};
 use std::collections::HashMap;
 
-/// Returns `module` with `process` renumbered canonically (see the [module docs](self)).
+/// Gives `process`'s values canonical numbers.
+///
+/// Builders (the lifter, passes) create values in whatever order suits them and may leave
+/// instructions unplaced. Golden files want stable, dense names so that diffs stay small.
+/// [`renumber`] rebuilds `process` so that values are numbered `v0, v1, ...` in text order
+/// (each block's parameters, then each instruction's results, blocks in order), instructions
+/// are numbered in text order, and unplaced instructions and unused values are gone.
+///
+/// Before:
+/// ```text
+/// block0:
+///     v7:i16 = const 1
+///     br block1(v7)
+///
+/// block1(v3:i16):
+///     send v3
+///     return
+/// ```
+/// After:
+/// ```text
+/// block0:
+///     v0:i16 = const 1
+///     br block1(v0)
+///
+/// block1(v1:i16):
+///     send v1
+///     return
+/// ```
+///
 /// Semantics, block numbers and everything outside `process` are unchanged.
 pub fn renumber(module: &Module) -> Module {
     let old = &module.process;
