@@ -9,7 +9,10 @@ pub mod replies;
 pub mod stats;
 pub mod workload;
 
-pub use gen::{generate, write_trace, GenError, GenOptions, GenSummary, Generator, Plan};
+pub use gen::{
+    generate, write_trace, GenError, GenOptions, GenSummary, Generator, Plan, CLIENT_PORT,
+    SERVER_PORT,
+};
 pub use pcap::{PcapFileWriter, TraceError, TracePacket, TraceReader, TraceWriter};
 pub use replies::{FiveTuple, ReplyRewriter};
 pub use stats::{PortCounts, TraceStats};

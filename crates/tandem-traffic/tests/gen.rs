@@ -252,6 +252,28 @@ fn endhosts_payloads_are_protocol_text() {
             String::from_utf8_lossy(needle)
         );
     }
+    // Some hosts show the Trojan sequence: SSH, then an HTTP/FTP download, then IRC
+    // (ordered by each connection's first packet).
+    let mut seen = std::collections::HashSet::new();
+    let mut state: HashMap<u8, u8> = HashMap::new();
+    for p in pkts.iter().filter(|p| p.port == 0) {
+        let d = &p.data;
+        let ihl = usize::from(d[14] & 0x0f) * 4;
+        let key = (d[26..38].to_vec(), d[14 + ihl..14 + ihl + 4].to_vec());
+        if !seen.insert(key) {
+            continue;
+        }
+        let dport = u16::from_be_bytes([d[14 + ihl + 2], d[14 + ihl + 3]]);
+        let st = state.entry(d[29]).or_default();
+        *st = match (*st, dport) {
+            (0, 22) => 1,
+            (1, 80 | 21) => 2,
+            (2, 6667) => 3,
+            (s, _) => s,
+        };
+    }
+    let trojans = state.values().filter(|&&s| s == 3).count();
+    assert!(trojans >= 3, "{trojans} hosts with SSH -> HTTP/FTP -> IRC");
     // Every client address is an internal host.
     for p in pkts.iter().filter(|p| p.port == 0) {
         assert_eq!(&p.data[26..29], &[10, 1, 0]);
