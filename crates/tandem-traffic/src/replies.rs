@@ -417,4 +417,60 @@ mod tests {
         }
         assert!(rewritten > 100, "{rewritten}");
     }
+
+    fn frame(t: FiveTuple, payload: &[u8]) -> Vec<u8> {
+        if t.proto == 6 {
+            tcp(t.src, t.sport, t.dst, t.dport, payload)
+        } else {
+            udp(t.src, t.sport, t.dst, t.dport, payload)
+        }
+    }
+
+    fn tuple() -> impl proptest::strategy::Strategy<Value = FiveTuple> {
+        use proptest::prelude::*;
+        (
+            any::<[u8; 4]>(),
+            any::<[u8; 4]>(),
+            any::<u16>(),
+            any::<u16>(),
+            prop_oneof![Just(6u8), Just(17u8)],
+        )
+            .prop_map(|(src, dst, sport, dport, proto)| FiveTuple {
+                src,
+                dst,
+                sport,
+                dport,
+                proto,
+            })
+    }
+
+    proptest::proptest! {
+        /// Any translation: the reply is rewritten to exactly reverse(T') with valid checksums,
+        /// and everything but addresses, ports and checksums is unchanged.
+        #[test]
+        fn rewrites_are_exact_and_keep_checksums_valid(
+            t in tuple(),
+            t2 in tuple(),
+            payload in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+        ) {
+            let t2 = FiveTuple { proto: t.proto, ..t2 };
+            let mut rr = ReplyRewriter::new();
+            rr.observe(&frame(t, &payload), 0, &[(1, &frame(t2, &payload))]);
+            let reply = frame(t.reverse(), &payload);
+            let mut p = pkt(1, reply.clone());
+            let changed = rr.rewrite(&mut p);
+            proptest::prop_assert_eq!(changed, t != t2);
+            proptest::prop_assert_eq!(FiveTuple::of_frame(&p.data), Some(t2.reverse()));
+            proptest::prop_assert!(checksums_valid(&p.data));
+            // Byte-exact apart from the checksums (0x0000 and 0xffff may both be valid).
+            let ck = if t.proto == 6 { 34 + 16 } else { 34 + 6 };
+            let mut want = frame(t2.reverse(), &payload);
+            let mut got = p.data;
+            for f in [&mut want, &mut got] {
+                f[24..26].fill(0);
+                f[ck..ck + 2].fill(0);
+            }
+            proptest::prop_assert_eq!(got, want);
+        }
+    }
 }

@@ -6,7 +6,7 @@
 //! RST set. Sizes are frame lengths (Ethernet header included, no FCS). Percentiles are
 //! nearest-rank.
 
-use std::collections::{BTreeMap, HashSet};
+use std::collections::{BTreeMap, HashMap};
 use std::fmt;
 
 use etherparse::{NetSlice, SlicedPacket, TransportSlice};
@@ -41,7 +41,8 @@ pub struct TraceStats {
     pub first_ts_ns: Option<u64>,
     pub last_ts_ns: Option<u64>,
     sizes: Vec<u32>,
-    seen: HashSet<FiveTuple>,
+    /// Packets per flow (bidirectional 5-tuple, canonical direction).
+    flow_packets: HashMap<FiveTuple, u64>,
 }
 
 impl TraceStats {
@@ -103,7 +104,9 @@ impl TraceStats {
             proto: if tcp { 6 } else { 17 },
         };
         let key = t.min(t.reverse());
-        if self.seen.insert(key) {
+        let n = self.flow_packets.entry(key).or_insert(0);
+        *n += 1;
+        if *n == 1 {
             if tcp {
                 self.tcp_flows += 1;
             } else {
@@ -118,13 +121,16 @@ impl TraceStats {
 
     /// Nearest-rank percentile of frame sizes (`q` in 0..=100); `None` for an empty trace.
     pub fn size_percentile(&self, q: f64) -> Option<u32> {
-        if self.sizes.is_empty() {
-            return None;
-        }
         let mut v = self.sizes.clone();
         v.sort_unstable();
-        let rank = ((q / 100.0) * v.len() as f64).ceil() as usize;
-        Some(v[rank.clamp(1, v.len()) - 1])
+        percentile(&v, q)
+    }
+
+    /// Nearest-rank percentile of packets per flow (`q` in 0..=100); `None` without flows.
+    pub fn flow_packets_percentile(&self, q: f64) -> Option<u64> {
+        let mut v: Vec<u64> = self.flow_packets.values().copied().collect();
+        v.sort_unstable();
+        percentile(&v, q)
     }
 
     /// Last minus first timestamp.
@@ -143,6 +149,14 @@ impl TraceStats {
             self.control_packets as f64 / self.packets as f64
         }
     }
+}
+
+fn percentile<T: Copy>(sorted: &[T], q: f64) -> Option<T> {
+    if sorted.is_empty() {
+        return None;
+    }
+    let rank = ((q / 100.0) * sorted.len() as f64).ceil() as usize;
+    Some(sorted[rank.clamp(1, sorted.len()) - 1])
 }
 
 impl fmt::Display for TraceStats {
@@ -204,6 +218,17 @@ impl fmt::Display for TraceStats {
                 "frame size     min {min}, p50 {p50}, p90 {p90}, p99 {p99}, max {max}"
             )?,
             _ => writeln!(f, "frame size     -")?,
+        }
+        if let (Some(p50), Some(p90), Some(p99), Some(max)) = (
+            self.flow_packets_percentile(50.0),
+            self.flow_packets_percentile(90.0),
+            self.flow_packets_percentile(99.0),
+            self.flow_packets_percentile(100.0),
+        ) {
+            writeln!(
+                f,
+                "packets/flow   p50 {p50}, p90 {p90}, p99 {p99}, max {max}"
+            )?;
         }
         for (port, c) in &self.per_port {
             writeln!(f, "port {port:<9} {} packets, {} bytes", c.packets, c.bytes)?;
