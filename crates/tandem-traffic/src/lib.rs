@@ -1,7 +1,18 @@
 //! Traffic for Tandem: packet traces on disk (pcap/pcapng), workloads (flow-size
-//! distributions from published research) and a deterministic flow-level generator.
+//! distributions from published research), a deterministic flow-level generator, trace
+//! statistics and closed-loop reply translation for NFs that rewrite addresses.
 //!
-//! This crate does file I/O (it reads and writes traces) but no networking.
+//! - [`pcap`]: [`TracePacket`], [`TraceReader`], [`TraceWriter`], [`PcapFileWriter`].
+//! - [`workload`]: [`Workload::resolve`] (built-in name or CDF file), [`Cdf`] sampling.
+//! - [`gen`]: [`generate`] (in memory), [`write_trace`] (pcapng file), the streaming
+//!   [`Generator`]; [`GenOptions`] and address [`Plan`]s. Client side on port
+//!   [`CLIENT_PORT`] (0), server side on [`SERVER_PORT`] (1).
+//! - [`replies`]: [`ReplyRewriter`] (`rewrite` before feeding a packet, `observe` after).
+//! - [`stats`]: [`TraceStats`].
+//!
+//! Invariants: everything is deterministic (same inputs → same bytes); no clocks, threads or
+//! networking; file I/O only in `pcap`, `workload::Workload::from_file` and `write_trace`;
+//! errors are `thiserror` enums that name the file or option concerned.
 
 pub mod gen;
 pub mod pcap;
