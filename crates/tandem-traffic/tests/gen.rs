@@ -354,3 +354,29 @@ fn tcpdump_reads_generated_traces() {
     assert_eq!(lines, sum.packets, "{stderr}");
     assert!(!stderr.contains("truncated"), "{stderr}");
 }
+
+#[test]
+fn edge_cases_zero_flows_few_flows_user_cdf_file() {
+    let w = wl("cache");
+    assert!(generate(&w, &opts(Plan::Plain, 0, 1)).unwrap().is_empty());
+    // Fewer flows than slots.
+    let pkts = generate(&w, &opts(Plan::Nat, 3, 1)).unwrap();
+    let stats = tandem_traffic::TraceStats::compute(&pkts);
+    assert_eq!(stats.flows(), 3);
+
+    let dir = tempfile::tempdir().unwrap();
+    let path = dir.path().join("mine.csv");
+    std::fs::write(&path, "100,0\r\n1000,0.5\r\n5000,1\r\n").unwrap();
+    let mine = Workload::resolve(path.to_str().unwrap()).unwrap();
+    assert_eq!(mine.cdf.mean(), 0.5 * 550.0 + 0.5 * 3000.0);
+    let o = GenOptions {
+        udp_share: 0.0,
+        ..opts(Plan::Plain, 50, 2)
+    };
+    let pkts = generate(&mine, &o).unwrap();
+    // Every flow carries between 100 and 5000 bytes in its bulk message, so every flow has
+    // at most ceil(5000 / 1460) + small data segments.
+    let stats = tandem_traffic::TraceStats::compute(&pkts);
+    assert_eq!(stats.tcp_flows, 50);
+    assert!(stats.flow_packets_percentile(100.0).unwrap() < 40);
+}
