@@ -2,13 +2,13 @@
 //! distributions from published research), a deterministic flow-level generator, trace
 //! statistics and closed-loop reply translation for NFs that rewrite addresses.
 //!
-//! - [`pcap`]: [`TracePacket`], [`TraceReader`], [`TraceWriter`], [`PcapFileWriter`].
-//! - [`workload`]: [`Workload::resolve`] (built-in name or CDF file), [`Cdf`] sampling.
-//! - [`gen`]: [`generate`] (in memory), [`write_trace`] (pcapng file), the streaming
+//! - [`pcap`] — [`TracePacket`], [`TraceReader`], [`TraceWriter`], [`PcapFileWriter`].
+//! - [`workload`] — [`Workload::resolve`] (built-in name or CDF file), [`Cdf`] sampling.
+//! - [`gen`] — [`generate`] (in memory), [`write_trace`] (pcapng file), the streaming
 //!   [`Generator`]; [`GenOptions`] and address [`Plan`]s. Client side on port
 //!   [`CLIENT_PORT`] (0), server side on [`SERVER_PORT`] (1).
-//! - [`replies`]: [`ReplyRewriter`] (`rewrite` before feeding a packet, `observe` after).
-//! - [`stats`]: [`TraceStats`].
+//! - [`replies`] — [`ReplyRewriter`] (`rewrite` before feeding a packet, `observe` after).
+//! - [`stats`] — [`TraceStats`].
 //!
 //! Invariants: everything is deterministic (same inputs → same bytes); no clocks, threads or
 //! networking; file I/O only in `pcap`, `workload::Workload::from_file` and `write_trace`;
