@@ -22,7 +22,7 @@
 //! [[step]]
 //! name = "SYN from inside"
 //! at = "1ms"                    # ns as an integer, or "1.5s", "300ms", "20us", "7ns",
-//!                               # "2min"; "+5s" is relative to the previous step.
+//!                               # "2min", "1h"; "+5s" is relative to the previous step.
 //!                               # Default: previous step + 1us (the first step: 0).
 //! port = 0                      # ingress port (required for a packet step)
 //! flow = "web"                  # start from a template ...
@@ -1175,9 +1175,10 @@ fn parse_time(v: &toml::Value) -> Result<(u64, bool), String> {
                 "ms" => 1e6,
                 "s" => 1e9,
                 "min" => 60e9,
+                "h" => 3600e9,
                 u => {
                     return Err(format!(
-                        "unknown unit `{u}` in \"{s}\" (use ns, us, ms, s or min)"
+                        "unknown unit `{u}` in \"{s}\" (use ns, us, ms, s, min or h)"
                     ))
                 }
             };
@@ -1271,7 +1272,7 @@ fn unhex(s: &str) -> Result<Vec<u8>, String> {
         .bytes()
         .filter(|b| !b.is_ascii_whitespace() && *b != b':')
         .collect();
-    if digits.len() % 2 != 0 {
+    if digits.len() & 1 == 1 {
         return Err(format!("odd number of hex digits in \"{s}\""));
     }
     digits
