@@ -340,11 +340,11 @@ fn encode(
 }
 
 /// Is the entry live at `now`? Entries of expiring maps (`timeout` is `Some`) expire once
-/// they have been idle for `timeout` ns or more.
+/// they have been idle for more than `timeout` ns (the native `tandem::ExpiringMap` rule).
 fn live(e: &MapEntry, now: u64, timeout: Option<u64>) -> bool {
     match timeout {
         None => true,
-        Some(t) => now.saturating_sub(e.last_used) < t,
+        Some(t) => now.saturating_sub(e.last_used) <= t,
     }
 }
 
@@ -863,13 +863,24 @@ impl Ctx<'_> {
                 self.set(res(0)?, r)?;
             }
             InstKind::HdrRead { field } => {
-                let r = self.field_range(*field, inst)?;
-                let v = self.bytes[r]
-                    .iter()
-                    .fold(0u64, |acc, &b| (acc << 8) | u64::from(b));
+                // A field of an absent header reads as 0 (P4: invalid headers' fields are
+                // unspecified; the lifter only uses such values under a `select` that
+                // discards them).
+                let v = if self.hdrs.get(field.header()).is_none() {
+                    0
+                } else {
+                    let r = self.field_range(*field, inst)?;
+                    self.bytes[r]
+                        .iter()
+                        .fold(0u64, |acc, &b| (acc << 8) | u64::from(b))
+                };
                 self.set(res(0)?, v)?;
             }
             InstKind::HdrWrite { field, value } => {
+                if self.hdrs.get(field.header()).is_none() {
+                    // Writing a field of an absent header does nothing (as in P4).
+                    return Ok(Flow::Next);
+                }
                 let r = self.field_range(*field, inst)?;
                 let v = self.get(*value)?;
                 let n = r.len();

@@ -74,10 +74,10 @@
 //! `eth`, `ethertype == 0x0800`, `len >= 34`, version 4, `ihl >= 5` and `len >= 14 + 4*ihl`;
 //! `tcp` if `ipv4`, `protocol == 6` and `len >= l4 + 20`; `udp` if `ipv4`, `protocol == 17`
 //! and `len >= l4 + 8`, where `l4 = 14 + 4*ihl`. Writes to `ethertype`, `version_ihl` or
-//! `protocol` do not change presence or offsets. `hdr.valid h` tests presence. Reading or
-//! writing a field of an absent header is an error the verifier cannot see (the lifted
-//! program must guard accesses with `hdr.valid`, as the C++ guards on `nullptr`); the
-//! interpreter reports it. The packet length never changes.
+//! `protocol` do not change presence or offsets. `hdr.valid h` tests presence. As in P4,
+//! reading a field of an absent header gives 0 and writing one does nothing: the lifter turns
+//! `tcp ? tcp->sport : udp->sport` into two reads and a `select`, and a store through such a
+//! pointer into guarded writes. The packet length never changes.
 //!
 //! ## Metadata
 //! `meta.read in_port: i16` (arrival port), `meta.read length: i16` (frame length in bytes,
@@ -96,7 +96,8 @@
 //!   capacity check, and the entry's last-use time becomes `now`.
 //! * `map.erase m(key...)`: remove the key if present.
 //! * Expiring maps: an entry last used at `t` is live at packet time `now` iff
-//!   `now - t < idle_timeout_ns` (saturating). Expired entries behave as absent.
+//!   `now - t <= idle_timeout_ns` (saturating), as in the native `tandem::ExpiringMap`.
+//!   Expired entries behave as absent.
 //! * `fields... = vec.get v[i]`, `vec.set v[i](fields...)`: element `i` (unsigned, any width).
 //!   An index `>= len` is an interpreter error (undefined behaviour in C++).
 //! * `x = scalar.load s`, `scalar.store s, x`.

@@ -9,6 +9,14 @@
 #include <cstddef>
 #include <cstdint>
 
+// Helpers are forced inline in the analysis build so that every statement of process() ends
+// up in one function for the front end.
+#ifdef TANDEM_ANALYSIS
+#define TANDEM_HELPER inline __attribute__((always_inline))
+#else
+#define TANDEM_HELPER inline
+#endif
+
 namespace tandem {
 
 /// Nanoseconds. Packet timestamps and timer ticks use this unit.
@@ -94,7 +102,7 @@ static_assert(sizeof(UdpHdr) == 8, "UDP header layout");
 // code with no loops, so they can run on the switch.
 
 /// Folds a 32-bit one's-complement accumulator to 16 bits.
-inline uint16_t csum_fold(uint32_t sum) {
+TANDEM_HELPER uint16_t csum_fold(uint32_t sum) {
   sum = (sum & 0xffff) + (sum >> 16);
   sum = (sum & 0xffff) + (sum >> 16);
   return uint16_t(sum);
@@ -102,7 +110,7 @@ inline uint16_t csum_fold(uint32_t sum) {
 
 /// The checksum `check` covered a 16-bit word that changed from `from` to `to`; returns
 /// the new checksum:  `tcp->check = csum_update2(tcp->check, old_port, new_port);`
-inline uint16_t csum_update2(uint16_t check, uint16_t from, uint16_t to) {
+TANDEM_HELPER uint16_t csum_update2(uint16_t check, uint16_t from, uint16_t to) {
   uint32_t sum = uint16_t(~check);
   sum += uint16_t(~from);
   sum += to;
@@ -111,7 +119,7 @@ inline uint16_t csum_update2(uint16_t check, uint16_t from, uint16_t to) {
 
 /// The checksum `check` covered a 32-bit word that changed from `from` to `to` (e.g. an IPv4
 /// address, which both the IPv4 header checksum and the TCP/UDP pseudo-header cover).
-inline uint16_t csum_update4(uint16_t check, uint32_t from, uint32_t to) {
+TANDEM_HELPER uint16_t csum_update4(uint16_t check, uint32_t from, uint32_t to) {
   uint32_t sum = uint16_t(~check);
   sum += uint16_t(~from) + uint16_t(~(from >> 16));
   sum += (to & 0xffff) + (to >> 16);
@@ -120,14 +128,14 @@ inline uint16_t csum_update4(uint16_t check, uint32_t from, uint32_t to) {
 
 /// csum_update2 for a UDP checksum: 0 means "no checksum" and stays 0; a computed 0 is sent
 /// as 0xffff (RFC 768).
-inline uint16_t udp_csum_update2(uint16_t check, uint16_t from, uint16_t to) {
+TANDEM_HELPER uint16_t udp_csum_update2(uint16_t check, uint16_t from, uint16_t to) {
   if (check == 0) return 0;
   uint16_t c = csum_update2(check, from, to);
   return c == 0 ? 0xffff : c;
 }
 
 /// csum_update4 for a UDP checksum (see udp_csum_update2).
-inline uint16_t udp_csum_update4(uint16_t check, uint32_t from, uint32_t to) {
+TANDEM_HELPER uint16_t udp_csum_update4(uint16_t check, uint32_t from, uint32_t to) {
   if (check == 0) return 0;
   uint16_t c = csum_update4(check, from, to);
   return c == 0 ? 0xffff : c;

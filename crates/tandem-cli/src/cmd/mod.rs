@@ -1,5 +1,6 @@
 //! One module per subcommand.
 pub mod host;
+pub mod lift;
 pub mod progress;
 pub mod switch;
 pub mod traffic;

@@ -1,0 +1,170 @@
+//! Diagnostics: what the front end cannot handle, with a code, the C++ location and the reason.
+//!
+//! Errors stop the lift (the program cannot be analysed soundly); warnings mark statements
+//! that were kept but can only run on the server. `tandem explain <code>` prints
+//! [`Code::explain`].
+
+use std::fmt;
+
+/// A position in the NF's C++ source (from LLVM debug info).
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct SrcLoc {
+    pub file: String,
+    pub line: u32,
+    pub col: u32,
+}
+
+impl fmt::Display for SrcLoc {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        if self.col > 0 {
+            write!(f, "{}:{}:{}", self.file, self.line, self.col)
+        } else {
+            write!(f, "{}:{}", self.file, self.line)
+        }
+    }
+}
+
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Severity {
+    Error,
+    Warning,
+}
+
+macro_rules! codes {
+    ($($variant:ident = $code:literal, $sev:ident, $title:literal, $explain:literal;)*) => {
+        /// Every diagnostic the front end emits.
+        #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+        pub enum Code { $($variant),* }
+
+        impl Code {
+            pub const ALL: &'static [Code] = &[$(Code::$variant),*];
+            /// The stable code, e.g. `L005`.
+            pub fn as_str(self) -> &'static str { match self { $(Code::$variant => $code),* } }
+            pub fn severity(self) -> Severity { match self { $(Code::$variant => Severity::$sev),* } }
+            /// One line.
+            pub fn title(self) -> &'static str { match self { $(Code::$variant => $title),* } }
+            /// The page `tandem explain` prints.
+            pub fn explain(self) -> &'static str { match self { $(Code::$variant => $explain),* } }
+            pub fn from_str(s: &str) -> Option<Code> {
+                Code::ALL.iter().copied().find(|c| c.as_str().eq_ignore_ascii_case(s))
+            }
+        }
+    };
+}
+
+codes! {
+    NoEntry = "L001", Error, "no NF registered",
+"The source has no `TANDEM_NF(Type, state...)` registration, so the front end cannot find the
+per-packet entry point (`tandem_nf_process_entry`, which the macro defines in the analysis
+build).
+
+Fix: end the NF's source with `TANDEM_NF(MyNf, member1, member2, ...)`, listing every state
+member.";
+    UnsupportedInstruction = "L002", Error, "unsupported operation",
+"The per-packet code uses an operation the NF IR has no counterpart for: floating point,
+SIMD vectors, atomics, exceptions or inline assembly. Network functions that run on a switch
+work on integers only.
+
+Fix: use integer arithmetic (fixed point instead of floating point), or move the work to
+configure() or on_timer(), which always run on the server and are not analysed.";
+    FunctionPointer = "L003", Error, "call through a function pointer",
+"process() calls a function through a pointer (a virtual call, std::function, or a function
+pointer). The front end must see every statement the packet can execute to compute what it
+reads and writes, and an indirect call hides its target.
+
+Fix: call the function directly (templates instead of virtual dispatch).";
+    Recursion = "L004", Error, "recursive call",
+"process() calls a function that could not be inlined, which in the analysis build only
+happens for recursion (`tandem_nf_process_entry` is compiled with `flatten`). Switch programs
+have no call stack, and the dependency analysis needs one flat function.
+
+Fix: rewrite the recursion as a bounded loop.";
+    UntraceablePointer = "L005", Error, "pointer whose target cannot be traced",
+"A pointer is used whose target the front end cannot determine: it is chosen at run time
+between different objects (a pointer phi or select mixing, say, a header and a local), read
+from memory, or made from an integer. Every load and store must be traced to a header field,
+a state object, a local variable or the payload, so that its read/write sets are exact.
+
+Fix: branch on the condition and access each object directly, or copy values into locals.";
+    UndeclaredState = "L006", Error, "state member not listed in TANDEM_NF",
+"process() reads or writes a member of the element that is not listed in `TANDEM_NF(Type,
+...)`. The list names the NF's state for the compiler and for state comparison.
+
+Fix: add the member to the TANDEM_NF list.";
+    DynamicMemory = "L007", Error, "dynamic memory allocation",
+"process() allocates memory (new, malloc, std::vector growth, std::string, ...). Unbounded
+structures cannot be placed on a switch and make the state impossible to analyse.
+
+Fix: use tandem::HashMap / ExpiringMap / Vector with a capacity, and fixed-size locals.";
+    GlobalVariable = "L008", Error, "global or static variable",
+"process() uses a global or static variable (or a string literal). NF state must be members
+of the element, listed in TANDEM_NF, so that the compiler can place it and the runtime can
+keep switch and server copies consistent.
+
+Fix: make it a member of the element (constants: constexpr integers are fine).";
+    VariableIndex = "L009", Error, "variable index into a header, local array or state member",
+"A header field, local array or element member is indexed by a value computed at run time.
+Switch programs address fields statically; only the payload may be indexed at run time (and
+payload access always runs on the server).
+
+Fix: use a tandem::Vector for run-time indexing, or a switch over the index.";
+    StateMisuse = "L010", Error, "state object used inconsistently",
+"One state member is used in two incompatible ways (for example with two different key
+sizes, or as both a map and a vector, or partly read as a scalar).
+
+Fix: access each state member only through its own type's API.";
+    OpaqueCall = "L101", Warning, "call kept as an opaque server-only statement",
+"process() calls a function the front end does not know (a library function such as memcmp
+or strstr). The call is kept as an opaque statement that runs only on the server; it is
+assumed to read and write anything, which pins the statements that depend on it to the
+server too.
+
+This is a warning: the NF still compiles, with less of it offloaded.";
+}
+
+impl fmt::Display for Code {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.as_str())
+    }
+}
+
+/// One diagnostic.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Diagnostic {
+    pub code: Code,
+    pub message: String,
+    pub loc: Option<SrcLoc>,
+}
+
+impl Diagnostic {
+    pub fn new(code: Code, message: impl Into<String>, loc: Option<SrcLoc>) -> Self {
+        Diagnostic {
+            code,
+            message: message.into(),
+            loc,
+        }
+    }
+
+    pub fn is_error(&self) -> bool {
+        self.code.severity() == Severity::Error
+    }
+}
+
+impl fmt::Display for Diagnostic {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        let sev = match self.code.severity() {
+            Severity::Error => "error",
+            Severity::Warning => "warning",
+        };
+        if let Some(loc) = &self.loc {
+            write!(f, "{loc}: ")?;
+        }
+        write!(
+            f,
+            "{sev}[{}]: {}: {}",
+            self.code,
+            self.code.title(),
+            self.message
+        )
+    }
+}

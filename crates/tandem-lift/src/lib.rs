@@ -1,0 +1,110 @@
+//! The C++ front end: an NF's analysis build (clang → LLVM IR) lifted to the NF IR.
+//!
+//! ```text
+//! nf.cc ──driver::emit_llvm (clang++-16 -DTANDEM_ANALYSIS)──▶ LLVM IR text
+//!       ──lift──▶ tandem_ir::Module (+ warnings) or the diagnostics that stop it
+//! ```
+//!
+//! [`lift`] is pure: it takes LLVM IR text and returns the module; only [`driver`] runs a
+//! process. The lifting itself is described in [`translate`] (with the byte-order rules);
+//! [`cleanup`] tidies the result; every error carries a [`diag::Code`] and the C++ location.
+
+pub mod cleanup;
+pub mod diag;
+pub mod driver;
+mod layout;
+pub mod payload;
+pub mod translate;
+
+pub use diag::{Code, Diagnostic, Severity, SrcLoc};
+pub use payload::PayloadOps;
+
+/// A lifted NF.
+#[derive(Debug)]
+pub struct Lifted {
+    pub module: tandem_ir::Module,
+    /// Warnings (statements kept as opaque server-only calls, ...).
+    pub warnings: Vec<Diagnostic>,
+}
+
+/// Why lifting failed: the diagnostics (at least one error), in source order.
+#[derive(Debug, thiserror::Error)]
+#[error("{}", render(.diagnostics))]
+pub struct LiftError {
+    pub diagnostics: Vec<Diagnostic>,
+}
+
+fn render(d: &[Diagnostic]) -> String {
+    d.iter()
+        .map(ToString::to_string)
+        .collect::<Vec<_>>()
+        .join("\n")
+}
+
+/// Lifts the analysis build's LLVM IR (text) to the NF IR.
+pub fn lift(llvm_ir_text: &str) -> Result<Lifted, LiftError> {
+    let lm = llvm_ir::Module::from_ir_str(llvm_ir_text).map_err(|e| LiftError {
+        diagnostics: vec![Diagnostic::new(
+            Code::UnsupportedInstruction,
+            format!("LLVM could not parse the analysis build: {e}"),
+            None,
+        )],
+    })?;
+    let Some(entry) = lm.functions.iter().find(|f| f.name == translate::ENTRY) else {
+        return Err(LiftError {
+            diagnostics: vec![Diagnostic::new(
+                Code::NoEntry,
+                "no `TANDEM_NF(...)` registration found",
+                None,
+            )],
+        });
+    };
+    let name = translate::nf_type_name(&lm).unwrap_or_else(|| "nf".to_string());
+    let mut l = translate::Lifter::new(&lm, entry, name);
+    l.read_members();
+    let order = translate::rpo(entry);
+    l.scan(&order);
+    l.declare_state();
+    l.translate(&order);
+    let mut module = l.module;
+    cleanup::remove_redundant_params(&mut module.process);
+    cleanup::remove_dead_code(&mut module.process);
+    module.server_functions = vec!["configure".into()];
+    if lm
+        .functions
+        .iter()
+        .any(|f| f.name == "tandem_nf_timer_entry")
+        && has_timer(&lm)
+    {
+        module.server_functions.push("on_timer".into());
+    }
+    let mut diags = l.diags;
+    diags.sort_by(|a, b| a.loc.cmp(&b.loc));
+    let (errors, warnings): (Vec<_>, Vec<_>) = diags.into_iter().partition(Diagnostic::is_error);
+    if !errors.is_empty() {
+        return Err(LiftError {
+            diagnostics: errors.into_iter().chain(warnings).collect(),
+        });
+    }
+    Ok(Lifted { module, warnings })
+}
+
+/// Whether the NF defines on_timer(): its timer entry does more than return.
+fn has_timer(lm: &llvm_ir::Module) -> bool {
+    lm.functions
+        .iter()
+        .find(|f| f.name == "tandem_nf_timer_entry")
+        .is_some_and(|f| {
+            f.basic_blocks.len() > 1
+                || f.basic_blocks.iter().any(|b| {
+                    b.instrs.iter().any(|i| match i {
+                        llvm_ir::Instruction::Call(c) => !c
+                            .function
+                            .as_ref()
+                            .right()
+                            .is_some_and(|o| format!("{o}").contains("llvm.dbg")),
+                        _ => true,
+                    })
+                })
+        })
+}
