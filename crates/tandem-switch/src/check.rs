@@ -201,6 +201,7 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
             actions: vec![ActionDef {
                 name: "NoAction".into(),
                 params: vec![],
+                param_masks: vec![],
                 body: vec![],
             }],
             tables: vec![],
@@ -208,6 +209,7 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
             counters: vec![],
             std: StdSlots::default(),
             init: vec![],
+            emit_bytes: 0,
         },
         initial_entries: vec![],
         block: String::new(),
@@ -232,6 +234,7 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
         .collect();
     cx.structs.insert("standard_metadata_t".into(), std_fields);
     cx.run(prog);
+    cx.c.emit_bytes = cx.c.headers.iter().map(|h| h.bytes as usize).sum();
     if cx.diags.is_empty() {
         Ok(Checked {
             compiled: cx.c,
@@ -1339,6 +1342,7 @@ impl<'a> Cx<'a> {
         self.scopes.pop();
         self.c.actions.push(ActionDef {
             name: name.to_string(),
+            param_masks: ps.iter().map(|&(s, w)| (s, mask(w))).collect(),
             params: ps,
             body,
         });
@@ -1933,10 +1937,21 @@ impl<'a> Cx<'a> {
                     let data = self.field_list(&args[1])?;
                     let (field, ft) = self.out_slot(&args[2])?;
                     let algo = self.algo(&args[3])?;
+                    let total: u32 = data.iter().map(|d| d.1).sum();
+                    let plan = (algo == Algo::Csum16 && total % 16 == 0).then(|| {
+                        let mut end = total;
+                        data.iter()
+                            .map(|(x, w)| {
+                                end -= w;
+                                (x.clone(), end % 16)
+                            })
+                            .collect::<Vec<_>>()
+                    });
                     Ok(vec![St::Checksum {
                         verify: n.starts_with("verify"),
                         payload: n.ends_with("payload"),
                         cond,
+                        plan,
                         data,
                         field,
                         width: ft.width().unwrap_or(16),

@@ -139,8 +139,18 @@ pub(crate) fn binop(op: BinK, a: u64, b: u64, m: u64) -> u64 {
 }
 
 impl Ex {
-    #[inline]
+    #[inline(always)]
     pub(crate) fn eval(&self, phv: &[u64]) -> u64 {
+        match self {
+            Ex::Const(v) => *v,
+            Ex::Slot(s) => phv[*s as usize],
+            Ex::SlotConst(op, s, c, m) => binop(*op, phv[*s as usize], *c, *m),
+            _ => self.eval_slow(phv),
+        }
+    }
+
+    #[inline(never)]
+    fn eval_slow(&self, phv: &[u64]) -> u64 {
         match self {
             Ex::Const(v) => *v,
             Ex::Slot(s) => phv[*s as usize],
@@ -179,12 +189,17 @@ impl Ex {
 pub(crate) struct FieldLayout {
     pub slot: Slot,
     pub width: u32,
+    /// `mask(width)`
+    pub m: u64,
     /// first byte (relative to the header start) holding any of the field's bits
     pub byte: u32,
     /// number of bytes spanned (1..=9)
     pub nbytes: u32,
     /// right shift after reading `nbytes` big-endian
     pub shift: u32,
+    /// position of the field's low bit in a big-endian u64 window starting at
+    /// `byte` (valid when `nbytes <= 8`)
+    pub lshift: u32,
 }
 
 #[derive(Clone, Debug)]
@@ -206,12 +221,15 @@ impl HeaderLayout {
             let end_byte = end.div_ceil(8);
             let nbytes = end_byte - byte;
             let shift = end_byte * 8 - end;
+            let lshift = if nbytes <= 8 { 64 - (bit - byte * 8 + width) } else { 0 };
             out.push(FieldLayout {
                 slot,
                 width,
+                m: mask(width),
                 byte,
                 nbytes,
                 shift,
+                lshift,
             });
             bit = end;
         }
@@ -223,38 +241,59 @@ impl HeaderLayout {
         }
     }
 
+    /// Reads the header at `pkt[base..]` (the caller checked it is long enough).
     #[inline]
-    fn extract(&self, data: &[u8], phv: &mut [u64]) {
+    fn extract(&self, pkt: &[u8], base: usize, phv: &mut [u64]) {
         for f in &self.fields {
-            let b = f.byte as usize;
-            let v: u128 = match f.nbytes {
-                1 => data[b] as u128,
-                2 => u16::from_be_bytes([data[b], data[b + 1]]) as u128,
-                4 => u32::from_be_bytes([data[b], data[b + 1], data[b + 2], data[b + 3]]) as u128,
-                n => {
-                    let mut acc = 0u128;
-                    for i in 0..n as usize {
-                        acc = (acc << 8) | data[b + i] as u128;
-                    }
-                    acc
+            let b = base + f.byte as usize;
+            let v = if let Some(win) = pkt.get(b..b + 8) {
+                if f.nbytes <= 8 {
+                    let w = u64::from_be_bytes(win.try_into().unwrap_or([0; 8]));
+                    w >> f.lshift
+                } else {
+                    read_slow(pkt, b, f)
                 }
+            } else {
+                read_slow(pkt, b, f)
             };
-            phv[f.slot as usize] = ((v >> f.shift) as u64) & mask(f.width);
+            phv[f.slot as usize] = v & f.m;
         }
         phv[self.valid as usize] = 1;
     }
 
+    /// ORs the header's fields into `out[base..]`, which is zeroed and has at
+    /// least `bytes + 8` bytes.
     #[inline]
-    fn emit(&self, phv: &[u64], out: &mut [u8]) {
+    fn emit(&self, phv: &[u64], out: &mut [u8], base: usize) {
         for f in &self.fields {
-            let v = ((phv[f.slot as usize] & mask(f.width)) as u128) << f.shift;
-            let b = f.byte as usize;
-            let n = f.nbytes as usize;
-            for i in 0..n {
-                out[b + i] |= (v >> (8 * (n - 1 - i))) as u8;
+            let v = phv[f.slot as usize] & f.m;
+            let b = base + f.byte as usize;
+            if f.nbytes <= 8 {
+                if let Some(win) = out.get_mut(b..b + 8) {
+                    let w = u64::from_be_bytes((&*win).try_into().unwrap_or([0; 8]));
+                    win.copy_from_slice(&(w | (v << f.lshift)).to_be_bytes());
+                }
+            } else {
+                let n = f.nbytes as usize;
+                let bytes = ((v as u128) << f.shift).to_be_bytes();
+                if let Some(dst) = out.get_mut(b..b + n) {
+                    for (o, x) in dst.iter_mut().zip(&bytes[16 - n..]) {
+                        *o |= *x;
+                    }
+                }
             }
         }
     }
+}
+
+#[cold]
+fn read_slow(pkt: &[u8], b: usize, f: &FieldLayout) -> u64 {
+    let n = f.nbytes as usize;
+    let mut acc = 0u128;
+    for i in 0..n {
+        acc = (acc << 8) | *pkt.get(b + i).unwrap_or(&0) as u128;
+    }
+    (acc >> f.shift) as u64
 }
 
 /// A select keyset element.
@@ -296,6 +335,8 @@ pub(crate) struct ActionDef {
     pub name: String,
     /// (slot, width) of each parameter
     pub params: Vec<(Slot, u32)>,
+    /// (slot, mask) of each parameter
+    pub param_masks: Vec<(Slot, u64)>,
     pub body: Vec<St>,
 }
 
@@ -398,6 +439,9 @@ pub(crate) enum St {
         payload: bool,
         cond: Ex,
         data: Vec<(Ex, u32)>,
+        /// csum16 fast path: (value, bit position mod 16 of its low bit from the
+        /// end of the data); `None` when not applicable
+        plan: Option<Vec<(Ex, u32)>>,
         field: Slot,
         width: u32,
         algo: Algo,
@@ -446,6 +490,8 @@ pub(crate) struct Compiled {
     pub std: StdSlots,
     /// slot values to set before each packet (constant-initialised locals)
     pub init: Vec<(Slot, u64)>,
+    /// total size of all headers (initial deparser buffer size)
+    pub emit_bytes: usize,
 }
 
 /// Runtime register and counter storage, shared by all workers.
@@ -492,6 +538,8 @@ pub(crate) struct Ctx<'a> {
     /// byte offset of the parser cursor
     pub cursor: usize,
     pub out: &'a mut Vec<u8>,
+    /// bytes of `out` written by the deparser so far
+    pub out_len: usize,
     pub scratch: &'a mut Vec<u8>,
 }
 
@@ -528,7 +576,10 @@ impl<'a> Ctx<'a> {
         }
         self.run_block(&p.compute);
         self.out.clear();
+        self.out.resize(p.emit_bytes + 8, 0);
+        self.out_len = 0;
         self.run_block(&p.deparser);
+        self.out.truncate(self.out_len);
         let payload = self.pkt.get(self.cursor..).unwrap_or(&[]);
         self.out.extend_from_slice(payload);
         Verdict::Forward(self.phv[std.egress_port as usize] as u32)
@@ -599,8 +650,8 @@ impl<'a> Ctx<'a> {
 
     fn call_action(&mut self, a: u32, args: &[u64]) -> Flow {
         let def = &self.prog.actions[a as usize];
-        for (i, &(slot, w)) in def.params.iter().enumerate() {
-            self.phv[slot as usize] = args.get(i).copied().unwrap_or(0) & mask(w);
+        for (&(slot, m), &v) in def.param_masks.iter().zip(args) {
+            self.phv[slot as usize] = v & m;
         }
         match self.run(&def.body) {
             Flow::Exit => Flow::Exit,
@@ -680,8 +731,8 @@ impl<'a> Ctx<'a> {
             } => {
                 let def = &self.prog.actions[*action as usize];
                 for (i, e) in args.iter().enumerate() {
-                    if let Some(&(slot, w)) = def.params.get(i) {
-                        self.phv[slot as usize] = e.eval(self.phv) & mask(w);
+                    if let Some(&(slot, m)) = def.param_masks.get(i) {
+                        self.phv[slot as usize] = e.eval(self.phv) & m;
                     }
                 }
                 let r = match self.run(&def.body) {
@@ -745,18 +796,24 @@ impl<'a> Ctx<'a> {
                 payload,
                 cond,
                 data,
+                plan,
                 field,
                 width,
                 algo,
             } => {
                 if cond.eval(self.phv) != 0 {
-                    pack_bits(self.phv, data, self.scratch);
                     let pl: &[u8] = if *payload {
                         self.pkt.get(self.cursor..).unwrap_or(&[])
                     } else {
                         &[]
                     };
-                    let v = compute_hash(*algo, self.scratch, pl) & mask(*width);
+                    let v = match plan {
+                        Some(plan) => csum16_plan(self.phv, plan, pl),
+                        None => {
+                            pack_bits(self.phv, data, self.scratch);
+                            compute_hash(*algo, self.scratch, pl)
+                        }
+                    } & mask(*width);
                     if *verify {
                         if self.phv[*field as usize] != v {
                             let ce = self.prog.std.checksum_error;
@@ -770,12 +827,12 @@ impl<'a> Ctx<'a> {
             St::Extract(h) => {
                 let hl = &self.prog.headers[*h as usize];
                 let end = self.cursor + hl.bytes as usize;
-                match self.pkt.get(self.cursor..end) {
-                    Some(data) => {
-                        hl.extract(data, self.phv);
+                match end <= self.pkt.len() {
+                    true => {
+                        hl.extract(self.pkt, self.cursor, self.phv);
                         self.cursor = end;
                     }
-                    None => {
+                    false => {
                         let pe = self.prog.std.parser_error;
                         self.phv[pe as usize] = ERR_PACKET_TOO_SHORT;
                         return Flow::Exit;
@@ -785,9 +842,13 @@ impl<'a> Ctx<'a> {
             St::Emit(h) => {
                 let hl = &self.prog.headers[*h as usize];
                 if self.phv[hl.valid as usize] != 0 {
-                    let start = self.out.len();
-                    self.out.resize(start + hl.bytes as usize, 0);
-                    hl.emit(self.phv, &mut self.out[start..]);
+                    let start = self.out_len;
+                    let need = start + hl.bytes as usize + 8;
+                    if self.out.len() < need {
+                        self.out.resize(need, 0);
+                    }
+                    hl.emit(self.phv, self.out, start);
+                    self.out_len = start + hl.bytes as usize;
                 }
             }
             St::Exit => return Flow::Exit,
@@ -795,6 +856,34 @@ impl<'a> Ctx<'a> {
         }
         Flow::Next
     }
+}
+
+/// Folds a value to 16 bits modulo 2^16-1 (never turns non-zero into zero).
+#[inline]
+fn fold16(v: u64) -> u64 {
+    (v & 0xffff) + ((v >> 16) & 0xffff) + ((v >> 32) & 0xffff) + (v >> 48)
+}
+
+/// Internet checksum of a field list whose total width is a multiple of 16, plus
+/// payload: the ones'-complement sum of the bit string equals the sum of each
+/// field times 2^(position mod 16), modulo 2^16-1.
+#[inline]
+pub(crate) fn csum16_plan(phv: &[u64], plan: &[(Ex, u32)], payload: &[u8]) -> u64 {
+    let mut acc: u64 = 0;
+    for (e, sh) in plan {
+        acc += fold16(e.eval(phv)) << sh;
+    }
+    let mut chunks = payload.chunks_exact(2);
+    for c in &mut chunks {
+        acc += u16::from_be_bytes([c[0], c[1]]) as u64;
+    }
+    if let [b] = chunks.remainder() {
+        acc += (*b as u64) << 8;
+    }
+    while acc > 0xffff {
+        acc = (acc & 0xffff) + (acc >> 16);
+    }
+    (!(acc as u16)) as u64
 }
 
 /// Packs `(value, width)` items MSB-first into `buf` (left-padded with zero bits to
@@ -806,6 +895,11 @@ fn pack_bits(phv: &[u64], data: &[(Ex, u32)], buf: &mut Vec<u8>) {
     let mut nbits: u32 = (8 - total % 8) % 8; // leading pad
     for (e, w) in data {
         let v = e.eval(phv) & mask(*w);
+        if nbits == 0 && w % 8 == 0 {
+            // byte-aligned fast path
+            buf.extend_from_slice(&v.to_be_bytes()[8 - (*w as usize / 8)..]);
+            continue;
+        }
         acc = (acc << w) | v as u128;
         nbits += w;
         while nbits >= 8 {
@@ -815,7 +909,6 @@ fn pack_bits(phv: &[u64], data: &[(Ex, u32)], buf: &mut Vec<u8>) {
         acc &= (1u128 << nbits) - 1;
     }
 }
-
 
 impl Compiled {
     /// A human-readable summary of the compiled form (for `--show` flags and logs).

@@ -29,6 +29,7 @@
 //!
 //! Invariant: no file or network I/O in this crate; callers pass bytes in and out.
 
+pub mod bench;
 mod check;
 pub mod entries;
 mod exec;

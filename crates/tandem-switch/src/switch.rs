@@ -733,6 +733,7 @@ impl Worker {
             pkt,
             cursor: 0,
             out,
+            out_len: 0,
             scratch,
         };
         match ctx.run_pipeline(port) {

@@ -1,0 +1,122 @@
+//! Benchmark fixtures shared by the criterion benches and `tandem switch bench`:
+//! the MiniLB-like program with an exact connection table, and an IPv4 router
+//! with a large LPM table, each with a set of 64-byte packets that hit.
+
+use crate::switch::{ControlOp, KeyMatch, Switch, TableEntry};
+
+/// The MiniLB-like program (connection table, rewrite, checksum update).
+pub const MINILB_P4: &str = include_str!("../tests/programs/minilb.p4");
+/// The LPM router program (checksum verify, LPM, rewrite, checksum update).
+pub const LPM_P4: &str = include_str!("../tests/programs/lpm.p4");
+
+struct Rng(u64);
+impl Rng {
+    fn next(&mut self) -> u64 {
+        // xorshift64*
+        self.0 ^= self.0 >> 12;
+        self.0 ^= self.0 << 25;
+        self.0 ^= self.0 >> 27;
+        self.0.wrapping_mul(0x2545_F491_4F6C_DD1D)
+    }
+}
+
+fn csum(h: &[u8]) -> u16 {
+    let mut s: u32 = 0;
+    for c in h.chunks(2) {
+        s += u16::from_be_bytes([c[0], *c.get(1).unwrap_or(&0)]) as u32;
+    }
+    while s > 0xffff {
+        s = (s & 0xffff) + (s >> 16);
+    }
+    !(s as u16)
+}
+
+/// A 64-byte Ethernet/IPv4/UDP-or-TCP frame with a valid IPv4 checksum.
+pub fn frame64(src: u32, dst: u32, proto: u8, sport: u16, dport: u16) -> Vec<u8> {
+    let mut p = Vec::with_capacity(64);
+    p.extend_from_slice(&[0, 0, 0, 0, 0, 1, 0, 0, 0, 0, 0, 0xaa, 0x08, 0x00]);
+    let total = 64 - 14u16;
+    let mut ip = [0u8; 20];
+    ip[0] = 0x45;
+    ip[2..4].copy_from_slice(&total.to_be_bytes());
+    ip[6] = 0x40;
+    ip[8] = 64;
+    ip[9] = proto;
+    ip[12..16].copy_from_slice(&src.to_be_bytes());
+    ip[16..20].copy_from_slice(&dst.to_be_bytes());
+    let c = csum(&ip);
+    ip[10..12].copy_from_slice(&c.to_be_bytes());
+    p.extend_from_slice(&ip);
+    p.extend_from_slice(&sport.to_be_bytes());
+    p.extend_from_slice(&dport.to_be_bytes());
+    p.resize(64, 0);
+    p
+}
+
+/// MiniLB with `flows` installed connections (one atomic batch) and one packet
+/// per flow.
+pub fn minilb(flows: usize) -> Result<(Switch, Vec<Vec<u8>>), String> {
+    let sw = Switch::from_source(MINILB_P4).map_err(|e| e.to_string())?;
+    let mut rng = Rng(0x1234_5678);
+    let mut ops = Vec::new();
+    let mut pkts = Vec::new();
+    for i in 0..flows {
+        let src = 0x0a00_0000 | (rng.next() as u32 & 0x00ff_ffff);
+        let dst = 0x0a64_0000 | (i as u32 & 0xff);
+        let (sp, dp) = (rng.next() as u16, 80u16);
+        let proto = if i % 2 == 0 { 6 } else { 17 };
+        ops.push(ControlOp::Insert {
+            table: "conn".into(),
+            entry: TableEntry {
+                matches: vec![
+                    KeyMatch::Exact(src as u64),
+                    KeyMatch::Exact(dst as u64),
+                    KeyMatch::Exact(proto as u64),
+                    KeyMatch::Exact(sp as u64),
+                    KeyMatch::Exact(dp as u64),
+                ],
+                action: "set_backend".into(),
+                args: vec![0x0a01_0000 | (i as u64 & 0xffff), 0x0200_0000_0000 | i as u64, (i % 8) as u64],
+                priority: None,
+            },
+        });
+        pkts.push(frame64(src, dst, proto, sp, dp));
+    }
+    sw.apply_batch(&ops).map_err(|e| e.to_string())?;
+    Ok((sw, pkts))
+}
+
+/// The LPM router with `routes` random prefixes (/8../32) and `npkts` packets to
+/// random addresses inside installed prefixes.
+pub fn lpm(routes: usize, npkts: usize) -> Result<(Switch, Vec<Vec<u8>>), String> {
+    let sw = Switch::from_source(LPM_P4).map_err(|e| e.to_string())?;
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut ops = Vec::new();
+    let mut prefixes = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    while prefixes.len() < routes {
+        let len = 8 + (rng.next() % 25) as u32;
+        let v = (rng.next() as u32) & (!0u32 << (32 - len));
+        if !seen.insert((v, len)) {
+            continue;
+        }
+        prefixes.push((v, len));
+        ops.push(ControlOp::Insert {
+            table: "ipv4_lpm".into(),
+            entry: TableEntry {
+                matches: vec![KeyMatch::Lpm(v as u64, len)],
+                action: "ipv4_forward".into(),
+                args: vec![0x0200_0000_0000 | prefixes.len() as u64, (prefixes.len() % 16) as u64],
+                priority: None,
+            },
+        });
+    }
+    sw.apply_batch(&ops).map_err(|e| e.to_string())?;
+    let mut pkts = Vec::new();
+    for _ in 0..npkts {
+        let (v, len) = prefixes[(rng.next() % routes.max(1) as u64) as usize];
+        let host = if len == 32 { 0 } else { rng.next() as u32 & (u32::MAX >> len) };
+        pkts.push(frame64(0x0102_0304, v | host, 17, 1000, 2000));
+    }
+    Ok((sw, pkts))
+}
