@@ -73,6 +73,8 @@ impl Ty {
 #[derive(Clone, Debug)]
 enum Obj {
     Val { slot: Slot, ty: Ty },
+    /// a header field: location, type, header, bit offset in the header
+    Field { loc: FieldLoc, ty: Ty, hdr: u32, bit: u32 },
     Header { hdr: u32 },
     Struct { members: Rc<Vec<(String, Obj)>> },
     Const { value: u64, ty: Ty },
@@ -163,7 +165,8 @@ struct Cx<'a> {
     /// statements hoisted out of the expression being compiled (table applies)
     pre: Vec<St>,
     /// fields of each header instance: name -> (slot, ty)
-    header_fields: Vec<Vec<(String, Slot, Ty)>>,
+    /// per header instance: (field name, location, type, bit offset in header)
+    header_fields: Vec<Vec<(String, FieldLoc, Ty, u32)>>,
     c: Compiled,
     initial_entries: Vec<Vec<Entry>>,
     /// control name prefix for qualified table names
@@ -209,7 +212,7 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
             counters: vec![],
             std: StdSlots::default(),
             init: vec![],
-            emit_bytes: 0,
+            hb_size: 0,
         },
         initial_entries: vec![],
         block: String::new(),
@@ -234,7 +237,6 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
         .collect();
     cx.structs.insert("standard_metadata_t".into(), std_fields);
     cx.run(prog);
-    cx.c.emit_bytes = cx.c.headers.iter().map(|h| h.bytes as usize).sum();
     if cx.diags.is_empty() {
         Ok(Checked {
             compiled: cx.c,
@@ -547,16 +549,41 @@ impl<'a> Cx<'a> {
             Ty::Header(h) => {
                 let fields = self.headers.get(h).cloned().unwrap_or_default();
                 let valid = self.new_slot(format!("{name}.$valid"));
-                let mut slots = Vec::new();
+                let base = self.c.hb_size as u32;
                 let mut named = Vec::new();
+                let mut bit = 0u32;
                 for (f, t) in &fields {
-                    let s = self.new_slot(format!("{name}.{f}"));
-                    slots.push((s, t.width().unwrap_or(1)));
-                    named.push((f.clone(), s, t.clone()));
+                    let w = t.width().unwrap_or(1).min(64);
+                    let byte = bit / 8;
+                    let end = bit + w;
+                    // the field's bits inside the 8-byte window starting at `byte`
+                    // (a field wider than 57 bits and not byte-aligned cannot fit one
+                    // window; the checker rejects those)
+                    let lshift = 64u32.saturating_sub(bit - byte * 8 + w);
+                    if bit - byte * 8 + w > 64 {
+                        self.err(span, format!("{name}.{f}: unaligned fields wider than 56 bits are not supported"));
+                    }
+                    named.push((
+                        f.clone(),
+                        FieldLoc {
+                            off: base + byte,
+                            lshift,
+                            m: mask(w),
+                        },
+                        t.clone(),
+                        bit,
+                    ));
+                    bit = end;
                 }
-                self.c
-                    .headers
-                    .push(HeaderLayout::new(name.to_string(), valid, &slots));
+                let bytes = bit.div_ceil(8);
+                self.c.hb_size += bytes as usize + 8;
+                self.c.headers.push(HeaderLayout {
+                    name: name.to_string(),
+                    valid,
+                    off: base,
+                    bytes,
+                    nfields: named.len() as u32,
+                });
                 self.header_fields.push(named);
                 Some(Obj::Header {
                     hdr: (self.c.headers.len() - 1) as u32,
@@ -699,9 +726,11 @@ impl<'a> Cx<'a> {
                     },
                     Obj::Header { hdr } => {
                         match self.header_fields[hdr as usize].iter().find(|x| &x.0 == m) {
-                            Some((_, slot, ty)) => Ok(Some(Obj::Val {
-                                slot: *slot,
+                            Some((_, loc, ty, bit)) => Ok(Some(Obj::Field {
+                                loc: *loc,
                                 ty: ty.clone(),
+                                hdr,
+                                bit: *bit,
                             })),
                             None => {
                                 self.err(e.span, format!("header has no field `{m}`"));
@@ -837,6 +866,7 @@ impl<'a> Cx<'a> {
                 }
                 match self.path(e)? {
                     Some(Obj::Val { slot, ty }) => Ok((Ex::Slot(slot), ty)),
+                    Some(Obj::Field { loc, ty, .. }) => Ok((Ex::Field(loc), ty)),
                     Some(Obj::Const { value, ty }) => Ok((Ex::Const(value), ty)),
                     _ => {
                         self.err(e.span, "expected a value");
@@ -875,6 +905,7 @@ impl<'a> Cx<'a> {
                 let sw = (h - l + 1) as u32;
                 let ex = match x {
                     Ex::Const(v) => Ex::Const((v >> l) & mask(sw)),
+                    Ex::Field(f) => Ex::Field(f.slice(l as u32, sw)),
                     x => Ex::Slice(Box::new(x), l as u32, mask(sw)),
                 };
                 Ok((ex, Ty::Bit(sw)))
@@ -1647,7 +1678,7 @@ impl<'a> Cx<'a> {
                             let r = self.expr_as(init, ty);
                             self.flush_pre(out);
                             if let Ok(x) = r {
-                                out.push(St::Set(*slot, x));
+                                out.push(St::Set(Dst::Slot(*slot), x));
                             }
                         } else {
                             self.err(d.span, "initialisers are only supported for scalars");
@@ -1677,19 +1708,19 @@ impl<'a> Cx<'a> {
         }
     }
 
-    /// Slots of a header or struct, for whole-value copies (validity included).
-    fn flatten(&self, o: &Obj, out: &mut Vec<Slot>) {
-        match o {
-            Obj::Val { slot, .. } => out.push(*slot),
-            Obj::Header { hdr } => {
-                out.push(self.c.headers[*hdr as usize].valid);
-                for f in &self.header_fields[*hdr as usize] {
-                    out.push(f.1);
-                }
+    /// Copy items for `dst = src` of two same-shaped headers/structs (validity
+    /// included).
+    fn copy_items(&self, d: &Obj, src: &Obj, out: &mut Vec<CopyItem>) {
+        match (d, src) {
+            (Obj::Val { slot: a, .. }, Obj::Val { slot: b, .. }) => out.push(CopyItem::Slot(*a, *b)),
+            (Obj::Header { hdr: a }, Obj::Header { hdr: b }) => {
+                let (ha, hb) = (&self.c.headers[*a as usize], &self.c.headers[*b as usize]);
+                out.push(CopyItem::Slot(ha.valid, hb.valid));
+                out.push(CopyItem::Bytes(ha.off, hb.off, ha.bytes));
             }
-            Obj::Struct { members } => {
-                for m in members.iter() {
-                    self.flatten(&m.1, out);
+            (Obj::Struct { members: x }, Obj::Struct { members: y }) => {
+                for (p, q) in x.iter().zip(y.iter()) {
+                    self.copy_items(&p.1, &q.1, out);
                 }
             }
             _ => {}
@@ -1714,9 +1745,13 @@ impl<'a> Cx<'a> {
 
     fn assign(&mut self, span: Span, lhs: &Expr, rhs: &Expr) -> R<St> {
         if let ExprKind::Slice(b, hi, lo) = &lhs.kind {
-            let Some(Obj::Val { slot, ty }) = self.path(b)? else {
-                self.err(span, "cannot assign to this slice");
-                return Err(());
+            let (dst, ty) = match self.path(b)? {
+                Some(Obj::Val { slot, ty }) => (Dst::Slot(slot), ty),
+                Some(Obj::Field { loc, ty, .. }) => (Dst::Field(loc), ty),
+                _ => {
+                    self.err(span, "cannot assign to this slice");
+                    return Err(());
+                }
             };
             let (Some(h), Some(l)) = (self.const_expr(hi), self.const_expr(lo)) else {
                 self.err(span, "slice bounds must be constants");
@@ -1729,7 +1764,10 @@ impl<'a> Cx<'a> {
             }
             let sw = (h - l + 1) as u32;
             let x = self.expr_as(rhs, &Ty::Bit(sw))?;
-            return Ok(St::SetSlice(slot, l as u32, mask(sw), x));
+            return Ok(match dst {
+                Dst::Slot(slot) => St::SetSlice(slot, l as u32, mask(sw), x),
+                Dst::Field(f) => St::Set(Dst::Field(f.slice(l as u32, sw)), x),
+            });
         }
         let Some(target) = self.path(lhs)? else {
             self.err(lhs.span, "cannot assign to this expression");
@@ -1738,17 +1776,19 @@ impl<'a> Cx<'a> {
         match &target {
             Obj::Val { slot, ty } => {
                 let x = self.expr_as(rhs, ty)?;
-                Ok(St::Set(*slot, x))
+                Ok(St::Set(Dst::Slot(*slot), x))
+            }
+            Obj::Field { loc, ty, .. } => {
+                let x = self.expr_as(rhs, ty)?;
+                Ok(St::Set(Dst::Field(*loc), x))
             }
             Obj::Header { .. } | Obj::Struct { .. } => {
                 let src = self.path(rhs)?;
                 match src {
                     Some(src) if self.same_shape(&target, &src) => {
-                        let mut d = Vec::new();
-                        let mut s = Vec::new();
-                        self.flatten(&target, &mut d);
-                        self.flatten(&src, &mut s);
-                        Ok(St::Copy(d.into_iter().zip(s).collect()))
+                        let mut items = Vec::new();
+                        self.copy_items(&target, &src, &mut items);
+                        Ok(St::Copy(items))
                     }
                     _ => {
                         self.err(rhs.span, "right-hand side must be a value of the same type");
@@ -1763,23 +1803,29 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn field_list(&mut self, e: &Expr) -> R<Vec<(Ex, u32)>> {
+    /// A field list: (value, width, header field position if it is one).
+    fn field_list(&mut self, e: &Expr) -> R<Vec<(Ex, u32, Option<(u32, u32)>)>> {
         let items: Vec<&Expr> = match &e.kind {
             ExprKind::List(v) => v.iter().collect(),
             _ => vec![e],
         };
         let mut out = Vec::new();
         for it in items {
-            if let Ok(Some(o @ (Obj::Header { .. } | Obj::Struct { .. }))) = self.path(it) {
-                // a whole header: all its fields (not validity)
-                let mut slots = Vec::new();
-                self.flatten_fields(&o, &mut slots);
-                out.extend(slots.into_iter().map(|(s, w)| (Ex::Slot(s), w)));
-                continue;
+            match self.path(it) {
+                Ok(Some(o @ (Obj::Header { .. } | Obj::Struct { .. }))) => {
+                    // a whole header/struct: all its fields (not validity)
+                    self.flatten_fields(&o, &mut out);
+                    continue;
+                }
+                Ok(Some(Obj::Field { loc, ty, hdr, bit })) => {
+                    out.push((Ex::Field(loc), ty.width().unwrap_or(1), Some((hdr, bit))));
+                    continue;
+                }
+                _ => {}
             }
             let (x, t) = self.expr(it)?;
             match t {
-                Ty::Bit(w) | Ty::Int(w) => out.push((x, w)),
+                Ty::Bit(w) | Ty::Int(w) => out.push((x, w, None)),
                 _ => {
                     self.err(it.span, "field list items must be bit<N>");
                     return Err(());
@@ -1789,12 +1835,12 @@ impl<'a> Cx<'a> {
         Ok(out)
     }
 
-    fn flatten_fields(&self, o: &Obj, out: &mut Vec<(Slot, u32)>) {
+    fn flatten_fields(&self, o: &Obj, out: &mut Vec<(Ex, u32, Option<(u32, u32)>)>) {
         match o {
-            Obj::Val { slot, ty } => out.push((*slot, ty.width().unwrap_or(1))),
+            Obj::Val { slot, ty } => out.push((Ex::Slot(*slot), ty.width().unwrap_or(1), None)),
             Obj::Header { hdr } => {
                 for f in &self.header_fields[*hdr as usize] {
-                    out.push((f.1, f.2.width().unwrap_or(1)));
+                    out.push((Ex::Field(f.1), f.2.width().unwrap_or(1), Some((*hdr, f.3))));
                 }
             }
             Obj::Struct { members } => {
@@ -1804,6 +1850,53 @@ impl<'a> Cx<'a> {
             }
             _ => {}
         }
+    }
+
+    /// The csum16 plan for a field list: runs of consecutive fields of one header
+    /// that start on a byte boundary, sit on a 16-bit boundary of the data and
+    /// cover a multiple of 16 bits are summed in place as bytes.
+    fn csum_plan(&self, data: &[(Ex, u32, Option<(u32, u32)>)]) -> Option<Vec<CsumItem>> {
+        let total: u32 = data.iter().map(|d| d.1).sum();
+        if total % 16 != 0 {
+            return None;
+        }
+        let mut plan = Vec::new();
+        let mut pos = 0u32; // stream bit position of item i
+        let mut i = 0;
+        while i < data.len() {
+            // extend a run of contiguous fields of the same header
+            let mut j = i + 1;
+            let mut run_bits = data[i].1;
+            if let Some((h, b)) = data[i].2 {
+                while j < data.len() {
+                    match data[j].2 {
+                        Some((h2, b2)) if h2 == h && b2 == b + run_bits => {
+                            run_bits += data[j].1;
+                            j += 1;
+                        }
+                        _ => break,
+                    }
+                }
+                if b % 8 == 0 && pos % 16 == 0 && run_bits % 16 == 0 {
+                    let off = self.c.headers[h as usize].off + b / 8;
+                    plan.push(CsumItem::Bytes(off, run_bits / 8));
+                    pos += run_bits;
+                    i = j;
+                    continue;
+                }
+                j = i + 1;
+                run_bits = data[i].1;
+            }
+            let end = pos + run_bits;
+            plan.push(CsumItem::Val(data[i].0.clone(), (total - end) % 16));
+            pos = end;
+            i = j;
+        }
+        Some(plan)
+    }
+
+    fn flatten_fields_plain(data: Vec<(Ex, u32, Option<(u32, u32)>)>) -> Vec<(Ex, u32)> {
+        data.into_iter().map(|(x, w, _)| (x, w)).collect()
     }
 
     fn algo(&mut self, e: &Expr) -> R<Algo> {
@@ -1820,9 +1913,10 @@ impl<'a> Cx<'a> {
         Err(())
     }
 
-    fn out_slot(&mut self, e: &Expr) -> R<(Slot, Ty)> {
+    fn out_slot(&mut self, e: &Expr) -> R<(Dst, Ty)> {
         match self.path(e)? {
-            Some(Obj::Val { slot, ty }) => Ok((slot, ty)),
+            Some(Obj::Val { slot, ty }) => Ok((Dst::Slot(slot), ty)),
+            Some(Obj::Field { loc, ty, .. }) => Ok((Dst::Field(loc), ty)),
             _ => {
                 self.err(e.span, "expected a scalar l-value");
                 Err(())
@@ -1879,7 +1973,7 @@ impl<'a> Cx<'a> {
                     (Obj::Header { hdr }, "setValid" | "setInvalid") => {
                         nargs(self, 0)?;
                         let valid = self.c.headers[hdr as usize].valid;
-                        Ok(vec![St::Set(valid, Ex::Const((m == "setValid") as u64))])
+                        Ok(vec![St::Set(Dst::Slot(valid), Ex::Const((m == "setValid") as u64))])
                     }
                     (Obj::Register(r), "read") => {
                         nargs(self, 2)?;
@@ -1894,7 +1988,12 @@ impl<'a> Cx<'a> {
                         let idx = self.loose(args[0].span, idx, &it, &Ty::Bit(32))?;
                         let w = self.c.registers[r as usize].width;
                         let val = self.expr_as(&args[1], &Ty::Bit(w))?;
-                        Ok(vec![St::RegWrite { reg: r, idx, val }])
+                        Ok(vec![St::RegWrite {
+                            reg: r,
+                            idx,
+                            val,
+                            m: mask(w),
+                        }])
                     }
                     (Obj::Counter(c), "count") => {
                         nargs(self, 1)?;
@@ -1917,7 +2016,7 @@ impl<'a> Cx<'a> {
                     let algo = self.algo(&args[1])?;
                     let (base, bt) = self.expr(&args[2])?;
                     let base = self.loose(args[2].span, base, &bt, &dt)?;
-                    let data = self.field_list(&args[3])?;
+                    let data = Self::flatten_fields_plain(self.field_list(&args[3])?);
                     let (max, _) = self.expr(&args[4])?;
                     Ok(vec![St::Hash {
                         dst,
@@ -1937,16 +2036,12 @@ impl<'a> Cx<'a> {
                     let data = self.field_list(&args[1])?;
                     let (field, ft) = self.out_slot(&args[2])?;
                     let algo = self.algo(&args[3])?;
-                    let total: u32 = data.iter().map(|d| d.1).sum();
-                    let plan = (algo == Algo::Csum16 && total % 16 == 0).then(|| {
-                        let mut end = total;
-                        data.iter()
-                            .map(|(x, w)| {
-                                end -= w;
-                                (x.clone(), end % 16)
-                            })
-                            .collect::<Vec<_>>()
-                    });
+                    let plan = if algo == Algo::Csum16 {
+                        self.csum_plan(&data)
+                    } else {
+                        None
+                    };
+                    let data = Self::flatten_fields_plain(data);
                     Ok(vec![St::Checksum {
                         verify: n.starts_with("verify"),
                         payload: n.ends_with("payload"),
@@ -2000,7 +2095,8 @@ impl<'a> Cx<'a> {
             let x = self.loose(arg.span, x, &t, &Ty::Bit(w))?;
             if outs.get(i).copied().unwrap_or(false) {
                 match self.path(arg) {
-                    Ok(Some(Obj::Val { slot, .. })) => copy_out.push((slot, pslot)),
+                    Ok(Some(Obj::Val { slot, .. })) => copy_out.push((Dst::Slot(slot), pslot)),
+                    Ok(Some(Obj::Field { loc, .. })) => copy_out.push((Dst::Field(loc), pslot)),
                     _ => self.err(arg.span, "out/inout arguments must be l-values"),
                 }
             }

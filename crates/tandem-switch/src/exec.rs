@@ -59,6 +59,7 @@ pub(crate) enum BinK {
 pub(crate) enum Ex {
     Const(u64),
     Slot(Slot),
+    Field(FieldLoc),
     /// `slot op const`, the most common shape (`ttl - 1`, `x == 5`).
     SlotConst(BinK, Slot, u64, u64),
     Bin(BinK, Box<Ex>, Box<Ex>, u64),
@@ -140,37 +141,39 @@ pub(crate) fn binop(op: BinK, a: u64, b: u64, m: u64) -> u64 {
 
 impl Ex {
     #[inline(always)]
-    pub(crate) fn eval(&self, phv: &[u64]) -> u64 {
+    pub(crate) fn eval(&self, phv: &[u64], hb: &[u8]) -> u64 {
         match self {
             Ex::Const(v) => *v,
             Ex::Slot(s) => phv[*s as usize],
+            Ex::Field(f) => f.load(hb),
             Ex::SlotConst(op, s, c, m) => binop(*op, phv[*s as usize], *c, *m),
-            _ => self.eval_slow(phv),
+            _ => self.eval_slow(phv, hb),
         }
     }
 
     #[inline(never)]
-    fn eval_slow(&self, phv: &[u64]) -> u64 {
+    fn eval_slow(&self, phv: &[u64], hb: &[u8]) -> u64 {
         match self {
             Ex::Const(v) => *v,
             Ex::Slot(s) => phv[*s as usize],
+            Ex::Field(f) => f.load(hb),
             Ex::SlotConst(op, s, c, m) => binop(*op, phv[*s as usize], *c, *m),
             Ex::Bin(op, a, b, m) => match op {
-                BinK::LAnd => (a.eval(phv) != 0 && b.eval(phv) != 0) as u64,
-                BinK::LOr => (a.eval(phv) != 0 || b.eval(phv) != 0) as u64,
-                _ => binop(*op, a.eval(phv), b.eval(phv), *m),
+                BinK::LAnd => (a.eval(phv, hb) != 0 && b.eval(phv, hb) != 0) as u64,
+                BinK::LOr => (a.eval(phv, hb) != 0 || b.eval(phv, hb) != 0) as u64,
+                _ => binop(*op, a.eval(phv, hb), b.eval(phv, hb), *m),
             },
-            Ex::Not(a) => (a.eval(phv) == 0) as u64,
-            Ex::BitNot(a, m) => !a.eval(phv) & m,
-            Ex::Slice(a, lo, m) => (a.eval(phv) >> lo) & m,
-            Ex::Concat(a, b, bw) => (a.eval(phv) << bw) | b.eval(phv),
-            Ex::SExt(a, from, m) => to_signed(a.eval(phv), *from) as u64 & m,
-            Ex::Mask(a, m) => a.eval(phv) & m,
+            Ex::Not(a) => (a.eval(phv, hb) == 0) as u64,
+            Ex::BitNot(a, m) => !a.eval(phv, hb) & m,
+            Ex::Slice(a, lo, m) => (a.eval(phv, hb) >> lo) & m,
+            Ex::Concat(a, b, bw) => (a.eval(phv, hb) << bw) | b.eval(phv, hb),
+            Ex::SExt(a, from, m) => to_signed(a.eval(phv, hb), *from) as u64 & m,
+            Ex::Mask(a, m) => a.eval(phv, hb) & m,
             Ex::Cond(c, a, b) => {
-                if c.eval(phv) != 0 {
-                    a.eval(phv)
+                if c.eval(phv, hb) != 0 {
+                    a.eval(phv, hb)
                 } else {
-                    b.eval(phv)
+                    b.eval(phv, hb)
                 }
             }
         }
@@ -184,116 +187,79 @@ impl Ex {
     }
 }
 
-/// One field of a header: where its bits live in the wire format.
-#[derive(Clone, Debug)]
-pub(crate) struct FieldLayout {
-    pub slot: Slot,
-    pub width: u32,
-    /// `mask(width)`
-    pub m: u64,
-    /// first byte (relative to the header start) holding any of the field's bits
-    pub byte: u32,
-    /// number of bytes spanned (1..=9)
-    pub nbytes: u32,
-    /// right shift after reading `nbytes` big-endian
-    pub shift: u32,
-    /// position of the field's low bit in a big-endian u64 window starting at
-    /// `byte` (valid when `nbytes <= 8`)
+/// Where a header field lives in the header buffer: an 8-byte big-endian window
+/// starting at `off`, the field's low bit at `lshift`, `m` its mask. Slices of a
+/// field are fields too.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct FieldLoc {
+    pub off: u32,
     pub lshift: u32,
+    pub m: u64,
 }
 
+impl FieldLoc {
+    #[inline(always)]
+    pub(crate) fn load(&self, hb: &[u8]) -> u64 {
+        let o = self.off as usize;
+        match hb.get(o..o + 8) {
+            Some(w) => (u64::from_be_bytes(w.try_into().unwrap_or([0; 8])) >> self.lshift) & self.m,
+            None => 0,
+        }
+    }
+
+    #[inline(always)]
+    pub(crate) fn store(&self, hb: &mut [u8], v: u64) {
+        let o = self.off as usize;
+        if let Some(w) = hb.get_mut(o..o + 8) {
+            let old = u64::from_be_bytes((&*w).try_into().unwrap_or([0; 8]));
+            let new = (old & !(self.m << self.lshift)) | ((v & self.m) << self.lshift);
+            w.copy_from_slice(&new.to_be_bytes());
+        }
+    }
+
+    /// The sub-field `[lo + w - 1 : lo]` of this field.
+    pub(crate) fn slice(&self, lo: u32, w: u32) -> FieldLoc {
+        FieldLoc {
+            off: self.off,
+            lshift: self.lshift + lo,
+            m: mask(w),
+        }
+    }
+}
+
+/// An assignable location.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Dst {
+    Slot(Slot),
+    Field(FieldLoc),
+}
+
+impl Dst {
+    #[inline(always)]
+    fn store(&self, phv: &mut [u64], hb: &mut [u8], v: u64) {
+        match self {
+            Dst::Slot(s) => phv[*s as usize] = v,
+            Dst::Field(f) => f.store(hb, v),
+        }
+    }
+    #[inline(always)]
+    fn load(&self, phv: &[u64], hb: &[u8]) -> u64 {
+        match self {
+            Dst::Slot(s) => phv[*s as usize],
+            Dst::Field(f) => f.load(hb),
+        }
+    }
+}
+
+/// A header instance: its wire bytes live at `hb[off..off + bytes]` (followed by
+/// 8 bytes of slack so every field window is in bounds); validity is a slot.
 #[derive(Clone, Debug)]
 pub(crate) struct HeaderLayout {
     pub name: String,
     pub valid: Slot,
-    pub fields: Vec<FieldLayout>,
+    pub off: u32,
     pub bytes: u32,
-}
-
-impl HeaderLayout {
-    pub(crate) fn new(name: String, valid: Slot, fields: &[(Slot, u32)]) -> HeaderLayout {
-        let mut bit = 0u32;
-        let total: u32 = fields.iter().map(|f| f.1).sum();
-        let mut out = Vec::new();
-        for &(slot, width) in fields {
-            let byte = bit / 8;
-            let end = bit + width; // exclusive
-            let end_byte = end.div_ceil(8);
-            let nbytes = end_byte - byte;
-            let shift = end_byte * 8 - end;
-            let lshift = if nbytes <= 8 { 64 - (bit - byte * 8 + width) } else { 0 };
-            out.push(FieldLayout {
-                slot,
-                width,
-                m: mask(width),
-                byte,
-                nbytes,
-                shift,
-                lshift,
-            });
-            bit = end;
-        }
-        HeaderLayout {
-            name,
-            valid,
-            fields: out,
-            bytes: total.div_ceil(8),
-        }
-    }
-
-    /// Reads the header at `pkt[base..]` (the caller checked it is long enough).
-    #[inline]
-    fn extract(&self, pkt: &[u8], base: usize, phv: &mut [u64]) {
-        for f in &self.fields {
-            let b = base + f.byte as usize;
-            let v = if let Some(win) = pkt.get(b..b + 8) {
-                if f.nbytes <= 8 {
-                    let w = u64::from_be_bytes(win.try_into().unwrap_or([0; 8]));
-                    w >> f.lshift
-                } else {
-                    read_slow(pkt, b, f)
-                }
-            } else {
-                read_slow(pkt, b, f)
-            };
-            phv[f.slot as usize] = v & f.m;
-        }
-        phv[self.valid as usize] = 1;
-    }
-
-    /// ORs the header's fields into `out[base..]`, which is zeroed and has at
-    /// least `bytes + 8` bytes.
-    #[inline]
-    fn emit(&self, phv: &[u64], out: &mut [u8], base: usize) {
-        for f in &self.fields {
-            let v = phv[f.slot as usize] & f.m;
-            let b = base + f.byte as usize;
-            if f.nbytes <= 8 {
-                if let Some(win) = out.get_mut(b..b + 8) {
-                    let w = u64::from_be_bytes((&*win).try_into().unwrap_or([0; 8]));
-                    win.copy_from_slice(&(w | (v << f.lshift)).to_be_bytes());
-                }
-            } else {
-                let n = f.nbytes as usize;
-                let bytes = ((v as u128) << f.shift).to_be_bytes();
-                if let Some(dst) = out.get_mut(b..b + n) {
-                    for (o, x) in dst.iter_mut().zip(&bytes[16 - n..]) {
-                        *o |= *x;
-                    }
-                }
-            }
-        }
-    }
-}
-
-#[cold]
-fn read_slow(pkt: &[u8], b: usize, f: &FieldLayout) -> u64 {
-    let n = f.nbytes as usize;
-    let mut acc = 0u128;
-    for i in 0..n {
-        acc = (acc << 8) | *pkt.get(b + i).unwrap_or(&0) as u128;
-    }
-    (acc >> f.shift) as u64
+    pub nfields: u32,
 }
 
 /// A select keyset element.
@@ -390,13 +356,30 @@ pub(crate) struct CounterDef {
     pub kind: CounterKind,
 }
 
+/// One item of a whole-value copy (header or struct assignment).
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum CopyItem {
+    Slot(Slot, Slot),
+    /// header bytes: dst offset, src offset, length
+    Bytes(u32, u32, u32),
+}
+
+/// One item of a csum16 plan.
+#[derive(Clone, Debug)]
+pub(crate) enum CsumItem {
+    /// A value whose low bit sits `shift` (mod 16) bits before the end of the data.
+    Val(Ex, u32),
+    /// Header bytes `hb[off..off + len]` (`len` even) starting on a 16-bit boundary
+    /// of the data.
+    Bytes(u32, u32),
+}
+
 #[derive(Clone, Debug)]
 pub(crate) enum St {
-    Set(Slot, Ex),
+    Set(Dst, Ex),
     /// slot = (slot & !(mask << lo)) | ((e & mask) << lo)
     SetSlice(Slot, u32, u64, Ex),
-    /// copy slots (header/struct assignment)
-    Copy(Vec<(Slot, Slot)>),
+    Copy(Vec<CopyItem>),
     If(Ex, Vec<St>, Vec<St>),
     /// switch on a slot value; (value, body); default body
     Switch(Slot, Vec<(u64, Vec<St>)>, Vec<St>),
@@ -409,25 +392,27 @@ pub(crate) enum St {
     CallAction {
         action: u32,
         args: Vec<Ex>,
-        copy_out: Vec<(Slot, Slot)>,
+        /// (argument location, parameter slot) for out/inout parameters
+        copy_out: Vec<(Dst, Slot)>,
     },
     MarkToDrop,
     RegRead {
         reg: u32,
-        dst: Slot,
+        dst: Dst,
         idx: Ex,
     },
     RegWrite {
         reg: u32,
         idx: Ex,
         val: Ex,
+        m: u64,
     },
     Count {
         counter: u32,
         idx: Ex,
     },
     Hash {
-        dst: Slot,
+        dst: Dst,
         dst_mask: u64,
         algo: Algo,
         base: Ex,
@@ -439,10 +424,9 @@ pub(crate) enum St {
         payload: bool,
         cond: Ex,
         data: Vec<(Ex, u32)>,
-        /// csum16 fast path: (value, bit position mod 16 of its low bit from the
-        /// end of the data); `None` when not applicable
-        plan: Option<Vec<(Ex, u32)>>,
-        field: Slot,
+        /// csum16 fast path (`None` when not applicable)
+        plan: Option<Vec<CsumItem>>,
+        field: Dst,
         width: u32,
         algo: Algo,
     },
@@ -476,6 +460,8 @@ pub(crate) struct Compiled {
     pub nslots: usize,
     pub slot_names: Vec<String>,
     pub headers: Vec<HeaderLayout>,
+    /// size of the header buffer
+    pub hb_size: usize,
     pub states: Vec<PState>,
     pub start: u32,
     pub verify: Vec<St>,
@@ -490,8 +476,6 @@ pub(crate) struct Compiled {
     pub std: StdSlots,
     /// slot values to set before each packet (constant-initialised locals)
     pub init: Vec<(Slot, u64)>,
-    /// total size of all headers (initial deparser buffer size)
-    pub emit_bytes: usize,
 }
 
 /// Runtime register and counter storage, shared by all workers.
@@ -534,12 +518,12 @@ pub(crate) struct Ctx<'a> {
     pub snap: &'a Snapshot,
     pub state: &'a Stateful,
     pub phv: &'a mut [u64],
+    /// header buffer (see [`HeaderLayout`])
+    pub hb: &'a mut [u8],
     pub pkt: &'a [u8],
     /// byte offset of the parser cursor
     pub cursor: usize,
     pub out: &'a mut Vec<u8>,
-    /// bytes of `out` written by the deparser so far
-    pub out_len: usize,
     pub scratch: &'a mut Vec<u8>,
 }
 
@@ -576,10 +560,7 @@ impl<'a> Ctx<'a> {
         }
         self.run_block(&p.compute);
         self.out.clear();
-        self.out.resize(p.emit_bytes + 8, 0);
-        self.out_len = 0;
         self.run_block(&p.deparser);
-        self.out.truncate(self.out_len);
         let payload = self.pkt.get(self.cursor..).unwrap_or(&[]);
         self.out.extend_from_slice(payload);
         Verdict::Forward(self.phv[std.egress_port as usize] as u32)
@@ -605,7 +586,7 @@ impl<'a> Ctx<'a> {
                 Trans::Select { keys, cases } => {
                     let mut vals = [0u64; MAX_KEYS];
                     for (i, k) in keys.iter().enumerate().take(MAX_KEYS) {
-                        vals[i] = k.eval(self.phv);
+                        vals[i] = k.eval(self.phv, self.hb);
                     }
                     let mut t = None;
                     for (ks, target) in cases {
@@ -662,22 +643,30 @@ impl<'a> Ctx<'a> {
     #[inline]
     fn step(&mut self, s: &St) -> Flow {
         match s {
-            St::Set(slot, e) => {
-                let v = e.eval(self.phv);
-                self.phv[*slot as usize] = v;
+            St::Set(d, e) => {
+                let v = e.eval(self.phv, self.hb);
+                d.store(self.phv, self.hb, v);
             }
             St::SetSlice(slot, lo, m, e) => {
-                let v = e.eval(self.phv) & m;
+                let v = e.eval(self.phv, self.hb) & m;
                 let old = self.phv[*slot as usize];
                 self.phv[*slot as usize] = (old & !(m << lo)) | (v << lo);
             }
-            St::Copy(pairs) => {
-                for &(d, s) in pairs {
-                    self.phv[d as usize] = self.phv[s as usize];
+            St::Copy(items) => {
+                for it in items {
+                    match *it {
+                        CopyItem::Slot(d, s) => self.phv[d as usize] = self.phv[s as usize],
+                        CopyItem::Bytes(d, s, n) => {
+                            let (d, s, n) = (d as usize, s as usize, n as usize);
+                            if d + n <= self.hb.len() && s + n <= self.hb.len() {
+                                self.hb.copy_within(s..s + n, d);
+                            }
+                        }
+                    }
                 }
             }
             St::If(c, t, f) => {
-                let r = if c.eval(self.phv) != 0 {
+                let r = if c.eval(self.phv, self.hb) != 0 {
                     self.run(t)
                 } else {
                     self.run(f)
@@ -707,7 +696,7 @@ impl<'a> Ctx<'a> {
                 let def = &self.prog.tables[*table as usize];
                 let mut key = [0u64; MAX_KEYS];
                 for (i, k) in def.keys.iter().enumerate() {
-                    key[i] = k.ex.eval(self.phv);
+                    key[i] = k.ex.eval(self.phv, self.hb);
                 }
                 let ts = &snap.tables[*table as usize];
                 let (found, action, args) = match ts.lookup(&key[..def.keys.len()]) {
@@ -732,7 +721,7 @@ impl<'a> Ctx<'a> {
                 let def = &self.prog.actions[*action as usize];
                 for (i, e) in args.iter().enumerate() {
                     if let Some(&(slot, m)) = def.param_masks.get(i) {
-                        self.phv[slot as usize] = e.eval(self.phv) & m;
+                        self.phv[slot as usize] = e.eval(self.phv, self.hb) & m;
                     }
                 }
                 let r = match self.run(&def.body) {
@@ -740,7 +729,8 @@ impl<'a> Ctx<'a> {
                     _ => Flow::Next,
                 };
                 for &(d, s) in copy_out {
-                    self.phv[d as usize] = self.phv[s as usize];
+                    let v = self.phv[s as usize];
+                    d.store(self.phv, self.hb, v);
                 }
                 if r == Flow::Exit {
                     return r;
@@ -752,20 +742,21 @@ impl<'a> Ctx<'a> {
                 self.phv[std.mcast_grp as usize] = 0;
             }
             St::RegRead { reg, dst, idx } => {
-                let i = idx.eval(self.phv) as usize;
+                let i = idx.eval(self.phv, self.hb) as usize;
                 let r = &self.state.registers[*reg as usize];
                 // Out of range: result unspecified; we return 0.
-                self.phv[*dst as usize] = r.get(i).map(|a| a.load(Ordering::Relaxed)).unwrap_or(0);
+                let v = r.get(i).map(|a| a.load(Ordering::Relaxed)).unwrap_or(0);
+                dst.store(self.phv, self.hb, v);
             }
-            St::RegWrite { reg, idx, val } => {
-                let i = idx.eval(self.phv) as usize;
-                let v = val.eval(self.phv) & mask(self.prog.registers[*reg as usize].width);
+            St::RegWrite { reg, idx, val, m } => {
+                let i = idx.eval(self.phv, self.hb) as usize;
+                let v = val.eval(self.phv, self.hb) & m;
                 if let Some(a) = self.state.registers[*reg as usize].get(i) {
                     a.store(v, Ordering::Relaxed);
                 }
             }
             St::Count { counter, idx } => {
-                let i = idx.eval(self.phv) as usize;
+                let i = idx.eval(self.phv, self.hb) as usize;
                 if let Some((p, b)) = self.state.counters[*counter as usize].get(i) {
                     let kind = self.prog.counters[*counter as usize].kind;
                     if kind != CounterKind::Bytes {
@@ -784,12 +775,12 @@ impl<'a> Ctx<'a> {
                 data,
                 max,
             } => {
-                pack_bits(self.phv, data, self.scratch);
+                pack_bits(self.phv, self.hb, data, self.scratch);
                 let h = compute_hash(*algo, self.scratch, &[]);
-                let b = base.eval(self.phv);
-                let m = max.eval(self.phv);
+                let b = base.eval(self.phv, self.hb);
+                let m = max.eval(self.phv, self.hb);
                 let v = if m == 0 { b } else { b.wrapping_add(h % m) };
-                self.phv[*dst as usize] = v & dst_mask;
+                dst.store(self.phv, self.hb, v & dst_mask);
             }
             St::Checksum {
                 verify,
@@ -801,38 +792,41 @@ impl<'a> Ctx<'a> {
                 width,
                 algo,
             } => {
-                if cond.eval(self.phv) != 0 {
+                if cond.eval(self.phv, self.hb) != 0 {
                     let pl: &[u8] = if *payload {
                         self.pkt.get(self.cursor..).unwrap_or(&[])
                     } else {
                         &[]
                     };
                     let v = match plan {
-                        Some(plan) => csum16_plan(self.phv, plan, pl),
+                        Some(plan) => csum16_plan(self.phv, self.hb, plan, pl),
                         None => {
-                            pack_bits(self.phv, data, self.scratch);
+                            pack_bits(self.phv, self.hb, data, self.scratch);
                             compute_hash(*algo, self.scratch, pl)
                         }
                     } & mask(*width);
                     if *verify {
-                        if self.phv[*field as usize] != v {
+                        if field.load(self.phv, self.hb) != v {
                             let ce = self.prog.std.checksum_error;
                             self.phv[ce as usize] = 1;
                         }
                     } else {
-                        self.phv[*field as usize] = v;
+                        field.store(self.phv, self.hb, v);
                     }
                 }
             }
             St::Extract(h) => {
                 let hl = &self.prog.headers[*h as usize];
-                let end = self.cursor + hl.bytes as usize;
-                match end <= self.pkt.len() {
-                    true => {
-                        hl.extract(self.pkt, self.cursor, self.phv);
+                let n = hl.bytes as usize;
+                let end = self.cursor + n;
+                let off = hl.off as usize;
+                match (self.pkt.get(self.cursor..end), self.hb.get_mut(off..off + n)) {
+                    (Some(src), Some(dst)) => {
+                        dst.copy_from_slice(src);
+                        self.phv[hl.valid as usize] = 1;
                         self.cursor = end;
                     }
-                    false => {
+                    _ => {
                         let pe = self.prog.std.parser_error;
                         self.phv[pe as usize] = ERR_PACKET_TOO_SHORT;
                         return Flow::Exit;
@@ -842,13 +836,10 @@ impl<'a> Ctx<'a> {
             St::Emit(h) => {
                 let hl = &self.prog.headers[*h as usize];
                 if self.phv[hl.valid as usize] != 0 {
-                    let start = self.out_len;
-                    let need = start + hl.bytes as usize + 8;
-                    if self.out.len() < need {
-                        self.out.resize(need, 0);
+                    let off = hl.off as usize;
+                    if let Some(src) = self.hb.get(off..off + hl.bytes as usize) {
+                        self.out.extend_from_slice(src);
                     }
-                    hl.emit(self.phv, self.out, start);
-                    self.out_len = start + hl.bytes as usize;
                 }
             }
             St::Exit => return Flow::Exit,
@@ -864,14 +855,24 @@ fn fold16(v: u64) -> u64 {
     (v & 0xffff) + ((v >> 16) & 0xffff) + ((v >> 32) & 0xffff) + (v >> 48)
 }
 
-/// Internet checksum of a field list whose total width is a multiple of 16, plus
-/// payload: the ones'-complement sum of the bit string equals the sum of each
-/// field times 2^(position mod 16), modulo 2^16-1.
+/// Internet checksum (csum16) by plan, plus payload: the ones'-complement sum of a
+/// bit string equals the sum of each piece times 2^(position mod 16), modulo
+/// 2^16-1, so header bytes can be summed in place.
 #[inline]
-pub(crate) fn csum16_plan(phv: &[u64], plan: &[(Ex, u32)], payload: &[u8]) -> u64 {
+pub(crate) fn csum16_plan(phv: &[u64], hb: &[u8], plan: &[CsumItem], payload: &[u8]) -> u64 {
     let mut acc: u64 = 0;
-    for (e, sh) in plan {
-        acc += fold16(e.eval(phv)) << sh;
+    for it in plan {
+        match it {
+            CsumItem::Val(e, sh) => acc += fold16(e.eval(phv, hb)) << sh,
+            CsumItem::Bytes(off, len) => {
+                let (o, n) = (*off as usize, *len as usize);
+                if let Some(b) = hb.get(o..o + n) {
+                    for c in b.chunks_exact(2) {
+                        acc += u16::from_be_bytes([c[0], c[1]]) as u64;
+                    }
+                }
+            }
+        }
     }
     let mut chunks = payload.chunks_exact(2);
     for c in &mut chunks {
@@ -888,13 +889,13 @@ pub(crate) fn csum16_plan(phv: &[u64], plan: &[(Ex, u32)], payload: &[u8]) -> u6
 
 /// Packs `(value, width)` items MSB-first into `buf` (left-padded with zero bits to
 /// a whole number of bytes).
-fn pack_bits(phv: &[u64], data: &[(Ex, u32)], buf: &mut Vec<u8>) {
+fn pack_bits(phv: &[u64], hb: &[u8], data: &[(Ex, u32)], buf: &mut Vec<u8>) {
     buf.clear();
     let total: u32 = data.iter().map(|d| d.1).sum();
     let mut acc: u128 = 0;
     let mut nbits: u32 = (8 - total % 8) % 8; // leading pad
     for (e, w) in data {
-        let v = e.eval(phv) & mask(*w);
+        let v = e.eval(phv, hb) & mask(*w);
         if nbits == 0 && w % 8 == 0 {
             // byte-aligned fast path
             buf.extend_from_slice(&v.to_be_bytes()[8 - (*w as usize / 8)..]);
@@ -919,11 +920,8 @@ impl Compiled {
         for h in &self.headers {
             let _ = writeln!(
                 s,
-                "header {} ({} bytes, {} fields, valid slot {})",
-                h.name,
-                h.bytes,
-                h.fields.len(),
-                h.valid
+                "header {} ({} bytes, {} fields, at {}, valid slot {})",
+                h.name, h.bytes, h.nfields, h.off, h.valid
             );
         }
         for (i, st) in self.states.iter().enumerate() {

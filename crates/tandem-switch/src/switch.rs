@@ -217,6 +217,7 @@ impl Switch {
             sw: self.clone(),
             cache: Cache::new(self.inner.snap.clone()),
             phv: vec![0; self.inner.prog.nslots.max(1)],
+            hb: vec![0; self.inner.prog.hb_size.max(8)],
             out: Vec::with_capacity(2048),
             scratch: Vec::with_capacity(256),
         }
@@ -708,6 +709,7 @@ pub struct Worker {
     sw: Switch,
     cache: Cache<Arc<ArcSwap<Snapshot>>, Arc<Snapshot>>,
     phv: Vec<u64>,
+    hb: Vec<u8>,
     out: Vec<u8>,
     scratch: Vec<u8>,
 }
@@ -721,6 +723,7 @@ impl Worker {
             sw,
             cache,
             phv,
+            hb,
             out,
             scratch,
         } = self;
@@ -731,9 +734,9 @@ impl Worker {
             state: &sw.inner.state,
             phv,
             pkt,
+            hb,
             cursor: 0,
             out,
-            out_len: 0,
             scratch,
         };
         match ctx.run_pipeline(port) {
