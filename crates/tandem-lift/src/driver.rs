@@ -4,22 +4,78 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-/// The flags of the analysis build. `-O2` inlines and cleans up; vectorisers and unrolling
-/// are off so loops stay loops and no SIMD appears; `-g` gives every instruction its line.
+/// The clang flags of the analysis build. LLVM's passes are run separately (see
+/// [`OPT_FLAGS`]) after every function of the NF is marked `alwaysinline`, so that
+/// `process()` and everything it calls end up in `tandem_nf_process_entry`.
 pub const ANALYSIS_FLAGS: &[&str] = &[
     "-std=c++20",
     "-O2",
+    "-Xclang",
+    "-disable-llvm-passes",
     "-g",
     "-fno-discard-value-names",
-    "-fno-vectorize",
-    "-fno-slp-vectorize",
-    "-fno-unroll-loops",
-    "-mllvm",
-    "-inline-threshold=100000",
     "-DTANDEM_ANALYSIS",
     "-S",
     "-emit-llvm",
 ];
+
+/// `opt` flags: the -O2 pipeline without vectorisers or unrolling, so loops stay loops and
+/// no SIMD appears.
+pub const OPT_FLAGS: &[&str] = &[
+    "-S",
+    "-passes=default<O2>",
+    "-vectorize-loops=false",
+    "-vectorize-slp=false",
+    "-unroll-threshold=0",
+];
+
+/// The `opt` beside `cxx` (LLVM 16).
+pub fn find_opt(cxx: &Path) -> PathBuf {
+    let beside = cxx.with_file_name("opt");
+    if beside.is_file() {
+        return beside;
+    }
+    let llvm16 = PathBuf::from("/usr/lib/llvm-16/bin/opt");
+    if llvm16.is_file() {
+        return llvm16;
+    }
+    PathBuf::from("opt-16")
+}
+
+/// Marks every function defined in `ll` `alwaysinline`, except the `tandem_nf_*` entry points.
+pub fn mark_always_inline(ll: &str) -> String {
+    let mut out = String::with_capacity(ll.len() + 1024);
+    for line in ll.lines() {
+        if line.starts_with("define ")
+            && !line.contains("@tandem_nf_")
+            && !line.contains(" alwaysinline ")
+        {
+            // Function attributes follow the parameter list: `) [unnamed_addr] #N`.
+            if let Some(pos) = attr_group_pos(line) {
+                out.push_str(&line[..pos]);
+                out.push_str("alwaysinline ");
+                out.push_str(&line[pos..]);
+                out.push('\n');
+                continue;
+            }
+        }
+        out.push_str(line);
+        out.push('\n');
+    }
+    out
+}
+
+/// Byte position of the `#N` attribute-group reference of a `define` line.
+fn attr_group_pos(line: &str) -> Option<usize> {
+    let close = line.rfind(')')?;
+    let rest = &line[close..];
+    let hash = rest.find(" #")?;
+    let digits = rest[hash + 2..]
+        .chars()
+        .take_while(char::is_ascii_digit)
+        .count();
+    (digits > 0).then_some(close + hash + 1)
+}
 
 #[derive(Debug, thiserror::Error)]
 pub enum DriverError {
@@ -51,34 +107,72 @@ pub fn emit_llvm(
         path: work_dir.to_owned(),
         source: e,
     })?;
+    let raw = compile(cxx, include, source, work_dir)?;
+    optimize(&find_opt(cxx), &mark_always_inline(&raw), work_dir)
+}
+
+fn run(mut cmd: Command, tool: &Path, file: &Path) -> Result<(), DriverError> {
+    let output = cmd.output().map_err(|e| DriverError::Compiler {
+        compiler: tool.to_owned(),
+        source: e,
+    })?;
+    if !output.status.success() {
+        return Err(DriverError::Compile {
+            file: file.to_owned(),
+            diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
+        });
+    }
+    Ok(())
+}
+
+fn temp_path(work_dir: &Path, what: &str) -> PathBuf {
     static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
-    let out = work_dir.join(format!("analysis-{}-{seq}.ll", std::process::id()));
+    work_dir.join(format!("{what}-{}-{seq}.ll", std::process::id()))
+}
+
+fn read_and_remove(path: &Path) -> Result<String, DriverError> {
+    let text = std::fs::read_to_string(path).map_err(|e| DriverError::Io {
+        path: path.to_owned(),
+        source: e,
+    });
+    let _ = std::fs::remove_file(path);
+    text
+}
+
+/// Runs `opt` on LLVM IR text.
+pub fn optimize(opt: &Path, ll: &str, work_dir: &Path) -> Result<String, DriverError> {
+    let input = temp_path(work_dir, "inline");
+    let output = temp_path(work_dir, "opt");
+    std::fs::write(&input, ll).map_err(|e| DriverError::Io {
+        path: input.clone(),
+        source: e,
+    })?;
+    let mut cmd = Command::new(opt);
+    cmd.args(OPT_FLAGS).arg(&input).arg("-o").arg(&output);
+    let r = run(cmd, opt, &input);
+    let _ = std::fs::remove_file(&input);
+    r?;
+    read_and_remove(&output)
+}
+
+fn compile(
+    cxx: &Path,
+    include: &Path,
+    source: &Path,
+    work_dir: &Path,
+) -> Result<String, DriverError> {
+    let out = temp_path(work_dir, "analysis");
     let src_dir = source.parent().unwrap_or(Path::new("."));
-    let output = Command::new(cxx)
-        .args(ANALYSIS_FLAGS)
+    let mut cmd = Command::new(cxx);
+    cmd.args(ANALYSIS_FLAGS)
         .arg("-I")
         .arg(include)
         .arg("-I")
         .arg(src_dir)
         .arg(source)
         .arg("-o")
-        .arg(&out)
-        .output()
-        .map_err(|e| DriverError::Compiler {
-            compiler: cxx.to_owned(),
-            source: e,
-        })?;
-    if !output.status.success() {
-        return Err(DriverError::Compile {
-            file: source.to_owned(),
-            diagnostics: String::from_utf8_lossy(&output.stderr).into_owned(),
-        });
-    }
-    let text = std::fs::read_to_string(&out).map_err(|e| DriverError::Io {
-        path: out.clone(),
-        source: e,
-    });
-    let _ = std::fs::remove_file(&out);
-    text
+        .arg(&out);
+    run(cmd, cxx, source)?;
+    read_and_remove(&out)
 }

@@ -71,6 +71,10 @@ enum Prov {
     Payload,
     Packet,
     Null,
+    /// A constant global (string literal, table) at an offset.
+    Const(Name, i64),
+    /// One of several places, chosen at run time (pointer phi or select).
+    OneOf(Vec<Prov>),
     Unknown(String),
 }
 
@@ -92,6 +96,10 @@ enum Ptr {
     Payload(Value),
     Packet,
     Null,
+    /// Bytes of a constant global at a run-time offset (an i64 value).
+    Const(std::rc::Rc<Vec<u8>>, Value),
+    /// `alts[sel]`: one of several places chosen at run time (`sel` is an i8 value).
+    OneOf(Value, Vec<Ptr>),
 }
 
 #[derive(Clone, Debug)]
@@ -367,7 +375,11 @@ impl<'a> Lifter<'a> {
             Operand::ConstantOperand(c) => match c.as_ref() {
                 Constant::Null(_) => Prov::Null,
                 Constant::GlobalReference { name, .. } => {
-                    Prov::Unknown(format!("global @{}", name_str(name)))
+                    if const_global_bytes(self.lm, name).is_some() {
+                        Prov::Const(name.clone(), 0)
+                    } else {
+                        Prov::Unknown(format!("global @{}", name_str(name)))
+                    }
                 }
                 _ => Prov::Unknown("a constant expression".into()),
             },
@@ -377,6 +389,11 @@ impl<'a> Lifter<'a> {
 
     fn note_range(&mut self, p: &Prov, off: i64, len: u64) {
         match p {
+            Prov::OneOf(alts) => {
+                for a in alts.clone() {
+                    self.note_range(&a, off, len);
+                }
+            }
             Prov::Alloca(a, o) => {
                 let info = &mut self.allocas[*a];
                 let s = (o + off).max(0) as u64;
@@ -537,6 +554,7 @@ impl<'a> Lifter<'a> {
                 let p = match gep_offset(self.types, g) {
                     Some((off, None)) => offset_prov(base, off),
                     Some((_, Some(_))) if base == Prov::Payload => Prov::Payload,
+                    Some((_, Some(_))) if matches!(base, Prov::Const(..)) => base,
                     Some((_, Some(_))) => Prov::Unknown("a variable index".into()),
                     None => Prov::Unknown("an unsupported GEP".into()),
                 };
@@ -560,19 +578,13 @@ impl<'a> Lifter<'a> {
                 } else if payload {
                     Prov::Payload
                 } else {
-                    Prov::Unknown("a pointer chosen at run time between objects".into())
+                    one_of(provs)
                 };
                 self.provs.insert(p.dest.clone(), prov);
             }
             Instruction::Select(s) if is_ptr_operand(self.types, &s.true_value) => {
                 let (a, b) = (self.prov_of(&s.true_value), self.prov_of(&s.false_value));
-                let prov = if a == b {
-                    a
-                } else if a == Prov::Payload && b == Prov::Payload {
-                    Prov::Payload
-                } else {
-                    Prov::Unknown("a pointer chosen at run time between objects".into())
-                };
+                let prov = if a == b { a } else { one_of(vec![a, b]) };
                 self.provs.insert(s.dest.clone(), prov);
             }
             Instruction::Load(l) if round == 1 => {
@@ -1089,6 +1101,47 @@ impl<'a> Lifter<'a> {
                     &[ty_of_bytes(len)],
                 )[0]
             }
+            Ptr::OneOf(sel, alts) => {
+                let (sel, alts) = (*sel, alts.clone());
+                let vals: Vec<Value> = alts
+                    .iter()
+                    .map(|a| match a {
+                        Ptr::Null => self.iconst(ty_of_bytes(len), 0),
+                        a => self.load_ptr(a, rel, len),
+                    })
+                    .collect();
+                self.choose(sel, &vals)
+            }
+            Ptr::Const(bytes, off) => {
+                let (bytes, off) = (bytes.clone(), *off);
+                let ty = ty_of_bytes(len);
+                let at = |k: usize| -> u64 {
+                    (0..len as usize).fold(0u64, |acc, i| {
+                        acc | (u64::from(bytes.get(k + i).copied().unwrap_or(0)) << (8 * i))
+                    })
+                };
+                match self.const_value(off) {
+                    Some(k) => {
+                        let k = (k as i64 + rel).max(0) as usize;
+                        self.iconst(ty, at(k))
+                    }
+                    None => {
+                        let vals: Vec<Value> =
+                            (0..bytes.len()).map(|k| self.iconst(ty, at(k))).collect();
+                        let idx = if rel != 0 {
+                            let r = self.iconst(Type::I64, rel as u64);
+                            self.binary(BinOp::Add, off, r)
+                        } else {
+                            off
+                        };
+                        if vals.is_empty() {
+                            self.iconst(ty, 0)
+                        } else {
+                            self.choose(idx, &vals)
+                        }
+                    }
+                }
+            }
             Ptr::Packet | Ptr::Null => {
                 self.err(
                     Code::UntraceablePointer,
@@ -1130,6 +1183,31 @@ impl<'a> Lifter<'a> {
                     &[],
                 );
             }
+            Ptr::OneOf(sel, alts) => {
+                // Store to each alternative under its own condition (absent headers ignore
+                // writes, so a guarded header store is safe).
+                let (sel, alts) = (*sel, alts.clone());
+                for (i, a) in alts.iter().enumerate() {
+                    if matches!(a, Ptr::Null) {
+                        continue;
+                    }
+                    let k = self.iconst(Type::I8, i as u64);
+                    let cond = self.icmp(IntCC::Eq, sel, k);
+                    let old = self.load_ptr(a, rel, len);
+                    let ty = self.ty(old);
+                    let v2 = self.resize(v, ty);
+                    let new = self.ins1(
+                        InstKind::Select {
+                            cond,
+                            if_true: v2,
+                            if_false: old,
+                        },
+                        ty,
+                    );
+                    self.store_ptr(a, rel, len, new);
+                }
+            }
+            Ptr::Const(..) => self.err(Code::GlobalVariable, "a store to a constant"),
             Ptr::Packet | Ptr::Null => self.err(
                 Code::UntraceablePointer,
                 "a store through a null or packet-object pointer",
@@ -1205,6 +1283,13 @@ impl<'a> Lifter<'a> {
                 Constant::Null(_) => Lowered::Ptr(Ptr::Null),
                 Constant::Undef(t) | Constant::Poison(t) => self.zero_of(t),
                 Constant::AggregateZero(t) => self.zero_of(t),
+                Constant::GlobalReference { name, .. }
+                    if const_global_bytes(self.lm, name).is_some() =>
+                {
+                    let bytes = const_global_bytes(self.lm, name).unwrap_or_default();
+                    let z = self.iconst(Type::I64, 0);
+                    Lowered::Ptr(Ptr::Const(std::rc::Rc::new(bytes), z))
+                }
                 Constant::GlobalReference { name, .. } => {
                     self.err(
                         Code::GlobalVariable,
@@ -1294,7 +1379,10 @@ impl<'a> Lifter<'a> {
                 if let Instruction::Phi(p) = inst {
                     let ty = match p.to_type.as_ref() {
                         LType::IntegerType { bits } => Type::int(*bits).unwrap_or(Type::I64),
-                        _ => Type::I64, // payload pointer phis carry the offset
+                        // A choice between places carries the index of the place; a payload
+                        // pointer carries its offset.
+                        _ if matches!(self.provs.get(&p.dest), Some(Prov::OneOf(_))) => Type::I8,
+                        _ => Type::I64,
                     };
                     let v = self.module.process.add_block_param(b, ty);
                     phis.push((p.dest.clone(), v));
@@ -1359,8 +1447,14 @@ impl<'a> Lifter<'a> {
             _ => false,
         });
         if is_ptr {
-            self.vals
-                .insert(name.clone(), Lowered::Ptr(Ptr::Payload(v)));
+            let ptr = match self.provs.get(name) {
+                Some(Prov::OneOf(alts)) => {
+                    let alts = alts.iter().filter_map(prov_to_ptr).collect();
+                    Ptr::OneOf(v, alts)
+                }
+                _ => Ptr::Payload(v),
+            };
+            self.vals.insert(name.clone(), Lowered::Ptr(ptr));
         } else {
             self.def(name, v);
         }
@@ -1504,15 +1598,7 @@ impl<'a> Lifter<'a> {
             (Lowered::Ptr(p), Lowered::Ptr(Ptr::Null))
             | (Lowered::Ptr(Ptr::Null), Lowered::Ptr(p)) => {
                 // "p != null": is the header present / did the lookup hit.
-                let present = match p {
-                    Ptr::Header(h, _) => self.ins1(InstKind::HdrValid { header: h }, Type::I1),
-                    Ptr::Found(fi, _) => match &self.finds[fi] {
-                        Some(f) => f.hit,
-                        None => self.iconst(Type::I1, 0),
-                    },
-                    Ptr::Null => self.iconst(Type::I1, 0),
-                    _ => self.iconst(Type::I1, 1),
-                };
+                let present = self.present(&p);
                 match cc {
                     IntCC::Eq => {
                         let one = self.iconst(Type::I1, 1);
@@ -1538,6 +1624,63 @@ impl<'a> Lifter<'a> {
             }
         };
         self.def(&x.dest, v);
+    }
+
+    /// Is `p` a real place: a present header, a hit, anything but null.
+    fn present(&mut self, p: &Ptr) -> Value {
+        match p {
+            Ptr::Header(h, _) => self.ins1(InstKind::HdrValid { header: *h }, Type::I1),
+            Ptr::Found(fi, _) => match &self.finds[*fi] {
+                Some(f) => f.hit,
+                None => self.iconst(Type::I1, 0),
+            },
+            Ptr::Null => self.iconst(Type::I1, 0),
+            Ptr::OneOf(sel, alts) => {
+                let (sel, alts) = (*sel, alts.clone());
+                let vals: Vec<Value> = alts.iter().map(|a| self.present(a)).collect();
+                self.choose(sel, &vals)
+            }
+            _ => self.iconst(Type::I1, 1),
+        }
+    }
+
+    /// `vals[sel]` as a chain of selects.
+    fn choose(&mut self, sel: Value, vals: &[Value]) -> Value {
+        let mut acc = vals[0];
+        for (i, &v) in vals.iter().enumerate().skip(1) {
+            let k = self.iconst(self.ty(sel), i as u64);
+            let is = self.icmp(IntCC::Eq, sel, k);
+            let ty = self.ty(v);
+            acc = self.ins1(
+                InstKind::Select {
+                    cond: is,
+                    if_true: v,
+                    if_false: acc,
+                },
+                ty,
+            );
+        }
+        acc
+    }
+
+    /// The index (an i8 value) of place `p` among `alts`.
+    fn index_in(&mut self, alts: &[Ptr], p: &Ptr) -> Option<Value> {
+        match p {
+            Ptr::OneOf(sel, inner) => {
+                let idx: Option<Vec<u64>> = inner
+                    .iter()
+                    .map(|i| alts.iter().position(|a| same_place(a, i)).map(|x| x as u64))
+                    .collect();
+                let idx = idx?;
+                let sel = *sel;
+                let vals: Vec<Value> = idx.into_iter().map(|i| self.iconst(Type::I8, i)).collect();
+                Some(self.choose(sel, &vals))
+            }
+            other => {
+                let i = alts.iter().position(|a| same_place(a, other))?;
+                Some(self.iconst(Type::I8, i as u64))
+            }
+        }
     }
 
     fn translate_select(&mut self, x: &li::Select) {
@@ -1569,12 +1712,41 @@ impl<'a> Lifter<'a> {
                 self.vals
                     .insert(x.dest.clone(), Lowered::Ptr(Ptr::Payload(v)));
             }
-            (Lowered::Ptr(p), _) => {
-                self.err(
-                    Code::UntraceablePointer,
-                    "a pointer chosen at run time between objects",
-                );
-                self.vals.insert(x.dest.clone(), Lowered::Ptr(p));
+            (Lowered::Ptr(a), Lowered::Ptr(b)) => {
+                let mut alts: Vec<Ptr> = Vec::new();
+                for p in [&a, &b] {
+                    let inner: Vec<Ptr> = match p {
+                        Ptr::OneOf(_, inner) => inner.clone(),
+                        other if is_place(other) => vec![other.clone()],
+                        _ => vec![],
+                    };
+                    for i in inner {
+                        if !alts.iter().any(|x| same_place(x, &i)) {
+                            alts.push(i);
+                        }
+                    }
+                }
+                match (self.index_in(&alts, &a), self.index_in(&alts, &b)) {
+                    (Some(ia), Some(ib)) => {
+                        let sel = self.ins1(
+                            InstKind::Select {
+                                cond: c,
+                                if_true: ia,
+                                if_false: ib,
+                            },
+                            Type::I8,
+                        );
+                        self.vals
+                            .insert(x.dest.clone(), Lowered::Ptr(Ptr::OneOf(sel, alts)));
+                    }
+                    _ => {
+                        self.err(
+                            Code::UntraceablePointer,
+                            "a pointer chosen at run time between objects",
+                        );
+                        self.vals.insert(x.dest.clone(), Lowered::Ptr(a));
+                    }
+                }
             }
             (_, b) => {
                 self.err(
@@ -1625,6 +1797,38 @@ impl<'a> Lifter<'a> {
                     o = self.binary(BinOp::Add, o, i);
                 }
                 Ptr::Payload(o)
+            }
+            (Ptr::Const(bytes, o), dynamic) => {
+                let mut o = o;
+                if off != 0 {
+                    let c = self.iconst(Type::I64, off as u64);
+                    o = self.binary(BinOp::Add, o, c);
+                }
+                if let Some((idx, scale)) = dynamic {
+                    let i = self.int(&idx);
+                    let i = if self.ty(i).bits() < 64 {
+                        self.ins1(
+                            InstKind::Cast {
+                                op: CastOp::Sext,
+                                arg: i,
+                            },
+                            Type::I64,
+                        )
+                    } else {
+                        i
+                    };
+                    let i = if scale != 1 {
+                        let s = self.iconst(Type::I64, scale);
+                        self.binary(BinOp::Mul, i, s)
+                    } else {
+                        i
+                    };
+                    o = self.binary(BinOp::Add, o, i);
+                }
+                Ptr::Const(bytes, o)
+            }
+            (Ptr::OneOf(sel, alts), None) => {
+                Ptr::OneOf(sel, alts.into_iter().map(|a| offset_ptr(a, off)).collect())
             }
             (base, Some(_)) => {
                 self.err(
@@ -2300,8 +2504,27 @@ impl<'a> Lifter<'a> {
                 })
             });
             let ty = self.ty(param);
+            let target_alts = match self.provs.get(&pname) {
+                Some(Prov::OneOf(alts)) => {
+                    Some(alts.iter().filter_map(prov_to_ptr).collect::<Vec<_>>())
+                }
+                _ => None,
+            };
             let v = match incoming.map(|op| self.lower(&op)) {
                 Some(Lowered::Int(v)) => self.resize(v, ty),
+                Some(Lowered::Ptr(p)) if target_alts.is_some() => {
+                    let alts = target_alts.unwrap_or_default();
+                    match self.index_in(&alts, &p) {
+                        Some(v) => v,
+                        None => {
+                            self.err(
+                                Code::UntraceablePointer,
+                                "a pointer chosen at run time between objects",
+                            );
+                            self.iconst(ty, 0)
+                        }
+                    }
+                }
                 Some(Lowered::Ptr(Ptr::Payload(o))) => o,
                 Some(Lowered::Ptr(_)) => {
                     self.err(
@@ -2390,12 +2613,120 @@ impl<'a> Lifter<'a> {
 
 fn offset_prov(base: Prov, off: i64) -> Prov {
     match base {
+        Prov::OneOf(alts) => Prov::OneOf(alts.into_iter().map(|a| offset_prov(a, off)).collect()),
+        Prov::Const(n, o) => Prov::Const(n, o + off),
         Prov::Element(o) => Prov::Element(o + off),
         Prov::Alloca(a, o) => Prov::Alloca(a, o + off),
         Prov::Found(f, o) => Prov::Found(f, o + off),
         Prov::Header(h, o) => Prov::Header(h, o + off),
         p => p,
     }
+}
+
+fn prov_to_ptr(p: &Prov) -> Option<Ptr> {
+    Some(match p {
+        Prov::Element(o) => Ptr::Element(*o),
+        Prov::Alloca(a, o) => Ptr::Alloca(*a, *o),
+        Prov::Found(f, o) => Ptr::Found(*f, *o),
+        Prov::Header(h, o) => Ptr::Header(*h, *o),
+        Prov::Null => Ptr::Null,
+        _ => return None,
+    })
+}
+
+fn is_place(p: &Ptr) -> bool {
+    matches!(
+        p,
+        Ptr::Element(_) | Ptr::Alloca(..) | Ptr::Found(..) | Ptr::Header(..) | Ptr::Null
+    )
+}
+
+fn same_place(a: &Ptr, b: &Ptr) -> bool {
+    match (a, b) {
+        (Ptr::Element(x), Ptr::Element(y)) => x == y,
+        (Ptr::Alloca(a1, o1), Ptr::Alloca(a2, o2)) => a1 == a2 && o1 == o2,
+        (Ptr::Found(f1, o1), Ptr::Found(f2, o2)) => f1 == f2 && o1 == o2,
+        (Ptr::Header(h1, o1), Ptr::Header(h2, o2)) => h1 == h2 && o1 == o2,
+        (Ptr::Null, Ptr::Null) => true,
+        _ => false,
+    }
+}
+
+fn offset_ptr(p: Ptr, off: i64) -> Ptr {
+    match p {
+        Ptr::Element(o) => Ptr::Element(o + off),
+        Ptr::Alloca(a, o) => Ptr::Alloca(a, o + off),
+        Ptr::Found(f, o) => Ptr::Found(f, o + off),
+        Ptr::Header(h, o) => Ptr::Header(h, o + off),
+        p => p,
+    }
+}
+
+/// A choice between places; `Unknown` when an alternative is unknown or the payload.
+fn one_of(provs: Vec<Prov>) -> Prov {
+    let mut alts: Vec<Prov> = Vec::new();
+    for p in provs {
+        match p {
+            Prov::OneOf(inner) => {
+                for i in inner {
+                    if !alts.contains(&i) {
+                        alts.push(i);
+                    }
+                }
+            }
+            Prov::Element(_)
+            | Prov::Alloca(..)
+            | Prov::Found(..)
+            | Prov::Header(..)
+            | Prov::Null => {
+                if !alts.contains(&p) {
+                    alts.push(p);
+                }
+            }
+            Prov::Unknown(why) => return Prov::Unknown(why),
+            _ => return Prov::Unknown(
+                "a pointer chosen at run time between the payload or a constant and another object"
+                    .into(),
+            ),
+        }
+    }
+    if alts.len() > 255 {
+        return Prov::Unknown("a pointer chosen among too many objects".into());
+    }
+    Prov::OneOf(alts)
+}
+
+/// The bytes of a constant global array of integers (string literals, lookup tables).
+fn const_global_bytes(m: &LModule, name: &Name) -> Option<Vec<u8>> {
+    let g = m.global_vars.iter().find(|g| &g.name == name)?;
+    if !g.is_constant {
+        return None;
+    }
+    let init = g.initializer.as_ref()?;
+    let mut out = Vec::new();
+    fn push(c: &Constant, out: &mut Vec<u8>) -> Option<()> {
+        match c {
+            Constant::Int { bits, value } => {
+                let n = bits.div_ceil(8);
+                for i in 0..n {
+                    out.push((value >> (8 * i)) as u8);
+                }
+                Some(())
+            }
+            Constant::Array { elements, .. } => {
+                for e in elements {
+                    push(e, out)?;
+                }
+                Some(())
+            }
+            _ => None,
+        }
+    }
+    push(init, &mut out)?;
+    if out.len() > 256 {
+        return None;
+    }
+    Some(out)
 }
 
 fn ptr_desc(p: &Ptr) -> &'static str {

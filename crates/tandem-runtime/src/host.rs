@@ -89,7 +89,7 @@ impl Host {
     /// the rewritten frame.
     pub fn process(&mut self, pkt: &TracePacket) -> Result<Verdict, HostError> {
         let start = Instant::now();
-        self.fire_timers(pkt.ts_ns);
+        self.fire_due(pkt.ts_ns);
         let mut frame = pkt.data.clone();
         let out = self.nf.process(&mut frame, pkt.port, pkt.ts_ns)?;
         self.summary.nf_time_ns += start.elapsed().as_nanos() as u64;
@@ -111,7 +111,15 @@ impl Host {
         })
     }
 
-    fn fire_timers(&mut self, now: u64) {
+    /// Fires the timer ticks due at time `now` (process() does this itself); returns how
+    /// many fired. Lets a caller observe the state between the ticks and the packet.
+    pub fn fire_timers(&mut self, now: u64) -> u64 {
+        let before = self.summary.timer_ticks;
+        self.fire_due(now);
+        self.summary.timer_ticks - before
+    }
+
+    fn fire_due(&mut self, now: u64) {
         let interval = self.nf.timer_interval_ns();
         if interval == 0 {
             return;

@@ -12,6 +12,7 @@ mod abi;
 pub mod build;
 pub mod config;
 pub mod host;
+pub mod irhost;
 pub mod native;
 pub mod nfapi;
 pub mod scenario;

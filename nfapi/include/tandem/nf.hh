@@ -110,7 +110,22 @@ template <class K, class V, size_t C, Time I>
 void dump(std::string& out, const ExpiringMap<K, V, C, I>& m) {
   out += "\"kind\":\"expiring_map\",\"capacity\":" + std::to_string(C) +
          ",\"idle_timeout_ns\":" + std::to_string(I) + ",";
-  dump_entries<K, V>(out, [&](auto f) { m.for_each(f); });
+  std::vector<std::pair<std::string, std::string>> rows;
+  m.for_each_stamped([&](const K& k, const V& v, Time stamp) {
+    std::string ks, vs;
+    hex(ks, &k, sizeof(K));
+    hex(vs, &v, sizeof(V));
+    rows.emplace_back(std::move(ks), std::move(vs) + "@" + std::to_string(stamp));
+  });
+  std::sort(rows.begin(), rows.end());
+  out += "\"entries\":[";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (i) out += ",";
+    size_t at = rows[i].second.find('@');
+    out += "{\"key\":\"" + rows[i].first + "\",\"value\":\"" + rows[i].second.substr(0, at) +
+           "\",\"last_used_ns\":" + rows[i].second.substr(at + 1) + "}";
+  }
+  out += "]";
 }
 
 template <class T, size_t N>

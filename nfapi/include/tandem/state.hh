@@ -344,6 +344,13 @@ class ExpiringMap {
       if (s->used && !expired(s->stamp)) f(s->key, s->value);
   }
 
+  /// Like for_each, with each entry's last-use time: f(key, value, last_used).
+  template <class F>
+  void for_each_stamped(F&& f) const {
+    for (auto* s = table_.begin(); s != table_.end(); ++s)
+      if (s->used && !expired(s->stamp)) f(s->key, s->value, s->stamp);
+  }
+
  private:
   using Table = detail::Table<K, V, Capacity, Time>;
   mutable Table table_;
