@@ -314,8 +314,10 @@ impl<'a> Lifter<'a> {
                                         .map(|(s, _)| s as i64);
                             }
                         }
-                        if let Some((off, None)) = gep_offset(self.types, g) {
-                            offs.insert(g.dest.clone(), (base.0, base.1 + off));
+                        if let Some((off, dynamic)) = gep_offset(self.types, g) {
+                            if dynamic.is_empty() {
+                                offs.insert(g.dest.clone(), (base.0, base.1 + off));
+                            }
                         }
                     }
                     Instruction::Store(s) => {
@@ -552,10 +554,10 @@ impl<'a> Lifter<'a> {
             Instruction::GetElementPtr(g) => {
                 let base = self.prov_of(&g.address);
                 let p = match gep_offset(self.types, g) {
-                    Some((off, None)) => offset_prov(base, off),
-                    Some((_, Some(_))) if base == Prov::Payload => Prov::Payload,
-                    Some((_, Some(_))) if matches!(base, Prov::Const(..)) => base,
-                    Some((_, Some(_))) => Prov::Unknown("a variable index".into()),
+                    Some((off, d)) if d.is_empty() => offset_prov(base, off),
+                    Some(_) if base == Prov::Payload => Prov::Payload,
+                    Some(_) if matches!(base, Prov::Const(..)) => base,
+                    Some(_) => Prov::Unknown("a variable index".into()),
                     None => Prov::Unknown("an unsupported GEP".into()),
                 };
                 self.provs.insert(g.dest.clone(), p);
@@ -1758,6 +1760,37 @@ impl<'a> Lifter<'a> {
         }
     }
 
+    /// `o + off + sum(index * scale)` as an i64 value.
+    fn dynamic_offset(&mut self, o: Value, off: i64, dynamic: &[(Operand, u64)]) -> Value {
+        let mut o = o;
+        if off != 0 {
+            let c = self.iconst(Type::I64, off as u64);
+            o = self.binary(BinOp::Add, o, c);
+        }
+        for (idx, scale) in dynamic {
+            let i = self.int(idx);
+            let i = if self.ty(i).bits() < 64 {
+                self.ins1(
+                    InstKind::Cast {
+                        op: CastOp::Sext,
+                        arg: i,
+                    },
+                    Type::I64,
+                )
+            } else {
+                i
+            };
+            let i = if *scale != 1 {
+                let s = self.iconst(Type::I64, *scale);
+                self.binary(BinOp::Mul, i, s)
+            } else {
+                i
+            };
+            o = self.binary(BinOp::Add, o, i);
+        }
+        o
+    }
+
     fn translate_gep(&mut self, g: &li::GetElementPtr) {
         let base = self.ptr(&g.address);
         let Some((off, dynamic)) = gep_offset(self.types, g) else {
@@ -1768,80 +1801,20 @@ impl<'a> Lifter<'a> {
             self.vals.insert(g.dest.clone(), Lowered::Ptr(base));
             return;
         };
-        let p = match (base, dynamic) {
-            (Ptr::Payload(o), dynamic) => {
-                let mut o = o;
-                if off != 0 {
-                    let c = self.iconst(Type::I64, off as u64);
-                    o = self.binary(BinOp::Add, o, c);
-                }
-                if let Some((idx, scale)) = dynamic {
-                    let i = self.int(&idx);
-                    let i = if self.ty(i).bits() < 64 {
-                        self.ins1(
-                            InstKind::Cast {
-                                op: CastOp::Sext,
-                                arg: i,
-                            },
-                            Type::I64,
-                        )
-                    } else {
-                        i
-                    };
-                    let i = if scale != 1 {
-                        let s = self.iconst(Type::I64, scale);
-                        self.binary(BinOp::Mul, i, s)
-                    } else {
-                        i
-                    };
-                    o = self.binary(BinOp::Add, o, i);
-                }
-                Ptr::Payload(o)
-            }
-            (Ptr::Const(bytes, o), dynamic) => {
-                let mut o = o;
-                if off != 0 {
-                    let c = self.iconst(Type::I64, off as u64);
-                    o = self.binary(BinOp::Add, o, c);
-                }
-                if let Some((idx, scale)) = dynamic {
-                    let i = self.int(&idx);
-                    let i = if self.ty(i).bits() < 64 {
-                        self.ins1(
-                            InstKind::Cast {
-                                op: CastOp::Sext,
-                                arg: i,
-                            },
-                            Type::I64,
-                        )
-                    } else {
-                        i
-                    };
-                    let i = if scale != 1 {
-                        let s = self.iconst(Type::I64, scale);
-                        self.binary(BinOp::Mul, i, s)
-                    } else {
-                        i
-                    };
-                    o = self.binary(BinOp::Add, o, i);
-                }
-                Ptr::Const(bytes, o)
-            }
-            (Ptr::OneOf(sel, alts), None) => {
-                Ptr::OneOf(sel, alts.into_iter().map(|a| offset_ptr(a, off)).collect())
-            }
-            (base, Some(_)) => {
+        let p = match base {
+            Ptr::Payload(o) => Ptr::Payload(self.dynamic_offset(o, off, &dynamic)),
+            Ptr::Const(bytes, o) => Ptr::Const(bytes, self.dynamic_offset(o, off, &dynamic)),
+            base if !dynamic.is_empty() => {
                 self.err(
                     Code::VariableIndex,
                     format!("{} indexed by a run-time value", ptr_desc(&base)),
                 );
                 base
             }
-            (Ptr::Element(o), None) => Ptr::Element(o + off),
-            (Ptr::Alloca(a, o), None) => Ptr::Alloca(a, o + off),
-            (Ptr::Found(f, o), None) => Ptr::Found(f, o + off),
-            (Ptr::Header(h, o), None) => Ptr::Header(h, o + off),
-            (p, None) => p,
+            Ptr::OneOf(sel, alts) => {
+                Ptr::OneOf(sel, alts.into_iter().map(|a| offset_ptr(a, off)).collect())
+            }
+            other => offset_ptr(other, off),
         };
         self.vals.insert(g.dest.clone(), Lowered::Ptr(p));
     }
@@ -2781,10 +2754,11 @@ fn is_ptr_operand(types: &Types, op: &Operand) -> bool {
     is_ptr(&types.type_of(op))
 }
 
-/// The constant byte offset of a GEP and its (single) run-time index with its scale.
-fn gep_offset(types: &Types, g: &li::GetElementPtr) -> Option<(i64, Option<(Operand, u64)>)> {
+/// The constant byte offset of a GEP and its run-time indices with their scales (the dynamic
+/// part of the address is the sum of `index * scale`).
+fn gep_offset(types: &Types, g: &li::GetElementPtr) -> Option<(i64, Vec<(Operand, u64)>)> {
     let mut off: i64 = 0;
-    let mut dynamic: Option<(Operand, u64)> = None;
+    let mut dynamic: Vec<(Operand, u64)> = Vec::new();
     let mut ty = g.source_element_type.clone();
     for (i, idx) in g.indices.iter().enumerate() {
         let c = match idx {
@@ -2798,12 +2772,7 @@ fn gep_offset(types: &Types, g: &li::GetElementPtr) -> Option<(i64, Option<(Oper
             let (size, _) = layout::size_align(types, &ty)?;
             match c {
                 Some(k) => off += k * size as i64,
-                None => {
-                    if dynamic.is_some() {
-                        return None;
-                    }
-                    dynamic = Some((idx.clone(), size));
-                }
+                None => dynamic.push((idx.clone(), size)),
             }
             continue;
         }
@@ -2814,12 +2783,12 @@ fn gep_offset(types: &Types, g: &li::GetElementPtr) -> Option<(i64, Option<(Oper
                 ty = next;
             }
             None => {
-                let (o, next) = layout::step_into(types, &ty, 1)?;
-                let (base, _) = layout::step_into(types, &ty, 0)?;
-                if dynamic.is_some() || layout::struct_fields(types, &ty).is_some() {
+                if layout::struct_fields(types, &ty).is_some() {
                     return None;
                 }
-                dynamic = Some((idx.clone(), o - base));
+                let (o, next) = layout::step_into(types, &ty, 1)?;
+                let (base, _) = layout::step_into(types, &ty, 0)?;
+                dynamic.push((idx.clone(), o - base));
                 ty = next;
             }
         }

@@ -139,3 +139,8 @@ fn proxy_lifted_matches_native() {
 fn statefilter_lifted_matches_native() {
     differential("statefilter", Plan::Plain, "datamining", 12_000);
 }
+
+#[test]
+fn trojan_lifted_matches_native() {
+    differential("trojan", Plan::Endhosts, "enterprise", 12_000);
+}

@@ -55,13 +55,16 @@ struct Trojan : Element {
   }
 
   // Does the name in p[0..n) end with .html, .htm, .zip or .exe (case-insensitive)?
+  // (A table of fixed-size strings, not of pointers: the compiler traces every load, and a
+  // pointer read from a table would hide what it points to.)
   static bool wanted_file(const uint8_t* p, uint32_t n) {
-    static const char* exts[] = {".html", ".htm", ".zip", ".exe"};
-    for (const char* e : exts) {
-      uint32_t k = uint32_t(__builtin_strlen(e));
+    static constexpr char exts[4][6] = {".html", ".htm", ".zip", ".exe"};
+    static constexpr uint32_t lens[4] = {5, 4, 4, 4};
+    for (uint32_t x = 0; x < 4; ++x) {
+      uint32_t k = lens[x];
       if (n < k) continue;
       bool eq = true;
-      for (uint32_t i = 0; i < k && eq; ++i) eq = lower(p[n - k + i]) == e[i];
+      for (uint32_t i = 0; i < k && eq; ++i) eq = lower(p[n - k + i]) == exts[x][i];
       if (eq) return true;
     }
     return false;
