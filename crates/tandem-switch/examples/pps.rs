@@ -4,7 +4,10 @@ use tandem_switch::bench;
 fn main() {
     let args: Vec<String> = std::env::args().collect();
     let which = args.get(1).map(String::as_str).unwrap_or("minilb");
-    let n: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10_000_000);
+    let n: usize = args
+        .get(2)
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(10_000_000);
     let (sw, pkts) = match which {
         "lpm" => bench::lpm(10_000, 4096),
         "minilb" => bench::minilb(1024),

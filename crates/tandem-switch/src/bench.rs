@@ -76,7 +76,11 @@ pub fn minilb(flows: usize) -> Result<(Switch, Vec<Vec<u8>>), String> {
                     KeyMatch::Exact(dp as u64),
                 ],
                 action: "set_backend".into(),
-                args: vec![0x0a01_0000 | (i as u64 & 0xffff), 0x0200_0000_0000 | i as u64, (i % 8) as u64],
+                args: vec![
+                    0x0a01_0000 | (i as u64 & 0xffff),
+                    0x0200_0000_0000 | i as u64,
+                    (i % 8) as u64,
+                ],
                 priority: None,
             },
         });
@@ -106,7 +110,10 @@ pub fn lpm(routes: usize, npkts: usize) -> Result<(Switch, Vec<Vec<u8>>), String
             entry: TableEntry {
                 matches: vec![KeyMatch::Lpm(v as u64, len)],
                 action: "ipv4_forward".into(),
-                args: vec![0x0200_0000_0000 | prefixes.len() as u64, (prefixes.len() % 16) as u64],
+                args: vec![
+                    0x0200_0000_0000 | prefixes.len() as u64,
+                    (prefixes.len() % 16) as u64,
+                ],
                 priority: None,
             },
         });
@@ -115,7 +122,11 @@ pub fn lpm(routes: usize, npkts: usize) -> Result<(Switch, Vec<Vec<u8>>), String
     let mut pkts = Vec::new();
     for _ in 0..npkts {
         let (v, len) = prefixes[(rng.next() % routes.max(1) as u64) as usize];
-        let host = if len == 32 { 0 } else { rng.next() as u32 & (u32::MAX >> len) };
+        let host = if len == 32 {
+            0
+        } else {
+            rng.next() as u32 & (u32::MAX >> len)
+        };
         pkts.push(frame64(0x0102_0304, v | host, 17, 1000, 2000));
     }
     Ok((sw, pkts))

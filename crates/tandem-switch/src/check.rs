@@ -72,12 +72,27 @@ impl Ty {
 
 #[derive(Clone, Debug)]
 enum Obj {
-    Val { slot: Slot, ty: Ty },
+    Val {
+        slot: Slot,
+        ty: Ty,
+    },
     /// a header field: location, type, header, bit offset in the header
-    Field { loc: FieldLoc, ty: Ty, hdr: u32, bit: u32 },
-    Header { hdr: u32 },
-    Struct { members: Rc<Vec<(String, Obj)>> },
-    Const { value: u64, ty: Ty },
+    Field {
+        loc: FieldLoc,
+        ty: Ty,
+        hdr: u32,
+        bit: u32,
+    },
+    Header {
+        hdr: u32,
+    },
+    Struct {
+        members: Rc<Vec<(String, Obj)>>,
+    },
+    Const {
+        value: u64,
+        ty: Ty,
+    },
     Table(u32),
     Action(u32),
     Register(u32),
@@ -229,7 +244,8 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
         cx.globals
             .insert(name.to_string(), Obj::Namespace(name.to_string()));
     }
-    cx.globals.insert("error".into(), Obj::Namespace("error".into()));
+    cx.globals
+        .insert("error".into(), Obj::Namespace("error".into()));
     let std_fields: Vec<(String, Ty)> = STD_FIELDS
         .iter()
         .map(|(n, w)| (n.to_string(), Ty::Bit(*w)))
@@ -321,7 +337,10 @@ impl<'a> Cx<'a> {
             return;
         };
         if params.len() != 4 {
-            self.err(parser.span, "v1model parser takes (packet_in, out H, inout M, inout standard_metadata_t)");
+            self.err(
+                parser.span,
+                "v1model parser takes (packet_in, out H, inout M, inout standard_metadata_t)",
+            );
             return;
         }
         let (Ok(h_ty), Ok(m_ty)) = (
@@ -332,7 +351,11 @@ impl<'a> Cx<'a> {
         };
         let hdr = self.instantiate(&h_ty, "hdr", parser.span);
         let meta = self.instantiate(&m_ty, "meta", parser.span);
-        let std = self.instantiate(&Ty::Struct("standard_metadata_t".into()), "standard_metadata", parser.span);
+        let std = self.instantiate(
+            &Ty::Struct("standard_metadata_t".into()),
+            "standard_metadata",
+            parser.span,
+        );
         if let Some(Obj::Struct { members }) = &std {
             let get = |n: &str| -> Slot {
                 members
@@ -390,7 +413,13 @@ impl<'a> Cx<'a> {
                     if let Ok(t) = self.resolve_type(d.span, &f.ty) {
                         if let (DeclKind::Header { .. }, Some(w)) = (&d.kind, t.width()) {
                             if w > 64 {
-                                self.err(d.span, format!("field `{}`: fields wider than 64 bits are not supported", f.name));
+                                self.err(
+                                    d.span,
+                                    format!(
+                                        "field `{}`: fields wider than 64 bits are not supported",
+                                        f.name
+                                    ),
+                                );
                             }
                         }
                         fs.push((f.name.clone(), t));
@@ -398,7 +427,10 @@ impl<'a> Cx<'a> {
                 }
                 if matches!(d.kind, DeclKind::Header { .. }) {
                     if fs.iter().any(|f| !f.1.is_scalar()) {
-                        self.err(d.span, format!("header `{name}`: fields must be bit<N>, int<N> or bool"));
+                        self.err(
+                            d.span,
+                            format!("header `{name}`: fields must be bit<N>, int<N> or bool"),
+                        );
                     }
                     self.headers.insert(name.clone(), fs);
                 } else {
@@ -438,7 +470,8 @@ impl<'a> Cx<'a> {
                     ms.push((m.clone(), val));
                 }
                 self.enums.insert(name.clone(), (ms, width));
-                self.globals.insert(name.clone(), Obj::Namespace(name.clone()));
+                self.globals
+                    .insert(name.clone(), Obj::Namespace(name.clone()));
             }
             DeclKind::Error(names) => {
                 for n in names {
@@ -456,14 +489,25 @@ impl<'a> Cx<'a> {
                         let v = match t.width() {
                             Some(w) if vt == Ty::InfInt || vt == t => v & mask(w),
                             Some(_) => {
-                                self.err(value.span, format!("constant `{name}`: expected {}, found {}", t.show(), vt.show()));
+                                self.err(
+                                    value.span,
+                                    format!(
+                                        "constant `{name}`: expected {}, found {}",
+                                        t.show(),
+                                        vt.show()
+                                    ),
+                                );
                                 v
                             }
                             None => v,
                         };
-                        self.globals.insert(name.clone(), Obj::Const { value: v, ty: t });
+                        self.globals
+                            .insert(name.clone(), Obj::Const { value: v, ty: t });
                     }
-                    Ok(_) => self.err(value.span, format!("`{name}` must be a compile-time constant")),
+                    Ok(_) => self.err(
+                        value.span,
+                        format!("`{name}` must be a compile-time constant"),
+                    ),
                     Err(()) => {}
                 }
             }
@@ -473,7 +517,10 @@ impl<'a> Cx<'a> {
             DeclKind::Control { name, .. } => {
                 self.controls.insert(name.clone(), d);
             }
-            DeclKind::Table(t) => self.err(d.span, format!("table `{}` must be declared inside a control", t.name)),
+            DeclKind::Table(t) => self.err(
+                d.span,
+                format!("table `{}` must be declared inside a control", t.name),
+            ),
             DeclKind::Variable { name, .. } => {
                 self.err(d.span, format!("global variable `{name}` is not supported"))
             }
@@ -561,7 +608,12 @@ impl<'a> Cx<'a> {
                     // window; the checker rejects those)
                     let lshift = 64u32.saturating_sub(bit - byte * 8 + w);
                     if bit - byte * 8 + w > 64 {
-                        self.err(span, format!("{name}.{f}: unaligned fields wider than 56 bits are not supported"));
+                        self.err(
+                            span,
+                            format!(
+                                "{name}.{f}: unaligned fields wider than 56 bits are not supported"
+                            ),
+                        );
                     }
                     named.push((
                         f.clone(),
@@ -602,7 +654,10 @@ impl<'a> Cx<'a> {
             }
             t if t.is_scalar() => {
                 if t.width().unwrap_or(0) > 64 {
-                    self.err(span, format!("`{name}`: values wider than 64 bits are not supported"));
+                    self.err(
+                        span,
+                        format!("`{name}`: values wider than 64 bits are not supported"),
+                    );
                     return None;
                 }
                 Some(Obj::Val {
@@ -617,8 +672,18 @@ impl<'a> Cx<'a> {
         }
     }
 
-    fn instantiate_extern(&mut self, span: Span, ty: &Type, args: &[Expr], name: &str) -> Option<Obj> {
-        let Type::Named { name: tn, args: targs } = ty else {
+    fn instantiate_extern(
+        &mut self,
+        span: Span,
+        ty: &Type,
+        args: &[Expr],
+        name: &str,
+    ) -> Option<Obj> {
+        let Type::Named {
+            name: tn,
+            args: targs,
+        } = ty
+        else {
             self.err(span, "expected an extern or block instantiation");
             return None;
         };
@@ -791,7 +856,14 @@ impl<'a> Cx<'a> {
                 })
             }
             _ => {
-                self.err(span, format!("type mismatch: expected {}, found {}", to.show(), from.show()));
+                self.err(
+                    span,
+                    format!(
+                        "type mismatch: expected {}, found {}",
+                        to.show(),
+                        from.show()
+                    ),
+                );
                 Err(())
             }
         }
@@ -931,7 +1003,10 @@ impl<'a> Cx<'a> {
                             Ty::Bit(w) | Ty::Int(w) => mask(*w),
                             Ty::InfInt if *op == UnOp::Neg => u64::MAX,
                             _ => {
-                                self.err(e.span, format!("operator needs bit<N>, found {}", t.show()));
+                                self.err(
+                                    e.span,
+                                    format!("operator needs bit<N>, found {}", t.show()),
+                                );
                                 return Err(());
                             }
                         };
@@ -1018,7 +1093,10 @@ impl<'a> Cx<'a> {
             }
             (Ty::Bit(_) | Ty::InfInt, Ty::Enum(_, w)) => Ok(fold(x, &|v| v & mask(*w))),
             _ => {
-                self.err(span, format!("cannot cast {} to {}", from.show(), to.show()));
+                self.err(
+                    span,
+                    format!("cannot cast {} to {}", from.show(), to.show()),
+                );
                 Err(())
             }
         }
@@ -1036,7 +1114,14 @@ impl<'a> Cx<'a> {
             let b = self.coerce(span, b, &tb, &ta)?;
             return Ok((a, b, ta));
         }
-        self.err(span, format!("operands have different types: {} and {}", ta.show(), tb.show()));
+        self.err(
+            span,
+            format!(
+                "operands have different types: {} and {}",
+                ta.show(),
+                tb.show()
+            ),
+        );
         Err(())
     }
 
@@ -1049,7 +1134,11 @@ impl<'a> Cx<'a> {
                     self.err(span, "`&&`/`||` need bool operands");
                     return Err(());
                 }
-                let k = if op == BinOp::And { BinK::LAnd } else { BinK::LOr };
+                let k = if op == BinOp::And {
+                    BinK::LAnd
+                } else {
+                    BinK::LOr
+                };
                 Ok((mk_bin(k, xa, xb, 1), Ty::Bool))
             }
             BinOp::Shl | BinOp::Shr => {
@@ -1072,8 +1161,12 @@ impl<'a> Cx<'a> {
             }
             BinOp::Concat => {
                 let (Some(wa), Some(wb)) = (
-                    matches!(ta, Ty::Bit(_) | Ty::Int(_)).then(|| ta.width()).flatten(),
-                    matches!(tb, Ty::Bit(_) | Ty::Int(_)).then(|| tb.width()).flatten(),
+                    matches!(ta, Ty::Bit(_) | Ty::Int(_))
+                        .then(|| ta.width())
+                        .flatten(),
+                    matches!(tb, Ty::Bit(_) | Ty::Int(_))
+                        .then(|| tb.width())
+                        .flatten(),
                 ) else {
                     self.err(span, "`++` needs bit<N> operands of known width");
                     return Err(());
@@ -1122,16 +1215,16 @@ impl<'a> Cx<'a> {
                             BinOp::BitOr => BinK::Or,
                             _ => BinK::Xor,
                         };
-                        if signed && matches!(k, BinK::AddSat | BinK::SubSat | BinK::Div | BinK::Mod) {
+                        if signed
+                            && matches!(k, BinK::AddSat | BinK::SubSat | BinK::Div | BinK::Mod)
+                        {
                             self.err(span, "this operator on int<N> is not supported");
                             return Err(());
                         }
                         (k, t.clone())
                     }
                 };
-                if matches!(rt, Ty::Bool)
-                    && matches!(t, Ty::Header(_) | Ty::Struct(_) | Ty::Void)
-                {
+                if matches!(rt, Ty::Bool) && matches!(t, Ty::Header(_) | Ty::Struct(_) | Ty::Void) {
                     self.err(span, "cannot compare these values");
                     return Err(());
                 }
@@ -1306,7 +1399,14 @@ impl<'a> Cx<'a> {
         };
         self.block = name.clone();
         if params.len() != binds.len() {
-            self.err(d.span, format!("control `{name}` has {} parameters; v1model expects {}", params.len(), binds.len()));
+            self.err(
+                d.span,
+                format!(
+                    "control `{name}` has {} parameters; v1model expects {}",
+                    params.len(),
+                    binds.len()
+                ),
+            );
             return vec![];
         }
         let mut scope = HashMap::new();
@@ -1361,7 +1461,10 @@ impl<'a> Cx<'a> {
         for p in params {
             let t = self.resolve_type(span, &p.ty)?;
             let Some(w) = t.width() else {
-                self.err(span, format!("action parameter `{}` must be a scalar", p.name));
+                self.err(
+                    span,
+                    format!("action parameter `{}` must be a scalar", p.name),
+                );
                 return Err(());
             };
             let slot = self.new_slot(format!("{name}.{}", p.name));
@@ -1401,7 +1504,15 @@ impl<'a> Cx<'a> {
         let params = self.c.actions[action as usize].params.clone();
         let args = a.args.clone().unwrap_or_default();
         if args.len() != params.len() {
-            self.err(a.span, format!("action `{}` takes {} arguments, {} given", a.name, params.len(), args.len()));
+            self.err(
+                a.span,
+                format!(
+                    "action `{}` takes {} arguments, {} given",
+                    a.name,
+                    params.len(),
+                    args.len()
+                ),
+            );
             return None;
         }
         let mut v = Vec::new();
@@ -1434,7 +1545,10 @@ impl<'a> Cx<'a> {
                 "range" => MatchKind::Range,
                 "optional" => MatchKind::Optional,
                 other => {
-                    self.err(k.expr.span, format!("match kind `{other}` is not supported"));
+                    self.err(
+                        k.expr.span,
+                        format!("match kind `{other}` is not supported"),
+                    );
                     continue;
                 }
             };
@@ -1466,7 +1580,10 @@ impl<'a> Cx<'a> {
             Some((a, _)) => {
                 let id = self.action_id(a)?;
                 if !actions.contains(&id) {
-                    self.err(a.span, format!("default action `{}` is not in the table's actions", a.name));
+                    self.err(
+                        a.span,
+                        format!("default action `{}` is not in the table's actions", a.name),
+                    );
                 }
                 (id, self.const_args(a, id)?)
             }
@@ -1532,9 +1649,12 @@ impl<'a> Cx<'a> {
             if fields.len() != keys.len() {
                 continue;
             }
-            let has_prio_kind = keys
-                .iter()
-                .any(|k| matches!(k.kind, MatchKind::Ternary | MatchKind::Range | MatchKind::Optional));
+            let has_prio_kind = keys.iter().any(|k| {
+                matches!(
+                    k.kind,
+                    MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
+                )
+            });
             let priority = match &ce.priority {
                 Some(p) => self.const_expr(p).unwrap_or(0) as i64,
                 None if has_prio_kind => (n - i) as i64,
@@ -1605,7 +1725,10 @@ impl<'a> Cx<'a> {
                 let t = self.stmts(&then.stmts);
                 self.scopes.pop();
                 self.scopes.push(HashMap::new());
-                let f = els.as_ref().map(|b| self.stmts(&b.stmts)).unwrap_or_default();
+                let f = els
+                    .as_ref()
+                    .map(|b| self.stmts(&b.stmts))
+                    .unwrap_or_default();
                 self.scopes.pop();
                 if let Ok(c) = c {
                     match c {
@@ -1620,7 +1743,10 @@ impl<'a> Cx<'a> {
                     _ => None,
                 };
                 let Some(table) = table else {
-                    self.err(expr.span, "only `switch (t.apply().action_run)` is supported");
+                    self.err(
+                        expr.span,
+                        "only `switch (t.apply().action_run)` is supported",
+                    );
                     return;
                 };
                 let slot = self.new_slot(format!("$action_run{}", self.c.nslots));
@@ -1642,7 +1768,10 @@ impl<'a> Cx<'a> {
                                     Some(i as u64)
                                 }
                                 _ => {
-                                    self.err(s.span, format!("`{l}` is not an action of the table"));
+                                    self.err(
+                                        s.span,
+                                        format!("`{l}` is not an action of the table"),
+                                    );
                                     None
                                 }
                             };
@@ -1712,7 +1841,9 @@ impl<'a> Cx<'a> {
     /// included).
     fn copy_items(&self, d: &Obj, src: &Obj, out: &mut Vec<CopyItem>) {
         match (d, src) {
-            (Obj::Val { slot: a, .. }, Obj::Val { slot: b, .. }) => out.push(CopyItem::Slot(*a, *b)),
+            (Obj::Val { slot: a, .. }, Obj::Val { slot: b, .. }) => {
+                out.push(CopyItem::Slot(*a, *b))
+            }
             (Obj::Header { hdr: a }, Obj::Header { hdr: b }) => {
                 let (ha, hb) = (&self.c.headers[*a as usize], &self.c.headers[*b as usize]);
                 out.push(CopyItem::Slot(ha.valid, hb.valid));
@@ -1731,13 +1862,21 @@ impl<'a> Cx<'a> {
         match (a, b) {
             (Obj::Val { ty: x, .. }, Obj::Val { ty: y, .. }) => x == y,
             (Obj::Header { hdr: x }, Obj::Header { hdr: y }) => {
-                let fx: Vec<_> = self.header_fields[*x as usize].iter().map(|f| (&f.0, &f.2)).collect();
-                let fy: Vec<_> = self.header_fields[*y as usize].iter().map(|f| (&f.0, &f.2)).collect();
+                let fx: Vec<_> = self.header_fields[*x as usize]
+                    .iter()
+                    .map(|f| (&f.0, &f.2))
+                    .collect();
+                let fy: Vec<_> = self.header_fields[*y as usize]
+                    .iter()
+                    .map(|f| (&f.0, &f.2))
+                    .collect();
                 fx == fy
             }
             (Obj::Struct { members: x }, Obj::Struct { members: y }) => {
                 x.len() == y.len()
-                    && x.iter().zip(y.iter()).all(|(p, q)| p.0 == q.0 && self.same_shape(&p.1, &q.1))
+                    && x.iter()
+                        .zip(y.iter())
+                        .all(|(p, q)| p.0 == q.0 && self.same_shape(&p.1, &q.1))
             }
             _ => false,
         }
@@ -1931,7 +2070,10 @@ impl<'a> Cx<'a> {
         };
         let nargs = |cx: &mut Self, n: usize| -> R<()> {
             if args.len() != n {
-                cx.err(e.span, format!("expected {n} arguments, found {}", args.len()));
+                cx.err(
+                    e.span,
+                    format!("expected {n} arguments, found {}", args.len()),
+                );
                 return Err(());
             }
             Ok(())
@@ -1973,7 +2115,10 @@ impl<'a> Cx<'a> {
                     (Obj::Header { hdr }, "setValid" | "setInvalid") => {
                         nargs(self, 0)?;
                         let valid = self.c.headers[hdr as usize].valid;
-                        Ok(vec![St::Set(Dst::Slot(valid), Ex::Const((m == "setValid") as u64))])
+                        Ok(vec![St::Set(
+                            Dst::Slot(valid),
+                            Ex::Const((m == "setValid") as u64),
+                        )])
                     }
                     (Obj::Register(r), "read") => {
                         nargs(self, 2)?;
@@ -2085,7 +2230,14 @@ impl<'a> Cx<'a> {
         let params = self.c.actions[a as usize].params.clone();
         let outs = self.action_out.get(a as usize).cloned().unwrap_or_default();
         if params.len() != args.len() {
-            self.err(span, format!("action takes {} arguments, {} given", params.len(), args.len()));
+            self.err(
+                span,
+                format!(
+                    "action takes {} arguments, {} given",
+                    params.len(),
+                    args.len()
+                ),
+            );
             return Err(());
         }
         let mut xs = Vec::new();
@@ -2121,7 +2273,14 @@ impl<'a> Cx<'a> {
                 x => Ex::Mask(Box::new(x), mask(w)),
             }),
             _ => {
-                self.err(span, format!("type mismatch: expected {}, found {}", to.show(), from.show()));
+                self.err(
+                    span,
+                    format!(
+                        "type mismatch: expected {}, found {}",
+                        to.show(),
+                        from.show()
+                    ),
+                );
                 Err(())
             }
         }

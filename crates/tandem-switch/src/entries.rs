@@ -21,7 +21,11 @@ use crate::switch::{ControlOp, KeyMatch, Switch, TableEntry};
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum Command {
     Control(ControlOp),
-    RegisterWrite { name: String, index: u32, value: u64 },
+    RegisterWrite {
+        name: String,
+        index: u32,
+        value: u64,
+    },
 }
 
 /// A problem in an entries file.
@@ -106,7 +110,9 @@ pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesEr
         match toks[0] {
             "table_add" | "table_modify" => {
                 if toks.len() < 3 {
-                    return Err(err("usage: table_add <table> <action> <keys> => <args>".into()));
+                    return Err(err(
+                        "usage: table_add <table> <action> <keys> => <args>".into()
+                    ));
                 }
                 let t = find_table(toks[1])?;
                 let action = toks[2].to_string();
@@ -167,7 +173,9 @@ pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesEr
             }
             "table_set_default" => {
                 if toks.len() < 3 {
-                    return Err(err("usage: table_set_default <table> <action> <args>".into()));
+                    return Err(err(
+                        "usage: table_set_default <table> <action> <args>".into()
+                    ));
                 }
                 let t = find_table(toks[1])?;
                 let args = toks[3..]
@@ -192,7 +200,9 @@ pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesEr
             }
             "register_write" => {
                 if toks.len() != 4 {
-                    return Err(err("usage: register_write <register> <index> <value>".into()));
+                    return Err(err(
+                        "usage: register_write <register> <index> <value>".into()
+                    ));
                 }
                 let index = value(toks[2])?;
                 let index = u32::try_from(index).map_err(|_| err("index too large".into()))?;

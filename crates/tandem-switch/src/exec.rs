@@ -820,7 +820,10 @@ impl<'a> Ctx<'a> {
                 let n = hl.bytes as usize;
                 let end = self.cursor + n;
                 let off = hl.off as usize;
-                match (self.pkt.get(self.cursor..end), self.hb.get_mut(off..off + n)) {
+                match (
+                    self.pkt.get(self.cursor..end),
+                    self.hb.get_mut(off..off + n),
+                ) {
                     (Some(src), Some(dst)) => {
                         dst.copy_from_slice(src);
                         self.phv[hl.valid as usize] = 1;
@@ -925,8 +928,17 @@ impl Compiled {
             );
         }
         for (i, st) in self.states.iter().enumerate() {
-            let start = if i as u32 == self.start { " (start)" } else { "" };
-            let _ = writeln!(s, "state {}{start}: {} statement(s)", st.name, st.body.len());
+            let start = if i as u32 == self.start {
+                " (start)"
+            } else {
+                ""
+            };
+            let _ = writeln!(
+                s,
+                "state {}{start}: {} statement(s)",
+                st.name,
+                st.body.len()
+            );
         }
         for t in &self.tables {
             let keys: Vec<String> = t
@@ -934,7 +946,13 @@ impl Compiled {
                 .iter()
                 .map(|k| format!("{}:{:?}/{}", k.name, k.kind, k.width))
                 .collect();
-            let _ = writeln!(s, "table {} keys [{}] size {}", t.qualified, keys.join(", "), t.size);
+            let _ = writeln!(
+                s,
+                "table {} keys [{}] size {}",
+                t.qualified,
+                keys.join(", "),
+                t.size
+            );
         }
         for r in &self.registers {
             let _ = writeln!(s, "register {} bit<{}>[{}]", r.name, r.width, r.size);

@@ -30,7 +30,11 @@ const fn crc32_table() -> [u32; 256] {
         let mut c = i as u32;
         let mut k = 0;
         while k < 8 {
-            c = if c & 1 != 0 { 0xEDB8_8320 ^ (c >> 1) } else { c >> 1 };
+            c = if c & 1 != 0 {
+                0xEDB8_8320 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
             k += 1;
         }
         t[i] = c;
@@ -46,7 +50,11 @@ const fn crc16_table() -> [u16; 256] {
         let mut c = i as u16;
         let mut k = 0;
         while k < 8 {
-            c = if c & 1 != 0 { 0xA001 ^ (c >> 1) } else { c >> 1 };
+            c = if c & 1 != 0 {
+                0xA001 ^ (c >> 1)
+            } else {
+                c >> 1
+            };
             k += 1;
         }
         t[i] = c;

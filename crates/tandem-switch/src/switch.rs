@@ -268,7 +268,12 @@ impl Switch {
         let p = &self.inner.prog;
         let def = &p.tables[t as usize];
         let snap = self.inner.snap.load();
-        let prio = has_priority(&def.keys.iter().map(|k| (k.kind, k.width)).collect::<Vec<_>>());
+        let prio = has_priority(
+            &def.keys
+                .iter()
+                .map(|k| (k.kind, k.width))
+                .collect::<Vec<_>>(),
+        );
         Ok(snap.tables[t as usize]
             .entries
             .iter()
@@ -313,7 +318,12 @@ impl Switch {
         }])
     }
 
-    pub fn set_default(&self, table: &str, action: &str, args: Vec<u64>) -> Result<(), ControlError> {
+    pub fn set_default(
+        &self,
+        table: &str,
+        action: &str,
+        args: Vec<u64>,
+    ) -> Result<(), ControlError> {
         self.apply_batch(&[ControlOp::SetDefault {
             table: table.into(),
             action: action.into(),
@@ -574,11 +584,10 @@ impl Switch {
                     return Err(ControlError::Const(tname.into()));
                 }
                 let (fields, prio) = self.to_fields(t, tname, matches, *priority)?;
-                let pos = w
-                    .0
-                    .iter()
-                    .position(|e| same(e, &fields, prio))
-                    .ok_or_else(|| ControlError::NotFound(tname.into()))?;
+                let pos =
+                    w.0.iter()
+                        .position(|e| same(e, &fields, prio))
+                        .ok_or_else(|| ControlError::NotFound(tname.into()))?;
                 w.0.remove(pos);
             }
             ControlOp::SetDefault { action, args, .. } => {

@@ -281,7 +281,8 @@ impl TableState {
                 let mut map = FxMap::default();
                 map.reserve(n);
                 for i in by_prio(&entries) {
-                    let key: Vec<u64> = entries[i as usize].fields.iter().map(|f| f.value).collect();
+                    let key: Vec<u64> =
+                        entries[i as usize].fields.iter().map(|f| f.value).collect();
                     map.entry(packer.pack(&key)).or_insert(i);
                 }
                 Classifier::Exact(packer, map)
@@ -397,7 +398,11 @@ mod tests {
     }
 
     fn lpm_entry(v: u64, len: u32, a: u32) -> Entry {
-        let m = if len == 0 { 0 } else { (!0u64 << (32 - len)) & 0xffff_ffff };
+        let m = if len == 0 {
+            0
+        } else {
+            (!0u64 << (32 - len)) & 0xffff_ffff
+        };
         Entry {
             fields: vec![fm(v, m, 32)].into(),
             priority: len as i64,
