@@ -773,6 +773,8 @@ impl PacketSpec {
             out.extend_from_slice(&payload);
         } else {
             let ip = self.ipv4.clone().unwrap_or_default();
+            let src = parse_ip(ip.src.as_deref().unwrap_or("192.0.2.1"), "ipv4.src")?;
+            let dst = parse_ip(ip.dst.as_deref().unwrap_or("192.0.2.2"), "ipv4.dst")?;
             let proto = match (ip.proto, &self.tcp, &self.udp) {
                 (Some(p), _, _) => p,
                 (None, Some(_), _) => 6,
@@ -784,8 +786,6 @@ impl PacketSpec {
                     )
                 }
             };
-            let src = parse_ip(ip.src.as_deref().unwrap_or("192.0.2.1"), "ipv4.src")?;
-            let dst = parse_ip(ip.dst.as_deref().unwrap_or("192.0.2.2"), "ipv4.dst")?;
             let l4_len = match (&self.tcp, &self.udp) {
                 (Some(_), _) => 20 + payload.len(),
                 (None, Some(_)) => 8 + payload.len(),
