@@ -124,6 +124,7 @@ struct MemberUse {
     val_bounds: BTreeSet<u64>,
     vec_size_used: bool,
     conflict: Option<String>,
+    conflict_loc: Option<SrcLoc>,
 }
 
 struct AllocaInfo {
@@ -336,13 +337,23 @@ impl<'a> Lifter<'a> {
             }
         }
         let offsets: Vec<i64> = slots.values().copied().collect();
+        let sizes = global_u64s(self.lm, "tandem_nf_state_sizes").unwrap_or_default();
+        if let Some(s) =
+            global_u64s(self.lm, "tandem_nf_element_size").and_then(|v| v.first().copied())
+        {
+            element_size = Some(s as i64);
+        }
         for (i, name) in names.iter().enumerate() {
             let Some(&offset) = offsets.get(i) else { break };
             self.members.push(Member {
                 name: name.clone(),
                 offset,
-                size: 0,
+                size: sizes.get(i).map_or(0, |&s| s as i64),
             });
+        }
+        if self.members.iter().all(|m| m.size > 0) {
+            self.uses = vec![MemberUse::default(); self.members.len()];
+            return;
         }
         let mut sorted: Vec<usize> = (0..self.members.len()).collect();
         sorted.sort_by_key(|&i| self.members[i].offset);
@@ -533,6 +544,21 @@ impl<'a> Lifter<'a> {
     }
 
     fn scan_inst(&mut self, inst: &'a Instruction, round: usize) {
+        self.scan_inst_inner(inst, round);
+        // Blame the first access that made a member's use inconsistent.
+        let loc = inst_debugloc(inst).map(|d| SrcLoc {
+            file: display_path(&d.filename, d.directory.as_deref()),
+            line: d.line,
+            col: d.col.unwrap_or(0),
+        });
+        for u in &mut self.uses {
+            if u.conflict.is_some() && u.conflict_loc.is_none() {
+                u.conflict_loc = loc.clone();
+            }
+        }
+    }
+
+    fn scan_inst_inner(&mut self, inst: &'a Instruction, round: usize) {
         match inst {
             Instruction::Alloca(a) => {
                 if round == 0 {
@@ -784,7 +810,7 @@ impl<'a> Lifter<'a> {
             let u = self.uses[mi].clone();
             let name = self.members[mi].name.clone();
             if let Some(c) = &u.conflict {
-                self.srcloc = None;
+                self.srcloc = u.conflict_loc.clone();
                 self.err(Code::StateMisuse, format!("state member `{name}` is {c}"));
                 continue;
             }
@@ -1556,7 +1582,7 @@ impl<'a> Lifter<'a> {
             }
             other => self.err(
                 Code::UnsupportedInstruction,
-                format!("the LLVM instruction `{}`", inst_opcode(other)),
+                describe_unsupported(&inst_opcode(other)),
             ),
         }
     }
@@ -2909,6 +2935,24 @@ fn global_string(m: &LModule, name: &str) -> Option<String> {
     }
 }
 
+/// The integers of a constant global (`i64` scalar or array).
+fn global_u64s(m: &LModule, name: &str) -> Option<Vec<u64>> {
+    let g = m.global_vars.iter().find(|g| name_str(&g.name) == name)?;
+    match g.initializer.as_ref()?.as_ref() {
+        Constant::Int { value, .. } => Some(vec![*value]),
+        Constant::Array { elements, .. } => Some(
+            elements
+                .iter()
+                .filter_map(|e| match e.as_ref() {
+                    Constant::Int { value, .. } => Some(*value),
+                    _ => None,
+                })
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
 /// The NF's type name (`tandem_nf_type_name`).
 pub(crate) fn nf_type_name(m: &LModule) -> Option<String> {
     global_string(m, TYPE_NAME)
@@ -2917,6 +2961,20 @@ pub(crate) fn nf_type_name(m: &LModule) -> Option<String> {
 fn inst_debugloc(i: &Instruction) -> Option<llvm_ir::DebugLoc> {
     use llvm_ir::HasDebugLoc;
     i.get_debug_loc().clone()
+}
+
+/// Why an LLVM instruction has no NF IR counterpart, for the L002 message.
+fn describe_unsupported(op: &str) -> String {
+    let what = match op {
+        "fadd" | "fsub" | "fmul" | "fdiv" | "frem" | "fneg" | "fcmp" | "uitofp" | "sitofp"
+        | "fptoui" | "fptosi" | "fpext" | "fptrunc" => "floating point arithmetic",
+        "extractelement" | "insertelement" | "shufflevector" => "SIMD vector operations",
+        "atomicrmw" | "cmpxchg" | "fence" => "atomic operations",
+        "landingpad" | "catchpad" | "cleanuppad" | "invoke" | "resume" => "exceptions",
+        "va_arg" => "variadic arguments",
+        _ => "an LLVM instruction",
+    };
+    format!("{what} (`{op}`)")
 }
 
 fn inst_opcode(i: &Instruction) -> String {

@@ -7,37 +7,13 @@
 //! native dump (on_timer is server-only too). Reply packets are rewritten closed-loop from the
 //! reference's outputs (NAT, load balancers), and the same rewritten packet is fed to both.
 
-use std::path::{Path, PathBuf};
+mod common;
 
+use common::{cache, lift_example, repo_root};
 use tandem_lift::PayloadOps;
 use tandem_runtime::irhost::{diff_states, normalize_native, IrHost};
 use tandem_runtime::{compile_native, BuildOptions, Host, NativeNf, NfConfig, Verdict};
 use tandem_traffic::{GenOptions, Generator, Plan, ReplyRewriter, Workload};
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn cache() -> PathBuf {
-    std::env::temp_dir().join("tandem-test-cache-lift")
-}
-
-/// Lifts an example NF (analysis build through clang and opt).
-pub fn lift_example(nf: &str) -> tandem_lift::Lifted {
-    let src = repo_root().join(format!("examples/nfs/{nf}/{nf}.cc"));
-    let include = tandem_runtime::nfapi::materialize(&cache()).unwrap();
-    let ll = tandem_lift::driver::emit_llvm(
-        &tandem_runtime::build::find_cxx(),
-        &include,
-        &src,
-        &cache().join("analysis"),
-    )
-    .unwrap();
-    tandem_lift::lift(&ll).unwrap_or_else(|e| panic!("{nf} does not lift:\n{e}"))
-}
 
 fn native(nf: &str) -> NativeNf {
     let src = repo_root().join(format!("examples/nfs/{nf}/{nf}.cc"));

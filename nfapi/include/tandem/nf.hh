@@ -199,6 +199,7 @@ inline void copy_error(char* err, size_t errlen, const char* msg) {
 #ifdef TANDEM_ANALYSIS
 
 #define TANDEM_DESCRIBE_ONE(s, x, i) ptrs[n++] = static_cast<void*>(&(s)->x);
+#define TANDEM_SIZE_OF(s, x, i) sizeof(((s*)nullptr)->x),
 /// Registers `Type` as the NF; lists every state member (at most 16).
 #define TANDEM_NF(Type, ...)                                                                 \
   extern "C" __attribute__((used, flatten)) void tandem_nf_process_entry(                     \
@@ -218,6 +219,9 @@ inline void copy_error(char* err, size_t errlen, const char* msg) {
   extern "C" __attribute__((used)) const char tandem_nf_state_names[] =                      \
       "" TANDEM_FOR_EACH(TANDEM_NAME_OF, self, __VA_ARGS__);                                 \
   extern "C" __attribute__((used)) const char tandem_nf_type_name[] = #Type;                 \
+  extern "C" __attribute__((used)) const uint64_t tandem_nf_element_size = sizeof(Type);     \
+  extern "C" __attribute__((used)) const uint64_t tandem_nf_state_sizes[] = {                \
+      TANDEM_FOR_EACH(TANDEM_SIZE_OF, Type, __VA_ARGS__) 0};                                 \
   extern "C" __attribute__((used)) const uint64_t tandem_nf_timer_interval_ns =              \
       tandem::detail::timer_interval<Type>();
 
