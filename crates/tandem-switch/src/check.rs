@@ -228,6 +228,7 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
             std: StdSlots::default(),
             init: vec![],
             hb_size: 0,
+            code: Default::default(),
         },
         initial_entries: vec![],
         block: String::new(),
@@ -253,6 +254,7 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
         .collect();
     cx.structs.insert("standard_metadata_t".into(), std_fields);
     cx.run(prog);
+    cx.c.code = crate::vm::lower(&cx.c);
     if cx.diags.is_empty() {
         Ok(Checked {
             compiled: cx.c,

@@ -9,6 +9,7 @@
 
 use crate::hash::{compute_hash, Algo};
 use crate::table::{Snapshot, MAX_KEYS};
+pub(crate) use crate::vm::{Code, Op};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 pub(crate) type Slot = u32;
@@ -476,6 +477,8 @@ pub(crate) struct Compiled {
     pub std: StdSlots,
     /// slot values to set before each packet (constant-initialised locals)
     pub init: Vec<(Slot, u64)>,
+    /// the flat code actually executed (lowered from the trees above)
+    pub code: Code,
 }
 
 /// Runtime register and counter storage, shared by all workers.
@@ -506,13 +509,6 @@ impl Stateful {
     }
 }
 
-#[derive(Clone, Copy, PartialEq, Eq)]
-enum Flow {
-    Next,
-    Return,
-    Exit,
-}
-
 pub(crate) struct Ctx<'a> {
     pub prog: &'a Compiled,
     pub snap: &'a Snapshot,
@@ -525,6 +521,8 @@ pub(crate) struct Ctx<'a> {
     pub cursor: usize,
     pub out: &'a mut Vec<u8>,
     pub scratch: &'a mut Vec<u8>,
+    /// return stack of the flat code (action calls)
+    pub stack: &'a mut [u32; 64],
 }
 
 /// Result of processing one packet.
@@ -546,309 +544,274 @@ impl<'a> Ctx<'a> {
         self.phv[std.ingress_port as usize] = port as u64 & mask(9);
         self.phv[std.packet_length as usize] = self.pkt.len() as u64;
         self.cursor = 0;
-        self.run_parser();
-        self.run_block(&p.verify);
-        self.run_block(&p.ingress);
+        let code = &p.code;
+        self.exec(code.parser);
+        self.exec(code.verify);
+        self.exec(code.ingress);
         let spec = self.phv[std.egress_spec as usize];
         if spec == DROP_PORT {
             return Verdict::Drop;
         }
         self.phv[std.egress_port as usize] = spec;
-        self.run_block(&p.egress);
+        self.exec(code.egress);
         if self.phv[std.egress_spec as usize] == DROP_PORT {
             return Verdict::Drop;
         }
-        self.run_block(&p.compute);
+        self.exec(code.compute);
         self.out.clear();
-        self.run_block(&p.deparser);
+        self.exec(code.deparser);
         let payload = self.pkt.get(self.cursor..).unwrap_or(&[]);
         self.out.extend_from_slice(payload);
         Verdict::Forward(self.phv[std.egress_port as usize] as u32)
     }
 
-    fn run_parser(&mut self) {
-        let p = self.prog;
-        let mut state = p.start as usize;
-        // Bound the number of state transitions so a looping parser terminates.
-        for _ in 0..1024 {
-            let st = &p.states[state];
-            match self.run(&st.body) {
-                Flow::Next => {}
-                _ => {
-                    // extract failure (PacketTooShort) or explicit reject
-                    return;
-                }
-            }
-            let target = match &st.trans {
-                Trans::Accept => return,
-                Trans::Reject => return,
-                Trans::Goto(s) => Target::State(*s),
-                Trans::Select { keys, cases } => {
-                    let mut vals = [0u64; MAX_KEYS];
-                    for (i, k) in keys.iter().enumerate().take(MAX_KEYS) {
-                        vals[i] = k.eval(self.phv, self.hb);
-                    }
-                    let mut t = None;
-                    for (ks, target) in cases {
-                        let hit = ks.iter().enumerate().all(|(i, k)| match *k {
-                            KeySet::Mask(v, m) => vals[i] & m == v & m,
-                            KeySet::Range(lo, hi) => vals[i] >= lo && vals[i] <= hi,
-                        });
-                        if hit {
-                            t = Some(*target);
-                            break;
-                        }
-                    }
-                    match t {
-                        Some(t) => t,
-                        None => {
-                            self.phv[p.std.parser_error as usize] = ERR_NO_MATCH;
-                            return;
-                        }
-                    }
-                }
+    /// Runs flat code from `entry` until the block ends.
+    fn exec(&mut self, entry: u32) {
+        let code = &self.prog.code;
+        let ops = &code.ops[..];
+        let mut pc = entry as usize;
+        let stack = &mut *self.stack;
+        let mut sp = 0usize;
+        let mut transitions = 0u32;
+        loop {
+            let Some(op) = ops.get(pc) else {
+                return;
             };
-            match target {
-                Target::Accept | Target::Reject => return,
-                Target::State(s) => state = s as usize,
-            }
-        }
-    }
-
-    fn run_block(&mut self, b: &[St]) {
-        let _ = self.run(b);
-    }
-
-    fn run(&mut self, stmts: &[St]) -> Flow {
-        for s in stmts {
-            let f = self.step(s);
-            if f != Flow::Next {
-                return f;
-            }
-        }
-        Flow::Next
-    }
-
-    fn call_action(&mut self, a: u32, args: &[u64]) -> Flow {
-        let def = &self.prog.actions[a as usize];
-        for (&(slot, m), &v) in def.param_masks.iter().zip(args) {
-            self.phv[slot as usize] = v & m;
-        }
-        match self.run(&def.body) {
-            Flow::Exit => Flow::Exit,
-            _ => Flow::Next,
-        }
-    }
-
-    #[inline]
-    fn step(&mut self, s: &St) -> Flow {
-        match s {
-            St::Set(d, e) => {
-                let v = e.eval(self.phv, self.hb);
-                d.store(self.phv, self.hb, v);
-            }
-            St::SetSlice(slot, lo, m, e) => {
-                let v = e.eval(self.phv, self.hb) & m;
-                let old = self.phv[*slot as usize];
-                self.phv[*slot as usize] = (old & !(m << lo)) | (v << lo);
-            }
-            St::Copy(items) => {
-                for it in items {
-                    match *it {
-                        CopyItem::Slot(d, s) => self.phv[d as usize] = self.phv[s as usize],
-                        CopyItem::Bytes(d, s, n) => {
-                            let (d, s, n) = (d as usize, s as usize, n as usize);
-                            if d + n <= self.hb.len() && s + n <= self.hb.len() {
-                                self.hb.copy_within(s..s + n, d);
+            pc += 1;
+            match op {
+                Op::Set(d, e) => {
+                    let v = e.eval(self.phv, self.hb);
+                    d.store(self.phv, self.hb, v);
+                }
+                Op::SetSlice(slot, lo, m, e) => {
+                    let v = e.eval(self.phv, self.hb) & m;
+                    let old = self.phv[*slot as usize];
+                    self.phv[*slot as usize] = (old & !(m << lo)) | (v << lo);
+                }
+                Op::Copy(items) => {
+                    for it in items {
+                        match *it {
+                            CopyItem::Slot(d, s) => self.phv[d as usize] = self.phv[s as usize],
+                            CopyItem::Bytes(d, s, n) => {
+                                let (d, s, n) = (d as usize, s as usize, n as usize);
+                                if d + n <= self.hb.len() && s + n <= self.hb.len() {
+                                    self.hb.copy_within(s..s + n, d);
+                                }
                             }
                         }
                     }
                 }
-            }
-            St::If(c, t, f) => {
-                let r = if c.eval(self.phv, self.hb) != 0 {
-                    self.run(t)
-                } else {
-                    self.run(f)
-                };
-                if r != Flow::Next {
-                    return r;
+                Op::JumpIfZero(c, t) => {
+                    if c.eval(self.phv, self.hb) == 0 {
+                        pc = *t as usize;
+                    }
                 }
-            }
-            St::Switch(slot, arms, default) => {
-                let v = self.phv[*slot as usize];
-                let body = arms
-                    .iter()
-                    .find(|(k, _)| *k == v)
-                    .map(|(_, b)| b)
-                    .unwrap_or(default);
-                let r = self.run(body);
-                if r != Flow::Next {
-                    return r;
+                Op::Jump(t) => pc = *t as usize,
+                Op::SwitchJump(slot, arms, default) => {
+                    let v = self.phv[*slot as usize];
+                    pc = arms
+                        .iter()
+                        .find(|(k, _)| *k == v)
+                        .map(|(_, t)| *t)
+                        .unwrap_or(*default) as usize;
                 }
-            }
-            St::Apply {
-                table,
-                hit,
-                action_run,
-            } => {
-                let snap = self.snap;
-                let def = &self.prog.tables[*table as usize];
-                let mut key = [0u64; MAX_KEYS];
-                for (i, k) in def.keys.iter().enumerate() {
-                    key[i] = k.ex.eval(self.phv, self.hb);
+                Op::Apply {
+                    table,
+                    hit,
+                    action_run,
+                } => {
+                    let snap = self.snap;
+                    let def = &self.prog.tables[*table as usize];
+                    let mut key = [0u64; MAX_KEYS];
+                    for (k, d) in key.iter_mut().zip(&def.keys) {
+                        *k = d.ex.eval(self.phv, self.hb);
+                    }
+                    let ts = &snap.tables[*table as usize];
+                    let (found, action, args) = match ts.lookup(&key[..def.keys.len()]) {
+                        Some(e) => (true, e.action, &e.args[..]),
+                        None => (false, ts.default_action, &ts.default_args[..]),
+                    };
+                    if let Some(h) = hit {
+                        self.phv[*h as usize] = found as u64;
+                    }
+                    if let Some(a) = action_run {
+                        self.phv[*a as usize] = action as u64;
+                    }
+                    let adef = &self.prog.actions[action as usize];
+                    for (&(slot, m), &v) in adef.param_masks.iter().zip(args) {
+                        self.phv[slot as usize] = v & m;
+                    }
+                    if sp == stack.len() {
+                        return;
+                    }
+                    stack[sp] = pc as u32;
+                    sp += 1;
+                    pc = code.action_entry[action as usize] as usize;
                 }
-                let ts = &snap.tables[*table as usize];
-                let (found, action, args) = match ts.lookup(&key[..def.keys.len()]) {
-                    Some(e) => (true, e.action, &e.args[..]),
-                    None => (false, ts.default_action, &ts.default_args[..]),
-                };
-                if let Some(h) = hit {
-                    self.phv[*h as usize] = found as u64;
-                }
-                if let Some(a) = action_run {
-                    self.phv[*a as usize] = action as u64;
-                }
-                if self.call_action(action, args) == Flow::Exit {
-                    return Flow::Exit;
-                }
-            }
-            St::CallAction {
-                action,
-                args,
-                copy_out,
-            } => {
-                let def = &self.prog.actions[*action as usize];
-                for (i, e) in args.iter().enumerate() {
-                    if let Some(&(slot, m)) = def.param_masks.get(i) {
+                Op::CallAction { action, args } => {
+                    let adef = &self.prog.actions[*action as usize];
+                    for (&(slot, m), e) in adef.param_masks.iter().zip(args) {
                         self.phv[slot as usize] = e.eval(self.phv, self.hb) & m;
                     }
-                }
-                let r = match self.run(&def.body) {
-                    Flow::Exit => Flow::Exit,
-                    _ => Flow::Next,
-                };
-                for &(d, s) in copy_out {
-                    let v = self.phv[s as usize];
-                    d.store(self.phv, self.hb, v);
-                }
-                if r == Flow::Exit {
-                    return r;
-                }
-            }
-            St::MarkToDrop => {
-                let std = &self.prog.std;
-                self.phv[std.egress_spec as usize] = DROP_PORT;
-                self.phv[std.mcast_grp as usize] = 0;
-            }
-            St::RegRead { reg, dst, idx } => {
-                let i = idx.eval(self.phv, self.hb) as usize;
-                let r = &self.state.registers[*reg as usize];
-                // Out of range: result unspecified; we return 0.
-                let v = r.get(i).map(|a| a.load(Ordering::Relaxed)).unwrap_or(0);
-                dst.store(self.phv, self.hb, v);
-            }
-            St::RegWrite { reg, idx, val, m } => {
-                let i = idx.eval(self.phv, self.hb) as usize;
-                let v = val.eval(self.phv, self.hb) & m;
-                if let Some(a) = self.state.registers[*reg as usize].get(i) {
-                    a.store(v, Ordering::Relaxed);
-                }
-            }
-            St::Count { counter, idx } => {
-                let i = idx.eval(self.phv, self.hb) as usize;
-                if let Some((p, b)) = self.state.counters[*counter as usize].get(i) {
-                    let kind = self.prog.counters[*counter as usize].kind;
-                    if kind != CounterKind::Bytes {
-                        p.fetch_add(1, Ordering::Relaxed);
+                    if sp == stack.len() {
+                        return;
                     }
-                    if kind != CounterKind::Packets {
-                        b.fetch_add(self.pkt.len() as u64, Ordering::Relaxed);
+                    stack[sp] = pc as u32;
+                    sp += 1;
+                    pc = code.action_entry[*action as usize] as usize;
+                }
+                Op::CopyOut(pairs) => {
+                    for &(d, s) in pairs {
+                        let v = self.phv[s as usize];
+                        d.store(self.phv, self.hb, v);
                     }
                 }
-            }
-            St::Hash {
-                dst,
-                dst_mask,
-                algo,
-                base,
-                data,
-                max,
-            } => {
-                pack_bits(self.phv, self.hb, data, self.scratch);
-                let h = compute_hash(*algo, self.scratch, &[]);
-                let b = base.eval(self.phv, self.hb);
-                let m = max.eval(self.phv, self.hb);
-                let v = if m == 0 { b } else { b.wrapping_add(h % m) };
-                dst.store(self.phv, self.hb, v & dst_mask);
-            }
-            St::Checksum {
-                verify,
-                payload,
-                cond,
-                data,
-                plan,
-                field,
-                width,
-                algo,
-            } => {
-                if cond.eval(self.phv, self.hb) != 0 {
-                    let pl: &[u8] = if *payload {
-                        self.pkt.get(self.cursor..).unwrap_or(&[])
-                    } else {
-                        &[]
-                    };
-                    let v = match plan {
-                        Some(plan) => csum16_plan(self.phv, self.hb, plan, pl),
-                        None => {
-                            pack_bits(self.phv, self.hb, data, self.scratch);
-                            compute_hash(*algo, self.scratch, pl)
+                Op::Ret => {
+                    if sp == 0 {
+                        return;
+                    }
+                    sp -= 1;
+                    pc = stack[sp] as usize;
+                }
+                Op::End => return,
+                Op::MarkToDrop => {
+                    let std = &self.prog.std;
+                    self.phv[std.egress_spec as usize] = DROP_PORT;
+                    self.phv[std.mcast_grp as usize] = 0;
+                }
+                Op::RegRead { reg, dst, idx } => {
+                    let i = idx.eval(self.phv, self.hb) as usize;
+                    let r = &self.state.registers[*reg as usize];
+                    // Out of range: result unspecified; we return 0.
+                    let v = r.get(i).map(|a| a.load(Ordering::Relaxed)).unwrap_or(0);
+                    dst.store(self.phv, self.hb, v);
+                }
+                Op::RegWrite { reg, idx, val, m } => {
+                    let i = idx.eval(self.phv, self.hb) as usize;
+                    let v = val.eval(self.phv, self.hb) & m;
+                    if let Some(a) = self.state.registers[*reg as usize].get(i) {
+                        a.store(v, Ordering::Relaxed);
+                    }
+                }
+                Op::Count { counter, idx } => {
+                    let i = idx.eval(self.phv, self.hb) as usize;
+                    if let Some((p, b)) = self.state.counters[*counter as usize].get(i) {
+                        let kind = self.prog.counters[*counter as usize].kind;
+                        if kind != CounterKind::Bytes {
+                            p.fetch_add(1, Ordering::Relaxed);
                         }
-                    } & mask(*width);
-                    if *verify {
-                        if field.load(self.phv, self.hb) != v {
-                            let ce = self.prog.std.checksum_error;
-                            self.phv[ce as usize] = 1;
+                        if kind != CounterKind::Packets {
+                            b.fetch_add(self.pkt.len() as u64, Ordering::Relaxed);
                         }
-                    } else {
-                        field.store(self.phv, self.hb, v);
                     }
                 }
-            }
-            St::Extract(h) => {
-                let hl = &self.prog.headers[*h as usize];
-                let n = hl.bytes as usize;
-                let end = self.cursor + n;
-                let off = hl.off as usize;
-                match (
-                    self.pkt.get(self.cursor..end),
-                    self.hb.get_mut(off..off + n),
-                ) {
-                    (Some(src), Some(dst)) => {
-                        dst.copy_from_slice(src);
-                        self.phv[hl.valid as usize] = 1;
-                        self.cursor = end;
-                    }
-                    _ => {
-                        let pe = self.prog.std.parser_error;
-                        self.phv[pe as usize] = ERR_PACKET_TOO_SHORT;
-                        return Flow::Exit;
+                Op::Hash {
+                    dst,
+                    dst_mask,
+                    algo,
+                    base,
+                    data,
+                    max,
+                } => {
+                    pack_bits(self.phv, self.hb, data, self.scratch);
+                    let h = compute_hash(*algo, self.scratch, &[]);
+                    let b = base.eval(self.phv, self.hb);
+                    let m = max.eval(self.phv, self.hb);
+                    let v = if m == 0 { b } else { b.wrapping_add(h % m) };
+                    dst.store(self.phv, self.hb, v & dst_mask);
+                }
+                Op::Checksum {
+                    verify,
+                    payload,
+                    cond,
+                    data,
+                    plan,
+                    field,
+                    width,
+                    algo,
+                } => {
+                    if cond.eval(self.phv, self.hb) != 0 {
+                        let pl: &[u8] = if *payload {
+                            self.pkt.get(self.cursor..).unwrap_or(&[])
+                        } else {
+                            &[]
+                        };
+                        let v = match plan {
+                            Some(plan) => csum16_plan(self.phv, self.hb, plan, pl),
+                            None => {
+                                pack_bits(self.phv, self.hb, data, self.scratch);
+                                compute_hash(*algo, self.scratch, pl)
+                            }
+                        } & mask(*width);
+                        if *verify {
+                            if field.load(self.phv, self.hb) != v {
+                                let ce = self.prog.std.checksum_error;
+                                self.phv[ce as usize] = 1;
+                            }
+                        } else {
+                            field.store(self.phv, self.hb, v);
+                        }
                     }
                 }
-            }
-            St::Emit(h) => {
-                let hl = &self.prog.headers[*h as usize];
-                if self.phv[hl.valid as usize] != 0 {
+                Op::Extract(h) => {
+                    let hl = &self.prog.headers[*h as usize];
+                    let n = hl.bytes as usize;
+                    let end = self.cursor + n;
                     let off = hl.off as usize;
-                    if let Some(src) = self.hb.get(off..off + hl.bytes as usize) {
-                        self.out.extend_from_slice(src);
+                    match (self.pkt.get(self.cursor..end), self.hb.get_mut(off..off + n)) {
+                        (Some(src), Some(dst)) => {
+                            dst.copy_from_slice(src);
+                            self.phv[hl.valid as usize] = 1;
+                            self.cursor = end;
+                        }
+                        _ => {
+                            let pe = self.prog.std.parser_error;
+                            self.phv[pe as usize] = ERR_PACKET_TOO_SHORT;
+                            return;
+                        }
+                    }
+                }
+                Op::Emit(h) => {
+                    let hl = &self.prog.headers[*h as usize];
+                    if self.phv[hl.valid as usize] != 0 {
+                        let off = hl.off as usize;
+                        if let Some(src) = self.hb.get(off..off + hl.bytes as usize) {
+                            self.out.extend_from_slice(src);
+                        }
+                    }
+                }
+                Op::Goto(t) => {
+                    transitions += 1;
+                    if transitions > 1024 {
+                        return;
+                    }
+                    pc = *t as usize;
+                }
+                Op::Select { keys, cases } => {
+                    transitions += 1;
+                    if transitions > 1024 {
+                        return;
+                    }
+                    let mut vals = [0u64; MAX_KEYS];
+                    for (v, k) in vals.iter_mut().zip(keys) {
+                        *v = k.eval(self.phv, self.hb);
+                    }
+                    let hit = cases.iter().find(|(ks, _)| {
+                        ks.iter().zip(&vals).all(|(k, v)| match *k {
+                            KeySet::Mask(x, m) => v & m == x & m,
+                            KeySet::Range(lo, hi) => *v >= lo && *v <= hi,
+                        })
+                    });
+                    match hit {
+                        Some((_, t)) => pc = *t as usize,
+                        None => {
+                            self.phv[self.prog.std.parser_error as usize] = ERR_NO_MATCH;
+                            return;
+                        }
                     }
                 }
             }
-            St::Exit => return Flow::Exit,
-            St::Return => return Flow::Return,
         }
-        Flow::Next
     }
 }
 

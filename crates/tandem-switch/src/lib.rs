@@ -36,6 +36,7 @@ mod exec;
 mod hash;
 mod switch;
 mod table;
+mod vm;
 
 pub use check::Diagnostic;
 pub use entries::{apply_commands, parse_commands, parse_value, Command, EntriesError};

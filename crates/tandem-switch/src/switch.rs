@@ -220,6 +220,7 @@ impl Switch {
             hb: vec![0; self.inner.prog.hb_size.max(8)],
             out: Vec::with_capacity(2048),
             scratch: Vec::with_capacity(256),
+            stack: Box::new([0; 64]),
         }
     }
 
@@ -721,6 +722,7 @@ pub struct Worker {
     hb: Vec<u8>,
     out: Vec<u8>,
     scratch: Vec<u8>,
+    stack: Box<[u32; 64]>,
 }
 
 impl Worker {
@@ -735,6 +737,7 @@ impl Worker {
             hb,
             out,
             scratch,
+            stack,
         } = self;
         let snap: &Snapshot = cache.load();
         let mut ctx = Ctx {
@@ -747,6 +750,7 @@ impl Worker {
             cursor: 0,
             out,
             scratch,
+            stack,
         };
         match ctx.run_pipeline(port) {
             Verdict::Drop => None,

@@ -1,0 +1,340 @@
+//! Flat code for the executor: the statement trees produced by the checker are
+//! lowered to one instruction array with jumps (`if`, `switch`, parser
+//! transitions) and call/return (actions). The interpreter is a single loop with
+//! a small fixed return stack: no recursion, no per-packet allocation.
+//!
+//! Before/after for `if (c) { a(); } else { t.apply(); }`:
+//! ```text
+//! If(c, [CallAction a], [Apply t])   =>   0: JumpIfZero(c, 3)
+//!                                          1: CallAction a        (push 2, jump a)
+//!                                          2: Jump 4
+//!                                          3: Apply t             (push 4, jump action)
+//!                                          4: ...
+//! ```
+
+use crate::exec::*;
+use crate::hash::Algo;
+
+#[derive(Clone, Debug)]
+pub(crate) enum Op {
+    Set(Dst, Ex),
+    SetSlice(Slot, u32, u64, Ex),
+    Copy(Vec<CopyItem>),
+    JumpIfZero(Ex, u32),
+    Jump(u32),
+    SwitchJump(Slot, Vec<(u64, u32)>, u32),
+    /// look the table up, write the action's parameters, call it
+    Apply {
+        table: u32,
+        hit: Option<Slot>,
+        action_run: Option<Slot>,
+    },
+    /// evaluate arguments into the action's parameters, call it
+    CallAction {
+        action: u32,
+        args: Vec<Ex>,
+    },
+    CopyOut(Vec<(Dst, Slot)>),
+    Ret,
+    /// end of the current block (also `exit`, parser accept/reject)
+    End,
+    MarkToDrop,
+    RegRead {
+        reg: u32,
+        dst: Dst,
+        idx: Ex,
+    },
+    RegWrite {
+        reg: u32,
+        idx: Ex,
+        val: Ex,
+        m: u64,
+    },
+    Count {
+        counter: u32,
+        idx: Ex,
+    },
+    Hash {
+        dst: Dst,
+        dst_mask: u64,
+        algo: Algo,
+        base: Ex,
+        data: Vec<(Ex, u32)>,
+        max: Ex,
+    },
+    Checksum {
+        verify: bool,
+        payload: bool,
+        cond: Ex,
+        data: Vec<(Ex, u32)>,
+        plan: Option<Vec<CsumItem>>,
+        field: Dst,
+        width: u32,
+        algo: Algo,
+    },
+    /// on a too-short packet: set `PacketTooShort` and end the parser
+    Extract(u32),
+    Emit(u32),
+    /// parser transition to a state's code (counted, so looping parsers stop)
+    Goto(u32),
+    /// parser select; targets are code positions; no match sets `NoMatch`, ends
+    Select {
+        keys: Vec<Ex>,
+        cases: Vec<(Vec<KeySet>, u32)>,
+    },
+}
+
+/// Entry points into [`Code::ops`].
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Code {
+    pub ops: Vec<Op>,
+    pub action_entry: Vec<u32>,
+    pub parser: u32,
+    pub verify: u32,
+    pub ingress: u32,
+    pub egress: u32,
+    pub compute: u32,
+    pub deparser: u32,
+}
+
+struct Lower {
+    ops: Vec<Op>,
+}
+
+impl Lower {
+    fn here(&self) -> u32 {
+        self.ops.len() as u32
+    }
+
+    fn patch(&mut self, at: u32, to: u32) {
+        match self.ops.get_mut(at as usize) {
+            Some(Op::JumpIfZero(_, t)) | Some(Op::Jump(t)) => *t = to,
+            _ => {}
+        }
+    }
+
+    fn block(&mut self, stmts: &[St], in_action: bool) {
+        for s in stmts {
+            self.stmt(s, in_action);
+        }
+    }
+
+    fn stmt(&mut self, s: &St, in_action: bool) {
+        let op = match s {
+            St::Set(d, e) => Op::Set(*d, e.clone()),
+            St::SetSlice(a, b, c, e) => Op::SetSlice(*a, *b, *c, e.clone()),
+            St::Copy(v) => Op::Copy(v.clone()),
+            St::If(c, t, f) => {
+                let j = self.here();
+                self.ops.push(Op::JumpIfZero(c.clone(), 0));
+                self.block(t, in_action);
+                if f.is_empty() {
+                    let end = self.here();
+                    self.patch(j, end);
+                } else {
+                    let k = self.here();
+                    self.ops.push(Op::Jump(0));
+                    let else_at = self.here();
+                    self.patch(j, else_at);
+                    self.block(f, in_action);
+                    let end = self.here();
+                    self.patch(k, end);
+                }
+                return;
+            }
+            St::Switch(slot, arms, default) => {
+                let sw = self.here();
+                self.ops.push(Op::SwitchJump(*slot, vec![], 0));
+                let mut targets = Vec::new();
+                let mut ends = Vec::new();
+                for (v, body) in arms {
+                    targets.push((*v, self.here()));
+                    self.block(body, in_action);
+                    ends.push(self.here());
+                    self.ops.push(Op::Jump(0));
+                }
+                let def = self.here();
+                self.block(default, in_action);
+                let end = self.here();
+                for e in ends {
+                    self.patch(e, end);
+                }
+                if let Some(Op::SwitchJump(_, t, d)) = self.ops.get_mut(sw as usize) {
+                    *t = targets;
+                    *d = def;
+                }
+                return;
+            }
+            St::Apply {
+                table,
+                hit,
+                action_run,
+            } => Op::Apply {
+                table: *table,
+                hit: *hit,
+                action_run: *action_run,
+            },
+            St::CallAction {
+                action,
+                args,
+                copy_out,
+            } => {
+                self.ops.push(Op::CallAction {
+                    action: *action,
+                    args: args.clone(),
+                });
+                if !copy_out.is_empty() {
+                    self.ops.push(Op::CopyOut(copy_out.clone()));
+                }
+                return;
+            }
+            St::MarkToDrop => Op::MarkToDrop,
+            St::RegRead { reg, dst, idx } => Op::RegRead {
+                reg: *reg,
+                dst: *dst,
+                idx: idx.clone(),
+            },
+            St::RegWrite { reg, idx, val, m } => Op::RegWrite {
+                reg: *reg,
+                idx: idx.clone(),
+                val: val.clone(),
+                m: *m,
+            },
+            St::Count { counter, idx } => Op::Count {
+                counter: *counter,
+                idx: idx.clone(),
+            },
+            St::Hash {
+                dst,
+                dst_mask,
+                algo,
+                base,
+                data,
+                max,
+            } => Op::Hash {
+                dst: *dst,
+                dst_mask: *dst_mask,
+                algo: *algo,
+                base: base.clone(),
+                data: data.clone(),
+                max: max.clone(),
+            },
+            St::Checksum {
+                verify,
+                payload,
+                cond,
+                data,
+                plan,
+                field,
+                width,
+                algo,
+            } => Op::Checksum {
+                verify: *verify,
+                payload: *payload,
+                cond: cond.clone(),
+                data: data.clone(),
+                plan: plan.clone(),
+                field: *field,
+                width: *width,
+                algo: *algo,
+            },
+            St::Extract(h) => Op::Extract(*h),
+            St::Emit(h) => Op::Emit(*h),
+            St::Exit => Op::End,
+            St::Return => {
+                if in_action {
+                    Op::Ret
+                } else {
+                    Op::End
+                }
+            }
+        };
+        self.ops.push(op);
+    }
+
+    fn control(&mut self, stmts: &[St]) -> u32 {
+        let at = self.here();
+        self.block(stmts, false);
+        self.ops.push(Op::End);
+        at
+    }
+}
+
+/// Lowers the checked program's statement trees to flat code.
+pub(crate) fn lower(c: &Compiled) -> Code {
+    let mut l = Lower { ops: Vec::new() };
+    // a shared End for parser accept/reject
+    let end = l.here();
+    l.ops.push(Op::End);
+    let mut action_entry = Vec::new();
+    for a in &c.actions {
+        action_entry.push(l.here());
+        l.block(&a.body, true);
+        l.ops.push(Op::Ret);
+    }
+    // parser states: bodies, then transitions with state targets patched after
+    let mut state_at = Vec::new();
+    let mut fixups: Vec<u32> = Vec::new();
+    for st in &c.states {
+        state_at.push(l.here());
+        l.block(&st.body, false);
+        match &st.trans {
+            Trans::Accept | Trans::Reject => l.ops.push(Op::End),
+            Trans::Goto(s) => {
+                fixups.push(l.here());
+                l.ops.push(Op::Goto(*s));
+            }
+            Trans::Select { keys, cases } => {
+                fixups.push(l.here());
+                let cs = cases
+                    .iter()
+                    .map(|(ks, t)| {
+                        let t = match t {
+                            Target::State(s) => *s,
+                            Target::Accept | Target::Reject => u32::MAX,
+                        };
+                        (ks.clone(), t)
+                    })
+                    .collect();
+                l.ops.push(Op::Select {
+                    keys: keys.clone(),
+                    cases: cs,
+                });
+            }
+        }
+    }
+    let resolve = |s: u32| -> u32 {
+        if s == u32::MAX {
+            end
+        } else {
+            state_at.get(s as usize).copied().unwrap_or(end)
+        }
+    };
+    for f in fixups {
+        match l.ops.get_mut(f as usize) {
+            Some(Op::Goto(s)) => *s = resolve(*s),
+            Some(Op::Select { cases, .. }) => {
+                for c in cases.iter_mut() {
+                    c.1 = resolve(c.1);
+                }
+            }
+            _ => {}
+        }
+    }
+    let parser = state_at.get(c.start as usize).copied().unwrap_or(end);
+    let verify = l.control(&c.verify);
+    let ingress = l.control(&c.ingress);
+    let egress = l.control(&c.egress);
+    let compute = l.control(&c.compute);
+    let deparser = l.control(&c.deparser);
+    Code {
+        ops: l.ops,
+        action_entry,
+        parser,
+        verify,
+        ingress,
+        egress,
+        compute,
+        deparser,
+    }
+}
