@@ -850,6 +850,7 @@ impl<'a> Cx<'a> {
             return Ok(ex);
         }
         match (from, to) {
+            (Ty::Enum(_, w), Ty::Bit(v)) if w == v => Ok(ex),
             (Ty::InfInt, t) if t.is_scalar() && !matches!(t, Ty::Bool) => {
                 let w = t.width().unwrap_or(64);
                 Ok(match ex {
@@ -1107,6 +1108,13 @@ impl<'a> Cx<'a> {
     fn unify(&mut self, span: Span, a: Ex, ta: Ty, b: Ex, tb: Ty) -> R<(Ex, Ex, Ty)> {
         if ta == tb {
             return Ok((a, b, ta));
+        }
+        // serializable enums convert implicitly to their underlying type
+        match (&ta, &tb) {
+            (Ty::Enum(_, w), Ty::Bit(v)) | (Ty::Bit(v), Ty::Enum(_, w)) if w == v => {
+                return Ok((a, b, Ty::Bit(*w)));
+            }
+            _ => {}
         }
         if ta == Ty::InfInt {
             let a = self.coerce(span, a, &ta, &tb)?;

@@ -537,6 +537,8 @@ impl<'a> Ctx<'a> {
     pub(crate) fn run_pipeline(&mut self, port: u32) -> Verdict {
         let p = self.prog;
         self.phv.fill(0);
+        // Fields of invalid headers read as zero (deterministic, like BMv2).
+        self.hb.fill(0);
         for &(s, v) in &p.init {
             self.phv[s as usize] = v;
         }
@@ -758,7 +760,10 @@ impl<'a> Ctx<'a> {
                     let n = hl.bytes as usize;
                     let end = self.cursor + n;
                     let off = hl.off as usize;
-                    match (self.pkt.get(self.cursor..end), self.hb.get_mut(off..off + n)) {
+                    match (
+                        self.pkt.get(self.cursor..end),
+                        self.hb.get_mut(off..off + n),
+                    ) {
                         (Some(src), Some(dst)) => {
                             dst.copy_from_slice(src);
                             self.phv[hl.valid as usize] = 1;

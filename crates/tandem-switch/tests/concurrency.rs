@@ -26,13 +26,25 @@ fn batch(i: u64, insert: bool) -> Vec<ControlOp> {
     };
     if insert {
         vec![
-            ControlOp::Insert { table: "a".into(), entry: a },
-            ControlOp::Insert { table: "b".into(), entry: b },
+            ControlOp::Insert {
+                table: "a".into(),
+                entry: a,
+            },
+            ControlOp::Insert {
+                table: "b".into(),
+                entry: b,
+            },
         ]
     } else {
         vec![
-            ControlOp::Modify { table: "a".into(), entry: a },
-            ControlOp::Modify { table: "b".into(), entry: b },
+            ControlOp::Modify {
+                table: "a".into(),
+                entry: a,
+            },
+            ControlOp::Modify {
+                table: "b".into(),
+                entry: b,
+            },
         ]
     }
 }
@@ -112,7 +124,10 @@ fn failed_batch_changes_nothing() {
         priority: None,
     });
     assert!(sw.apply_batch(&ops).is_err());
-    assert_eq!(before, (sw.entries("a").expect("a"), sw.entries("b").expect("b")));
+    assert_eq!(
+        before,
+        (sw.entries("a").expect("a"), sw.entries("b").expect("b"))
+    );
     let mut w = sw.worker();
     let (_, out) = w.process(0, &frame64(SRC, DST, 17, 1, 2)).expect("fwd");
     assert_eq!((out[15], out[22]), (7, 7));

@@ -194,6 +194,118 @@ def lpm():
     s.write()
 
 
+# ---------------------------------------------------------------- features
+def features():
+    s = Stf("features", "features.p4")
+    E_SRC, E_DST = "00:00:00:00:00:aa", "00:00:00:00:00:01"
+
+    def pkt(src, dst, sport=1000, dport=2000, tos=0x10, ttl=64, ident=0x1234, good=True, proto=17):
+        l4 = udp(sport, dport, b"payload!") if proto == 17 else bytes(16)
+        return eth(E_DST, E_SRC, 0x0800) + ipv4(src, dst, proto, len(l4), ttl=ttl, tos=tos, ident=ident, good=good) + l4
+
+    state = {"regs": {}, "ctr": {}}
+
+    def model(port, p, fwd, acl_deny):
+        """The program, in Python. Returns (port, bytes) or None."""
+        etype = struct.unpack("!H", p[12:14])[0]
+        if (etype & 0xFF00) == 0x8800:
+            return (5, p)  # parse_tag; egress 5; eth + tag re-emitted unchanged
+        if etype != 0x0800:
+            return None
+        ih = bytearray(p[14:34])
+        if csum16(bytes(ih)) != 0:
+            return None  # checksum_error
+        proto, ttl = ih[9], ih[8]
+        has_udp = proto == 17 and ttl > 1
+        rest = p[34:]
+        udp_h = rest[:8] if has_udp else b""
+        payload = rest[8:] if has_udp else rest
+        src, dst = bytes(ih[12:16]), bytes(ih[16:20])
+        state["regs"][port] = state["regs"].get(port, 0) + 1
+        c = state["ctr"].get(port, (0, 0))
+        state["ctr"][port] = (c[0] + 1, c[1] + len(p))
+        dport = struct.unpack("!H", udp_h[2:4])[0] if has_udp else 0
+        if acl_deny(src, dport, proto):
+            return None
+        tos = ih[1]
+        color = {0x10: 1, 0x20: 2}.get(tos, 0)
+        out_port = fwd.get(bytes(dst))
+        if out_port is None:
+            return None  # default drop
+        kind = color | (0x80 if tos >= 0x80 else 0)
+        tcolor = 0xFF if color == 1 else (~color) & 0xFF
+        h16 = crc16(src + dst + bytes([proto])) % 65536
+        h32 = crc32(src) % 0xFFFFFFFF
+        concat = (src[3] << 8) | dst[3]
+        misc = (proto * 3 + min(ttl + 250, 255)) & 0xFFFF
+        tag = struct.pack("!BBHIHHH", kind, tcolor, h16, h32, concat, misc, 0x0800)
+        ih[8] = max(ttl - 3, 0)
+        ident = struct.unpack("!H", ih[4:6])[0]
+        ident = ((ident << 4) | (ident >> 12)) & 0xFFFF
+        ident = (ident & 0xFFF0) | 0xA
+        ih[4:6] = struct.pack("!H", ident)
+        ih = fix_ipv4(bytes(ih))
+        if has_udp and struct.unpack("!H", udp_h[0:2])[0] == 7:
+            udp_h = b""
+        if out_port == 9:
+            return None  # dropped in egress
+        e = p[:12] + struct.pack("!H", 0x88B5)
+        return (out_port, e + tag + ih + udp_h + payload)
+
+    fwd = {ip("10.0.0.2"): 2, ip("10.0.0.9"): 9, ip("10.0.0.4"): 4}
+    s.add("table_add fwd set_port 10.0.0.2 => 2")
+    s.add("table_add fwd set_port 10.0.0.9 => 9")
+    s.add("table_add fwd set_port 10.0.0.4 => 4")
+    s.add("table_add acl deny 10.0.0.66&&&0xffffffff 0->65535 * => 10")
+    s.add("table_add acl deny 0&&&0 5000->5100 17 => 5")
+    s.add("table_add acl allow 10.0.0.0&&&0xffffff00 5050->5050 17 => 20")
+    s.add("classifier color Linear")
+    s.add("classifier acl Linear")
+
+    def deny(src, dport, proto):
+        if src == ip("10.0.0.66"):
+            if src[:3] == ip("10.0.0.0")[:3] and dport == 5050 and proto == 17:
+                return False  # the priority-20 allow wins
+            return True
+        if src[:3] == ip("10.0.0.0")[:3] and dport == 5050 and proto == 17:
+            return False
+        return 5000 <= dport <= 5100 and proto == 17
+
+    def send(port, p, note):
+        r = model(port, p, fwd, deny)
+        if r is None:
+            s.packet(port, p, note=note)
+        else:
+            s.packet(port, p, r[0], r[1], note)
+
+    send(1, pkt("10.0.0.1", "10.0.0.2"), "red: tag inserted, hashes, slices, concat, saturating ops")
+    send(1, pkt("10.0.0.1", "10.0.0.2", tos=0x20), "green")
+    send(1, pkt("10.0.0.1", "10.0.0.2", tos=0x00), "color miss: ~0")
+    send(1, pkt("10.0.0.1", "10.0.0.4", tos=0x90), "negative int<8> diffserv sets the kind bit")
+    send(1, pkt("10.0.0.66", "10.0.0.2"), "acl ternary deny (src)")
+    send(2, pkt("10.0.0.1", "10.0.0.2", dport=5050), "acl priority-20 allow beats the range deny")
+    send(2, pkt("11.0.0.1", "10.0.0.2", dport=5050), "acl range deny")
+    send(2, pkt("11.0.0.1", "10.0.0.2", dport=5101), "just outside the range")
+    send(1, pkt("10.0.0.1", "10.0.0.3"), "fwd miss: default drop")
+    send(1, pkt("10.0.0.1", "10.0.0.9"), "dropped in egress")
+    send(1, pkt("10.0.0.1", "10.0.0.2", good=False), "bad checksum")
+    send(3, pkt("10.0.0.1", "10.0.0.2", ttl=1), "ttl 1: select range keeps udp unparsed")
+    send(3, pkt("10.0.0.1", "10.0.0.2", ttl=2), "ttl 2: saturating ttl |-| 3")
+    send(3, pkt("10.0.0.1", "10.0.0.2", sport=7), "udp.setInvalid removes the header")
+    send(3, pkt("10.0.0.1", "10.0.0.2", proto=6), "tcp: no udp header")
+    send(1, eth(E_DST, E_SRC, 0x88B6) + bytes(16) + b"tail", "select mask 0x8800 &&& 0xff00 -> parse_tag")
+    send(1, eth(E_DST, E_SRC, 0x8900) + bytes(16), "0x8900 misses the mask: dropped")
+    send(1, eth(E_DST, E_SRC, 0x0806) + bytes(28), "ARP dropped")
+    for port in sorted(state["regs"]):
+        s.add("register pkt_count %d %d" % (port, state["regs"][port]))
+        pk, by = state["ctr"][port]
+        s.add("counter port_ctr %d %d %d" % (port, pk, by))
+    s.add("register_write pkt_count 5 77")
+    s.add("register pkt_count 5 77")
+    s.write()
+
+
 if __name__ == "__main__":
     minilb()
     lpm()
+    features()
