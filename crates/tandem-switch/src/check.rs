@@ -166,6 +166,9 @@ pub(crate) struct Checked {
 
 type R<T> = Result<T, ()>;
 
+/// A field-list item: value, width, and (header, bit offset) if it is a header field.
+type ListItem = (Ex, u32, Option<(u32, u32)>);
+
 struct Cx<'a> {
     diags: Vec<Diagnostic>,
     typedefs: HashMap<String, &'a Type>,
@@ -1953,7 +1956,7 @@ impl<'a> Cx<'a> {
     }
 
     /// A field list: (value, width, header field position if it is one).
-    fn field_list(&mut self, e: &Expr) -> R<Vec<(Ex, u32, Option<(u32, u32)>)>> {
+    fn field_list(&mut self, e: &Expr) -> R<Vec<ListItem>> {
         let items: Vec<&Expr> = match &e.kind {
             ExprKind::List(v) => v.iter().collect(),
             _ => vec![e],
@@ -1984,7 +1987,7 @@ impl<'a> Cx<'a> {
         Ok(out)
     }
 
-    fn flatten_fields(&self, o: &Obj, out: &mut Vec<(Ex, u32, Option<(u32, u32)>)>) {
+    fn flatten_fields(&self, o: &Obj, out: &mut Vec<ListItem>) {
         match o {
             Obj::Val { slot, ty } => out.push((Ex::Slot(*slot), ty.width().unwrap_or(1), None)),
             Obj::Header { hdr } => {
@@ -2004,9 +2007,9 @@ impl<'a> Cx<'a> {
     /// The csum16 plan for a field list: runs of consecutive fields of one header
     /// that start on a byte boundary, sit on a 16-bit boundary of the data and
     /// cover a multiple of 16 bits are summed in place as bytes.
-    fn csum_plan(&self, data: &[(Ex, u32, Option<(u32, u32)>)]) -> Option<Vec<CsumItem>> {
+    fn csum_plan(&self, data: &[ListItem]) -> Option<Vec<CsumItem>> {
         let total: u32 = data.iter().map(|d| d.1).sum();
-        if total % 16 != 0 {
+        if !total.is_multiple_of(16) {
             return None;
         }
         let mut plan = Vec::new();
@@ -2026,7 +2029,7 @@ impl<'a> Cx<'a> {
                         _ => break,
                     }
                 }
-                if b % 8 == 0 && pos % 16 == 0 && run_bits % 16 == 0 {
+                if b.is_multiple_of(8) && pos.is_multiple_of(16) && run_bits.is_multiple_of(16) {
                     let off = self.c.headers[h as usize].off + b / 8;
                     plan.push(CsumItem::Bytes(off, run_bits / 8));
                     pos += run_bits;
@@ -2044,7 +2047,7 @@ impl<'a> Cx<'a> {
         Some(plan)
     }
 
-    fn flatten_fields_plain(data: Vec<(Ex, u32, Option<(u32, u32)>)>) -> Vec<(Ex, u32)> {
+    fn flatten_fields_plain(data: Vec<ListItem>) -> Vec<(Ex, u32)> {
         data.into_iter().map(|(x, w, _)| (x, w)).collect()
     }
 

@@ -134,6 +134,9 @@ pub struct TableInfo {
     pub size: u64,
 }
 
+/// A table being edited by a batch: entries, default action, default arguments.
+type WorkTable = (Vec<Entry>, u32, Box<[u64]>);
+
 struct Inner {
     prog: Compiled,
     snap: Arc<ArcSwap<Snapshot>>,
@@ -342,7 +345,7 @@ impl Switch {
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         let cur = self.inner.snap.load_full();
         // working copies of touched tables: (entries, default action, default args)
-        let mut work: HashMap<u32, (Vec<Entry>, u32, Box<[u64]>)> = HashMap::new();
+        let mut work: HashMap<u32, WorkTable> = HashMap::new();
         for op in ops {
             let name = match op {
                 ControlOp::Insert { table, .. }
@@ -541,7 +544,7 @@ impl Switch {
         t: u32,
         tname: &str,
         op: &ControlOp,
-        w: &mut (Vec<Entry>, u32, Box<[u64]>),
+        w: &mut WorkTable,
     ) -> Result<(), ControlError> {
         let def = &self.inner.prog.tables[t as usize];
         let same = |a: &Entry, f: &[FieldMatch], p: i64| *a.fields == *f && a.priority == p;

@@ -127,6 +127,7 @@ struct Trie {
     width: u32,
     levels: u32,
     default: u32,
+    #[allow(clippy::vec_box)] // nodes are 2 KiB; boxing keeps pushes cheap
     nodes: Vec<Box<[TSlot; 256]>>,
 }
 

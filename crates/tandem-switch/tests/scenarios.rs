@@ -15,7 +15,7 @@ use tandem_switch::{apply_commands, parse_commands, Switch};
 
 fn hex(s: &str) -> Vec<Option<u8>> {
     let nibbles: Vec<char> = s.chars().filter(|c| !c.is_whitespace()).collect();
-    assert!(nibbles.len() % 2 == 0, "odd hex length: {s}");
+    assert!(nibbles.len().is_multiple_of(2), "odd hex length: {s}");
     nibbles
         .chunks(2)
         .map(|c| {
