@@ -45,7 +45,8 @@ macro_rules! codes {
             pub fn title(self) -> &'static str { match self { $(Code::$variant => $title),* } }
             /// The page `tandem explain` prints.
             pub fn explain(self) -> &'static str { match self { $(Code::$variant => $explain),* } }
-            pub fn from_str(s: &str) -> Option<Code> {
+            /// Looks a code up by its text (`L005`, case-insensitive).
+            pub fn parse(s: &str) -> Option<Code> {
                 Code::ALL.iter().copied().find(|c| c.as_str().eq_ignore_ascii_case(s))
             }
         }

@@ -469,7 +469,7 @@ impl<'a> Lifter<'a> {
             {
                 u.conflict = Some("used as maps of different types".into());
             }
-            Some((f, k, v, c)) if v == 0 => u.map = Some((f, k, vs, c)),
+            Some((f, k, 0, c)) => u.map = Some((f, k, vs, c)),
             Some(_) => {}
             None => u.map = Some((flavor, ks, vs, cap)),
         }

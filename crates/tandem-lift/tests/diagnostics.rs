@@ -22,7 +22,7 @@ fn cases() -> Vec<(PathBuf, Code, String)> {
             .strip_prefix("// expect: ")
             .unwrap_or_else(|| panic!("{p:?}: no expect line"));
         let (code, msg) = rest.split_once(' ').unwrap();
-        let code = Code::from_str(code).unwrap_or_else(|| panic!("{p:?}: unknown code {code}"));
+        let code = Code::parse(code).unwrap_or_else(|| panic!("{p:?}: unknown code {code}"));
         out.push((p, code, msg.to_string()));
     }
     out.sort();

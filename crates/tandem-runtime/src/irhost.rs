@@ -36,7 +36,7 @@ fn state_err(name: &str, message: impl ToString) -> IrHostError {
 }
 
 fn unhex(s: &str) -> Option<Vec<u8>> {
-    if s.len() % 2 != 0 {
+    if !s.len().is_multiple_of(2) {
         return None;
     }
     (0..s.len())

@@ -57,7 +57,7 @@ pub struct ExplainArgs {
 }
 
 pub fn explain(args: ExplainArgs) -> anyhow::Result<()> {
-    match tandem_lift::Code::from_str(&args.code) {
+    match tandem_lift::Code::parse(&args.code) {
         Some(c) => {
             println!("{} ({}): {}\n", c, severity(c), c.title());
             println!("{}", c.explain());

@@ -3,7 +3,7 @@
 
 use std::path::{Path, PathBuf};
 
-use etherparse::{NetSlice, PacketBuilder, SlicedPacket, TransportSlice};
+use etherparse::PacketBuilder;
 use tandem_runtime::{compile_native, BuildOptions, NativeNf, NfConfig};
 
 pub fn repo_root() -> PathBuf {
@@ -66,28 +66,8 @@ pub fn udp(src: [u8; 4], dst: [u8; 4], sport: u16, dport: u16, payload: &[u8]) -
 
 /// Asserts that the IPv4 header checksum and the TCP/UDP checksum of `frame` are valid.
 pub fn assert_checksums_valid(frame: &[u8]) {
-    let p = SlicedPacket::from_ethernet(frame).expect("parses");
-    let Some(NetSlice::Ipv4(ip)) = &p.net else {
-        panic!("not IPv4")
-    };
-    let h = ip.header().to_header();
-    assert_eq!(
-        h.header_checksum,
-        h.calc_header_checksum(),
-        "IPv4 header checksum"
-    );
-    match &p.transport {
-        Some(TransportSlice::Tcp(t)) => {
-            let want = t.to_header().calc_checksum_ipv4(&h, t.payload()).unwrap();
-            assert_eq!(t.checksum(), want, "TCP checksum");
-        }
-        Some(TransportSlice::Udp(u)) => {
-            if u.checksum() != 0 {
-                let want = u.to_header().calc_checksum_ipv4(&h, u.payload()).unwrap();
-                assert_eq!(u.checksum(), want, "UDP checksum");
-            }
-        }
-        _ => {}
+    if let Err(e) = tandem_runtime::scenario::validate_checksums(frame) {
+        panic!("{e}");
     }
 }
 
