@@ -21,6 +21,8 @@ struct Cli {
 enum Command {
     /// Run an NF natively on the reference host (the oracle and all-software baseline).
     Host(cmd::host::Args),
+    /// Run packet scenario files on the reference host.
+    Scenario(cmd::scenario::Args),
     /// Lift an NF to the NF IR (the C++ front end).
     Lift(cmd::lift::Args),
     /// Explain a diagnostic code (e.g. `tandem explain L005`).
@@ -44,6 +46,7 @@ fn main() {
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level)).init();
     let result = match cli.command {
         Command::Host(a) => cmd::host::run(a),
+        Command::Scenario(a) => cmd::scenario::run(a),
         Command::Lift(a) => cmd::lift::run(a),
         Command::Explain(a) => cmd::lift::explain(a),
         Command::Traffic(a) => cmd::traffic::run(a),

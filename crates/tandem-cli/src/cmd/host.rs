@@ -6,7 +6,9 @@ use anyhow::Context;
 use tandem_runtime::{
     compile_native, BuildOptions, Host, NativeNf, NfConfig, PortPcapSink, Verdict,
 };
-use tandem_traffic::TraceReader;
+use tandem_traffic::{
+    GenOptions, Generator, Plan, ReplyRewriter, TracePacket, TraceReader, Workload,
+};
 
 use crate::cmd::progress;
 
@@ -18,15 +20,65 @@ pub struct Args {
     /// if it exists.
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Input trace (pcapng with ports as interfaces, or pcap).
-    #[arg(long = "in", value_name = "TRACE")]
-    pub input: PathBuf,
-    /// Ingress port for classic pcap input (pcapng carries its own ports).
-    #[arg(long, default_value_t = 0)]
-    pub in_port: u32,
+    #[command(flatten)]
+    pub traffic: TrafficArgs,
     /// Where to write port<N>.pcap, summary.json and state.json.
     #[arg(long, default_value = "out/host")]
     pub out_dir: PathBuf,
+}
+
+/// Where packets come from: a trace file, or a workload generated in memory.
+#[derive(clap::Args)]
+pub struct TrafficArgs {
+    /// Input trace (pcapng with ports as interfaces, or pcap).
+    #[arg(long = "in", value_name = "TRACE", conflicts_with = "workload")]
+    pub input: Option<PathBuf>,
+    /// Ingress port for classic pcap input (pcapng carries its own ports).
+    #[arg(long, default_value_t = 0)]
+    pub in_port: u32,
+    /// Generate the traffic instead: a built-in workload or a CDF file.
+    #[arg(short, long)]
+    pub workload: Option<String>,
+    /// Flows to generate (with --workload).
+    #[arg(short = 'n', long, default_value_t = 4000)]
+    pub flows: u64,
+    /// Seed (with --workload).
+    #[arg(short, long, default_value_t = 1)]
+    pub seed: u64,
+    /// Address plan (with --workload): plain, nat, lb or endhosts.
+    #[arg(short, long, default_value = "plain")]
+    pub plan: String,
+    /// Feed the trace as recorded. By default replies are rewritten to the addresses the NF
+    /// produced for their flow (closed loop), as real servers behind a NAT or load balancer
+    /// would answer.
+    #[arg(long)]
+    pub open_loop: bool,
+}
+
+impl TrafficArgs {
+    /// The packets, as an iterator (generated lazily or streamed from the file).
+    pub fn packets(&self) -> anyhow::Result<Box<dyn Iterator<Item = anyhow::Result<TracePacket>>>> {
+        match (&self.input, &self.workload) {
+            (Some(path), _) => {
+                let r = TraceReader::open(path)?.with_default_port(self.in_port);
+                Ok(Box::new(r.map(|p| p.map_err(anyhow::Error::from))))
+            }
+            (None, Some(w)) => {
+                let workload = Workload::resolve(w)?;
+                let plan: Plan = self.plan.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+                let opts = GenOptions {
+                    flows: self.flows,
+                    seed: self.seed,
+                    plan,
+                    ..GenOptions::default()
+                };
+                Ok(Box::new(Generator::new(&workload, opts)?.map(Ok)))
+            }
+            (None, None) => {
+                anyhow::bail!("give a trace (--in FILE) or a workload (--workload NAME)")
+            }
+        }
+    }
 }
 
 /// The configuration file to use for `nf`: the explicit one, else `<stem>.toml` beside it.
@@ -51,13 +103,20 @@ pub fn load_nf(nf: &Path, config: Option<&Path>) -> anyhow::Result<NativeNf> {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let nf = load_nf(&args.nf, args.config.as_deref())?;
     let mut host = Host::new(nf);
-    let reader = TraceReader::open(&args.input)?.with_default_port(args.in_port);
     let mut sink = PortPcapSink::create(&args.out_dir)?;
+    let mut replies = (!args.traffic.open_loop).then(ReplyRewriter::new);
     let bar = progress::spinner("packets");
-    for pkt in reader {
-        let pkt = pkt?;
-        if let Verdict::Send { port, frame } = host.process(&pkt)? {
-            sink.write(port, pkt.ts_ns, &frame)?;
+    for pkt in args.traffic.packets()? {
+        let mut pkt = pkt?;
+        if let Some(r) = replies.as_mut() {
+            r.rewrite(&mut pkt);
+        }
+        let verdict = host.process(&pkt)?;
+        if let Verdict::Send { port, frame } = &verdict {
+            sink.write(*port, pkt.ts_ns, frame)?;
+            if let Some(r) = replies.as_mut() {
+                r.observe(&pkt.data, pkt.port, &[(*port, frame.as_slice())]);
+            }
         }
         bar.inc(1);
     }

@@ -2,5 +2,6 @@
 pub mod host;
 pub mod lift;
 pub mod progress;
+pub mod scenario;
 pub mod switch;
 pub mod traffic;

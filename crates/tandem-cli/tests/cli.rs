@@ -1,0 +1,159 @@
+//! The `tandem` binary end to end: generate a trace, run an NF on the reference host, read
+//! the outputs back (with tcpdump when installed), and the errors users see on bad input.
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn tandem(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args(args)
+        .env(
+            "TANDEM_CACHE_DIR",
+            std::env::temp_dir().join("tandem-test-cache-cli"),
+        )
+        .current_dir(repo_root())
+        .output()
+        .unwrap()
+}
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+fn ok(out: &Output) -> String {
+    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
+    assert!(
+        out.status.success(),
+        "failed:\n{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    stdout
+}
+
+fn err(out: &Output) -> String {
+    assert!(!out.status.success(), "unexpectedly succeeded");
+    String::from_utf8_lossy(&out.stderr).into_owned()
+}
+
+#[test]
+fn generate_run_and_read_back_with_valid_checksums() {
+    let dir = tempfile::tempdir().unwrap();
+    let trace = dir.path().join("t.pcapng");
+    let out_dir = dir.path().join("out");
+    ok(&tandem(&[
+        "traffic",
+        "gen",
+        "--workload",
+        "enterprise",
+        "--flows",
+        "200",
+        "--plan",
+        "nat",
+        "-o",
+        trace.to_str().unwrap(),
+    ]));
+    let summary = ok(&tandem(&[
+        "host",
+        "examples/nfs/mazunat/mazunat.cc",
+        "--in",
+        trace.to_str().unwrap(),
+        "--out-dir",
+        out_dir.to_str().unwrap(),
+    ]));
+    assert!(
+        summary.contains("dropped                 0"),
+        "closed loop: NAT drops nothing\n{summary}"
+    );
+    let mut outputs = 0;
+    for port in [0, 1] {
+        let p = out_dir.join(format!("port{port}.pcap"));
+        for pkt in tandem_traffic::TraceReader::open(&p).unwrap() {
+            let pkt = pkt.unwrap();
+            tandem_runtime::scenario::validate_checksums(&pkt.data).unwrap();
+            outputs += 1;
+        }
+        if Command::new("tcpdump").arg("--version").output().is_ok() {
+            let td = Command::new("tcpdump")
+                .args(["-nr", p.to_str().unwrap()])
+                .output()
+                .unwrap();
+            assert!(
+                td.status.success(),
+                "tcpdump cannot read {p:?}: {}",
+                String::from_utf8_lossy(&td.stderr)
+            );
+            assert!(String::from_utf8_lossy(&td.stdout).lines().count() > 100);
+        } else {
+            eprintln!("tcpdump not installed: skipping the tcpdump check");
+        }
+    }
+    assert!(outputs > 1000);
+    let state: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(out_dir.join("state.json")).unwrap())
+            .unwrap();
+    assert_eq!(state[0]["name"], "int2ext");
+}
+
+#[test]
+fn bad_inputs_get_clear_errors() {
+    let dir = tempfile::tempdir().unwrap();
+    // Not a pcap.
+    let notes = dir.path().join("notes.txt");
+    std::fs::write(&notes, "hello").unwrap();
+    let e = err(&tandem(&[
+        "host",
+        "examples/nfs/minilb/minilb.cc",
+        "--in",
+        notes.to_str().unwrap(),
+    ]));
+    assert!(e.contains("notes.txt: not a pcap or pcapng file"), "{e}");
+    // A missing configuration key.
+    let cfg = dir.path().join("lb.toml");
+    std::fs::write(&cfg, "out_port = 1\n").unwrap();
+    let e = err(&tandem(&[
+        "host",
+        "examples/nfs/minilb/minilb.cc",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--workload",
+        "cache",
+        "--flows",
+        "1",
+    ]));
+    assert!(e.contains("lb.toml: key `backends`"), "{e}");
+    // An NF that does not compile.
+    let nf = dir.path().join("bad.cc");
+    std::fs::write(&nf, "#include <tandem/nf.hh>\nstruct X : tandem::Element { void process(tandem::Packet& p) { p.nope(); } };\nTANDEM_NF(X)\n").unwrap();
+    let e = err(&tandem(&[
+        "host",
+        nf.to_str().unwrap(),
+        "--workload",
+        "cache",
+        "--flows",
+        "1",
+    ]));
+    assert!(
+        e.contains("bad.cc does not compile") && e.contains("bad.cc:2"),
+        "{e}"
+    );
+    // Unknown diagnostic code.
+    let e = err(&tandem(&["explain", "L999"]));
+    assert!(e.contains("unknown code `L999`"), "{e}");
+}
+
+#[test]
+fn lift_prints_ir_and_explain_prints_the_page() {
+    let ir = ok(&tandem(&["lift", "examples/nfs/minilb/minilb.cc"]));
+    assert!(
+        ir.starts_with("nf MiniLB") && ir.contains("map.find map("),
+        "{ir}"
+    );
+    let page = ok(&tandem(&["explain", "L005"]));
+    assert!(
+        page.contains("pointer whose target cannot be traced"),
+        "{page}"
+    );
+}
