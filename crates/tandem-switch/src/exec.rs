@@ -57,6 +57,7 @@ pub(crate) enum BinK {
 
 /// A compiled expression. Results are always already truncated to their width.
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub(crate) enum Ex {
     Const(u64),
     Slot(Slot),
@@ -230,6 +231,7 @@ impl FieldLoc {
 
 /// An assignable location.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[repr(u8)]
 pub(crate) enum Dst {
     Slot(Slot),
     Field(FieldLoc),
@@ -265,6 +267,7 @@ pub(crate) struct HeaderLayout {
 
 /// A select keyset element.
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub(crate) enum KeySet {
     /// value, mask (mask 0 = don't care)
     Mask(u64, u64),
@@ -359,6 +362,7 @@ pub(crate) struct CounterDef {
 
 /// One item of a whole-value copy (header or struct assignment).
 #[derive(Clone, Copy, Debug)]
+#[repr(u8)]
 pub(crate) enum CopyItem {
     Slot(Slot, Slot),
     /// header bytes: dst offset, src offset, length
@@ -367,6 +371,7 @@ pub(crate) enum CopyItem {
 
 /// One item of a csum16 plan.
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub(crate) enum CsumItem {
     /// A value whose low bit sits `shift` (mod 16) bits before the end of the data.
     Val(Ex, u32),

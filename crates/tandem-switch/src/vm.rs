@@ -16,6 +16,7 @@ use crate::exec::*;
 use crate::hash::Algo;
 
 #[derive(Clone, Debug)]
+#[repr(u8)]
 pub(crate) enum Op {
     Set(Dst, Ex),
     SetSlice(Slot, u32, u64, Ex),
