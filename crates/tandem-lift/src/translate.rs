@@ -1950,6 +1950,16 @@ impl<'a> Lifter<'a> {
         s
     }
 
+    /// The map state and key of a `tandem_api_(e)map_*(map, key, ...)` call.
+    fn map_and_key(&mut self, args: &[&Operand]) -> Option<(StateId, Vec<Value>)> {
+        let mp = self.ptr(args.first()?);
+        let m = self.member_of(&mp)?;
+        let state = self.map_state(m)?;
+        let key_ptr = args.get(1).map(|a| self.ptr(a)).unwrap_or(Ptr::Null);
+        let key = self.key_values(state, &key_ptr);
+        Some((state, key))
+    }
+
     fn key_values(&mut self, state: StateId, key_ptr: &Ptr) -> Vec<Value> {
         let layout = match &self.module.states[state].kind {
             StateKind::HashMap { key, .. } | StateKind::ExpiringMap { key, .. } => key.clone(),
@@ -2091,15 +2101,9 @@ impl<'a> Lifter<'a> {
                 }
             }
             "map_find" | "emap_find" | "map_lookup" | "emap_lookup" => {
-                let Some(mp) = args.first().map(|a| self.ptr(a)) else {
+                let Some((state, key)) = self.map_and_key(args) else {
                     return;
                 };
-                let Some(m) = self.member_of(&mp) else { return };
-                let Some(state) = self.map_state(m) else {
-                    return;
-                };
-                let key_ptr = args.get(1).map(|a| self.ptr(a)).unwrap_or(Ptr::Null);
-                let key = self.key_values(state, &key_ptr);
                 let tys: Vec<Type> = std::iter::once(Type::I1)
                     .chain(self.value_layout(state).types())
                     .collect();
@@ -2130,16 +2134,10 @@ impl<'a> Lifter<'a> {
                 }
             }
             "map_insert" | "emap_insert" => {
-                let Some(mp) = args.first().map(|a| self.ptr(a)) else {
+                let Some((state, key)) = self.map_and_key(args) else {
                     return;
                 };
-                let Some(m) = self.member_of(&mp) else { return };
-                let Some(state) = self.map_state(m) else {
-                    return;
-                };
-                let key_ptr = args.get(1).map(|a| self.ptr(a)).unwrap_or(Ptr::Null);
                 let val_ptr = args.get(3).map(|a| self.ptr(a)).unwrap_or(Ptr::Null);
-                let key = self.key_values(state, &key_ptr);
                 let layout = self.value_layout(state);
                 let value = self.read_from(&val_ptr, &layout);
                 let ok = self.ins1(InstKind::MapInsert { state, key, value }, Type::I1);
@@ -2148,15 +2146,9 @@ impl<'a> Lifter<'a> {
                 }
             }
             "map_erase" | "emap_erase" => {
-                let Some(mp) = args.first().map(|a| self.ptr(a)) else {
+                let Some((state, key)) = self.map_and_key(args) else {
                     return;
                 };
-                let Some(m) = self.member_of(&mp) else { return };
-                let Some(state) = self.map_state(m) else {
-                    return;
-                };
-                let key_ptr = args.get(1).map(|a| self.ptr(a)).unwrap_or(Ptr::Null);
-                let key = self.key_values(state, &key_ptr);
                 if used {
                     // erase() returns whether the key was there.
                     let tys: Vec<Type> = std::iter::once(Type::I1)
