@@ -230,7 +230,7 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
             counters: vec![],
             std: StdSlots::default(),
             init: vec![],
-            hb_size: 0,
+            scratch_size: 0,
             code: Default::default(),
         },
         initial_entries: vec![],
@@ -601,7 +601,8 @@ impl<'a> Cx<'a> {
             Ty::Header(h) => {
                 let fields = self.headers.get(h).cloned().unwrap_or_default();
                 let valid = self.new_slot(format!("{name}.$valid"));
-                let base = self.c.hb_size as u32;
+                let base_slot = self.new_slot(format!("{name}.$base"));
+                let base = self.c.scratch_size as u32;
                 let mut named = Vec::new();
                 let mut bit = 0u32;
                 for (f, t) in &fields {
@@ -623,7 +624,8 @@ impl<'a> Cx<'a> {
                     named.push((
                         f.clone(),
                         FieldLoc {
-                            off: base + byte,
+                            base: base_slot,
+                            off: byte,
                             lshift,
                             m: mask(w),
                         },
@@ -633,11 +635,13 @@ impl<'a> Cx<'a> {
                     bit = end;
                 }
                 let bytes = bit.div_ceil(8);
-                self.c.hb_size += bytes as usize + 8;
+                self.c.scratch_size += bytes as usize + 8;
+                self.c.init.push((base_slot, base as u64));
                 self.c.headers.push(HeaderLayout {
                     name: name.to_string(),
                     valid,
-                    off: base,
+                    base: base_slot,
+                    scratch: base,
                     bytes,
                     nfields: named.len() as u32,
                 });
@@ -1860,7 +1864,7 @@ impl<'a> Cx<'a> {
             (Obj::Header { hdr: a }, Obj::Header { hdr: b }) => {
                 let (ha, hb) = (&self.c.headers[*a as usize], &self.c.headers[*b as usize]);
                 out.push(CopyItem::Slot(ha.valid, hb.valid));
-                out.push(CopyItem::Bytes(ha.off, hb.off, ha.bytes));
+                out.push(CopyItem::Bytes(ha.base, hb.base, ha.bytes));
             }
             (Obj::Struct { members: x }, Obj::Struct { members: y }) => {
                 for (p, q) in x.iter().zip(y.iter()) {
@@ -2030,8 +2034,8 @@ impl<'a> Cx<'a> {
                     }
                 }
                 if b.is_multiple_of(8) && pos.is_multiple_of(16) && run_bits.is_multiple_of(16) {
-                    let off = self.c.headers[h as usize].off + b / 8;
-                    plan.push(CsumItem::Bytes(off, run_bits / 8));
+                    let base = self.c.headers[h as usize].base;
+                    plan.push(CsumItem::Bytes(base, b / 8, run_bits / 8));
                     pos += run_bits;
                     i = j;
                     continue;
@@ -2303,9 +2307,9 @@ impl<'a> Cx<'a> {
 fn mk_bin(k: BinK, a: Ex, b: Ex, m: u64) -> Ex {
     match (&a, &b) {
         (Ex::Const(x), Ex::Const(y)) => Ex::Const(binop(k, *x, *y, m)),
-        (Ex::Slot(s), Ex::Const(c)) if !matches!(k, BinK::LAnd | BinK::LOr) => {
-            Ex::SlotConst(k, *s, *c, m)
-        }
+        (Ex::Slot(s), Ex::Const(c)) => Ex::SlotConst(k, *s, *c, m),
+        (Ex::Field(f), Ex::Const(c)) => Ex::FieldConst(k, *f, *c, m),
+        (Ex::Slot(a), Ex::Slot(b)) => Ex::SlotSlot(k, *a, *b, m),
         _ => Ex::Bin(k, Box::new(a), Box::new(b), m),
     }
 }

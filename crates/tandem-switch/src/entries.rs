@@ -117,7 +117,9 @@ pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesEr
                 let t = find_table(toks[1])?;
                 let action = toks[2].to_string();
                 let arrow = toks.iter().position(|t| *t == "=>").unwrap_or(toks.len());
-                let keys = toks[3..arrow]
+                let keys = toks
+                    .get(3..arrow)
+                    .ok_or_else(|| err("expected keys before `=>`".into()))?
                     .iter()
                     .map(|k| parse_key(k).ok_or_else(|| err(format!("bad key `{k}`"))))
                     .collect::<Result<Vec<_>, _>>()?;
@@ -157,7 +159,9 @@ pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesEr
                 }
                 let t = find_table(toks[1])?;
                 let arrow = toks.iter().position(|t| *t == "=>").unwrap_or(toks.len());
-                let matches = toks[2..arrow]
+                let matches = toks
+                    .get(2..arrow)
+                    .ok_or_else(|| err("expected keys before `=>`".into()))?
                     .iter()
                     .map(|k| parse_key(k).ok_or_else(|| err(format!("bad key `{k}`"))))
                     .collect::<Result<Vec<_>, _>>()?;
@@ -251,5 +255,13 @@ mod tests {
         assert_eq!(parse_key("1&&&3"), Some(KeyMatch::Ternary(1, 3)));
         assert_eq!(parse_key("1->3"), Some(KeyMatch::Range(1, 3)));
         assert_eq!(parse_key("*"), Some(KeyMatch::Any));
+    }
+
+    #[test]
+    fn arrow_before_keys_is_an_error() {
+        // found by the no-panic property test: `=>` right after the action
+        let sw = Switch::from_source(crate::bench::MINILB_P4).expect("load");
+        assert!(parse_commands("table_add conn => 1", &sw).is_err());
+        assert!(parse_commands("table_delete => 1", &sw).is_err());
     }
 }

@@ -64,6 +64,10 @@ pub(crate) enum Ex {
     Field(FieldLoc),
     /// `slot op const`, the most common shape (`ttl - 1`, `x == 5`).
     SlotConst(BinK, Slot, u64, u64),
+    /// `field op const` (`hdr.ipv4.ttl - 1`)
+    FieldConst(BinK, FieldLoc, u64, u64),
+    /// `slot op slot` (`a.isValid() && b.isValid()`)
+    SlotSlot(BinK, Slot, Slot, u64),
     Bin(BinK, Box<Ex>, Box<Ex>, u64),
     Not(Box<Ex>),
     /// bitwise not, then mask
@@ -147,8 +151,10 @@ impl Ex {
         match self {
             Ex::Const(v) => *v,
             Ex::Slot(s) => phv[*s as usize],
-            Ex::Field(f) => f.load(hb),
+            Ex::Field(f) => f.load(phv, hb),
             Ex::SlotConst(op, s, c, m) => binop(*op, phv[*s as usize], *c, *m),
+            Ex::FieldConst(op, f, c, m) => binop(*op, f.load(phv, hb), *c, *m),
+            Ex::SlotSlot(op, a, b, m) => binop(*op, phv[*a as usize], phv[*b as usize], *m),
             _ => self.eval_slow(phv, hb),
         }
     }
@@ -158,8 +164,10 @@ impl Ex {
         match self {
             Ex::Const(v) => *v,
             Ex::Slot(s) => phv[*s as usize],
-            Ex::Field(f) => f.load(hb),
+            Ex::Field(f) => f.load(phv, hb),
             Ex::SlotConst(op, s, c, m) => binop(*op, phv[*s as usize], *c, *m),
+            Ex::FieldConst(op, f, c, m) => binop(*op, f.load(phv, hb), *c, *m),
+            Ex::SlotSlot(op, a, b, m) => binop(*op, phv[*a as usize], phv[*b as usize], *m),
             Ex::Bin(op, a, b, m) => match op {
                 BinK::LAnd => (a.eval(phv, hb) != 0 && b.eval(phv, hb) != 0) as u64,
                 BinK::LOr => (a.eval(phv, hb) != 0 || b.eval(phv, hb) != 0) as u64,
@@ -189,11 +197,14 @@ impl Ex {
     }
 }
 
-/// Where a header field lives in the header buffer: an 8-byte big-endian window
-/// starting at `off`, the field's low bit at `lshift`, `m` its mask. Slices of a
-/// field are fields too.
+/// Where a header field lives: an 8-byte big-endian window at byte
+/// `phv[base] + off` of the packet buffer, the field's low bit at `lshift`, `m`
+/// its mask. `base` is the header's base slot: the header's position in the
+/// packet once extracted, or its scratch region otherwise. Slices of a field are
+/// fields too.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct FieldLoc {
+    pub base: Slot,
     pub off: u32,
     pub lshift: u32,
     pub m: u64,
@@ -201,8 +212,8 @@ pub(crate) struct FieldLoc {
 
 impl FieldLoc {
     #[inline(always)]
-    pub(crate) fn load(&self, hb: &[u8]) -> u64 {
-        let o = self.off as usize;
+    pub(crate) fn load(&self, phv: &[u64], hb: &[u8]) -> u64 {
+        let o = phv[self.base as usize] as usize + self.off as usize;
         match hb.get(o..o + 8) {
             Some(w) => (u64::from_be_bytes(w.try_into().unwrap_or([0; 8])) >> self.lshift) & self.m,
             None => 0,
@@ -210,8 +221,8 @@ impl FieldLoc {
     }
 
     #[inline(always)]
-    pub(crate) fn store(&self, hb: &mut [u8], v: u64) {
-        let o = self.off as usize;
+    pub(crate) fn store(&self, phv: &[u64], hb: &mut [u8], v: u64) {
+        let o = phv[self.base as usize] as usize + self.off as usize;
         if let Some(w) = hb.get_mut(o..o + 8) {
             let old = u64::from_be_bytes((&*w).try_into().unwrap_or([0; 8]));
             let new = (old & !(self.m << self.lshift)) | ((v & self.m) << self.lshift);
@@ -222,6 +233,7 @@ impl FieldLoc {
     /// The sub-field `[lo + w - 1 : lo]` of this field.
     pub(crate) fn slice(&self, lo: u32, w: u32) -> FieldLoc {
         FieldLoc {
+            base: self.base,
             off: self.off,
             lshift: self.lshift + lo,
             m: mask(w),
@@ -242,25 +254,28 @@ impl Dst {
     fn store(&self, phv: &mut [u64], hb: &mut [u8], v: u64) {
         match self {
             Dst::Slot(s) => phv[*s as usize] = v,
-            Dst::Field(f) => f.store(hb, v),
+            Dst::Field(f) => f.store(phv, hb, v),
         }
     }
     #[inline(always)]
     fn load(&self, phv: &[u64], hb: &[u8]) -> u64 {
         match self {
             Dst::Slot(s) => phv[*s as usize],
-            Dst::Field(f) => f.load(hb),
+            Dst::Field(f) => f.load(phv, hb),
         }
     }
 }
 
-/// A header instance: its wire bytes live at `hb[off..off + bytes]` (followed by
-/// 8 bytes of slack so every field window is in bounds); validity is a slot.
+/// A header instance. Its bytes live in the worker's packet buffer: in the packet
+/// itself once extracted (no copy), or in its zeroed scratch region at
+/// `scratch` otherwise; slot `base` holds the current position and slot `valid`
+/// the validity bit.
 #[derive(Clone, Debug)]
 pub(crate) struct HeaderLayout {
     pub name: String,
     pub valid: Slot,
-    pub off: u32,
+    pub base: Slot,
+    pub scratch: u32,
     pub bytes: u32,
     pub nfields: u32,
 }
@@ -365,8 +380,8 @@ pub(crate) struct CounterDef {
 #[repr(u8)]
 pub(crate) enum CopyItem {
     Slot(Slot, Slot),
-    /// header bytes: dst offset, src offset, length
-    Bytes(u32, u32, u32),
+    /// header bytes: dst header base slot, src header base slot, length
+    Bytes(Slot, Slot, u32),
 }
 
 /// One item of a csum16 plan.
@@ -375,9 +390,9 @@ pub(crate) enum CopyItem {
 pub(crate) enum CsumItem {
     /// A value whose low bit sits `shift` (mod 16) bits before the end of the data.
     Val(Ex, u32),
-    /// Header bytes `hb[off..off + len]` (`len` even) starting on a 16-bit boundary
-    /// of the data.
-    Bytes(u32, u32),
+    /// Header bytes `buf[phv[base] + off..][..len]` (`len` even) starting on a
+    /// 16-bit boundary of the data.
+    Bytes(Slot, u32, u32),
 }
 
 #[derive(Clone, Debug)]
@@ -466,8 +481,9 @@ pub(crate) struct Compiled {
     pub nslots: usize,
     pub slot_names: Vec<String>,
     pub headers: Vec<HeaderLayout>,
-    /// size of the header buffer
-    pub hb_size: usize,
+    /// size of the scratch area (header regions for headers not extracted) at
+    /// the start of the packet buffer; the packet is copied after it
+    pub scratch_size: usize,
     pub states: Vec<PState>,
     pub start: u32,
     pub verify: Vec<St>,
@@ -519,8 +535,15 @@ pub(crate) struct Ctx<'a> {
     pub snap: &'a Snapshot,
     pub state: &'a Stateful,
     pub phv: &'a mut [u64],
-    /// header buffer (see [`HeaderLayout`])
-    pub hb: &'a mut [u8],
+    /// packet buffer: scratch header regions, then the packet (see [`HeaderLayout`])
+    pub hb: &'a mut Vec<u8>,
+    /// headers extracted, in order
+    pub extracted: &'a mut Vec<u32>,
+    /// valid headers emitted, in order
+    pub emitted: &'a mut Vec<u32>,
+    /// true if the output frame is `hb[scratch_size..][..pkt.len()]` (no header
+    /// was added, removed or reordered); otherwise it is in `out`
+    pub in_place: bool,
     pub pkt: &'a [u8],
     /// byte offset of the parser cursor
     pub cursor: usize,
@@ -542,8 +565,19 @@ impl<'a> Ctx<'a> {
     pub(crate) fn run_pipeline(&mut self, port: u32) -> Verdict {
         let p = self.prog;
         self.phv.fill(0);
-        // Fields of invalid headers read as zero (deterministic, like BMv2).
-        self.hb.fill(0);
+        // Scratch regions are zeroed: fields of invalid headers read as zero
+        // (deterministic, like BMv2). The packet follows, with 8 bytes of slack
+        // so every field window is in bounds.
+        let p0 = p.scratch_size;
+        let need = p0 + self.pkt.len() + 8;
+        if self.hb.len() < need {
+            self.hb.resize(need, 0);
+        }
+        self.hb[..p0].fill(0);
+        self.hb[p0..p0 + self.pkt.len()].copy_from_slice(self.pkt);
+        self.extracted.clear();
+        self.emitted.clear();
+        self.in_place = false;
         for &(s, v) in &p.init {
             self.phv[s as usize] = v;
         }
@@ -565,10 +599,25 @@ impl<'a> Ctx<'a> {
             return Verdict::Drop;
         }
         self.exec(code.compute);
-        self.out.clear();
         self.exec(code.deparser);
-        let payload = self.pkt.get(self.cursor..).unwrap_or(&[]);
-        self.out.extend_from_slice(payload);
+        if self.extracted == self.emitted {
+            // Same headers, same order: the modified packet buffer is the output.
+            self.in_place = true;
+        } else {
+            self.out.clear();
+            for &h in self.emitted.iter() {
+                let hl = &p.headers[h as usize];
+                let b = self.phv[hl.base as usize] as usize;
+                if let Some(src) = self.hb.get(b..b + hl.bytes as usize) {
+                    self.out.extend_from_slice(src);
+                }
+            }
+            let payload = self
+                .hb
+                .get(p0 + self.cursor..p0 + self.pkt.len())
+                .unwrap_or(&[]);
+            self.out.extend_from_slice(payload);
+        }
         Verdict::Forward(self.phv[std.egress_port as usize] as u32)
     }
 
@@ -600,7 +649,9 @@ impl<'a> Ctx<'a> {
                         match *it {
                             CopyItem::Slot(d, s) => self.phv[d as usize] = self.phv[s as usize],
                             CopyItem::Bytes(d, s, n) => {
-                                let (d, s, n) = (d as usize, s as usize, n as usize);
+                                let d = self.phv[d as usize] as usize;
+                                let s = self.phv[s as usize] as usize;
+                                let n = n as usize;
                                 if d + n <= self.hb.len() && s + n <= self.hb.len() {
                                     self.hb.copy_within(s..s + n, d);
                                 }
@@ -762,32 +813,22 @@ impl<'a> Ctx<'a> {
                 }
                 Op::Extract(h) => {
                     let hl = &self.prog.headers[*h as usize];
-                    let n = hl.bytes as usize;
-                    let end = self.cursor + n;
-                    let off = hl.off as usize;
-                    match (
-                        self.pkt.get(self.cursor..end),
-                        self.hb.get_mut(off..off + n),
-                    ) {
-                        (Some(src), Some(dst)) => {
-                            dst.copy_from_slice(src);
-                            self.phv[hl.valid as usize] = 1;
-                            self.cursor = end;
-                        }
-                        _ => {
-                            let pe = self.prog.std.parser_error;
-                            self.phv[pe as usize] = ERR_PACKET_TOO_SHORT;
-                            return;
-                        }
+                    let end = self.cursor + hl.bytes as usize;
+                    if end <= self.pkt.len() {
+                        self.phv[hl.base as usize] = (self.prog.scratch_size + self.cursor) as u64;
+                        self.phv[hl.valid as usize] = 1;
+                        self.cursor = end;
+                        self.extracted.push(*h);
+                    } else {
+                        let pe = self.prog.std.parser_error;
+                        self.phv[pe as usize] = ERR_PACKET_TOO_SHORT;
+                        return;
                     }
                 }
                 Op::Emit(h) => {
                     let hl = &self.prog.headers[*h as usize];
                     if self.phv[hl.valid as usize] != 0 {
-                        let off = hl.off as usize;
-                        if let Some(src) = self.hb.get(off..off + hl.bytes as usize) {
-                            self.out.extend_from_slice(src);
-                        }
+                        self.emitted.push(*h);
                     }
                 }
                 Op::Goto(t) => {
@@ -801,6 +842,22 @@ impl<'a> Ctx<'a> {
                     transitions += 1;
                     if transitions > 1024 {
                         return;
+                    }
+                    if let [k] = &keys[..] {
+                        let v = k.eval(self.phv, self.hb);
+                        let hit = cases.iter().find(|(ks, _)| match ks.first() {
+                            Some(KeySet::Mask(x, m)) => v & m == x & m,
+                            Some(KeySet::Range(lo, hi)) => v >= *lo && v <= *hi,
+                            None => true,
+                        });
+                        match hit {
+                            Some((_, t)) => pc = *t as usize,
+                            None => {
+                                self.phv[self.prog.std.parser_error as usize] = ERR_NO_MATCH;
+                                return;
+                            }
+                        }
+                        continue;
                     }
                     let mut vals = [0u64; MAX_KEYS];
                     for (v, k) in vals.iter_mut().zip(keys) {
@@ -825,6 +882,27 @@ impl<'a> Ctx<'a> {
     }
 }
 
+/// Sum of the big-endian 16-bit words of `b` (odd tail padded with a zero byte),
+/// modulo 2^16-1 up to folding: 64-bit words are added as two 32-bit halves,
+/// which is congruent because 2^16 ≡ 1.
+#[inline]
+fn sum_be(b: &[u8]) -> u64 {
+    let mut acc = 0u64;
+    let mut words = b.chunks_exact(8);
+    for w in &mut words {
+        let v = u64::from_be_bytes(w.try_into().unwrap_or([0; 8]));
+        acc += (v >> 32) + (v & 0xffff_ffff);
+    }
+    let mut pairs = words.remainder().chunks_exact(2);
+    for c in &mut pairs {
+        acc += u16::from_be_bytes([c[0], c[1]]) as u64;
+    }
+    if let [x] = pairs.remainder() {
+        acc += (*x as u64) << 8;
+    }
+    acc
+}
+
 /// Folds a value to 16 bits modulo 2^16-1 (never turns non-zero into zero).
 #[inline]
 fn fold16(v: u64) -> u64 {
@@ -840,23 +918,15 @@ pub(crate) fn csum16_plan(phv: &[u64], hb: &[u8], plan: &[CsumItem], payload: &[
     for it in plan {
         match it {
             CsumItem::Val(e, sh) => acc += fold16(e.eval(phv, hb)) << sh,
-            CsumItem::Bytes(off, len) => {
-                let (o, n) = (*off as usize, *len as usize);
+            CsumItem::Bytes(base, off, len) => {
+                let (o, n) = (phv[*base as usize] as usize + *off as usize, *len as usize);
                 if let Some(b) = hb.get(o..o + n) {
-                    for c in b.chunks_exact(2) {
-                        acc += u16::from_be_bytes([c[0], c[1]]) as u64;
-                    }
+                    acc += sum_be(b);
                 }
             }
         }
     }
-    let mut chunks = payload.chunks_exact(2);
-    for c in &mut chunks {
-        acc += u16::from_be_bytes([c[0], c[1]]) as u64;
-    }
-    if let [b] = chunks.remainder() {
-        acc += (*b as u64) << 8;
-    }
+    acc += sum_be(payload);
     while acc > 0xffff {
         acc = (acc & 0xffff) + (acc >> 16);
     }
@@ -896,8 +966,8 @@ impl Compiled {
         for h in &self.headers {
             let _ = writeln!(
                 s,
-                "header {} ({} bytes, {} fields, at {}, valid slot {})",
-                h.name, h.bytes, h.nfields, h.off, h.valid
+                "header {} ({} bytes, {} fields, scratch at {}, valid slot {})",
+                h.name, h.bytes, h.nfields, h.scratch, h.valid
             );
         }
         for (i, st) in self.states.iter().enumerate() {

@@ -220,7 +220,9 @@ impl Switch {
             sw: self.clone(),
             cache: Cache::new(self.inner.snap.clone()),
             phv: vec![0; self.inner.prog.nslots.max(1)],
-            hb: vec![0; self.inner.prog.hb_size.max(8)],
+            hb: vec![0; self.inner.prog.scratch_size + 2048],
+            extracted: Vec::with_capacity(64),
+            emitted: Vec::with_capacity(64),
             out: Vec::with_capacity(2048),
             scratch: Vec::with_capacity(256),
             stack: Box::new([0; 64]),
@@ -723,6 +725,8 @@ pub struct Worker {
     cache: Cache<Arc<ArcSwap<Snapshot>>, Arc<Snapshot>>,
     phv: Vec<u64>,
     hb: Vec<u8>,
+    extracted: Vec<u32>,
+    emitted: Vec<u32>,
     out: Vec<u8>,
     scratch: Vec<u8>,
     stack: Box<[u32; 64]>,
@@ -738,6 +742,8 @@ impl Worker {
             cache,
             phv,
             hb,
+            extracted,
+            emitted,
             out,
             scratch,
             stack,
@@ -750,13 +756,22 @@ impl Worker {
             phv,
             pkt,
             hb,
+            extracted,
+            emitted,
+            in_place: false,
             cursor: 0,
             out,
             scratch,
             stack,
         };
-        match ctx.run_pipeline(port) {
+        let verdict = ctx.run_pipeline(port);
+        let in_place = ctx.in_place;
+        match verdict {
             Verdict::Drop => None,
+            Verdict::Forward(p) if in_place => {
+                let p0 = self.sw.inner.prog.scratch_size;
+                self.hb.get(p0..p0 + pkt.len()).map(|d| (p, d))
+            }
             Verdict::Forward(p) => Some((p, &self.out[..])),
         }
     }
