@@ -622,7 +622,16 @@ impl<'a> Ctx<'a> {
     }
 
     /// Runs flat code from `entry` until the block ends.
+    #[inline]
     fn exec(&mut self, entry: u32) {
+        // empty blocks (a lone `End`) cost nothing
+        if matches!(self.prog.code.ops.get(entry as usize), Some(Op::End)) {
+            return;
+        }
+        self.exec_code(entry);
+    }
+
+    fn exec_code(&mut self, entry: u32) {
         let code = &self.prog.code;
         let ops = &code.ops[..];
         let mut pc = entry as usize;
@@ -1002,6 +1011,21 @@ impl Compiled {
         }
         for c in &self.counters {
             let _ = writeln!(s, "counter {} {:?}[{}]", c.name, c.kind, c.size);
+        }
+        let c = &self.code;
+        let _ = writeln!(
+            s,
+            "code: {} op(s); entries: parser {} verify {} ingress {} egress {} compute {} deparser {}",
+            c.ops.len(),
+            c.parser,
+            c.verify,
+            c.ingress,
+            c.egress,
+            c.compute,
+            c.deparser
+        );
+        for (i, op) in c.ops.iter().enumerate() {
+            let _ = writeln!(s, "  {i:4}: {}", op.show());
         }
         let _ = writeln!(
             s,

@@ -85,6 +85,18 @@ pub(crate) enum Op {
     },
 }
 
+impl Op {
+    /// One-line rendering for `--show-compiled` listings.
+    pub(crate) fn show(&self) -> String {
+        let d = format!("{self:?}");
+        let mut out: String = d.chars().take(4000).collect();
+        if d.len() > 4000 {
+            out.push_str(" ...");
+        }
+        out
+    }
+}
+
 /// Entry points into [`Code::ops`].
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Code {
