@@ -632,7 +632,11 @@ impl<'a> Ctx<'a> {
     }
 
     fn exec_code(&mut self, entry: u32) {
-        let code = &self.prog.code;
+        let prog = self.prog;
+        let code = &prog.code;
+        let phv: &mut [u64] = self.phv;
+        let hb: &mut [u8] = &mut self.hb[..];
+        let pkt = self.pkt;
         let ops = &code.ops[..];
         let mut pc = entry as usize;
         let stack = &mut *self.stack;
@@ -645,37 +649,37 @@ impl<'a> Ctx<'a> {
             pc += 1;
             match op {
                 Op::Set(d, e) => {
-                    let v = e.eval(self.phv, self.hb);
-                    d.store(self.phv, self.hb, v);
+                    let v = e.eval(phv, hb);
+                    d.store(phv, hb, v);
                 }
                 Op::SetSlice(slot, lo, m, e) => {
-                    let v = e.eval(self.phv, self.hb) & m;
-                    let old = self.phv[*slot as usize];
-                    self.phv[*slot as usize] = (old & !(m << lo)) | (v << lo);
+                    let v = e.eval(phv, hb) & m;
+                    let old = phv[*slot as usize];
+                    phv[*slot as usize] = (old & !(m << lo)) | (v << lo);
                 }
                 Op::Copy(items) => {
                     for it in items {
                         match *it {
-                            CopyItem::Slot(d, s) => self.phv[d as usize] = self.phv[s as usize],
+                            CopyItem::Slot(d, s) => phv[d as usize] = phv[s as usize],
                             CopyItem::Bytes(d, s, n) => {
-                                let d = self.phv[d as usize] as usize;
-                                let s = self.phv[s as usize] as usize;
+                                let d = phv[d as usize] as usize;
+                                let s = phv[s as usize] as usize;
                                 let n = n as usize;
-                                if d + n <= self.hb.len() && s + n <= self.hb.len() {
-                                    self.hb.copy_within(s..s + n, d);
+                                if d + n <= hb.len() && s + n <= hb.len() {
+                                    hb.copy_within(s..s + n, d);
                                 }
                             }
                         }
                     }
                 }
                 Op::JumpIfZero(c, t) => {
-                    if c.eval(self.phv, self.hb) == 0 {
+                    if c.eval(phv, hb) == 0 {
                         pc = *t as usize;
                     }
                 }
                 Op::Jump(t) => pc = *t as usize,
                 Op::SwitchJump(slot, arms, default) => {
-                    let v = self.phv[*slot as usize];
+                    let v = phv[*slot as usize];
                     pc = arms
                         .iter()
                         .find(|(k, _)| *k == v)
@@ -688,10 +692,10 @@ impl<'a> Ctx<'a> {
                     action_run,
                 } => {
                     let snap = self.snap;
-                    let def = &self.prog.tables[*table as usize];
+                    let def = &prog.tables[*table as usize];
                     let mut key = [0u64; MAX_KEYS];
                     for (k, d) in key.iter_mut().zip(&def.keys) {
-                        *k = d.ex.eval(self.phv, self.hb);
+                        *k = d.ex.eval(phv, hb);
                     }
                     let ts = &snap.tables[*table as usize];
                     let (found, action, args) = match ts.lookup(&key[..def.keys.len()]) {
@@ -699,14 +703,14 @@ impl<'a> Ctx<'a> {
                         None => (false, ts.default_action, &ts.default_args[..]),
                     };
                     if let Some(h) = hit {
-                        self.phv[*h as usize] = found as u64;
+                        phv[*h as usize] = found as u64;
                     }
                     if let Some(a) = action_run {
-                        self.phv[*a as usize] = action as u64;
+                        phv[*a as usize] = action as u64;
                     }
-                    let adef = &self.prog.actions[action as usize];
+                    let adef = &prog.actions[action as usize];
                     for (&(slot, m), &v) in adef.param_masks.iter().zip(args) {
-                        self.phv[slot as usize] = v & m;
+                        phv[slot as usize] = v & m;
                     }
                     if sp == stack.len() {
                         return;
@@ -716,9 +720,9 @@ impl<'a> Ctx<'a> {
                     pc = code.action_entry[action as usize] as usize;
                 }
                 Op::CallAction { action, args } => {
-                    let adef = &self.prog.actions[*action as usize];
+                    let adef = &prog.actions[*action as usize];
                     for (&(slot, m), e) in adef.param_masks.iter().zip(args) {
-                        self.phv[slot as usize] = e.eval(self.phv, self.hb) & m;
+                        phv[slot as usize] = e.eval(phv, hb) & m;
                     }
                     if sp == stack.len() {
                         return;
@@ -729,8 +733,8 @@ impl<'a> Ctx<'a> {
                 }
                 Op::CopyOut(pairs) => {
                     for &(d, s) in pairs {
-                        let v = self.phv[s as usize];
-                        d.store(self.phv, self.hb, v);
+                        let v = phv[s as usize];
+                        d.store(phv, hb, v);
                     }
                 }
                 Op::Ret => {
@@ -742,101 +746,58 @@ impl<'a> Ctx<'a> {
                 }
                 Op::End => return,
                 Op::MarkToDrop => {
-                    let std = &self.prog.std;
-                    self.phv[std.egress_spec as usize] = DROP_PORT;
-                    self.phv[std.mcast_grp as usize] = 0;
+                    let std = &prog.std;
+                    phv[std.egress_spec as usize] = DROP_PORT;
+                    phv[std.mcast_grp as usize] = 0;
                 }
                 Op::RegRead { reg, dst, idx } => {
-                    let i = idx.eval(self.phv, self.hb) as usize;
+                    let i = idx.eval(phv, hb) as usize;
                     let r = &self.state.registers[*reg as usize];
                     // Out of range: result unspecified; we return 0.
                     let v = r.get(i).map(|a| a.load(Ordering::Relaxed)).unwrap_or(0);
-                    dst.store(self.phv, self.hb, v);
+                    dst.store(phv, hb, v);
                 }
                 Op::RegWrite { reg, idx, val, m } => {
-                    let i = idx.eval(self.phv, self.hb) as usize;
-                    let v = val.eval(self.phv, self.hb) & m;
+                    let i = idx.eval(phv, hb) as usize;
+                    let v = val.eval(phv, hb) & m;
                     if let Some(a) = self.state.registers[*reg as usize].get(i) {
                         a.store(v, Ordering::Relaxed);
                     }
                 }
                 Op::Count { counter, idx } => {
-                    let i = idx.eval(self.phv, self.hb) as usize;
+                    let i = idx.eval(phv, hb) as usize;
                     if let Some((p, b)) = self.state.counters[*counter as usize].get(i) {
-                        let kind = self.prog.counters[*counter as usize].kind;
+                        let kind = prog.counters[*counter as usize].kind;
                         if kind != CounterKind::Bytes {
                             p.fetch_add(1, Ordering::Relaxed);
                         }
                         if kind != CounterKind::Packets {
-                            b.fetch_add(self.pkt.len() as u64, Ordering::Relaxed);
+                            b.fetch_add(pkt.len() as u64, Ordering::Relaxed);
                         }
                     }
                 }
-                Op::Hash {
-                    dst,
-                    dst_mask,
-                    algo,
-                    base,
-                    data,
-                    max,
-                } => {
-                    pack_bits(self.phv, self.hb, data, self.scratch);
-                    let h = compute_hash(*algo, self.scratch, &[]);
-                    let b = base.eval(self.phv, self.hb);
-                    let m = max.eval(self.phv, self.hb);
-                    let v = if m == 0 { b } else { b.wrapping_add(h % m) };
-                    dst.store(self.phv, self.hb, v & dst_mask);
-                }
-                Op::Checksum {
-                    verify,
-                    payload,
-                    cond,
-                    data,
-                    plan,
-                    field,
-                    width,
-                    algo,
-                } => {
-                    if cond.eval(self.phv, self.hb) != 0 {
-                        let pl: &[u8] = if *payload {
-                            self.pkt.get(self.cursor..).unwrap_or(&[])
-                        } else {
-                            &[]
-                        };
-                        let v = match plan {
-                            Some(plan) => csum16_plan(self.phv, self.hb, plan, pl),
-                            None => {
-                                pack_bits(self.phv, self.hb, data, self.scratch);
-                                compute_hash(*algo, self.scratch, pl)
-                            }
-                        } & mask(*width);
-                        if *verify {
-                            if field.load(self.phv, self.hb) != v {
-                                let ce = self.prog.std.checksum_error;
-                                self.phv[ce as usize] = 1;
-                            }
-                        } else {
-                            field.store(self.phv, self.hb, v);
-                        }
-                    }
+                Op::Hash { .. } => op_hash(op, phv, hb, self.scratch),
+                Op::Checksum { .. } => {
+                    let pl = pkt.get(self.cursor..).unwrap_or(&[]);
+                    op_checksum(op, prog, phv, hb, pl, self.scratch);
                 }
                 Op::Extract(h) => {
-                    let hl = &self.prog.headers[*h as usize];
+                    let hl = &prog.headers[*h as usize];
                     let end = self.cursor + hl.bytes as usize;
-                    if end <= self.pkt.len() {
-                        self.phv[hl.base as usize] = (self.prog.scratch_size + self.cursor) as u64;
-                        self.phv[hl.valid as usize] = 1;
+                    if end <= pkt.len() {
+                        phv[hl.base as usize] = (prog.scratch_size + self.cursor) as u64;
+                        phv[hl.valid as usize] = 1;
                         self.cursor = end;
                         self.extracted.push(*h);
                     } else {
-                        let pe = self.prog.std.parser_error;
-                        self.phv[pe as usize] = ERR_PACKET_TOO_SHORT;
+                        let pe = prog.std.parser_error;
+                        phv[pe as usize] = ERR_PACKET_TOO_SHORT;
                         return;
                     }
                 }
                 Op::Emit(h) => {
-                    let hl = &self.prog.headers[*h as usize];
-                    if self.phv[hl.valid as usize] != 0 {
+                    let hl = &prog.headers[*h as usize];
+                    if phv[hl.valid as usize] != 0 {
                         self.emitted.push(*h);
                     }
                 }
@@ -847,13 +808,31 @@ impl<'a> Ctx<'a> {
                     }
                     pc = *t as usize;
                 }
+                Op::Select1 { key, cases } => {
+                    transitions += 1;
+                    if transitions > 1024 {
+                        return;
+                    }
+                    let v = key.eval(phv, hb);
+                    let hit = cases.iter().find(|(k, _)| match *k {
+                        KeySet::Mask(x, m) => v & m == x,
+                        KeySet::Range(lo, hi) => v >= lo && v <= hi,
+                    });
+                    match hit {
+                        Some((_, t)) => pc = *t as usize,
+                        None => {
+                            phv[prog.std.parser_error as usize] = ERR_NO_MATCH;
+                            return;
+                        }
+                    }
+                }
                 Op::Select { keys, cases } => {
                     transitions += 1;
                     if transitions > 1024 {
                         return;
                     }
                     if let [k] = &keys[..] {
-                        let v = k.eval(self.phv, self.hb);
+                        let v = k.eval(phv, hb);
                         let hit = cases.iter().find(|(ks, _)| match ks.first() {
                             Some(KeySet::Mask(x, m)) => v & m == x & m,
                             Some(KeySet::Range(lo, hi)) => v >= *lo && v <= *hi,
@@ -862,7 +841,7 @@ impl<'a> Ctx<'a> {
                         match hit {
                             Some((_, t)) => pc = *t as usize,
                             None => {
-                                self.phv[self.prog.std.parser_error as usize] = ERR_NO_MATCH;
+                                phv[prog.std.parser_error as usize] = ERR_NO_MATCH;
                                 return;
                             }
                         }
@@ -870,7 +849,7 @@ impl<'a> Ctx<'a> {
                     }
                     let mut vals = [0u64; MAX_KEYS];
                     for (v, k) in vals.iter_mut().zip(keys) {
-                        *v = k.eval(self.phv, self.hb);
+                        *v = k.eval(phv, hb);
                     }
                     let hit = cases.iter().find(|(ks, _)| {
                         ks.iter().zip(&vals).all(|(k, v)| match *k {
@@ -881,12 +860,74 @@ impl<'a> Ctx<'a> {
                     match hit {
                         Some((_, t)) => pc = *t as usize,
                         None => {
-                            self.phv[self.prog.std.parser_error as usize] = ERR_NO_MATCH;
+                            phv[prog.std.parser_error as usize] = ERR_NO_MATCH;
                             return;
                         }
                     }
                 }
             }
+        }
+    }
+}
+
+#[inline(never)]
+fn op_hash(op: &Op, phv: &mut [u64], hb: &mut [u8], scratch: &mut Vec<u8>) {
+    if let Op::Hash {
+        dst,
+        dst_mask,
+        algo,
+        base,
+        data,
+        max,
+    } = op
+    {
+        pack_bits(phv, hb, data, scratch);
+        let h = compute_hash(*algo, scratch, &[]);
+        let b = base.eval(phv, hb);
+        let m = max.eval(phv, hb);
+        let v = if m == 0 { b } else { b.wrapping_add(h % m) };
+        dst.store(phv, hb, v & dst_mask);
+    }
+}
+
+/// `payload`: the unparsed bytes (used by the `_with_payload` variants).
+#[inline(never)]
+fn op_checksum(
+    op: &Op,
+    prog: &Compiled,
+    phv: &mut [u64],
+    hb: &mut [u8],
+    payload: &[u8],
+    scratch: &mut Vec<u8>,
+) {
+    if let Op::Checksum {
+        verify,
+        payload: with_payload,
+        cond,
+        data,
+        plan,
+        field,
+        width,
+        algo,
+    } = op
+    {
+        if cond.eval(phv, hb) == 0 {
+            return;
+        }
+        let pl: &[u8] = if *with_payload { payload } else { &[] };
+        let v = match plan {
+            Some(plan) => csum16_plan(phv, hb, plan, pl),
+            None => {
+                pack_bits(phv, hb, data, scratch);
+                compute_hash(*algo, scratch, pl)
+            }
+        } & mask(*width);
+        if *verify {
+            if field.load(phv, hb) != v {
+                phv[prog.std.checksum_error as usize] = 1;
+            }
+        } else {
+            field.store(phv, hb, v);
         }
     }
 }

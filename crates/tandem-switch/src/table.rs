@@ -338,7 +338,7 @@ impl TableState {
     }
 
     /// Looks `key` up; `None` = miss.
-    #[inline]
+    #[inline(never)]
     pub(crate) fn lookup(&self, key: &[u64]) -> Option<&Entry> {
         let i = match &self.cls {
             Classifier::Empty => return None,

@@ -83,6 +83,11 @@ pub(crate) enum Op {
         keys: Vec<Ex>,
         cases: Vec<(Vec<KeySet>, u32)>,
     },
+    /// single-key select (the common case), cases inline
+    Select1 {
+        key: Ex,
+        cases: Vec<(KeySet, u32)>,
+    },
 }
 
 impl Op {
@@ -299,6 +304,23 @@ pub(crate) fn lower(c: &Compiled) -> Code {
             }
             Trans::Select { keys, cases } => {
                 fixups.push(l.here());
+                if let [key] = &keys[..] {
+                    let cs = cases
+                        .iter()
+                        .map(|(ks, t)| {
+                            let t = match t {
+                                Target::State(s) => *s,
+                                Target::Accept | Target::Reject => u32::MAX,
+                            };
+                            (ks.first().cloned().unwrap_or(KeySet::Mask(0, 0)), t)
+                        })
+                        .collect();
+                    l.ops.push(Op::Select1 {
+                        key: key.clone(),
+                        cases: cs,
+                    });
+                    continue;
+                }
                 let cs = cases
                     .iter()
                     .map(|(ks, t)| {
@@ -327,6 +349,11 @@ pub(crate) fn lower(c: &Compiled) -> Code {
         match l.ops.get_mut(f as usize) {
             Some(Op::Goto(s)) => *s = resolve(*s),
             Some(Op::Select { cases, .. }) => {
+                for c in cases.iter_mut() {
+                    c.1 = resolve(c.1);
+                }
+            }
+            Some(Op::Select1 { cases, .. }) => {
                 for c in cases.iter_mut() {
                     c.1 = resolve(c.1);
                 }
