@@ -257,6 +257,18 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
         .collect();
     cx.structs.insert("standard_metadata_t".into(), std_fields);
     cx.run(prog);
+    if cx.c.nslots > PHV_SLOTS {
+        cx.err(
+            Span::default(),
+            format!(
+                "program needs {} value slots; at most {PHV_SLOTS} are supported",
+                cx.c.nslots
+            ),
+        );
+    }
+    if cx.c.scratch_size > HB_SIZE / 2 {
+        cx.err(Span::default(), "headers too large for the packet buffer");
+    }
     cx.c.code = crate::vm::lower(&cx.c);
     if cx.diags.is_empty() {
         Ok(Checked {

@@ -14,6 +14,18 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 pub(crate) type Slot = u32;
 
+/// PHV capacity in slots. Slot indices are masked with [`PHV_MASK`], so PHV
+/// accesses need no bounds check and can never leave the array.
+pub(crate) const PHV_SLOTS: usize = 4096;
+pub(crate) const PHV_MASK: usize = PHV_SLOTS - 1;
+pub(crate) type Phv = [u64; PHV_SLOTS];
+/// Packet buffer capacity (scratch header regions + packet); positions are
+/// masked with [`HB_MASK`] and the buffer has 8 bytes of slack, so every 8-byte
+/// field window is in bounds without a check.
+pub(crate) const HB_SIZE: usize = 1 << 17;
+pub(crate) const HB_MASK: usize = HB_SIZE - 1;
+pub(crate) type Hb = [u8; HB_SIZE + 8];
+
 /// Mask with the low `w` bits set (`w` in 0..=64).
 #[inline]
 pub(crate) fn mask(w: u32) -> u64 {
@@ -147,27 +159,37 @@ pub(crate) fn binop(op: BinK, a: u64, b: u64, m: u64) -> u64 {
 
 impl Ex {
     #[inline(always)]
-    pub(crate) fn eval(&self, phv: &[u64], hb: &[u8]) -> u64 {
+    pub(crate) fn eval(&self, phv: &Phv, hb: &Hb) -> u64 {
         match self {
             Ex::Const(v) => *v,
-            Ex::Slot(s) => phv[*s as usize],
+            Ex::Slot(s) => phv[*s as usize & PHV_MASK],
             Ex::Field(f) => f.load(phv, hb),
-            Ex::SlotConst(op, s, c, m) => binop(*op, phv[*s as usize], *c, *m),
+            Ex::SlotConst(op, s, c, m) => binop(*op, phv[*s as usize & PHV_MASK], *c, *m),
             Ex::FieldConst(op, f, c, m) => binop(*op, f.load(phv, hb), *c, *m),
-            Ex::SlotSlot(op, a, b, m) => binop(*op, phv[*a as usize], phv[*b as usize], *m),
+            Ex::SlotSlot(op, a, b, m) => binop(
+                *op,
+                phv[*a as usize & PHV_MASK],
+                phv[*b as usize & PHV_MASK],
+                *m,
+            ),
             _ => self.eval_slow(phv, hb),
         }
     }
 
     #[inline(never)]
-    fn eval_slow(&self, phv: &[u64], hb: &[u8]) -> u64 {
+    fn eval_slow(&self, phv: &Phv, hb: &Hb) -> u64 {
         match self {
             Ex::Const(v) => *v,
-            Ex::Slot(s) => phv[*s as usize],
+            Ex::Slot(s) => phv[*s as usize & PHV_MASK],
             Ex::Field(f) => f.load(phv, hb),
-            Ex::SlotConst(op, s, c, m) => binop(*op, phv[*s as usize], *c, *m),
+            Ex::SlotConst(op, s, c, m) => binop(*op, phv[*s as usize & PHV_MASK], *c, *m),
             Ex::FieldConst(op, f, c, m) => binop(*op, f.load(phv, hb), *c, *m),
-            Ex::SlotSlot(op, a, b, m) => binop(*op, phv[*a as usize], phv[*b as usize], *m),
+            Ex::SlotSlot(op, a, b, m) => binop(
+                *op,
+                phv[*a as usize & PHV_MASK],
+                phv[*b as usize & PHV_MASK],
+                *m,
+            ),
             Ex::Bin(op, a, b, m) => match op {
                 BinK::LAnd => (a.eval(phv, hb) != 0 && b.eval(phv, hb) != 0) as u64,
                 BinK::LOr => (a.eval(phv, hb) != 0 || b.eval(phv, hb) != 0) as u64,
@@ -212,8 +234,8 @@ pub(crate) struct FieldLoc {
 
 impl FieldLoc {
     #[inline(always)]
-    pub(crate) fn load(&self, phv: &[u64], hb: &[u8]) -> u64 {
-        let o = phv[self.base as usize] as usize + self.off as usize;
+    pub(crate) fn load(&self, phv: &Phv, hb: &Hb) -> u64 {
+        let o = (phv[self.base as usize & PHV_MASK] as usize + self.off as usize) & HB_MASK;
         match hb.get(o..o + 8) {
             Some(w) => (u64::from_be_bytes(w.try_into().unwrap_or([0; 8])) >> self.lshift) & self.m,
             None => 0,
@@ -221,8 +243,8 @@ impl FieldLoc {
     }
 
     #[inline(always)]
-    pub(crate) fn store(&self, phv: &[u64], hb: &mut [u8], v: u64) {
-        let o = phv[self.base as usize] as usize + self.off as usize;
+    pub(crate) fn store(&self, phv: &Phv, hb: &mut Hb, v: u64) {
+        let o = (phv[self.base as usize & PHV_MASK] as usize + self.off as usize) & HB_MASK;
         if let Some(w) = hb.get_mut(o..o + 8) {
             let old = u64::from_be_bytes((&*w).try_into().unwrap_or([0; 8]));
             let new = (old & !(self.m << self.lshift)) | ((v & self.m) << self.lshift);
@@ -251,16 +273,16 @@ pub(crate) enum Dst {
 
 impl Dst {
     #[inline(always)]
-    fn store(&self, phv: &mut [u64], hb: &mut [u8], v: u64) {
+    fn store(&self, phv: &mut Phv, hb: &mut Hb, v: u64) {
         match self {
-            Dst::Slot(s) => phv[*s as usize] = v,
+            Dst::Slot(s) => phv[*s as usize & PHV_MASK] = v,
             Dst::Field(f) => f.store(phv, hb, v),
         }
     }
     #[inline(always)]
-    fn load(&self, phv: &[u64], hb: &[u8]) -> u64 {
+    fn load(&self, phv: &Phv, hb: &Hb) -> u64 {
         match self {
-            Dst::Slot(s) => phv[*s as usize],
+            Dst::Slot(s) => phv[*s as usize & PHV_MASK],
             Dst::Field(f) => f.load(phv, hb),
         }
     }
@@ -534,9 +556,9 @@ pub(crate) struct Ctx<'a> {
     pub prog: &'a Compiled,
     pub snap: &'a Snapshot,
     pub state: &'a Stateful,
-    pub phv: &'a mut [u64],
+    pub phv: &'a mut Phv,
     /// packet buffer: scratch header regions, then the packet (see [`HeaderLayout`])
-    pub hb: &'a mut Vec<u8>,
+    pub hb: &'a mut Hb,
     /// headers extracted, in order
     pub extracted: &'a mut Vec<u32>,
     /// valid headers emitted, in order
@@ -564,14 +586,14 @@ impl<'a> Ctx<'a> {
     /// Runs the whole v1model pipeline on `pkt`; the output frame is left in `out`.
     pub(crate) fn run_pipeline(&mut self, port: u32) -> Verdict {
         let p = self.prog;
-        self.phv.fill(0);
+        self.phv[..p.nslots.min(PHV_SLOTS)].fill(0);
         // Scratch regions are zeroed: fields of invalid headers read as zero
         // (deterministic, like BMv2). The packet follows, with 8 bytes of slack
         // so every field window is in bounds.
         let p0 = p.scratch_size;
-        let need = p0 + self.pkt.len() + 8;
-        if self.hb.len() < need {
-            self.hb.resize(need, 0);
+        if p0 + self.pkt.len() > HB_SIZE {
+            // larger than any supported frame (~128 KiB with headers)
+            return Verdict::Drop;
         }
         self.hb[..p0].fill(0);
         self.hb[p0..p0 + self.pkt.len()].copy_from_slice(self.pkt);
@@ -579,23 +601,23 @@ impl<'a> Ctx<'a> {
         self.emitted.clear();
         self.in_place = false;
         for &(s, v) in &p.init {
-            self.phv[s as usize] = v;
+            self.phv[s as usize & PHV_MASK] = v;
         }
         let std = &p.std;
-        self.phv[std.ingress_port as usize] = port as u64 & mask(9);
-        self.phv[std.packet_length as usize] = self.pkt.len() as u64;
+        self.phv[std.ingress_port as usize & PHV_MASK] = port as u64 & mask(9);
+        self.phv[std.packet_length as usize & PHV_MASK] = self.pkt.len() as u64;
         self.cursor = 0;
         let code = &p.code;
         self.exec(code.parser);
         self.exec(code.verify);
         self.exec(code.ingress);
-        let spec = self.phv[std.egress_spec as usize];
+        let spec = self.phv[std.egress_spec as usize & PHV_MASK];
         if spec == DROP_PORT {
             return Verdict::Drop;
         }
-        self.phv[std.egress_port as usize] = spec;
+        self.phv[std.egress_port as usize & PHV_MASK] = spec;
         self.exec(code.egress);
-        if self.phv[std.egress_spec as usize] == DROP_PORT {
+        if self.phv[std.egress_spec as usize & PHV_MASK] == DROP_PORT {
             return Verdict::Drop;
         }
         self.exec(code.compute);
@@ -607,7 +629,7 @@ impl<'a> Ctx<'a> {
             self.out.clear();
             for &h in self.emitted.iter() {
                 let hl = &p.headers[h as usize];
-                let b = self.phv[hl.base as usize] as usize;
+                let b = self.phv[hl.base as usize & PHV_MASK] as usize;
                 if let Some(src) = self.hb.get(b..b + hl.bytes as usize) {
                     self.out.extend_from_slice(src);
                 }
@@ -618,7 +640,7 @@ impl<'a> Ctx<'a> {
                 .unwrap_or(&[]);
             self.out.extend_from_slice(payload);
         }
-        Verdict::Forward(self.phv[std.egress_port as usize] as u32)
+        Verdict::Forward(self.phv[std.egress_port as usize & PHV_MASK] as u32)
     }
 
     /// Runs flat code from `entry` until the block ends.
@@ -634,8 +656,8 @@ impl<'a> Ctx<'a> {
     fn exec_code(&mut self, entry: u32) {
         let prog = self.prog;
         let code = &prog.code;
-        let phv: &mut [u64] = self.phv;
-        let hb: &mut [u8] = &mut self.hb[..];
+        let phv: &mut Phv = self.phv;
+        let hb: &mut Hb = self.hb;
         let pkt = self.pkt;
         let ops = &code.ops[..];
         let mut pc = entry as usize;
@@ -654,16 +676,18 @@ impl<'a> Ctx<'a> {
                 }
                 Op::SetSlice(slot, lo, m, e) => {
                     let v = e.eval(phv, hb) & m;
-                    let old = phv[*slot as usize];
-                    phv[*slot as usize] = (old & !(m << lo)) | (v << lo);
+                    let old = phv[*slot as usize & PHV_MASK];
+                    phv[*slot as usize & PHV_MASK] = (old & !(m << lo)) | (v << lo);
                 }
                 Op::Copy(items) => {
                     for it in items {
                         match *it {
-                            CopyItem::Slot(d, s) => phv[d as usize] = phv[s as usize],
+                            CopyItem::Slot(d, s) => {
+                                phv[d as usize & PHV_MASK] = phv[s as usize & PHV_MASK]
+                            }
                             CopyItem::Bytes(d, s, n) => {
-                                let d = phv[d as usize] as usize;
-                                let s = phv[s as usize] as usize;
+                                let d = phv[d as usize & PHV_MASK] as usize;
+                                let s = phv[s as usize & PHV_MASK] as usize;
                                 let n = n as usize;
                                 if d + n <= hb.len() && s + n <= hb.len() {
                                     hb.copy_within(s..s + n, d);
@@ -679,7 +703,7 @@ impl<'a> Ctx<'a> {
                 }
                 Op::Jump(t) => pc = *t as usize,
                 Op::SwitchJump(slot, arms, default) => {
-                    let v = phv[*slot as usize];
+                    let v = phv[*slot as usize & PHV_MASK];
                     pc = arms
                         .iter()
                         .find(|(k, _)| *k == v)
@@ -703,14 +727,14 @@ impl<'a> Ctx<'a> {
                         None => (false, ts.default_action, &ts.default_args[..]),
                     };
                     if let Some(h) = hit {
-                        phv[*h as usize] = found as u64;
+                        phv[*h as usize & PHV_MASK] = found as u64;
                     }
                     if let Some(a) = action_run {
-                        phv[*a as usize] = action as u64;
+                        phv[*a as usize & PHV_MASK] = action as u64;
                     }
                     let adef = &prog.actions[action as usize];
                     for (&(slot, m), &v) in adef.param_masks.iter().zip(args) {
-                        phv[slot as usize] = v & m;
+                        phv[slot as usize & PHV_MASK] = v & m;
                     }
                     if sp == stack.len() {
                         return;
@@ -722,7 +746,7 @@ impl<'a> Ctx<'a> {
                 Op::CallAction { action, args } => {
                     let adef = &prog.actions[*action as usize];
                     for (&(slot, m), e) in adef.param_masks.iter().zip(args) {
-                        phv[slot as usize] = e.eval(phv, hb) & m;
+                        phv[slot as usize & PHV_MASK] = e.eval(phv, hb) & m;
                     }
                     if sp == stack.len() {
                         return;
@@ -733,7 +757,7 @@ impl<'a> Ctx<'a> {
                 }
                 Op::CopyOut(pairs) => {
                     for &(d, s) in pairs {
-                        let v = phv[s as usize];
+                        let v = phv[s as usize & PHV_MASK];
                         d.store(phv, hb, v);
                     }
                 }
@@ -747,8 +771,8 @@ impl<'a> Ctx<'a> {
                 Op::End => return,
                 Op::MarkToDrop => {
                     let std = &prog.std;
-                    phv[std.egress_spec as usize] = DROP_PORT;
-                    phv[std.mcast_grp as usize] = 0;
+                    phv[std.egress_spec as usize & PHV_MASK] = DROP_PORT;
+                    phv[std.mcast_grp as usize & PHV_MASK] = 0;
                 }
                 Op::RegRead { reg, dst, idx } => {
                     let i = idx.eval(phv, hb) as usize;
@@ -785,19 +809,19 @@ impl<'a> Ctx<'a> {
                     let hl = &prog.headers[*h as usize];
                     let end = self.cursor + hl.bytes as usize;
                     if end <= pkt.len() {
-                        phv[hl.base as usize] = (prog.scratch_size + self.cursor) as u64;
-                        phv[hl.valid as usize] = 1;
+                        phv[hl.base as usize & PHV_MASK] = (prog.scratch_size + self.cursor) as u64;
+                        phv[hl.valid as usize & PHV_MASK] = 1;
                         self.cursor = end;
                         self.extracted.push(*h);
                     } else {
                         let pe = prog.std.parser_error;
-                        phv[pe as usize] = ERR_PACKET_TOO_SHORT;
+                        phv[pe as usize & PHV_MASK] = ERR_PACKET_TOO_SHORT;
                         return;
                     }
                 }
                 Op::Emit(h) => {
                     let hl = &prog.headers[*h as usize];
-                    if phv[hl.valid as usize] != 0 {
+                    if phv[hl.valid as usize & PHV_MASK] != 0 {
                         self.emitted.push(*h);
                     }
                 }
@@ -821,7 +845,7 @@ impl<'a> Ctx<'a> {
                     match hit {
                         Some((_, t)) => pc = *t as usize,
                         None => {
-                            phv[prog.std.parser_error as usize] = ERR_NO_MATCH;
+                            phv[prog.std.parser_error as usize & PHV_MASK] = ERR_NO_MATCH;
                             return;
                         }
                     }
@@ -841,7 +865,7 @@ impl<'a> Ctx<'a> {
                         match hit {
                             Some((_, t)) => pc = *t as usize,
                             None => {
-                                phv[prog.std.parser_error as usize] = ERR_NO_MATCH;
+                                phv[prog.std.parser_error as usize & PHV_MASK] = ERR_NO_MATCH;
                                 return;
                             }
                         }
@@ -860,7 +884,7 @@ impl<'a> Ctx<'a> {
                     match hit {
                         Some((_, t)) => pc = *t as usize,
                         None => {
-                            phv[prog.std.parser_error as usize] = ERR_NO_MATCH;
+                            phv[prog.std.parser_error as usize & PHV_MASK] = ERR_NO_MATCH;
                             return;
                         }
                     }
@@ -871,7 +895,7 @@ impl<'a> Ctx<'a> {
 }
 
 #[inline(never)]
-fn op_hash(op: &Op, phv: &mut [u64], hb: &mut [u8], scratch: &mut Vec<u8>) {
+fn op_hash(op: &Op, phv: &mut Phv, hb: &mut Hb, scratch: &mut Vec<u8>) {
     if let Op::Hash {
         dst,
         dst_mask,
@@ -895,8 +919,8 @@ fn op_hash(op: &Op, phv: &mut [u64], hb: &mut [u8], scratch: &mut Vec<u8>) {
 fn op_checksum(
     op: &Op,
     prog: &Compiled,
-    phv: &mut [u64],
-    hb: &mut [u8],
+    phv: &mut Phv,
+    hb: &mut Hb,
     payload: &[u8],
     scratch: &mut Vec<u8>,
 ) {
@@ -924,7 +948,7 @@ fn op_checksum(
         } & mask(*width);
         if *verify {
             if field.load(phv, hb) != v {
-                phv[prog.std.checksum_error as usize] = 1;
+                phv[prog.std.checksum_error as usize & PHV_MASK] = 1;
             }
         } else {
             field.store(phv, hb, v);
@@ -963,13 +987,16 @@ fn fold16(v: u64) -> u64 {
 /// bit string equals the sum of each piece times 2^(position mod 16), modulo
 /// 2^16-1, so header bytes can be summed in place.
 #[inline]
-pub(crate) fn csum16_plan(phv: &[u64], hb: &[u8], plan: &[CsumItem], payload: &[u8]) -> u64 {
+pub(crate) fn csum16_plan(phv: &Phv, hb: &Hb, plan: &[CsumItem], payload: &[u8]) -> u64 {
     let mut acc: u64 = 0;
     for it in plan {
         match it {
             CsumItem::Val(e, sh) => acc += fold16(e.eval(phv, hb)) << sh,
             CsumItem::Bytes(base, off, len) => {
-                let (o, n) = (phv[*base as usize] as usize + *off as usize, *len as usize);
+                let (o, n) = (
+                    phv[*base as usize & PHV_MASK] as usize + *off as usize,
+                    *len as usize,
+                );
                 if let Some(b) = hb.get(o..o + n) {
                     acc += sum_be(b);
                 }
@@ -985,7 +1012,7 @@ pub(crate) fn csum16_plan(phv: &[u64], hb: &[u8], plan: &[CsumItem], payload: &[
 
 /// Packs `(value, width)` items MSB-first into `buf` (left-padded with zero bits to
 /// a whole number of bytes).
-fn pack_bits(phv: &[u64], hb: &[u8], data: &[(Ex, u32)], buf: &mut Vec<u8>) {
+fn pack_bits(phv: &Phv, hb: &Hb, data: &[(Ex, u32)], buf: &mut Vec<u8>) {
     buf.clear();
     let total: u32 = data.iter().map(|d| d.1).sum();
     let mut acc: u128 = 0;

@@ -10,7 +10,7 @@
 //! per-index atomics (relaxed) shared by all workers.
 
 use crate::check::{check_program, Diagnostic};
-use crate::exec::{mask, Compiled, Ctx, MatchKind, Stateful, Verdict};
+use crate::exec::{mask, Compiled, Ctx, Hb, MatchKind, Phv, Stateful, Verdict, HB_SIZE, PHV_SLOTS};
 use crate::table::{ClassifierKind, Entry, FieldMatch, Snapshot, TableState};
 use arc_swap::{ArcSwap, Cache};
 use std::collections::HashMap;
@@ -219,8 +219,8 @@ impl Switch {
         Worker {
             sw: self.clone(),
             cache: Cache::new(self.inner.snap.clone()),
-            phv: vec![0; self.inner.prog.nslots.max(1)],
-            hb: vec![0; self.inner.prog.scratch_size + 2048],
+            phv: Box::new([0; PHV_SLOTS]),
+            hb: Box::new([0; HB_SIZE + 8]),
             extracted: Vec::with_capacity(64),
             emitted: Vec::with_capacity(64),
             out: Vec::with_capacity(2048),
@@ -723,8 +723,8 @@ fn field_to_match(f: &FieldMatch, kind: MatchKind, width: u32) -> KeyMatch {
 pub struct Worker {
     sw: Switch,
     cache: Cache<Arc<ArcSwap<Snapshot>>, Arc<Snapshot>>,
-    phv: Vec<u64>,
-    hb: Vec<u8>,
+    phv: Box<Phv>,
+    hb: Box<Hb>,
     extracted: Vec<u32>,
     emitted: Vec<u32>,
     out: Vec<u8>,
