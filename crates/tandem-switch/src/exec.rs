@@ -104,7 +104,7 @@ fn to_signed(v: u64, w: u32) -> i64 {
     }
 }
 
-#[inline]
+#[inline(always)]
 pub(crate) fn binop(op: BinK, a: u64, b: u64, m: u64) -> u64 {
     match op {
         BinK::Add => a.wrapping_add(b) & m,

@@ -1,33 +1,69 @@
 //! Software P4-16 (v1model) switch with specialised tables and atomic control.
 //!
-//! Pipeline: [`tandem_p4_syntax`] parses the program; `check` resolves names,
-//! widths and the v1model binding and lowers it to a flat executable form
-//! (`exec`: every field a slot in one `u64` vector, precomputed header layouts,
-//! no strings at packet time); `table` compiles each table to the classifier that
-//! fits its current entries; [`Switch`] owns the tables behind an atomically
-//! swapped snapshot and exposes the control API; [`Worker`] processes packets.
+//! Tandem's default target: it runs the generated `switch.p4` (and hand-written
+//! v1model programs) so the offloaded NF can be run, tested and measured
+//! without a hardware switch. It is ESWITCH applied to P4.
 //!
+//! # Pipeline
+//! 1. [`tandem_p4_syntax`] parses the source (or the P4 back end hands over an
+//!    AST: [`Switch::from_program`]).
+//! 2. `check` resolves names, types and widths, binds the program to v1model
+//!    (`V1Switch`, `standard_metadata_t`, externs), folds constants, and lowers
+//!    it to statement trees over *slots* (one flat `u64` vector per packet for
+//!    metadata, locals and action parameters) and *field locations* (big-endian
+//!    windows in the packet buffer). All diagnostics are collected, with
+//!    line:column.
+//! 3. `vm` flattens the trees into one instruction array (jumps for `if`,
+//!    `switch` and parser transitions, call/return for actions); `exec` runs it
+//!    in a single loop. Headers are not copied: `extract` records where a header
+//!    starts, fields are read and written in the packet buffer, and when the
+//!    deparser emits exactly the parsed headers the modified buffer *is* the
+//!    output frame. csum16 over header bytes is summed in place.
+//! 4. `table` compiles each table to the classifier that fits its current
+//!    entries: none → default action; ≤ [`LINEAR_MAX`] entries or any range →
+//!    straight-line compares; every entry exact → one hash probe; a single `lpm`
+//!    key → an 8-bit-stride trie; otherwise tuple-space search (one hash per
+//!    mask).
+//! 5. [`Switch`] holds all table state in one immutable snapshot behind an
+//!    `ArcSwap`. [`Switch::apply_batch`] builds new table states (and
+//!    classifiers) beside the old ones and publishes them with one pointer swap;
+//!    a packet reads the snapshot once, so it sees a whole batch or none of it.
+//!    Packets never take the control-plane lock.
+//!
+//! # Using it
 //! ```no_run
-//! use tandem_switch::{Switch, TableEntry, KeyMatch};
-//! let sw = Switch::from_source(&std::fs::read_to_string("lpm.p4").unwrap()).unwrap();
+//! use tandem_switch::{KeyMatch, Switch, TableEntry};
+//! let src = std::fs::read_to_string("lpm.p4").unwrap();
+//! let sw = Switch::from_source(&src).unwrap();
 //! sw.insert("ipv4_lpm", TableEntry {
-//!     matches: vec![KeyMatch::Lpm(0x0a000000, 8)],
+//!     matches: vec![KeyMatch::Lpm(0x0a00_0000, 8)],
 //!     action: "ipv4_forward".into(),
 //!     args: vec![0x0000_0000_0002, 2],
 //!     priority: None,
 //! }).unwrap();
-//! let mut w = sw.worker();
+//! let mut w = sw.worker(); // one per packet thread
 //! let frame = [0u8; 64];
-//! if let Some((port, out)) = w.process(1, &frame) { let _ = (port, out); }
+//! if let Some((port, out)) = w.process(1, &frame) {
+//!     let _ = (port, out);
+//! }
 //! ```
 //!
-//! v1model semantics followed (BMv2 `simple_switch`): a parser error does not
-//! drop the packet (it reaches ingress with `parser_error` set); `egress_spec`
-//! 511 after ingress, or after egress, drops; unparsed bytes are appended after
-//! the deparsed headers. Not modelled: clone, resubmit, recirculate, multicast,
-//! meters, digests, header stacks and unions, varbit, values wider than 64 bits.
+//! # v1model semantics followed (BMv2 `simple_switch`)
+//! A parser error does not drop the packet: it reaches ingress with
+//! `parser_error` set (`PacketTooShort`, `NoMatch`). `egress_spec` = 511
+//! ([`DROP_PORT`]) after ingress or after egress drops it; `mark_to_drop` sets it
+//! and clears `mcast_grp`. Unparsed bytes follow the deparsed headers. Fields of
+//! invalid headers and uninitialised metadata read as zero. Registers and
+//! counters are per-index atomics (a read-modify-write in P4 is not atomic
+//! across threads, as in BMv2 without `@atomic`).
 //!
-//! Invariant: no file or network I/O in this crate; callers pass bytes in and out.
+//! Not modelled: clone/resubmit/recirculate, multicast, meters, digests,
+//! `random`, `verify()` in parsers, header stacks and unions, varbit, values
+//! wider than 64 bits, parser value sets, `lookahead`/`advance`, direct counters
+//! (accepted and ignored). Frames longer than ~128 KiB are dropped.
+//!
+//! Invariant: no file or network I/O in this crate; callers pass bytes in and
+//! out (the `tandem switch` command reads and writes pcaps).
 
 pub mod bench;
 mod check;
