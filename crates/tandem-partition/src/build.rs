@@ -1,0 +1,844 @@
+//! From labels to an assignment, and from an assignment to everything the Plan records:
+//! followed branches, cut values, recomputed values, the transfer header, state placement
+//! and resource use.
+
+use crate::labels::{Context, Labelling, Reason, Rule};
+use crate::plan::*;
+use std::collections::{BTreeMap, BTreeSet};
+use tandem_analysis::{StmtId, StmtKind};
+use tandem_ir::{Block, Effect, EntityRef, InstKind, Meta, StateKind, Type, Value};
+
+/// Partitions from labels: `pre` if allowed, else `post` if allowed, else `server`; then
+/// **sinking**, backwards in program order: a statement that could run in pre or post moves
+/// to post when every statement depending on it runs in post — pure operations, header
+/// reads, joins, branches, and reads of state the switch never writes; `send` and `drop`
+/// move even without dependents (the packet's fate is then decided after the server and
+/// need not travel). This keeps values only post needs out of the pre → post cut; stage
+/// limits still hold because the statement kept its `post` label.
+pub(crate) fn assign(ctx: &Context, lab: &Labelling) -> Vec<Partition> {
+    let g = &ctx.info.graph;
+    let mut parts: Vec<Partition> = (0..ctx.n)
+        .map(|i| {
+            if lab.pre[i] {
+                Partition::Pre
+            } else if lab.post[i] {
+                Partition::Post
+            } else {
+                Partition::Server
+            }
+        })
+        .collect();
+    let switch_written: Vec<bool> = ctx
+        .accesses_of
+        .iter()
+        .map(|list| {
+            list.iter()
+                .any(|s| lab.on_switch(*s) && ctx.access[s.index()].is_some_and(|a| a.writes))
+        })
+        .collect();
+    for i in (0..ctx.n).rev() {
+        if parts[i] != Partition::Pre || !lab.post[i] {
+            continue;
+        }
+        let stmt = g.stmt(StmtId(i as u32));
+        let (movable, vacuous) = match stmt.kind {
+            StmtKind::Param { .. } => (true, false),
+            StmtKind::Inst(inst) => match &ctx.module.process.insts[inst].kind {
+                InstKind::Binary { .. }
+                | InstKind::Icmp { .. }
+                | InstKind::Cast { .. }
+                | InstKind::Select { .. }
+                | InstKind::Bswap { .. }
+                | InstKind::HdrRead { .. }
+                | InstKind::HdrValid { .. }
+                | InstKind::Brif { .. }
+                | InstKind::Switch { .. } => (true, false),
+                InstKind::Send { .. } | InstKind::Drop => (true, true),
+                InstKind::MapFind { state, .. }
+                | InstKind::VecGet { state, .. }
+                | InstKind::ScalarLoad { state } => (!switch_written[state.index()], false),
+                _ => (false, false),
+            },
+        };
+        if movable
+            && (vacuous || !g.succs[i].is_empty())
+            && g.succs[i]
+                .iter()
+                .all(|q| parts[q.index()] == Partition::Post)
+        {
+            parts[i] = Partition::Post;
+        }
+    }
+    parts
+}
+
+/// One value crossing one cut.
+#[derive(Clone, Debug)]
+pub(crate) struct CutEntry {
+    pub name: String,
+    pub bits: u32,
+    pub def: Option<StmtId>,
+    pub from: Partition,
+    pub to: Partition,
+    /// Carried in the transfer header (a packet that visits the server may need it).
+    pub in_header: bool,
+}
+
+/// Everything derived from an assignment.
+#[derive(Clone, Debug)]
+pub(crate) struct Evaluation {
+    pub parts: Vec<Partition>,
+    pub follows: BTreeMap<Partition, BTreeSet<Block>>,
+    pub cuts: Vec<CutEntry>,
+    pub remat: BTreeMap<Partition, BTreeSet<Value>>,
+    pub header: TransferHeader,
+    pub chain_pre: u64,
+    pub chain_post: u64,
+    pub meta_pre: u64,
+    pub meta_post: u64,
+    pub states: Vec<StatePlacement>,
+    pub sram: u64,
+    pub tables: u64,
+    pub salus: u64,
+}
+
+impl Evaluation {
+    pub fn resources(&self, ctx: &Context) -> Resources {
+        let p = ctx.profile;
+        let b = |x: Option<u32>| x.map(u64::from);
+        Resources {
+            stages_pre: Use {
+                used: self.chain_pre,
+                budget: b(p.stages),
+            },
+            stages_post: Use {
+                used: self.chain_post,
+                budget: b(p.stages),
+            },
+            sram_blocks: Use {
+                used: self.sram,
+                budget: p.total_sram_blocks(),
+            },
+            tables: Use {
+                used: self.tables,
+                budget: p.total_tables(),
+            },
+            stateful_alus: Use {
+                used: self.salus,
+                budget: p.total_salus(),
+            },
+            metadata_pre: Use {
+                used: self.meta_pre,
+                budget: b(p.metadata_bytes),
+            },
+            metadata_post: Use {
+                used: self.meta_post,
+                budget: b(p.metadata_bytes),
+            },
+            transfer_header: Use {
+                used: u64::from(self.header.bytes),
+                budget: b(p.transfer_header_bytes),
+            },
+        }
+    }
+}
+
+fn bits_of(ctx: &Context, v: Value) -> u32 {
+    ctx.module
+        .process
+        .value_type(v)
+        .map(Type::bits)
+        .unwrap_or(1)
+}
+
+fn follows_of(ctx: &Context, parts: &[Partition], x: Partition) -> BTreeSet<Block> {
+    let g = &ctx.info.graph;
+    let mut out = BTreeSet::new();
+    let mut done_blocks: BTreeSet<Block> = BTreeSet::new();
+    for (i, s) in g.stmts.iter().enumerate() {
+        if parts[i] != x {
+            continue;
+        }
+        if done_blocks.insert(s.block) {
+            out.extend(ctx.ctrl_closure[s.block.index()].iter().copied());
+        }
+        if let StmtKind::Param { block, .. } = s.kind {
+            out.extend(ctx.gating_closure[block.index()].iter().copied());
+        }
+        if g.term_stmt(s.block).is_some_and(|t| t.index() == i) {
+            out.insert(s.block);
+        }
+    }
+    out
+}
+
+/// Can partition `x` recompute the value defined by `d` (needed in block `at`) for free,
+/// from what it has? Header presence; a header field that no earlier partition may write
+/// after the read on a path through `at`; on the server, a scalar the switch never writes
+/// (the server holds the primary copy); and zero-stage operations (casts, byte swaps,
+/// slices, boolean logic) of such values. Real work (a stage on the switch, cycles on the
+/// server) is never duplicated.
+fn recomputable(
+    ctx: &Context,
+    parts: &[Partition],
+    d: StmtId,
+    x: Partition,
+    at: Block,
+    depth: u32,
+) -> bool {
+    if depth > 64 {
+        return false;
+    }
+    let g = &ctx.info.graph;
+    let stmt = g.stmt(d);
+    let Some(inst) = stmt.inst() else {
+        return false;
+    };
+    match &ctx.module.process.insts[inst].kind {
+        InstKind::HdrValid { .. } => true,
+        InstKind::HdrRead { field } => !ctx.field_writers[field].iter().any(|&w| {
+            parts[w.index()] < x
+                && g.can_happen_after(&ctx.info.cfg, d, w)
+                && share_path(ctx, g.stmt(w).block, at)
+        }),
+        InstKind::ScalarLoad { state } => {
+            x == Partition::Server
+                && !ctx.accesses_of[state.index()].iter().any(|&a| {
+                    parts[a.index()].on_switch() && ctx.access[a.index()].is_some_and(|a| a.writes)
+                })
+        }
+        kind @ (InstKind::Binary { .. }
+        | InstKind::Icmp { .. }
+        | InstKind::Cast { .. }
+        | InstKind::Select { .. }
+        | InstKind::Bswap { .. }) => {
+            // A select of recomputable values is a choice of field (`tcp ? tcp->sport :
+            // udp->sport`), not work: the server makes it too.
+            let free = ctx.cost[d.index()] == 0
+                || (x == Partition::Server && matches!(kind, InstKind::Select { .. }));
+            free && stmt.uses.iter().all(|&u| match g.def_stmt(u) {
+                None => true,
+                Some(du) => {
+                    parts[du.index()] == x || recomputable(ctx, parts, du, x, at, depth + 1)
+                }
+            })
+        }
+        _ => false,
+    }
+}
+
+/// Values partition `x` uses, each with the block where it is used (for a join parameter:
+/// the predecessor passing it).
+fn needs_of(
+    ctx: &Context,
+    parts: &[Partition],
+    x: Partition,
+    follows: &BTreeSet<Block>,
+) -> Vec<(Value, Block)> {
+    let g = &ctx.info.graph;
+    let f = &ctx.module.process;
+    let mut need = Vec::new();
+    for (i, s) in g.stmts.iter().enumerate() {
+        if parts[i] != x {
+            continue;
+        }
+        match s.kind {
+            StmtKind::Param { block, index } => {
+                for &p in &ctx.info.cfg.preds[block.index()] {
+                    let Some(t) = f.terminator(p) else { continue };
+                    for c in f.insts[t].kind.successors() {
+                        if c.block == block {
+                            if let Some(&a) = c.args.get(index) {
+                                need.push((a, p));
+                            }
+                        }
+                    }
+                }
+            }
+            StmtKind::Inst(_) => need.extend(s.uses.iter().map(|&u| (u, s.block))),
+        }
+    }
+    for &b in follows {
+        if let Some(t) = g.term_stmt(b) {
+            if parts[t.index()] != x {
+                need.extend(g.stmt(t).uses.iter().map(|&u| (u, b)));
+            }
+        }
+    }
+    need.sort();
+    need.dedup();
+    need
+}
+
+/// A value crossing into a partition: where from, and the blocks where it is used.
+#[derive(Clone, Debug)]
+struct Crossing {
+    from: Partition,
+    uses: BTreeSet<Block>,
+}
+
+type CutMap = BTreeMap<(Value, Partition), Crossing>;
+
+/// Cut values and recomputed values for server and post.
+fn cuts_of(
+    ctx: &Context,
+    parts: &[Partition],
+    follows: &BTreeMap<Partition, BTreeSet<Block>>,
+) -> (CutMap, BTreeMap<Partition, BTreeSet<Value>>) {
+    let g = &ctx.info.graph;
+    let mut cut: CutMap = BTreeMap::new();
+    let mut remat: BTreeMap<Partition, BTreeSet<Value>> = BTreeMap::new();
+    for x in [Partition::Server, Partition::Post] {
+        let mut rm: BTreeSet<Value> = BTreeSet::new();
+        let mut work = needs_of(ctx, parts, x, &follows[&x]);
+        let mut seen = BTreeSet::new();
+        while let Some((v, at)) = work.pop() {
+            if !seen.insert((v, at)) {
+                continue;
+            }
+            let Some(d) = g.def_stmt(v) else { continue };
+            if parts[d.index()] >= x {
+                continue;
+            }
+            if recomputable(ctx, parts, d, x, at, 0) {
+                rm.insert(v);
+                work.extend(g.stmt(d).uses.iter().map(|&u| (u, at)));
+            } else {
+                cut.entry((v, x))
+                    .or_insert(Crossing {
+                        from: parts[d.index()],
+                        uses: BTreeSet::new(),
+                    })
+                    .uses
+                    .insert(at);
+            }
+        }
+        // A free cast or byte swap of a value that crosses anyway is recomputed instead.
+        loop {
+            let mut changed = false;
+            let keys: Vec<Value> = cut.keys().filter(|k| k.1 == x).map(|k| k.0).collect();
+            for v in keys {
+                let Some(d) = g.def_stmt(v) else { continue };
+                let Some(inst) = g.stmt(d).inst() else {
+                    continue;
+                };
+                let (InstKind::Cast { arg, .. } | InstKind::Bswap { arg }) =
+                    ctx.module.process.insts[inst].kind
+                else {
+                    continue;
+                };
+                let here = cut.contains_key(&(arg, x))
+                    || rm.contains(&arg)
+                    || g.def_stmt(arg).is_some_and(|da| parts[da.index()] == x);
+                if here && ctx.cost[d.index()] == 0 {
+                    if let Some(c) = cut.remove(&(v, x)) {
+                        if let Some(a) = cut.get_mut(&(arg, x)) {
+                            a.uses.extend(c.uses);
+                        }
+                    }
+                    rm.insert(v);
+                    changed = true;
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+        // A value that must travel for one use is not recomputed for another.
+        rm.retain(|v| !cut.contains_key(&(*v, x)));
+        remat.insert(x, rm);
+    }
+    (cut, remat)
+}
+
+/// Can one packet's path pass through both blocks?
+fn share_path(ctx: &Context, a: Block, b: Block) -> bool {
+    a == b || ctx.info.cfg.path(a, b) || ctx.info.cfg.path(b, a)
+}
+
+fn layout_bits(l: &tandem_ir::Layout) -> u64 {
+    l.types().map(|t| u64::from(t.bits())).sum()
+}
+
+pub(crate) fn evaluate(ctx: &Context, lab: &Labelling) -> Evaluation {
+    let parts = assign(ctx, lab);
+    let g = &ctx.info.graph;
+    let module = ctx.module;
+    let mut follows = BTreeMap::new();
+    for x in [Partition::Pre, Partition::Server, Partition::Post] {
+        follows.insert(x, follows_of(ctx, &parts, x));
+    }
+    let (cut, remat) = cuts_of(ctx, &parts, &follows);
+    let server_blocks: BTreeSet<Block> = g
+        .stmts
+        .iter()
+        .enumerate()
+        .filter(|(i, _)| parts[*i] == Partition::Server)
+        .map(|(_, s)| s.block)
+        .collect();
+    let via_server = |b: Block| server_blocks.iter().any(|&s| share_path(ctx, s, b));
+    let mut cuts: Vec<CutEntry> = Vec::new();
+    for ((v, to), c) in &cut {
+        let in_header = c.from == Partition::Server
+            || *to == Partition::Server
+            || c.uses.iter().any(|&b| via_server(b));
+        cuts.push(CutEntry {
+            name: v.to_string(),
+            bits: bits_of(ctx, *v),
+            def: g.def_stmt(*v),
+            from: c.from,
+            to: *to,
+            in_header,
+        });
+    }
+    // Metadata read outside pre comes from pre through the header.
+    let mut metas: BTreeMap<Meta, BTreeSet<Partition>> = BTreeMap::new();
+    for (i, s) in g.stmts.iter().enumerate() {
+        if parts[i] == Partition::Pre {
+            continue;
+        }
+        if let Some(inst) = s.inst() {
+            if let InstKind::MetaRead { meta } = module.process.insts[inst].kind {
+                metas.entry(meta).or_default().insert(parts[i]);
+            }
+        }
+    }
+    for (m, tos) in &metas {
+        for &to in tos {
+            cuts.push(CutEntry {
+                name: format!("meta.{}", m.name()),
+                bits: m.ty().bits(),
+                def: None,
+                from: Partition::Pre,
+                to,
+                in_header: to == Partition::Server || !server_blocks.is_empty(),
+            });
+        }
+    }
+    // The packet's fate, when decided before or on the server for a packet that visits it.
+    let fate_from = g
+        .stmts
+        .iter()
+        .enumerate()
+        .filter(|(i, s)| {
+            parts[*i] != Partition::Post
+                && s.writes.contains(&Effect::Action)
+                && s.inst().is_some_and(|i| {
+                    matches!(
+                        module.process.insts[i].kind,
+                        InstKind::Send { .. } | InstKind::Drop
+                    )
+                })
+                && via_server(s.block)
+        })
+        .map(|(i, _)| parts[i])
+        .min();
+    if let Some(from) = fate_from {
+        cuts.push(CutEntry {
+            name: "fate".into(),
+            bits: 17,
+            def: None,
+            from,
+            to: Partition::Post,
+            in_header: true,
+        });
+    }
+    // Transfer header: one layout for both directions.
+    let any_server = !server_blocks.is_empty();
+    let mut fields: Vec<HeaderField> = Vec::new();
+    fn push(
+        fields: &mut Vec<HeaderField>,
+        name: String,
+        value: Option<String>,
+        bits: u32,
+        from: Option<Partition>,
+        to: Vec<Partition>,
+    ) {
+        let offset = fields.last().map(|f| f.offset + f.bits).unwrap_or(0);
+        fields.push(HeaderField {
+            name,
+            value,
+            offset,
+            bits,
+            from,
+            to,
+        });
+    }
+    if any_server {
+        push(&mut fields, "tag".into(), None, 8, None, vec![]);
+        push(&mut fields, "orig_ethertype".into(), None, 16, None, vec![]);
+        // (from, order, name, bits) -> readers
+        let mut entries: BTreeMap<(Partition, u32, String, u32), BTreeSet<Partition>> =
+            BTreeMap::new();
+        for c in cuts.iter().filter(|c| c.in_header) {
+            let order = match (&c.def, c.name.as_str()) {
+                (Some(_), name) => name.trim_start_matches('v').parse::<u32>().unwrap_or(0) + 1,
+                (None, "fate") => u32::MAX,
+                (None, _) => 0,
+            };
+            entries
+                .entry((c.from, order, c.name.clone(), c.bits))
+                .or_default()
+                .insert(c.to);
+        }
+        for ((from, _, name, bits), to) in entries {
+            let field = name.replace('.', "_");
+            push(
+                &mut fields,
+                field,
+                Some(name),
+                bits,
+                Some(from),
+                to.into_iter().collect(),
+            );
+        }
+        let off: u32 = fields.iter().map(|f| f.bits).sum();
+        if !off.is_multiple_of(8) {
+            push(&mut fields, "pad".into(), None, 8 - off % 8, None, vec![]);
+        }
+    }
+    let off: u32 = fields.iter().map(|f| f.bits).sum();
+    let header = TransferHeader {
+        ethertype: format!("0x{TRANSFER_ETHERTYPE:04x}"),
+        bytes: off / 8,
+        tag_to_server: 1,
+        tag_to_post: 2,
+        fields,
+    };
+    // Dependency chains.
+    let mut chain = [0u64; 2];
+    for (k, x) in [Partition::Pre, Partition::Post].into_iter().enumerate() {
+        chain[k] = ctx.depths(|i| parts[i] == x).into_iter().max().unwrap_or(0);
+    }
+    // Metadata: the peak, over program points, of the bytes of live values a switch
+    // partition holds (values leaving pre count from their definition to the deparser).
+    let nv = module.process.values.len();
+    let vbytes: Vec<u64> = (0..nv)
+        .map(|i| u64::from(bits_of(ctx, Value::from_u32(i as u32)).div_ceil(8)))
+        .collect();
+    let mut meta = [0u64; 2];
+    for (k, x) in [Partition::Pre, Partition::Post].into_iter().enumerate() {
+        let mut held = vec![false; nv];
+        let mut out_always = vec![false; nv];
+        let mut any = false;
+        for (i, s) in g.stmts.iter().enumerate() {
+            if parts[i] == x {
+                for d in &s.defs {
+                    held[d.index()] = true;
+                    any = true;
+                }
+            }
+        }
+        for ((v, to), c) in &cut {
+            if *to == x {
+                held[v.index()] = true;
+                any = true;
+            }
+            if c.from == x && x == Partition::Pre {
+                out_always[v.index()] = true;
+            }
+        }
+        if let Some(r) = remat.get(&x) {
+            for v in r {
+                held[v.index()] = true;
+            }
+        }
+        let fixed: u64 = (0..nv).filter(|&i| out_always[i]).map(|i| vbytes[i]).sum();
+        let mut peak = 0;
+        for points in &ctx.live_points {
+            for live in points {
+                let here: u64 = live
+                    .iter()
+                    .map(|v| v.index())
+                    .filter(|&i| held[i] && !out_always[i])
+                    .map(|i| vbytes[i])
+                    .sum();
+                peak = peak.max(here);
+            }
+        }
+        meta[k] = if any { peak + fixed } else { 0 };
+    }
+    // States re-read by the server instead of receiving the value.
+    let reread: BTreeSet<usize> = remat
+        .get(&Partition::Server)
+        .into_iter()
+        .flatten()
+        .filter_map(|v| g.def_stmt(*v))
+        .filter_map(|d| ctx.access[d.index()].map(|a| a.state.index()))
+        .collect();
+    // States.
+    let p = ctx.profile;
+    let mut states = Vec::new();
+    let (mut sram, mut tables, mut salus) = (0u64, 0u64, 0u64);
+    for (sid, obj) in module.states.iter() {
+        let list = &ctx.accesses_of[sid.index()];
+        let sw: Vec<StmtId> = list
+            .iter()
+            .copied()
+            .filter(|s| parts[s.index()].on_switch())
+            .collect();
+        let sv: Vec<StmtId> = list
+            .iter()
+            .copied()
+            .filter(|s| !parts[s.index()].on_switch())
+            .collect();
+        let sw_writes = sw
+            .iter()
+            .any(|s| ctx.access[s.index()].is_some_and(|a| a.writes));
+        let mut sw_parts: Vec<Partition> = sw.iter().map(|s| parts[s.index()]).collect();
+        sw_parts.sort();
+        sw_parts.dedup();
+        let units = {
+            let mut u = sw.len() as u32;
+            for &(l, st) in &ctx.fused {
+                if sw.contains(&l) && sw.contains(&st) {
+                    u -= 1;
+                }
+            }
+            u
+        };
+        let copies = if sw.is_empty() {
+            0
+        } else if !sw_writes && p.duplicate_readonly_tables {
+            units
+        } else {
+            1
+        };
+        let (bits, is_map, ageing) = match &obj.kind {
+            StateKind::HashMap {
+                key,
+                value,
+                capacity,
+            } => (
+                capacity * (layout_bits(key) + layout_bits(value)),
+                true,
+                false,
+            ),
+            StateKind::ExpiringMap {
+                key,
+                value,
+                capacity,
+                ..
+            } => (
+                capacity * (layout_bits(key) + layout_bits(value)),
+                true,
+                true,
+            ),
+            StateKind::Vector { elem, len } => (len * layout_bits(elem), false, false),
+            StateKind::Scalar { ty } => (u64::from(ty.bits()), false, false),
+        };
+        let blocks_per_copy = bits.div_ceil(p.sram_block_bits).max(1);
+        let blocks = blocks_per_copy * u64::from(copies);
+        sram += blocks;
+        if is_map {
+            tables += u64::from(copies);
+        } else {
+            salus += u64::from(copies);
+        }
+        let placement = if sw.is_empty() {
+            Placement::Server
+        } else if sw_writes {
+            Placement::SwitchRegister
+        } else if !sv.is_empty() || reread.contains(&sid.index()) {
+            Placement::Replicated
+        } else if is_map {
+            Placement::SwitchTable
+        } else {
+            Placement::SwitchRegister
+        };
+        states.push(StatePlacement {
+            name: obj.name.clone(),
+            kind: obj.kind.keyword().to_string(),
+            placement,
+            switch_partitions: sw_parts,
+            switch_accesses: sw.iter().map(|s| s.0).collect(),
+            server_accesses: sv.iter().map(|s| s.0).collect(),
+            copies,
+            sram_blocks: blocks,
+            ageing: ageing && !sw.is_empty(),
+        });
+    }
+    Evaluation {
+        parts,
+        follows,
+        cuts,
+        remat,
+        header,
+        chain_pre: chain[0],
+        chain_post: chain[1],
+        meta_pre: meta[0],
+        meta_post: meta[1],
+        states,
+        sram,
+        tables,
+        salus,
+    }
+}
+
+fn loc_string(ctx: &Context, loc: Option<tandem_ir::SourceLoc>, col: bool) -> Option<String> {
+    let l = loc?;
+    let file = ctx.module.files.get(l.file)?;
+    Some(if col {
+        format!("{file}:{}:{}", l.line, l.col)
+    } else {
+        format!("{file}:{}", l.line)
+    })
+}
+
+/// The IR text of a statement.
+pub(crate) fn stmt_text(ctx: &Context, s: StmtId) -> String {
+    let st = ctx.info.graph.stmt(s);
+    match st.kind {
+        StmtKind::Inst(i) => {
+            let text = tandem_ir::print_inst(ctx.module, &ctx.module.process, i);
+            // The position is reported separately.
+            match text.rfind(" at f") {
+                Some(k) if ctx.module.process.insts[i].loc.is_some() => text[..k].to_string(),
+                _ => text,
+            }
+        }
+        StmtKind::Param { block, index } => {
+            let v = ctx.module.process.blocks[block].params[index];
+            format!("{block}({v}:{})", ctx.module.process.values[v].ty)
+        }
+    }
+}
+
+/// One sentence explaining a reason.
+pub(crate) fn explain(ctx: &Context, r: &Reason, label: &str) -> String {
+    let state = r
+        .state
+        .and_then(|s| ctx.module.states.get(s))
+        .map(|s| s.name.clone())
+        .unwrap_or_default();
+    let via = r.via.map(|v| format!("{v}")).unwrap_or_default();
+    match r.rule {
+        Rule::Unsupported => r.detail.clone(),
+        Rule::R5 => r.detail.clone(),
+        Rule::R1 => format!("{via} depends on it and cannot run in post"),
+        Rule::R2 => format!("it depends on {via}, which cannot run in pre"),
+        Rule::R3 => format!(
+            "{via} accesses `{state}` before it (a dependency) and can run in pre; one access per pass"
+        ),
+        Rule::R4 => format!(
+            "{via} accesses `{state}` after it (a dependency) and can run in post; one access per pass"
+        ),
+        Rule::R6 => format!(
+            "it writes `{state}`, which {via} accesses on the server; replicated state is written only by the server"
+        ),
+        Rule::R7 => format!("its register read-modify-write partner {via} cannot run in {label}"),
+        Rule::Memory | Rule::Stages | Rule::SingleAccess | Rule::Metadata | Rule::TransferHeader => {
+            r.detail.clone()
+        }
+    }
+}
+
+fn why(ctx: &Context, r: &Reason, label: &str) -> Why {
+    let o = ctx.info.graph.stmt(r.origin);
+    Why {
+        rule: r.rule.code().to_string(),
+        reason: explain(ctx, r, label),
+        origin: r.origin.0,
+        origin_text: stmt_text(ctx, r.origin),
+        origin_loc: loc_string(ctx, o.loc, false),
+        via: r.via.map(|v| v.0),
+    }
+}
+
+pub(crate) fn build_plan(ctx: &Context, lab: &Labelling, ev: &Evaluation, moves: u32) -> Plan {
+    let g = &ctx.info.graph;
+    let mut statements = Vec::new();
+    let mut counts = [0u32; 3];
+    for (i, s) in g.stmts.iter().enumerate() {
+        let id = StmtId(i as u32);
+        let part = ev.parts[i];
+        counts[part as usize] += 1;
+        let (w, wp) = match part {
+            Partition::Pre => (None, None),
+            Partition::Post => (
+                lab.why_not_pre[i].as_ref().map(|r| why(ctx, r, "pre")),
+                None,
+            ),
+            Partition::Server => {
+                let a = lab.why_not_pre[i].as_ref().map(|r| why(ctx, r, "pre"));
+                let b = lab.why_not_post[i].as_ref().map(|r| why(ctx, r, "post"));
+                let b = if a.as_ref().map(|w| (&w.rule, w.origin))
+                    == b.as_ref().map(|w| (&w.rule, w.origin))
+                {
+                    None
+                } else {
+                    b
+                };
+                (a, b)
+            }
+        };
+        let (index, param) = match s.kind {
+            StmtKind::Inst(_) => (Some(s.pos as u32), None),
+            StmtKind::Param { index, .. } => (None, Some(index as u32)),
+        };
+        statements.push(PlanStmt {
+            id: id.0,
+            block: s.block.as_u32(),
+            index,
+            param,
+            text: stmt_text(ctx, id),
+            loc: loc_string(ctx, s.loc, true),
+            partition: part,
+            stage_cost: ctx.cost[i],
+            why: w,
+            why_not_post: wp,
+        });
+    }
+    let mut cuts = Cuts::default();
+    for c in &ev.cuts {
+        let cv = CutValue {
+            value: c.name.clone(),
+            bits: c.bits,
+            def: c.def.map(|d| d.0),
+            in_header: c.in_header,
+        };
+        match (c.from, c.to) {
+            (Partition::Pre, Partition::Server) => cuts.pre_to_server.push(cv),
+            (Partition::Pre, Partition::Post) => cuts.pre_to_post.push(cv),
+            _ => cuts.server_to_post.push(cv),
+        }
+    }
+    let names = |x: Partition| -> Vec<String> {
+        ev.remat
+            .get(&x)
+            .map(|s| s.iter().map(|v| v.to_string()).collect())
+            .unwrap_or_default()
+    };
+    let blocks = |x: Partition| -> Vec<u32> {
+        ev.follows
+            .get(&x)
+            .map(|s| s.iter().map(|b| b.as_u32()).collect())
+            .unwrap_or_default()
+    };
+    Plan {
+        version: PLAN_VERSION,
+        nf: ctx.module.name.clone(),
+        target: ctx.profile.name.clone(),
+        ir_digest: ir_digest(&tandem_ir::print_module(ctx.module)),
+        summary: Summary {
+            pre: counts[0],
+            server: counts[1],
+            post: counts[2],
+            moves,
+        },
+        statements,
+        cuts,
+        remat: Remat {
+            server: names(Partition::Server),
+            post: names(Partition::Post),
+        },
+        follows: Follows {
+            pre: blocks(Partition::Pre),
+            server: blocks(Partition::Server),
+            post: blocks(Partition::Post),
+        },
+        transfer_header: ev.header.clone(),
+        states: ev.states.clone(),
+        resources: ev.resources(ctx),
+    }
+}

@@ -1,0 +1,523 @@
+//! Execution labels and Gallium's label-removing rules (§4.2.1), run to a fixed point.
+//!
+//! Every statement starts with the labels `{pre, server, post}` if the target can express
+//! it, else `{server}`. `server` is never removed. The rules (with `S' ⇝ S`: S depends on S'):
+//!
+//! * **R1** `S' ⇝ S ∧ post ∉ L(S) ⇒ post ∉ L(S')` (applied edge by edge, which reaches the
+//!   transitive closure at the fixed point);
+//! * **R2** `S' ⇝ S ∧ pre ∉ L(S') ⇒ pre ∉ L(S)`;
+//! * **R3** `S' ⇝* S`, both access the same state, `pre ∈ L(S') ⇒ pre ∉ L(S)`;
+//! * **R4** `S' ⇝* S`, both access the same state, `post ∈ L(S) ⇒ post ∉ L(S')`;
+//! * **R5** a statement in a loop is server-only (applied once, at the start).
+//!
+//! R3/R4 skip two pairs that the target can do anyway: two lookups of a map the switch only
+//! reads when the profile allows duplicate read-only tables (each lookup gets its own table),
+//! and the load and store of one register read-modify-write (one stateful-ALU action). Two
+//! more rules keep state placement sound:
+//!
+//! * **R6** (replication) a state object that some server-only statement accesses cannot be
+//!   written on the switch: replicated state is written only by the server;
+//! * **R7** (fusion) the load and store of a register read-modify-write keep equal labels.
+//!
+//! Each removed label records *why*: the rule, the statement where the chain of removals
+//! started (its origin) and the neighbour it came through.
+
+use crate::ops::{self, StateAccess};
+use crate::TargetProfile;
+use tandem_analysis::{DepInfo, StmtId};
+use tandem_ir::{InstKind, Module, StateId, Value};
+
+/// Why a label was removed.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rule {
+    /// The target cannot express the statement.
+    Unsupported,
+    /// R1: a statement depending on it cannot run in post.
+    R1,
+    /// R2: it depends on a statement that cannot run in pre.
+    R2,
+    /// R3: an earlier dependent access to the same state can run in pre.
+    R3,
+    /// R4: a later dependent access to the same state can run in post.
+    R4,
+    /// R5: it is in a loop.
+    R5,
+    /// R6: replicated state is written only by the server.
+    R6,
+    /// R7: a register read-modify-write is placed whole.
+    R7,
+    /// Constraint 1: switch memory (SRAM, tables, stateful ALUs).
+    Memory,
+    /// Constraint 2: the dependency chain is longer than the pipeline.
+    Stages,
+    /// Constraint 3: one access per state object on the switch.
+    SingleAccess,
+    /// Constraint 4: per-packet metadata.
+    Metadata,
+    /// Constraint 5: transfer-header bytes.
+    TransferHeader,
+}
+
+impl Rule {
+    /// A short stable code (`unsupported`, `R1`..`R7`, `C1`..`C5`).
+    pub fn code(self) -> &'static str {
+        match self {
+            Rule::Unsupported => "unsupported",
+            Rule::R1 => "R1",
+            Rule::R2 => "R2",
+            Rule::R3 => "R3",
+            Rule::R4 => "R4",
+            Rule::R5 => "R5",
+            Rule::R6 => "R6",
+            Rule::R7 => "R7",
+            Rule::Memory => "C1",
+            Rule::Stages => "C2",
+            Rule::SingleAccess => "C3",
+            Rule::Metadata => "C4",
+            Rule::TransferHeader => "C5",
+        }
+    }
+}
+
+/// A removed label's explanation.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reason {
+    /// The rule or constraint.
+    pub rule: Rule,
+    /// Where the chain of removals started (the statement itself for a root cause).
+    pub origin: StmtId,
+    /// The neighbour it came through (rules R1–R4, R6, R7).
+    pub via: Option<StmtId>,
+    /// The state object involved, if any.
+    pub state: Option<StateId>,
+    /// Human-readable detail of the root cause.
+    pub detail: String,
+}
+
+/// Labels of every statement (`server` is implicit: always present).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Labelling {
+    /// `pre ∈ L(S)`.
+    pub pre: Vec<bool>,
+    /// `post ∈ L(S)`.
+    pub post: Vec<bool>,
+    /// Why `pre` was removed.
+    pub why_not_pre: Vec<Option<Reason>>,
+    /// Why `post` was removed.
+    pub why_not_post: Vec<Option<Reason>>,
+}
+
+/// Which label.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Which {
+    Pre,
+    Post,
+}
+
+impl Labelling {
+    /// Has the statement a switch label (pre or post)?
+    pub fn on_switch(&self, s: StmtId) -> bool {
+        self.pre[s.index()] || self.post[s.index()]
+    }
+
+    /// Removes one label; returns whether it was present.
+    pub(crate) fn remove(&mut self, s: StmtId, which: Which, reason: Reason) -> bool {
+        let i = s.index();
+        let (flag, why) = match which {
+            Which::Pre => (&mut self.pre[i], &mut self.why_not_pre[i]),
+            Which::Post => (&mut self.post[i], &mut self.why_not_post[i]),
+        };
+        if !*flag {
+            return false;
+        }
+        *flag = false;
+        if why.is_none() {
+            *why = Some(reason);
+        }
+        true
+    }
+
+    /// Removes both switch labels.
+    pub(crate) fn move_to_server(&mut self, s: StmtId, reason: Reason) -> bool {
+        let a = self.remove(s, Which::Pre, reason.clone());
+        let b = self.remove(s, Which::Post, reason);
+        a || b
+    }
+
+    /// Number of statements with a switch label.
+    pub fn switch_count(&self) -> usize {
+        (0..self.pre.len())
+            .filter(|&i| self.pre[i] || self.post[i])
+            .count()
+    }
+}
+
+/// Everything about the module and target the rules need, computed once.
+pub(crate) struct Context<'a> {
+    pub module: &'a Module,
+    pub info: &'a DepInfo,
+    pub profile: &'a TargetProfile,
+    pub n: usize,
+    /// State access of each statement.
+    pub access: Vec<Option<StateAccess>>,
+    /// Accesses of each state object, in program order.
+    pub accesses_of: Vec<Vec<StmtId>>,
+    /// Fused register read-modify-write pairs (load, store).
+    pub fused: Vec<(StmtId, StmtId)>,
+    /// Partner of each fused statement.
+    pub fused_with: Vec<Option<StmtId>>,
+    /// (S', S, state): S' ⇝* S, same state, not exempt from R3/R4.
+    pub state_pairs: Vec<(StmtId, StmtId, StateId)>,
+    /// Why the target cannot run each statement.
+    pub unsupported: Vec<Option<String>>,
+    /// Stage cost of each statement.
+    pub cost: Vec<u32>,
+    /// Live values before each instruction of each reachable block (and at its end).
+    pub live_points: Vec<Vec<Vec<Value>>>,
+    /// Dependencies that need a later stage (data, RAW, WAW): `(pred, is_data)` per
+    /// statement; control and WAR dependencies allow the same stage (RMT predication).
+    pub stage_preds: Vec<Vec<(StmtId, bool)>>,
+    /// The same, from the other end: `(succ, is_data)`.
+    pub stage_succs: Vec<Vec<(StmtId, bool)>>,
+    /// Per block: every block whose branch decides whether it runs (transitively).
+    pub ctrl_closure: Vec<Vec<tandem_ir::Block>>,
+    /// Per block: the branches deciding which edge enters it (see
+    /// [`tandem_analysis::gating_blocks`]) and their own controllers.
+    pub gating_closure: Vec<Vec<tandem_ir::Block>>,
+    /// Statements that may write each header field (opaque `all` writers included).
+    pub field_writers: std::collections::BTreeMap<tandem_ir::HeaderField, Vec<StmtId>>,
+}
+
+impl<'a> Context<'a> {
+    /// Stage depth of every statement in partition `x` (`member`): a statement finishes
+    /// `cost` stages after its data dependences, and no earlier than its control and WAR
+    /// dependences (which RMT resolves in the same stage by predication).
+    pub fn depths(&self, member: impl Fn(usize) -> bool) -> Vec<u64> {
+        let mut dist = vec![0u64; self.n];
+        for i in 0..self.n {
+            if !member(i) {
+                continue;
+            }
+            let own = u64::from(self.cost[i]);
+            let mut d = own;
+            for &(p, data) in &self.stage_preds[i] {
+                if p.index() < i && member(p.index()) {
+                    let via = dist[p.index()] + if data { own } else { 0 };
+                    d = d.max(via);
+                }
+            }
+            dist[i] = d;
+        }
+        dist
+    }
+
+    /// Stages from the start of each statement to the end of partition `x` (conservative
+    /// mirror of [`Context::depths`]).
+    pub fn heights(&self, member: impl Fn(usize) -> bool) -> Vec<u64> {
+        let mut h = vec![0u64; self.n];
+        for i in (0..self.n).rev() {
+            if !member(i) {
+                continue;
+            }
+            let own = u64::from(self.cost[i]);
+            let mut d = own;
+            for &(q, data) in &self.stage_succs[i] {
+                if q.index() > i && member(q.index()) {
+                    let via = h[q.index()] + if data { own } else { 0 };
+                    d = d.max(via);
+                }
+            }
+            h[i] = d;
+        }
+        h
+    }
+
+    pub fn new(module: &'a Module, info: &'a DepInfo, profile: &'a TargetProfile) -> Self {
+        let g = &info.graph;
+        let n = g.stmts.len();
+        let ids: Vec<StmtId> = (0..n).map(|i| StmtId(i as u32)).collect();
+        let access: Vec<Option<StateAccess>> = g
+            .stmts
+            .iter()
+            .map(|s| ops::state_access(module, s))
+            .collect();
+        let mut accesses_of = vec![Vec::new(); module.states.len()];
+        for &s in &ids {
+            if let Some(a) = access[s.index()] {
+                accesses_of[a.state.as_u32() as usize].push(s);
+            }
+        }
+        let fused = find_fused(module, info, &access);
+        let mut fused_with = vec![None; n];
+        for &(l, st) in &fused {
+            fused_with[l.index()] = Some(st);
+            fused_with[st.index()] = Some(l);
+        }
+        let mut state_pairs = Vec::new();
+        for list in &accesses_of {
+            for &a in list {
+                let reach = g.reachable_from(a);
+                for &b in list {
+                    if a == b || !reach[b.index()] {
+                        continue;
+                    }
+                    let (xa, xb) = (access[a.index()], access[b.index()]);
+                    let (Some(xa), Some(xb)) = (xa, xb) else {
+                        continue;
+                    };
+                    let read_only = !xa.writes && !xb.writes;
+                    if fused_with[a.index()] == Some(b)
+                        || (read_only && profile.duplicate_readonly_tables)
+                    {
+                        continue;
+                    }
+                    state_pairs.push((a, b, xa.state));
+                }
+            }
+        }
+        let unsupported = ids
+            .iter()
+            .map(|&s| ops::unsupported(module, info, profile, s))
+            .collect();
+        let cost = ids
+            .iter()
+            .map(|&s| {
+                let fused_store =
+                    fused_with[s.index()].is_some() && access[s.index()].is_some_and(|a| a.writes);
+                ops::stage_cost(module, profile, g.stmt(s), fused_store)
+            })
+            .collect();
+        let live_points = info
+            .cfg
+            .rpo
+            .iter()
+            .flat_map(|&b| info.liveness.live_before_each(&module.process, b))
+            .map(|set| set.into_iter().collect::<Vec<Value>>())
+            .collect::<Vec<_>>();
+        let live_points = vec![live_points];
+        let mut field_writers: std::collections::BTreeMap<tandem_ir::HeaderField, Vec<StmtId>> =
+            std::collections::BTreeMap::new();
+        for &f in tandem_ir::HeaderField::ALL {
+            let w: Vec<StmtId> = ids
+                .iter()
+                .copied()
+                .filter(|s| {
+                    g.stmt(*s).writes.iter().any(|e| {
+                        matches!(e, tandem_ir::Effect::All) || *e == tandem_ir::Effect::Field(f)
+                    })
+                })
+                .collect();
+            field_writers.insert(f, w);
+        }
+        let mut stage_preds: Vec<Vec<(StmtId, bool)>> = vec![Vec::new(); n];
+        let mut stage_succs: Vec<Vec<(StmtId, bool)>> = vec![Vec::new(); n];
+        for d in &g.deps {
+            let data = matches!(
+                d.kind,
+                tandem_analysis::DepKind::Data
+                    | tandem_analysis::DepKind::Raw
+                    | tandem_analysis::DepKind::Waw
+            );
+            stage_preds[d.to.index()].push((d.from, data));
+            stage_succs[d.from.index()].push((d.to, data));
+        }
+        let nb = module.process.blocks.len();
+        let mut ctrl_closure = vec![Vec::new(); nb];
+        let mut gating_closure = vec![Vec::new(); nb];
+        for &b in &info.cfg.rpo {
+            ctrl_closure[b.as_u32() as usize] = info.control.transitive(b);
+            let mut gs = Vec::new();
+            for gb in tandem_analysis::gating_blocks(&info.cfg, &info.dom, b) {
+                gs.push(gb);
+                gs.extend(info.control.transitive(gb));
+            }
+            gs.sort();
+            gs.dedup();
+            gating_closure[b.as_u32() as usize] = gs;
+        }
+        Context {
+            ctrl_closure,
+            gating_closure,
+            stage_preds,
+            stage_succs,
+            field_writers,
+            live_points,
+            module,
+            info,
+            profile,
+            n,
+            access,
+            accesses_of,
+            fused,
+            fused_with,
+            state_pairs,
+            unsupported,
+            cost,
+        }
+    }
+
+    fn reason(&self, rule: Rule, origin: StmtId, via: Option<StmtId>) -> Reason {
+        Reason {
+            rule,
+            origin,
+            via,
+            state: None,
+            detail: String::new(),
+        }
+    }
+
+    /// Initial labels: expressibility (and R5, loops).
+    pub fn initial(&self) -> Labelling {
+        let mut lab = Labelling {
+            pre: vec![true; self.n],
+            post: vec![true; self.n],
+            why_not_pre: vec![None; self.n],
+            why_not_post: vec![None; self.n],
+        };
+        for i in 0..self.n {
+            let s = StmtId(i as u32);
+            if let Some(why) = &self.unsupported[i] {
+                let mut r = self.reason(Rule::Unsupported, s, None);
+                r.detail = why.clone();
+                lab.move_to_server(s, r);
+            } else if self.info.graph.stmt(s).in_loop {
+                let mut r = self.reason(Rule::R5, s, None);
+                r.detail = "it is in a loop; P4 has no loops".into();
+                lab.move_to_server(s, r);
+            }
+        }
+        lab
+    }
+
+    /// Applies R1–R4, R6 and R7 until no label can be removed.
+    pub fn fixpoint(&self, lab: &mut Labelling) {
+        let g = &self.info.graph;
+        loop {
+            let mut changed = false;
+            // R2 forward.
+            for i in 0..self.n {
+                if !lab.pre[i] {
+                    continue;
+                }
+                let s = StmtId(i as u32);
+                if let Some(&p) = g.preds[i].iter().find(|p| !lab.pre[p.index()]) {
+                    let origin = origin(&lab.why_not_pre[p.index()], p);
+                    changed |= lab.remove(s, Which::Pre, self.reason(Rule::R2, origin, Some(p)));
+                }
+            }
+            // R1 backward.
+            for i in (0..self.n).rev() {
+                if !lab.post[i] {
+                    continue;
+                }
+                let s = StmtId(i as u32);
+                if let Some(&q) = g.succs[i].iter().find(|q| !lab.post[q.index()]) {
+                    let origin = origin(&lab.why_not_post[q.index()], q);
+                    changed |= lab.remove(s, Which::Post, self.reason(Rule::R1, origin, Some(q)));
+                }
+            }
+            // R3 / R4.
+            for &(a, b, state) in &self.state_pairs {
+                if lab.pre[a.index()] && lab.pre[b.index()] {
+                    let mut r = self.reason(Rule::R3, a, Some(a));
+                    r.state = Some(state);
+                    changed |= lab.remove(b, Which::Pre, r);
+                }
+                if lab.post[a.index()] && lab.post[b.index()] {
+                    let mut r = self.reason(Rule::R4, b, Some(b));
+                    r.state = Some(state);
+                    changed |= lab.remove(a, Which::Post, r);
+                }
+            }
+            // R6 replication.
+            for (si, list) in self.accesses_of.iter().enumerate() {
+                let Some(&server) = list.iter().find(|s| !lab.on_switch(**s)) else {
+                    continue;
+                };
+                for &w in list {
+                    if self.access[w.index()].is_some_and(|a| a.writes) && lab.on_switch(w) {
+                        let mut r = self.reason(Rule::R6, server, Some(server));
+                        r.state = Some(StateId::from_u32(si as u32));
+                        changed |= lab.move_to_server(w, r);
+                    }
+                }
+            }
+            // R7 fusion.
+            for &(l, st) in &self.fused {
+                for (x, y) in [(l, st), (st, l)] {
+                    if lab.pre[x.index()] && !lab.pre[y.index()] {
+                        let o = origin(&lab.why_not_pre[y.index()], y);
+                        changed |= lab.remove(x, Which::Pre, self.reason(Rule::R7, o, Some(y)));
+                    }
+                    if lab.post[x.index()] && !lab.post[y.index()] {
+                        let o = origin(&lab.why_not_post[y.index()], y);
+                        changed |= lab.remove(x, Which::Post, self.reason(Rule::R7, o, Some(y)));
+                    }
+                }
+            }
+            if !changed {
+                break;
+            }
+        }
+    }
+}
+
+fn origin(why: &Option<Reason>, s: StmtId) -> StmtId {
+    why.as_ref().map(|r| r.origin).unwrap_or(s)
+}
+
+/// Register read-modify-writes: a `scalar.load s` and a later `scalar.store s` in the same
+/// block, with no other access to `s` between, whose stored value is computed from the load.
+fn find_fused(
+    module: &Module,
+    info: &DepInfo,
+    access: &[Option<StateAccess>],
+) -> Vec<(StmtId, StmtId)> {
+    let g = &info.graph;
+    let f = &module.process;
+    let mut out = Vec::new();
+    for (i, s) in g.stmts.iter().enumerate() {
+        let Some(inst) = s.inst() else { continue };
+        let InstKind::ScalarStore { state, value } = f.insts[inst].kind else {
+            continue;
+        };
+        // The nearest earlier access to the state in the same block.
+        let Some(j) = (0..i)
+            .rev()
+            .find(|&j| g.stmts[j].block == s.block && access[j].is_some_and(|a| a.state == state))
+        else {
+            continue;
+        };
+        let Some(li) = g.stmts[j].inst() else {
+            continue;
+        };
+        if !matches!(f.insts[li].kind, InstKind::ScalarLoad { .. }) {
+            continue;
+        }
+        let load_val = f.insts[li].results[0];
+        // Does `value` depend on the load through pure computations in the block?
+        let mut stack = vec![value];
+        let mut seen = Vec::new();
+        let mut found = false;
+        while let Some(v) = stack.pop() {
+            if v == load_val {
+                found = true;
+                break;
+            }
+            if seen.contains(&v) {
+                continue;
+            }
+            seen.push(v);
+            if let Some(d) = g.def_stmt(v) {
+                let ds = g.stmt(d);
+                if ds.block == s.block && ops::is_pure(module, ds) {
+                    stack.extend(ds.uses.iter().copied());
+                }
+            }
+        }
+        if found {
+            out.push((StmtId(j as u32), StmtId(i as u32)));
+        }
+    }
+    out
+}

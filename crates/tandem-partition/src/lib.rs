@@ -1,0 +1,128 @@
+//! Partitioning an NF between a switch and a server (Gallium §4.2), against a target profile.
+//!
+//! ```text
+//! let profile = TargetProfile::builtin("tofino1").unwrap();    // or parse_profile(file, text)
+//! let info = tandem_analysis::compute_deps(&module);
+//! let plan = tandem_partition::partition(&module, &info, &profile)?;
+//! println!("{}", tandem_partition::report(&module, &info, &plan));
+//! std::fs::write("plan.json", plan.to_json());
+//! ```
+//!
+//! # Execution model the plan assumes
+//!
+//! Every packet runs **pre** on the switch (ingress). If its path reaches a **server**
+//! statement, pre sends it to the server with a transfer header (tag 1) carrying the values
+//! the server and post need; the server runs its statements and returns it (tag 2) with the
+//! values post needs. Every packet then runs **post** on the switch (egress) — packets that
+//! did not visit the server go straight from pre to post inside the switch. Each partition
+//! walks the original CFG, runs its own statements in program order, evaluates the branches
+//! listed in [`Plan::follows`] (with their conditions computed locally, recomputed, or
+//! received), and at any other branch continues at the immediate post-dominator. A
+//! statement may therefore run before a statement that precedes it in the source only when
+//! neither depends on the other: every dependency `S1 → S2` has `partition(S1) <=
+//! partition(S2)` in the order pre < server < post.
+//!
+//! # Pipeline
+//!
+//! 1. initial labels from what the target can express ([`ops`]), R5 (loops);
+//! 2. the label-removing rules to a fixed point ([`labels`]);
+//! 3. resource refinement ([`refine`]): C2 stages, C3 one access per state object
+//!    (exhaustive search), C1 memory, C4/C5 metadata and transfer header (greedy);
+//! 4. assignment and the plan (cuts, recomputed values, header layout, state placement).
+//!
+//! Deterministic, no I/O; a profile is parsed from a string ([`parse_profile`]).
+
+mod build;
+pub mod labels;
+pub mod ops;
+mod plan;
+mod profile;
+pub mod refine;
+mod report;
+mod verify;
+
+pub use labels::{Labelling, Reason, Rule};
+pub use plan::*;
+pub use profile::{parse_profile, MatchKind, ProfileError, StageCosts, TargetProfile, OP_NAMES};
+pub use report::{report, write_dot};
+pub use verify::verify_plan;
+
+use tandem_analysis::DepInfo;
+use tandem_ir::Module;
+use thiserror::Error;
+
+/// Partitioning errors.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum PartitionError {
+    /// No partition fits the profile, not even running everything on the server.
+    #[error("no partition fits {target}: {reason}")]
+    Infeasible {
+        /// The profile.
+        target: String,
+        /// Which constraint.
+        reason: String,
+    },
+    /// A `plan.json` that cannot be read.
+    #[error("bad plan: {0}")]
+    BadPlan(String),
+}
+
+/// Knobs of the partitioner.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PartitionOptions {
+    /// Largest number of combinations the C3 search tries exhaustively at once.
+    pub exhaustive_limit: usize,
+}
+
+impl Default for PartitionOptions {
+    fn default() -> Self {
+        PartitionOptions {
+            exhaustive_limit: 4096,
+        }
+    }
+}
+
+/// Partitions `module` for `profile` with default options.
+pub fn partition(
+    module: &Module,
+    info: &DepInfo,
+    profile: &TargetProfile,
+) -> Result<Plan, PartitionError> {
+    partition_with(module, info, profile, &PartitionOptions::default())
+}
+
+/// Partitions `module` for `profile`.
+pub fn partition_with(
+    module: &Module,
+    info: &DepInfo,
+    profile: &TargetProfile,
+    options: &PartitionOptions,
+) -> Result<Plan, PartitionError> {
+    let ctx = labels::Context::new(module, info, profile);
+    let mut lab = ctx.initial();
+    ctx.fixpoint(&mut lab);
+    let mut moves = refine::trim_stages(&ctx, &mut lab);
+    moves += refine::single_access(&ctx, &mut lab, options.exhaustive_limit);
+    moves += refine::fit_memory(&ctx, &mut lab);
+    moves += refine::fit_transfer(&ctx, &mut lab);
+    let ev = build::evaluate(&ctx, &lab);
+    let plan = build::build_plan(&ctx, &lab, &ev, moves);
+    let r = &plan.resources;
+    for (what, u) in [
+        ("transfer header bytes", r.transfer_header),
+        ("metadata bytes (pre)", r.metadata_pre),
+        ("metadata bytes (post)", r.metadata_post),
+    ] {
+        if !u.fits() {
+            return Err(PartitionError::Infeasible {
+                target: profile.name.clone(),
+                reason: format!(
+                    "{what}: {} needed with every statement on the server, budget {}",
+                    u.used,
+                    refine::fmt_budget(u.budget)
+                ),
+            });
+        }
+    }
+    Ok(plan)
+}

@@ -1,0 +1,234 @@
+//! What a statement is, as far as the partitioner cares: can the target express it (initial
+//! labels), how many stages it costs on a dependency chain, and how it touches state.
+
+use crate::TargetProfile;
+use tandem_analysis::{is_const, DepInfo, Stmt, StmtId, StmtKind};
+use tandem_ir::{BinOp, InstKind, Module, StateId, StateKind, Type};
+
+/// How a statement accesses a state object.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct StateAccess {
+    /// The object.
+    pub state: StateId,
+    /// It (may) change the object's contents. A lookup in an expiring map only refreshes
+    /// the entry's age, which a target with ageing does in hardware: not a write here.
+    pub writes: bool,
+    /// It is a map lookup (a table apply on the switch).
+    pub table: bool,
+}
+
+/// The state access of a statement, if any.
+pub fn state_access(module: &Module, stmt: &Stmt) -> Option<StateAccess> {
+    let inst = stmt.inst()?;
+    let kind = &module.process.insts[inst].kind;
+    let state = kind.state()?;
+    let (writes, table) = match kind {
+        InstKind::MapFind { .. } => (false, true),
+        InstKind::VecGet { .. } | InstKind::ScalarLoad { .. } => (false, false),
+        _ => (true, false),
+    };
+    Some(StateAccess {
+        state,
+        writes,
+        table,
+    })
+}
+
+fn pow2_const(module: &Module, v: tandem_ir::Value) -> bool {
+    is_const(module, v).is_some_and(|c| c.is_power_of_two())
+}
+
+fn low_mask_const(module: &Module, v: tandem_ir::Value) -> bool {
+    is_const(module, v).is_some_and(|c| c != 0 && (c & (c.wrapping_add(1))) == 0)
+}
+
+fn byte_shift_const(module: &Module, v: tandem_ir::Value) -> bool {
+    is_const(module, v).is_some_and(|c| c % 8 == 0)
+}
+
+fn width(module: &Module, v: tandem_ir::Value) -> u32 {
+    module.process.value_type(v).map(Type::bits).unwrap_or(1)
+}
+
+/// `Some(reason)` when the target cannot run the statement at all.
+pub fn unsupported(
+    module: &Module,
+    info: &DepInfo,
+    p: &TargetProfile,
+    s: StmtId,
+) -> Option<String> {
+    let stmt = info.graph.stmt(s);
+    let inst = stmt.inst()?;
+    let kind = &module.process.insts[inst].kind;
+    let need = |op: &str, what: &str| -> Option<String> {
+        (!p.supports(op)).then(|| format!("{what} is not supported by {}", p.name))
+    };
+    let wide = |v: tandem_ir::Value| -> Option<String> {
+        let w = width(module, v);
+        (w > p.max_alu_bits).then(|| {
+            format!(
+                "{w}-bit arithmetic is wider than {}'s {}-bit ALUs",
+                p.name, p.max_alu_bits
+            )
+        })
+    };
+    match kind {
+        InstKind::Const { .. } | InstKind::Jump { .. } | InstKind::Return => None,
+        InstKind::Binary { op, args } => {
+            let r = match op {
+                BinOp::Mul if pow2_const(module, args[1]) || pow2_const(module, args[0]) => {
+                    need("shl", "multiplication by a power of two (a shift)")
+                }
+                BinOp::Udiv if pow2_const(module, args[1]) => {
+                    need("lshr", "division by a power of two (a shift)")
+                }
+                BinOp::Urem if pow2_const(module, args[1]) => {
+                    need("and", "remainder by a power of two (a mask)")
+                }
+                BinOp::Mul | BinOp::Udiv | BinOp::Sdiv | BinOp::Urem | BinOp::Srem => {
+                    let what = match op {
+                        BinOp::Mul => "multiplication",
+                        BinOp::Urem | BinOp::Srem => {
+                            "remainder by a value that is not a constant power of two"
+                        }
+                        _ => "division by a value that is not a constant power of two",
+                    };
+                    need(op.name(), what)
+                }
+                op => need(op.name(), &format!("`{}`", op.name())),
+            };
+            r.or_else(|| wide(args[0]))
+        }
+        InstKind::Icmp { args, .. } => need("icmp", "comparison").or_else(|| wide(args[0])),
+        InstKind::Select { if_true, .. } => need("select", "select").or_else(|| wide(*if_true)),
+        InstKind::Cast { .. } => need("cast", "a cast"),
+        InstKind::Bswap { .. } => need("bswap", "a byte swap"),
+        InstKind::HdrRead { .. } | InstKind::HdrWrite { .. } | InstKind::HdrValid { .. } => {
+            need("hdr", "header access")
+        }
+        InstKind::MetaRead { .. } => need("meta", "packet metadata"),
+        InstKind::MapFind { state, .. } => {
+            let expiring = matches!(
+                module.states.get(*state).map(|s| &s.kind),
+                Some(StateKind::ExpiringMap { .. })
+            );
+            if !p.supports("table") || !p.match_kinds.contains(&crate::MatchKind::Exact) {
+                Some(format!("{} has no exact-match tables", p.name))
+            } else if expiring && !p.ageing {
+                Some(format!(
+                    "a lookup in an expiring map refreshes the entry; {} has no table ageing",
+                    p.name
+                ))
+            } else {
+                None
+            }
+        }
+        InstKind::MapInsert { .. } | InstKind::MapErase { .. } => {
+            Some("the data plane cannot insert into or erase from a match-action table".into())
+        }
+        InstKind::VecGet { state, .. }
+        | InstKind::VecSet { state, .. }
+        | InstKind::ScalarLoad { state }
+        | InstKind::ScalarStore { state, .. } => {
+            need("register", "register access").or_else(|| {
+                let bits = match module.states.get(*state).map(|s| &s.kind) {
+                    Some(StateKind::Scalar { ty }) => ty.bits(),
+                    Some(StateKind::Vector { elem, .. }) => {
+                        elem.types().map(Type::bits).max().unwrap_or(0)
+                    }
+                    _ => 0,
+                };
+                (bits > p.max_alu_bits.max(32))
+                    .then(|| format!("a {bits}-bit register is wider than {}'s registers", p.name))
+            })
+        }
+        InstKind::Send { .. } => need("send", "send"),
+        InstKind::Drop => need("drop", "drop"),
+        InstKind::Opaque { name, .. } => Some(format!(
+            "`{name}` is opaque code (payload access or an unknown call): server only"
+        )),
+        InstKind::Brif { .. } | InstKind::Switch { .. } => need("branch", "a branch"),
+    }
+}
+
+/// The NF API header whose inlined helpers are checksum arithmetic (`csum_update2/4`,
+/// `udp_csum_update2/4`, `csum_fold`); its other helpers are byte swaps, which cost nothing.
+pub const CHECKSUM_HELPERS: &str = "tandem/net.hh";
+
+/// Pipeline stages the statement occupies on a dependency chain.
+pub fn stage_cost(module: &Module, p: &TargetProfile, stmt: &Stmt, fused_store: bool) -> u32 {
+    let c = &p.stage_costs;
+    let Some(inst) = stmt.inst() else {
+        return c.moves;
+    };
+    let kind = &module.process.insts[inst].kind;
+    let boolean = |v| width(module, v) == 1;
+    let checksum = stmt
+        .loc
+        .and_then(|l| module.files.get(l.file))
+        .is_some_and(|f| f.ends_with(CHECKSUM_HELPERS));
+    if checksum
+        && matches!(
+            kind,
+            InstKind::Binary { .. } | InstKind::Icmp { .. } | InstKind::Select { .. }
+        )
+    {
+        return c.checksum;
+    }
+    match kind {
+        InstKind::Binary { op, args } => {
+            if boolean(args[0]) {
+                return c.boolean;
+            }
+            match op {
+                BinOp::And
+                    if low_mask_const(module, args[1]) || low_mask_const(module, args[0]) =>
+                {
+                    c.slice
+                }
+                BinOp::Lshr | BinOp::Shl if byte_shift_const(module, args[1]) => c.slice,
+                _ => c.alu,
+            }
+        }
+        InstKind::Icmp { args, .. } => {
+            if boolean(args[0]) {
+                c.boolean
+            } else {
+                c.compare
+            }
+        }
+        InstKind::Select { if_true, .. } => {
+            if boolean(*if_true) {
+                c.boolean
+            } else {
+                c.select
+            }
+        }
+        InstKind::MapFind { .. } => c.table,
+        InstKind::VecGet { .. } | InstKind::ScalarLoad { .. } => c.register,
+        InstKind::VecSet { .. } | InstKind::ScalarStore { .. } => {
+            if fused_store {
+                0
+            } else {
+                c.register
+            }
+        }
+        _ => c.moves,
+    }
+}
+
+/// Is the statement a pure computation of its operands (no effects, not a branch, not a
+/// join)? Such statements may be recomputed in a later partition.
+pub fn is_pure(module: &Module, stmt: &Stmt) -> bool {
+    match stmt.kind {
+        StmtKind::Param { .. } => false,
+        StmtKind::Inst(i) => matches!(
+            module.process.insts[i].kind,
+            InstKind::Binary { .. }
+                | InstKind::Icmp { .. }
+                | InstKind::Cast { .. }
+                | InstKind::Select { .. }
+                | InstKind::Bswap { .. }
+        ),
+    }
+}

@@ -1,0 +1,234 @@
+//! The human-readable report and the DOT drawing of the dependency graph.
+
+use crate::{Partition, Placement, Plan};
+use std::fmt::Write;
+use tandem_analysis::DepInfo;
+use tandem_ir::Module;
+
+fn budget(b: Option<u64>) -> String {
+    b.map(|b| b.to_string()).unwrap_or_else(|| "∞".into())
+}
+
+/// The report `tandem partition` prints.
+pub fn report(_module: &Module, _info: &DepInfo, plan: &Plan) -> String {
+    let mut o = String::new();
+    let s = &plan.summary;
+    let _ = writeln!(
+        o,
+        "{} on {}: {} statements — pre {}, server {}, post {} ({} moved by resource constraints)",
+        plan.nf,
+        plan.target,
+        plan.statements.len(),
+        s.pre,
+        s.server,
+        s.post,
+        s.moves
+    );
+    for x in [Partition::Pre, Partition::Server, Partition::Post] {
+        let _ = writeln!(o, "\n== {} ==", x.name());
+        for st in plan.statements.iter().filter(|st| st.partition == x) {
+            let loc = st
+                .loc
+                .as_deref()
+                .map(|l| format!("  ; {l}"))
+                .unwrap_or_default();
+            let _ = writeln!(o, "  s{:<4} block{:<3} {}{}", st.id, st.block, st.text, loc);
+            if x != Partition::Pre {
+                if let Some(w) = &st.why {
+                    let what = if x == Partition::Server {
+                        "not on the switch"
+                    } else {
+                        "not in pre"
+                    };
+                    let _ = writeln!(
+                        o,
+                        "           {what}: [{}] {} (from s{} `{}`{})",
+                        w.rule,
+                        w.reason,
+                        w.origin,
+                        w.origin_text,
+                        w.origin_loc
+                            .as_deref()
+                            .map(|l| format!(" at {l}"))
+                            .unwrap_or_default()
+                    );
+                }
+                if let Some(w) = &st.why_not_post {
+                    let _ = writeln!(
+                        o,
+                        "           not in post: [{}] {} (from s{} `{}`{})",
+                        w.rule,
+                        w.reason,
+                        w.origin,
+                        w.origin_text,
+                        w.origin_loc
+                            .as_deref()
+                            .map(|l| format!(" at {l}"))
+                            .unwrap_or_default()
+                    );
+                }
+            }
+        }
+    }
+    let _ = writeln!(o, "\n== state ==");
+    for st in &plan.states {
+        let place = match st.placement {
+            Placement::Server => "server only".to_string(),
+            Placement::SwitchTable => format!("switch table ×{}", st.copies),
+            Placement::SwitchRegister => "switch register".to_string(),
+            Placement::Replicated => format!(
+                "replicated (switch {} ×{}, written by the server)",
+                if st.kind.contains("map") {
+                    "table"
+                } else {
+                    "register"
+                },
+                st.copies
+            ),
+        };
+        let parts: Vec<&str> = st.switch_partitions.iter().map(|p| p.name()).collect();
+        let _ = writeln!(
+            o,
+            "  {:<14} {:<12} {}{}{}",
+            st.name,
+            st.kind,
+            place,
+            if parts.is_empty() {
+                String::new()
+            } else {
+                format!(" in {}", parts.join("+"))
+            },
+            if st.sram_blocks > 0 {
+                format!(", {} SRAM blocks", st.sram_blocks)
+            } else {
+                String::new()
+            }
+        );
+    }
+    let r = &plan.resources;
+    let _ = writeln!(o, "\n== resources ({}) ==", plan.target);
+    for (what, u) in [
+        ("stages, pre (ingress)", r.stages_pre),
+        ("stages, post (egress)", r.stages_post),
+        ("SRAM blocks", r.sram_blocks),
+        ("tables", r.tables),
+        ("stateful ALUs", r.stateful_alus),
+        ("metadata bytes, pre", r.metadata_pre),
+        ("metadata bytes, post", r.metadata_post),
+        ("transfer header bytes", r.transfer_header),
+    ] {
+        let _ = writeln!(o, "  {what:<24} {:>6} / {}", u.used, budget(u.budget));
+    }
+    let _ = writeln!(o, "\n== cuts ==");
+    for (name, list) in [
+        ("pre → server", &plan.cuts.pre_to_server),
+        ("server → post", &plan.cuts.server_to_post),
+        ("pre → post", &plan.cuts.pre_to_post),
+    ] {
+        let vals: Vec<String> = list
+            .iter()
+            .map(|c| format!("{} ({} bits)", c.value, c.bits))
+            .collect();
+        let _ = writeln!(
+            o,
+            "  {name:<14} {}",
+            if vals.is_empty() {
+                "-".into()
+            } else {
+                vals.join(", ")
+            }
+        );
+    }
+    if !plan.remat.server.is_empty() || !plan.remat.post.is_empty() {
+        let _ = writeln!(
+            o,
+            "  recomputed: server {}; post {}",
+            if plan.remat.server.is_empty() {
+                "-".into()
+            } else {
+                plan.remat.server.join(" ")
+            },
+            if plan.remat.post.is_empty() {
+                "-".into()
+            } else {
+                plan.remat.post.join(" ")
+            }
+        );
+    }
+    let h = &plan.transfer_header;
+    let _ = writeln!(
+        o,
+        "\n== transfer header (EtherType {}, {} bytes) ==",
+        h.ethertype, h.bytes
+    );
+    if h.fields.is_empty() {
+        let _ = writeln!(o, "  unused: no statement runs on the server");
+    }
+    for f in &h.fields {
+        let dir = match (&f.from, f.to.is_empty()) {
+            (Some(from), false) => format!(
+                "{} → {}",
+                from.name(),
+                f.to.iter().map(|p| p.name()).collect::<Vec<_>>().join(", ")
+            ),
+            _ => String::new(),
+        };
+        let _ = writeln!(
+            o,
+            "  bits {:>3}..{:<3} {:<16} {:>2} bits  {}",
+            f.offset,
+            f.offset + f.bits,
+            f.name,
+            f.bits,
+            dir
+        );
+    }
+    o
+}
+
+/// A DOT drawing of the dependency graph, statements coloured by partition (as Gallium's
+/// Figure 3): pre green, server red, post blue; edges labelled by kind.
+pub fn write_dot(_module: &Module, info: &DepInfo, plan: &Plan) -> String {
+    let mut o = String::new();
+    let _ = writeln!(o, "digraph \"{}\" {{", plan.nf);
+    let _ = writeln!(
+        o,
+        "  rankdir=TB; node [shape=box, style=filled, fontname=\"monospace\"];"
+    );
+    for st in &plan.statements {
+        let color = match st.partition {
+            Partition::Pre => "#b7e4c7",
+            Partition::Server => "#f4a6a6",
+            Partition::Post => "#a9c8f0",
+        };
+        let line = st
+            .loc
+            .as_deref()
+            .and_then(|l| l.rsplit(':').nth(1))
+            .map(|l| format!(" (line {l})"))
+            .unwrap_or_default();
+        let label = format!("s{} [{}]{}\\n{}", st.id, st.partition.name(), line, st.text)
+            .replace('"', "\\\"");
+        let _ = writeln!(
+            o,
+            "  s{} [label=\"{label}\", fillcolor=\"{color}\"];",
+            st.id
+        );
+    }
+    for d in &info.graph.deps {
+        let style = match d.kind {
+            tandem_analysis::DepKind::Control => "dashed",
+            tandem_analysis::DepKind::Data => "solid",
+            _ => "dotted",
+        };
+        let _ = writeln!(
+            o,
+            "  {} -> {} [style={style}, label=\"{}\"];",
+            d.from,
+            d.to,
+            d.kind.name()
+        );
+    }
+    let _ = writeln!(o, "}}");
+    o
+}

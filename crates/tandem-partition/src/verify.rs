@@ -1,0 +1,180 @@
+//! Independent checks of a plan against the dependency graph and the profile: used by the
+//! property tests, and cheap enough to run after every partitioning.
+
+use crate::{ops, Partition, Plan, TargetProfile};
+use tandem_analysis::{DepInfo, StmtId};
+use tandem_ir::Module;
+
+/// Every violation found (empty: the plan is sound for this module and profile).
+pub fn verify_plan(
+    module: &Module,
+    info: &DepInfo,
+    profile: &TargetProfile,
+    plan: &Plan,
+) -> Result<(), Vec<String>> {
+    let mut errs = Vec::new();
+    let g = &info.graph;
+    if plan.statements.len() != g.stmts.len() {
+        errs.push(format!(
+            "{} statements in the plan, {} in the module",
+            plan.statements.len(),
+            g.stmts.len()
+        ));
+        return Err(errs);
+    }
+    let part = |s: StmtId| plan.statements[s.index()].partition;
+    // Every dependency is respected.
+    for d in &g.deps {
+        if part(d.from) > part(d.to) {
+            errs.push(format!(
+                "{} ({}) -> {} ({}) [{}] runs backwards",
+                d.from,
+                part(d.from).name(),
+                d.to,
+                part(d.to).name(),
+                d.kind.name()
+            ));
+        }
+    }
+    // Expressibility and loops.
+    for (i, s) in g.stmts.iter().enumerate() {
+        let id = StmtId(i as u32);
+        if !part(id).on_switch() {
+            continue;
+        }
+        if let Some(why) = ops::unsupported(module, info, profile, id) {
+            errs.push(format!("{id} is on the switch but {why}"));
+        }
+        if s.in_loop {
+            errs.push(format!("{id} is in a loop but on the switch"));
+        }
+    }
+    // State: replicated state written only by the server; single access where required.
+    for (si, _) in module.states.iter() {
+        let accs: Vec<(StmtId, ops::StateAccess)> = g
+            .stmts
+            .iter()
+            .enumerate()
+            .filter_map(|(i, s)| ops::state_access(module, s).map(|a| (StmtId(i as u32), a)))
+            .filter(|(_, a)| a.state == si)
+            .collect();
+        let sw: Vec<&(StmtId, ops::StateAccess)> =
+            accs.iter().filter(|(s, _)| part(*s).on_switch()).collect();
+        let sw_write = sw.iter().any(|(_, a)| a.writes);
+        let server = accs.iter().any(|(s, _)| !part(*s).on_switch());
+        let name = &module.states[si].name;
+        if sw_write && server {
+            errs.push(format!(
+                "`{name}` is written on the switch and accessed on the server"
+            ));
+        }
+        if sw_write || !profile.duplicate_readonly_tables {
+            // Units: a load+store in the same partition and block counts once.
+            let mut units = sw.len();
+            for (a, _) in &sw {
+                for (b, _) in &sw {
+                    let (sa, sb) = (g.stmt(*a), g.stmt(*b));
+                    if a < b
+                        && sa.block == sb.block
+                        && part(*a) == part(*b)
+                        && matches!(
+                            sa.inst().map(|i| &module.process.insts[i].kind),
+                            Some(tandem_ir::InstKind::ScalarLoad { .. })
+                        )
+                        && matches!(
+                            sb.inst().map(|i| &module.process.insts[i].kind),
+                            Some(tandem_ir::InstKind::ScalarStore { .. })
+                        )
+                    {
+                        units -= 1;
+                    }
+                }
+            }
+            if units > 1 {
+                errs.push(format!("`{name}` has {units} accesses on the switch"));
+            }
+        }
+    }
+    // Resources.
+    let r = &plan.resources;
+    for (what, u) in [
+        ("stages (pre)", r.stages_pre),
+        ("stages (post)", r.stages_post),
+        ("SRAM blocks", r.sram_blocks),
+        ("tables", r.tables),
+        ("stateful ALUs", r.stateful_alus),
+        ("metadata (pre)", r.metadata_pre),
+        ("metadata (post)", r.metadata_post),
+        ("transfer header", r.transfer_header),
+    ] {
+        if !u.fits() {
+            errs.push(format!("{what}: {} over budget {:?}", u.used, u.budget));
+        }
+    }
+    // Recount the chains independently (RMT: data dependences need a later stage; control
+    // and WAR dependences may share one).
+    for x in [Partition::Pre, Partition::Post] {
+        let n = g.stmts.len();
+        let mut dist = vec![0u64; n];
+        let mut longest = 0;
+        for i in 0..n {
+            if plan.statements[i].partition != x {
+                continue;
+            }
+            let own = u64::from(plan.statements[i].stage_cost);
+            let mut d = own;
+            for e in g.deps.iter().filter(|e| e.to.index() == i) {
+                let p = e.from.index();
+                if p < i && plan.statements[p].partition == x {
+                    let data = matches!(
+                        e.kind,
+                        tandem_analysis::DepKind::Data
+                            | tandem_analysis::DepKind::Raw
+                            | tandem_analysis::DepKind::Waw
+                    );
+                    d = d.max(dist[p] + if data { own } else { 0 });
+                }
+            }
+            dist[i] = d;
+            longest = longest.max(d);
+        }
+        if profile.stages.is_some_and(|k| longest > u64::from(k)) {
+            errs.push(format!("{} chain of {longest} stages", x.name()));
+        }
+    }
+    // The header holds every cut value.
+    let hdr = &plan.transfer_header;
+    let total: u32 = hdr.fields.iter().map(|f| f.bits).sum();
+    if total != hdr.bytes * 8 {
+        errs.push(format!(
+            "header fields are {total} bits, header {} bytes",
+            hdr.bytes
+        ));
+    }
+    if plan.summary.server > 0 {
+        for c in plan
+            .cuts
+            .pre_to_server
+            .iter()
+            .chain(&plan.cuts.server_to_post)
+            .chain(&plan.cuts.pre_to_post)
+            .filter(|c| c.in_header)
+        {
+            if !hdr
+                .fields
+                .iter()
+                .any(|f| f.value.as_deref() == Some(c.value.as_str()))
+            {
+                errs.push(format!(
+                    "{} crosses a cut but is not in the header",
+                    c.value
+                ));
+            }
+        }
+    }
+    if errs.is_empty() {
+        Ok(())
+    } else {
+        Err(errs)
+    }
+}
