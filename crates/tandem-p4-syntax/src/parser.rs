@@ -436,20 +436,31 @@ impl Parser {
     /// A keyset: `e`, `(e, e)`, `default`, `_`.
     fn keyset(&mut self) -> PResult<Vec<Expr>> {
         if self.is_punct("(") {
-            self.bump();
-            let mut keys = Vec::new();
-            while !self.is_punct(")") {
-                keys.push(self.expr()?);
-                if !self.eat_punct(",") {
-                    break;
+            // A tuple `(k1, k2)` — or an expression that merely starts with `(`,
+            // like `(a & b) + c`: try the tuple, fall back to one expression.
+            let save = (self.pos, self.depth);
+            if let Ok(keys) = self.tuple_keyset() {
+                if self.is_punct(":") {
+                    return Ok(keys);
                 }
             }
-            self.expect_punct(")")?;
-            // `(a &&& b)` style: a single parenthesised key is just that key.
-            Ok(keys)
-        } else {
-            Ok(vec![self.expr()?])
+            (self.pos, self.depth) = save;
         }
+        Ok(vec![self.expr()?])
+    }
+
+    fn tuple_keyset(&mut self) -> PResult<Vec<Expr>> {
+        self.expect_punct("(")?;
+        let mut keys = Vec::new();
+        while !self.is_punct(")") {
+            keys.push(self.expr()?);
+            if !self.eat_punct(",") {
+                break;
+            }
+        }
+        self.expect_punct(")")?;
+        // `(a &&& b)`: a single parenthesised key is just that key.
+        Ok(keys)
     }
 
     fn control_decl(&mut self) -> PResult<DeclKind> {

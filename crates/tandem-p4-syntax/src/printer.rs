@@ -225,11 +225,7 @@ impl Printer {
                             .as_ref()
                             .map(|p| format!("priority = {}: ", print_expr(p)))
                             .unwrap_or_default();
-                        let ks = if e.keys.len() == 1 {
-                            print_expr(&e.keys[0])
-                        } else {
-                            keyset(&e.keys)
-                        };
+                        let ks = keyset(&e.keys);
                         self.line(&format!("{p}{ks}: {};", action_ref(&e.action)));
                     }
                     self.indent -= 1;
@@ -315,8 +311,13 @@ impl Printer {
 
 fn keyset(keys: &[Expr]) -> String {
     if keys.len() == 1 {
-        // Parenthesise so `a &&& b` inside a multi-key context stays unambiguous.
-        return print_expr(&keys[0]);
+        let k = print_expr(&keys[0]);
+        // A single key that starts with `(` would read back as a tuple keyset.
+        return if k.starts_with('(') {
+            format!("({k})")
+        } else {
+            k
+        };
     }
     let k: Vec<String> = keys.iter().map(print_expr).collect();
     format!("({})", k.join(", "))

@@ -70,6 +70,17 @@ fn expressions() {
 }
 
 #[test]
+fn parenthesised_single_keysets_round_trip() {
+    // found by cargo-fuzz: `(a & b) && c` as a select keyset printed as a tuple
+    let src = "parser P() { state start { transition select(x) { 0x88 & 0 && 0xff00: s; (1, 2): t; default: accept; } } }\n\
+               control C() { table t { key = { x: exact; } actions = { a; } const entries = { (1 & 2) + 3: a(); } } apply { } }";
+    let p = parse_program(src).expect("parse");
+    let a = print_program(&p);
+    let q = parse_program(&a).unwrap_or_else(|e| panic!("{e}\n{a}"));
+    assert_eq!(a, print_program(&q));
+}
+
+#[test]
 fn deep_nesting_is_an_error_not_a_crash() {
     let src = format!(
         "const bit<8> x = {}1{};",
