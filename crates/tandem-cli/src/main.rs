@@ -25,6 +25,8 @@ enum Command {
     Scenario(cmd::scenario::Args),
     /// Lift an NF to the NF IR (the C++ front end).
     Lift(cmd::lift::Args),
+    /// Split an NF between switch and server for a target and explain the plan.
+    Partition(cmd::partition::Args),
     /// Explain a diagnostic code (e.g. `tandem explain L005`).
     Explain(cmd::lift::ExplainArgs),
     /// Generate and inspect traffic traces.
@@ -48,6 +50,7 @@ fn main() {
         Command::Host(a) => cmd::host::run(a),
         Command::Scenario(a) => cmd::scenario::run(a),
         Command::Lift(a) => cmd::lift::run(a),
+        Command::Partition(a) => cmd::partition::run(a),
         Command::Explain(a) => cmd::lift::explain(a),
         Command::Traffic(a) => cmd::traffic::run(a),
         Command::Switch(a) => cmd::switch::run(a),

@@ -127,7 +127,14 @@ pub fn report(_module: &Module, _info: &DepInfo, plan: &Plan) -> String {
     ] {
         let vals: Vec<String> = list
             .iter()
-            .map(|c| format!("{} ({} bits)", c.value, c.bits))
+            .map(|c| {
+                let inside = if c.in_header {
+                    ""
+                } else {
+                    ", inside the switch"
+                };
+                format!("{} ({} bits{inside})", c.value, c.bits)
+            })
             .collect();
         let _ = writeln!(
             o,

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 pub mod host;
 pub mod lift;
+pub mod partition;
 pub mod progress;
 pub mod scenario;
 pub mod switch;

@@ -1,0 +1,79 @@
+//! `tandem partition`: split an NF between switch and server for a target profile (Gallium
+//! §4.1–4.2) and explain the result.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use tandem_partition::{parse_profile, Plan, TargetProfile};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The NF source (`.cc`), or its NF IR (`.nfir`).
+    pub nf: PathBuf,
+    /// Target profile: a built-in name (tofino1, tofino2, bmv2, tiny) or a `.toml` file.
+    #[arg(short, long, default_value = "tofino1")]
+    pub target: String,
+    /// Print the plan as JSON instead of the report.
+    #[arg(long)]
+    pub show_plan: bool,
+    /// Write the dependency graph, coloured by partition, as DOT to this file.
+    #[arg(long, value_name = "FILE")]
+    pub dot: Option<PathBuf>,
+    /// Write plan.json to this file.
+    #[arg(short, long, value_name = "FILE")]
+    pub output: Option<PathBuf>,
+}
+
+/// A built-in profile by name, or a profile file.
+pub fn load_profile(target: &str) -> anyhow::Result<TargetProfile> {
+    let is_file = target.ends_with(".toml") || target.contains('/') || Path::new(target).exists();
+    if !is_file {
+        return TargetProfile::builtin(target).ok_or_else(|| {
+            anyhow::anyhow!(
+                "unknown target `{target}`; built-in targets: {} (or give a .toml profile file)",
+                TargetProfile::builtin_names().join(", ")
+            )
+        });
+    }
+    let text =
+        std::fs::read_to_string(target).with_context(|| format!("reading profile {target}"))?;
+    Ok(parse_profile(target, &text)?)
+}
+
+/// The NF IR of `nf`: parsed from a `.nfir` file or lifted from C++.
+pub fn load_module(nf: &Path) -> anyhow::Result<tandem_ir::Module> {
+    if nf.extension().is_some_and(|e| e == "nfir") {
+        let text =
+            std::fs::read_to_string(nf).with_context(|| format!("reading {}", nf.display()))?;
+        let module =
+            tandem_ir::parse_module(&text).map_err(|e| anyhow::anyhow!("{}: {e}", nf.display()))?;
+        tandem_ir::verify_module(&module).map_err(|e| anyhow::anyhow!("{}:\n{e}", nf.display()))?;
+        return Ok(module);
+    }
+    let (_, lifted) =
+        super::lift::lift_file(nf).with_context(|| format!("lifting {}", nf.display()))?;
+    // Canonical value numbers, as `tandem lift` prints them: the plan names values.
+    Ok(tandem_ir::renumber(&lifted.module))
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let profile = load_profile(&args.target)?;
+    let module = load_module(&args.nf)?;
+    let info = tandem_analysis::compute_deps(&module);
+    let plan: Plan = tandem_partition::partition(&module, &info, &profile)
+        .with_context(|| format!("partitioning {}", args.nf.display()))?;
+    if let Some(out) = &args.output {
+        std::fs::write(out, plan.to_json() + "\n")
+            .with_context(|| format!("writing {}", out.display()))?;
+    }
+    if let Some(dot) = &args.dot {
+        std::fs::write(dot, tandem_partition::write_dot(&module, &info, &plan))
+            .with_context(|| format!("writing {}", dot.display()))?;
+    }
+    if args.show_plan {
+        println!("{}", plan.to_json());
+    } else {
+        print!("{}", tandem_partition::report(&module, &info, &plan));
+    }
+    Ok(())
+}

@@ -1,0 +1,96 @@
+//! `tandem partition` end to end on the lifted golden NFs (no clang needed).
+
+use std::path::{Path, PathBuf};
+use std::process::{Command, Output};
+
+fn repo_root() -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../..")
+        .canonicalize()
+        .unwrap()
+}
+
+fn tandem(args: &[&str]) -> Output {
+    Command::new(env!("CARGO_BIN_EXE_tandem"))
+        .args(args)
+        .current_dir(repo_root())
+        .output()
+        .unwrap()
+}
+
+const MINILB: &str = "crates/tandem-lift/tests/golden/minilb.nfir";
+
+#[test]
+fn partition_prints_the_report_and_writes_plan_and_dot() {
+    let dir = std::env::temp_dir().join(format!("tandem-partition-cli-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let plan = dir.join("plan.json");
+    let dot = dir.join("minilb.dot");
+    let out = tandem(&[
+        "partition",
+        MINILB,
+        "--target",
+        "tofino1",
+        "-o",
+        plan.to_str().unwrap(),
+        "--dot",
+        dot.to_str().unwrap(),
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{stdout}\n{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("MiniLB on tofino1"), "{stdout}");
+    assert!(stdout.contains("== server =="), "{stdout}");
+    assert!(
+        stdout.contains("not on the switch: [unsupported]"),
+        "{stdout}"
+    );
+    assert!(
+        stdout.contains("examples/nfs/minilb/minilb.cc:40"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("transfer header bytes"), "{stdout}");
+    assert!(
+        stdout.contains("== transfer header (EtherType 0x88b5, 12 bytes) =="),
+        "{stdout}"
+    );
+    let json = std::fs::read_to_string(&plan).unwrap();
+    let plan = tandem_partition::Plan::from_json(&json).unwrap();
+    assert_eq!(plan.target, "tofino1");
+    assert!(std::fs::read_to_string(&dot)
+        .unwrap()
+        .starts_with("digraph"));
+    let shown = tandem(&["partition", MINILB, "--target", "bmv2", "--show-plan"]);
+    assert!(shown.status.success());
+    assert!(String::from_utf8_lossy(&shown.stdout).contains("\"version\": 1"));
+    std::fs::remove_dir_all(&dir).ok();
+}
+
+#[test]
+fn partition_reports_bad_targets() {
+    let out = tandem(&["partition", MINILB, "--target", "tofino9"]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("unknown target `tofino9`; built-in targets: tofino1"),
+        "{err}"
+    );
+    let dir = std::env::temp_dir().join(format!("tandem-partition-bad-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let bad = dir.join("bad.toml");
+    let text = std::fs::read_to_string(repo_root().join("targets/tofino1.toml"))
+        .unwrap()
+        .replace("stages = 12", "stages = -3");
+    std::fs::write(&bad, text).unwrap();
+    let out = tandem(&["partition", MINILB, "--target", bad.to_str().unwrap()]);
+    assert!(!out.status.success());
+    let err = String::from_utf8_lossy(&out.stderr);
+    assert!(
+        err.contains("bad.toml: key `stages`: expected an integer from 1"),
+        "{err}"
+    );
+    std::fs::remove_dir_all(&dir).ok();
+}
