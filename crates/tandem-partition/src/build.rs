@@ -685,6 +685,38 @@ fn loc_string(ctx: &Context, loc: Option<tandem_ir::SourceLoc>, col: bool) -> Op
     })
 }
 
+/// A statement's C++ position: its own; for an instruction without one, the nearest
+/// located instruction of its block (before it, then after it); otherwise (and for a join
+/// parameter) the last located instruction of the nearest predecessor block.
+pub(crate) fn stmt_loc(ctx: &Context, s: StmtId) -> Option<tandem_ir::SourceLoc> {
+    let st = ctx.info.graph.stmt(s);
+    if st.loc.is_some() {
+        return st.loc;
+    }
+    let f = &ctx.module.process;
+    if let StmtKind::Inst(_) = st.kind {
+        let insts = &f.blocks[st.block].insts;
+        let before = insts[..st.pos].iter().rev();
+        let after = insts[st.pos + 1..].iter();
+        if let Some(l) = before.chain(after).find_map(|&i| f.insts[i].loc) {
+            return Some(l);
+        }
+    }
+    // Breadth-first backwards through predecessors.
+    let mut seen = BTreeSet::new();
+    let mut queue = std::collections::VecDeque::from(ctx.info.cfg.preds[st.block.index()].clone());
+    while let Some(b) = queue.pop_front() {
+        if !seen.insert(b) {
+            continue;
+        }
+        if let Some(l) = f.blocks[b].insts.iter().rev().find_map(|&i| f.insts[i].loc) {
+            return Some(l);
+        }
+        queue.extend(ctx.info.cfg.preds[b.index()].iter().copied());
+    }
+    None
+}
+
 /// The IR text of a statement.
 pub(crate) fn stmt_text(ctx: &Context, s: StmtId) -> String {
     let st = ctx.info.graph.stmt(s);
@@ -734,13 +766,12 @@ pub(crate) fn explain(ctx: &Context, r: &Reason, label: &str) -> String {
 }
 
 fn why(ctx: &Context, r: &Reason, label: &str) -> Why {
-    let o = ctx.info.graph.stmt(r.origin);
     Why {
         rule: r.rule.code().to_string(),
         reason: explain(ctx, r, label),
         origin: r.origin.0,
         origin_text: stmt_text(ctx, r.origin),
-        origin_loc: loc_string(ctx, o.loc, false),
+        origin_loc: loc_string(ctx, stmt_loc(ctx, r.origin), false),
         via: r.via.map(|v| v.0),
     }
 }
@@ -782,7 +813,7 @@ pub(crate) fn build_plan(ctx: &Context, lab: &Labelling, ev: &Evaluation, moves:
             index,
             param,
             text: stmt_text(ctx, id),
-            loc: loc_string(ctx, s.loc, true),
+            loc: loc_string(ctx, stmt_loc(ctx, id), true),
             partition: part,
             stage_cost: ctx.cost[i],
             why: w,

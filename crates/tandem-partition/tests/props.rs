@@ -127,6 +127,21 @@ fn builtin_profiles_give_sound_plans() {
                 panic!("{} on {name}: {e:#?}", nf.module.name);
             }
             assert!(plan.switch_statements() <= nf.bmv2_switch);
+            // Every statement off the switch says why, with the C++ line it came from.
+            for s in plan
+                .statements
+                .iter()
+                .filter(|s| s.partition == Partition::Server)
+            {
+                let why = s.why.as_ref().or(s.why_not_post.as_ref());
+                let why = why.unwrap_or_else(|| panic!("{} s{}: no why", nf.module.name, s.id));
+                assert!(
+                    why.origin_loc.is_some(),
+                    "{} s{}: {why:?}",
+                    nf.module.name,
+                    s.id
+                );
+            }
         }
     }
 }
