@@ -108,14 +108,15 @@ fn run_program(a: RunArgs) -> anyhow::Result<()> {
     for p in &packets {
         match w.process(p.port, &p.data) {
             Some((port, out)) => {
-                if !writers.contains_key(&port) {
-                    let path = a.out_dir.join(format!("{port}_out.pcap"));
-                    writers.insert(port, (PcapFileWriter::create(&path)?, 0));
-                }
-                if let Some((wr, n)) = writers.get_mut(&port) {
-                    wr.write(p.ts_ns, out)?;
-                    *n += 1;
-                }
+                let (wr, n) = match writers.entry(port) {
+                    std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),
+                    std::collections::btree_map::Entry::Vacant(e) => {
+                        let path = a.out_dir.join(format!("{port}_out.pcap"));
+                        e.insert((PcapFileWriter::create(&path)?, 0))
+                    }
+                };
+                wr.write(p.ts_ns, out)?;
+                *n += 1;
             }
             None => dropped += 1,
         }
