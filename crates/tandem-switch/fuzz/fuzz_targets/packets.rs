@@ -2,8 +2,8 @@
 //! processing never panics.
 #![no_main]
 use libfuzzer_sys::fuzz_target;
-use std::sync::OnceLock;
-use tandem_switch::{bench, Switch};
+use std::sync::{Mutex, OnceLock};
+use tandem_switch::{bench, Switch, Worker};
 
 fn switches() -> &'static Vec<Switch> {
     static S: OnceLock<Vec<Switch>> = OnceLock::new();
@@ -27,11 +27,16 @@ fn switches() -> &'static Vec<Switch> {
     })
 }
 
+fn workers() -> &'static Mutex<Vec<Worker>> {
+    static W: OnceLock<Mutex<Vec<Worker>>> = OnceLock::new();
+    W.get_or_init(|| Mutex::new(switches().iter().map(|s| s.worker()).collect()))
+}
+
 fuzz_target!(|data: &[u8]| {
     let port = data.first().copied().unwrap_or(0) as u32;
     let frame = data.get(1..).unwrap_or(&[]);
-    for sw in switches() {
-        let mut w = sw.worker();
+    let mut ws = workers().lock().unwrap_or_else(|e| e.into_inner());
+    for w in ws.iter_mut() {
         let _ = w.process(port, frame);
     }
 });
