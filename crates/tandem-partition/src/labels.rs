@@ -245,6 +245,11 @@ impl<'a> Context<'a> {
         for &s in &ids {
             if let Some(a) = access[s.index()] {
                 accesses_of[a.state.as_u32() as usize].push(s);
+            } else {
+                // Opaque code touching state (server-only): it counts as a server access.
+                for st in ops::opaque_states(module, g.stmt(s)) {
+                    accesses_of[st.as_u32() as usize].push(s);
+                }
             }
         }
         let fused = find_fused(module, info, &access);

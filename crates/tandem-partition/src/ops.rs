@@ -34,6 +34,27 @@ pub fn state_access(module: &Module, stmt: &Stmt) -> Option<StateAccess> {
     })
 }
 
+/// The state objects an `opaque` statement may touch (`state NAME` or `all` effects).
+pub fn opaque_states(module: &Module, stmt: &Stmt) -> Vec<StateId> {
+    let mut out: Vec<StateId> = Vec::new();
+    for e in stmt.reads.iter().chain(&stmt.writes) {
+        match e {
+            tandem_ir::Effect::State(s) => out.push(*s),
+            tandem_ir::Effect::All => out.extend(module.states.keys()),
+            _ => {}
+        }
+    }
+    if stmt
+        .inst()
+        .is_some_and(|i| !matches!(module.process.insts[i].kind, InstKind::Opaque { .. }))
+    {
+        return Vec::new();
+    }
+    out.sort();
+    out.dedup();
+    out
+}
+
 fn pow2_const(module: &Module, v: tandem_ir::Value) -> bool {
     is_const(module, v).is_some_and(|c| c.is_power_of_two())
 }

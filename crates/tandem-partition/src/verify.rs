@@ -61,7 +61,11 @@ pub fn verify_plan(
         let sw: Vec<&(StmtId, ops::StateAccess)> =
             accs.iter().filter(|(s, _)| part(*s).on_switch()).collect();
         let sw_write = sw.iter().any(|(_, a)| a.writes);
-        let server = accs.iter().any(|(s, _)| !part(*s).on_switch());
+        let opaque = g
+            .stmts
+            .iter()
+            .any(|s| ops::opaque_states(module, s).contains(&si));
+        let server = opaque || accs.iter().any(|(s, _)| !part(*s).on_switch());
         let name = &module.states[si].name;
         if sw_write && server {
             errs.push(format!(

@@ -1,0 +1,253 @@
+//! The label rules and resource constraints on small hand-written modules.
+
+use tandem_analysis::compute_deps;
+use tandem_ir::{parse_module, verify_module, Module};
+use tandem_partition::*;
+
+fn module(text: &str) -> Module {
+    let m = parse_module(text).unwrap();
+    verify_module(&m).unwrap();
+    m
+}
+
+fn run(m: &Module, p: &TargetProfile) -> Plan {
+    let info = compute_deps(m);
+    let plan = partition(m, &info, p).unwrap();
+    if let Err(e) = verify_plan(m, &info, p, &plan) {
+        panic!("{e:#?}\n{}", report(m, &info, &plan));
+    }
+    plan
+}
+
+fn stmt<'a>(plan: &'a Plan, text: &str) -> &'a PlanStmt {
+    plan.statements
+        .iter()
+        .find(|s| s.text.contains(text))
+        .unwrap_or_else(|| panic!("no statement `{text}`"))
+}
+
+fn tofino() -> TargetProfile {
+    TargetProfile::builtin("tofino1").unwrap()
+}
+
+/// A port counter: read-modify-write on the switch, its value to the server for the insert.
+const COUNTER: &str = "nf counter
+
+state ports: hashmap<{k: i32}, {p: i16}, 1024>
+state next: scalar<i16>
+
+fn process {
+block0:
+    v0:i32 = hdr.read ipv4.saddr
+    v1:i1, v2:i16 = map.find ports(v0)
+    brif v1, block1, block2
+
+block1:
+    hdr.write tcp.sport, v2
+    br block3
+
+block2:
+    v3:i16 = scalar.load next
+    v4:i16 = const 1
+    v5:i16 = add v3, v4
+    scalar.store next, v5
+    v6:i1 = map.insert ports(v0) -> (v3)
+    hdr.write tcp.sport, v3
+    br block3
+
+block3:
+    v7:i16 = const 1
+    send v7
+    return
+}
+";
+
+#[test]
+fn register_read_modify_write_stays_on_the_switch() {
+    let m = module(COUNTER);
+    let plan = run(&m, &tofino());
+    assert_eq!(stmt(&plan, "scalar.load next").partition, Partition::Pre);
+    assert_eq!(stmt(&plan, "scalar.store next").partition, Partition::Pre);
+    assert_eq!(stmt(&plan, "map.insert").partition, Partition::Server);
+    let next = plan.states.iter().find(|s| s.name == "next").unwrap();
+    assert_eq!(next.placement, Placement::SwitchRegister);
+    assert_eq!(plan.states[0].placement, Placement::Replicated);
+    let sent: Vec<&str> = plan
+        .cuts
+        .pre_to_server
+        .iter()
+        .map(|c| c.value.as_str())
+        .collect();
+    assert!(sent.contains(&"v3"), "{sent:?}");
+    // The insert's key is a header field nobody writes: the server re-reads it.
+    assert!(plan.remat.server.contains(&"v0".to_string()));
+    assert_eq!(plan.resources.stateful_alus.used, 1);
+}
+
+#[test]
+fn state_the_server_touches_is_not_written_on_the_switch() {
+    // The same counter, but opaque server code also reads it (R6).
+    let text = COUNTER.replace(
+        "    v6:i1 = map.insert ports(v0) -> (v3)\n",
+        "    v6:i1 = map.insert ports(v0) -> (v3)\n    v8:i16 = opaque \"peek\"() reads [state next] writes []\n",
+    );
+    let m = module(&text);
+    let plan = run(&m, &tofino());
+    let store = stmt(&plan, "scalar.store next");
+    assert_eq!(store.partition, Partition::Server);
+    assert_eq!(store.why.as_ref().unwrap().rule, "R6");
+    let load = stmt(&plan, "scalar.load next");
+    assert_eq!(
+        load.partition,
+        Partition::Server,
+        "the load goes with its store (R7)"
+    );
+    let next = plan.states.iter().find(|s| s.name == "next").unwrap();
+    assert_eq!(next.placement, Placement::Server);
+}
+
+#[test]
+fn loops_stay_on_the_server() {
+    let text = "nf loop
+
+fn process {
+block0:
+    v0:i8 = hdr.read ipv4.ttl
+    br block1(v0)
+
+block1(v1:i8):
+    v2:i8 = const 1
+    v3:i8 = sub v1, v2
+    v4:i8 = const 5
+    v5:i1 = icmp ugt v3, v4
+    brif v5, block1(v3), block2
+
+block2:
+    hdr.write ipv4.ttl, v3
+    v6:i16 = const 1
+    send v6
+    return
+}
+";
+    let plan = run(&module(text), &tofino());
+    let sub = stmt(&plan, "sub v1, v2");
+    assert_eq!(sub.partition, Partition::Server);
+    assert_eq!(sub.why.as_ref().unwrap().rule, "R5");
+    assert_eq!(stmt(&plan, "hdr.read ipv4.ttl").partition, Partition::Pre);
+    assert_eq!(stmt(&plan, "hdr.write ipv4.ttl").partition, Partition::Post);
+}
+
+/// Two lookups of one table in sequence.
+const TWO_LOOKUPS: &str = "nf twice
+
+state t: hashmap<{k: i32}, {v: i32}, 1024>
+
+fn process {
+block0:
+    v0:i32 = hdr.read ipv4.saddr
+    v1:i1, v2:i32 = map.find t(v0)
+    brif v1, block2, block1
+
+block1:
+    v3:i32 = hdr.read ipv4.daddr
+    v4:i1, v5:i32 = map.find t(v3)
+    brif v4, block2, block3
+
+block2:
+    v6:i16 = const 1
+    send v6
+    return
+
+block3:
+    drop
+    return
+}
+";
+
+#[test]
+fn one_access_per_table_without_duplicates() {
+    let m = module(TWO_LOOKUPS);
+    // With duplicate read-only tables (Tofino profile): both lookups on the switch.
+    let plan = run(&m, &tofino());
+    assert_eq!(plan.summary.server, 0);
+    assert_eq!(plan.states[0].copies, 2);
+    // The tiny profile allows one access per state object: exactly one stays.
+    let tiny = TargetProfile::builtin("tiny").unwrap();
+    let plan = run(&m, &tiny);
+    let finds: Vec<&PlanStmt> = plan
+        .statements
+        .iter()
+        .filter(|s| s.text.contains("map.find"))
+        .collect();
+    let on_switch = finds
+        .iter()
+        .filter(|s| s.partition != Partition::Server)
+        .count();
+    assert_eq!(on_switch, 1);
+    let off = finds
+        .iter()
+        .find(|s| s.partition == Partition::Server)
+        .unwrap();
+    let rule = off.why.as_ref().unwrap().rule.as_str();
+    assert!(["R3", "R4", "C3"].contains(&rule), "{rule}");
+}
+
+#[test]
+fn long_chains_leave_pre_and_big_headers_move_work_to_the_server() {
+    // Six dependent adds: more than tiny's 4 stages.
+    let text = "nf chain
+
+state s: hashmap<{k: i32}, {v: i32}, 16>
+
+fn process {
+block0:
+    v0:i32 = hdr.read ipv4.saddr
+    v1:i32 = add v0, v0
+    v2:i32 = add v1, v0
+    v3:i32 = add v2, v0
+    v4:i32 = add v3, v0
+    v5:i32 = add v4, v0
+    v6:i32 = add v5, v0
+    hdr.write ipv4.daddr, v6
+    v7:i1 = map.insert s(v0) -> (v6)
+    v8:i16 = const 1
+    send v8
+    return
+}
+";
+    let m = module(text);
+    let tiny = TargetProfile::builtin("tiny").unwrap();
+    let plan = run(&m, &tiny);
+    assert!(plan.resources.stages_pre.used <= 4);
+    let last = stmt(&plan, "v6:i32 = add v5, v0");
+    assert_eq!(last.partition, Partition::Server);
+    let rules: Vec<&str> = plan
+        .statements
+        .iter()
+        .filter_map(|s| s.why.as_ref())
+        .map(|w| w.rule.as_str())
+        .collect();
+    assert!(rules.contains(&"C2") || rules.contains(&"R1"), "{rules:?}");
+    // A 3-byte header budget leaves room for nothing but the tag and EtherType.
+    let mut small = tiny.clone();
+    small.transfer_header_bytes = Some(3);
+    let plan = run(&m, &small);
+    assert!(plan.resources.transfer_header.used <= 3);
+    assert_eq!(
+        plan.summary.pre, 0,
+        "everything pre would send moved to the server"
+    );
+    assert!(plan
+        .statements
+        .iter()
+        .any(|s| s.why.as_ref().is_some_and(|w| w.rule == "C5")));
+}
+
+#[test]
+fn memory_evicts_the_largest_table() {
+    let m = module(&TWO_LOOKUPS.replace("1024>", "4000000>"));
+    let plan = run(&m, &TargetProfile::builtin("tiny").unwrap());
+    assert_eq!(plan.states[0].placement, Placement::Server);
+    let find = stmt(&plan, "map.find");
+    assert_eq!(find.why.as_ref().unwrap().rule, "C1");
+}
