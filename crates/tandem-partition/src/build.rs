@@ -855,7 +855,7 @@ pub(crate) fn build_plan(ctx: &Context, lab: &Labelling, ev: &Evaluation, moves:
             pre: counts[0],
             server: counts[1],
             post: counts[2],
-            moves,
+            label_removals: moves,
         },
         statements,
         cuts,

@@ -251,7 +251,7 @@ pub struct Summary {
     /// In post.
     pub post: u32,
     /// Label removals made to satisfy the resource constraints (C1–C5).
-    pub moves: u32,
+    pub label_removals: u32,
 }
 
 /// The partitioning of one NF for one target.

@@ -15,14 +15,14 @@ pub fn report(_module: &Module, _info: &DepInfo, plan: &Plan) -> String {
     let s = &plan.summary;
     let _ = writeln!(
         o,
-        "{} on {}: {} statements — pre {}, server {}, post {} ({} moved by resource constraints)",
+        "{} on {}: {} statements — pre {}, server {}, post {} ({} labels removed by resource constraints)",
         plan.nf,
         plan.target,
         plan.statements.len(),
         s.pre,
         s.server,
         s.post,
-        s.moves
+        s.label_removals
     );
     for x in [Partition::Pre, Partition::Server, Partition::Post] {
         let _ = writeln!(o, "\n== {} ==", x.name());
