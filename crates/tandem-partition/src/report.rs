@@ -73,7 +73,18 @@ pub fn report(_module: &Module, _info: &DepInfo, plan: &Plan) -> String {
     let _ = writeln!(o, "\n== state ==");
     for st in &plan.states {
         let place = match st.placement {
-            Placement::Server => "server only".to_string(),
+            Placement::Server => {
+                // Why its first access is not on the switch.
+                let why = st
+                    .server_accesses
+                    .first()
+                    .and_then(|&a| plan.statements.get(a as usize))
+                    .and_then(|a| a.why.as_ref().map(|w| (a.id, w)));
+                match why {
+                    Some((id, w)) => format!("server only (s{id}: [{}] {})", w.rule, w.reason),
+                    None => "server only".to_string(),
+                }
+            }
             Placement::SwitchTable => format!("switch table ×{}", st.copies),
             Placement::SwitchRegister => "switch register".to_string(),
             Placement::Replicated => format!(

@@ -146,6 +146,67 @@ pub fn verify_plan(
             errs.push(format!("{} chain of {longest} stages", x.name()));
         }
     }
+    // Every value a partition uses (operands, join arguments, conditions of the branches it
+    // follows) is computed there, recomputed there, or received across a cut.
+    let received = |x: Partition, v: &str| -> bool {
+        let lists: &[&Vec<crate::CutValue>] = match x {
+            Partition::Pre => &[],
+            Partition::Server => &[&plan.cuts.pre_to_server],
+            Partition::Post => &[&plan.cuts.server_to_post, &plan.cuts.pre_to_post],
+        };
+        let remat = match x {
+            Partition::Pre => &[][..],
+            Partition::Server => &plan.remat.server[..],
+            Partition::Post => &plan.remat.post[..],
+        };
+        lists.iter().any(|l| l.iter().any(|c| c.value == v)) || remat.iter().any(|r| r == v)
+    };
+    let check_use = |x: Partition, u: tandem_ir::Value, who: String| -> Option<String> {
+        let px = part(g.def_stmt(u)?);
+        (px < x && !received(x, &u.to_string())).then(|| {
+            format!(
+                "{who} in {} uses {u} from {} but does not receive it",
+                x.name(),
+                px.name()
+            )
+        })
+    };
+    for (i, s) in g.stmts.iter().enumerate() {
+        let x = part(StmtId(i as u32));
+        for &u in &s.uses {
+            errs.extend(check_use(x, u, format!("s{i}")));
+        }
+    }
+    for (x, blocks) in [
+        (Partition::Pre, &plan.follows.pre),
+        (Partition::Server, &plan.follows.server),
+        (Partition::Post, &plan.follows.post),
+    ] {
+        for &b in blocks {
+            if let Some(t) = g.term_stmt(tandem_ir::Block::from_u32(b)) {
+                if part(t) > x {
+                    errs.push(format!(
+                        "{} follows block{b} whose branch runs later",
+                        x.name()
+                    ));
+                }
+                for &u in &g.stmt(t).uses {
+                    errs.extend(check_use(x, u, format!("branch of block{b}")));
+                }
+            }
+        }
+        // Every statement's controlling branches are followed.
+        for (i, s) in g.stmts.iter().enumerate() {
+            if part(StmtId(i as u32)) != x {
+                continue;
+            }
+            for c in info.control.of(s.block) {
+                if !blocks.contains(&c.as_u32()) && g.term_stmt(*c).is_some() {
+                    errs.push(format!("s{i} in {} but block{c} is not followed", x.name()));
+                }
+            }
+        }
+    }
     // The header holds every cut value.
     let hdr = &plan.transfer_header;
     let total: u32 = hdr.fields.iter().map(|f| f.bits).sum();

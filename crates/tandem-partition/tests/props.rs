@@ -84,7 +84,11 @@ fn profile() -> impl Strategy<Value = TargetProfile> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 32, ..ProptestConfig::default() })]
+    // PROPTEST_CASES=400 for a longer run.
+    #![proptest_config(ProptestConfig {
+        cases: std::env::var("PROPTEST_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(32),
+        ..ProptestConfig::default()
+    })]
 
     #[test]
     fn plans_respect_dependencies_and_profiles(nf in 0usize..7, p in profile()) {
