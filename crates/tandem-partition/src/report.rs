@@ -81,7 +81,20 @@ pub fn report(_module: &Module, _info: &DepInfo, plan: &Plan) -> String {
                     .and_then(|&a| plan.statements.get(a as usize))
                     .and_then(|a| a.why.as_ref().map(|w| (a.id, w)));
                 match why {
-                    Some((id, w)) => format!("server only (s{id}: [{}] {})", w.rule, w.reason),
+                    Some((id, w)) if w.origin == id => {
+                        format!("server only (s{id}: [{}] {})", w.rule, w.reason)
+                    }
+                    Some((id, w)) => format!(
+                        "server only (s{id}: [{}] {}; from s{} `{}`{})",
+                        w.rule,
+                        w.reason,
+                        w.origin,
+                        w.origin_text,
+                        w.origin_loc
+                            .as_deref()
+                            .map(|l| format!(" at {l}"))
+                            .unwrap_or_default()
+                    ),
                     None => "server only".to_string(),
                 }
             }
