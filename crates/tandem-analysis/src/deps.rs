@@ -24,7 +24,7 @@ use crate::{Cfg, ControlDeps, DomTree};
 use std::fmt;
 use tandem_ir::{Block, Effect, EntityRef, Inst, InstKind, Module, SourceLoc, Value, ValueDef};
 
-/// A statement's index in [`DepInfo::stmts`]; printed `sN`.
+/// A statement's index in [`StmtGraph::stmts`]; printed `sN`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
 pub struct StmtId(pub u32);
 
