@@ -656,6 +656,19 @@ pub(crate) fn evaluate(ctx: &Context, lab: &Labelling) -> Evaluation {
             copies,
             sram_blocks: blocks,
             ageing: ageing && !sw.is_empty(),
+            revalidate: if placement == Placement::Replicated {
+                sw.iter()
+                    .filter(|a| {
+                        g.reachable_from(**a)
+                            .iter()
+                            .enumerate()
+                            .any(|(i, r)| *r && parts[i] == Partition::Server)
+                    })
+                    .map(|a| a.0)
+                    .collect()
+            } else {
+                Vec::new()
+            },
         });
     }
     Evaluation {

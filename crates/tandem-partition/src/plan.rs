@@ -202,6 +202,10 @@ pub struct StatePlacement {
     pub sram_blocks: u64,
     /// Entries age out on the switch (expiring maps).
     pub ageing: bool,
+    /// Switch reads of this (replicated) state whose results server statements depend on.
+    /// The switch copy may lag the server's primary copy while an update is in flight, so
+    /// the server must re-check these reads against its copy before relying on them.
+    pub revalidate: Vec<u32>,
 }
 
 /// A resource's use and budget (`null` budget = unbounded).
