@@ -673,79 +673,23 @@ impl<'a> Lifter<'a> {
         }
         let Some(a0) = arg(0) else { return };
         let m = self.prov_of(a0);
+        if let Some((expiring, vs_arg, cap_arg, has_value)) = map_call_shape(&callee) {
+            let (ks, cap) = (argc(2), argc(cap_arg));
+            let vs = vs_arg.map_or(0, argc);
+            let flavor = if expiring {
+                MapFlavor::Expiring(argc(cap_arg + 1))
+            } else {
+                MapFlavor::Plain
+            };
+            let ptrs: &[(usize, u64, bool)] = if has_value {
+                &[(1, ks, true), (3, vs, false)]
+            } else {
+                &[(1, ks, true)]
+            };
+            self.scan_map(&m, flavor, ks, vs, cap, ptrs, c);
+            return;
+        }
         match callee.as_str() {
-            "tandem_api_map_find" => self.scan_map(
-                &m,
-                MapFlavor::Plain,
-                argc(2),
-                argc(3),
-                argc(4),
-                &[(1, argc(2), true)],
-                c,
-            ),
-            "tandem_api_map_lookup" => self.scan_map(
-                &m,
-                MapFlavor::Plain,
-                argc(2),
-                argc(4),
-                argc(5),
-                &[(1, argc(2), true), (3, argc(4), false)],
-                c,
-            ),
-            "tandem_api_map_insert" => self.scan_map(
-                &m,
-                MapFlavor::Plain,
-                argc(2),
-                argc(4),
-                argc(5),
-                &[(1, argc(2), true), (3, argc(4), false)],
-                c,
-            ),
-            "tandem_api_map_erase" => self.scan_map(
-                &m,
-                MapFlavor::Plain,
-                argc(2),
-                0,
-                argc(3),
-                &[(1, argc(2), true)],
-                c,
-            ),
-            "tandem_api_emap_find" => self.scan_map(
-                &m,
-                MapFlavor::Expiring(argc(5)),
-                argc(2),
-                argc(3),
-                argc(4),
-                &[(1, argc(2), true)],
-                c,
-            ),
-            "tandem_api_emap_lookup" => self.scan_map(
-                &m,
-                MapFlavor::Expiring(argc(6)),
-                argc(2),
-                argc(4),
-                argc(5),
-                &[(1, argc(2), true), (3, argc(4), false)],
-                c,
-            ),
-            "tandem_api_emap_insert" => self.scan_map(
-                &m,
-                MapFlavor::Expiring(argc(6)),
-                argc(2),
-                argc(4),
-                argc(5),
-                &[(1, argc(2), true), (3, argc(4), false)],
-                c,
-            ),
-            "tandem_api_emap_erase" => self.scan_map(
-                &m,
-                MapFlavor::Expiring(argc(4)),
-                argc(2),
-                0,
-                argc(3),
-                &[(1, argc(2), true)],
-                c,
-            ),
             "tandem_api_vec_get" | "tandem_api_vec_set" => {
                 let (es, n) = (argc(3), argc(4));
                 if let Prov::Element(off) = m {
@@ -2651,6 +2595,22 @@ fn offset_ptr(p: Ptr, off: i64) -> Ptr {
         Ptr::Header(h, o) => Ptr::Header(h, o + off),
         p => p,
     }
+}
+
+/// Argument positions of `tandem_api_{map,emap}_{find,lookup,insert,erase}(map, key,
+/// key_size, ...)`: (expiring, value-size argument, capacity argument (an expiring map's idle
+/// timeout follows it), whether argument 3 points to a value).
+fn map_call_shape(callee: &str) -> Option<(bool, Option<usize>, usize, bool)> {
+    let (op, expiring) = match callee.strip_prefix("tandem_api_map_") {
+        Some(op) => (op, false),
+        None => (callee.strip_prefix("tandem_api_emap_")?, true),
+    };
+    Some(match op {
+        "find" => (expiring, Some(3), 4, false),
+        "lookup" | "insert" => (expiring, Some(4), 5, true),
+        "erase" => (expiring, None, 3, false),
+        _ => return None,
+    })
 }
 
 /// A choice between places; `Unknown` when an alternative is unknown or the payload.
