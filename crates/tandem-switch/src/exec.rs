@@ -962,17 +962,21 @@ fn op_checksum(
 #[inline]
 fn sum_be(b: &[u8]) -> u64 {
     let mut acc = 0u64;
-    let mut words = b.chunks_exact(8);
-    for w in &mut words {
-        let v = u64::from_be_bytes(w.try_into().unwrap_or([0; 8]));
+    let n = b.len();
+    let mut i = 0;
+    while i + 8 <= n {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&b[i..i + 8]);
+        let v = u64::from_be_bytes(w);
         acc += (v >> 32) + (v & 0xffff_ffff);
+        i += 8;
     }
-    let mut pairs = words.remainder().chunks_exact(2);
-    for c in &mut pairs {
-        acc += u16::from_be_bytes([c[0], c[1]]) as u64;
+    while i + 2 <= n {
+        acc += u16::from_be_bytes([b[i], b[i + 1]]) as u64;
+        i += 2;
     }
-    if let [x] = pairs.remainder() {
-        acc += (*x as u64) << 8;
+    if i < n {
+        acc += (b[i] as u64) << 8;
     }
     acc
 }
