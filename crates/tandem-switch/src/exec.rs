@@ -674,6 +674,14 @@ impl<'a> Ctx<'a> {
                     let v = e.eval(phv, hb);
                     d.store(phv, hb, v);
                 }
+                Op::SetSlotSlot(a, b) => phv[*a as usize & PHV_MASK] = phv[*b as usize & PHV_MASK],
+                Op::SetSlotConst(a, c) => phv[*a as usize & PHV_MASK] = *c,
+                Op::SetSlotField(a, f) => phv[*a as usize & PHV_MASK] = f.load(phv, hb),
+                Op::SetFieldSlot(f, b) => {
+                    let v = phv[*b as usize & PHV_MASK];
+                    f.store(phv, hb, v);
+                }
+                Op::SetFieldConst(f, c) => f.store(phv, hb, *c),
                 Op::SetSlice(slot, lo, m, e) => {
                     let v = e.eval(phv, hb) & m;
                     let old = phv[*slot as usize & PHV_MASK];

@@ -19,6 +19,12 @@ use crate::hash::Algo;
 #[repr(u8)]
 pub(crate) enum Op {
     Set(Dst, Ex),
+    /// specialised `Set`s (the most frequent shapes)
+    SetSlotSlot(Slot, Slot),
+    SetSlotConst(Slot, u64),
+    SetSlotField(Slot, FieldLoc),
+    SetFieldSlot(FieldLoc, Slot),
+    SetFieldConst(FieldLoc, u64),
     SetSlice(Slot, u32, u64, Ex),
     Copy(Vec<CopyItem>),
     JumpIfZero(Ex, u32),
@@ -139,7 +145,14 @@ impl Lower {
 
     fn stmt(&mut self, s: &St, in_action: bool) {
         let op = match s {
-            St::Set(d, e) => Op::Set(*d, e.clone()),
+            St::Set(d, e) => match (d, e) {
+                (Dst::Slot(a), Ex::Slot(b)) => Op::SetSlotSlot(*a, *b),
+                (Dst::Slot(a), Ex::Const(c)) => Op::SetSlotConst(*a, *c),
+                (Dst::Slot(a), Ex::Field(f)) => Op::SetSlotField(*a, *f),
+                (Dst::Field(f), Ex::Slot(b)) => Op::SetFieldSlot(*f, *b),
+                (Dst::Field(f), Ex::Const(c)) => Op::SetFieldConst(*f, *c),
+                _ => Op::Set(*d, e.clone()),
+            },
             St::SetSlice(a, b, c, e) => Op::SetSlice(*a, *b, *c, e.clone()),
             St::Copy(v) => Op::Copy(v.clone()),
             St::If(c, t, f) => {
