@@ -94,3 +94,29 @@ fn partition_reports_bad_targets() {
     );
     std::fs::remove_dir_all(&dir).ok();
 }
+
+#[test]
+fn partition_splits_joins_on_request() {
+    let out = tandem(&["partition", MINILB, "--split-joins", "--show-plan"]);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    let plan = tandem_partition::Plan::from_json(&String::from_utf8_lossy(&out.stdout)).unwrap();
+    let module = plan.module().unwrap();
+    assert!(module.process.blocks.len() > 13, "block4's tail was copied");
+    let rewrites: Vec<_> = plan
+        .statements
+        .iter()
+        .filter(|s| s.text.starts_with("hdr.write ipv4.daddr"))
+        .map(|s| s.partition)
+        .collect();
+    assert_eq!(
+        rewrites,
+        vec![
+            tandem_partition::Partition::Pre,
+            tandem_partition::Partition::Post
+        ]
+    );
+}

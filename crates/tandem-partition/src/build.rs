@@ -833,6 +833,7 @@ pub(crate) fn build_plan(ctx: &Context, lab: &Labelling, ev: &Evaluation, moves:
             why_not_post: wp,
         });
     }
+    let ir = tandem_ir::print_module(ctx.module);
     let mut cuts = Cuts::default();
     for c in &ev.cuts {
         let cv = CutValue {
@@ -863,7 +864,8 @@ pub(crate) fn build_plan(ctx: &Context, lab: &Labelling, ev: &Evaluation, moves:
         version: PLAN_VERSION,
         nf: ctx.module.name.clone(),
         target: ctx.profile.name.clone(),
-        ir_digest: ir_digest(&tandem_ir::print_module(ctx.module)),
+        ir_digest: ir_digest(&ir),
+        ir,
         summary: Summary {
             pre: counts[0],
             server: counts[1],

@@ -28,7 +28,10 @@
 //! 2. the label-removing rules to a fixed point ([`labels`]);
 //! 3. resource refinement ([`refine`]): C2 stages, C3 one access per state object
 //!    (exhaustive search), C1 memory, C4/C5 metadata and transfer header (greedy);
-//! 4. assignment and the plan (cuts, recomputed values, header layout, state placement).
+//! 4. assignment and the plan (cuts, recomputed values, header layout, state placement);
+//! 5. optionally ([`partition_module`] with [`PartitionOptions::split_joins`]), tail
+//!    duplication at joins of server and switch-only paths ([`split_server_joins`]) and
+//!    partitioning again.
 //!
 //! Deterministic, no I/O; a profile is parsed from a string ([`parse_profile`]).
 
@@ -39,12 +42,14 @@ mod plan;
 mod profile;
 pub mod refine;
 mod report;
+mod split;
 mod verify;
 
 pub use labels::{Labelling, Reason, Rule};
 pub use plan::*;
 pub use profile::{parse_profile, MatchKind, ProfileError, StageCosts, TargetProfile, OP_NAMES};
 pub use report::{report, write_dot};
+pub use split::split_server_joins;
 pub use verify::verify_plan;
 
 use tandem_analysis::DepInfo;
@@ -72,14 +77,83 @@ pub enum PartitionError {
 pub struct PartitionOptions {
     /// Largest number of combinations the C3 search tries exhaustively at once.
     pub exhaustive_limit: usize,
+    /// [`partition_module`] copies the tails of joins where server and switch-only paths
+    /// meet ([`split_server_joins`]), so that the switch-only path runs entirely in pre.
+    pub split_joins: bool,
+    /// At most this many joins are split.
+    pub max_splits: usize,
+    /// A split copies at most this many instructions, and the module grows to at most
+    /// twice its size.
+    pub split_max_insts: usize,
 }
 
 impl Default for PartitionOptions {
     fn default() -> Self {
         PartitionOptions {
             exhaustive_limit: 4096,
+            split_joins: false,
+            max_splits: 4,
+            split_max_insts: 400,
         }
     }
+}
+
+/// A module with its analyses and plan (the module may differ from the input when
+/// [`PartitionOptions::split_joins`] is on).
+#[derive(Clone, Debug)]
+pub struct Partitioned {
+    /// The module the plan refers to.
+    pub module: Module,
+    /// Its analyses.
+    pub info: DepInfo,
+    /// The plan.
+    pub plan: Plan,
+}
+
+/// Analyses and partitions `module`; with [`PartitionOptions::split_joins`], also splits
+/// joins (re-partitioning after each split, keeping a split only when it moves statements
+/// into pre without adding any to the server).
+pub fn partition_module(
+    module: &Module,
+    profile: &TargetProfile,
+    options: &PartitionOptions,
+) -> Result<Partitioned, PartitionError> {
+    let info = tandem_analysis::compute_deps(module);
+    let plan = partition_with(module, &info, profile, options)?;
+    let mut best = Partitioned {
+        module: module.clone(),
+        info,
+        plan,
+    };
+    if !options.split_joins {
+        return Ok(best);
+    }
+    let limit = 2 * module.process.insts.len();
+    for _ in 0..options.max_splits {
+        let parts: Vec<Partition> = best.plan.statements.iter().map(|s| s.partition).collect();
+        let Some(next) =
+            split_server_joins(&best.module, &best.info, &parts, options.split_max_insts)
+        else {
+            break;
+        };
+        if next.process.insts.len() > limit || tandem_ir::verify_module(&next).is_err() {
+            break;
+        }
+        let info = tandem_analysis::compute_deps(&next);
+        let Ok(plan) = partition_with(&next, &info, profile, options) else {
+            break;
+        };
+        let (old, new) = (&best.plan.summary, &plan.summary);
+        if new.server > old.server || new.pre <= old.pre {
+            break;
+        }
+        best = Partitioned {
+            module: next,
+            info,
+            plan,
+        };
+    }
+    Ok(best)
 }
 
 /// Partitions `module` for `profile` with default options.

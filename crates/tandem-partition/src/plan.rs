@@ -269,6 +269,9 @@ pub struct Plan {
     pub target: String,
     /// FNV-1a 64 of the canonical IR text the plan refers to (`fnv1a64:` + 16 hex digits).
     pub ir_digest: String,
+    /// That IR text (the NF after any partitioning transformation such as
+    /// [`crate::split_server_joins`]): back ends read the module from here.
+    pub ir: String,
     /// Counts.
     pub summary: Summary,
     /// Every statement, in program order (`statements[i].id == i`).
@@ -296,6 +299,18 @@ impl Plan {
     /// Statements on the switch (pre + post).
     pub fn switch_statements(&self) -> u32 {
         self.summary.pre + self.summary.post
+    }
+
+    /// The module the plan refers to, parsed from [`Plan::ir`] and checked against
+    /// [`Plan::ir_digest`].
+    pub fn module(&self) -> Result<tandem_ir::Module, crate::PartitionError> {
+        if ir_digest(&self.ir) != self.ir_digest {
+            return Err(crate::PartitionError::BadPlan(
+                "the IR text does not match ir_digest".into(),
+            ));
+        }
+        tandem_ir::parse_module(&self.ir)
+            .map_err(|e| crate::PartitionError::BadPlan(format!("its IR: {e}")))
     }
 
     /// The plan as pretty JSON.

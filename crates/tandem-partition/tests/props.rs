@@ -91,6 +91,19 @@ proptest! {
     })]
 
     #[test]
+    fn split_plans_respect_dependencies_and_profiles(nf in 0usize..7, p in profile()) {
+        let nf = &nfs()[nf];
+        let options = PartitionOptions { split_joins: true, ..PartitionOptions::default() };
+        if let Ok(out) = partition_module(&nf.module, &p, &options) {
+            if let Err(e) = verify_plan(&out.module, &out.info, &p, &out.plan) {
+                prop_assert!(false, "{}: {:#?}\n{:?}", nf.module.name, e, p);
+            }
+            prop_assert!(tandem_ir::verify_module(&out.module).is_ok());
+            prop_assert_eq!(out.plan.module().unwrap(), out.module);
+        }
+    }
+
+    #[test]
     fn plans_respect_dependencies_and_profiles(nf in 0usize..7, p in profile()) {
         let nf = &nfs()[nf];
         match partition(&nf.module, &nf.info, &p) {

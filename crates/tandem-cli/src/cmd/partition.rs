@@ -22,6 +22,13 @@ pub struct Args {
     /// Write plan.json to this file.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
+    /// Copy the tails of joins where server and switch-only paths meet, so switch-only
+    /// paths run entirely in pre (the plan's `ir` holds the transformed NF).
+    #[arg(long)]
+    pub split_joins: bool,
+    /// Print the NF IR the plan refers to.
+    #[arg(long)]
+    pub show_ir: bool,
 }
 
 /// A built-in profile by name, or a profile file.
@@ -59,9 +66,17 @@ pub fn load_module(nf: &Path) -> anyhow::Result<tandem_ir::Module> {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let profile = load_profile(&args.target)?;
     let module = load_module(&args.nf)?;
-    let info = tandem_analysis::compute_deps(&module);
-    let plan: Plan = tandem_partition::partition(&module, &info, &profile)
-        .with_context(|| format!("partitioning {}", args.nf.display()))?;
+    let options = tandem_partition::PartitionOptions {
+        split_joins: args.split_joins,
+        ..Default::default()
+    };
+    let tandem_partition::Partitioned { module, info, plan } =
+        tandem_partition::partition_module(&module, &profile, &options)
+            .with_context(|| format!("partitioning {}", args.nf.display()))?;
+    let plan: Plan = plan;
+    if args.show_ir {
+        print!("{}", plan.ir);
+    }
     if let Some(out) = &args.output {
         std::fs::write(out, plan.to_json() + "\n")
             .with_context(|| format!("writing {}", out.display()))?;
