@@ -732,6 +732,98 @@ enum Flow {
     Return,
 }
 
+/// What one executed instruction does to control flow ([`Machine::exec`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Step {
+    /// Continue with the next instruction of the block.
+    Next,
+    /// Jump to the block, passing these parameter values.
+    Goto(crate::Block, Vec<u64>),
+    /// The function returned.
+    Return,
+}
+
+/// The interpreter's machine state for one packet — SSA values, packet bytes, fate — with
+/// single-instruction execution, for tools that run parts of `process` in their own order
+/// (the partition simulator runs a plan's pre, server and post parts in turn, each with its
+/// own values). Same semantics as [`Interpreter::run_with`]; the caller verifies the module
+/// and chooses which instructions to execute.
+pub struct Machine<'m> {
+    cx: Ctx<'m>,
+}
+
+impl<'m> Machine<'m> {
+    /// A machine for `packet` (values 0, fate drop); advances the store's clock to the
+    /// packet's time as [`Interpreter::run_with`] does.
+    pub fn new(module: &'m Module, store: &mut StateStore, packet: &Packet) -> Machine<'m> {
+        store.clock_ns = store.clock_ns.max(packet.timestamp_ns);
+        Machine {
+            cx: Ctx {
+                module,
+                vals: vec![0; module.process.values.len()],
+                bytes: packet.bytes.clone(),
+                hdrs: HeaderOffsets::parse(&packet.bytes),
+                action: Action::Drop,
+                steps: 0,
+            },
+        }
+    }
+
+    /// Executes one instruction (branch arguments are evaluated, not assigned: on
+    /// [`Step::Goto`] the caller assigns the target's parameters with
+    /// [`Machine::set_value`]).
+    pub fn exec(
+        &mut self,
+        inst: Inst,
+        store: &mut StateStore,
+        packet: &Packet,
+        handler: &mut dyn OpaqueHandler,
+    ) -> Result<Step, InterpError> {
+        self.cx.steps += 1;
+        Ok(match self.cx.exec(inst, store, packet, handler)? {
+            Flow::Next => Step::Next,
+            Flow::Goto(b, args) => Step::Goto(b, args),
+            Flow::Return => Step::Return,
+        })
+    }
+
+    /// The current value of `v` (0 until set or computed).
+    pub fn value(&self, v: Value) -> Option<u64> {
+        self.cx.vals.get(v.index()).copied()
+    }
+
+    /// Sets `v` (wrapped to its type).
+    pub fn set_value(&mut self, v: Value, x: u64) -> Result<(), InterpError> {
+        self.cx.set(v, x)
+    }
+
+    /// The packet bytes, with header writes so far.
+    pub fn bytes(&self) -> &[u8] {
+        &self.cx.bytes
+    }
+
+    /// Replaces the packet bytes (same frame with other header values; header presence and
+    /// offsets are those of the original packet, which never change).
+    pub fn set_bytes(&mut self, bytes: Vec<u8>) {
+        self.cx.bytes = bytes;
+    }
+
+    /// The packet's fate so far.
+    pub fn action(&self) -> Action {
+        self.cx.action
+    }
+
+    /// Sets the packet's fate.
+    pub fn set_action(&mut self, action: Action) {
+        self.cx.action = action;
+    }
+
+    /// Instructions executed.
+    pub fn steps(&self) -> u64 {
+        self.cx.steps
+    }
+}
+
 impl Ctx<'_> {
     fn get(&self, v: Value) -> Result<u64, InterpError> {
         self.vals

@@ -180,8 +180,8 @@ pub use entity::{Arena, Block, EntityRef, FileId, Inst, StateId, Value};
 pub use header::{Header, HeaderField, Meta};
 pub use inst::{BinOp, BlockCall, CastOp, Effect, InstKind, IntCC, SourceLoc};
 pub use interp::{
-    Action, DumpEntry, DumpFormat, InterpError, InterpOptions, Interpreter, OpaqueHandler, Outcome,
-    Packet, StateDump, StateStore, StoreError,
+    Action, DumpEntry, DumpFormat, InterpError, InterpOptions, Interpreter, Machine, OpaqueHandler,
+    Outcome, Packet, StateDump, StateStore, Step, StoreError,
 };
 pub use module::{
     BlockData, FuncBuilder, Function, InstData, InstEffects, Module, ValueData, ValueDef,

@@ -3,6 +3,7 @@
 //! keeps at least as many statements on the switch as any bounded one.
 
 mod common;
+mod sim;
 
 use proptest::prelude::*;
 use std::sync::OnceLock;
@@ -35,6 +36,18 @@ fn nfs() -> &'static Vec<Nf> {
             })
             .collect()
     })
+}
+
+/// A little traffic for the simulator.
+fn traffic() -> Vec<tandem_ir::interp::Packet> {
+    let mut seed = 5u64;
+    (0..80)
+        .map(|i| {
+            let mut p = common::packet(&mut seed);
+            p.timestamp_ns = i * 9_000_000_000;
+            p
+        })
+        .collect()
 }
 
 fn limit(lo: u32, hi: u32) -> impl Strategy<Value = Option<u32>> {
@@ -99,7 +112,9 @@ proptest! {
                 prop_assert!(false, "{}: {:#?}\n{:?}", nf.module.name, e, p);
             }
             prop_assert!(tandem_ir::verify_module(&out.module).is_ok());
-            prop_assert_eq!(out.plan.module().unwrap(), out.module);
+            prop_assert_eq!(&out.plan.module().unwrap(), &out.module);
+            // And the plan runs like the original NF.
+            sim::check(&out.module, &out.info, &out.plan, &common::store(&out.module), &traffic());
         }
     }
 
@@ -116,6 +131,8 @@ proptest! {
                     "{}: {} on the switch, bmv2 keeps {}", nf.module.name,
                     plan.switch_statements(), nf.bmv2_switch
                 );
+                // It runs like the original NF.
+                sim::check(&nf.module, &nf.info, &plan, &common::store(&nf.module), &traffic());
                 // The plan serialises and reads back.
                 prop_assert_eq!(Plan::from_json(&plan.to_json()).unwrap(), plan);
             }
