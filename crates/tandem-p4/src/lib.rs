@@ -1,0 +1,122 @@
+//! The P4 back end: a partition [`Plan`] to a P4-16 program for the v1model architecture
+//! (BMv2 `simple_switch`, Tandem's own switch) and its [`Manifest`].
+//!
+//! ```text
+//! let module = plan.module()?;
+//! let out = tandem_p4::generate(&plan, &module, &P4Options::default())?;
+//! std::fs::write("switch.p4", tandem_p4_syntax::print_program(&out.program));
+//! std::fs::write("manifest.json", out.manifest.to_json());
+//! ```
+//!
+//! # Pipeline
+//! 1. [`view`]: what each partition executes (statements, recomputed values, followed
+//!    branches) from the plan;
+//! 2. [`walk::structure_partition`]: pre's and post's walks as nested branches;
+//! 3. `v1model`: headers (Ethernet, the transfer header, IPv4, TCP, UDP), parser, ingress
+//!    (pre for packets from the network, post for packets back from the server and for
+//!    packets that never needed it), tables for maps, registers for scalars and vectors, the
+//!    atomic-update write-back tables and visibility flag, deparser; the manifest.
+//!
+//! The program is built as a `tandem-p4-syntax` AST; print it with
+//! [`tandem_p4_syntax::print_program`]. Pure: no I/O, deterministic; anything the switch
+//! cannot express is a [`P4Error::Unsupported`] naming the statement.
+
+mod build;
+pub mod manifest;
+mod v1model;
+pub mod view;
+pub mod walk;
+
+pub use manifest::Manifest;
+pub use v1model::{INGRESS, WRITE_BACK_SIZE};
+
+use tandem_ir::Module;
+use tandem_p4_syntax::Program;
+use tandem_partition::Plan;
+use thiserror::Error;
+
+/// Errors of the P4 back end.
+#[derive(Debug, Error, Clone, PartialEq, Eq)]
+pub enum P4Error {
+    /// The plan does not fit its module.
+    #[error("bad plan: {0}")]
+    BadPlan(String),
+    /// A switch statement the architecture cannot express.
+    #[error("{statement}: cannot run on the switch: {reason}")]
+    Unsupported {
+        /// `sN `text``.
+        statement: String,
+        /// Why.
+        reason: String,
+    },
+    /// A switch partition's walk revisits a block.
+    #[error("{partition}: the switch walk loops at {block}")]
+    Loop {
+        /// Partition.
+        partition: String,
+        /// Block.
+        block: String,
+    },
+    /// Tail duplication grew too large.
+    #[error("{0}: the structured walk exceeds {max} nodes", max = walk::MAX_NODES)]
+    TooLarge(String),
+    /// An architecture this back end does not generate.
+    #[error("architecture `{0}` is not supported (supported: v1model)")]
+    Arch(String),
+}
+
+/// Target architecture.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Arch {
+    /// `v1model.p4` (BMv2 simple_switch, tandem-switch).
+    V1Model,
+}
+
+impl Arch {
+    /// Parses `v1model`.
+    pub fn from_name(s: &str) -> Result<Arch, P4Error> {
+        match s {
+            "v1model" => Ok(Arch::V1Model),
+            other => Err(P4Error::Arch(other.into())),
+        }
+    }
+}
+
+/// Knobs of the P4 back end.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct P4Options {
+    /// Architecture.
+    pub arch: Arch,
+    /// The switch port the server is attached to.
+    pub server_port: u16,
+    /// Write-back tables and a visibility flag for replicated maps (Gallium §4.3.3).
+    pub atomic_update: bool,
+}
+
+impl Default for P4Options {
+    fn default() -> Self {
+        P4Options {
+            arch: Arch::V1Model,
+            server_port: 64,
+            atomic_update: true,
+        }
+    }
+}
+
+/// A generated switch program.
+#[derive(Clone, Debug, PartialEq)]
+pub struct P4Output {
+    /// The program.
+    pub program: Program,
+    /// Its manifest.
+    pub manifest: Manifest,
+}
+
+/// Generates the switch program for `plan`; `module` is `plan.module()`.
+pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Output, P4Error> {
+    let view = view::View::new(module, plan)?;
+    let (program, manifest) = match opts.arch {
+        Arch::V1Model => v1model::lower_v1model(&view, opts)?,
+    };
+    Ok(P4Output { program, manifest })
+}

@@ -1,0 +1,217 @@
+//! The manifest: what the runtime needs to drive the generated switch program — the P4Info of
+//! the program (ids and layouts of tables, actions, registers) plus the mapping from NF state
+//! to switch objects and the transfer-header layout. Serialised as `manifest.json`
+//! (documented in `docs/manifest-format.md`; bump [`MANIFEST_VERSION`] on any change).
+
+use serde::{Deserialize, Serialize};
+
+/// The `manifest.json` format version.
+pub const MANIFEST_VERSION: u32 = 1;
+
+/// P4Runtime id prefixes (`p4/config/v1/p4types.proto`, `P4Ids.Prefix`).
+pub const PREFIX_ACTION: u32 = 0x01;
+/// Tables.
+pub const PREFIX_TABLE: u32 = 0x02;
+/// Registers.
+pub const PREFIX_REGISTER: u32 = 0x16;
+
+/// The id of the `n`-th object (from 1) of a kind: the prefix in the top byte.
+pub fn object_id(prefix: u32, n: u32) -> u32 {
+    (prefix << 24) | n
+}
+
+/// One match key field of a table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct KeyField {
+    /// Key field id (from 1, in order).
+    pub id: u32,
+    /// The key expression in the program (`meta.map_k0`).
+    pub name: String,
+    /// The NF layout field it holds.
+    pub field: String,
+    /// Width in bits.
+    pub bits: u32,
+    /// `exact`.
+    pub match_kind: String,
+}
+
+/// One action parameter.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ActionParam {
+    /// Parameter id (from 1, in order).
+    pub id: u32,
+    /// Name in the program.
+    pub name: String,
+    /// The NF layout field it holds.
+    pub field: String,
+    /// Width in bits.
+    pub bits: u32,
+}
+
+/// An action.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Action {
+    /// P4Runtime-style id.
+    pub id: u32,
+    /// Qualified name (`TandemIngress.map_hit`).
+    pub name: String,
+    /// Parameters (action data), in order.
+    pub params: Vec<ActionParam>,
+}
+
+/// What a table is for.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(rename_all = "snake_case")]
+pub enum TableRole {
+    /// The switch copy of a map: one entry per NF map entry.
+    Main,
+    /// The write-back table of a replicated map (atomic update, Gallium §4.3.3): consulted
+    /// before the main table while the visibility flag is set.
+    WriteBack,
+}
+
+/// A match-action table.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Table {
+    /// P4Runtime-style id.
+    pub id: u32,
+    /// Qualified name (`TandemIngress.map`), as the switch control API names it.
+    pub name: String,
+    /// The NF state object it holds.
+    pub state: String,
+    /// Main copy or write-back table.
+    pub role: TableRole,
+    /// The plan statement (map lookup) this copy serves.
+    pub statement: u32,
+    /// Match keys, in the NF key layout's order.
+    pub keys: Vec<KeyField>,
+    /// The action an entry uses, its data the NF value layout.
+    pub hit_action: Action,
+    /// For write-back tables: the action marking a deleted key (no data).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub delete_action: Option<Action>,
+    /// The default action (a miss).
+    pub default_action: Action,
+    /// Entries.
+    pub size: u64,
+    /// Entries age out (expiring map); the idle timeout of the NF map.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub idle_timeout_ns: Option<u64>,
+}
+
+/// A register array.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Register {
+    /// P4Runtime-style id.
+    pub id: u32,
+    /// Qualified name (`TandemIngress.out_port`).
+    pub name: String,
+    /// The NF state object it holds (empty for Tandem's own registers).
+    pub state: String,
+    /// The layout field (vectors; `null` for scalars and Tandem's registers).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub field: Option<String>,
+    /// Element width.
+    pub bits: u32,
+    /// Elements.
+    pub size: u64,
+}
+
+/// Where one NF state object lives on the switch.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct StateMap {
+    /// The state object.
+    pub name: String,
+    /// `hashmap`, `expiring_map`, `vector`, `scalar`.
+    pub kind: String,
+    /// The plan's placement (`server`, `switch_table`, `switch_register`, `replicated`).
+    pub placement: String,
+    /// Tables holding it (every copy gets every entry).
+    pub tables: Vec<String>,
+    /// Its write-back tables (replicated maps).
+    pub write_back_tables: Vec<String>,
+    /// Registers holding it (one per layout field for vectors).
+    pub registers: Vec<String>,
+}
+
+/// One field of the transfer header.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HeaderField {
+    /// Name in `hdr.tandem`.
+    pub name: String,
+    /// Bit offset from the start of the header (big-endian bit order).
+    pub offset: u32,
+    /// Width.
+    pub bits: u32,
+    /// The cut value carried (`v7`, `meta.in_port`, `fate`), `null` for `tag`,
+    /// `orig_ethertype` and `pad`.
+    pub value: Option<String>,
+    /// Written by (`pre`, `server`).
+    pub from: Option<String>,
+    /// Read by.
+    pub to: Vec<String>,
+}
+
+/// The transfer header.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct TransferHeader {
+    /// EtherType announcing it.
+    pub ethertype: String,
+    /// Bytes (0: no header, nothing runs on the server).
+    pub bytes: u32,
+    /// `tag` switch → server.
+    pub tag_to_server: u8,
+    /// `tag` server → switch.
+    pub tag_to_post: u8,
+    /// Fields in order.
+    pub fields: Vec<HeaderField>,
+}
+
+/// The manifest of one generated switch program.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Manifest {
+    /// [`MANIFEST_VERSION`].
+    pub version: u32,
+    /// The NF.
+    pub nf: String,
+    /// `v1model`.
+    pub arch: String,
+    /// The plan's target profile.
+    pub target: String,
+    /// The plan's `ir_digest`.
+    pub ir_digest: String,
+    /// The port the server is attached to.
+    pub server_port: u16,
+    /// Ingress control name (qualifies table, action and register names).
+    pub control: String,
+    /// The transfer header.
+    pub transfer_header: TransferHeader,
+    /// Tables.
+    pub tables: Vec<Table>,
+    /// Registers.
+    pub registers: Vec<Register>,
+    /// The visibility-flag register of atomic update (index 0, 1 bit), when any table has a
+    /// write-back table.
+    pub visibility_flag: Option<String>,
+    /// NF state → switch objects, in declaration order.
+    pub states: Vec<StateMap>,
+}
+
+impl Manifest {
+    /// Pretty JSON.
+    pub fn to_json(&self) -> String {
+        serde_json::to_string_pretty(self).unwrap_or_default()
+    }
+
+    /// Reads a manifest, checking the version.
+    pub fn from_json(text: &str) -> Result<Manifest, String> {
+        let m: Manifest = serde_json::from_str(text).map_err(|e| e.to_string())?;
+        if m.version != MANIFEST_VERSION {
+            return Err(format!(
+                "manifest version {} (this Tandem reads version {MANIFEST_VERSION})",
+                m.version
+            ));
+        }
+        Ok(m)
+    }
+}

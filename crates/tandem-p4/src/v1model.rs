@@ -1,0 +1,1250 @@
+//! `lower_v1model`: a plan to one v1model program.
+//!
+//! Layout of the program (all NF work happens in ingress; egress is empty):
+//!
+//! ```text
+//! parser:   eth ─0x88b5 (server port only)─▶ tandem ─0x0800─▶ ipv4 ─0x45,6─▶ tcp
+//!              └─0x0800───────────────────────────────────────▶       └─0x45,17─▶ udp
+//! ingress:  from the server (tandem valid, tag 2): unpack the header into metadata
+//!           otherwise: pre; when it reached a server statement: pack the header
+//!           packets not bound for the server: post
+//!           fate: to the server port, the decided port, or mark_to_drop
+//! deparser: eth, tandem, ipv4, tcp, udp
+//! ```
+//!
+//! SSA values live in metadata (`meta.vN`, one field per value), constants are literals.
+//! `i1` values are `bit<1>`; comparisons become `c ? 1w1 : 1w0`. P4 has no byte swap,
+//! signed comparison or arithmetic shift right, so they become slices and concatenations,
+//! sign-bit flips, and a select on the sign bit.
+
+use std::collections::HashMap;
+
+use tandem_ir::{
+    BinOp as IrBin, CastOp, Header, HeaderField, Inst, InstKind, IntCC, Meta, StateId, StateKind,
+    Value, ValueDef,
+};
+use tandem_p4_syntax::{
+    BinOp, DeclKind, Direction, ExprKind, ParserState, Program, SelectCase, Stmt, StmtKind,
+    Table as P4Table, Transition, Type, UnOp,
+};
+use tandem_partition::{Partition, Placement};
+
+use crate::build::*;
+use crate::manifest::{self, Manifest};
+use crate::view::View;
+use crate::walk::{structure_partition, Node};
+use crate::{P4Error, P4Options};
+
+/// Name of the ingress control (qualifies object names in the manifest).
+pub const INGRESS: &str = "TandemIngress";
+/// Size of each write-back table.
+pub const WRITE_BACK_SIZE: u64 = 1024;
+const FLAG_REGISTER: &str = "tandem_visible";
+
+/// How one switch lookup is realised.
+struct LookupTable {
+    table: String,
+    keys: Vec<String>,
+    write_back: Option<String>,
+}
+
+struct Gen<'v, 'a> {
+    view: &'v View<'a>,
+    opts: &'v P4Options,
+    /// Metadata fields in first-use order.
+    meta: Vec<(String, u32)>,
+    meta_index: HashMap<String, usize>,
+    locals: Vec<tandem_p4_syntax::Decl>,
+    lookups: HashMap<Inst, LookupTable>,
+    registers: HashMap<StateId, Vec<String>>,
+    manifest: Manifest,
+    next_action: u32,
+    next_table: u32,
+    next_register: u32,
+}
+
+/// Lowers the plan to a v1model program and its manifest.
+pub fn lower_v1model(view: &View<'_>, opts: &P4Options) -> Result<(Program, Manifest), P4Error> {
+    let plan = view.plan;
+    let th = &plan.transfer_header;
+    let manifest = Manifest {
+        version: manifest::MANIFEST_VERSION,
+        nf: plan.nf.clone(),
+        arch: "v1model".into(),
+        target: plan.target.clone(),
+        ir_digest: plan.ir_digest.clone(),
+        server_port: opts.server_port,
+        control: INGRESS.into(),
+        transfer_header: manifest::TransferHeader {
+            ethertype: th.ethertype.clone(),
+            bytes: th.bytes,
+            tag_to_server: th.tag_to_server,
+            tag_to_post: th.tag_to_post,
+            fields: th
+                .fields
+                .iter()
+                .map(|f| manifest::HeaderField {
+                    name: f.name.clone(),
+                    offset: f.offset,
+                    bits: f.bits,
+                    value: f.value.clone(),
+                    from: f.from.map(|p| p.name().to_string()),
+                    to: f.to.iter().map(|p| p.name().to_string()).collect(),
+                })
+                .collect(),
+        },
+        tables: Vec::new(),
+        registers: Vec::new(),
+        visibility_flag: None,
+        states: Vec::new(),
+    };
+    let mut g = Gen {
+        view,
+        opts,
+        meta: Vec::new(),
+        meta_index: HashMap::new(),
+        locals: Vec::new(),
+        lookups: HashMap::new(),
+        registers: HashMap::new(),
+        manifest,
+        next_action: 0,
+        next_table: 0,
+        next_register: 0,
+    };
+    for f in ["to_server", "fate", "in_port", "pkt_len", "now"] {
+        let bits = match f {
+            "to_server" => 1,
+            "fate" => 17,
+            "now" => 64,
+            _ => 16,
+        };
+        g.meta_field(f, bits);
+    }
+    g.declare_state()?;
+    let pre = structure_partition(view, Partition::Pre)?;
+    let post = structure_partition(view, Partition::Post)?;
+    let pre = g.lower_nodes(&pre)?;
+    let post = g.lower_nodes(&post)?;
+    let apply = g.ingress_apply(pre, post)?;
+    let program = g.program(apply);
+    Ok((program, g.manifest))
+}
+
+fn hdr_name(h: Header) -> &'static str {
+    h.name()
+}
+
+/// `hdr.ipv4.daddr`.
+fn field_expr(f: HeaderField) -> Expr {
+    let (h, n) = f.name().split_once('.').unwrap_or(("", f.name()));
+    member(member(name("hdr"), h), n)
+}
+
+use tandem_p4_syntax::Expr;
+
+fn meta(n: &str) -> Expr {
+    member(name("meta"), n)
+}
+
+fn sm(n: &str) -> Expr {
+    member(name("standard_metadata"), n)
+}
+
+fn mask(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    }
+}
+
+/// A layout field's width as a P4 type.
+fn layout_bits(t: tandem_ir::Type) -> u32 {
+    t.bits()
+}
+
+impl Gen<'_, '_> {
+    fn func(&self) -> &tandem_ir::Function {
+        &self.view.module.process
+    }
+
+    fn meta_field(&mut self, n: &str, bits: u32) -> Expr {
+        if !self.meta_index.contains_key(n) {
+            self.meta_index.insert(n.to_string(), self.meta.len());
+            self.meta.push((n.to_string(), bits));
+        }
+        meta(n)
+    }
+
+    fn bits(&self, v: Value) -> u32 {
+        self.func().value_type(v).map(|t| t.bits()).unwrap_or(64)
+    }
+
+    fn const_of(&self, v: Value) -> Option<u64> {
+        let data = self.func().values.get(v)?;
+        match data.def {
+            ValueDef::Result(inst, _) => match self.func().insts.get(inst)?.kind {
+                InstKind::Const { imm } => Some(imm),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A value as an expression: a literal for constants, else its metadata field.
+    fn val(&mut self, v: Value) -> Expr {
+        let bits = self.bits(v);
+        match self.const_of(v) {
+            Some(c) => lit(c, bits),
+            None => self.meta_field(&v.to_string(), bits),
+        }
+    }
+
+    /// The metadata field receiving `v`.
+    fn dst(&mut self, v: Value) -> Expr {
+        let bits = self.bits(v);
+        self.meta_field(&v.to_string(), bits)
+    }
+
+    fn action_id(&mut self) -> u32 {
+        self.next_action += 1;
+        manifest::object_id(manifest::PREFIX_ACTION, self.next_action)
+    }
+
+    // ----- state objects -----
+
+    fn declare_state(&mut self) -> Result<(), P4Error> {
+        let plan = self.view.plan;
+        let module = self.view.module;
+        let mut any_write_back = false;
+        for sp_ in &plan.states {
+            let sid = module
+                .state_by_name(&sp_.name)
+                .ok_or_else(|| P4Error::BadPlan(format!("unknown state `{}`", sp_.name)))?;
+            let obj = &module.states[sid];
+            let mut entry = manifest::StateMap {
+                name: sp_.name.clone(),
+                kind: sp_.kind.clone(),
+                placement: match sp_.placement {
+                    Placement::Server => "server",
+                    Placement::SwitchTable => "switch_table",
+                    Placement::SwitchRegister => "switch_register",
+                    Placement::Replicated => "replicated",
+                }
+                .into(),
+                tables: Vec::new(),
+                write_back_tables: Vec::new(),
+                registers: Vec::new(),
+            };
+            if sp_.placement == Placement::Server || sp_.switch_accesses.is_empty() {
+                self.manifest.states.push(entry);
+                continue;
+            }
+            match &obj.kind {
+                StateKind::HashMap {
+                    key,
+                    value,
+                    capacity,
+                }
+                | StateKind::ExpiringMap {
+                    key,
+                    value,
+                    capacity,
+                    ..
+                } => {
+                    let timeout = match obj.kind {
+                        StateKind::ExpiringMap {
+                            idle_timeout_ns, ..
+                        } => Some(idle_timeout_ns),
+                        _ => None,
+                    };
+                    let many = sp_.switch_accesses.len() > 1;
+                    for (k, &stmt) in sp_.switch_accesses.iter().enumerate() {
+                        let inst = self.stmt_inst(stmt)?;
+                        let tname = if many {
+                            format!("{}_{k}", sp_.name)
+                        } else {
+                            sp_.name.clone()
+                        };
+                        let write_back =
+                            self.opts.atomic_update && sp_.placement == Placement::Replicated;
+                        let results = self.func().insts[inst].results.clone();
+                        let keys: Vec<String> = key
+                            .fields
+                            .iter()
+                            .map(|f| format!("{tname}_{}", f.name))
+                            .collect();
+                        for (kname, f) in keys.iter().zip(&key.fields) {
+                            self.meta_field(kname, layout_bits(f.ty));
+                        }
+                        self.add_table(
+                            &tname,
+                            &sp_.name,
+                            stmt,
+                            &keys,
+                            key,
+                            value,
+                            *capacity,
+                            timeout,
+                            &results,
+                            manifest::TableRole::Main,
+                        )?;
+                        entry.tables.push(format!("{INGRESS}.{tname}"));
+                        let wb = if write_back {
+                            any_write_back = true;
+                            let wname = format!("{tname}_wb");
+                            self.add_table(
+                                &wname,
+                                &sp_.name,
+                                stmt,
+                                &keys,
+                                key,
+                                value,
+                                WRITE_BACK_SIZE.min(*capacity.max(&1)),
+                                timeout,
+                                &results,
+                                manifest::TableRole::WriteBack,
+                            )?;
+                            entry.write_back_tables.push(format!("{INGRESS}.{wname}"));
+                            Some(wname)
+                        } else {
+                            None
+                        };
+                        self.lookups.insert(
+                            inst,
+                            LookupTable {
+                                table: tname,
+                                keys,
+                                write_back: wb,
+                            },
+                        );
+                    }
+                }
+                StateKind::Scalar { ty } => {
+                    let r = self.add_register(&sp_.name, &sp_.name, None, ty.bits(), 1);
+                    entry.registers.push(format!("{INGRESS}.{r}"));
+                    self.registers.insert(sid, vec![r]);
+                }
+                StateKind::Vector { elem, len } => {
+                    let mut regs = Vec::new();
+                    for f in &elem.fields {
+                        let rname = format!("{}_{}", sp_.name, f.name);
+                        let r = self.add_register(
+                            &rname,
+                            &sp_.name,
+                            Some(f.name.clone()),
+                            f.ty.bits(),
+                            *len,
+                        );
+                        entry.registers.push(format!("{INGRESS}.{r}"));
+                        regs.push(r);
+                    }
+                    self.registers.insert(sid, regs);
+                }
+            }
+            self.manifest.states.push(entry);
+        }
+        if any_write_back {
+            let r = self.add_register(FLAG_REGISTER, "", None, 1, 1);
+            self.manifest.visibility_flag = Some(format!("{INGRESS}.{r}"));
+            self.meta_field("visible", 1);
+            self.meta_field("wb_hit", 1);
+        }
+        Ok(())
+    }
+
+    fn stmt_inst(&self, stmt: u32) -> Result<Inst, P4Error> {
+        let s = self
+            .view
+            .plan
+            .statements
+            .get(stmt as usize)
+            .ok_or_else(|| P4Error::BadPlan(format!("no statement s{stmt}")))?;
+        let block = tandem_ir::Block::from_u32(s.block);
+        s.index
+            .and_then(|i| {
+                self.func()
+                    .blocks
+                    .get(block)
+                    .and_then(|b| b.insts.get(i as usize).copied())
+            })
+            .ok_or_else(|| P4Error::BadPlan(format!("statement s{stmt} is not an instruction")))
+    }
+
+    fn add_register(
+        &mut self,
+        rname: &str,
+        state: &str,
+        field: Option<String>,
+        bits: u32,
+        size: u64,
+    ) -> String {
+        self.next_register += 1;
+        self.manifest.registers.push(manifest::Register {
+            id: manifest::object_id(manifest::PREFIX_REGISTER, self.next_register),
+            name: format!("{INGRESS}.{rname}"),
+            state: state.into(),
+            field,
+            bits,
+            size,
+        });
+        self.locals.push(decl(DeclKind::Instantiation {
+            ty: Type::Named {
+                name: "register".into(),
+                args: vec![Type::Bit(bits)],
+            },
+            args: vec![lit(size, 32)],
+            name: rname.into(),
+        }));
+        rname.to_string()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn add_table(
+        &mut self,
+        tname: &str,
+        state: &str,
+        stmt: u32,
+        keys: &[String],
+        key: &tandem_ir::Layout,
+        value: &tandem_ir::Layout,
+        size: u64,
+        timeout: Option<u64>,
+        results: &[Value],
+        role: manifest::TableRole,
+    ) -> Result<(), P4Error> {
+        let wb = role == manifest::TableRole::WriteBack;
+        // Results: hit flag, then one value per value-layout field.
+        let (hit, fields) = results
+            .split_first()
+            .ok_or_else(|| P4Error::BadPlan(format!("lookup s{stmt} has no results")))?;
+        if fields.len() != value.fields.len() {
+            return Err(P4Error::BadPlan(format!(
+                "lookup s{stmt}: {} results for {} value fields",
+                fields.len(),
+                value.fields.len()
+            )));
+        }
+        let hit_dst = self.dst(*hit);
+        let mut hit_body = vec![assign(hit_dst.clone(), lit(1, 1))];
+        let mut params = Vec::new();
+        let mut mparams = Vec::new();
+        for (i, (f, &r)) in value.fields.iter().zip(fields).enumerate() {
+            let pname = f.name.clone();
+            let d = self.dst(r);
+            hit_body.push(assign(d, name(&pname)));
+            params.push(param(Direction::None, Type::Bit(f.ty.bits()), &pname));
+            mparams.push(manifest::ActionParam {
+                id: i as u32 + 1,
+                name: pname,
+                field: f.name.clone(),
+                bits: f.ty.bits(),
+            });
+        }
+        let mut miss_body = vec![assign(hit_dst.clone(), lit(0, 1))];
+        for &r in fields {
+            let b = self.bits(r);
+            let d = self.dst(r);
+            miss_body.push(assign(d, lit(0, b)));
+        }
+        let wb_hit = meta("wb_hit");
+        if wb {
+            hit_body.push(assign(wb_hit.clone(), lit(1, 1)));
+            miss_body = vec![assign(wb_hit.clone(), lit(0, 1))];
+        }
+        let hit_name = format!("{tname}_hit");
+        let miss_name = format!("{tname}_miss");
+        let hit_action = manifest::Action {
+            id: self.action_id(),
+            name: format!("{INGRESS}.{hit_name}"),
+            params: mparams,
+        };
+        self.locals.push(decl(DeclKind::Action {
+            name: hit_name.clone(),
+            params,
+            body: block(hit_body),
+        }));
+        let mut actions = vec![action_ref(&hit_name)];
+        let delete_action = if wb {
+            let del_name = format!("{tname}_deleted");
+            let mut body = vec![
+                assign(wb_hit.clone(), lit(1, 1)),
+                assign(hit_dst, lit(0, 1)),
+            ];
+            for &r in fields {
+                let b = self.bits(r);
+                let d = self.dst(r);
+                body.push(assign(d, lit(0, b)));
+            }
+            self.locals.push(decl(DeclKind::Action {
+                name: del_name.clone(),
+                params: Vec::new(),
+                body: block(body),
+            }));
+            actions.push(action_ref(&del_name));
+            Some(manifest::Action {
+                id: self.action_id(),
+                name: format!("{INGRESS}.{del_name}"),
+                params: Vec::new(),
+            })
+        } else {
+            None
+        };
+        let default_action = manifest::Action {
+            id: self.action_id(),
+            name: format!("{INGRESS}.{miss_name}"),
+            params: Vec::new(),
+        };
+        self.locals.push(decl(DeclKind::Action {
+            name: miss_name.clone(),
+            params: Vec::new(),
+            body: block(miss_body),
+        }));
+        actions.push(action_ref(&miss_name));
+        let mut mkeys = Vec::new();
+        let mut p4keys = Vec::new();
+        for (i, (k, f)) in keys.iter().zip(&key.fields).enumerate() {
+            p4keys.push(tandem_p4_syntax::KeyElement {
+                expr: meta(k),
+                match_kind: "exact".into(),
+                annotations: Vec::new(),
+            });
+            mkeys.push(manifest::KeyField {
+                id: i as u32 + 1,
+                name: format!("meta.{k}"),
+                field: f.name.clone(),
+                bits: f.ty.bits(),
+                match_kind: "exact".into(),
+            });
+        }
+        let mut miss_ref = action_ref(&miss_name);
+        miss_ref.args = Some(Vec::new());
+        self.locals.push(decl(DeclKind::Table(P4Table {
+            name: tname.into(),
+            keys: p4keys,
+            actions,
+            default_action: Some((miss_ref, false)),
+            const_default: false,
+            entries: Vec::new(),
+            size: Some(int(size)),
+            other: Vec::new(),
+            const_entries: false,
+        })));
+        self.next_table += 1;
+        self.manifest.tables.push(manifest::Table {
+            id: manifest::object_id(manifest::PREFIX_TABLE, self.next_table),
+            name: format!("{INGRESS}.{tname}"),
+            state: state.into(),
+            role,
+            statement: stmt,
+            keys: mkeys,
+            hit_action,
+            delete_action,
+            default_action,
+            size,
+            idle_timeout_ns: timeout,
+        });
+        Ok(())
+    }
+
+    // ----- statements -----
+
+    fn lower_nodes(&mut self, nodes: &[Node]) -> Result<Vec<Stmt>, P4Error> {
+        let mut out = Vec::new();
+        for n in nodes {
+            match n {
+                Node::Inst(inst) => self.lower_inst(*inst, &mut out)?,
+                Node::Param { param, arg } => {
+                    let rhs = self.val(*arg);
+                    let lhs = self.dst(*param);
+                    out.push(assign(lhs, rhs));
+                }
+                Node::ToServer => out.push(assign(meta("to_server"), lit(1, 1))),
+                Node::Reach { part, block: b } => {
+                    let f = self.meta_field(&format!("{}_{b}", part.name()), 1);
+                    out.push(assign(f, lit(1, 1)));
+                }
+                Node::Guard {
+                    part,
+                    block: b,
+                    body,
+                } => {
+                    let f = self.meta_field(&format!("{}_{b}", part.name()), 1);
+                    let body = self.lower_nodes(body)?;
+                    if !body.is_empty() {
+                        out.push(if_stmt(is_one(f), body, Vec::new()));
+                    }
+                }
+                Node::If { cond, then, els } => {
+                    let c = is_one(self.val(*cond));
+                    let t = self.lower_nodes(then)?;
+                    let e_ = self.lower_nodes(els)?;
+                    if t.is_empty() && e_.is_empty() {
+                        continue;
+                    }
+                    if t.is_empty() {
+                        let v = self.val(*cond);
+                        out.push(if_stmt(bin(BinOp::Eq, v, lit(0, 1)), e_, Vec::new()));
+                    } else {
+                        out.push(if_stmt(c, t, e_));
+                    }
+                }
+                Node::Switch {
+                    arg,
+                    cases,
+                    default,
+                } => {
+                    let bits = self.bits(*arg);
+                    let a = self.val(*arg);
+                    let mut chain = self.lower_nodes(default)?;
+                    for (v, arm) in cases.iter().rev() {
+                        let body = self.lower_nodes(arm)?;
+                        let c = bin(BinOp::Eq, a.clone(), lit(*v, bits));
+                        chain = vec![if_stmt(c, body, chain)];
+                    }
+                    out.extend(chain);
+                }
+            }
+        }
+        Ok(out)
+    }
+
+    fn unsupported(&self, inst: Inst, why: &str) -> P4Error {
+        P4Error::Unsupported {
+            statement: self.view.describe(inst),
+            reason: why.into(),
+        }
+    }
+
+    fn lower_inst(&mut self, inst: Inst, out: &mut Vec<Stmt>) -> Result<(), P4Error> {
+        let data = self.func().insts[inst].clone();
+        let res = data.results.first().copied();
+        let one = |g: &mut Self, rhs: Expr, out: &mut Vec<Stmt>| -> Result<(), P4Error> {
+            let r = res.ok_or_else(|| g.unsupported(inst, "instruction without a result"))?;
+            let d = g.dst(r);
+            out.push(assign(d, rhs));
+            Ok(())
+        };
+        match &data.kind {
+            InstKind::Const { .. } => {}
+            InstKind::Binary { op, args } => {
+                let bits = self.bits(args[0]);
+                let rhs = self.binary(inst, *op, args[0], args[1], bits)?;
+                one(self, rhs, out)?;
+            }
+            InstKind::Icmp { pred, args } => {
+                let bits = self.bits(args[0]);
+                let (mut a, mut b) = (self.val(args[0]), self.val(args[1]));
+                let signed = matches!(pred, IntCC::Slt | IntCC::Sle | IntCC::Sgt | IntCC::Sge);
+                if signed {
+                    let sign = lit(1u64 << (bits - 1), bits);
+                    a = bin(BinOp::BitXor, a, sign.clone());
+                    b = bin(BinOp::BitXor, b, sign);
+                }
+                let op = match pred {
+                    IntCC::Eq => BinOp::Eq,
+                    IntCC::Ne => BinOp::Ne,
+                    IntCC::Ult | IntCC::Slt => BinOp::Lt,
+                    IntCC::Ule | IntCC::Sle => BinOp::Le,
+                    IntCC::Ugt | IntCC::Sgt => BinOp::Gt,
+                    IntCC::Uge | IntCC::Sge => BinOp::Ge,
+                };
+                one(self, bool_to_bit(bin(op, a, b)), out)?;
+            }
+            InstKind::Cast { op, arg } => {
+                let from = self.bits(*arg);
+                let to = res.map(|r| self.bits(r)).unwrap_or(from);
+                let a = self.val(*arg);
+                let rhs = match op {
+                    CastOp::Zext | CastOp::Trunc => {
+                        if from == to {
+                            a
+                        } else {
+                            cast(to, a)
+                        }
+                    }
+                    CastOp::Sext => {
+                        if from >= to {
+                            cast(to, a)
+                        } else {
+                            let ext = to - from;
+                            let hi = ternary(
+                                is_one(slice(a.clone(), from - 1, from - 1)),
+                                lit(mask(ext), ext),
+                                lit(0, ext),
+                            );
+                            bin(BinOp::Concat, hi, a)
+                        }
+                    }
+                };
+                one(self, rhs, out)?;
+            }
+            InstKind::Select {
+                cond,
+                if_true,
+                if_false,
+            } => {
+                let c = is_one(self.val(*cond));
+                let (a, b) = (self.val(*if_true), self.val(*if_false));
+                one(self, ternary(c, a, b), out)?;
+            }
+            InstKind::Bswap { arg } => {
+                let bits = self.bits(*arg);
+                let rhs = match self.const_of(*arg) {
+                    Some(c) => {
+                        let n = bits / 8;
+                        let mut r = 0u64;
+                        for i in 0..n {
+                            r |= ((c >> (8 * i)) & 0xff) << (8 * (n - 1 - i));
+                        }
+                        lit(r, bits)
+                    }
+                    None => {
+                        let a = self.val(*arg);
+                        let mut ex: Option<Expr> = None;
+                        for i in 0..bits / 8 {
+                            let s = slice(a.clone(), 8 * i + 7, 8 * i);
+                            ex = Some(match ex {
+                                None => s,
+                                Some(prev) => bin(BinOp::Concat, prev, s),
+                            });
+                        }
+                        ex.ok_or_else(|| {
+                            self.unsupported(inst, "byte swap of a value narrower than a byte")
+                        })?
+                    }
+                };
+                one(self, rhs, out)?;
+            }
+            InstKind::HdrRead { field } => one(self, field_expr(*field), out)?,
+            InstKind::HdrWrite { field, value } => {
+                let v = self.val(*value);
+                out.push(assign(field_expr(*field), v));
+            }
+            InstKind::HdrValid { header } => {
+                let ex = bool_to_bit(method(
+                    member(name("hdr"), hdr_name(*header)),
+                    "isValid",
+                    vec![],
+                ));
+                one(self, ex, out)?;
+            }
+            InstKind::MetaRead { meta: m } => {
+                let src = match m {
+                    Meta::InPort => meta("in_port"),
+                    Meta::Length => meta("pkt_len"),
+                    Meta::Now => meta("now"),
+                };
+                one(self, src, out)?;
+            }
+            InstKind::MapFind { key, .. } => {
+                let Some(lt) = self.lookups.get(&inst) else {
+                    return Err(
+                        self.unsupported(inst, "map lookup without a switch table in the plan")
+                    );
+                };
+                let (table, keys, wb) = (lt.table.clone(), lt.keys.clone(), lt.write_back.clone());
+                for (k, &v) in keys.iter().zip(key) {
+                    let rhs = self.val(v);
+                    out.push(assign(meta(k), rhs));
+                }
+                let apply_main = call_stmt(method(name(&table), "apply", vec![]));
+                match wb {
+                    None => out.push(apply_main),
+                    Some(wb) => {
+                        out.push(assign(meta("wb_hit"), lit(0, 1)));
+                        out.push(if_stmt(
+                            is_one(meta("visible")),
+                            vec![call_stmt(method(name(&wb), "apply", vec![]))],
+                            Vec::new(),
+                        ));
+                        out.push(if_stmt(
+                            bin(BinOp::Eq, meta("wb_hit"), lit(0, 1)),
+                            vec![apply_main],
+                            Vec::new(),
+                        ));
+                    }
+                }
+            }
+            InstKind::ScalarLoad { state } | InstKind::VecGet { state, .. } => {
+                let regs = self.registers.get(state).cloned().ok_or_else(|| {
+                    self.unsupported(inst, "state read without a switch register in the plan")
+                })?;
+                let index = match &data.kind {
+                    InstKind::VecGet { index, .. } => {
+                        let b = self.bits(*index);
+                        let i = self.val(*index);
+                        if b == 32 {
+                            i
+                        } else {
+                            cast(32, i)
+                        }
+                    }
+                    _ => lit(0, 32),
+                };
+                for (r, &v) in regs.iter().zip(&data.results) {
+                    let d = self.dst(v);
+                    out.push(call_stmt(method(name(r), "read", vec![d, index.clone()])));
+                }
+            }
+            InstKind::ScalarStore { state, value } => {
+                let regs = self.registers.get(state).cloned().ok_or_else(|| {
+                    self.unsupported(inst, "state write without a switch register in the plan")
+                })?;
+                let v = self.val(*value);
+                for r in regs {
+                    out.push(call_stmt(method(
+                        name(&r),
+                        "write",
+                        vec![lit(0, 32), v.clone()],
+                    )));
+                }
+            }
+            InstKind::Send { port } => {
+                let p = self.val(*port);
+                let pb = self.bits(*port);
+                let p16 = if pb == 16 { p } else { cast(16, p) };
+                out.push(assign(meta("fate"), bin(BinOp::Concat, lit(1, 1), p16)));
+            }
+            InstKind::Drop => out.push(assign(meta("fate"), lit(0, 17))),
+            InstKind::MapInsert { .. } | InstKind::MapErase { .. } | InstKind::VecSet { .. } => {
+                return Err(self.unsupported(inst, "the switch only reads maps and vectors"))
+            }
+            InstKind::Opaque { name, .. } => {
+                return Err(self.unsupported(
+                    inst,
+                    &format!("opaque code `{name}` runs only on the server"),
+                ))
+            }
+            InstKind::Jump { .. }
+            | InstKind::Brif { .. }
+            | InstKind::Switch { .. }
+            | InstKind::Return => {}
+        }
+        Ok(())
+    }
+
+    fn binary(
+        &mut self,
+        inst: Inst,
+        op: IrBin,
+        x: Value,
+        y: Value,
+        bits: u32,
+    ) -> Result<Expr, P4Error> {
+        let a = self.val(x);
+        let b = self.val(y);
+        let cy = self.const_of(y);
+        let pow2 = cy
+            .filter(|c| c.is_power_of_two())
+            .map(|c| c.trailing_zeros());
+        Ok(match op {
+            IrBin::Add => bin(BinOp::Add, a, b),
+            IrBin::Sub => bin(BinOp::Sub, a, b),
+            IrBin::And => bin(BinOp::BitAnd, a, b),
+            IrBin::Or => bin(BinOp::BitOr, a, b),
+            IrBin::Xor => bin(BinOp::BitXor, a, b),
+            IrBin::Shl => bin(BinOp::Shl, a, b),
+            IrBin::Lshr => bin(BinOp::Shr, a, b),
+            IrBin::Ashr => {
+                // Arithmetic shift: complement, shift, complement for negative values.
+                let neg = is_one(slice(a.clone(), bits - 1, bits - 1));
+                let shifted_neg = un(
+                    UnOp::BitNot,
+                    bin(BinOp::Shr, un(UnOp::BitNot, a.clone()), b.clone()),
+                );
+                ternary(neg, shifted_neg, bin(BinOp::Shr, a, b))
+            }
+            IrBin::Mul => match pow2 {
+                Some(k) => bin(BinOp::Shl, a, lit(u64::from(k), bits)),
+                None => bin(BinOp::Mul, a, b),
+            },
+            IrBin::Udiv => match (cy, pow2) {
+                (Some(0), _) => lit(0, bits),
+                (_, Some(k)) => bin(BinOp::Shr, a, lit(u64::from(k), bits)),
+                _ => {
+                    return Err(self.unsupported(
+                        inst,
+                        "division by a value that is not a constant power of two",
+                    ))
+                }
+            },
+            IrBin::Urem => match (cy, pow2) {
+                (Some(0), _) => a,
+                (Some(c), Some(_)) => bin(BinOp::BitAnd, a, lit(c - 1, bits)),
+                _ => {
+                    return Err(self.unsupported(
+                        inst,
+                        "remainder by a value that is not a constant power of two",
+                    ))
+                }
+            },
+            IrBin::Sdiv | IrBin::Srem => {
+                return Err(self.unsupported(inst, "signed division on the switch"))
+            }
+        })
+    }
+
+    // ----- the program -----
+
+    fn ingress_apply(&mut self, pre: Vec<Stmt>, post: Vec<Stmt>) -> Result<Vec<Stmt>, P4Error> {
+        let th = &self.view.plan.transfer_header;
+        let with_header = self.view.any_server() && th.bytes > 0;
+        let mut apply = vec![assign(
+            meta("now"),
+            bin(
+                BinOp::Mul,
+                cast(64, sm("ingress_global_timestamp")),
+                lit(1000, 64),
+            ),
+        )];
+        if self.manifest.visibility_flag.is_some() {
+            apply.push(call_stmt(method(
+                name(FLAG_REGISTER),
+                "read",
+                vec![meta("visible"), lit(0, 32)],
+            )));
+        }
+        let mut local = vec![
+            assign(meta("in_port"), cast(16, sm("ingress_port"))),
+            assign(meta("pkt_len"), cast(16, sm("packet_length"))),
+        ];
+        local.extend(pre);
+        if with_header {
+            let mut pack = vec![
+                call_stmt(method(member(name("hdr"), "tandem"), "setValid", vec![])),
+                assign(tandem("tag"), lit(u64::from(th.tag_to_server), 8)),
+                assign(tandem("orig_ethertype"), path("hdr.eth.ethertype")),
+                assign(path("hdr.eth.ethertype"), name("TANDEM_ETHERTYPE")),
+            ];
+            for f in &th.fields {
+                let Some(v) = &f.value else {
+                    if f.name == "pad" {
+                        pack.push(assign(tandem(&f.name), lit(0, f.bits)));
+                    }
+                    continue;
+                };
+                let rhs = if f.from == Some(Partition::Pre) || v == "fate" || v.starts_with("meta.")
+                {
+                    self.cut_meta(v, f.bits)
+                } else {
+                    lit(0, f.bits)
+                };
+                pack.push(assign(tandem(&f.name), rhs));
+            }
+            local.push(if_stmt(is_one(meta("to_server")), pack, Vec::new()));
+            let mut unpack = Vec::new();
+            for f in &th.fields {
+                if let Some(v) = &f.value {
+                    let d = self.cut_meta(v, f.bits);
+                    unpack.push(assign(d, tandem(&f.name)));
+                }
+            }
+            unpack.push(assign(path("hdr.eth.ethertype"), tandem("orig_ethertype")));
+            unpack.push(call_stmt(method(
+                member(name("hdr"), "tandem"),
+                "setInvalid",
+                vec![],
+            )));
+            unpack.push(assign(
+                meta("pkt_len"),
+                cast(
+                    16,
+                    bin(
+                        BinOp::Sub,
+                        sm("packet_length"),
+                        lit(u64::from(th.bytes), 32),
+                    ),
+                ),
+            ));
+            let from_server = vec![if_stmt(
+                bin(BinOp::Eq, tandem("tag"), lit(u64::from(th.tag_to_post), 8)),
+                unpack,
+                vec![
+                    call_stmt(call(name("mark_to_drop"), vec![name("standard_metadata")])),
+                    tandem_p4_syntax::Stmt {
+                        span: sp(),
+                        kind: StmtKind::Exit,
+                    },
+                ],
+            )];
+            apply.push(if_stmt(
+                method(member(name("hdr"), "tandem"), "isValid", vec![]),
+                from_server,
+                local,
+            ));
+            if !post.is_empty() {
+                apply.push(if_stmt(
+                    bin(BinOp::Eq, meta("to_server"), lit(0, 1)),
+                    post,
+                    Vec::new(),
+                ));
+            }
+            apply.push(if_stmt(
+                is_one(meta("to_server")),
+                vec![assign(sm("egress_spec"), name("TANDEM_SERVER_PORT"))],
+                vec![self.fate_stmt()],
+            ));
+        } else {
+            apply.extend(local);
+            apply.extend(post);
+            apply.push(self.fate_stmt());
+        }
+        Ok(apply)
+    }
+
+    /// The metadata field of a cut value (`v7`, `meta.in_port`, `fate`).
+    fn cut_meta(&mut self, v: &str, bits: u32) -> Expr {
+        let n = v.strip_prefix("meta.").unwrap_or(v);
+        self.meta_field(n, bits)
+    }
+
+    fn fate_stmt(&self) -> Stmt {
+        if_stmt(
+            is_one(slice(meta("fate"), 16, 16)),
+            vec![assign(
+                sm("egress_spec"),
+                cast(9, slice(meta("fate"), 15, 0)),
+            )],
+            vec![call_stmt(call(
+                name("mark_to_drop"),
+                vec![name("standard_metadata")],
+            ))],
+        )
+    }
+
+    fn program(&mut self, apply: Vec<Stmt>) -> Program {
+        let th = &self.view.plan.transfer_header;
+        let with_header = self.view.any_server() && th.bytes > 0;
+        let mut items = vec![
+            decl(DeclKind::Preprocessor("#include <core.p4>".into())),
+            decl(DeclKind::Preprocessor("#include <v1model.p4>".into())),
+            decl(DeclKind::Const {
+                ty: Type::Bit(9),
+                name: "TANDEM_SERVER_PORT".into(),
+                value: lit(u64::from(self.opts.server_port), 9),
+            }),
+            decl(DeclKind::Const {
+                ty: Type::Bit(16),
+                name: "TANDEM_ETHERTYPE".into(),
+                value: lit(u64::from(tandem_partition::TRANSFER_ETHERTYPE), 16),
+            }),
+        ];
+        let header = |h: Header| {
+            decl(DeclKind::Header {
+                name: format!("{}_t", h.name()),
+                fields: h
+                    .fields()
+                    .map(|f| {
+                        let n = f.name().split_once('.').map(|x| x.1).unwrap_or(f.name());
+                        field(Type::Bit(f.bits()), n)
+                    })
+                    .collect(),
+            })
+        };
+        items.push(header(Header::Eth));
+        if with_header {
+            items.push(decl(DeclKind::Header {
+                name: "tandem_t".into(),
+                fields: th
+                    .fields
+                    .iter()
+                    .map(|f| field(Type::Bit(f.bits), &f.name))
+                    .collect(),
+            }));
+        }
+        for h in [Header::Ipv4, Header::Tcp, Header::Udp] {
+            items.push(header(h));
+        }
+        let mut hfields = vec![field(named_ty("eth_t"), "eth")];
+        if with_header {
+            hfields.push(field(named_ty("tandem_t"), "tandem"));
+        }
+        for h in ["ipv4", "tcp", "udp"] {
+            hfields.push(field(named_ty(&format!("{h}_t")), h));
+        }
+        items.push(decl(DeclKind::Struct {
+            name: "headers_t".into(),
+            fields: hfields,
+        }));
+        items.push(decl(DeclKind::Struct {
+            name: "meta_t".into(),
+            fields: self
+                .meta
+                .iter()
+                .map(|(n, b)| field(Type::Bit(*b), n))
+                .collect(),
+        }));
+        let std_params = || {
+            vec![
+                param(Direction::InOut, named_ty("headers_t"), "hdr"),
+                param(Direction::InOut, named_ty("meta_t"), "meta"),
+                param(
+                    Direction::InOut,
+                    named_ty("standard_metadata_t"),
+                    "standard_metadata",
+                ),
+            ]
+        };
+        items.push(self.parser(with_header));
+        items.push(decl(DeclKind::Control {
+            name: "TandemVerifyChecksum".into(),
+            params: vec![
+                param(Direction::InOut, named_ty("headers_t"), "hdr"),
+                param(Direction::InOut, named_ty("meta_t"), "meta"),
+            ],
+            locals: Vec::new(),
+            apply: block(Vec::new()),
+        }));
+        items.push(decl(DeclKind::Control {
+            name: INGRESS.into(),
+            params: std_params(),
+            locals: std::mem::take(&mut self.locals),
+            apply: block(apply),
+        }));
+        items.push(decl(DeclKind::Control {
+            name: "TandemEgress".into(),
+            params: std_params(),
+            locals: Vec::new(),
+            apply: block(Vec::new()),
+        }));
+        items.push(decl(DeclKind::Control {
+            name: "TandemComputeChecksum".into(),
+            params: vec![
+                param(Direction::InOut, named_ty("headers_t"), "hdr"),
+                param(Direction::InOut, named_ty("meta_t"), "meta"),
+            ],
+            locals: Vec::new(),
+            apply: block(Vec::new()),
+        }));
+        let mut emits = vec!["eth"];
+        if with_header {
+            emits.push("tandem");
+        }
+        emits.extend(["ipv4", "tcp", "udp"]);
+        items.push(decl(DeclKind::Control {
+            name: "TandemDeparser".into(),
+            params: vec![
+                param(Direction::None, named_ty("packet_out"), "packet"),
+                param(Direction::In, named_ty("headers_t"), "hdr"),
+            ],
+            locals: Vec::new(),
+            apply: block(
+                emits
+                    .into_iter()
+                    .map(|h| {
+                        call_stmt(method(name("packet"), "emit", vec![member(name("hdr"), h)]))
+                    })
+                    .collect(),
+            ),
+        }));
+        let ctor = |n: &str| call(name(n), Vec::new());
+        items.push(decl(DeclKind::Instantiation {
+            ty: named_ty("V1Switch"),
+            args: vec![
+                ctor("TandemParser"),
+                ctor("TandemVerifyChecksum"),
+                ctor(INGRESS),
+                ctor("TandemEgress"),
+                ctor("TandemComputeChecksum"),
+                ctor("TandemDeparser"),
+            ],
+            name: "main".into(),
+        }));
+        Program { items }
+    }
+
+    fn parser(&self, with_header: bool) -> tandem_p4_syntax::Decl {
+        let extract = |h: &str| {
+            call_stmt(method(
+                name("packet"),
+                "extract",
+                vec![member(name("hdr"), h)],
+            ))
+        };
+        let case = |keys: Vec<Expr>, next: &str| SelectCase {
+            keys,
+            next: next.into(),
+        };
+        let state = |n: &str, body: Vec<Stmt>, transition: Transition| ParserState {
+            span: sp(),
+            name: n.into(),
+            body,
+            transition,
+        };
+        let mut start_cases = Vec::new();
+        if with_header {
+            start_cases.push(case(
+                vec![name("TANDEM_SERVER_PORT"), name("TANDEM_ETHERTYPE")],
+                "parse_tandem",
+            ));
+        }
+        start_cases.push(case(
+            vec![e(ExprKind::DontCare), lit(0x0800, 16)],
+            "parse_ipv4",
+        ));
+        start_cases.push(case(vec![e(ExprKind::Default)], "accept"));
+        let mut states = vec![state(
+            "start",
+            vec![extract("eth")],
+            Transition::Select {
+                exprs: vec![sm("ingress_port"), path("hdr.eth.ethertype")],
+                cases: start_cases,
+            },
+        )];
+        if with_header {
+            states.push(state(
+                "parse_tandem",
+                vec![extract("tandem")],
+                Transition::Select {
+                    exprs: vec![path("hdr.tandem.orig_ethertype")],
+                    cases: vec![
+                        case(vec![lit(0x0800, 16)], "parse_ipv4"),
+                        case(vec![e(ExprKind::Default)], "accept"),
+                    ],
+                },
+            ));
+        }
+        states.push(state(
+            "parse_ipv4",
+            vec![extract("ipv4")],
+            Transition::Select {
+                exprs: vec![path("hdr.ipv4.version_ihl"), path("hdr.ipv4.protocol")],
+                cases: vec![
+                    case(vec![lit(0x45, 8), lit(6, 8)], "parse_tcp"),
+                    case(vec![lit(0x45, 8), lit(17, 8)], "parse_udp"),
+                    case(vec![e(ExprKind::Default)], "accept"),
+                ],
+            },
+        ));
+        states.push(state(
+            "parse_tcp",
+            vec![extract("tcp")],
+            Transition::Goto("accept".into()),
+        ));
+        states.push(state(
+            "parse_udp",
+            vec![extract("udp")],
+            Transition::Goto("accept".into()),
+        ));
+        decl(DeclKind::Parser {
+            name: "TandemParser".into(),
+            params: vec![
+                param(Direction::None, named_ty("packet_in"), "packet"),
+                param(Direction::Out, named_ty("headers_t"), "hdr"),
+                param(Direction::InOut, named_ty("meta_t"), "meta"),
+                param(
+                    Direction::InOut,
+                    named_ty("standard_metadata_t"),
+                    "standard_metadata",
+                ),
+            ],
+            locals: Vec::new(),
+            states,
+        })
+    }
+}
+
+fn tandem(f: &str) -> Expr {
+    member(member(name("hdr"), "tandem"), f)
+}

@@ -1,0 +1,105 @@
+//! Golden P4 and manifests for every example NF (lifted golden IR → plan for tofino1 with
+//! split joins → v1model), refreshed with `TANDEM_BLESS=1`; every program prints, parses
+//! back to the same text, and loads on the software switch.
+
+use std::path::PathBuf;
+
+use tandem_p4::{generate, P4Options};
+use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
+
+pub const NFS: [&str; 7] = [
+    "minilb",
+    "mazunat",
+    "l4lb",
+    "firewall",
+    "proxy",
+    "statefilter",
+    "trojan",
+];
+
+fn root() -> PathBuf {
+    PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+}
+
+pub fn plan_of(nf: &str) -> Plan {
+    let path = root().join(format!("../tandem-lift/tests/golden/{nf}.nfir"));
+    let text = std::fs::read_to_string(&path).unwrap();
+    let module = tandem_ir::parse_module(&text).unwrap();
+    let profile = TargetProfile::builtin("tofino1").unwrap();
+    let options = PartitionOptions {
+        split_joins: true,
+        ..Default::default()
+    };
+    partition_module(&module, &profile, &options).unwrap().plan
+}
+
+/// FNV-1a 64 of a plan's JSON: the goldens record the plans they were made from.
+fn plan_digest(plan: &Plan) -> String {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in plan.to_json().bytes() {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0000_0100_0000_01b3);
+    }
+    format!("{h:016x}\n")
+}
+
+/// Whether the goldens of `nf` were made from this plan. The partitioner evolves on its own;
+/// when it changes a plan, the goldens of that NF are stale until blessed again (the
+/// round-trip, switch and compile checks still run).
+fn same_plan(nf: &str, plan: &Plan) -> bool {
+    let path = root()
+        .join("tests/golden")
+        .join(format!("{nf}.plan-digest"));
+    let digest = plan_digest(plan);
+    if std::env::var_os("TANDEM_BLESS").is_some() {
+        std::fs::write(&path, &digest).unwrap();
+        return true;
+    }
+    let same = std::fs::read_to_string(&path).is_ok_and(|d| d == digest);
+    if !same {
+        eprintln!("{nf}: the plan changed since the goldens were blessed; golden comparison skipped (TANDEM_BLESS=1 refreshes)");
+    }
+    same
+}
+
+fn check_golden(name: &str, actual: &str) {
+    let path = root().join("tests/golden").join(name);
+    if std::env::var_os("TANDEM_BLESS").is_some() {
+        std::fs::write(&path, actual).unwrap();
+        return;
+    }
+    let expected = std::fs::read_to_string(&path)
+        .unwrap_or_else(|_| panic!("missing {}; run with TANDEM_BLESS=1", path.display()));
+    assert!(
+        expected == actual,
+        "{name} differs from the golden file; run with TANDEM_BLESS=1 to refresh"
+    );
+}
+
+#[test]
+fn golden_v1model_programs_round_trip_and_load() {
+    for nf in NFS {
+        let plan = plan_of(nf);
+        let module = plan.module().unwrap();
+        let out =
+            generate(&plan, &module, &P4Options::default()).unwrap_or_else(|e| panic!("{nf}: {e}"));
+        let text = tandem_p4_syntax::print_program(&out.program);
+        let reparsed = tandem_p4_syntax::parse_program(&text)
+            .unwrap_or_else(|e| panic!("{nf}: emitted P4 does not parse: {e}"));
+        assert_eq!(
+            tandem_p4_syntax::print_program(&reparsed),
+            text,
+            "{nf}: round trip"
+        );
+        if let Err(e) = tandem_switch::Switch::from_source(&text) {
+            panic!("{nf}: the switch rejects the program: {e}\n{text}");
+        }
+        if same_plan(nf, &plan) {
+            check_golden(&format!("{nf}.v1model.p4"), &text);
+            check_golden(
+                &format!("{nf}.manifest.json"),
+                &(out.manifest.to_json() + "\n"),
+            );
+        }
+    }
+}
