@@ -31,6 +31,7 @@ fn partition_prints_the_report_and_writes_plan_and_dot() {
         MINILB,
         "--target",
         "tofino1",
+        "--no-split-joins",
         "-o",
         plan.to_str().unwrap(),
         "--dot",
@@ -96,8 +97,8 @@ fn partition_reports_bad_targets() {
 }
 
 #[test]
-fn partition_splits_joins_on_request() {
-    let out = tandem(&["partition", MINILB, "--split-joins", "--show-plan"]);
+fn partition_splits_joins_by_default() {
+    let out = tandem(&["partition", MINILB, "--show-plan"]);
     assert!(
         out.status.success(),
         "{}",

@@ -789,6 +789,27 @@ fn why(ctx: &Context, r: &Reason, label: &str) -> Why {
     }
 }
 
+/// Statements in blocks reachable from the entry without passing a server block.
+fn fast_path(ctx: &Context, parts: &[Partition]) -> u32 {
+    let g = &ctx.info.graph;
+    let cfg = &ctx.info.cfg;
+    let mut server = vec![false; cfg.num_blocks];
+    for (i, s) in g.stmts.iter().enumerate() {
+        if parts[i] == Partition::Server {
+            server[s.block.index()] = true;
+        }
+    }
+    let mut seen = vec![false; cfg.num_blocks];
+    let mut stack: Vec<Block> = cfg.rpo.first().copied().into_iter().collect();
+    while let Some(b) = stack.pop() {
+        if server[b.index()] || std::mem::replace(&mut seen[b.index()], true) {
+            continue;
+        }
+        stack.extend(cfg.succs[b.index()].iter().copied());
+    }
+    g.stmts.iter().filter(|s| seen[s.block.index()]).count() as u32
+}
+
 pub(crate) fn build_plan(ctx: &Context, lab: &Labelling, ev: &Evaluation, moves: u32) -> Plan {
     let g = &ctx.info.graph;
     let mut statements = Vec::new();
@@ -871,6 +892,7 @@ pub(crate) fn build_plan(ctx: &Context, lab: &Labelling, ev: &Evaluation, moves:
             server: counts[1],
             post: counts[2],
             label_removals: moves,
+            fast_path: fast_path(ctx, &ev.parts),
         },
         statements,
         cuts,

@@ -91,7 +91,7 @@ impl Default for PartitionOptions {
     fn default() -> Self {
         PartitionOptions {
             exhaustive_limit: 4096,
-            split_joins: false,
+            split_joins: true,
             max_splits: 4,
             split_max_insts: 400,
         }
@@ -110,9 +110,10 @@ pub struct Partitioned {
     pub plan: Plan,
 }
 
-/// Analyses and partitions `module`; with [`PartitionOptions::split_joins`], also splits
-/// joins (re-partitioning after each split, keeping a split only when it moves statements
-/// into pre without adding any to the server).
+/// Analyses and partitions `module`; with [`PartitionOptions::split_joins`] (the default),
+/// also splits joins, re-partitioning after each split and keeping it only when more of the
+/// NF can run without visiting the server (`summary.fast_path`), or when statements move
+/// into pre while the server's share stays the same.
 pub fn partition_module(
     module: &Module,
     profile: &TargetProfile,
@@ -129,24 +130,36 @@ pub fn partition_module(
         return Ok(best);
     }
     let limit = 2 * module.process.insts.len();
-    for _ in 0..options.max_splits {
+    let mut tried = std::collections::BTreeSet::new();
+    let mut splits = 0;
+    while splits < options.max_splits {
         let parts: Vec<Partition> = best.plan.statements.iter().map(|s| s.partition).collect();
-        let Some(next) =
-            split_server_joins(&best.module, &best.info, &parts, options.split_max_insts)
-        else {
+        let Some((next, join)) = split_server_joins(
+            &best.module,
+            &best.info,
+            &parts,
+            options.split_max_insts,
+            &tried,
+        ) else {
             break;
         };
+        tried.insert(join);
         if next.process.insts.len() > limit || tandem_ir::verify_module(&next).is_err() {
-            break;
+            continue;
         }
         let info = tandem_analysis::compute_deps(&next);
         let Ok(plan) = partition_with(&next, &info, profile, options) else {
-            break;
+            continue;
         };
+        // Keep a split that lets more of the NF run without the server, or that moves
+        // statements into pre without touching the fast path.
         let (old, new) = (&best.plan.summary, &plan.summary);
-        if new.server > old.server || new.pre <= old.pre {
-            break;
+        let better = new.fast_path > old.fast_path
+            || (new.fast_path == old.fast_path && new.server <= old.server && new.pre > old.pre);
+        if !better {
+            continue;
         }
+        splits += 1;
         best = Partitioned {
             module: next,
             info,

@@ -256,6 +256,9 @@ pub struct Summary {
     pub post: u32,
     /// Label removals made to satisfy the resource constraints (C1–C5).
     pub label_removals: u32,
+    /// Statements some packet can execute without visiting the server: those in blocks
+    /// reachable from the entry without passing a block that holds a server statement.
+    pub fast_path: u32,
 }
 
 /// The partitioning of one NF for one target.

@@ -10,7 +10,7 @@ fn budget(b: Option<u64>) -> String {
 }
 
 /// The report `tandem partition` prints.
-pub fn report(_module: &Module, _info: &DepInfo, plan: &Plan) -> String {
+pub fn report(module: &Module, info: &DepInfo, plan: &Plan) -> String {
     let mut o = String::new();
     let s = &plan.summary;
     let _ = writeln!(
@@ -70,6 +70,7 @@ pub fn report(_module: &Module, _info: &DepInfo, plan: &Plan) -> String {
             }
         }
     }
+    server_entries(&mut o, module, info, plan);
     let _ = writeln!(o, "\n== state ==");
     for st in &plan.states {
         let place = match st.placement {
@@ -262,4 +263,104 @@ pub fn write_dot(_module: &Module, info: &DepInfo, plan: &Plan) -> String {
     }
     let _ = writeln!(o, "}}");
     o
+}
+
+/// "== to the server ==": the first server statement on each path, and the branch outcomes
+/// that lead there — which packets the server sees.
+fn server_entries(o: &mut String, module: &Module, info: &DepInfo, plan: &Plan) {
+    use tandem_ir::{Block, EntityRef, InstKind};
+    let cfg = &info.cfg;
+    let f = &module.process;
+    let mut blocks: Vec<Block> = plan
+        .statements
+        .iter()
+        .filter(|s| s.partition == Partition::Server)
+        .map(|s| Block::from_u32(s.block))
+        .collect();
+    blocks.sort_by_key(|b| cfg.rpo_index[b.index()]);
+    blocks.dedup();
+    // Server blocks some path reaches without passing another server block.
+    let mut entries: Vec<Block> = Vec::new();
+    let mut seen = vec![false; cfg.num_blocks];
+    let mut stack: Vec<Block> = cfg.rpo.first().copied().into_iter().collect();
+    while let Some(b) = stack.pop() {
+        if std::mem::replace(&mut seen[b.index()], true) {
+            continue;
+        }
+        if blocks.contains(&b) {
+            entries.push(b);
+            continue;
+        }
+        stack.extend(cfg.succs[b.index()].iter().copied());
+    }
+    entries.sort_by_key(|b| cfg.rpo_index[b.index()]);
+    let _ = writeln!(o, "\n== to the server ==");
+    if entries.is_empty() {
+        let _ = writeln!(o, "  never: every packet stays on the switch");
+        return;
+    }
+    let loc = |b: Block| -> String {
+        f.terminator(b)
+            .and_then(|t| f.insts[t].loc)
+            .and_then(|l| Some(format!("{}:{}", module.files.get(l.file)?, l.line)))
+            .unwrap_or_else(|| format!("{b}"))
+    };
+    for b in entries {
+        let first = plan
+            .statements
+            .iter()
+            .find(|s| s.block == b.as_u32() && s.partition == Partition::Server);
+        let Some(first) = first else { continue };
+        let mut conds = Vec::new();
+        let mut ctl = info.control.transitive(b);
+        ctl.sort_by_key(|a| cfg.rpo_index[a.index()]);
+        for a in ctl {
+            let Some(t) = f.terminator(a) else { continue };
+            let reaches = |c: Block| c == b || cfg.path(c, b);
+            let outcome = match &f.insts[t].kind {
+                InstKind::Brif {
+                    cond,
+                    then_dest,
+                    else_dest,
+                } => match (reaches(then_dest.block), reaches(else_dest.block)) {
+                    (true, false) => format!("{cond} = 1"),
+                    (false, true) => format!("{cond} = 0"),
+                    _ => continue,
+                },
+                InstKind::Switch {
+                    arg,
+                    default,
+                    cases,
+                } => {
+                    let vals: Vec<String> = cases
+                        .iter()
+                        .filter(|(_, c)| reaches(c.block))
+                        .map(|(v, _)| v.to_string())
+                        .collect();
+                    if reaches(default.block) {
+                        continue;
+                    }
+                    format!("{arg} in {}", vals.join("|"))
+                }
+                _ => continue,
+            };
+            conds.push(format!("{outcome} ({})", loc(a)));
+        }
+        let _ = writeln!(
+            o,
+            "  s{} `{}`{}\n      when: {}",
+            first.id,
+            first.text,
+            first
+                .loc
+                .as_deref()
+                .map(|l| format!(" ; {l}"))
+                .unwrap_or_default(),
+            if conds.is_empty() {
+                "always".to_string()
+            } else {
+                conds.join(", ")
+            }
+        );
+    }
 }

@@ -18,8 +18,10 @@
 //! block4(v25): ... (pre)            block13(v130): ... (post)
 //! ```
 //!
-//! The tail is every block reachable from the join; it is copied only when it has no cycle,
-//! no server statement of its own, and its size is within the given budget.
+//! The tail is every block reachable from the join; it is copied only when it has no cycle
+//! and its size is within the given budget. It may hold server statements of its own (the
+//! load balancer's FIN/RST `erase` after the join of its hit and new-connection paths): the
+//! switch-only path's copy then visits the server only when it reaches them.
 
 use crate::Partition;
 use std::collections::BTreeMap;
@@ -48,14 +50,16 @@ fn retarget(kind: &mut InstKind, f: impl Fn(Block) -> Block) {
 }
 
 /// Copies the tail of one join whose incoming paths differ in visiting the server, for the
-/// paths that do. `parts` is the current plan's partition of each statement. Returns `None`
-/// when no join qualifies. `max_insts` bounds the instructions copied.
+/// paths that do; returns the new module and the join. `parts` is the current plan's
+/// partition of each statement; joins in `tried` are skipped. Returns `None` when no join
+/// qualifies. `max_insts` bounds the instructions copied.
 pub fn split_server_joins(
     module: &Module,
     info: &DepInfo,
     parts: &[Partition],
     max_insts: usize,
-) -> Option<Module> {
+    tried: &std::collections::BTreeSet<Block>,
+) -> Option<(Module, Block)> {
     let g = &info.graph;
     let cfg = &info.cfg;
     let f = &module.process;
@@ -77,7 +81,7 @@ pub fn split_server_joins(
     let tainted = |p: Block| server_blocks.iter().any(|&s| s == p || cfg.path(s, p));
     for &join in &cfg.rpo {
         let preds = &cfg.preds[join.index()];
-        if preds.len() < 2 {
+        if preds.len() < 2 || tried.contains(&join) {
             continue;
         }
         let (dirty, clean): (Vec<Block>, Vec<Block>) = preds.iter().partition(|&&p| tainted(p));
@@ -91,17 +95,14 @@ pub fn split_server_joins(
             .copied()
             .filter(|&b| b == join || cfg.path(join, b))
             .collect();
-        if tail
-            .iter()
-            .any(|&b| cfg.in_cycle(b) || server_blocks.contains(&b))
-        {
+        if tail.iter().any(|&b| cfg.in_cycle(b)) {
             continue;
         }
         let size: usize = tail.iter().map(|&b| f.blocks[b].insts.len()).sum();
         if size > max_insts {
             continue;
         }
-        return Some(copy_tail(module, &tail, join, &dirty));
+        return Some((copy_tail(module, &tail, join, &dirty), join));
     }
     None
 }

@@ -14,18 +14,26 @@
 mod common;
 
 use tandem_analysis::compute_deps;
+// (plan_for uses the default pipeline; see its doc.)
 use tandem_ir::{InstKind, Module};
 use tandem_partition::*;
 
+/// The default pipeline (`tandem partition`): joins split where that helps.
 fn plan_for(name: &str) -> (Module, tandem_analysis::DepInfo, Plan) {
     let m = common::golden(name);
-    let info = compute_deps(&m);
     let p = TargetProfile::builtin("tofino1").unwrap();
-    let plan = partition(&m, &info, &p).unwrap();
-    if let Err(e) = verify_plan(&m, &info, &p, &plan) {
+    let out = partition_module(&m, &p, &PartitionOptions::default()).unwrap();
+    if let Err(e) = verify_plan(&out.module, &out.info, &p, &out.plan) {
         panic!("{name}: {e:#?}");
     }
-    (m, info, plan)
+    // Without splitting, the same state placement.
+    let info = compute_deps(&m);
+    let plain = partition(&m, &info, &p).unwrap();
+    verify_plan(&m, &info, &p, &plain).unwrap();
+    for (a, b) in plain.states.iter().zip(&out.plan.states) {
+        assert_eq!(a.placement, b.placement, "{name}: {}", a.name);
+    }
+    (out.module, out.info, out.plan)
 }
 
 fn placement(plan: &Plan, state: &str) -> Placement {

@@ -1,10 +1,10 @@
-//! Golden reports: every example NF's partition report on Tofino 1 (and MiniLB's plan.json),
+//! Golden reports: every example NF's partition report on Tofino 1 with the default pipeline
+//! (`tandem partition`, joins split) and MiniLB's plan.json,
 //! compared with `tests/golden/`. Refresh with `TANDEM_BLESS=1 cargo test -p
 //! tandem-partition --test golden` and review the diff.
 
 mod common;
 
-use tandem_analysis::compute_deps;
 use tandem_partition::*;
 
 fn check(file: &str, actual: &str) {
@@ -35,8 +35,8 @@ fn golden_reports_on_tofino1() {
     let p = TargetProfile::builtin("tofino1").unwrap();
     for name in common::NFS {
         let m = common::golden(name);
-        let info = compute_deps(&m);
-        let plan = partition(&m, &info, &p).unwrap();
+        let out = partition_module(&m, &p, &PartitionOptions::default()).unwrap();
+        let (m, info, plan) = (out.module, out.info, out.plan);
         check(&format!("{name}.tofino1.txt"), &report(&m, &info, &plan));
         if name == "minilb" {
             check("minilb.tofino1.plan.json", &(plan.to_json() + "\n"));

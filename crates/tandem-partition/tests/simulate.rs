@@ -48,8 +48,8 @@ fn the_simulation_exercises_the_cuts() {
     for name in common::NFS {
         let m = common::golden(name);
         let out = partition_module(&m, &p, &PartitionOptions::default()).unwrap();
-        let store = common::store(&m);
-        let visits = sim::check(&m, &out.info, &out.plan, &store, &packets);
+        let store = common::store(&out.module);
+        let visits = sim::check(&out.module, &out.info, &out.plan, &store, &packets);
         if out.plan.summary.server > 0 {
             assert!(visits > 0, "{name}: no packet visited the server");
         }
@@ -58,8 +58,9 @@ fn the_simulation_exercises_the_cuts() {
     let out = partition_module(&m, &p, &PartitionOptions::default()).unwrap();
     let mut bad = out.plan.clone();
     bad.cuts.server_to_post.clear();
-    let store = common::store(&m);
-    let caught = std::panic::catch_unwind(|| sim::check(&m, &out.info, &bad, &store, &packets));
+    let store = common::store(&out.module);
+    let caught =
+        std::panic::catch_unwind(|| sim::check(&out.module, &out.info, &bad, &store, &packets));
     assert!(
         caught.is_err(),
         "a plan without the backend address must fail"

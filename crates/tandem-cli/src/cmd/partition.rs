@@ -22,10 +22,11 @@ pub struct Args {
     /// Write plan.json to this file.
     #[arg(short, long, value_name = "FILE")]
     pub output: Option<PathBuf>,
-    /// Copy the tails of joins where server and switch-only paths meet, so switch-only
-    /// paths run entirely in pre (the plan's `ir` holds the transformed NF).
+    /// Do not copy the tails of joins where server and switch-only paths meet (by default
+    /// they are copied so switch-only paths avoid the server and run in pre; the plan's
+    /// `ir` holds the transformed NF).
     #[arg(long)]
-    pub split_joins: bool,
+    pub no_split_joins: bool,
     /// Print the NF IR the plan refers to.
     #[arg(long)]
     pub show_ir: bool,
@@ -67,7 +68,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let profile = load_profile(&args.target)?;
     let module = load_module(&args.nf)?;
     let options = tandem_partition::PartitionOptions {
-        split_joins: args.split_joins,
+        split_joins: !args.no_split_joins,
         ..Default::default()
     };
     let tandem_partition::Partitioned { module, info, plan } =
