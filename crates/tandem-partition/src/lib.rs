@@ -2,10 +2,15 @@
 //!
 //! ```text
 //! let profile = TargetProfile::builtin("tofino1").unwrap();    // or parse_profile(file, text)
+//! // The default pipeline (what `tandem partition` runs): analyses, partitioning, join
+//! // splitting. `out.module` is the NF the plan refers to (also in `out.plan.ir`).
+//! let out = tandem_partition::partition_module(&module, &profile, &PartitionOptions::default())?;
+//! println!("{}", tandem_partition::report(&out.module, &out.info, &out.plan));
+//! std::fs::write("plan.json", out.plan.to_json());
+//! // The core step alone, on a module as it is:
 //! let info = tandem_analysis::compute_deps(&module);
 //! let plan = tandem_partition::partition(&module, &info, &profile)?;
-//! println!("{}", tandem_partition::report(&module, &info, &plan));
-//! std::fs::write("plan.json", plan.to_json());
+//! tandem_partition::verify_plan(&module, &info, &profile, &plan).unwrap();
 //! ```
 //!
 //! # Execution model the plan assumes
@@ -29,9 +34,13 @@
 //! 3. resource refinement ([`refine`]): C2 stages, C3 one access per state object
 //!    (exhaustive search), C1 memory, C4/C5 metadata and transfer header (greedy);
 //! 4. assignment and the plan (cuts, recomputed values, header layout, state placement);
-//! 5. optionally ([`partition_module`] with [`PartitionOptions::split_joins`]), tail
-//!    duplication at joins of server and switch-only paths ([`split_server_joins`]) and
-//!    partitioning again.
+//! 5. in [`partition_module`] (unless [`PartitionOptions::split_joins`] is off): tail
+//!    duplication at joins of server and switch-only paths ([`split_server_joins`]),
+//!    partitioning again after each, keeping the splits that help.
+//!
+//! [`verify_plan`] re-checks a plan independently (dependencies, expressibility, state
+//! rules, budgets, every used value available); the tests also run plans in a simulator of
+//! this execution model against the IR interpreter.
 //!
 //! Deterministic, no I/O; a profile is parsed from a string ([`parse_profile`]).
 
