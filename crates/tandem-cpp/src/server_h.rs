@@ -1,0 +1,136 @@
+//! `tandem/server.h`: the ABI between a generated `server.cc` and the Tandem runtime.
+
+/// The ABI version (`TANDEM_SERVER_ABI_VERSION`, returned by `tandem_server_abi_version`).
+pub const SERVER_ABI_VERSION: u32 = 1;
+
+/// Where `server.cc` includes the header from.
+pub const SERVER_H_PATH: &str = "tandem/server.h";
+
+/// The header text.
+pub const SERVER_H: &str = r#"// tandem/server.h — the ABI between a generated server partition (server.cc) and the
+// Tandem runtime. Version 1. C ABI; the runtime loads server.so and calls
+// tandem_server_process once per packet that the switch sent to the server.
+#pragma once
+#include <stddef.h>
+#include <stdint.h>
+#include <string.h>
+
+#define TANDEM_SERVER_ABI_VERSION 1u
+
+extern "C" {
+
+// State operations. `state` is the state object's index in the NF's declaration order
+// (manifest `states`, plan `states`); keys, values and vector elements are arrays of
+// uint64_t, one per layout field, in layout order. The runtime owns the primary copy of every
+// state object and synchronises replicated ones with the switch (atomic update, output commit).
+typedef struct tandem_state_ops {
+    void* ctx;
+    // 1 and the value on a hit, else 0 (value untouched).
+    int (*map_find)(void* ctx, uint32_t state, const uint64_t* key, uint64_t* value);
+    // 1 if stored, 0 if the map is full.
+    int (*map_insert)(void* ctx, uint32_t state, const uint64_t* key, const uint64_t* value);
+    void (*map_erase)(void* ctx, uint32_t state, const uint64_t* key);
+    void (*vec_get)(void* ctx, uint32_t state, uint64_t index, uint64_t* elem);
+    void (*vec_set)(void* ctx, uint32_t state, uint64_t index, const uint64_t* elem);
+    uint64_t (*scalar_load)(void* ctx, uint32_t state);
+    void (*scalar_store)(void* ctx, uint32_t state, uint64_t value);
+    // Code the lifter did not understand (`opaque "name"` in the NF IR), run by the runtime
+    // against the packet; results[0..nresults] receive its results.
+    void (*opaque)(void* ctx, const char* name, const uint64_t* args, uint32_t nargs,
+                   uint64_t* results, uint32_t nresults, uint8_t* pkt, uint32_t len);
+} tandem_state_ops;
+
+// The packet as the NF sees it: the transfer header removed and the original EtherType
+// restored by the runtime. Header writes are made in place.
+typedef struct tandem_packet {
+    uint8_t* data;
+    uint32_t len;
+    uint16_t in_port;   // the port the packet first arrived on, when the plan carries it
+    uint64_t now_ns;    // arrival time
+} tandem_packet;
+
+// in[i], out[i]: the value of transfer-header field i (manifest transfer_header.fields,
+// tag and pad included) as an unsigned integer. The server reads the fields pre wrote and
+// writes every field of out: pre's values unchanged, its own values, and the fate.
+// Returns 0.
+int tandem_server_process(const tandem_state_ops* ops, tandem_packet* pkt,
+                          const uint64_t* in, uint64_t* out);
+uint32_t tandem_server_abi_version(void);
+
+}  // extern "C"
+
+// ---- helpers used by generated code (header presence and byte order as in the NF IR) ----
+
+enum { TANDEM_ETH = 0, TANDEM_IPV4 = 1, TANDEM_TCP = 2, TANDEM_UDP = 3 };
+
+struct tandem_headers {
+    int32_t off[4];  // byte offset of each header, -1 when absent
+};
+
+static inline tandem_headers tandem_parse(const uint8_t* p, uint32_t len) {
+    tandem_headers h = {{-1, -1, -1, -1}};
+    if (len < 14) return h;
+    h.off[TANDEM_ETH] = 0;
+    if (p[12] != 0x08 || p[13] != 0x00 || len < 34) return h;
+    uint32_t ihl = p[14] & 0x0f;
+    if ((p[14] >> 4) != 4 || ihl < 5 || len < 14 + 4 * ihl) return h;
+    h.off[TANDEM_IPV4] = 14;
+    uint32_t l4 = 14 + 4 * ihl;
+    if (p[23] == 6 && len >= l4 + 20) h.off[TANDEM_TCP] = (int32_t)l4;
+    if (p[23] == 17 && len >= l4 + 8) h.off[TANDEM_UDP] = (int32_t)l4;
+    return h;
+}
+
+// Big-endian value of `bytes` bytes at `at` in header `hdr`; 0 when the header is absent.
+static inline uint64_t tandem_read(const tandem_packet* pkt, const tandem_headers* h, int hdr,
+                                   uint32_t at, uint32_t bytes) {
+    if (h->off[hdr] < 0) return 0;
+    uint64_t v = 0;
+    for (uint32_t i = 0; i < bytes; i++) v = (v << 8) | pkt->data[(uint32_t)h->off[hdr] + at + i];
+    return v;
+}
+
+// Stores `v` big-endian; ignored when the header is absent.
+static inline void tandem_write(tandem_packet* pkt, const tandem_headers* h, int hdr,
+                                uint32_t at, uint32_t bytes, uint64_t v) {
+    if (h->off[hdr] < 0) return;
+    for (uint32_t i = 0; i < bytes; i++)
+        pkt->data[(uint32_t)h->off[hdr] + at + bytes - 1 - i] = (uint8_t)(v >> (8 * i));
+}
+
+static inline uint64_t tandem_mask(unsigned bits) {
+    return bits >= 64 ? ~0ull : ((1ull << bits) - 1);
+}
+static inline int64_t tandem_sext(uint64_t x, unsigned bits) {
+    return bits >= 64 ? (int64_t)x : (int64_t)(x << (64 - bits)) >> (64 - bits);
+}
+static inline uint64_t tandem_udiv(uint64_t a, uint64_t b) { return b ? a / b : 0; }
+static inline uint64_t tandem_urem(uint64_t a, uint64_t b) { return b ? a % b : a; }
+static inline uint64_t tandem_sdiv(uint64_t a, uint64_t b, unsigned bits) {
+    int64_t x = tandem_sext(a, bits), y = tandem_sext(b, bits);
+    if (y == 0) return 0;
+    if (y == -1) return (uint64_t)(0 - (uint64_t)x) & tandem_mask(bits);
+    return (uint64_t)(x / y) & tandem_mask(bits);
+}
+static inline uint64_t tandem_srem(uint64_t a, uint64_t b, unsigned bits) {
+    int64_t x = tandem_sext(a, bits), y = tandem_sext(b, bits);
+    if (y == 0) return a;
+    if (y == -1) return 0;
+    return (uint64_t)(x % y) & tandem_mask(bits);
+}
+static inline uint64_t tandem_shl(uint64_t a, uint64_t b, unsigned bits) {
+    return b >= bits ? 0 : (a << b) & tandem_mask(bits);
+}
+static inline uint64_t tandem_lshr(uint64_t a, uint64_t b, unsigned bits) {
+    return b >= bits ? 0 : a >> b;
+}
+static inline uint64_t tandem_ashr(uint64_t a, uint64_t b, unsigned bits) {
+    int64_t x = tandem_sext(a, bits);
+    return (uint64_t)(x >> (b >= bits ? bits - 1 : b)) & tandem_mask(bits);
+}
+static inline uint64_t tandem_bswap(uint64_t a, unsigned bits) {
+    uint64_t r = 0;
+    for (unsigned i = 0; i < bits / 8; i++) r = (r << 8) | ((a >> (8 * i)) & 0xff);
+    return r;
+}
+"#;
