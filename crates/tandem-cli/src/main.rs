@@ -27,6 +27,9 @@ enum Command {
     Lift(cmd::lift::Args),
     /// Split an NF between switch and server for a target and explain the plan.
     Partition(cmd::partition::Args),
+    /// Compile an NF to a switch program (P4) and a server program (C++), with the plan,
+    /// manifest and report.
+    Compile(cmd::compile::Args),
     /// Explain a diagnostic code (e.g. `tandem explain L005`).
     Explain(cmd::lift::ExplainArgs),
     /// Generate and inspect traffic traces.
@@ -51,6 +54,7 @@ fn main() {
         Command::Scenario(a) => cmd::scenario::run(a),
         Command::Lift(a) => cmd::lift::run(a),
         Command::Partition(a) => cmd::partition::run(a),
+        Command::Compile(a) => cmd::compile::run(a),
         Command::Explain(a) => cmd::lift::explain(a),
         Command::Traffic(a) => cmd::traffic::run(a),
         Command::Switch(a) => cmd::switch::run(a),

@@ -1,4 +1,5 @@
 //! One module per subcommand.
+pub mod compile;
 pub mod host;
 pub mod lift;
 pub mod partition;

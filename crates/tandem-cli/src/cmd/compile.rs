@@ -1,0 +1,114 @@
+//! `tandem compile`: an NF to its deployable pair (Gallium §4.3) — the switch program, the
+//! server partition, the plan, the manifest and the report — and the sizes of each (the
+//! paper's Table 1).
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use tandem_p4::{Arch, P4Options};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The NF source (`.cc`), or its NF IR (`.nfir`).
+    pub nf: PathBuf,
+    /// Switch architecture of the generated P4 (`v1model`).
+    #[arg(long, default_value = "v1model")]
+    pub target: String,
+    /// Target profile for partitioning: a built-in name (tofino1, tofino2, bmv2, tiny) or a
+    /// `.toml` file.
+    #[arg(long, default_value = "tofino1")]
+    pub profile: String,
+    /// Output directory.
+    #[arg(short, long, value_name = "DIR")]
+    pub output: PathBuf,
+    /// The switch port the server is attached to.
+    #[arg(long, default_value_t = 64)]
+    pub server_port: u16,
+    /// Leave out the write-back tables and visibility flag of atomic update.
+    #[arg(long)]
+    pub no_atomic_update: bool,
+    /// Do not copy join tails (see `tandem partition --help`).
+    #[arg(long)]
+    pub no_split_joins: bool,
+}
+
+/// Non-blank lines.
+fn lines(text: &str) -> usize {
+    text.lines().filter(|l| !l.trim().is_empty()).count()
+}
+
+/// The C++ source an NF came from: the `.cc` itself, or the IR's first file when it exists.
+fn input_source(nf: &Path, module: &tandem_ir::Module) -> Option<(PathBuf, String)> {
+    if nf.extension().is_some_and(|e| e == "cc") {
+        return std::fs::read_to_string(nf)
+            .ok()
+            .map(|t| (nf.to_path_buf(), t));
+    }
+    let first = module.files.values().next()?;
+    let path = PathBuf::from(first);
+    std::fs::read_to_string(&path).ok().map(|t| (path, t))
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let arch = Arch::from_name(&args.target)?;
+    let profile = super::partition::load_profile(&args.profile)?;
+    let module = super::partition::load_module(&args.nf)?;
+    let options = tandem_partition::PartitionOptions {
+        split_joins: !args.no_split_joins,
+        ..Default::default()
+    };
+    let tandem_partition::Partitioned { module, info, plan } =
+        tandem_partition::partition_module(&module, &profile, &options)
+            .with_context(|| format!("partitioning {}", args.nf.display()))?;
+    let p4 = tandem_p4::generate(
+        &plan,
+        &module,
+        &P4Options {
+            arch,
+            server_port: args.server_port,
+            atomic_update: !args.no_atomic_update,
+        },
+    )
+    .with_context(|| format!("generating P4 for {}", args.nf.display()))?;
+    let p4_text = tandem_p4_syntax::print_program(&p4.program);
+    let cc = tandem_cpp::generate(&plan, &module)
+        .with_context(|| format!("generating C++ for {}", args.nf.display()))?;
+    let report = tandem_partition::report(&module, &info, &plan);
+
+    let out = &args.output;
+    std::fs::create_dir_all(out.join("include/tandem"))
+        .with_context(|| format!("creating {}", out.display()))?;
+    let write = |name: &str, text: &str| -> anyhow::Result<()> {
+        let path = out.join(name);
+        std::fs::write(&path, text).with_context(|| format!("writing {}", path.display()))
+    };
+    write("switch.p4", &p4_text)?;
+    write("server.cc", &cc)?;
+    write(
+        tandem_cpp::SERVER_H_PATH
+            .replace("tandem/", "include/tandem/")
+            .as_str(),
+        tandem_cpp::SERVER_H,
+    )?;
+    write("plan.json", &(plan.to_json() + "\n"))?;
+    write("manifest.json", &(p4.manifest.to_json() + "\n"))?;
+    let input = input_source(&args.nf, &module);
+    let (in_name, in_lines) = match &input {
+        Some((p, t)) => (p.display().to_string(), Some(lines(t))),
+        None => (args.nf.display().to_string(), None),
+    };
+    let sizes = format!(
+        "sizes (non-blank lines, as Gallium's Table 1):\n  input C++   {:>6}  {in_name}\n  switch P4   {:>6}  switch.p4 ({} tables, {} registers)\n  server C++  {:>6}  server.cc ({} of {} statements on the server)\n",
+        in_lines.map(|n| n.to_string()).unwrap_or_else(|| "?".into()),
+        lines(&p4_text),
+        p4.manifest.tables.len(),
+        p4.manifest.registers.len(),
+        lines(&cc),
+        plan.summary.server,
+        plan.summary.pre + plan.summary.server + plan.summary.post,
+    );
+    write("report.txt", &format!("{report}\n{sizes}"))?;
+    println!("{}: wrote switch.p4, server.cc, include/tandem/server.h, plan.json, manifest.json, report.txt to {}", plan.nf, out.display());
+    print!("{sizes}");
+    Ok(())
+}
