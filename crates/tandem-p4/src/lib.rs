@@ -15,7 +15,8 @@
 //! 3. `v1model`: headers (Ethernet, the transfer header, IPv4, TCP, UDP), parser, ingress
 //!    (pre for packets from the network, post for packets back from the server and for
 //!    packets that never needed it), tables for maps, registers for scalars and vectors, the
-//!    atomic-update write-back tables and visibility flag, deparser; the manifest.
+//!    atomic-update write-back tables and visibility flag, deparser; the manifest;
+//! 4. [`reuse::reuse_metadata_slots`]: values with disjoint live ranges share metadata.
 //!
 //! The program is built as a `tandem-p4-syntax` AST; print it with
 //! [`tandem_p4_syntax::print_program`]. Pure: no I/O, deterministic; anything the switch
@@ -23,6 +24,7 @@
 
 mod build;
 pub mod manifest;
+pub mod reuse;
 mod v1model;
 pub mod view;
 pub mod walk;
@@ -91,6 +93,8 @@ pub struct P4Options {
     pub server_port: u16,
     /// Write-back tables and a visibility flag for replicated maps (Gallium §4.3.3).
     pub atomic_update: bool,
+    /// Share metadata fields between values with disjoint live ranges ([`reuse`]).
+    pub reuse_metadata: bool,
 }
 
 impl Default for P4Options {
@@ -99,6 +103,7 @@ impl Default for P4Options {
             arch: Arch::V1Model,
             server_port: 64,
             atomic_update: true,
+            reuse_metadata: true,
         }
     }
 }
@@ -110,13 +115,24 @@ pub struct P4Output {
     pub program: Program,
     /// Its manifest.
     pub manifest: Manifest,
+    /// Metadata before and after slot reuse.
+    pub metadata: reuse::ReuseInfo,
 }
 
 /// Generates the switch program for `plan`; `module` is `plan.module()`.
 pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Output, P4Error> {
     let view = view::View::new(module, plan)?;
-    let (program, manifest) = match opts.arch {
+    let (mut program, manifest) = match opts.arch {
         Arch::V1Model => v1model::lower_v1model(&view, opts)?,
     };
-    Ok(P4Output { program, manifest })
+    let metadata = if opts.reuse_metadata {
+        reuse::reuse_metadata_slots(&mut program, INGRESS)
+    } else {
+        reuse::ReuseInfo::default()
+    };
+    Ok(P4Output {
+        program,
+        manifest,
+        metadata,
+    })
 }

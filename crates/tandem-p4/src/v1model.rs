@@ -111,15 +111,8 @@ pub fn lower_v1model(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
         next_table: 0,
         next_register: 0,
     };
-    for f in ["to_server", "fate", "in_port", "pkt_len", "now"] {
-        let bits = match f {
-            "to_server" => 1,
-            "fate" => 17,
-            "now" => 64,
-            _ => 16,
-        };
-        g.meta_field(f, bits);
-    }
+    g.meta_field("to_server", 1);
+    g.meta_field("fate", 17);
     g.declare_state()?;
     let pre = structure_partition(view, Partition::Pre)?;
     let post = structure_partition(view, Partition::Post)?;
@@ -731,9 +724,9 @@ impl Gen<'_, '_> {
             }
             InstKind::MetaRead { meta: m } => {
                 let src = match m {
-                    Meta::InPort => meta("in_port"),
-                    Meta::Length => meta("pkt_len"),
-                    Meta::Now => meta("now"),
+                    Meta::InPort => self.meta_field("in_port", 16),
+                    Meta::Length => self.meta_field("pkt_len", 16),
+                    Meta::Now => self.meta_field("now", 64),
                 };
                 one(self, src, out)?;
             }
@@ -890,14 +883,24 @@ impl Gen<'_, '_> {
     fn ingress_apply(&mut self, pre: Vec<Stmt>, post: Vec<Stmt>) -> Result<Vec<Stmt>, P4Error> {
         let th = &self.view.plan.transfer_header;
         let with_header = self.view.any_server() && th.bytes > 0;
-        let mut apply = vec![assign(
-            meta("now"),
-            bin(
-                BinOp::Mul,
-                cast(64, sm("ingress_global_timestamp")),
-                lit(1000, 64),
-            ),
-        )];
+        // Fields the header carries count as used.
+        for f in &th.fields {
+            if let Some(v) = f.value.as_deref().and_then(|v| v.strip_prefix("meta.")) {
+                self.meta_field(v, f.bits);
+            }
+        }
+        let used = |g: &Self, f: &str| g.meta_index.contains_key(f);
+        let mut apply = Vec::new();
+        if used(self, "now") {
+            apply.push(assign(
+                meta("now"),
+                bin(
+                    BinOp::Mul,
+                    cast(64, sm("ingress_global_timestamp")),
+                    lit(1000, 64),
+                ),
+            ));
+        }
         if self.manifest.visibility_flag.is_some() {
             apply.push(call_stmt(method(
                 name(FLAG_REGISTER),
@@ -905,10 +908,13 @@ impl Gen<'_, '_> {
                 vec![meta("visible"), lit(0, 32)],
             )));
         }
-        let mut local = vec![
-            assign(meta("in_port"), cast(16, sm("ingress_port"))),
-            assign(meta("pkt_len"), cast(16, sm("packet_length"))),
-        ];
+        let mut local = Vec::new();
+        if used(self, "in_port") {
+            local.push(assign(meta("in_port"), cast(16, sm("ingress_port"))));
+        }
+        if used(self, "pkt_len") {
+            local.push(assign(meta("pkt_len"), cast(16, sm("packet_length"))));
+        }
         local.extend(pre);
         if with_header {
             let mut pack = vec![
@@ -946,17 +952,19 @@ impl Gen<'_, '_> {
                 "setInvalid",
                 vec![],
             )));
-            unpack.push(assign(
-                meta("pkt_len"),
-                cast(
-                    16,
-                    bin(
-                        BinOp::Sub,
-                        sm("packet_length"),
-                        lit(u64::from(th.bytes), 32),
+            if used(self, "pkt_len") {
+                unpack.push(assign(
+                    meta("pkt_len"),
+                    cast(
+                        16,
+                        bin(
+                            BinOp::Sub,
+                            sm("packet_length"),
+                            lit(u64::from(th.bytes), 32),
+                        ),
                     ),
-                ),
-            ));
+                ));
+            }
             let from_server = vec![if_stmt(
                 bin(BinOp::Eq, tandem("tag"), lit(u64::from(th.tag_to_post), 8)),
                 unpack,

@@ -27,6 +27,9 @@ pub struct Args {
     /// Leave out the write-back tables and visibility flag of atomic update.
     #[arg(long)]
     pub no_atomic_update: bool,
+    /// Give every value its own metadata field (no slot reuse by liveness).
+    #[arg(long)]
+    pub no_metadata_reuse: bool,
     /// Do not copy join tails (see `tandem partition --help`).
     #[arg(long)]
     pub no_split_joins: bool,
@@ -67,6 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             arch,
             server_port: args.server_port,
             atomic_update: !args.no_atomic_update,
+            reuse_metadata: !args.no_metadata_reuse,
         },
     )
     .with_context(|| format!("generating P4 for {}", args.nf.display()))?;
@@ -97,12 +101,23 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Some((p, t)) => (p.display().to_string(), Some(lines(t))),
         None => (args.nf.display().to_string(), None),
     };
+    let m = p4.metadata;
+    let (meta_bytes, reused) = if m.fields_before > 0 {
+        (
+            m.bits_after.div_ceil(8),
+            format!(", {} before slot reuse", m.bits_before.div_ceil(8)),
+        )
+    } else {
+        (0, String::new())
+    };
     let sizes = format!(
-        "sizes (non-blank lines, as Gallium's Table 1):\n  input C++   {:>6}  {in_name}\n  switch P4   {:>6}  switch.p4 ({} tables, {} registers)\n  server C++  {:>6}  server.cc ({} of {} statements on the server)\n",
+        "sizes (non-blank lines, as Gallium's Table 1):\n  input C++   {:>6}  {in_name}\n  switch P4   {:>6}  switch.p4 ({} tables, {} registers, {} metadata bytes{})\n  server C++  {:>6}  server.cc ({} of {} statements on the server)\n",
         in_lines.map(|n| n.to_string()).unwrap_or_else(|| "?".into()),
         lines(&p4_text),
         p4.manifest.tables.len(),
         p4.manifest.registers.len(),
+        meta_bytes,
+        reused,
         lines(&cc),
         plan.summary.server,
         plan.summary.pre + plan.summary.server + plan.summary.post,

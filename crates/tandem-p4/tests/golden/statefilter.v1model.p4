@@ -71,48 +71,27 @@ struct meta_t {
     bit<1> to_server;
     bit<17> fate;
     bit<16> in_port;
-    bit<16> pkt_len;
-    bit<64> now;
-    bit<16> v0;
-    bit<32> v1;
-    bit<1> v3;
-    bit<1> v6;
-    bit<1> v8;
-    bit<1> v9;
-    bit<1> v11;
-    bit<1> v12;
-    bit<8> v15;
-    bit<16> v16;
-    bit<16> v17;
-    bit<16> v18;
-    bit<16> v19;
-    bit<1> v21;
-    bit<16> v22;
-    bit<8> v25;
-    bit<16> v26;
-    bit<16> v27;
-    bit<16> v28;
-    bit<16> v29;
-    bit<1> v31;
-    bit<16> v32;
-    bit<32> v33;
-    bit<32> v34;
-    bit<32> v35;
-    bit<32> v36;
-    bit<1> v37;
-    bit<32> v45;
-    bit<16> v47;
-    bit<16> v48;
-    bit<1> v38;
-    bit<16> v39;
-    bit<16> v40;
-    bit<1> v41;
-    bit<8> v50;
-    bit<32> v54;
-    bit<32> v56;
-    bit<32> v57;
-    bit<1> v59;
-    bit<32> v60;
+    bit<1> tmp1_0;
+    bit<1> tmp1_1;
+    bit<1> tmp1_2;
+    bit<1> tmp1_3;
+    bit<1> tmp1_4;
+    bit<1> tmp1_5;
+    bit<1> tmp1_6;
+    bit<1> tmp1_7;
+    bit<8> tmp8_0;
+    bit<16> tmp16_0;
+    bit<16> tmp16_1;
+    bit<16> tmp16_2;
+    bit<16> tmp16_3;
+    bit<16> tmp16_4;
+    bit<16> tmp16_5;
+    bit<32> tmp32_0;
+    bit<32> tmp32_1;
+    bit<32> tmp32_2;
+    bit<32> tmp32_3;
+    bit<32> tmp32_4;
+    bit<32> tmp32_5;
 }
 
 parser TandemParser(packet_in packet, out headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
@@ -158,102 +137,99 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     register<bit<32> >(32w1) new_from;
     register<bit<32> >(32w1) udp_mode;
     apply {
-        meta.now = ((bit<64>) standard_metadata.ingress_global_timestamp) * 64w0x3e8;
         if (hdr.tandem.isValid()) {
             if (hdr.tandem.tag == 8w2) {
-                meta.v1 = hdr.tandem.v1;
-                meta.v3 = hdr.tandem.v3;
-                meta.v37 = hdr.tandem.v37;
-                meta.v38 = hdr.tandem.v38;
-                meta.v41 = hdr.tandem.v41;
-                meta.v45 = hdr.tandem.v45;
-                meta.v47 = hdr.tandem.v47;
-                meta.v48 = hdr.tandem.v48;
-                meta.v59 = hdr.tandem.v59;
+                meta.tmp32_0 = hdr.tandem.v1;
+                meta.tmp1_0 = hdr.tandem.v3;
+                meta.tmp1_1 = hdr.tandem.v37;
+                meta.tmp1_2 = hdr.tandem.v38;
+                meta.tmp1_3 = hdr.tandem.v41;
+                meta.tmp32_1 = hdr.tandem.v45;
+                meta.tmp16_0 = hdr.tandem.v47;
+                meta.tmp16_1 = hdr.tandem.v48;
+                meta.tmp1_4 = hdr.tandem.v59;
                 meta.fate = hdr.tandem.fate;
                 hdr.eth.ethertype = hdr.tandem.orig_ethertype;
                 hdr.tandem.setInvalid();
-                meta.pkt_len = (bit<16>) (standard_metadata.packet_length - 32w18);
             } else {
                 mark_to_drop(standard_metadata);
                 exit;
             }
         } else {
             meta.in_port = (bit<16>) standard_metadata.ingress_port;
-            meta.pkt_len = (bit<16>) standard_metadata.packet_length;
-            meta.v0 = meta.in_port;
-            meta.v1 = (bit<32>) meta.v0;
-            meta.v3 = (meta.v1 > 32w1) ? 1w1 : 1w0;
-            if (meta.v3 == 1w1) {
+            meta.tmp16_2 = meta.in_port;
+            meta.tmp32_0 = (bit<32>) meta.tmp16_2;
+            meta.tmp1_0 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
+            if (meta.tmp1_0 == 1w1) {
                 meta.to_server = 1w1;
             } else {
                 meta.to_server = 1w1;
-                meta.v6 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                meta.v8 = meta.v6 ^ 1w1;
-                meta.v9 = hdr.udp.isValid() ? 1w1 : 1w0;
-                meta.v11 = meta.v9 ^ 1w1;
-                meta.v12 = meta.v8 & meta.v11;
-                if (meta.v12 == 1w1) {
+                meta.tmp1_5 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_6 = meta.tmp1_5 ^ 1w1;
+                meta.tmp1_5 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_7 = meta.tmp1_5 ^ 1w1;
+                meta.tmp1_5 = meta.tmp1_6 & meta.tmp1_7;
+                if (meta.tmp1_5 == 1w1) {
                     meta.to_server = 1w1;
                 } else {
-                    meta.v15 = (meta.v8 == 1w1) ? 8w0 : 8w1;
-                    meta.v16 = hdr.udp.sport;
-                    meta.v17 = meta.v16[7:0] ++ meta.v16[15:8];
-                    meta.v18 = hdr.tcp.sport;
-                    meta.v19 = meta.v18[7:0] ++ meta.v18[15:8];
-                    meta.v21 = (meta.v15 == 8w1) ? 1w1 : 1w0;
-                    meta.v22 = (meta.v21 == 1w1) ? meta.v19 : meta.v17;
-                    meta.v25 = (meta.v8 == 1w1) ? 8w0 : 8w1;
-                    meta.v26 = hdr.udp.dport;
-                    meta.v27 = meta.v26[7:0] ++ meta.v26[15:8];
-                    meta.v28 = hdr.tcp.dport;
-                    meta.v29 = meta.v28[7:0] ++ meta.v28[15:8];
-                    meta.v31 = (meta.v25 == 8w1) ? 1w1 : 1w0;
-                    meta.v32 = (meta.v31 == 1w1) ? meta.v29 : meta.v27;
-                    meta.v33 = hdr.ipv4.saddr;
-                    meta.v34 = ((meta.v33[7:0] ++ meta.v33[15:8]) ++ meta.v33[23:16]) ++ meta.v33[31:24];
-                    meta.v35 = hdr.ipv4.daddr;
-                    meta.v36 = ((meta.v35[7:0] ++ meta.v35[15:8]) ++ meta.v35[23:16]) ++ meta.v35[31:24];
-                    meta.v37 = (meta.v33 < meta.v35) ? 1w1 : 1w0;
-                    if (meta.v37 == 1w1) {
-                        meta.v45 = meta.v34;
-                        meta.v47 = meta.v22;
-                        meta.v48 = meta.v32;
+                    meta.tmp8_0 = (meta.tmp1_6 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp16_2 = hdr.udp.sport;
+                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                    meta.tmp16_2 = hdr.tcp.sport;
+                    meta.tmp16_4 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                    meta.tmp1_5 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
+                    meta.tmp16_2 = (meta.tmp1_5 == 1w1) ? meta.tmp16_4 : meta.tmp16_3;
+                    meta.tmp8_0 = (meta.tmp1_6 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp16_3 = hdr.udp.dport;
+                    meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                    meta.tmp16_3 = hdr.tcp.dport;
+                    meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                    meta.tmp1_5 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
+                    meta.tmp16_3 = (meta.tmp1_5 == 1w1) ? meta.tmp16_5 : meta.tmp16_4;
+                    meta.tmp32_2 = hdr.ipv4.saddr;
+                    meta.tmp32_3 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+                    meta.tmp32_4 = hdr.ipv4.daddr;
+                    meta.tmp32_5 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
+                    meta.tmp1_1 = (meta.tmp32_2 < meta.tmp32_4) ? 1w1 : 1w0;
+                    if (meta.tmp1_1 == 1w1) {
+                        meta.tmp32_1 = meta.tmp32_3;
+                        meta.tmp16_0 = meta.tmp16_2;
+                        meta.tmp16_1 = meta.tmp16_3;
                     } else {
-                        meta.v38 = (meta.v34 == meta.v36) ? 1w1 : 1w0;
-                        if (meta.v38 == 1w1) {
-                            meta.v39 = meta.v22[7:0] ++ meta.v22[15:8];
-                            meta.v40 = meta.v32[7:0] ++ meta.v32[15:8];
-                            meta.v41 = (meta.v39 > meta.v40) ? 1w1 : 1w0;
-                            if (meta.v41 == 1w1) {
-                                meta.v45 = meta.v36;
-                                meta.v47 = meta.v32;
-                                meta.v48 = meta.v22;
+                        meta.tmp1_2 = (meta.tmp32_3 == meta.tmp32_5) ? 1w1 : 1w0;
+                        if (meta.tmp1_2 == 1w1) {
+                            meta.tmp16_4 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                            meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                            meta.tmp1_3 = (meta.tmp16_4 > meta.tmp16_5) ? 1w1 : 1w0;
+                            if (meta.tmp1_3 == 1w1) {
+                                meta.tmp32_1 = meta.tmp32_5;
+                                meta.tmp16_0 = meta.tmp16_3;
+                                meta.tmp16_1 = meta.tmp16_2;
                             } else {
-                                meta.v45 = meta.v34;
-                                meta.v47 = meta.v22;
-                                meta.v48 = meta.v32;
+                                meta.tmp32_1 = meta.tmp32_3;
+                                meta.tmp16_0 = meta.tmp16_2;
+                                meta.tmp16_1 = meta.tmp16_3;
                             }
                         } else {
-                            meta.v45 = meta.v36;
-                            meta.v47 = meta.v32;
-                            meta.v48 = meta.v22;
+                            meta.tmp32_1 = meta.tmp32_5;
+                            meta.tmp16_0 = meta.tmp16_3;
+                            meta.tmp16_1 = meta.tmp16_2;
                         }
                     }
                     meta.to_server = 1w1;
-                    meta.v50 = hdr.ipv4.protocol;
-                    new_from.read(meta.v54, 32w0);
-                    meta.v56 = 32w1 << meta.v1;
-                    meta.v57 = meta.v54 & meta.v56;
-                    meta.v59 = (meta.v57 == 32w0) ? 1w1 : 1w0;
-                    if (meta.v11 == 1w1) {
+                    meta.tmp8_0 = hdr.ipv4.protocol;
+                    new_from.read(meta.tmp32_2, 32w0);
+                    meta.tmp32_3 = 32w1 << meta.tmp32_0;
+                    meta.tmp32_4 = meta.tmp32_2 & meta.tmp32_3;
+                    meta.tmp1_4 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
+                    if (meta.tmp1_7 == 1w1) {
                         meta.to_server = 1w1;
                     } else {
-                        udp_mode.read(meta.v60, 32w0);
-                        if (meta.v60 == 32w1) {
+                        udp_mode.read(meta.tmp32_2, 32w0);
+                        if (meta.tmp32_2 == 32w1) {
                             meta.to_server = 1w1;
                         } else {
-                            if (meta.v60 == 32w0) {
+                            if (meta.tmp32_2 == 32w0) {
                                 meta.to_server = 1w1;
                             } else {
                                 meta.to_server = 1w1;
@@ -267,15 +243,15 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 hdr.tandem.tag = 8w1;
                 hdr.tandem.orig_ethertype = hdr.eth.ethertype;
                 hdr.eth.ethertype = TANDEM_ETHERTYPE;
-                hdr.tandem.v1 = meta.v1;
-                hdr.tandem.v3 = meta.v3;
-                hdr.tandem.v37 = meta.v37;
-                hdr.tandem.v38 = meta.v38;
-                hdr.tandem.v41 = meta.v41;
-                hdr.tandem.v45 = meta.v45;
-                hdr.tandem.v47 = meta.v47;
-                hdr.tandem.v48 = meta.v48;
-                hdr.tandem.v59 = meta.v59;
+                hdr.tandem.v1 = meta.tmp32_0;
+                hdr.tandem.v3 = meta.tmp1_0;
+                hdr.tandem.v37 = meta.tmp1_1;
+                hdr.tandem.v38 = meta.tmp1_2;
+                hdr.tandem.v41 = meta.tmp1_3;
+                hdr.tandem.v45 = meta.tmp32_1;
+                hdr.tandem.v47 = meta.tmp16_0;
+                hdr.tandem.v48 = meta.tmp16_1;
+                hdr.tandem.v59 = meta.tmp1_4;
                 hdr.tandem.fate = meta.fate;
                 hdr.tandem.pad = 2w0;
             }

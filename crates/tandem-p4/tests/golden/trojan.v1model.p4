@@ -106,51 +106,12 @@ struct headers_t {
 struct meta_t {
     bit<1> to_server;
     bit<17> fate;
-    bit<16> in_port;
-    bit<16> pkt_len;
-    bit<64> now;
     bit<32> hosts_k0;
-    bit<1> v22;
-    bit<8> v23;
-    bit<8> v24;
-    bit<8> v25;
-    bit<8> v26;
     bit<1> visible;
     bit<1> wb_hit;
-    bit<16> v0;
-    bit<32> v1;
-    bit<1> v3;
-    bit<1> v6;
-    bit<1> v8;
-    bit<1> v10;
-    bit<8> v13;
-    bit<32> v14;
-    bit<32> v15;
-    bit<32> v16;
-    bit<32> v17;
-    bit<1> v19;
-    bit<32> v20;
-    bit<8> v27;
-    bit<1> v29;
-    bit<1> v30;
-    bit<1> v32;
-    bit<16> v33;
-    bit<16> v34;
-    bit<1> v36;
-    bit<16> v585;
-    bit<16> v586;
-    bit<1> v588;
-    bit<1> v590;
-    bit<1> v591;
-    bit<8> v592;
-    bit<8> v594;
-    bit<1> v596;
-    bit<1> v38;
-    bit<1> v526;
-    bit<1> v528;
+    bit<16> in_port;
     bit<1> post_block71;
     bit<1> post_block1;
-    bit<32> v5;
     bit<1> post_block70;
     bit<1> post_block2;
     bit<1> post_block66;
@@ -165,113 +126,124 @@ struct meta_t {
     bit<1> post_block57;
     bit<1> post_block58;
     bit<1> post_block47;
-    bit<1> v532;
     bit<1> post_block48;
-    bit<8> v533;
     bit<1> post_block49;
     bit<1> post_block53;
-    bit<1> v538;
     bit<1> post_block50;
-    bit<1> v543;
     bit<1> post_block51;
-    bit<1> v548;
     bit<1> post_block52;
-    bit<1> v553;
-    bit<1> v558;
     bit<1> post_block54;
-    bit<1> v563;
     bit<1> post_block55;
-    bit<1> v568;
     bit<1> post_block56;
-    bit<1> v573;
-    bit<32> v580;
-    bit<1> v582;
     bit<1> post_block60;
     bit<1> post_block59;
-    bit<32> v583;
-    bit<16> v584;
     bit<1> post_block69;
-    bit<1> v41;
     bit<1> post_block44;
     bit<1> post_block7;
     bit<1> post_block8;
     bit<1> post_block25;
-    bit<1> v48;
     bit<1> post_block9;
-    bit<1> v51;
     bit<1> post_block10;
-    bit<1> v56;
     bit<1> post_block11;
-    bit<1> v61;
     bit<1> post_block12;
-    bit<1> v66;
     bit<1> post_block13;
-    bit<1> v71;
     bit<1> post_block14;
     bit<1> post_block19;
     bit<1> post_block20;
     bit<1> post_block42;
-    bit<1> v286;
     bit<1> post_block26;
-    bit<1> v289;
     bit<1> post_block27;
-    bit<1> v294;
     bit<1> post_block28;
-    bit<1> v299;
     bit<1> post_block29;
-    bit<1> v304;
     bit<1> post_block30;
     bit<1> post_block36;
     bit<1> post_block37;
-    bit<1> v519;
     bit<1> post_block43;
-    bit<16> v574;
     bit<1> post_block73;
-    bit<1> v611;
     bit<1> post_block74;
     bit<1> post_block85;
-    bit<1> v613;
     bit<1> post_block86;
     bit<1> post_block75;
-    bit<1> v617;
     bit<1> post_block76;
-    bit<8> v618;
     bit<1> post_block77;
     bit<1> post_block81;
-    bit<1> v623;
     bit<1> post_block78;
-    bit<1> v628;
     bit<1> post_block79;
-    bit<1> v633;
     bit<1> post_block80;
-    bit<1> v638;
-    bit<1> v643;
     bit<1> post_block82;
-    bit<1> v648;
     bit<1> post_block83;
-    bit<1> v653;
     bit<1> post_block84;
-    bit<1> v658;
-    bit<16> v659;
     bit<1> post_block89;
-    bit<32> v665;
-    bit<1> v667;
     bit<1> post_block88;
     bit<1> post_block87;
-    bit<32> v668;
-    bit<16> v669;
     bit<1> post_block90;
     bit<1> post_block64;
-    bit<16> v602;
-    bit<16> v603;
-    bit<32> v604;
-    bit<1> v606;
     bit<1> post_block68;
     bit<1> post_block67;
-    bit<32> v607;
-    bit<16> v608;
     bit<1> post_block72;
-    bit<16> v609;
+    bit<1> tmp1_0;
+    bit<1> tmp1_1;
+    bit<1> tmp1_2;
+    bit<1> tmp1_3;
+    bit<1> tmp1_4;
+    bit<1> tmp1_5;
+    bit<1> tmp1_6;
+    bit<1> tmp1_7;
+    bit<1> tmp1_8;
+    bit<1> tmp1_9;
+    bit<1> tmp1_10;
+    bit<1> tmp1_11;
+    bit<1> tmp1_12;
+    bit<1> tmp1_13;
+    bit<1> tmp1_14;
+    bit<1> tmp1_15;
+    bit<1> tmp1_16;
+    bit<1> tmp1_17;
+    bit<1> tmp1_18;
+    bit<1> tmp1_19;
+    bit<1> tmp1_20;
+    bit<1> tmp1_21;
+    bit<1> tmp1_22;
+    bit<1> tmp1_23;
+    bit<1> tmp1_24;
+    bit<1> tmp1_25;
+    bit<1> tmp1_26;
+    bit<1> tmp1_27;
+    bit<1> tmp1_28;
+    bit<1> tmp1_29;
+    bit<1> tmp1_30;
+    bit<1> tmp1_31;
+    bit<1> tmp1_32;
+    bit<1> tmp1_33;
+    bit<1> tmp1_34;
+    bit<1> tmp1_35;
+    bit<1> tmp1_36;
+    bit<1> tmp1_37;
+    bit<1> tmp1_38;
+    bit<1> tmp1_39;
+    bit<1> tmp1_40;
+    bit<1> tmp1_41;
+    bit<1> tmp1_42;
+    bit<1> tmp1_43;
+    bit<1> tmp1_44;
+    bit<1> tmp1_45;
+    bit<1> tmp1_46;
+    bit<8> tmp8_0;
+    bit<8> tmp8_1;
+    bit<8> tmp8_2;
+    bit<8> tmp8_3;
+    bit<8> tmp8_4;
+    bit<8> tmp8_5;
+    bit<8> tmp8_6;
+    bit<16> tmp16_0;
+    bit<16> tmp16_1;
+    bit<16> tmp16_2;
+    bit<16> tmp16_3;
+    bit<32> tmp32_0;
+    bit<32> tmp32_1;
+    bit<32> tmp32_2;
+    bit<32> tmp32_3;
+    bit<32> tmp32_4;
 }
 
 parser TandemParser(packet_in packet, out headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
@@ -315,18 +287,18 @@ control TandemVerifyChecksum(inout headers_t hdr, inout meta_t meta) {
 
 control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
     action hosts_hit(bit<8> v0, bit<8> v1, bit<8> v2, bit<8> v3) {
-        meta.v22 = 1w1;
-        meta.v23 = v0;
-        meta.v24 = v1;
-        meta.v25 = v2;
-        meta.v26 = v3;
+        meta.tmp1_43 = 1w1;
+        meta.tmp8_6 = v0;
+        meta.tmp8_3 = v1;
+        meta.tmp8_4 = v2;
+        meta.tmp8_5 = v3;
     }
     action hosts_miss() {
-        meta.v22 = 1w0;
-        meta.v23 = 8w0;
-        meta.v24 = 8w0;
-        meta.v25 = 8w0;
-        meta.v26 = 8w0;
+        meta.tmp1_43 = 1w0;
+        meta.tmp8_6 = 8w0;
+        meta.tmp8_3 = 8w0;
+        meta.tmp8_4 = 8w0;
+        meta.tmp8_5 = 8w0;
     }
     table hosts {
         key = {
@@ -340,20 +312,20 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         size = 0x10000;
     }
     action hosts_wb_hit(bit<8> v0, bit<8> v1, bit<8> v2, bit<8> v3) {
-        meta.v22 = 1w1;
-        meta.v23 = v0;
-        meta.v24 = v1;
-        meta.v25 = v2;
-        meta.v26 = v3;
+        meta.tmp1_43 = 1w1;
+        meta.tmp8_6 = v0;
+        meta.tmp8_3 = v1;
+        meta.tmp8_4 = v2;
+        meta.tmp8_5 = v3;
         meta.wb_hit = 1w1;
     }
     action hosts_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.v22 = 1w0;
-        meta.v23 = 8w0;
-        meta.v24 = 8w0;
-        meta.v25 = 8w0;
-        meta.v26 = 8w0;
+        meta.tmp1_43 = 1w0;
+        meta.tmp8_6 = 8w0;
+        meta.tmp8_3 = 8w0;
+        meta.tmp8_4 = 8w0;
+        meta.tmp8_5 = 8w0;
     }
     action hosts_wb_miss() {
         meta.wb_hit = 1w0;
@@ -374,82 +346,79 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     register<bit<32> >(32w1) q_port;
     register<bit<1> >(32w1) tandem_visible;
     apply {
-        meta.now = ((bit<64>) standard_metadata.ingress_global_timestamp) * 64w0x3e8;
         tandem_visible.read(meta.visible, 32w0);
         if (hdr.tandem.isValid()) {
             if (hdr.tandem.tag == 8w2) {
-                meta.v1 = hdr.tandem.v1;
-                meta.v3 = hdr.tandem.v3;
-                meta.v20 = hdr.tandem.v20;
-                meta.v27 = hdr.tandem.v27;
-                meta.v29 = hdr.tandem.v29;
-                meta.v36 = hdr.tandem.v36;
-                meta.v38 = hdr.tandem.v38;
-                meta.v526 = hdr.tandem.v526;
-                meta.v528 = hdr.tandem.v528;
-                meta.v591 = hdr.tandem.v591;
-                meta.v596 = hdr.tandem.v596;
-                meta.v41 = hdr.tandem.v41;
-                meta.v48 = hdr.tandem.v48;
-                meta.v51 = hdr.tandem.v51;
-                meta.v56 = hdr.tandem.v56;
-                meta.v61 = hdr.tandem.v61;
-                meta.v66 = hdr.tandem.v66;
-                meta.v71 = hdr.tandem.v71;
-                meta.v286 = hdr.tandem.v286;
-                meta.v289 = hdr.tandem.v289;
-                meta.v294 = hdr.tandem.v294;
-                meta.v299 = hdr.tandem.v299;
-                meta.v304 = hdr.tandem.v304;
-                meta.v519 = hdr.tandem.v519;
-                meta.v532 = hdr.tandem.v532;
-                meta.v533 = hdr.tandem.v533;
-                meta.v538 = hdr.tandem.v538;
-                meta.v543 = hdr.tandem.v543;
-                meta.v548 = hdr.tandem.v548;
-                meta.v553 = hdr.tandem.v553;
-                meta.v558 = hdr.tandem.v558;
-                meta.v563 = hdr.tandem.v563;
-                meta.v568 = hdr.tandem.v568;
-                meta.v573 = hdr.tandem.v573;
-                meta.v611 = hdr.tandem.v611;
-                meta.v613 = hdr.tandem.v613;
-                meta.v617 = hdr.tandem.v617;
-                meta.v618 = hdr.tandem.v618;
-                meta.v623 = hdr.tandem.v623;
-                meta.v628 = hdr.tandem.v628;
-                meta.v633 = hdr.tandem.v633;
-                meta.v638 = hdr.tandem.v638;
-                meta.v643 = hdr.tandem.v643;
-                meta.v648 = hdr.tandem.v648;
-                meta.v653 = hdr.tandem.v653;
-                meta.v658 = hdr.tandem.v658;
+                meta.tmp32_0 = hdr.tandem.v1;
+                meta.tmp1_0 = hdr.tandem.v3;
+                meta.tmp32_1 = hdr.tandem.v20;
+                meta.tmp8_0 = hdr.tandem.v27;
+                meta.tmp1_1 = hdr.tandem.v29;
+                meta.tmp1_2 = hdr.tandem.v36;
+                meta.tmp1_3 = hdr.tandem.v38;
+                meta.tmp1_4 = hdr.tandem.v526;
+                meta.tmp1_5 = hdr.tandem.v528;
+                meta.tmp1_6 = hdr.tandem.v591;
+                meta.tmp1_7 = hdr.tandem.v596;
+                meta.tmp1_8 = hdr.tandem.v41;
+                meta.tmp1_9 = hdr.tandem.v48;
+                meta.tmp1_10 = hdr.tandem.v51;
+                meta.tmp1_11 = hdr.tandem.v56;
+                meta.tmp1_12 = hdr.tandem.v61;
+                meta.tmp1_13 = hdr.tandem.v66;
+                meta.tmp1_14 = hdr.tandem.v71;
+                meta.tmp1_15 = hdr.tandem.v286;
+                meta.tmp1_16 = hdr.tandem.v289;
+                meta.tmp1_17 = hdr.tandem.v294;
+                meta.tmp1_18 = hdr.tandem.v299;
+                meta.tmp1_19 = hdr.tandem.v304;
+                meta.tmp1_20 = hdr.tandem.v519;
+                meta.tmp1_21 = hdr.tandem.v532;
+                meta.tmp8_1 = hdr.tandem.v533;
+                meta.tmp1_22 = hdr.tandem.v538;
+                meta.tmp1_23 = hdr.tandem.v543;
+                meta.tmp1_24 = hdr.tandem.v548;
+                meta.tmp1_25 = hdr.tandem.v553;
+                meta.tmp1_26 = hdr.tandem.v558;
+                meta.tmp1_27 = hdr.tandem.v563;
+                meta.tmp1_28 = hdr.tandem.v568;
+                meta.tmp1_29 = hdr.tandem.v573;
+                meta.tmp1_30 = hdr.tandem.v611;
+                meta.tmp1_31 = hdr.tandem.v613;
+                meta.tmp1_32 = hdr.tandem.v617;
+                meta.tmp8_2 = hdr.tandem.v618;
+                meta.tmp1_33 = hdr.tandem.v623;
+                meta.tmp1_34 = hdr.tandem.v628;
+                meta.tmp1_35 = hdr.tandem.v633;
+                meta.tmp1_36 = hdr.tandem.v638;
+                meta.tmp1_37 = hdr.tandem.v643;
+                meta.tmp1_38 = hdr.tandem.v648;
+                meta.tmp1_39 = hdr.tandem.v653;
+                meta.tmp1_40 = hdr.tandem.v658;
                 hdr.eth.ethertype = hdr.tandem.orig_ethertype;
                 hdr.tandem.setInvalid();
-                meta.pkt_len = (bit<16>) (standard_metadata.packet_length - 32w20);
             } else {
                 mark_to_drop(standard_metadata);
                 exit;
             }
         } else {
             meta.in_port = (bit<16>) standard_metadata.ingress_port;
-            meta.pkt_len = (bit<16>) standard_metadata.packet_length;
-            meta.v0 = meta.in_port;
-            meta.v1 = (bit<32>) meta.v0;
-            meta.v3 = (meta.v1 > 32w1) ? 1w1 : 1w0;
-            if (meta.v3 == 1w0) {
-                meta.v6 = hdr.ipv4.isValid() ? 1w1 : 1w0;
-                meta.v8 = meta.v6 ^ 1w1;
-                if (meta.v8 == 1w0) {
-                    meta.v10 = (meta.v1 == 32w0) ? 1w1 : 1w0;
-                    meta.v13 = (meta.v10 == 1w1) ? 8w0 : 8w1;
-                    meta.v14 = hdr.ipv4.saddr;
-                    meta.v15 = ((meta.v14[7:0] ++ meta.v14[15:8]) ++ meta.v14[23:16]) ++ meta.v14[31:24];
-                    meta.v16 = hdr.ipv4.daddr;
-                    meta.v17 = ((meta.v16[7:0] ++ meta.v16[15:8]) ++ meta.v16[23:16]) ++ meta.v16[31:24];
-                    meta.v19 = (meta.v13 == 8w1) ? 1w1 : 1w0;
-                    meta.v20 = (meta.v19 == 1w1) ? meta.v17 : meta.v15;
-                    meta.hosts_k0 = meta.v20;
+            meta.tmp16_0 = meta.in_port;
+            meta.tmp32_0 = (bit<32>) meta.tmp16_0;
+            meta.tmp1_0 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
+            if (meta.tmp1_0 == 1w0) {
+                meta.tmp1_41 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+                meta.tmp1_42 = meta.tmp1_41 ^ 1w1;
+                if (meta.tmp1_42 == 1w0) {
+                    meta.tmp1_43 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
+                    meta.tmp8_3 = (meta.tmp1_43 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp32_2 = hdr.ipv4.saddr;
+                    meta.tmp32_3 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+                    meta.tmp32_2 = hdr.ipv4.daddr;
+                    meta.tmp32_4 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+                    meta.tmp1_43 = (meta.tmp8_3 == 8w1) ? 1w1 : 1w0;
+                    meta.tmp32_1 = (meta.tmp1_43 == 1w1) ? meta.tmp32_4 : meta.tmp32_3;
+                    meta.hosts_k0 = meta.tmp32_1;
                     meta.wb_hit = 1w0;
                     if (meta.visible == 1w1) {
                         hosts_wb.apply();
@@ -457,38 +426,38 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     if (meta.wb_hit == 1w0) {
                         hosts.apply();
                     }
-                    meta.v27 = (meta.v22 == 1w1) ? meta.v23 : 8w0;
-                    meta.v29 = (meta.v27 == 8w3) ? 1w1 : 1w0;
-                    if (meta.v29 == 1w0) {
-                        meta.v30 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                        meta.v32 = meta.v30 ^ 1w1;
-                        if (meta.v32 == 1w0) {
-                            meta.v33 = hdr.tcp.dport;
-                            meta.v34 = meta.v33[7:0] ++ meta.v33[15:8];
-                            meta.v36 = (meta.v1 == 32w1) ? 1w1 : 1w0;
-                            if (meta.v36 == 1w1) {
-                                meta.v585 = hdr.tcp.sport;
-                                meta.v586 = meta.v585[7:0] ++ meta.v585[15:8];
-                                meta.v588 = (meta.v27 == 8w0) ? 1w1 : 1w0;
-                                meta.v590 = (meta.v586 == 16w0x1600) ? 1w1 : 1w0;
-                                meta.v591 = meta.v590 & meta.v588;
-                                if (meta.v591 == 1w1) {
-                                    meta.v592 = hdr.tcp.flags;
-                                    meta.v594 = meta.v592 & 8w18;
-                                    meta.v596 = (meta.v594 == 8w18) ? 1w1 : 1w0;
-                                    if (meta.v596 == 1w1) {
+                    meta.tmp8_0 = (meta.tmp1_43 == 1w1) ? meta.tmp8_6 : 8w0;
+                    meta.tmp1_1 = (meta.tmp8_0 == 8w3) ? 1w1 : 1w0;
+                    if (meta.tmp1_1 == 1w0) {
+                        meta.tmp1_43 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                        meta.tmp1_44 = meta.tmp1_43 ^ 1w1;
+                        if (meta.tmp1_44 == 1w0) {
+                            meta.tmp16_0 = hdr.tcp.dport;
+                            meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                            meta.tmp1_2 = (meta.tmp32_0 == 32w1) ? 1w1 : 1w0;
+                            if (meta.tmp1_2 == 1w1) {
+                                meta.tmp16_2 = hdr.tcp.sport;
+                                meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                meta.tmp1_45 = (meta.tmp8_0 == 8w0) ? 1w1 : 1w0;
+                                meta.tmp1_46 = (meta.tmp16_3 == 16w0x1600) ? 1w1 : 1w0;
+                                meta.tmp1_6 = meta.tmp1_46 & meta.tmp1_45;
+                                if (meta.tmp1_6 == 1w1) {
+                                    meta.tmp8_3 = hdr.tcp.flags;
+                                    meta.tmp8_4 = meta.tmp8_3 & 8w18;
+                                    meta.tmp1_7 = (meta.tmp8_4 == 8w18) ? 1w1 : 1w0;
+                                    if (meta.tmp1_7 == 1w1) {
                                         meta.to_server = 1w1;
                                     }
                                 }
                             } else {
-                                meta.v38 = (meta.v27 == 8w1) ? 1w1 : 1w0;
-                                if (meta.v38 == 1w1) {
+                                meta.tmp1_3 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
+                                if (meta.tmp1_3 == 1w1) {
                                     meta.to_server = 1w1;
                                 } else {
-                                    meta.v526 = (meta.v27 == 8w2) ? 1w1 : 1w0;
-                                    if (meta.v526 == 1w1) {
-                                        meta.v528 = (meta.v34 == 16w0xb1a) ? 1w1 : 1w0;
-                                        if (meta.v528 == 1w1) {
+                                    meta.tmp1_4 = (meta.tmp8_0 == 8w2) ? 1w1 : 1w0;
+                                    if (meta.tmp1_4 == 1w1) {
+                                        meta.tmp1_5 = (meta.tmp16_1 == 16w0xb1a) ? 1w1 : 1w0;
+                                        if (meta.tmp1_5 == 1w1) {
                                             meta.to_server = 1w1;
                                         } else {
                                             meta.to_server = 1w1;
@@ -505,17 +474,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 hdr.tandem.tag = 8w1;
                 hdr.tandem.orig_ethertype = hdr.eth.ethertype;
                 hdr.eth.ethertype = TANDEM_ETHERTYPE;
-                hdr.tandem.v1 = meta.v1;
-                hdr.tandem.v3 = meta.v3;
-                hdr.tandem.v20 = meta.v20;
-                hdr.tandem.v27 = meta.v27;
-                hdr.tandem.v29 = meta.v29;
-                hdr.tandem.v36 = meta.v36;
-                hdr.tandem.v38 = meta.v38;
-                hdr.tandem.v526 = meta.v526;
-                hdr.tandem.v528 = meta.v528;
-                hdr.tandem.v591 = meta.v591;
-                hdr.tandem.v596 = meta.v596;
+                hdr.tandem.v1 = meta.tmp32_0;
+                hdr.tandem.v3 = meta.tmp1_0;
+                hdr.tandem.v20 = meta.tmp32_1;
+                hdr.tandem.v27 = meta.tmp8_0;
+                hdr.tandem.v29 = meta.tmp1_1;
+                hdr.tandem.v36 = meta.tmp1_2;
+                hdr.tandem.v38 = meta.tmp1_3;
+                hdr.tandem.v526 = meta.tmp1_4;
+                hdr.tandem.v528 = meta.tmp1_5;
+                hdr.tandem.v591 = meta.tmp1_6;
+                hdr.tandem.v596 = meta.tmp1_7;
                 hdr.tandem.v41 = 1w0;
                 hdr.tandem.v48 = 1w0;
                 hdr.tandem.v51 = 1w0;
@@ -555,78 +524,78 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.to_server == 1w0) {
-            if (meta.v3 == 1w1) {
+            if (meta.tmp1_0 == 1w1) {
                 meta.post_block71 = 1w1;
             } else {
                 meta.post_block1 = 1w1;
             }
             if (meta.post_block1 == 1w1) {
-                meta.v5 = 32w1 - meta.v1;
-                meta.v6 = hdr.ipv4.isValid() ? 1w1 : 1w0;
-                meta.v8 = meta.v6 ^ 1w1;
-                if (meta.v8 == 1w1) {
+                meta.tmp32_1 = 32w1 - meta.tmp32_0;
+                meta.tmp1_41 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+                meta.tmp1_42 = meta.tmp1_41 ^ 1w1;
+                if (meta.tmp1_42 == 1w1) {
                     meta.post_block70 = 1w1;
                 } else {
                     meta.post_block2 = 1w1;
                 }
             }
             if (meta.post_block2 == 1w1) {
-                if (meta.v29 == 1w1) {
+                if (meta.tmp1_1 == 1w1) {
                     meta.post_block66 = 1w1;
                 } else {
                     meta.post_block3 = 1w1;
                 }
             }
             if (meta.post_block3 == 1w1) {
-                meta.v30 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                meta.v32 = meta.v30 ^ 1w1;
-                if (meta.v32 == 1w1) {
+                meta.tmp1_43 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_44 = meta.tmp1_43 ^ 1w1;
+                if (meta.tmp1_44 == 1w1) {
                     meta.post_block65 = 1w1;
                 } else {
                     meta.post_block4 = 1w1;
                 }
             }
             if (meta.post_block4 == 1w1) {
-                meta.v33 = hdr.tcp.dport;
-                if (meta.v36 == 1w1) {
+                meta.tmp16_0 = hdr.tcp.dport;
+                if (meta.tmp1_2 == 1w1) {
                     meta.post_block61 = 1w1;
                 } else {
                     meta.post_block5 = 1w1;
                 }
             }
             if (meta.post_block5 == 1w1) {
-                if (meta.v38 == 1w1) {
+                if (meta.tmp1_3 == 1w1) {
                     meta.post_block6 = 1w1;
                 } else {
                     meta.post_block45 = 1w1;
                 }
             }
             if (meta.post_block45 == 1w1) {
-                if (meta.v526 == 1w1) {
+                if (meta.tmp1_4 == 1w1) {
                     meta.post_block46 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block46 == 1w1) {
-                if (meta.v528 == 1w1) {
+                if (meta.tmp1_5 == 1w1) {
                     meta.post_block58 = 1w1;
                 } else {
                     meta.post_block47 = 1w1;
                 }
             }
             if (meta.post_block47 == 1w1) {
-                if (meta.v532 == 1w1) {
+                if (meta.tmp1_21 == 1w1) {
                     meta.post_block57 = 1w1;
                 } else {
                     meta.post_block48 = 1w1;
                 }
             }
             if (meta.post_block48 == 1w1) {
-                if (meta.v533 == 8w78) {
+                if (meta.tmp8_1 == 8w78) {
                     meta.post_block53 = 1w1;
                 } else {
-                    if (meta.v533 == 8w74) {
+                    if (meta.tmp8_1 == 8w74) {
                         meta.post_block49 = 1w1;
                     } else {
                         meta.post_block57 = 1w1;
@@ -634,74 +603,74 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block49 == 1w1) {
-                if (meta.v538 == 1w1) {
+                if (meta.tmp1_22 == 1w1) {
                     meta.post_block50 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block50 == 1w1) {
-                if (meta.v543 == 1w1) {
+                if (meta.tmp1_23 == 1w1) {
                     meta.post_block51 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block51 == 1w1) {
-                if (meta.v548 == 1w1) {
+                if (meta.tmp1_24 == 1w1) {
                     meta.post_block52 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block52 == 1w1) {
-                if (meta.v553 == 1w1) {
+                if (meta.tmp1_25 == 1w1) {
                     meta.post_block58 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block53 == 1w1) {
-                if (meta.v558 == 1w1) {
+                if (meta.tmp1_26 == 1w1) {
                     meta.post_block54 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block54 == 1w1) {
-                if (meta.v563 == 1w1) {
+                if (meta.tmp1_27 == 1w1) {
                     meta.post_block55 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block55 == 1w1) {
-                if (meta.v568 == 1w1) {
+                if (meta.tmp1_28 == 1w1) {
                     meta.post_block56 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block56 == 1w1) {
-                if (meta.v573 == 1w1) {
+                if (meta.tmp1_29 == 1w1) {
                     meta.post_block58 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block58 == 1w1) {
-                quarantine.read(meta.v580, 32w0);
-                meta.v582 = (meta.v580 == 32w0) ? 1w1 : 1w0;
-                if (meta.v582 == 1w1) {
+                quarantine.read(meta.tmp32_0, 32w0);
+                meta.tmp1_0 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
+                if (meta.tmp1_0 == 1w1) {
                     meta.post_block60 = 1w1;
                 } else {
                     meta.post_block59 = 1w1;
                 }
             }
             if (meta.post_block59 == 1w1) {
-                q_port.read(meta.v583, 32w0);
-                meta.v584 = (bit<16>) meta.v583;
-                meta.fate = 1w1 ++ meta.v584;
+                q_port.read(meta.tmp32_0, 32w0);
+                meta.tmp16_1 = (bit<16>) meta.tmp32_0;
+                meta.fate = 1w1 ++ meta.tmp16_1;
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block60 == 1w1) {
@@ -709,20 +678,20 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block6 == 1w1) {
-                if (meta.v41 == 1w1) {
+                if (meta.tmp1_8 == 1w1) {
                     meta.post_block44 = 1w1;
                 } else {
                     meta.post_block7 = 1w1;
                 }
             }
             if (meta.post_block7 == 1w1) {
-                if (meta.v33 == 16w0x1f90) {
+                if (meta.tmp16_0 == 16w0x1f90) {
                     meta.post_block25 = 1w1;
                 } else {
-                    if (meta.v33 == 16w80) {
+                    if (meta.tmp16_0 == 16w80) {
                         meta.post_block25 = 1w1;
                     } else {
-                        if (meta.v33 == 16w21) {
+                        if (meta.tmp16_0 == 16w21) {
                             meta.post_block8 = 1w1;
                         } else {
                             meta.post_block44 = 1w1;
@@ -731,42 +700,42 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block8 == 1w1) {
-                if (meta.v48 == 1w1) {
+                if (meta.tmp1_9 == 1w1) {
                     meta.post_block44 = 1w1;
                 } else {
                     meta.post_block9 = 1w1;
                 }
             }
             if (meta.post_block9 == 1w1) {
-                if (meta.v51 == 1w1) {
+                if (meta.tmp1_10 == 1w1) {
                     meta.post_block10 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
                 }
             }
             if (meta.post_block10 == 1w1) {
-                if (meta.v56 == 1w1) {
+                if (meta.tmp1_11 == 1w1) {
                     meta.post_block11 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
                 }
             }
             if (meta.post_block11 == 1w1) {
-                if (meta.v61 == 1w1) {
+                if (meta.tmp1_12 == 1w1) {
                     meta.post_block12 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
                 }
             }
             if (meta.post_block12 == 1w1) {
-                if (meta.v66 == 1w1) {
+                if (meta.tmp1_13 == 1w1) {
                     meta.post_block13 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
                 }
             }
             if (meta.post_block13 == 1w1) {
-                if (meta.v71 == 1w1) {
+                if (meta.tmp1_14 == 1w1) {
                     meta.post_block14 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
@@ -782,35 +751,35 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block42 = 1w1;
             }
             if (meta.post_block25 == 1w1) {
-                if (meta.v286 == 1w1) {
+                if (meta.tmp1_15 == 1w1) {
                     meta.post_block44 = 1w1;
                 } else {
                     meta.post_block26 = 1w1;
                 }
             }
             if (meta.post_block26 == 1w1) {
-                if (meta.v289 == 1w1) {
+                if (meta.tmp1_16 == 1w1) {
                     meta.post_block27 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
                 }
             }
             if (meta.post_block27 == 1w1) {
-                if (meta.v294 == 1w1) {
+                if (meta.tmp1_17 == 1w1) {
                     meta.post_block28 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
                 }
             }
             if (meta.post_block28 == 1w1) {
-                if (meta.v299 == 1w1) {
+                if (meta.tmp1_18 == 1w1) {
                     meta.post_block29 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
                 }
             }
             if (meta.post_block29 == 1w1) {
-                if (meta.v304 == 1w1) {
+                if (meta.tmp1_19 == 1w1) {
                     meta.post_block30 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
@@ -826,7 +795,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block42 = 1w1;
             }
             if (meta.post_block42 == 1w1) {
-                if (meta.v519 == 1w1) {
+                if (meta.tmp1_20 == 1w1) {
                     meta.post_block43 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
@@ -836,39 +805,39 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block57 = 1w1;
             }
             if (meta.post_block57 == 1w1) {
-                meta.v574 = (bit<16>) meta.v5;
-                meta.fate = 1w1 ++ meta.v574;
+                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                meta.fate = 1w1 ++ meta.tmp16_0;
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block44 == 1w1) {
                 meta.post_block73 = 1w1;
             }
             if (meta.post_block73 == 1w1) {
-                if (meta.v611 == 1w1) {
+                if (meta.tmp1_30 == 1w1) {
                     meta.post_block74 = 1w1;
                 } else {
                     meta.post_block85 = 1w1;
                 }
             }
             if (meta.post_block74 == 1w1) {
-                if (meta.v613 == 1w1) {
+                if (meta.tmp1_31 == 1w1) {
                     meta.post_block86 = 1w1;
                 } else {
                     meta.post_block75 = 1w1;
                 }
             }
             if (meta.post_block75 == 1w1) {
-                if (meta.v617 == 1w1) {
+                if (meta.tmp1_32 == 1w1) {
                     meta.post_block85 = 1w1;
                 } else {
                     meta.post_block76 = 1w1;
                 }
             }
             if (meta.post_block76 == 1w1) {
-                if (meta.v618 == 8w78) {
+                if (meta.tmp8_2 == 8w78) {
                     meta.post_block81 = 1w1;
                 } else {
-                    if (meta.v618 == 8w74) {
+                    if (meta.tmp8_2 == 8w74) {
                         meta.post_block77 = 1w1;
                     } else {
                         meta.post_block85 = 1w1;
@@ -876,79 +845,79 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block77 == 1w1) {
-                if (meta.v623 == 1w1) {
+                if (meta.tmp1_33 == 1w1) {
                     meta.post_block78 = 1w1;
                 } else {
                     meta.post_block85 = 1w1;
                 }
             }
             if (meta.post_block78 == 1w1) {
-                if (meta.v628 == 1w1) {
+                if (meta.tmp1_34 == 1w1) {
                     meta.post_block79 = 1w1;
                 } else {
                     meta.post_block85 = 1w1;
                 }
             }
             if (meta.post_block79 == 1w1) {
-                if (meta.v633 == 1w1) {
+                if (meta.tmp1_35 == 1w1) {
                     meta.post_block80 = 1w1;
                 } else {
                     meta.post_block85 = 1w1;
                 }
             }
             if (meta.post_block80 == 1w1) {
-                if (meta.v638 == 1w1) {
+                if (meta.tmp1_36 == 1w1) {
                     meta.post_block86 = 1w1;
                 } else {
                     meta.post_block85 = 1w1;
                 }
             }
             if (meta.post_block81 == 1w1) {
-                if (meta.v643 == 1w1) {
+                if (meta.tmp1_37 == 1w1) {
                     meta.post_block82 = 1w1;
                 } else {
                     meta.post_block85 = 1w1;
                 }
             }
             if (meta.post_block82 == 1w1) {
-                if (meta.v648 == 1w1) {
+                if (meta.tmp1_38 == 1w1) {
                     meta.post_block83 = 1w1;
                 } else {
                     meta.post_block85 = 1w1;
                 }
             }
             if (meta.post_block83 == 1w1) {
-                if (meta.v653 == 1w1) {
+                if (meta.tmp1_39 == 1w1) {
                     meta.post_block84 = 1w1;
                 } else {
                     meta.post_block85 = 1w1;
                 }
             }
             if (meta.post_block84 == 1w1) {
-                if (meta.v658 == 1w1) {
+                if (meta.tmp1_40 == 1w1) {
                     meta.post_block86 = 1w1;
                 } else {
                     meta.post_block85 = 1w1;
                 }
             }
             if (meta.post_block85 == 1w1) {
-                meta.v659 = (bit<16>) meta.v5;
-                meta.fate = 1w1 ++ meta.v659;
+                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                meta.fate = 1w1 ++ meta.tmp16_0;
                 meta.post_block89 = 1w1;
             }
             if (meta.post_block86 == 1w1) {
-                quarantine.read(meta.v665, 32w0);
-                meta.v667 = (meta.v665 == 32w0) ? 1w1 : 1w0;
-                if (meta.v667 == 1w1) {
+                quarantine.read(meta.tmp32_0, 32w0);
+                meta.tmp1_0 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
+                if (meta.tmp1_0 == 1w1) {
                     meta.post_block88 = 1w1;
                 } else {
                     meta.post_block87 = 1w1;
                 }
             }
             if (meta.post_block87 == 1w1) {
-                q_port.read(meta.v668, 32w0);
-                meta.v669 = (bit<16>) meta.v668;
-                meta.fate = 1w1 ++ meta.v669;
+                q_port.read(meta.tmp32_0, 32w0);
+                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                meta.fate = 1w1 ++ meta.tmp16_0;
                 meta.post_block89 = 1w1;
             }
             if (meta.post_block88 == 1w1) {
@@ -962,28 +931,28 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block64 = 1w1;
             }
             if (meta.post_block64 == 1w1) {
-                meta.v602 = (bit<16>) meta.v5;
-                meta.fate = 1w1 ++ meta.v602;
+                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                meta.fate = 1w1 ++ meta.tmp16_0;
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block65 == 1w1) {
-                meta.v603 = (bit<16>) meta.v5;
-                meta.fate = 1w1 ++ meta.v603;
+                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                meta.fate = 1w1 ++ meta.tmp16_0;
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block66 == 1w1) {
-                quarantine.read(meta.v604, 32w0);
-                meta.v606 = (meta.v604 == 32w0) ? 1w1 : 1w0;
-                if (meta.v606 == 1w1) {
+                quarantine.read(meta.tmp32_0, 32w0);
+                meta.tmp1_0 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
+                if (meta.tmp1_0 == 1w1) {
                     meta.post_block68 = 1w1;
                 } else {
                     meta.post_block67 = 1w1;
                 }
             }
             if (meta.post_block67 == 1w1) {
-                q_port.read(meta.v607, 32w0);
-                meta.v608 = (bit<16>) meta.v607;
-                meta.fate = 1w1 ++ meta.v608;
+                q_port.read(meta.tmp32_0, 32w0);
+                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                meta.fate = 1w1 ++ meta.tmp16_0;
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block68 == 1w1) {
@@ -994,8 +963,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block72 = 1w1;
             }
             if (meta.post_block70 == 1w1) {
-                meta.v609 = (bit<16>) meta.v5;
-                meta.fate = 1w1 ++ meta.v609;
+                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                meta.fate = 1w1 ++ meta.tmp16_0;
                 meta.post_block72 = 1w1;
             }
             if (meta.post_block71 == 1w1) {

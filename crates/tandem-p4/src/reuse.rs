@@ -1,0 +1,359 @@
+//! `reuse_metadata_slots`: SSA values whose live ranges do not overlap share one metadata field
+//! (Gallium's metadata reuse), so a partition needs the peak of its live values in metadata,
+//! not their sum.
+//!
+//! The ingress control is acyclic. Its statements are numbered in textual order (both arms of
+//! an `if` in turn); a value's range runs from its first to its last occurrence, and a table
+//! apply counts as an occurrence of every field its key and actions touch. For straight-line
+//! code this is exact; across branches it is conservative (an arm's range covers the other
+//! arm), so no path ever sees a field overwritten while its value is live.
+//!
+//! ```text
+//! meta.v31 = meta.v29 ^ 16w0xffff;       meta.tmp16_2 = meta.tmp16_1 ^ 16w0xffff;
+//! meta.v32 = (bit<32>) meta.v31;    ==>  meta.tmp32_0 = (bit<32>) meta.tmp16_2;
+//! ```
+
+use std::collections::{BTreeMap, HashMap};
+
+use tandem_p4_syntax::{Block, DeclKind, Expr, ExprKind, Program, Stmt, StmtKind, Type};
+
+/// What slot reuse achieved.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct ReuseInfo {
+    /// Metadata fields before.
+    pub fields_before: usize,
+    /// Metadata fields after.
+    pub fields_after: usize,
+    /// Metadata bits before.
+    pub bits_before: u64,
+    /// Metadata bits after.
+    pub bits_after: u64,
+}
+
+/// SSA values only: block flags of the predicated form are read on paths that never set
+/// them (they must stay 0 there), so they keep their own fields.
+fn candidate(name: &str) -> bool {
+    let digits = |s: &str| !s.is_empty() && s.bytes().all(|b| b.is_ascii_digit());
+    name.strip_prefix('v').is_some_and(digits)
+}
+
+/// `meta.NAME` fields occurring in an expression.
+fn expr_fields(e: &Expr, out: &mut Vec<String>) {
+    match &e.kind {
+        ExprKind::Member(base, f) => {
+            if matches!(&base.kind, ExprKind::Name(n) if n == "meta") {
+                out.push(f.clone());
+            } else {
+                expr_fields(base, out);
+            }
+        }
+        ExprKind::Index(a, b) => {
+            expr_fields(a, out);
+            expr_fields(b, out);
+        }
+        ExprKind::Slice(a, b, c) | ExprKind::Ternary(a, b, c) => {
+            expr_fields(a, out);
+            expr_fields(b, out);
+            expr_fields(c, out);
+        }
+        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => expr_fields(a, out),
+        ExprKind::Binary(_, a, b) => {
+            expr_fields(a, out);
+            expr_fields(b, out);
+        }
+        ExprKind::Call { func, args, .. } => {
+            expr_fields(func, out);
+            for a in args {
+                expr_fields(a, out);
+            }
+        }
+        ExprKind::List(items) => {
+            for a in items {
+                expr_fields(a, out);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn block_fields(b: &Block, out: &mut Vec<String>) {
+    for s in &b.stmts {
+        stmt_fields_deep(s, out);
+    }
+}
+
+fn stmt_fields_deep(s: &Stmt, out: &mut Vec<String>) {
+    match &s.kind {
+        StmtKind::Assign { lhs, rhs } => {
+            expr_fields(lhs, out);
+            expr_fields(rhs, out);
+        }
+        StmtKind::Call(e) => expr_fields(e, out),
+        StmtKind::If { cond, then, els } => {
+            expr_fields(cond, out);
+            block_fields(then, out);
+            if let Some(e) = els {
+                block_fields(e, out);
+            }
+        }
+        StmtKind::Block(b) => block_fields(b, out),
+        _ => {}
+    }
+}
+
+/// The table applied by `t.apply()`.
+fn applied_table(e: &Expr) -> Option<&str> {
+    let ExprKind::Call { func, .. } = &e.kind else {
+        return None;
+    };
+    let ExprKind::Member(base, m) = &func.kind else {
+        return None;
+    };
+    match (&base.kind, m.as_str()) {
+        (ExprKind::Name(t), "apply") => Some(t),
+        _ => None,
+    }
+}
+
+struct Ranges<'a> {
+    pos: usize,
+    ranges: BTreeMap<String, (usize, usize)>,
+    table_fields: &'a HashMap<String, Vec<String>>,
+}
+
+impl Ranges<'_> {
+    fn note(&mut self, fields: &[String]) {
+        for f in fields {
+            if candidate(f) {
+                let r = self.ranges.entry(f.clone()).or_insert((self.pos, self.pos));
+                r.0 = r.0.min(self.pos);
+                r.1 = r.1.max(self.pos);
+            }
+        }
+    }
+
+    fn block(&mut self, b: &Block) {
+        for s in &b.stmts {
+            self.stmt(s);
+        }
+    }
+
+    fn stmt(&mut self, s: &Stmt) {
+        self.pos += 1;
+        let mut here = Vec::new();
+        match &s.kind {
+            StmtKind::Assign { lhs, rhs } => {
+                expr_fields(lhs, &mut here);
+                expr_fields(rhs, &mut here);
+            }
+            StmtKind::Call(e) => {
+                expr_fields(e, &mut here);
+                if let Some(t) = applied_table(e) {
+                    if let Some(fs) = self.table_fields.get(t) {
+                        here.extend(fs.iter().cloned());
+                    }
+                }
+            }
+            StmtKind::If { cond, then, els } => {
+                expr_fields(cond, &mut here);
+                self.note(&here);
+                self.block(then);
+                if let Some(e) = els {
+                    self.block(e);
+                }
+                return;
+            }
+            StmtKind::Block(b) => {
+                self.block(b);
+                return;
+            }
+            _ => {}
+        }
+        self.note(&here);
+    }
+}
+
+fn rename_expr(e: &mut Expr, map: &HashMap<String, String>) {
+    match &mut e.kind {
+        ExprKind::Member(base, f) => {
+            if matches!(&base.kind, ExprKind::Name(n) if n == "meta") {
+                if let Some(n) = map.get(f.as_str()) {
+                    *f = n.clone();
+                }
+            } else {
+                rename_expr(base, map);
+            }
+        }
+        ExprKind::Index(a, b) | ExprKind::Binary(_, a, b) => {
+            rename_expr(a, map);
+            rename_expr(b, map);
+        }
+        ExprKind::Slice(a, b, c) | ExprKind::Ternary(a, b, c) => {
+            rename_expr(a, map);
+            rename_expr(b, map);
+            rename_expr(c, map);
+        }
+        ExprKind::Unary(_, a) | ExprKind::Cast(_, a) => rename_expr(a, map),
+        ExprKind::Call { func, args, .. } => {
+            rename_expr(func, map);
+            for a in args {
+                rename_expr(a, map);
+            }
+        }
+        ExprKind::List(items) => {
+            for a in items {
+                rename_expr(a, map);
+            }
+        }
+        _ => {}
+    }
+}
+
+fn rename_block(b: &mut Block, map: &HashMap<String, String>) {
+    for s in &mut b.stmts {
+        match &mut s.kind {
+            StmtKind::Assign { lhs, rhs } => {
+                rename_expr(lhs, map);
+                rename_expr(rhs, map);
+            }
+            StmtKind::Call(e) => rename_expr(e, map),
+            StmtKind::If { cond, then, els } => {
+                rename_expr(cond, map);
+                rename_block(then, map);
+                if let Some(e) = els {
+                    rename_block(e, map);
+                }
+            }
+            StmtKind::Block(b) => rename_block(b, map),
+            _ => {}
+        }
+    }
+}
+
+/// Shares metadata fields of SSA values (`vN`) between values whose live
+/// ranges in control `control` do not overlap; rewrites the control and the `meta_t` struct.
+pub fn reuse_metadata_slots(program: &mut Program, control: &str) -> ReuseInfo {
+    let mut info = ReuseInfo::default();
+    // Widths from meta_t.
+    let mut widths: HashMap<String, u32> = HashMap::new();
+    for d in &program.items {
+        if let DeclKind::Struct { name, fields } = &d.kind {
+            if name == "meta_t" {
+                for f in fields {
+                    if let Type::Bit(w) = f.ty {
+                        widths.insert(f.name.clone(), w);
+                    }
+                }
+                info.fields_before = fields.len();
+                info.bits_before = fields
+                    .iter()
+                    .map(|f| match f.ty {
+                        Type::Bit(w) => u64::from(w),
+                        _ => 0,
+                    })
+                    .sum();
+            }
+        }
+    }
+    let Some(ctl) = program.items.iter_mut().find_map(|d| match &mut d.kind {
+        DeclKind::Control {
+            name,
+            locals,
+            apply,
+            ..
+        } if name == control => Some((locals, apply)),
+        _ => None,
+    }) else {
+        return info;
+    };
+    let (locals, apply) = ctl;
+    // Fields each table touches (keys and action bodies).
+    let mut action_fields: HashMap<String, Vec<String>> = HashMap::new();
+    for d in locals.iter() {
+        if let DeclKind::Action { name, body, .. } = &d.kind {
+            let mut fs = Vec::new();
+            block_fields(body, &mut fs);
+            action_fields.insert(name.clone(), fs);
+        }
+    }
+    let mut table_fields: HashMap<String, Vec<String>> = HashMap::new();
+    for d in locals.iter() {
+        if let DeclKind::Table(t) = &d.kind {
+            let mut fs = Vec::new();
+            for k in &t.keys {
+                expr_fields(&k.expr, &mut fs);
+            }
+            for a in &t.actions {
+                fs.extend(action_fields.get(&a.name).cloned().unwrap_or_default());
+            }
+            table_fields.insert(t.name.clone(), fs);
+        }
+    }
+    let mut r = Ranges {
+        pos: 0,
+        ranges: BTreeMap::new(),
+        table_fields: &table_fields,
+    };
+    r.block(apply);
+    // Linear scan, per width, in order of range start.
+    let mut order: Vec<(usize, usize, String)> =
+        r.ranges.into_iter().map(|(n, (s, e))| (s, e, n)).collect();
+    order.sort();
+    let mut slots: BTreeMap<u32, Vec<usize>> = BTreeMap::new(); // width -> end of each slot
+    let mut map: HashMap<String, String> = HashMap::new();
+    for (start, end, name) in order {
+        let Some(&w) = widths.get(&name) else {
+            continue;
+        };
+        let ends = slots.entry(w).or_default();
+        let k = match ends.iter().position(|&e| e < start) {
+            Some(k) => {
+                ends[k] = end;
+                k
+            }
+            None => {
+                ends.push(end);
+                ends.len() - 1
+            }
+        };
+        map.insert(name, format!("tmp{w}_{k}"));
+    }
+    rename_block(apply, &map);
+    for d in locals.iter_mut() {
+        match &mut d.kind {
+            DeclKind::Action { body, .. } => rename_block(body, &map),
+            DeclKind::Table(t) => {
+                for k in &mut t.keys {
+                    rename_expr(&mut k.expr, &map);
+                }
+            }
+            _ => {}
+        }
+    }
+    // The struct: kept fields, then the slots.
+    for d in &mut program.items {
+        if let DeclKind::Struct { name, fields } = &mut d.kind {
+            if name == "meta_t" {
+                fields.retain(|f| !map.contains_key(&f.name));
+                for (w, ends) in &slots {
+                    for k in 0..ends.len() {
+                        fields.push(tandem_p4_syntax::Field {
+                            annotations: Vec::new(),
+                            ty: Type::Bit(*w),
+                            name: format!("tmp{w}_{k}"),
+                        });
+                    }
+                }
+                info.fields_after = fields.len();
+                info.bits_after = fields
+                    .iter()
+                    .map(|f| match f.ty {
+                        Type::Bit(w) => u64::from(w),
+                        _ => 0,
+                    })
+                    .sum();
+            }
+        }
+    }
+    info
+}
