@@ -102,7 +102,7 @@ pub fn report(module: &Module, info: &DepInfo, plan: &Plan) -> String {
             Placement::SwitchTable => format!("switch table ×{}", st.copies),
             Placement::SwitchRegister => "switch register".to_string(),
             Placement::Replicated => format!(
-                "replicated (switch {} ×{}, written by the server)",
+                "replicated (switch {} ×{}; the server writes its primary copy)",
                 if st.kind.contains("map") {
                     "table"
                 } else {
