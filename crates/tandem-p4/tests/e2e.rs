@@ -15,6 +15,9 @@
 //! copies of replicated state up to date with the atomic-update protocol (the batch goes to
 //! the write-back tables and becomes visible with the flag; it is merged into the main tables
 //! before the next batch). State starts as the native NF's after `configure()`.
+//!
+//! Knobs for longer runs: `TANDEM_E2E_PACKETS` (default 3000), `TANDEM_E2E_FLOWS` (300),
+//! `TANDEM_E2E_PROFILE` (tofino1; also bmv2, tofino2, tiny), `TANDEM_E2E_NOSPLIT=1`.
 
 use std::collections::BTreeMap;
 use std::ffi::{c_char, c_int, c_void, CStr};
@@ -570,10 +573,20 @@ fn end_to_end(nf: &str, addr: Addr, workload: &str, packets: usize) {
         std::fs::read_to_string(repo().join(format!("crates/tandem-lift/tests/golden/{nf}.nfir")))
             .unwrap();
     let original = tandem_ir::parse_module(&text).unwrap();
-    let profile = TargetProfile::builtin("tofino1").unwrap();
-    let plan = partition_module(&original, &profile, &PartitionOptions::default())
-        .unwrap()
-        .plan;
+    let profile = TargetProfile::builtin(
+        &std::env::var("TANDEM_E2E_PROFILE").unwrap_or_else(|_| "tofino1".into()),
+    )
+    .unwrap();
+    let plan = partition_module(
+        &original,
+        &profile,
+        &PartitionOptions {
+            split_joins: std::env::var_os("TANDEM_E2E_NOSPLIT").is_none(),
+            ..Default::default()
+        },
+    )
+    .unwrap()
+    .plan;
     let module = plan.module().unwrap();
     let out = generate(&plan, &module, &P4Options::default()).unwrap();
     let sw = Switch::from_source(&tandem_p4_syntax::print_program(&out.program)).unwrap();
@@ -659,7 +672,10 @@ fn end_to_end(nf: &str, addr: Addr, workload: &str, packets: usize) {
 
     let w = Workload::resolve(workload).unwrap();
     let opts = GenOptions {
-        flows: 300,
+        flows: std::env::var("TANDEM_E2E_FLOWS")
+            .ok()
+            .and_then(|s| s.parse().ok())
+            .unwrap_or(300),
         seed: 11,
         plan: addr,
         ..GenOptions::default()
@@ -699,35 +715,43 @@ fn end_to_end(nf: &str, addr: Addr, workload: &str, packets: usize) {
 
 #[test]
 fn minilb_end_to_end() {
-    end_to_end("minilb", Addr::Lb, "enterprise", 3_000);
+    end_to_end("minilb", Addr::Lb, "enterprise", packets());
 }
 
 #[test]
 fn mazunat_end_to_end() {
-    end_to_end("mazunat", Addr::Nat, "enterprise", 3_000);
+    end_to_end("mazunat", Addr::Nat, "enterprise", packets());
 }
 
 #[test]
 fn l4lb_end_to_end() {
-    end_to_end("l4lb", Addr::Lb, "enterprise", 3_000);
+    end_to_end("l4lb", Addr::Lb, "enterprise", packets());
 }
 
 #[test]
 fn firewall_end_to_end() {
-    end_to_end("firewall", Addr::Plain, "enterprise", 3_000);
+    end_to_end("firewall", Addr::Plain, "enterprise", packets());
 }
 
 #[test]
 fn proxy_end_to_end() {
-    end_to_end("proxy", Addr::Plain, "enterprise", 3_000);
+    end_to_end("proxy", Addr::Plain, "enterprise", packets());
 }
 
 #[test]
 fn statefilter_end_to_end() {
-    end_to_end("statefilter", Addr::Plain, "datamining", 3_000);
+    end_to_end("statefilter", Addr::Plain, "datamining", packets());
 }
 
 #[test]
 fn trojan_end_to_end() {
-    end_to_end("trojan", Addr::Endhosts, "enterprise", 3_000);
+    end_to_end("trojan", Addr::Endhosts, "enterprise", packets());
+}
+
+/// Packets per NF (`TANDEM_E2E_PACKETS`, default 3000).
+fn packets() -> usize {
+    std::env::var("TANDEM_E2E_PACKETS")
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(3_000)
 }
