@@ -203,6 +203,71 @@ impl Manifest {
         serde_json::to_string_pretty(self).unwrap_or_default()
     }
 
+    /// The program's P4Info in the text format of p4runtime's `p4/config/v1/p4info.proto`
+    /// (tables, actions, registers; ids as in this manifest).
+    pub fn to_p4info_text(&self) -> String {
+        use std::fmt::Write as _;
+        let mut o = String::new();
+        let alias = |n: &str| n.rsplit('.').next().unwrap_or(n).to_string();
+        let preamble = |o: &mut String, id: u32, name: &str| {
+            let _ = writeln!(
+                o,
+                "  preamble {{\n    id: {id}\n    name: \"{name}\"\n    alias: \"{}\"\n  }}",
+                alias(name)
+            );
+        };
+        let _ = writeln!(o, "pkg_info {{\n  arch: \"{}\"\n}}", self.arch);
+        let mut actions: Vec<&Action> = Vec::new();
+        for t in &self.tables {
+            o.push_str("tables {\n");
+            preamble(&mut o, t.id, &t.name);
+            for k in &t.keys {
+                let _ = writeln!(
+                    o,
+                    "  match_fields {{\n    id: {}\n    name: \"{}\"\n    bitwidth: {}\n    match_type: EXACT\n  }}",
+                    k.id, k.name, k.bits
+                );
+            }
+            let table_actions = [
+                Some(&t.hit_action),
+                t.delete_action.as_ref(),
+                Some(&t.default_action),
+            ];
+            for a in table_actions.into_iter().flatten() {
+                let _ = writeln!(o, "  action_refs {{\n    id: {}\n  }}", a.id);
+                actions.push(a);
+            }
+            let _ = writeln!(o, "  size: {}", t.size);
+            if t.idle_timeout_ns.is_some() {
+                o.push_str("  idle_timeout_behavior: NOTIFY_CONTROL\n");
+            }
+            o.push_str("}\n");
+        }
+        for a in actions {
+            o.push_str("actions {\n");
+            preamble(&mut o, a.id, &a.name);
+            for p in &a.params {
+                let _ = writeln!(
+                    o,
+                    "  params {{\n    id: {}\n    name: \"{}\"\n    bitwidth: {}\n  }}",
+                    p.id, p.name, p.bits
+                );
+            }
+            o.push_str("}\n");
+        }
+        for r in &self.registers {
+            o.push_str("registers {\n");
+            preamble(&mut o, r.id, &r.name);
+            let _ = writeln!(
+                o,
+                "  type_spec {{\n    bitstring {{\n      bit {{\n        bitwidth: {}\n      }}\n    }}\n  }}\n  size: {}",
+                r.bits, r.size
+            );
+            o.push_str("}\n");
+        }
+        o
+    }
+
     /// Reads a manifest, checking the version.
     pub fn from_json(text: &str) -> Result<Manifest, String> {
         let m: Manifest = serde_json::from_str(text).map_err(|e| e.to_string())?;

@@ -255,9 +255,9 @@ impl Gen<'_, '_> {
                     for (k, &stmt) in sp_.switch_accesses.iter().enumerate() {
                         let inst = self.stmt_inst(stmt)?;
                         let tname = if many {
-                            format!("{}_{k}", sp_.name)
+                            format!("{}_{k}", p4_name(&sp_.name))
                         } else {
-                            sp_.name.clone()
+                            p4_name(&sp_.name)
                         };
                         let write_back =
                             self.opts.atomic_update && sp_.placement == Placement::Replicated;
@@ -314,14 +314,14 @@ impl Gen<'_, '_> {
                     }
                 }
                 StateKind::Scalar { ty } => {
-                    let r = self.add_register(&sp_.name, &sp_.name, None, ty.bits(), 1);
+                    let r = self.add_register(&p4_name(&sp_.name), &sp_.name, None, ty.bits(), 1);
                     entry.registers.push(format!("{INGRESS}.{r}"));
                     self.registers.insert(sid, vec![r]);
                 }
                 StateKind::Vector { elem, len } => {
                     let mut regs = Vec::new();
                     for f in &elem.fields {
-                        let rname = format!("{}_{}", sp_.name, f.name);
+                        let rname = format!("{}_{}", p4_name(&sp_.name), f.name);
                         let r = self.add_register(
                             &rname,
                             &sp_.name,
@@ -423,7 +423,7 @@ impl Gen<'_, '_> {
         let mut params = Vec::new();
         let mut mparams = Vec::new();
         for (i, (f, &r)) in value.fields.iter().zip(fields).enumerate() {
-            let pname = f.name.clone();
+            let pname = p4_name(&f.name);
             let d = self.dst(r);
             hit_body.push(assign(d, name(&pname)));
             params.push(param(Direction::None, Type::Bit(f.ty.bits()), &pname));
@@ -1250,6 +1250,87 @@ impl Gen<'_, '_> {
             locals: Vec::new(),
             states,
         })
+    }
+}
+
+/// A state object's name as a P4 identifier: names that are P4 keywords or names the
+/// program itself uses get an `nf_` prefix.
+fn p4_name(state: &str) -> String {
+    const RESERVED: &[&str] = &[
+        "action",
+        "actions",
+        "apply",
+        "bit",
+        "bool",
+        "const",
+        "control",
+        "default",
+        "else",
+        "entries",
+        "enum",
+        "error",
+        "exit",
+        "extern",
+        "false",
+        "header",
+        "header_union",
+        "if",
+        "in",
+        "inout",
+        "int",
+        "key",
+        "match_kind",
+        "out",
+        "package",
+        "parser",
+        "return",
+        "select",
+        "size",
+        "state",
+        "string",
+        "struct",
+        "switch",
+        "table",
+        "transition",
+        "true",
+        "tuple",
+        "type",
+        "typedef",
+        "varbit",
+        "verify",
+        "void",
+        "value_set",
+        "list",
+        "hdr",
+        "meta",
+        "standard_metadata",
+        "packet",
+        "main",
+        "accept",
+        "reject",
+        "mark_to_drop",
+        "register",
+        "tandem_visible",
+        "NoAction",
+    ];
+    let ident: String = state
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if RESERVED.contains(&ident.as_str())
+        || ident.starts_with("Tandem")
+        || ident.starts_with("TANDEM")
+        || ident.starts_with(|c: char| c.is_ascii_digit())
+    {
+        format!("nf_{ident}")
+    } else {
+        ident
     }
 }
 

@@ -100,6 +100,7 @@ fn golden_v1model_programs_round_trip_and_load() {
                 &format!("{nf}.manifest.json"),
                 &(out.manifest.to_json() + "\n"),
             );
+            check_golden(&format!("{nf}.p4info.txt"), &out.manifest.to_p4info_text());
         }
     }
 }

@@ -96,6 +96,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     )?;
     write("plan.json", &(plan.to_json() + "\n"))?;
     write("manifest.json", &(p4.manifest.to_json() + "\n"))?;
+    write("switch.p4info.txt", &p4.manifest.to_p4info_text())?;
     let input = input_source(&args.nf, &module);
     let (in_name, in_lines) = match &input {
         Some((p, t)) => (p.display().to_string(), Some(lines(t))),
@@ -123,7 +124,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         plan.summary.pre + plan.summary.server + plan.summary.post,
     );
     write("report.txt", &format!("{report}\n{sizes}"))?;
-    println!("{}: wrote switch.p4, server.cc, include/tandem/server.h, plan.json, manifest.json, report.txt to {}", plan.nf, out.display());
+    println!("{}: wrote switch.p4, switch.p4info.txt, server.cc, include/tandem/server.h, plan.json, manifest.json, report.txt to {}", plan.nf, out.display());
     print!("{sizes}");
     Ok(())
 }
