@@ -29,6 +29,9 @@ demo: build
 	$(TANDEM) host examples/nfs/minilb/minilb.cc --in $(OUT)/trace.pcapng --out-dir $(OUT)/host
 	@echo
 	@echo "tcpdump reads the output:" && tcpdump -nr $(OUT)/host/port1.pcap -c 3 2>/dev/null
+	@echo
+	@echo "== Gallium partition of MiniLB for Tofino 1 (full report: tandem partition ... --target tofino1) =="
+	$(TANDEM) partition examples/nfs/minilb/minilb.cc --target tofino1 -o $(OUT)/plan.json --dot $(OUT)/deps.dot | sed -n '1p;/== to the server ==/,$$p'
 
 test: bootstrap
 	$(CARGO) test --workspace --locked
