@@ -1,5 +1,5 @@
 //! The P4 back end: a partition [`Plan`] to a P4-16 program for the v1model architecture
-//! (BMv2 `simple_switch`, Tandem's own switch) and its [`Manifest`].
+//! (BMv2 `simple_switch`, Tandem's own switch) or TNA (Tofino), and its [`Manifest`].
 //!
 //! ```text
 //! let module = plan.module()?;
@@ -12,7 +12,7 @@
 //! 1. [`view`]: what each partition executes (statements, recomputed values, followed
 //!    branches) from the plan;
 //! 2. [`walk::structure_partition`]: pre's and post's walks as nested branches;
-//! 3. `v1model`: headers (Ethernet, the transfer header, IPv4, TCP, UDP), parser, ingress
+//! 3. `lower`: headers (Ethernet, the transfer header, IPv4, TCP, UDP), parser, ingress
 //!    (pre for packets from the network, post for packets back from the server and for
 //!    packets that never needed it), tables for maps, registers for scalars and vectors, the
 //!    atomic-update write-back tables and visibility flag, deparser; the manifest;
@@ -23,14 +23,14 @@
 //! cannot express is a [`P4Error::Unsupported`] naming the statement.
 
 mod build;
+mod lower;
 pub mod manifest;
 pub mod reuse;
-mod v1model;
 pub mod view;
 pub mod walk;
 
+pub use lower::{INGRESS, WRITE_BACK_SIZE};
 pub use manifest::Manifest;
-pub use v1model::{INGRESS, WRITE_BACK_SIZE};
 
 use tandem_ir::Module;
 use tandem_p4_syntax::Program;
@@ -63,7 +63,7 @@ pub enum P4Error {
     #[error("{0}: the structured walk exceeds {max} nodes", max = walk::MAX_NODES)]
     TooLarge(String),
     /// An architecture this back end does not generate.
-    #[error("architecture `{0}` is not supported (supported: v1model)")]
+    #[error("architecture `{0}` is not supported (supported: v1model, tna)")]
     Arch(String),
 }
 
@@ -72,13 +72,16 @@ pub enum P4Error {
 pub enum Arch {
     /// `v1model.p4` (BMv2 simple_switch, tandem-switch).
     V1Model,
+    /// `tna.p4` (Tofino Native Architecture, Tofino 1).
+    Tna,
 }
 
 impl Arch {
-    /// Parses `v1model`.
+    /// Parses `v1model` or `tna`.
     pub fn from_name(s: &str) -> Result<Arch, P4Error> {
         match s {
             "v1model" => Ok(Arch::V1Model),
+            "tna" => Ok(Arch::Tna),
             other => Err(P4Error::Arch(other.into())),
         }
     }
@@ -123,7 +126,7 @@ pub struct P4Output {
 pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Output, P4Error> {
     let view = view::View::new(module, plan)?;
     let (mut program, manifest) = match opts.arch {
-        Arch::V1Model => v1model::lower_v1model(&view, opts)?,
+        Arch::V1Model | Arch::Tna => lower::lower_program(&view, opts)?,
     };
     let metadata = if opts.reuse_metadata {
         reuse::reuse_metadata_slots(&mut program, INGRESS)

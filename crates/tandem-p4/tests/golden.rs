@@ -4,7 +4,7 @@
 
 use std::path::PathBuf;
 
-use tandem_p4::{generate, P4Options};
+use tandem_p4::{generate, Arch, P4Options};
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
 pub const NFS: [&str; 7] = [
@@ -101,6 +101,34 @@ fn golden_v1model_programs_round_trip_and_load() {
                 &(out.manifest.to_json() + "\n"),
             );
             check_golden(&format!("{nf}.p4info.txt"), &out.manifest.to_p4info_text());
+        }
+    }
+}
+
+/// TNA from the same lowering: golden, and the print/parse round trip (no Tofino compiler or
+/// TNA target here to load it on).
+#[test]
+fn golden_tna_programs_round_trip() {
+    let opts = P4Options {
+        arch: Arch::Tna,
+        ..P4Options::default()
+    };
+    for nf in NFS {
+        let plan = plan_of(nf);
+        let module = plan.module().unwrap();
+        let out = generate(&plan, &module, &opts).unwrap_or_else(|e| panic!("{nf}: {e}"));
+        let text = tandem_p4_syntax::print_program(&out.program);
+        let reparsed = tandem_p4_syntax::parse_program(&text)
+            .unwrap_or_else(|e| panic!("{nf}: emitted TNA P4 does not parse: {e}"));
+        assert_eq!(
+            tandem_p4_syntax::print_program(&reparsed),
+            text,
+            "{nf}: round trip"
+        );
+        assert!(text.contains("#include <tna.p4>") && text.contains("Switch(pipe) main;"));
+        assert_eq!(out.manifest.arch, "tna");
+        if same_plan(nf, &plan) {
+            check_golden(&format!("{nf}.tna.p4"), &text);
         }
     }
 }

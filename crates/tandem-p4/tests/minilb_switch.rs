@@ -73,13 +73,15 @@ fn minilb_fast_path_matches_the_reference_and_slow_path_carries_figure5() {
     }
     store.scalar_set(&module, "backends_size", 4).unwrap();
     store.scalar_set(&module, "out_port", 3).unwrap();
-    let reg = out
+    // Every copy of the register (one per switch read).
+    for reg in out
         .manifest
         .registers
         .iter()
-        .find(|r| r.state == "out_port")
-        .unwrap();
-    sw.register_write(&reg.name, 0, 3).unwrap();
+        .filter(|r| r.state == "out_port")
+    {
+        sw.register_write(&reg.name, 0, 3).unwrap();
+    }
     let table = out
         .manifest
         .tables

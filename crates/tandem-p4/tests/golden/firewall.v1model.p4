@@ -457,7 +457,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         default_action = rules_7_miss();
         size = 0x1000;
     }
-    register<bit<32> >(32w1) shapes;
+    register<bit<32> >(32w1) shapes_0;
+    register<bit<32> >(32w1) shapes_1;
+    register<bit<32> >(32w1) shapes_2;
+    register<bit<32> >(32w1) shapes_3;
+    register<bit<32> >(32w1) shapes_4;
+    register<bit<32> >(32w1) shapes_5;
+    register<bit<32> >(32w1) shapes_6;
+    register<bit<32> >(32w1) shapes_7;
     apply {
         meta.in_port = (bit<16>) standard_metadata.ingress_port;
         meta.tmp1_0 = hdr.ipv4.isValid() ? 1w1 : 1w0;
@@ -509,7 +516,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.tmp32_1 = hdr.ipv4.daddr;
             meta.tmp32_3 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
             meta.tmp8_0 = hdr.ipv4.protocol;
-            shapes.read(meta.tmp32_1, 32w0);
+            shapes_0.read(meta.tmp32_1, 32w0);
             meta.tmp32_4 = meta.tmp32_1 & 32w1;
             meta.tmp1_8 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
             if (meta.tmp1_8 == 1w1) {
@@ -536,7 +543,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.pre_block5 == 1w1) {
-            shapes.read(meta.tmp32_4, 32w0);
+            shapes_1.read(meta.tmp32_4, 32w0);
             meta.tmp32_5 = meta.tmp32_4;
             meta.pre_block7 = 1w1;
         }
@@ -571,7 +578,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.pre_block9 == 1w1) {
-            shapes.read(meta.tmp32_1, 32w0);
+            shapes_2.read(meta.tmp32_1, 32w0);
             meta.tmp32_4 = meta.tmp32_1;
             meta.pre_block11 = 1w1;
         }
@@ -606,7 +613,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.pre_block13 == 1w1) {
-            shapes.read(meta.tmp32_1, 32w0);
+            shapes_3.read(meta.tmp32_1, 32w0);
             meta.tmp32_5 = meta.tmp32_1;
             meta.pre_block15 = 1w1;
         }
@@ -641,7 +648,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.pre_block17 == 1w1) {
-            shapes.read(meta.tmp32_1, 32w0);
+            shapes_4.read(meta.tmp32_1, 32w0);
             meta.tmp32_2 = meta.tmp32_1;
             meta.pre_block19 = 1w1;
         }
@@ -677,7 +684,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.pre_block21 == 1w1) {
-            shapes.read(meta.tmp32_1, 32w0);
+            shapes_5.read(meta.tmp32_1, 32w0);
             meta.pre_block23 = 1w1;
         }
         if (meta.pre_block22 == 1w1) {
@@ -858,7 +865,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.post_block25 == 1w1) {
-            shapes.read(meta.tmp32_1, 32w0);
+            shapes_6.read(meta.tmp32_1, 32w0);
             meta.tmp32_2 = meta.tmp32_1;
             meta.post_block27 = 1w1;
         }
@@ -893,7 +900,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.post_block29 == 1w1) {
-            shapes.read(meta.tmp32_1, 32w0);
+            shapes_7.read(meta.tmp32_1, 32w0);
             meta.tmp32_3 = meta.tmp32_1;
             meta.post_block31 = 1w1;
         }

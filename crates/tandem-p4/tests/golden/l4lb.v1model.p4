@@ -475,8 +475,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         default_action = vips_miss();
         size = 64;
     }
-    register<bit<32> >(32w1) client_port;
-    register<bit<32> >(32w1) backend_port;
+    register<bit<32> >(32w1) client_port_0;
+    register<bit<32> >(32w1) client_port_1;
+    register<bit<32> >(32w1) backend_port_0;
+    register<bit<32> >(32w1) backend_port_1;
+    register<bit<32> >(32w1) backend_port_2;
+    register<bit<32> >(32w1) backend_port_3;
     register<bit<1> >(32w1) tandem_visible;
     apply {
         tandem_visible.read(meta.visible, 32w0);
@@ -531,7 +535,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     meta.tmp8_0 = hdr.ipv4.protocol;
                     meta.tmp16_2 = meta.in_port;
                     meta.tmp32_3 = (bit<32>) meta.tmp16_2;
-                    client_port.read(meta.tmp32_6, 32w0);
+                    client_port_0.read(meta.tmp32_6, 32w0);
                     meta.tmp1_0 = (meta.tmp32_3 == meta.tmp32_6) ? 1w1 : 1w0;
                     if (meta.tmp1_0 == 1w1) {
                         meta.tmp32_3 = hdr.ipv4.daddr;
@@ -719,7 +723,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     } else {
                         meta.tmp16_2 = meta.in_port;
                         meta.tmp32_3 = (bit<32>) meta.tmp16_2;
-                        backend_port.read(meta.tmp32_6, 32w0);
+                        backend_port_0.read(meta.tmp32_6, 32w0);
                         meta.tmp1_13 = (meta.tmp32_3 == meta.tmp32_6) ? 1w1 : 1w0;
                         if (meta.tmp1_13 == 1w1) {
                             meta.replies_0_k0 = meta.tmp32_4;
@@ -937,7 +941,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             meta.tmp16_19 = meta.tmp16_14[7:0] ++ meta.tmp16_14[15:8];
                                             hdr.udp.check = meta.tmp16_19;
                                         }
-                                        backend_port.read(meta.tmp32_38, 32w0);
+                                        backend_port_3.read(meta.tmp32_38, 32w0);
                                         meta.tmp16_20 = (bit<16>) meta.tmp32_38;
                                         meta.fate = 1w1 ++ meta.tmp16_20;
                                     } else {
@@ -1018,7 +1022,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             meta.tmp16_40 = meta.tmp16_35[7:0] ++ meta.tmp16_35[15:8];
                                             hdr.udp.check = meta.tmp16_40;
                                         }
-                                        backend_port.read(meta.tmp32_74, 32w0);
+                                        backend_port_2.read(meta.tmp32_74, 32w0);
                                         meta.tmp16_41 = (bit<16>) meta.tmp32_74;
                                         meta.fate = 1w1 ++ meta.tmp16_41;
                                     }
@@ -1105,13 +1109,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         meta.tmp16_19 = meta.tmp16_14[7:0] ++ meta.tmp16_14[15:8];
                                         hdr.udp.check = meta.tmp16_19;
                                     }
-                                    backend_port.read(meta.tmp32_38, 32w0);
+                                    backend_port_3.read(meta.tmp32_38, 32w0);
                                     meta.tmp16_20 = (bit<16>) meta.tmp32_38;
                                     meta.fate = 1w1 ++ meta.tmp16_20;
                                 }
                             } else {
                                 if (meta.tmp1_9 == 1w1) {
-                                    backend_port.read(meta.tmp32_0, 32w0);
+                                    backend_port_1.read(meta.tmp32_0, 32w0);
                                     meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                     meta.fate = 1w1 ++ meta.tmp16_0;
                                 } else {
@@ -1192,7 +1196,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         meta.tmp16_40 = meta.tmp16_35[7:0] ++ meta.tmp16_35[15:8];
                                         hdr.udp.check = meta.tmp16_40;
                                     }
-                                    backend_port.read(meta.tmp32_74, 32w0);
+                                    backend_port_2.read(meta.tmp32_74, 32w0);
                                     meta.tmp16_41 = (bit<16>) meta.tmp32_74;
                                     meta.fate = 1w1 ++ meta.tmp16_41;
                                 }
@@ -1203,7 +1207,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             if (meta.tmp1_15 == 1w1) {
                                 meta.fate = 17w0;
                             } else {
-                                client_port.read(meta.tmp32_0, 32w0);
+                                client_port_1.read(meta.tmp32_0, 32w0);
                                 meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                 meta.fate = 1w1 ++ meta.tmp16_0;
                             }

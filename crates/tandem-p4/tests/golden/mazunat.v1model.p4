@@ -288,10 +288,15 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         size = 0x400;
     }
     register<bit<32> >(32w1) next_port;
-    register<bit<32> >(32w1) external_ip;
+    register<bit<32> >(32w1) external_ip_0;
+    register<bit<32> >(32w1) external_ip_1;
+    register<bit<32> >(32w1) external_ip_2;
     register<bit<32> >(32w1) first_port;
-    register<bit<32> >(32w1) inside_port;
-    register<bit<32> >(32w1) outside_port;
+    register<bit<32> >(32w1) inside_port_0;
+    register<bit<32> >(32w1) inside_port_1;
+    register<bit<32> >(32w1) outside_port_0;
+    register<bit<32> >(32w1) outside_port_1;
+    register<bit<32> >(32w1) outside_port_2;
     register<bit<1> >(32w1) tandem_visible;
     apply {
         tandem_visible.read(meta.visible, 32w0);
@@ -342,7 +347,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     meta.tmp8_0 = hdr.ipv4.protocol;
                     meta.tmp16_3 = meta.in_port;
                     meta.tmp32_0 = (bit<32>) meta.tmp16_3;
-                    inside_port.read(meta.tmp32_3, 32w0);
+                    inside_port_0.read(meta.tmp32_3, 32w0);
                     meta.tmp1_0 = (meta.tmp32_0 == meta.tmp32_3) ? 1w1 : 1w0;
                     if (meta.tmp1_0 == 1w1) {
                         meta.int2ext_k0 = meta.tmp32_1;
@@ -373,13 +378,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             next_port.write(32w0, meta.tmp32_0);
                             meta.tmp32_0 = hdr.ipv4.daddr;
                             meta.tmp32_3 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
-                            external_ip.read(meta.tmp32_0, 32w0);
+                            external_ip_1.read(meta.tmp32_0, 32w0);
                             meta.tmp8_1 = hdr.ipv4.protocol;
                         } else {
                             meta.tmp16_3 = meta.tmp16_4;
                             meta.tmp32_0 = hdr.ipv4.saddr;
                             meta.tmp32_3 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
-                            external_ip.read(meta.tmp32_0, 32w0);
+                            external_ip_0.read(meta.tmp32_0, 32w0);
                             meta.tmp32_4 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
                             hdr.ipv4.saddr = meta.tmp32_4;
                             meta.tmp16_4 = hdr.ipv4.check;
@@ -476,7 +481,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     } else {
                         meta.tmp16_3 = meta.in_port;
                         meta.tmp32_0 = (bit<32>) meta.tmp16_3;
-                        outside_port.read(meta.tmp32_3, 32w0);
+                        outside_port_0.read(meta.tmp32_3, 32w0);
                         meta.tmp1_11 = (meta.tmp32_0 == meta.tmp32_3) ? 1w1 : 1w0;
                         if (meta.tmp1_11 == 1w1) {
                             meta.ext2int_k0 = meta.tmp32_1;
@@ -631,7 +636,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.tmp16_1 = meta.tmp16_2;
                                     meta.tmp32_0 = hdr.ipv4.saddr;
                                     meta.tmp32_1 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
-                                    external_ip.read(meta.tmp32_0, 32w0);
+                                    external_ip_2.read(meta.tmp32_0, 32w0);
                                     meta.tmp32_2 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
                                     hdr.ipv4.saddr = meta.tmp32_2;
                                     meta.tmp16_2 = hdr.ipv4.check;
@@ -724,7 +729,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         meta.tmp16_0 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                                         hdr.tcp.check = meta.tmp16_0;
                                     }
-                                    outside_port.read(meta.tmp32_0, 32w0);
+                                    outside_port_2.read(meta.tmp32_0, 32w0);
                                     meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                     meta.fate = 1w1 ++ meta.tmp16_0;
                                 } else {
@@ -734,7 +739,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 meta.fate = 17w0;
                             }
                         } else {
-                            outside_port.read(meta.tmp32_0, 32w0);
+                            outside_port_1.read(meta.tmp32_0, 32w0);
                             meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                             meta.fate = 1w1 ++ meta.tmp16_0;
                         }
@@ -743,7 +748,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             if (meta.tmp1_13 == 1w1) {
                                 meta.fate = 17w0;
                             } else {
-                                inside_port.read(meta.tmp32_0, 32w0);
+                                inside_port_1.read(meta.tmp32_0, 32w0);
                                 meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                 meta.fate = 1w1 ++ meta.tmp16_0;
                             }

@@ -171,7 +171,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         default_action = map_wb_miss();
         size = 0x400;
     }
-    register<bit<32> >(32w1) out_port;
+    register<bit<32> >(32w1) out_port_0;
+    register<bit<32> >(32w1) out_port_1;
     register<bit<1> >(32w1) tandem_visible;
     apply {
         tandem_visible.read(meta.visible, 32w0);
@@ -388,11 +389,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                         meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                         hdr.udp.check = meta.tmp16_1;
                     }
-                    out_port.read(meta.tmp32_0, 32w0);
+                    out_port_1.read(meta.tmp32_0, 32w0);
                     meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                     meta.fate = 1w1 ++ meta.tmp16_0;
                 } else {
-                    out_port.read(meta.tmp32_0, 32w0);
+                    out_port_0.read(meta.tmp32_0, 32w0);
                     meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                     meta.fate = 1w1 ++ meta.tmp16_0;
                 }

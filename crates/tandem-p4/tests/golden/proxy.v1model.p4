@@ -334,10 +334,20 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         default_action = orig_1_wb_miss();
         size = 0x400;
     }
-    register<bit<32> >(32w1) proxy_ip;
-    register<bit<16> >(32w1) proxy_port;
-    register<bit<32> >(32w1) client_side;
-    register<bit<32> >(32w1) server_side;
+    register<bit<32> >(32w1) proxy_ip_0;
+    register<bit<32> >(32w1) proxy_ip_1;
+    register<bit<32> >(32w1) proxy_ip_2;
+    register<bit<32> >(32w1) proxy_ip_3;
+    register<bit<16> >(32w1) proxy_port_0;
+    register<bit<16> >(32w1) proxy_port_1;
+    register<bit<16> >(32w1) proxy_port_2;
+    register<bit<16> >(32w1) proxy_port_3;
+    register<bit<32> >(32w1) client_side_0;
+    register<bit<32> >(32w1) client_side_1;
+    register<bit<32> >(32w1) server_side_0;
+    register<bit<32> >(32w1) server_side_1;
+    register<bit<32> >(32w1) server_side_2;
+    register<bit<32> >(32w1) server_side_3;
     register<bit<1> >(32w1) tandem_visible;
     apply {
         tandem_visible.read(meta.visible, 32w0);
@@ -361,7 +371,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.tmp32_1 = (bit<32>) meta.tmp16_1;
             meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
             meta.tmp1_5 = meta.tmp1_4 ^ 1w1;
-            client_side.read(meta.tmp32_2, 32w0);
+            client_side_0.read(meta.tmp32_2, 32w0);
             meta.tmp1_0 = (meta.tmp32_1 == meta.tmp32_2) ? 1w1 : 1w0;
             if (meta.tmp1_5 == 1w0) {
                 if (meta.tmp1_0 == 1w1) {
@@ -403,7 +413,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                                     meta.tmp16_1 = hdr.tcp.dport;
                                     meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                    proxy_ip.read(meta.tmp32_5, 32w0);
+                                    proxy_ip_3.read(meta.tmp32_5, 32w0);
                                     meta.tmp32_6 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
                                     hdr.ipv4.daddr = meta.tmp32_6;
                                     meta.tmp16_3 = hdr.ipv4.check;
@@ -429,7 +439,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.tmp16_7 = meta.tmp16_6 ^ 16w0xffff;
                                     meta.tmp16_8 = meta.tmp16_7[7:0] ++ meta.tmp16_7[15:8];
                                     hdr.ipv4.check = meta.tmp16_8;
-                                    proxy_port.read(meta.tmp16_9, 32w0);
+                                    proxy_port_3.read(meta.tmp16_9, 32w0);
                                     meta.tmp16_10 = meta.tmp16_9[7:0] ++ meta.tmp16_9[15:8];
                                     hdr.tcp.dport = meta.tmp16_10;
                                     meta.tmp16_11 = hdr.tcp.check;
@@ -462,7 +472,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.tmp32_41 = ((meta.tmp32_40[7:0] ++ meta.tmp32_40[15:8]) ++ meta.tmp32_40[23:16]) ++ meta.tmp32_40[31:24];
                                     meta.tmp16_18 = hdr.tcp.dport;
                                     meta.tmp16_19 = meta.tmp16_18[7:0] ++ meta.tmp16_18[15:8];
-                                    proxy_ip.read(meta.tmp32_40, 32w0);
+                                    proxy_ip_2.read(meta.tmp32_40, 32w0);
                                     meta.tmp32_42 = ((meta.tmp32_40[7:0] ++ meta.tmp32_40[15:8]) ++ meta.tmp32_40[23:16]) ++ meta.tmp32_40[31:24];
                                     hdr.ipv4.daddr = meta.tmp32_42;
                                     meta.tmp16_18 = hdr.ipv4.check;
@@ -488,7 +498,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.tmp16_20 = meta.tmp16_18 ^ 16w0xffff;
                                     meta.tmp16_18 = meta.tmp16_20[7:0] ++ meta.tmp16_20[15:8];
                                     hdr.ipv4.check = meta.tmp16_18;
-                                    proxy_port.read(meta.tmp16_18, 32w0);
+                                    proxy_port_2.read(meta.tmp16_18, 32w0);
                                     meta.tmp16_20 = meta.tmp16_18[7:0] ++ meta.tmp16_18[15:8];
                                     hdr.tcp.dport = meta.tmp16_20;
                                     meta.tmp16_20 = hdr.tcp.check;
@@ -523,7 +533,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                                 meta.tmp16_1 = hdr.tcp.dport;
                                 meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                proxy_ip.read(meta.tmp32_5, 32w0);
+                                proxy_ip_3.read(meta.tmp32_5, 32w0);
                                 meta.tmp32_6 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
                                 hdr.ipv4.daddr = meta.tmp32_6;
                                 meta.tmp16_3 = hdr.ipv4.check;
@@ -549,7 +559,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 meta.tmp16_7 = meta.tmp16_6 ^ 16w0xffff;
                                 meta.tmp16_8 = meta.tmp16_7[7:0] ++ meta.tmp16_7[15:8];
                                 hdr.ipv4.check = meta.tmp16_8;
-                                proxy_port.read(meta.tmp16_9, 32w0);
+                                proxy_port_3.read(meta.tmp16_9, 32w0);
                                 meta.tmp16_10 = meta.tmp16_9[7:0] ++ meta.tmp16_9[15:8];
                                 hdr.tcp.dport = meta.tmp16_10;
                                 meta.tmp16_11 = hdr.tcp.check;
@@ -581,7 +591,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                         }
                     }
                 } else {
-                    server_side.read(meta.tmp32_3, 32w0);
+                    server_side_0.read(meta.tmp32_3, 32w0);
                     meta.tmp1_8 = (meta.tmp32_1 == meta.tmp32_3) ? 1w1 : 1w0;
                     if (meta.tmp1_8 == 1w1) {
                         meta.tmp1_9 = hdr.tcp.isValid() ? 1w1 : 1w0;
@@ -589,12 +599,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                         if (meta.tmp1_10 == 1w0) {
                             meta.tmp32_3 = hdr.ipv4.saddr;
                             meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-                            proxy_ip.read(meta.tmp32_3, 32w0);
+                            proxy_ip_0.read(meta.tmp32_3, 32w0);
                             meta.tmp1_11 = (meta.tmp32_4 == meta.tmp32_3) ? 1w1 : 1w0;
                             if (meta.tmp1_11 == 1w1) {
                                 meta.tmp16_1 = hdr.tcp.sport;
                                 meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                proxy_port.read(meta.tmp16_1, 32w0);
+                                proxy_port_0.read(meta.tmp16_1, 32w0);
                                 meta.tmp1_12 = (meta.tmp16_2 == meta.tmp16_1) ? 1w1 : 1w0;
                                 if (meta.tmp1_12 == 1w1) {
                                     meta.tmp32_3 = hdr.ipv4.daddr;
@@ -617,7 +627,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         hdr.ipv4.saddr = meta.tmp32_4;
                                         meta.tmp16_1 = hdr.ipv4.check;
                                         meta.tmp16_3 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                        proxy_ip.read(meta.tmp32_4, 32w0);
+                                        proxy_ip_1.read(meta.tmp32_4, 32w0);
                                         meta.tmp16_1 = meta.tmp16_3 ^ 16w0xffff;
                                         meta.tmp32_5 = (bit<32>) meta.tmp16_1;
                                         meta.tmp32_6 = meta.tmp32_4 & 32w0xffff;
@@ -652,7 +662,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
                                         meta.tmp32_3 = meta.tmp32_5 >> 32w16;
                                         meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_5;
-                                        proxy_port.read(meta.tmp16_1, 32w0);
+                                        proxy_port_1.read(meta.tmp16_1, 32w0);
                                         meta.tmp32_3 = meta.tmp32_4 & 32w0xffff;
                                         meta.tmp16_3 = meta.tmp16_1 ^ 16w0xffff;
                                         meta.tmp32_4 = (bit<32>) meta.tmp16_3;
@@ -693,7 +703,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
             meta.tmp1_5 = meta.tmp1_4 ^ 1w1;
             if (meta.tmp1_5 == 1w1) {
-                server_side.read(meta.tmp32_0, 32w0);
+                server_side_3.read(meta.tmp32_0, 32w0);
                 if (meta.tmp1_0 == 1w1) {
                     meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                     meta.fate = 1w1 ++ meta.tmp16_0;
@@ -711,27 +721,27 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
                     meta.tmp1_7 = meta.tmp1_6 ^ 1w1;
                     if (meta.tmp1_7 == 1w1) {
-                        server_side.read(meta.tmp32_0, 32w0);
+                        server_side_2.read(meta.tmp32_0, 32w0);
                         meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                         meta.fate = 1w1 ++ meta.tmp16_0;
                     } else {
                         if (meta.tmp1_1 == 1w1) {
-                            server_side.read(meta.tmp32_0, 32w0);
+                            server_side_2.read(meta.tmp32_0, 32w0);
                             meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                             meta.fate = 1w1 ++ meta.tmp16_0;
                         } else {
                             if (meta.tmp1_2 == 1w1) {
                                 if (meta.tmp1_3 == 1w1) {
-                                    server_side.read(meta.tmp32_1, 32w0);
+                                    server_side_1.read(meta.tmp32_1, 32w0);
                                     meta.tmp16_1 = (bit<16>) meta.tmp32_1;
                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                 } else {
-                                    server_side.read(meta.tmp32_0, 32w0);
+                                    server_side_2.read(meta.tmp32_0, 32w0);
                                     meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                     meta.fate = 1w1 ++ meta.tmp16_0;
                                 }
                             } else {
-                                server_side.read(meta.tmp32_1, 32w0);
+                                server_side_1.read(meta.tmp32_1, 32w0);
                                 meta.tmp16_1 = (bit<16>) meta.tmp32_1;
                                 meta.fate = 1w1 ++ meta.tmp16_1;
                             }
@@ -751,7 +761,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     if (meta.tmp1_14 == 1w1) {
                                         meta.fate = 17w0;
                                     } else {
-                                        client_side.read(meta.tmp32_1, 32w0);
+                                        client_side_1.read(meta.tmp32_1, 32w0);
                                         meta.tmp32_0 = meta.tmp32_1;
                                         meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                         meta.fate = 1w1 ++ meta.tmp16_0;

@@ -342,8 +342,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         default_action = hosts_wb_miss();
         size = 0x400;
     }
-    register<bit<32> >(32w1) quarantine;
-    register<bit<32> >(32w1) q_port;
+    register<bit<32> >(32w1) quarantine_0;
+    register<bit<32> >(32w1) quarantine_1;
+    register<bit<32> >(32w1) quarantine_2;
+    register<bit<32> >(32w1) q_port_0;
+    register<bit<32> >(32w1) q_port_1;
+    register<bit<32> >(32w1) q_port_2;
     register<bit<1> >(32w1) tandem_visible;
     apply {
         tandem_visible.read(meta.visible, 32w0);
@@ -659,7 +663,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block58 == 1w1) {
-                quarantine.read(meta.tmp32_0, 32w0);
+                quarantine_0.read(meta.tmp32_0, 32w0);
                 meta.tmp1_0 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
                 if (meta.tmp1_0 == 1w1) {
                     meta.post_block60 = 1w1;
@@ -668,7 +672,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block59 == 1w1) {
-                q_port.read(meta.tmp32_0, 32w0);
+                q_port_0.read(meta.tmp32_0, 32w0);
                 meta.tmp16_1 = (bit<16>) meta.tmp32_0;
                 meta.fate = 1w1 ++ meta.tmp16_1;
                 meta.post_block69 = 1w1;
@@ -906,7 +910,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block89 = 1w1;
             }
             if (meta.post_block86 == 1w1) {
-                quarantine.read(meta.tmp32_0, 32w0);
+                quarantine_1.read(meta.tmp32_0, 32w0);
                 meta.tmp1_0 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
                 if (meta.tmp1_0 == 1w1) {
                     meta.post_block88 = 1w1;
@@ -915,7 +919,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block87 == 1w1) {
-                q_port.read(meta.tmp32_0, 32w0);
+                q_port_1.read(meta.tmp32_0, 32w0);
                 meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                 meta.fate = 1w1 ++ meta.tmp16_0;
                 meta.post_block89 = 1w1;
@@ -941,7 +945,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block66 == 1w1) {
-                quarantine.read(meta.tmp32_0, 32w0);
+                quarantine_2.read(meta.tmp32_0, 32w0);
                 meta.tmp1_0 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
                 if (meta.tmp1_0 == 1w1) {
                     meta.post_block68 = 1w1;
@@ -950,7 +954,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block67 == 1w1) {
-                q_port.read(meta.tmp32_0, 32w0);
+                q_port_2.read(meta.tmp32_0, 32w0);
                 meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                 meta.fate = 1w1 ++ meta.tmp16_0;
                 meta.post_block69 = 1w1;

@@ -1,4 +1,4 @@
-//! `lower_v1model`: a plan to one v1model program.
+//! `lower_program`: a plan to one P4 program for v1model or TNA, from the same lowering.
 //!
 //! Layout of the program (all NF work happens in ingress; egress is empty):
 //!
@@ -16,6 +16,14 @@
 //! `i1` values are `bit<1>`; comparisons become `c ? 1w1 : 1w0`. P4 has no byte swap,
 //! signed comparison or arithmetic shift right, so they become slices and concatenations,
 //! sign-bit flips, and a select on the sign bit.
+//!
+//! The architectures differ only in the shell: v1model's `V1Switch` with
+//! `standard_metadata` (`egress_spec`, `mark_to_drop`, `register.read(out, index)`); TNA's
+//! `Pipeline`/`Switch` with separate ingress and egress parsers and deparsers, the intrinsic
+//! metadata structs (`ucast_egress_port`, `drop_ctl`, `global_tstamp` in ns), `Register<T, I>`
+//! with `read(index)`/`write(index, value)`, `idle_timeout` on tables of expiring maps, and
+//! metadata that the parser initialises (Tofino does not zero it). TNA ingress has no frame
+//! length, so `meta.read length` on the switch is an error there.
 
 use std::collections::HashMap;
 
@@ -33,7 +41,7 @@ use crate::build::*;
 use crate::manifest::{self, Manifest};
 use crate::view::View;
 use crate::walk::{structure_partition, Node};
-use crate::{P4Error, P4Options};
+use crate::{Arch, P4Error, P4Options};
 
 /// Name of the ingress control (qualifies object names in the manifest).
 pub const INGRESS: &str = "TandemIngress";
@@ -57,20 +65,26 @@ struct Gen<'v, 'a> {
     locals: Vec<tandem_p4_syntax::Decl>,
     lookups: HashMap<Inst, LookupTable>,
     registers: HashMap<StateId, Vec<String>>,
+    /// Per-read copies of read-only registers.
+    access_registers: HashMap<Inst, Vec<String>>,
     manifest: Manifest,
     next_action: u32,
     next_table: u32,
     next_register: u32,
 }
 
-/// Lowers the plan to a v1model program and its manifest.
-pub fn lower_v1model(view: &View<'_>, opts: &P4Options) -> Result<(Program, Manifest), P4Error> {
+/// Lowers the plan to a program for `opts.arch` and its manifest.
+pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Manifest), P4Error> {
     let plan = view.plan;
     let th = &plan.transfer_header;
     let manifest = Manifest {
         version: manifest::MANIFEST_VERSION,
         nf: plan.nf.clone(),
-        arch: "v1model".into(),
+        arch: match opts.arch {
+            Arch::V1Model => "v1model",
+            Arch::Tna => "tna",
+        }
+        .into(),
         target: plan.target.clone(),
         ir_digest: plan.ir_digest.clone(),
         server_port: opts.server_port,
@@ -106,6 +120,7 @@ pub fn lower_v1model(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
         locals: Vec::new(),
         lookups: HashMap::new(),
         registers: HashMap::new(),
+        access_registers: HashMap::new(),
         manifest,
         next_action: 0,
         next_table: 0,
@@ -313,26 +328,62 @@ impl Gen<'_, '_> {
                         );
                     }
                 }
-                StateKind::Scalar { ty } => {
-                    let r = self.add_register(&p4_name(&sp_.name), &sp_.name, None, ty.bits(), 1);
-                    entry.registers.push(format!("{INGRESS}.{r}"));
-                    self.registers.insert(sid, vec![r]);
-                }
-                StateKind::Vector { elem, len } => {
-                    let mut regs = Vec::new();
-                    for f in &elem.fields {
-                        let rname = format!("{}_{}", p4_name(&sp_.name), f.name);
-                        let r = self.add_register(
-                            &rname,
-                            &sp_.name,
-                            Some(f.name.clone()),
-                            f.ty.bits(),
-                            *len,
-                        );
-                        entry.registers.push(format!("{INGRESS}.{r}"));
-                        regs.push(r);
+                StateKind::Scalar { .. } | StateKind::Vector { .. } => {
+                    // A register the switch only reads gets one copy per read, as the plan
+                    // counts them (Tofino: one access per register and pass); a register the
+                    // switch writes stays one object.
+                    let accesses: Vec<Inst> = sp_
+                        .switch_accesses
+                        .iter()
+                        .map(|&st| self.stmt_inst(st))
+                        .collect::<Result<_, _>>()?;
+                    let written = accesses.iter().any(|&i| {
+                        matches!(
+                            self.func().insts[i].kind,
+                            InstKind::ScalarStore { .. } | InstKind::VecSet { .. }
+                        )
+                    });
+                    let copies = if written || accesses.len() < 2 {
+                        vec![(None, p4_name(&sp_.name))]
+                    } else {
+                        accesses
+                            .iter()
+                            .enumerate()
+                            .map(|(k, &i)| (Some(i), format!("{}_{k}", p4_name(&sp_.name))))
+                            .collect()
+                    };
+                    for (inst, base) in copies {
+                        let mut regs = Vec::new();
+                        match &obj.kind {
+                            StateKind::Vector { elem, len } => {
+                                for f in &elem.fields {
+                                    let r = self.add_register(
+                                        &format!("{base}_{}", f.name),
+                                        &sp_.name,
+                                        Some(f.name.clone()),
+                                        f.ty.bits(),
+                                        *len,
+                                    );
+                                    regs.push(r);
+                                }
+                            }
+                            StateKind::Scalar { ty } => {
+                                regs.push(self.add_register(&base, &sp_.name, None, ty.bits(), 1));
+                            }
+                            _ => {}
+                        }
+                        for r in &regs {
+                            entry.registers.push(format!("{INGRESS}.{r}"));
+                        }
+                        match inst {
+                            Some(i) => {
+                                self.access_registers.insert(i, regs);
+                            }
+                            None => {
+                                self.registers.insert(sid, regs);
+                            }
+                        }
                     }
-                    self.registers.insert(sid, regs);
                 }
             }
             self.manifest.states.push(entry);
@@ -381,11 +432,19 @@ impl Gen<'_, '_> {
             bits,
             size,
         });
-        self.locals.push(decl(DeclKind::Instantiation {
-            ty: Type::Named {
+        let ty = if self.tna() {
+            Type::Named {
+                name: "Register".into(),
+                args: vec![Type::Bit(bits), Type::Bit(32)],
+            }
+        } else {
+            Type::Named {
                 name: "register".into(),
                 args: vec![Type::Bit(bits)],
-            },
+            }
+        };
+        self.locals.push(decl(DeclKind::Instantiation {
+            ty,
             args: vec![lit(size, 32)],
             name: rname.into(),
         }));
@@ -520,7 +579,11 @@ impl Gen<'_, '_> {
             const_default: false,
             entries: Vec::new(),
             size: Some(int(size)),
-            other: Vec::new(),
+            other: if self.tna() && timeout.is_some() {
+                vec![("idle_timeout".into(), e(ExprKind::Bool(true)))]
+            } else {
+                Vec::new()
+            },
             const_entries: false,
         })));
         self.next_table += 1;
@@ -725,6 +788,12 @@ impl Gen<'_, '_> {
             InstKind::MetaRead { meta: m } => {
                 let src = match m {
                     Meta::InPort => self.meta_field("in_port", 16),
+                    Meta::Length if self.tna() => {
+                        return Err(self.unsupported(
+                            inst,
+                            "TNA ingress has no frame length (run it on the server)",
+                        ))
+                    }
                     Meta::Length => self.meta_field("pkt_len", 16),
                     Meta::Now => self.meta_field("now", 64),
                 };
@@ -760,9 +829,14 @@ impl Gen<'_, '_> {
                 }
             }
             InstKind::ScalarLoad { state } | InstKind::VecGet { state, .. } => {
-                let regs = self.registers.get(state).cloned().ok_or_else(|| {
-                    self.unsupported(inst, "state read without a switch register in the plan")
-                })?;
+                let regs = self
+                    .access_registers
+                    .get(&inst)
+                    .or_else(|| self.registers.get(state))
+                    .cloned()
+                    .ok_or_else(|| {
+                        self.unsupported(inst, "state read without a switch register in the plan")
+                    })?;
                 let index = match &data.kind {
                     InstKind::VecGet { index, .. } => {
                         let b = self.bits(*index);
@@ -777,7 +851,7 @@ impl Gen<'_, '_> {
                 };
                 for (r, &v) in regs.iter().zip(&data.results) {
                     let d = self.dst(v);
-                    out.push(call_stmt(method(name(r), "read", vec![d, index.clone()])));
+                    out.push(self.reg_read(r, d, index.clone()));
                 }
             }
             InstKind::ScalarStore { state, value } => {
@@ -892,25 +966,25 @@ impl Gen<'_, '_> {
         let used = |g: &Self, f: &str| g.meta_index.contains_key(f);
         let mut apply = Vec::new();
         if used(self, "now") {
-            apply.push(assign(
-                meta("now"),
+            let now = if self.tna() {
+                cast(64, path("ig_prsr_md.global_tstamp"))
+            } else {
+                // BMv2 counts microseconds.
                 bin(
                     BinOp::Mul,
                     cast(64, sm("ingress_global_timestamp")),
                     lit(1000, 64),
-                ),
-            ));
+                )
+            };
+            apply.push(assign(meta("now"), now));
         }
         if self.manifest.visibility_flag.is_some() {
-            apply.push(call_stmt(method(
-                name(FLAG_REGISTER),
-                "read",
-                vec![meta("visible"), lit(0, 32)],
-            )));
+            apply.push(self.reg_read(FLAG_REGISTER, meta("visible"), lit(0, 32)));
         }
         let mut local = Vec::new();
         if used(self, "in_port") {
-            local.push(assign(meta("in_port"), cast(16, sm("ingress_port"))));
+            let port = self.in_port_expr();
+            local.push(assign(meta("in_port"), cast(16, port)));
         }
         if used(self, "pkt_len") {
             local.push(assign(meta("pkt_len"), cast(16, sm("packet_length"))));
@@ -969,7 +1043,7 @@ impl Gen<'_, '_> {
                 bin(BinOp::Eq, tandem("tag"), lit(u64::from(th.tag_to_post), 8)),
                 unpack,
                 vec![
-                    call_stmt(call(name("mark_to_drop"), vec![name("standard_metadata")])),
+                    self.drop_stmt(),
                     tandem_p4_syntax::Stmt {
                         span: sp(),
                         kind: StmtKind::Exit,
@@ -990,7 +1064,7 @@ impl Gen<'_, '_> {
             }
             apply.push(if_stmt(
                 is_one(meta("to_server")),
-                vec![assign(sm("egress_spec"), name("TANDEM_SERVER_PORT"))],
+                vec![self.set_port(name("TANDEM_SERVER_PORT"))],
                 vec![self.fate_stmt()],
             ));
         } else {
@@ -1010,15 +1084,46 @@ impl Gen<'_, '_> {
     fn fate_stmt(&self) -> Stmt {
         if_stmt(
             is_one(slice(meta("fate"), 16, 16)),
-            vec![assign(
-                sm("egress_spec"),
-                cast(9, slice(meta("fate"), 15, 0)),
-            )],
-            vec![call_stmt(call(
-                name("mark_to_drop"),
-                vec![name("standard_metadata")],
-            ))],
+            vec![self.set_port(cast(9, slice(meta("fate"), 15, 0)))],
+            vec![self.drop_stmt()],
         )
+    }
+
+    fn tna(&self) -> bool {
+        self.opts.arch == Arch::Tna
+    }
+
+    fn in_port_expr(&self) -> Expr {
+        if self.tna() {
+            path("ig_intr_md.ingress_port")
+        } else {
+            sm("ingress_port")
+        }
+    }
+
+    fn set_port(&self, port: Expr) -> Stmt {
+        if self.tna() {
+            assign(path("ig_tm_md.ucast_egress_port"), port)
+        } else {
+            assign(sm("egress_spec"), port)
+        }
+    }
+
+    fn drop_stmt(&self) -> Stmt {
+        if self.tna() {
+            assign(path("ig_dprsr_md.drop_ctl"), lit(1, 3))
+        } else {
+            call_stmt(call(name("mark_to_drop"), vec![name("standard_metadata")]))
+        }
+    }
+
+    /// `dst = r[index]`.
+    fn reg_read(&self, r: &str, dst: Expr, index: Expr) -> Stmt {
+        if self.tna() {
+            assign(dst, method(name(r), "read", vec![index]))
+        } else {
+            call_stmt(method(name(r), "read", vec![dst, index]))
+        }
     }
 
     fn program(&mut self, apply: Vec<Stmt>) -> Program {
@@ -1026,7 +1131,14 @@ impl Gen<'_, '_> {
         let with_header = self.view.any_server() && th.bytes > 0;
         let mut items = vec![
             decl(DeclKind::Preprocessor("#include <core.p4>".into())),
-            decl(DeclKind::Preprocessor("#include <v1model.p4>".into())),
+            decl(DeclKind::Preprocessor(
+                if self.tna() {
+                    "#include <tna.p4>"
+                } else {
+                    "#include <v1model.p4>"
+                }
+                .into(),
+            )),
             decl(DeclKind::Const {
                 ty: Type::Bit(9),
                 name: "TANDEM_SERVER_PORT".into(),
@@ -1083,70 +1195,191 @@ impl Gen<'_, '_> {
                 .map(|(n, b)| field(Type::Bit(*b), n))
                 .collect(),
         }));
+        let emits = |with_header: bool| {
+            let mut hs = vec!["eth"];
+            if with_header {
+                hs.push("tandem");
+            }
+            hs.extend(["ipv4", "tcp", "udp"]);
+            hs.into_iter()
+                .map(|h| call_stmt(method(name("packet"), "emit", vec![member(name("hdr"), h)])))
+                .collect::<Vec<_>>()
+        };
+        let ctor = |n: &str| call(name(n), Vec::new());
+        let control = |n: &str, params: Vec<tandem_p4_syntax::Param>, body: Vec<Stmt>| {
+            decl(DeclKind::Control {
+                name: n.into(),
+                params,
+                locals: Vec::new(),
+                apply: block(body),
+            })
+        };
+        let p = |d: Direction, ty: &str, n: &str| param(d, named_ty(ty), n);
+        let parser = self.parser(with_header);
+        let locals = std::mem::take(&mut self.locals);
+        if self.tna() {
+            for n in ["eg_headers_t", "eg_meta_t"] {
+                items.push(decl(DeclKind::Struct {
+                    name: n.into(),
+                    fields: Vec::new(),
+                }));
+            }
+            items.push(parser);
+            items.push(decl(DeclKind::Control {
+                name: INGRESS.into(),
+                params: vec![
+                    p(Direction::InOut, "headers_t", "hdr"),
+                    p(Direction::InOut, "meta_t", "meta"),
+                    p(Direction::In, "ingress_intrinsic_metadata_t", "ig_intr_md"),
+                    p(
+                        Direction::In,
+                        "ingress_intrinsic_metadata_from_parser_t",
+                        "ig_prsr_md",
+                    ),
+                    p(
+                        Direction::InOut,
+                        "ingress_intrinsic_metadata_for_deparser_t",
+                        "ig_dprsr_md",
+                    ),
+                    p(
+                        Direction::InOut,
+                        "ingress_intrinsic_metadata_for_tm_t",
+                        "ig_tm_md",
+                    ),
+                ],
+                locals,
+                apply: block(apply),
+            }));
+            items.push(control(
+                "TandemIngressDeparser",
+                vec![
+                    p(Direction::None, "packet_out", "packet"),
+                    p(Direction::InOut, "headers_t", "hdr"),
+                    p(Direction::In, "meta_t", "meta"),
+                    p(
+                        Direction::In,
+                        "ingress_intrinsic_metadata_for_deparser_t",
+                        "ig_dprsr_md",
+                    ),
+                ],
+                emits(with_header),
+            ));
+            items.push(decl(DeclKind::Parser {
+                name: "TandemEgressParser".into(),
+                params: vec![
+                    p(Direction::None, "packet_in", "packet"),
+                    p(Direction::Out, "eg_headers_t", "hdr"),
+                    p(Direction::Out, "eg_meta_t", "meta"),
+                    p(Direction::Out, "egress_intrinsic_metadata_t", "eg_intr_md"),
+                ],
+                locals: Vec::new(),
+                states: vec![ParserState {
+                    span: sp(),
+                    name: "start".into(),
+                    body: vec![call_stmt(method(
+                        name("packet"),
+                        "extract",
+                        vec![name("eg_intr_md")],
+                    ))],
+                    transition: Transition::Goto("accept".into()),
+                }],
+            }));
+            items.push(control(
+                "TandemEgress",
+                vec![
+                    p(Direction::InOut, "eg_headers_t", "hdr"),
+                    p(Direction::InOut, "eg_meta_t", "meta"),
+                    p(Direction::In, "egress_intrinsic_metadata_t", "eg_intr_md"),
+                    p(
+                        Direction::In,
+                        "egress_intrinsic_metadata_from_parser_t",
+                        "eg_prsr_md",
+                    ),
+                    p(
+                        Direction::InOut,
+                        "egress_intrinsic_metadata_for_deparser_t",
+                        "eg_dprsr_md",
+                    ),
+                    p(
+                        Direction::InOut,
+                        "egress_intrinsic_metadata_for_output_port_t",
+                        "eg_oport_md",
+                    ),
+                ],
+                Vec::new(),
+            ));
+            items.push(control(
+                "TandemEgressDeparser",
+                vec![
+                    p(Direction::None, "packet_out", "packet"),
+                    p(Direction::InOut, "eg_headers_t", "hdr"),
+                    p(Direction::In, "eg_meta_t", "meta"),
+                    p(
+                        Direction::In,
+                        "egress_intrinsic_metadata_for_deparser_t",
+                        "eg_dprsr_md",
+                    ),
+                ],
+                Vec::new(),
+            ));
+            items.push(decl(DeclKind::Instantiation {
+                ty: named_ty("Pipeline"),
+                args: vec![
+                    ctor("TandemIngressParser"),
+                    ctor(INGRESS),
+                    ctor("TandemIngressDeparser"),
+                    ctor("TandemEgressParser"),
+                    ctor("TandemEgress"),
+                    ctor("TandemEgressDeparser"),
+                ],
+                name: "pipe".into(),
+            }));
+            items.push(decl(DeclKind::Instantiation {
+                ty: named_ty("Switch"),
+                args: vec![name("pipe")],
+                name: "main".into(),
+            }));
+            return Program { items };
+        }
         let std_params = || {
             vec![
-                param(Direction::InOut, named_ty("headers_t"), "hdr"),
-                param(Direction::InOut, named_ty("meta_t"), "meta"),
-                param(
-                    Direction::InOut,
-                    named_ty("standard_metadata_t"),
-                    "standard_metadata",
-                ),
+                p(Direction::InOut, "headers_t", "hdr"),
+                p(Direction::InOut, "meta_t", "meta"),
+                p(Direction::InOut, "standard_metadata_t", "standard_metadata"),
             ]
         };
-        items.push(self.parser(with_header));
-        items.push(decl(DeclKind::Control {
-            name: "TandemVerifyChecksum".into(),
-            params: vec![
-                param(Direction::InOut, named_ty("headers_t"), "hdr"),
-                param(Direction::InOut, named_ty("meta_t"), "meta"),
-            ],
-            locals: Vec::new(),
-            apply: block(Vec::new()),
-        }));
+        let checksum_params = || {
+            vec![
+                p(Direction::InOut, "headers_t", "hdr"),
+                p(Direction::InOut, "meta_t", "meta"),
+            ]
+        };
+        items.push(parser);
+        items.push(control(
+            "TandemVerifyChecksum",
+            checksum_params(),
+            Vec::new(),
+        ));
         items.push(decl(DeclKind::Control {
             name: INGRESS.into(),
             params: std_params(),
-            locals: std::mem::take(&mut self.locals),
+            locals,
             apply: block(apply),
         }));
-        items.push(decl(DeclKind::Control {
-            name: "TandemEgress".into(),
-            params: std_params(),
-            locals: Vec::new(),
-            apply: block(Vec::new()),
-        }));
-        items.push(decl(DeclKind::Control {
-            name: "TandemComputeChecksum".into(),
-            params: vec![
-                param(Direction::InOut, named_ty("headers_t"), "hdr"),
-                param(Direction::InOut, named_ty("meta_t"), "meta"),
+        items.push(control("TandemEgress", std_params(), Vec::new()));
+        items.push(control(
+            "TandemComputeChecksum",
+            checksum_params(),
+            Vec::new(),
+        ));
+        items.push(control(
+            "TandemDeparser",
+            vec![
+                p(Direction::None, "packet_out", "packet"),
+                p(Direction::In, "headers_t", "hdr"),
             ],
-            locals: Vec::new(),
-            apply: block(Vec::new()),
-        }));
-        let mut emits = vec!["eth"];
-        if with_header {
-            emits.push("tandem");
-        }
-        emits.extend(["ipv4", "tcp", "udp"]);
-        items.push(decl(DeclKind::Control {
-            name: "TandemDeparser".into(),
-            params: vec![
-                param(Direction::None, named_ty("packet_out"), "packet"),
-                param(Direction::In, named_ty("headers_t"), "hdr"),
-            ],
-            locals: Vec::new(),
-            apply: block(
-                emits
-                    .into_iter()
-                    .map(|h| {
-                        call_stmt(method(name("packet"), "emit", vec![member(name("hdr"), h)]))
-                    })
-                    .collect(),
-            ),
-        }));
-        let ctor = |n: &str| call(name(n), Vec::new());
+            emits(with_header),
+        ));
         items.push(decl(DeclKind::Instantiation {
             ty: named_ty("V1Switch"),
             args: vec![
@@ -1192,11 +1425,35 @@ impl Gen<'_, '_> {
             "parse_ipv4",
         ));
         start_cases.push(case(vec![e(ExprKind::Default)], "accept"));
+        let mut start = Vec::new();
+        if self.tna() {
+            // Intrinsic metadata and the port metadata come first; Tofino does not zero
+            // metadata, so the fields read before any write start at 0 here.
+            start.push(call_stmt(method(
+                name("packet"),
+                "extract",
+                vec![name("ig_intr_md")],
+            )));
+            start.push(call_stmt(method(
+                name("packet"),
+                "advance",
+                vec![name("PORT_METADATA_SIZE")],
+            )));
+            for (f, bits) in &self.meta {
+                let init = matches!(f.as_str(), "to_server" | "fate" | "wb_hit" | "visible")
+                    || f.starts_with("pre_block")
+                    || f.starts_with("post_block");
+                if init {
+                    start.push(assign(meta(f), lit(0, *bits)));
+                }
+            }
+        }
+        start.push(extract("eth"));
         let mut states = vec![state(
             "start",
-            vec![extract("eth")],
+            start,
             Transition::Select {
-                exprs: vec![sm("ingress_port"), path("hdr.eth.ethertype")],
+                exprs: vec![self.in_port_expr(), path("hdr.eth.ethertype")],
                 cases: start_cases,
             },
         )];
@@ -1235,18 +1492,38 @@ impl Gen<'_, '_> {
             vec![extract("udp")],
             Transition::Goto("accept".into()),
         ));
+        let (pname, params) = if self.tna() {
+            (
+                "TandemIngressParser",
+                vec![
+                    param(Direction::None, named_ty("packet_in"), "packet"),
+                    param(Direction::Out, named_ty("headers_t"), "hdr"),
+                    param(Direction::Out, named_ty("meta_t"), "meta"),
+                    param(
+                        Direction::Out,
+                        named_ty("ingress_intrinsic_metadata_t"),
+                        "ig_intr_md",
+                    ),
+                ],
+            )
+        } else {
+            (
+                "TandemParser",
+                vec![
+                    param(Direction::None, named_ty("packet_in"), "packet"),
+                    param(Direction::Out, named_ty("headers_t"), "hdr"),
+                    param(Direction::InOut, named_ty("meta_t"), "meta"),
+                    param(
+                        Direction::InOut,
+                        named_ty("standard_metadata_t"),
+                        "standard_metadata",
+                    ),
+                ],
+            )
+        };
         decl(DeclKind::Parser {
-            name: "TandemParser".into(),
-            params: vec![
-                param(Direction::None, named_ty("packet_in"), "packet"),
-                param(Direction::Out, named_ty("headers_t"), "hdr"),
-                param(Direction::InOut, named_ty("meta_t"), "meta"),
-                param(
-                    Direction::InOut,
-                    named_ty("standard_metadata_t"),
-                    "standard_metadata",
-                ),
-            ],
+            name: pname.into(),
+            params,
             locals: Vec::new(),
             states,
         })

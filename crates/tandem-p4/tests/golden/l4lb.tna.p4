@@ -1,0 +1,1275 @@
+#include <core.p4>
+#include <tna.p4>
+
+const bit<9> TANDEM_SERVER_PORT = 9w64;
+
+const bit<16> TANDEM_ETHERTYPE = 16w0x88b5;
+
+header eth_t {
+    bit<48> dst;
+    bit<48> src;
+    bit<16> ethertype;
+}
+
+header tandem_t {
+    bit<8> tag;
+    bit<16> orig_ethertype;
+    bit<16> v19;
+    bit<16> v29;
+    bit<1> v41;
+    bit<1> v143;
+    bit<1> v149;
+    bit<32> v170;
+    bit<1> v191;
+    bit<32> v200;
+    bit<1> v207;
+    bit<1> v306;
+    bit<32> v186;
+    bit<2> pad;
+}
+
+header ipv4_t {
+    bit<8> version_ihl;
+    bit<8> tos;
+    bit<16> total_len;
+    bit<16> id;
+    bit<16> frag_off;
+    bit<8> ttl;
+    bit<8> protocol;
+    bit<16> check;
+    bit<32> saddr;
+    bit<32> daddr;
+}
+
+header tcp_t {
+    bit<16> sport;
+    bit<16> dport;
+    bit<32> seq;
+    bit<32> ack_seq;
+    bit<8> data_off;
+    bit<8> flags;
+    bit<16> window;
+    bit<16> check;
+    bit<16> urg_ptr;
+}
+
+header udp_t {
+    bit<16> sport;
+    bit<16> dport;
+    bit<16> len;
+    bit<16> check;
+}
+
+struct headers_t {
+    eth_t eth;
+    tandem_t tandem;
+    ipv4_t ipv4;
+    tcp_t tcp;
+    udp_t udp;
+}
+
+struct meta_t {
+    bit<1> to_server;
+    bit<17> fate;
+    bit<32> conns_k0;
+    bit<32> conns_k4;
+    bit<16> conns_k8;
+    bit<16> conns_k10;
+    bit<8> conns_k12;
+    bit<8> conns_k13;
+    bit<8> conns_k14;
+    bit<8> conns_k15;
+    bit<32> replies_0_k0;
+    bit<32> replies_0_k4;
+    bit<16> replies_0_k8;
+    bit<16> replies_0_k10;
+    bit<8> replies_0_k12;
+    bit<8> replies_0_k13;
+    bit<8> replies_0_k14;
+    bit<8> replies_0_k15;
+    bit<32> replies_1_k0;
+    bit<32> replies_1_k4;
+    bit<16> replies_1_k8;
+    bit<16> replies_1_k10;
+    bit<8> replies_1_k12;
+    bit<8> replies_1_k13;
+    bit<8> replies_1_k14;
+    bit<8> replies_1_k15;
+    bit<32> vips_k0;
+    bit<1> visible;
+    bit<1> wb_hit;
+    bit<16> in_port;
+    bit<1> tmp1_0;
+    bit<1> tmp1_1;
+    bit<1> tmp1_2;
+    bit<1> tmp1_3;
+    bit<1> tmp1_4;
+    bit<1> tmp1_5;
+    bit<1> tmp1_6;
+    bit<1> tmp1_7;
+    bit<1> tmp1_8;
+    bit<1> tmp1_9;
+    bit<1> tmp1_10;
+    bit<1> tmp1_11;
+    bit<1> tmp1_12;
+    bit<1> tmp1_13;
+    bit<1> tmp1_14;
+    bit<1> tmp1_15;
+    bit<1> tmp1_16;
+    bit<8> tmp8_0;
+    bit<8> tmp8_1;
+    bit<8> tmp8_2;
+    bit<8> tmp8_3;
+    bit<8> tmp8_4;
+    bit<8> tmp8_5;
+    bit<8> tmp8_6;
+    bit<16> tmp16_0;
+    bit<16> tmp16_1;
+    bit<16> tmp16_2;
+    bit<16> tmp16_3;
+    bit<16> tmp16_4;
+    bit<16> tmp16_5;
+    bit<16> tmp16_6;
+    bit<16> tmp16_7;
+    bit<16> tmp16_8;
+    bit<16> tmp16_9;
+    bit<16> tmp16_10;
+    bit<16> tmp16_11;
+    bit<16> tmp16_12;
+    bit<16> tmp16_13;
+    bit<16> tmp16_14;
+    bit<16> tmp16_15;
+    bit<16> tmp16_16;
+    bit<16> tmp16_17;
+    bit<16> tmp16_18;
+    bit<16> tmp16_19;
+    bit<16> tmp16_20;
+    bit<16> tmp16_21;
+    bit<16> tmp16_22;
+    bit<16> tmp16_23;
+    bit<16> tmp16_24;
+    bit<16> tmp16_25;
+    bit<16> tmp16_26;
+    bit<16> tmp16_27;
+    bit<16> tmp16_28;
+    bit<16> tmp16_29;
+    bit<16> tmp16_30;
+    bit<16> tmp16_31;
+    bit<16> tmp16_32;
+    bit<16> tmp16_33;
+    bit<16> tmp16_34;
+    bit<16> tmp16_35;
+    bit<16> tmp16_36;
+    bit<16> tmp16_37;
+    bit<16> tmp16_38;
+    bit<16> tmp16_39;
+    bit<16> tmp16_40;
+    bit<16> tmp16_41;
+    bit<32> tmp32_0;
+    bit<32> tmp32_1;
+    bit<32> tmp32_2;
+    bit<32> tmp32_3;
+    bit<32> tmp32_4;
+    bit<32> tmp32_5;
+    bit<32> tmp32_6;
+    bit<32> tmp32_7;
+    bit<32> tmp32_8;
+    bit<32> tmp32_9;
+    bit<32> tmp32_10;
+    bit<32> tmp32_11;
+    bit<32> tmp32_12;
+    bit<32> tmp32_13;
+    bit<32> tmp32_14;
+    bit<32> tmp32_15;
+    bit<32> tmp32_16;
+    bit<32> tmp32_17;
+    bit<32> tmp32_18;
+    bit<32> tmp32_19;
+    bit<32> tmp32_20;
+    bit<32> tmp32_21;
+    bit<32> tmp32_22;
+    bit<32> tmp32_23;
+    bit<32> tmp32_24;
+    bit<32> tmp32_25;
+    bit<32> tmp32_26;
+    bit<32> tmp32_27;
+    bit<32> tmp32_28;
+    bit<32> tmp32_29;
+    bit<32> tmp32_30;
+    bit<32> tmp32_31;
+    bit<32> tmp32_32;
+    bit<32> tmp32_33;
+    bit<32> tmp32_34;
+    bit<32> tmp32_35;
+    bit<32> tmp32_36;
+    bit<32> tmp32_37;
+    bit<32> tmp32_38;
+    bit<32> tmp32_39;
+    bit<32> tmp32_40;
+    bit<32> tmp32_41;
+    bit<32> tmp32_42;
+    bit<32> tmp32_43;
+    bit<32> tmp32_44;
+    bit<32> tmp32_45;
+    bit<32> tmp32_46;
+    bit<32> tmp32_47;
+    bit<32> tmp32_48;
+    bit<32> tmp32_49;
+    bit<32> tmp32_50;
+    bit<32> tmp32_51;
+    bit<32> tmp32_52;
+    bit<32> tmp32_53;
+    bit<32> tmp32_54;
+    bit<32> tmp32_55;
+    bit<32> tmp32_56;
+    bit<32> tmp32_57;
+    bit<32> tmp32_58;
+    bit<32> tmp32_59;
+    bit<32> tmp32_60;
+    bit<32> tmp32_61;
+    bit<32> tmp32_62;
+    bit<32> tmp32_63;
+    bit<32> tmp32_64;
+    bit<32> tmp32_65;
+    bit<32> tmp32_66;
+    bit<32> tmp32_67;
+    bit<32> tmp32_68;
+    bit<32> tmp32_69;
+    bit<32> tmp32_70;
+    bit<32> tmp32_71;
+    bit<32> tmp32_72;
+    bit<32> tmp32_73;
+    bit<32> tmp32_74;
+}
+
+struct eg_headers_t {
+}
+
+struct eg_meta_t {
+}
+
+parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta, out ingress_intrinsic_metadata_t ig_intr_md) {
+    state start {
+        packet.extract(ig_intr_md);
+        packet.advance(PORT_METADATA_SIZE);
+        meta.to_server = 1w0;
+        meta.fate = 17w0;
+        meta.visible = 1w0;
+        meta.wb_hit = 1w0;
+        packet.extract(hdr.eth);
+        transition select(ig_intr_md.ingress_port, hdr.eth.ethertype) {
+            (TANDEM_SERVER_PORT, TANDEM_ETHERTYPE): parse_tandem;
+            (_, 16w0x800): parse_ipv4;
+            default: accept;
+        }
+    }
+    state parse_tandem {
+        packet.extract(hdr.tandem);
+        transition select(hdr.tandem.orig_ethertype) {
+            16w0x800: parse_ipv4;
+            default: accept;
+        }
+    }
+    state parse_ipv4 {
+        packet.extract(hdr.ipv4);
+        transition select(hdr.ipv4.version_ihl, hdr.ipv4.protocol) {
+            (8w69, 8w6): parse_tcp;
+            (8w69, 8w17): parse_udp;
+            default: accept;
+        }
+    }
+    state parse_tcp {
+        packet.extract(hdr.tcp);
+        transition accept;
+    }
+    state parse_udp {
+        packet.extract(hdr.udp);
+        transition accept;
+    }
+}
+
+control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
+    action conns_hit(bit<32> v0) {
+        meta.tmp1_13 = 1w1;
+        meta.tmp32_3 = v0;
+    }
+    action conns_miss() {
+        meta.tmp1_13 = 1w0;
+        meta.tmp32_3 = 32w0;
+    }
+    table conns {
+        key = {
+            meta.conns_k0: exact;
+            meta.conns_k4: exact;
+            meta.conns_k8: exact;
+            meta.conns_k10: exact;
+            meta.conns_k12: exact;
+            meta.conns_k13: exact;
+            meta.conns_k14: exact;
+            meta.conns_k15: exact;
+        }
+        actions = {
+            conns_hit;
+            conns_miss;
+        }
+        default_action = conns_miss();
+        size = 0x10000;
+        idle_timeout = true;
+    }
+    action conns_wb_hit(bit<32> v0) {
+        meta.tmp1_13 = 1w1;
+        meta.tmp32_3 = v0;
+        meta.wb_hit = 1w1;
+    }
+    action conns_wb_deleted() {
+        meta.wb_hit = 1w1;
+        meta.tmp1_13 = 1w0;
+        meta.tmp32_3 = 32w0;
+    }
+    action conns_wb_miss() {
+        meta.wb_hit = 1w0;
+    }
+    table conns_wb {
+        key = {
+            meta.conns_k0: exact;
+            meta.conns_k4: exact;
+            meta.conns_k8: exact;
+            meta.conns_k10: exact;
+            meta.conns_k12: exact;
+            meta.conns_k13: exact;
+            meta.conns_k14: exact;
+            meta.conns_k15: exact;
+        }
+        actions = {
+            conns_wb_hit;
+            conns_wb_deleted;
+            conns_wb_miss;
+        }
+        default_action = conns_wb_miss();
+        size = 0x400;
+        idle_timeout = true;
+    }
+    action replies_0_hit(bit<32> v0) {
+        meta.tmp1_14 = 1w1;
+        meta.tmp32_3 = v0;
+    }
+    action replies_0_miss() {
+        meta.tmp1_14 = 1w0;
+        meta.tmp32_3 = 32w0;
+    }
+    table replies_0 {
+        key = {
+            meta.replies_0_k0: exact;
+            meta.replies_0_k4: exact;
+            meta.replies_0_k8: exact;
+            meta.replies_0_k10: exact;
+            meta.replies_0_k12: exact;
+            meta.replies_0_k13: exact;
+            meta.replies_0_k14: exact;
+            meta.replies_0_k15: exact;
+        }
+        actions = {
+            replies_0_hit;
+            replies_0_miss;
+        }
+        default_action = replies_0_miss();
+        size = 0x10000;
+        idle_timeout = true;
+    }
+    action replies_0_wb_hit(bit<32> v0) {
+        meta.tmp1_14 = 1w1;
+        meta.tmp32_3 = v0;
+        meta.wb_hit = 1w1;
+    }
+    action replies_0_wb_deleted() {
+        meta.wb_hit = 1w1;
+        meta.tmp1_14 = 1w0;
+        meta.tmp32_3 = 32w0;
+    }
+    action replies_0_wb_miss() {
+        meta.wb_hit = 1w0;
+    }
+    table replies_0_wb {
+        key = {
+            meta.replies_0_k0: exact;
+            meta.replies_0_k4: exact;
+            meta.replies_0_k8: exact;
+            meta.replies_0_k10: exact;
+            meta.replies_0_k12: exact;
+            meta.replies_0_k13: exact;
+            meta.replies_0_k14: exact;
+            meta.replies_0_k15: exact;
+        }
+        actions = {
+            replies_0_wb_hit;
+            replies_0_wb_deleted;
+            replies_0_wb_miss;
+        }
+        default_action = replies_0_wb_miss();
+        size = 0x400;
+        idle_timeout = true;
+    }
+    action replies_1_hit(bit<32> v0) {
+        meta.tmp1_13 = 1w1;
+        meta.tmp32_6 = v0;
+    }
+    action replies_1_miss() {
+        meta.tmp1_13 = 1w0;
+        meta.tmp32_6 = 32w0;
+    }
+    table replies_1 {
+        key = {
+            meta.replies_1_k0: exact;
+            meta.replies_1_k4: exact;
+            meta.replies_1_k8: exact;
+            meta.replies_1_k10: exact;
+            meta.replies_1_k12: exact;
+            meta.replies_1_k13: exact;
+            meta.replies_1_k14: exact;
+            meta.replies_1_k15: exact;
+        }
+        actions = {
+            replies_1_hit;
+            replies_1_miss;
+        }
+        default_action = replies_1_miss();
+        size = 0x10000;
+        idle_timeout = true;
+    }
+    action replies_1_wb_hit(bit<32> v0) {
+        meta.tmp1_13 = 1w1;
+        meta.tmp32_6 = v0;
+        meta.wb_hit = 1w1;
+    }
+    action replies_1_wb_deleted() {
+        meta.wb_hit = 1w1;
+        meta.tmp1_13 = 1w0;
+        meta.tmp32_6 = 32w0;
+    }
+    action replies_1_wb_miss() {
+        meta.wb_hit = 1w0;
+    }
+    table replies_1_wb {
+        key = {
+            meta.replies_1_k0: exact;
+            meta.replies_1_k4: exact;
+            meta.replies_1_k8: exact;
+            meta.replies_1_k10: exact;
+            meta.replies_1_k12: exact;
+            meta.replies_1_k13: exact;
+            meta.replies_1_k14: exact;
+            meta.replies_1_k15: exact;
+        }
+        actions = {
+            replies_1_wb_hit;
+            replies_1_wb_deleted;
+            replies_1_wb_miss;
+        }
+        default_action = replies_1_wb_miss();
+        size = 0x400;
+        idle_timeout = true;
+    }
+    action vips_hit(bit<32> v0) {
+        meta.tmp1_13 = 1w1;
+        meta.tmp32_3 = v0;
+    }
+    action vips_miss() {
+        meta.tmp1_13 = 1w0;
+        meta.tmp32_3 = 32w0;
+    }
+    table vips {
+        key = {
+            meta.vips_k0: exact;
+        }
+        actions = {
+            vips_hit;
+            vips_miss;
+        }
+        default_action = vips_miss();
+        size = 64;
+    }
+    Register<bit<32>, bit<32> >(32w1) client_port_0;
+    Register<bit<32>, bit<32> >(32w1) client_port_1;
+    Register<bit<32>, bit<32> >(32w1) backend_port_0;
+    Register<bit<32>, bit<32> >(32w1) backend_port_1;
+    Register<bit<32>, bit<32> >(32w1) backend_port_2;
+    Register<bit<32>, bit<32> >(32w1) backend_port_3;
+    Register<bit<1>, bit<32> >(32w1) tandem_visible;
+    apply {
+        meta.visible = tandem_visible.read(32w0);
+        if (hdr.tandem.isValid()) {
+            if (hdr.tandem.tag == 8w2) {
+                meta.tmp16_0 = hdr.tandem.v19;
+                meta.tmp16_1 = hdr.tandem.v29;
+                meta.tmp1_0 = hdr.tandem.v41;
+                meta.tmp1_1 = hdr.tandem.v143;
+                meta.tmp1_2 = hdr.tandem.v149;
+                meta.tmp32_0 = hdr.tandem.v170;
+                meta.tmp1_3 = hdr.tandem.v191;
+                meta.tmp32_1 = hdr.tandem.v200;
+                meta.tmp1_4 = hdr.tandem.v207;
+                meta.tmp1_5 = hdr.tandem.v306;
+                meta.tmp32_2 = hdr.tandem.v186;
+                hdr.eth.ethertype = hdr.tandem.orig_ethertype;
+                hdr.tandem.setInvalid();
+            } else {
+                ig_dprsr_md.drop_ctl = 3w1;
+                exit;
+            }
+        } else {
+            meta.in_port = (bit<16>) ig_intr_md.ingress_port;
+            meta.tmp1_6 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_7 = meta.tmp1_6 ^ 1w1;
+            if (meta.tmp1_7 == 1w0) {
+                meta.tmp1_8 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_9 = meta.tmp1_8 ^ 1w1;
+                meta.tmp1_10 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_11 = meta.tmp1_10 ^ 1w1;
+                meta.tmp1_12 = meta.tmp1_9 & meta.tmp1_11;
+                if (meta.tmp1_12 == 1w0) {
+                    meta.tmp8_0 = (meta.tmp1_9 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp16_2 = hdr.udp.sport;
+                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                    meta.tmp16_2 = hdr.tcp.sport;
+                    meta.tmp16_4 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                    meta.tmp1_13 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
+                    meta.tmp16_0 = (meta.tmp1_13 == 1w1) ? meta.tmp16_4 : meta.tmp16_3;
+                    meta.tmp8_0 = (meta.tmp1_9 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp16_2 = hdr.udp.dport;
+                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                    meta.tmp16_2 = hdr.tcp.dport;
+                    meta.tmp16_4 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                    meta.tmp1_13 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
+                    meta.tmp16_1 = (meta.tmp1_13 == 1w1) ? meta.tmp16_4 : meta.tmp16_3;
+                    meta.tmp32_3 = hdr.ipv4.saddr;
+                    meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                    meta.tmp32_3 = hdr.ipv4.daddr;
+                    meta.tmp32_5 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                    meta.tmp8_0 = hdr.ipv4.protocol;
+                    meta.tmp16_2 = meta.in_port;
+                    meta.tmp32_3 = (bit<32>) meta.tmp16_2;
+                    meta.tmp32_6 = client_port_0.read(32w0);
+                    meta.tmp1_0 = (meta.tmp32_3 == meta.tmp32_6) ? 1w1 : 1w0;
+                    if (meta.tmp1_0 == 1w1) {
+                        meta.tmp32_3 = hdr.ipv4.daddr;
+                        meta.tmp32_6 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                        meta.vips_k0 = meta.tmp32_6;
+                        vips.apply();
+                        meta.tmp1_1 = meta.tmp1_13 ^ 1w1;
+                        if (meta.tmp1_1 == 1w0) {
+                            meta.tmp32_3 = hdr.ipv4.daddr;
+                            meta.tmp32_6 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                            meta.conns_k0 = meta.tmp32_4;
+                            meta.conns_k4 = meta.tmp32_5;
+                            meta.conns_k8 = meta.tmp16_0;
+                            meta.conns_k10 = meta.tmp16_1;
+                            meta.conns_k12 = meta.tmp8_0;
+                            meta.conns_k13 = 8w0;
+                            meta.conns_k14 = 8w0;
+                            meta.conns_k15 = 8w0;
+                            meta.wb_hit = 1w0;
+                            if (meta.visible == 1w1) {
+                                conns_wb.apply();
+                            }
+                            if (meta.wb_hit == 1w0) {
+                                conns.apply();
+                            }
+                            meta.tmp1_2 = meta.tmp1_13 ^ 1w1;
+                            if (meta.tmp1_2 == 1w1) {
+                                meta.to_server = 1w1;
+                                meta.tmp32_6 = meta.tmp32_5 ^ meta.tmp32_4;
+                                meta.tmp32_7 = (bit<32>) meta.tmp16_0;
+                                meta.tmp32_8 = (bit<32>) meta.tmp16_1;
+                                meta.tmp32_9 = meta.tmp32_8 << 32w16;
+                                meta.tmp32_8 = meta.tmp32_9 | meta.tmp32_7;
+                                meta.tmp32_7 = meta.tmp32_6 ^ meta.tmp32_8;
+                                meta.tmp32_6 = ((meta.tmp32_7[7:0] ++ meta.tmp32_7[15:8]) ++ meta.tmp32_7[23:16]) ++ meta.tmp32_7[31:24];
+                                meta.tmp32_7 = (bit<32>) meta.tmp8_0;
+                                meta.tmp32_8 = meta.tmp32_6 >> 32w16;
+                                meta.tmp32_9 = meta.tmp32_8 ^ meta.tmp32_7;
+                                meta.tmp32_0 = meta.tmp32_9 ^ meta.tmp32_6;
+                                if (meta.tmp1_11 == 1w1) {
+                                    meta.tmp8_1 = hdr.tcp.flags;
+                                    meta.tmp8_2 = meta.tmp8_1 & 8w22;
+                                    meta.tmp1_3 = (meta.tmp8_2 == 8w2) ? 1w1 : 1w0;
+                                    if (meta.tmp1_3 == 1w1) {
+                                        meta.to_server = 1w1;
+                                        meta.tmp32_6 = hdr.ipv4.saddr;
+                                        meta.tmp32_7 = ((meta.tmp32_6[7:0] ++ meta.tmp32_6[15:8]) ++ meta.tmp32_6[23:16]) ++ meta.tmp32_6[31:24];
+                                        meta.tmp8_2 = hdr.ipv4.protocol;
+                                        if (meta.tmp1_9 == 1w0) {
+                                            meta.tmp8_3 = hdr.tcp.flags;
+                                            meta.tmp8_4 = meta.tmp8_3;
+                                            meta.tmp8_5 = meta.tmp8_4 & 8w5;
+                                            meta.tmp1_5 = (meta.tmp8_5 == 8w0) ? 1w1 : 1w0;
+                                            if (meta.tmp1_5 == 1w0) {
+                                                meta.to_server = 1w1;
+                                            }
+                                        }
+                                    } else {
+                                        meta.tmp8_6 = meta.tmp8_1;
+                                        meta.tmp8_1 = meta.tmp8_6 & 8w5;
+                                        meta.tmp1_4 = (meta.tmp8_1 == 8w0) ? 1w1 : 1w0;
+                                        if (meta.tmp1_4 == 1w0) {
+                                            meta.to_server = 1w1;
+                                        }
+                                    }
+                                } else {
+                                    meta.to_server = 1w1;
+                                    meta.tmp32_6 = hdr.ipv4.saddr;
+                                    meta.tmp32_7 = ((meta.tmp32_6[7:0] ++ meta.tmp32_6[15:8]) ++ meta.tmp32_6[23:16]) ++ meta.tmp32_6[31:24];
+                                    meta.tmp8_2 = hdr.ipv4.protocol;
+                                    if (meta.tmp1_9 == 1w0) {
+                                        meta.tmp8_3 = hdr.tcp.flags;
+                                        meta.tmp8_4 = meta.tmp8_3;
+                                        meta.tmp8_5 = meta.tmp8_4 & 8w5;
+                                        meta.tmp1_5 = (meta.tmp8_5 == 8w0) ? 1w1 : 1w0;
+                                        if (meta.tmp1_5 == 1w0) {
+                                            meta.to_server = 1w1;
+                                        }
+                                    }
+                                }
+                            } else {
+                                meta.tmp32_6 = hdr.ipv4.saddr;
+                                meta.tmp32_7 = ((meta.tmp32_6[7:0] ++ meta.tmp32_6[15:8]) ++ meta.tmp32_6[23:16]) ++ meta.tmp32_6[31:24];
+                                meta.tmp8_2 = hdr.ipv4.protocol;
+                                meta.replies_1_k0 = meta.tmp32_3;
+                                meta.replies_1_k4 = meta.tmp32_7;
+                                meta.replies_1_k8 = meta.tmp16_1;
+                                meta.replies_1_k10 = meta.tmp16_0;
+                                meta.replies_1_k12 = meta.tmp8_2;
+                                meta.replies_1_k13 = 8w0;
+                                meta.replies_1_k14 = 8w0;
+                                meta.replies_1_k15 = 8w0;
+                                meta.wb_hit = 1w0;
+                                if (meta.visible == 1w1) {
+                                    replies_1_wb.apply();
+                                }
+                                if (meta.wb_hit == 1w0) {
+                                    replies_1.apply();
+                                }
+                                meta.tmp32_1 = meta.tmp32_3;
+                                if (meta.tmp1_9 == 1w1) {
+                                    meta.tmp32_3 = meta.tmp32_1;
+                                    meta.tmp32_6 = hdr.ipv4.daddr;
+                                    meta.tmp32_7 = ((meta.tmp32_6[7:0] ++ meta.tmp32_6[15:8]) ++ meta.tmp32_6[23:16]) ++ meta.tmp32_6[31:24];
+                                    meta.tmp32_6 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                    hdr.ipv4.daddr = meta.tmp32_6;
+                                    meta.tmp16_2 = hdr.ipv4.check;
+                                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                    meta.tmp16_2 = meta.tmp16_3 ^ 16w0xffff;
+                                    meta.tmp32_6 = (bit<32>) meta.tmp16_2;
+                                    meta.tmp32_8 = meta.tmp32_7 & 32w0xffff;
+                                    meta.tmp32_9 = meta.tmp32_8 ^ 32w0xffff;
+                                    meta.tmp32_8 = meta.tmp32_7 ^ 32w0xffffffff;
+                                    meta.tmp32_7 = meta.tmp32_8 >> 32w16;
+                                    meta.tmp32_8 = meta.tmp32_3 & 32w0xffff;
+                                    meta.tmp32_10 = meta.tmp32_3 >> 32w16;
+                                    meta.tmp32_3 = meta.tmp32_8 + meta.tmp32_10;
+                                    meta.tmp32_8 = meta.tmp32_3 + meta.tmp32_7;
+                                    meta.tmp32_3 = meta.tmp32_8 + meta.tmp32_9;
+                                    meta.tmp32_7 = meta.tmp32_3 + meta.tmp32_6;
+                                    meta.tmp32_6 = meta.tmp32_7 & 32w0xffff;
+                                    meta.tmp32_8 = meta.tmp32_7 >> 32w16;
+                                    meta.tmp32_7 = meta.tmp32_6 + meta.tmp32_8;
+                                    meta.tmp32_6 = meta.tmp32_7 >> 32w16;
+                                    meta.tmp32_8 = meta.tmp32_6 + meta.tmp32_7;
+                                    meta.tmp16_2 = (bit<16>) meta.tmp32_8;
+                                    meta.tmp16_3 = meta.tmp16_2 ^ 16w0xffff;
+                                    meta.tmp16_2 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                    hdr.ipv4.check = meta.tmp16_2;
+                                    meta.tmp1_13 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                                    meta.tmp1_14 = meta.tmp1_13 ^ 1w1;
+                                    if (meta.tmp1_14 == 1w0) {
+                                        meta.tmp16_2 = hdr.tcp.check;
+                                        meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                        meta.tmp16_2 = meta.tmp16_3 ^ 16w0xffff;
+                                        meta.tmp32_6 = (bit<32>) meta.tmp16_2;
+                                        meta.tmp32_7 = meta.tmp32_3 + meta.tmp32_6;
+                                        meta.tmp32_6 = meta.tmp32_7 & 32w0xffff;
+                                        meta.tmp32_8 = meta.tmp32_7 >> 32w16;
+                                        meta.tmp32_7 = meta.tmp32_6 + meta.tmp32_8;
+                                        meta.tmp32_6 = meta.tmp32_7 >> 32w16;
+                                        meta.tmp32_8 = meta.tmp32_6 + meta.tmp32_7;
+                                        meta.tmp16_2 = (bit<16>) meta.tmp32_8;
+                                        meta.tmp16_3 = meta.tmp16_2 ^ 16w0xffff;
+                                        meta.tmp16_2 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                        hdr.tcp.check = meta.tmp16_2;
+                                    }
+                                    meta.tmp1_13 = hdr.udp.isValid() ? 1w1 : 1w0;
+                                    meta.tmp1_14 = meta.tmp1_13 ^ 1w1;
+                                    if (meta.tmp1_14 == 1w0) {
+                                        meta.tmp16_2 = hdr.udp.check;
+                                        meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                        meta.tmp1_13 = (meta.tmp16_3 == 16w0) ? 1w1 : 1w0;
+                                        if (meta.tmp1_13 == 1w1) {
+                                            meta.tmp16_2 = 16w0;
+                                        } else {
+                                            meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
+                                            meta.tmp32_6 = (bit<32>) meta.tmp16_4;
+                                            meta.tmp32_7 = meta.tmp32_3 + meta.tmp32_6;
+                                            meta.tmp32_3 = meta.tmp32_7 & 32w0xffff;
+                                            meta.tmp32_6 = meta.tmp32_7 >> 32w16;
+                                            meta.tmp32_7 = meta.tmp32_3 + meta.tmp32_6;
+                                            meta.tmp32_3 = meta.tmp32_7 >> 32w16;
+                                            meta.tmp32_6 = meta.tmp32_3 + meta.tmp32_7;
+                                            meta.tmp16_3 = (bit<16>) meta.tmp32_6;
+                                            meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
+                                            meta.tmp1_13 = (meta.tmp16_3 == 16w0xffff) ? 1w1 : 1w0;
+                                            meta.tmp16_3 = (meta.tmp1_13 == 1w1) ? 16w0xffff : meta.tmp16_4;
+                                            meta.tmp16_2 = meta.tmp16_3;
+                                        }
+                                        meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                        hdr.udp.check = meta.tmp16_3;
+                                    }
+                                } else {
+                                    meta.tmp8_2 = hdr.tcp.flags;
+                                    meta.tmp8_6 = meta.tmp8_2;
+                                    meta.tmp8_1 = meta.tmp8_6 & 8w5;
+                                    meta.tmp1_4 = (meta.tmp8_1 == 8w0) ? 1w1 : 1w0;
+                                    if (meta.tmp1_4 == 1w0) {
+                                        meta.to_server = 1w1;
+                                    }
+                                }
+                            }
+                        }
+                    } else {
+                        meta.tmp16_2 = meta.in_port;
+                        meta.tmp32_3 = (bit<32>) meta.tmp16_2;
+                        meta.tmp32_6 = backend_port_0.read(32w0);
+                        meta.tmp1_13 = (meta.tmp32_3 == meta.tmp32_6) ? 1w1 : 1w0;
+                        if (meta.tmp1_13 == 1w1) {
+                            meta.replies_0_k0 = meta.tmp32_4;
+                            meta.replies_0_k4 = meta.tmp32_5;
+                            meta.replies_0_k8 = meta.tmp16_0;
+                            meta.replies_0_k10 = meta.tmp16_1;
+                            meta.replies_0_k12 = meta.tmp8_0;
+                            meta.replies_0_k13 = 8w0;
+                            meta.replies_0_k14 = 8w0;
+                            meta.replies_0_k15 = 8w0;
+                            meta.wb_hit = 1w0;
+                            if (meta.visible == 1w1) {
+                                replies_0_wb.apply();
+                            }
+                            if (meta.wb_hit == 1w0) {
+                                replies_0.apply();
+                            }
+                            meta.tmp1_15 = meta.tmp1_14 ^ 1w1;
+                            if (meta.tmp1_15 == 1w0) {
+                                meta.tmp32_4 = hdr.ipv4.saddr;
+                                meta.tmp32_5 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
+                                meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                hdr.ipv4.saddr = meta.tmp32_4;
+                                meta.tmp16_2 = hdr.ipv4.check;
+                                meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                meta.tmp16_2 = meta.tmp16_3 ^ 16w0xffff;
+                                meta.tmp32_4 = (bit<32>) meta.tmp16_2;
+                                meta.tmp32_6 = meta.tmp32_5 & 32w0xffff;
+                                meta.tmp32_7 = meta.tmp32_6 ^ 32w0xffff;
+                                meta.tmp32_6 = meta.tmp32_5 ^ 32w0xffffffff;
+                                meta.tmp32_5 = meta.tmp32_6 >> 32w16;
+                                meta.tmp32_6 = meta.tmp32_3 & 32w0xffff;
+                                meta.tmp32_8 = meta.tmp32_3 >> 32w16;
+                                meta.tmp32_3 = meta.tmp32_6 + meta.tmp32_8;
+                                meta.tmp32_6 = meta.tmp32_3 + meta.tmp32_5;
+                                meta.tmp32_3 = meta.tmp32_6 + meta.tmp32_7;
+                                meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
+                                meta.tmp32_4 = meta.tmp32_5 & 32w0xffff;
+                                meta.tmp32_6 = meta.tmp32_5 >> 32w16;
+                                meta.tmp32_5 = meta.tmp32_4 + meta.tmp32_6;
+                                meta.tmp32_4 = meta.tmp32_5 >> 32w16;
+                                meta.tmp32_6 = meta.tmp32_4 + meta.tmp32_5;
+                                meta.tmp16_2 = (bit<16>) meta.tmp32_6;
+                                meta.tmp16_3 = meta.tmp16_2 ^ 16w0xffff;
+                                meta.tmp16_2 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                hdr.ipv4.check = meta.tmp16_2;
+                                meta.tmp1_14 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                                meta.tmp1_16 = meta.tmp1_14 ^ 1w1;
+                                if (meta.tmp1_16 == 1w0) {
+                                    meta.tmp16_2 = hdr.tcp.check;
+                                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                    meta.tmp16_2 = meta.tmp16_3 ^ 16w0xffff;
+                                    meta.tmp32_4 = (bit<32>) meta.tmp16_2;
+                                    meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
+                                    meta.tmp32_4 = meta.tmp32_5 & 32w0xffff;
+                                    meta.tmp32_6 = meta.tmp32_5 >> 32w16;
+                                    meta.tmp32_5 = meta.tmp32_4 + meta.tmp32_6;
+                                    meta.tmp32_4 = meta.tmp32_5 >> 32w16;
+                                    meta.tmp32_6 = meta.tmp32_4 + meta.tmp32_5;
+                                    meta.tmp16_2 = (bit<16>) meta.tmp32_6;
+                                    meta.tmp16_3 = meta.tmp16_2 ^ 16w0xffff;
+                                    meta.tmp16_2 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                    hdr.tcp.check = meta.tmp16_2;
+                                }
+                                meta.tmp1_14 = hdr.udp.isValid() ? 1w1 : 1w0;
+                                meta.tmp1_16 = meta.tmp1_14 ^ 1w1;
+                                if (meta.tmp1_16 == 1w0) {
+                                    meta.tmp16_2 = hdr.udp.check;
+                                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                    meta.tmp1_14 = (meta.tmp16_3 == 16w0) ? 1w1 : 1w0;
+                                    if (meta.tmp1_14 == 1w1) {
+                                        meta.tmp16_2 = 16w0;
+                                    } else {
+                                        meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
+                                        meta.tmp32_4 = (bit<32>) meta.tmp16_4;
+                                        meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
+                                        meta.tmp32_3 = meta.tmp32_5 & 32w0xffff;
+                                        meta.tmp32_4 = meta.tmp32_5 >> 32w16;
+                                        meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
+                                        meta.tmp32_3 = meta.tmp32_5 >> 32w16;
+                                        meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_5;
+                                        meta.tmp16_3 = (bit<16>) meta.tmp32_4;
+                                        meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
+                                        meta.tmp1_14 = (meta.tmp16_3 == 16w0xffff) ? 1w1 : 1w0;
+                                        meta.tmp16_3 = (meta.tmp1_14 == 1w1) ? 16w0xffff : meta.tmp16_4;
+                                        meta.tmp16_2 = meta.tmp16_3;
+                                    }
+                                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                    hdr.udp.check = meta.tmp16_3;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            if (meta.to_server == 1w1) {
+                hdr.tandem.setValid();
+                hdr.tandem.tag = 8w1;
+                hdr.tandem.orig_ethertype = hdr.eth.ethertype;
+                hdr.eth.ethertype = TANDEM_ETHERTYPE;
+                hdr.tandem.v19 = meta.tmp16_0;
+                hdr.tandem.v29 = meta.tmp16_1;
+                hdr.tandem.v41 = meta.tmp1_0;
+                hdr.tandem.v143 = meta.tmp1_1;
+                hdr.tandem.v149 = meta.tmp1_2;
+                hdr.tandem.v170 = meta.tmp32_0;
+                hdr.tandem.v191 = meta.tmp1_3;
+                hdr.tandem.v200 = meta.tmp32_1;
+                hdr.tandem.v207 = meta.tmp1_4;
+                hdr.tandem.v306 = meta.tmp1_5;
+                hdr.tandem.v186 = 32w0;
+                hdr.tandem.pad = 2w0;
+            }
+        }
+        if (meta.to_server == 1w0) {
+            meta.tmp1_6 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_7 = meta.tmp1_6 ^ 1w1;
+            if (meta.tmp1_7 == 1w1) {
+                meta.fate = 17w0;
+            } else {
+                meta.tmp1_8 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_9 = meta.tmp1_8 ^ 1w1;
+                meta.tmp1_10 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_11 = meta.tmp1_10 ^ 1w1;
+                meta.tmp1_12 = meta.tmp1_9 & meta.tmp1_11;
+                if (meta.tmp1_12 == 1w1) {
+                    meta.fate = 17w0;
+                } else {
+                    if (meta.tmp1_0 == 1w1) {
+                        if (meta.tmp1_1 == 1w1) {
+                            meta.fate = 17w0;
+                        } else {
+                            if (meta.tmp1_2 == 1w1) {
+                                if (meta.tmp1_11 == 1w1) {
+                                    if (meta.tmp1_3 == 1w1) {
+                                        meta.tmp32_0 = meta.tmp32_2;
+                                        if (meta.tmp1_9 == 1w1) {
+                                            meta.tmp32_3 = meta.tmp32_0;
+                                        } else {
+                                            meta.tmp32_4 = meta.tmp32_0;
+                                            if (meta.tmp1_5 == 1w1) {
+                                                meta.tmp32_3 = meta.tmp32_4;
+                                            } else {
+                                                meta.tmp32_3 = meta.tmp32_4;
+                                            }
+                                        }
+                                        meta.tmp32_5 = hdr.ipv4.daddr;
+                                        meta.tmp32_6 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
+                                        meta.tmp32_7 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                        hdr.ipv4.daddr = meta.tmp32_7;
+                                        meta.tmp16_0 = hdr.ipv4.check;
+                                        meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                        meta.tmp16_2 = meta.tmp16_1 ^ 16w0xffff;
+                                        meta.tmp32_8 = (bit<32>) meta.tmp16_2;
+                                        meta.tmp32_9 = meta.tmp32_6 & 32w0xffff;
+                                        meta.tmp32_10 = meta.tmp32_9 ^ 32w0xffff;
+                                        meta.tmp32_11 = meta.tmp32_6 ^ 32w0xffffffff;
+                                        meta.tmp32_12 = meta.tmp32_11 >> 32w16;
+                                        meta.tmp32_13 = meta.tmp32_3 & 32w0xffff;
+                                        meta.tmp32_14 = meta.tmp32_3 >> 32w16;
+                                        meta.tmp32_15 = meta.tmp32_13 + meta.tmp32_14;
+                                        meta.tmp32_16 = meta.tmp32_15 + meta.tmp32_12;
+                                        meta.tmp32_17 = meta.tmp32_16 + meta.tmp32_10;
+                                        meta.tmp32_18 = meta.tmp32_17 + meta.tmp32_8;
+                                        meta.tmp32_19 = meta.tmp32_18 & 32w0xffff;
+                                        meta.tmp32_20 = meta.tmp32_18 >> 32w16;
+                                        meta.tmp32_21 = meta.tmp32_19 + meta.tmp32_20;
+                                        meta.tmp32_22 = meta.tmp32_21 >> 32w16;
+                                        meta.tmp32_23 = meta.tmp32_22 + meta.tmp32_21;
+                                        meta.tmp16_3 = (bit<16>) meta.tmp32_23;
+                                        meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
+                                        meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                        hdr.ipv4.check = meta.tmp16_5;
+                                        meta.tmp1_0 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                                        meta.tmp1_1 = meta.tmp1_0 ^ 1w1;
+                                        if (meta.tmp1_1 == 1w0) {
+                                            meta.tmp16_6 = hdr.tcp.check;
+                                            meta.tmp16_7 = meta.tmp16_6[7:0] ++ meta.tmp16_6[15:8];
+                                            meta.tmp16_8 = meta.tmp16_7 ^ 16w0xffff;
+                                            meta.tmp32_24 = (bit<32>) meta.tmp16_8;
+                                            meta.tmp32_25 = meta.tmp32_17 + meta.tmp32_24;
+                                            meta.tmp32_26 = meta.tmp32_25 & 32w0xffff;
+                                            meta.tmp32_27 = meta.tmp32_25 >> 32w16;
+                                            meta.tmp32_28 = meta.tmp32_26 + meta.tmp32_27;
+                                            meta.tmp32_29 = meta.tmp32_28 >> 32w16;
+                                            meta.tmp32_30 = meta.tmp32_29 + meta.tmp32_28;
+                                            meta.tmp16_9 = (bit<16>) meta.tmp32_30;
+                                            meta.tmp16_10 = meta.tmp16_9 ^ 16w0xffff;
+                                            meta.tmp16_11 = meta.tmp16_10[7:0] ++ meta.tmp16_10[15:8];
+                                            hdr.tcp.check = meta.tmp16_11;
+                                        }
+                                        meta.tmp1_2 = hdr.udp.isValid() ? 1w1 : 1w0;
+                                        meta.tmp1_3 = meta.tmp1_2 ^ 1w1;
+                                        if (meta.tmp1_3 == 1w0) {
+                                            meta.tmp16_12 = hdr.udp.check;
+                                            meta.tmp16_13 = meta.tmp16_12[7:0] ++ meta.tmp16_12[15:8];
+                                            meta.tmp1_6 = (meta.tmp16_13 == 16w0) ? 1w1 : 1w0;
+                                            if (meta.tmp1_6 == 1w1) {
+                                                meta.tmp16_14 = 16w0;
+                                            } else {
+                                                meta.tmp16_15 = meta.tmp16_13 ^ 16w0xffff;
+                                                meta.tmp32_31 = (bit<32>) meta.tmp16_15;
+                                                meta.tmp32_32 = meta.tmp32_17 + meta.tmp32_31;
+                                                meta.tmp32_33 = meta.tmp32_32 & 32w0xffff;
+                                                meta.tmp32_34 = meta.tmp32_32 >> 32w16;
+                                                meta.tmp32_35 = meta.tmp32_33 + meta.tmp32_34;
+                                                meta.tmp32_36 = meta.tmp32_35 >> 32w16;
+                                                meta.tmp32_37 = meta.tmp32_36 + meta.tmp32_35;
+                                                meta.tmp16_16 = (bit<16>) meta.tmp32_37;
+                                                meta.tmp16_17 = meta.tmp16_16 ^ 16w0xffff;
+                                                meta.tmp1_7 = (meta.tmp16_16 == 16w0xffff) ? 1w1 : 1w0;
+                                                meta.tmp16_18 = (meta.tmp1_7 == 1w1) ? 16w0xffff : meta.tmp16_17;
+                                                meta.tmp16_14 = meta.tmp16_18;
+                                            }
+                                            meta.tmp16_19 = meta.tmp16_14[7:0] ++ meta.tmp16_14[15:8];
+                                            hdr.udp.check = meta.tmp16_19;
+                                        }
+                                        meta.tmp32_38 = backend_port_3.read(32w0);
+                                        meta.tmp16_20 = (bit<16>) meta.tmp32_38;
+                                        meta.fate = 1w1 ++ meta.tmp16_20;
+                                    } else {
+                                        meta.tmp32_39 = meta.tmp32_2;
+                                        if (meta.tmp1_4 == 1w1) {
+                                            meta.tmp32_40 = meta.tmp32_39;
+                                        } else {
+                                            meta.tmp32_40 = meta.tmp32_39;
+                                        }
+                                        meta.tmp32_41 = hdr.ipv4.daddr;
+                                        meta.tmp32_42 = ((meta.tmp32_41[7:0] ++ meta.tmp32_41[15:8]) ++ meta.tmp32_41[23:16]) ++ meta.tmp32_41[31:24];
+                                        meta.tmp32_43 = ((meta.tmp32_40[7:0] ++ meta.tmp32_40[15:8]) ++ meta.tmp32_40[23:16]) ++ meta.tmp32_40[31:24];
+                                        hdr.ipv4.daddr = meta.tmp32_43;
+                                        meta.tmp16_21 = hdr.ipv4.check;
+                                        meta.tmp16_22 = meta.tmp16_21[7:0] ++ meta.tmp16_21[15:8];
+                                        meta.tmp16_23 = meta.tmp16_22 ^ 16w0xffff;
+                                        meta.tmp32_44 = (bit<32>) meta.tmp16_23;
+                                        meta.tmp32_45 = meta.tmp32_42 & 32w0xffff;
+                                        meta.tmp32_46 = meta.tmp32_45 ^ 32w0xffff;
+                                        meta.tmp32_47 = meta.tmp32_42 ^ 32w0xffffffff;
+                                        meta.tmp32_48 = meta.tmp32_47 >> 32w16;
+                                        meta.tmp32_49 = meta.tmp32_40 & 32w0xffff;
+                                        meta.tmp32_50 = meta.tmp32_40 >> 32w16;
+                                        meta.tmp32_51 = meta.tmp32_49 + meta.tmp32_50;
+                                        meta.tmp32_52 = meta.tmp32_51 + meta.tmp32_48;
+                                        meta.tmp32_53 = meta.tmp32_52 + meta.tmp32_46;
+                                        meta.tmp32_54 = meta.tmp32_53 + meta.tmp32_44;
+                                        meta.tmp32_55 = meta.tmp32_54 & 32w0xffff;
+                                        meta.tmp32_56 = meta.tmp32_54 >> 32w16;
+                                        meta.tmp32_57 = meta.tmp32_55 + meta.tmp32_56;
+                                        meta.tmp32_58 = meta.tmp32_57 >> 32w16;
+                                        meta.tmp32_59 = meta.tmp32_58 + meta.tmp32_57;
+                                        meta.tmp16_24 = (bit<16>) meta.tmp32_59;
+                                        meta.tmp16_25 = meta.tmp16_24 ^ 16w0xffff;
+                                        meta.tmp16_26 = meta.tmp16_25[7:0] ++ meta.tmp16_25[15:8];
+                                        hdr.ipv4.check = meta.tmp16_26;
+                                        meta.tmp1_8 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                                        meta.tmp1_10 = meta.tmp1_8 ^ 1w1;
+                                        if (meta.tmp1_10 == 1w0) {
+                                            meta.tmp16_27 = hdr.tcp.check;
+                                            meta.tmp16_28 = meta.tmp16_27[7:0] ++ meta.tmp16_27[15:8];
+                                            meta.tmp16_29 = meta.tmp16_28 ^ 16w0xffff;
+                                            meta.tmp32_60 = (bit<32>) meta.tmp16_29;
+                                            meta.tmp32_61 = meta.tmp32_53 + meta.tmp32_60;
+                                            meta.tmp32_62 = meta.tmp32_61 & 32w0xffff;
+                                            meta.tmp32_63 = meta.tmp32_61 >> 32w16;
+                                            meta.tmp32_64 = meta.tmp32_62 + meta.tmp32_63;
+                                            meta.tmp32_65 = meta.tmp32_64 >> 32w16;
+                                            meta.tmp32_66 = meta.tmp32_65 + meta.tmp32_64;
+                                            meta.tmp16_30 = (bit<16>) meta.tmp32_66;
+                                            meta.tmp16_31 = meta.tmp16_30 ^ 16w0xffff;
+                                            meta.tmp16_32 = meta.tmp16_31[7:0] ++ meta.tmp16_31[15:8];
+                                            hdr.tcp.check = meta.tmp16_32;
+                                        }
+                                        meta.tmp1_11 = hdr.udp.isValid() ? 1w1 : 1w0;
+                                        meta.tmp1_12 = meta.tmp1_11 ^ 1w1;
+                                        if (meta.tmp1_12 == 1w0) {
+                                            meta.tmp16_33 = hdr.udp.check;
+                                            meta.tmp16_34 = meta.tmp16_33[7:0] ++ meta.tmp16_33[15:8];
+                                            meta.tmp1_14 = (meta.tmp16_34 == 16w0) ? 1w1 : 1w0;
+                                            if (meta.tmp1_14 == 1w1) {
+                                                meta.tmp16_35 = 16w0;
+                                            } else {
+                                                meta.tmp16_36 = meta.tmp16_34 ^ 16w0xffff;
+                                                meta.tmp32_67 = (bit<32>) meta.tmp16_36;
+                                                meta.tmp32_68 = meta.tmp32_53 + meta.tmp32_67;
+                                                meta.tmp32_69 = meta.tmp32_68 & 32w0xffff;
+                                                meta.tmp32_70 = meta.tmp32_68 >> 32w16;
+                                                meta.tmp32_71 = meta.tmp32_69 + meta.tmp32_70;
+                                                meta.tmp32_72 = meta.tmp32_71 >> 32w16;
+                                                meta.tmp32_73 = meta.tmp32_72 + meta.tmp32_71;
+                                                meta.tmp16_37 = (bit<16>) meta.tmp32_73;
+                                                meta.tmp16_38 = meta.tmp16_37 ^ 16w0xffff;
+                                                meta.tmp1_16 = (meta.tmp16_37 == 16w0xffff) ? 1w1 : 1w0;
+                                                meta.tmp16_39 = (meta.tmp1_16 == 1w1) ? 16w0xffff : meta.tmp16_38;
+                                                meta.tmp16_35 = meta.tmp16_39;
+                                            }
+                                            meta.tmp16_40 = meta.tmp16_35[7:0] ++ meta.tmp16_35[15:8];
+                                            hdr.udp.check = meta.tmp16_40;
+                                        }
+                                        meta.tmp32_74 = backend_port_2.read(32w0);
+                                        meta.tmp16_41 = (bit<16>) meta.tmp32_74;
+                                        meta.fate = 1w1 ++ meta.tmp16_41;
+                                    }
+                                } else {
+                                    meta.tmp32_0 = meta.tmp32_2;
+                                    if (meta.tmp1_9 == 1w1) {
+                                        meta.tmp32_3 = meta.tmp32_0;
+                                    } else {
+                                        meta.tmp32_4 = meta.tmp32_0;
+                                        if (meta.tmp1_5 == 1w1) {
+                                            meta.tmp32_3 = meta.tmp32_4;
+                                        } else {
+                                            meta.tmp32_3 = meta.tmp32_4;
+                                        }
+                                    }
+                                    meta.tmp32_5 = hdr.ipv4.daddr;
+                                    meta.tmp32_6 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
+                                    meta.tmp32_7 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                    hdr.ipv4.daddr = meta.tmp32_7;
+                                    meta.tmp16_0 = hdr.ipv4.check;
+                                    meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                    meta.tmp16_2 = meta.tmp16_1 ^ 16w0xffff;
+                                    meta.tmp32_8 = (bit<32>) meta.tmp16_2;
+                                    meta.tmp32_9 = meta.tmp32_6 & 32w0xffff;
+                                    meta.tmp32_10 = meta.tmp32_9 ^ 32w0xffff;
+                                    meta.tmp32_11 = meta.tmp32_6 ^ 32w0xffffffff;
+                                    meta.tmp32_12 = meta.tmp32_11 >> 32w16;
+                                    meta.tmp32_13 = meta.tmp32_3 & 32w0xffff;
+                                    meta.tmp32_14 = meta.tmp32_3 >> 32w16;
+                                    meta.tmp32_15 = meta.tmp32_13 + meta.tmp32_14;
+                                    meta.tmp32_16 = meta.tmp32_15 + meta.tmp32_12;
+                                    meta.tmp32_17 = meta.tmp32_16 + meta.tmp32_10;
+                                    meta.tmp32_18 = meta.tmp32_17 + meta.tmp32_8;
+                                    meta.tmp32_19 = meta.tmp32_18 & 32w0xffff;
+                                    meta.tmp32_20 = meta.tmp32_18 >> 32w16;
+                                    meta.tmp32_21 = meta.tmp32_19 + meta.tmp32_20;
+                                    meta.tmp32_22 = meta.tmp32_21 >> 32w16;
+                                    meta.tmp32_23 = meta.tmp32_22 + meta.tmp32_21;
+                                    meta.tmp16_3 = (bit<16>) meta.tmp32_23;
+                                    meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
+                                    meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                    hdr.ipv4.check = meta.tmp16_5;
+                                    meta.tmp1_0 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                                    meta.tmp1_1 = meta.tmp1_0 ^ 1w1;
+                                    if (meta.tmp1_1 == 1w0) {
+                                        meta.tmp16_6 = hdr.tcp.check;
+                                        meta.tmp16_7 = meta.tmp16_6[7:0] ++ meta.tmp16_6[15:8];
+                                        meta.tmp16_8 = meta.tmp16_7 ^ 16w0xffff;
+                                        meta.tmp32_24 = (bit<32>) meta.tmp16_8;
+                                        meta.tmp32_25 = meta.tmp32_17 + meta.tmp32_24;
+                                        meta.tmp32_26 = meta.tmp32_25 & 32w0xffff;
+                                        meta.tmp32_27 = meta.tmp32_25 >> 32w16;
+                                        meta.tmp32_28 = meta.tmp32_26 + meta.tmp32_27;
+                                        meta.tmp32_29 = meta.tmp32_28 >> 32w16;
+                                        meta.tmp32_30 = meta.tmp32_29 + meta.tmp32_28;
+                                        meta.tmp16_9 = (bit<16>) meta.tmp32_30;
+                                        meta.tmp16_10 = meta.tmp16_9 ^ 16w0xffff;
+                                        meta.tmp16_11 = meta.tmp16_10[7:0] ++ meta.tmp16_10[15:8];
+                                        hdr.tcp.check = meta.tmp16_11;
+                                    }
+                                    meta.tmp1_2 = hdr.udp.isValid() ? 1w1 : 1w0;
+                                    meta.tmp1_3 = meta.tmp1_2 ^ 1w1;
+                                    if (meta.tmp1_3 == 1w0) {
+                                        meta.tmp16_12 = hdr.udp.check;
+                                        meta.tmp16_13 = meta.tmp16_12[7:0] ++ meta.tmp16_12[15:8];
+                                        meta.tmp1_6 = (meta.tmp16_13 == 16w0) ? 1w1 : 1w0;
+                                        if (meta.tmp1_6 == 1w1) {
+                                            meta.tmp16_14 = 16w0;
+                                        } else {
+                                            meta.tmp16_15 = meta.tmp16_13 ^ 16w0xffff;
+                                            meta.tmp32_31 = (bit<32>) meta.tmp16_15;
+                                            meta.tmp32_32 = meta.tmp32_17 + meta.tmp32_31;
+                                            meta.tmp32_33 = meta.tmp32_32 & 32w0xffff;
+                                            meta.tmp32_34 = meta.tmp32_32 >> 32w16;
+                                            meta.tmp32_35 = meta.tmp32_33 + meta.tmp32_34;
+                                            meta.tmp32_36 = meta.tmp32_35 >> 32w16;
+                                            meta.tmp32_37 = meta.tmp32_36 + meta.tmp32_35;
+                                            meta.tmp16_16 = (bit<16>) meta.tmp32_37;
+                                            meta.tmp16_17 = meta.tmp16_16 ^ 16w0xffff;
+                                            meta.tmp1_7 = (meta.tmp16_16 == 16w0xffff) ? 1w1 : 1w0;
+                                            meta.tmp16_18 = (meta.tmp1_7 == 1w1) ? 16w0xffff : meta.tmp16_17;
+                                            meta.tmp16_14 = meta.tmp16_18;
+                                        }
+                                        meta.tmp16_19 = meta.tmp16_14[7:0] ++ meta.tmp16_14[15:8];
+                                        hdr.udp.check = meta.tmp16_19;
+                                    }
+                                    meta.tmp32_38 = backend_port_3.read(32w0);
+                                    meta.tmp16_20 = (bit<16>) meta.tmp32_38;
+                                    meta.fate = 1w1 ++ meta.tmp16_20;
+                                }
+                            } else {
+                                if (meta.tmp1_9 == 1w1) {
+                                    meta.tmp32_0 = backend_port_1.read(32w0);
+                                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                    meta.fate = 1w1 ++ meta.tmp16_0;
+                                } else {
+                                    meta.tmp32_39 = meta.tmp32_1;
+                                    if (meta.tmp1_4 == 1w1) {
+                                        meta.tmp32_40 = meta.tmp32_39;
+                                    } else {
+                                        meta.tmp32_40 = meta.tmp32_39;
+                                    }
+                                    meta.tmp32_41 = hdr.ipv4.daddr;
+                                    meta.tmp32_42 = ((meta.tmp32_41[7:0] ++ meta.tmp32_41[15:8]) ++ meta.tmp32_41[23:16]) ++ meta.tmp32_41[31:24];
+                                    meta.tmp32_43 = ((meta.tmp32_40[7:0] ++ meta.tmp32_40[15:8]) ++ meta.tmp32_40[23:16]) ++ meta.tmp32_40[31:24];
+                                    hdr.ipv4.daddr = meta.tmp32_43;
+                                    meta.tmp16_21 = hdr.ipv4.check;
+                                    meta.tmp16_22 = meta.tmp16_21[7:0] ++ meta.tmp16_21[15:8];
+                                    meta.tmp16_23 = meta.tmp16_22 ^ 16w0xffff;
+                                    meta.tmp32_44 = (bit<32>) meta.tmp16_23;
+                                    meta.tmp32_45 = meta.tmp32_42 & 32w0xffff;
+                                    meta.tmp32_46 = meta.tmp32_45 ^ 32w0xffff;
+                                    meta.tmp32_47 = meta.tmp32_42 ^ 32w0xffffffff;
+                                    meta.tmp32_48 = meta.tmp32_47 >> 32w16;
+                                    meta.tmp32_49 = meta.tmp32_40 & 32w0xffff;
+                                    meta.tmp32_50 = meta.tmp32_40 >> 32w16;
+                                    meta.tmp32_51 = meta.tmp32_49 + meta.tmp32_50;
+                                    meta.tmp32_52 = meta.tmp32_51 + meta.tmp32_48;
+                                    meta.tmp32_53 = meta.tmp32_52 + meta.tmp32_46;
+                                    meta.tmp32_54 = meta.tmp32_53 + meta.tmp32_44;
+                                    meta.tmp32_55 = meta.tmp32_54 & 32w0xffff;
+                                    meta.tmp32_56 = meta.tmp32_54 >> 32w16;
+                                    meta.tmp32_57 = meta.tmp32_55 + meta.tmp32_56;
+                                    meta.tmp32_58 = meta.tmp32_57 >> 32w16;
+                                    meta.tmp32_59 = meta.tmp32_58 + meta.tmp32_57;
+                                    meta.tmp16_24 = (bit<16>) meta.tmp32_59;
+                                    meta.tmp16_25 = meta.tmp16_24 ^ 16w0xffff;
+                                    meta.tmp16_26 = meta.tmp16_25[7:0] ++ meta.tmp16_25[15:8];
+                                    hdr.ipv4.check = meta.tmp16_26;
+                                    meta.tmp1_8 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                                    meta.tmp1_10 = meta.tmp1_8 ^ 1w1;
+                                    if (meta.tmp1_10 == 1w0) {
+                                        meta.tmp16_27 = hdr.tcp.check;
+                                        meta.tmp16_28 = meta.tmp16_27[7:0] ++ meta.tmp16_27[15:8];
+                                        meta.tmp16_29 = meta.tmp16_28 ^ 16w0xffff;
+                                        meta.tmp32_60 = (bit<32>) meta.tmp16_29;
+                                        meta.tmp32_61 = meta.tmp32_53 + meta.tmp32_60;
+                                        meta.tmp32_62 = meta.tmp32_61 & 32w0xffff;
+                                        meta.tmp32_63 = meta.tmp32_61 >> 32w16;
+                                        meta.tmp32_64 = meta.tmp32_62 + meta.tmp32_63;
+                                        meta.tmp32_65 = meta.tmp32_64 >> 32w16;
+                                        meta.tmp32_66 = meta.tmp32_65 + meta.tmp32_64;
+                                        meta.tmp16_30 = (bit<16>) meta.tmp32_66;
+                                        meta.tmp16_31 = meta.tmp16_30 ^ 16w0xffff;
+                                        meta.tmp16_32 = meta.tmp16_31[7:0] ++ meta.tmp16_31[15:8];
+                                        hdr.tcp.check = meta.tmp16_32;
+                                    }
+                                    meta.tmp1_11 = hdr.udp.isValid() ? 1w1 : 1w0;
+                                    meta.tmp1_12 = meta.tmp1_11 ^ 1w1;
+                                    if (meta.tmp1_12 == 1w0) {
+                                        meta.tmp16_33 = hdr.udp.check;
+                                        meta.tmp16_34 = meta.tmp16_33[7:0] ++ meta.tmp16_33[15:8];
+                                        meta.tmp1_14 = (meta.tmp16_34 == 16w0) ? 1w1 : 1w0;
+                                        if (meta.tmp1_14 == 1w1) {
+                                            meta.tmp16_35 = 16w0;
+                                        } else {
+                                            meta.tmp16_36 = meta.tmp16_34 ^ 16w0xffff;
+                                            meta.tmp32_67 = (bit<32>) meta.tmp16_36;
+                                            meta.tmp32_68 = meta.tmp32_53 + meta.tmp32_67;
+                                            meta.tmp32_69 = meta.tmp32_68 & 32w0xffff;
+                                            meta.tmp32_70 = meta.tmp32_68 >> 32w16;
+                                            meta.tmp32_71 = meta.tmp32_69 + meta.tmp32_70;
+                                            meta.tmp32_72 = meta.tmp32_71 >> 32w16;
+                                            meta.tmp32_73 = meta.tmp32_72 + meta.tmp32_71;
+                                            meta.tmp16_37 = (bit<16>) meta.tmp32_73;
+                                            meta.tmp16_38 = meta.tmp16_37 ^ 16w0xffff;
+                                            meta.tmp1_16 = (meta.tmp16_37 == 16w0xffff) ? 1w1 : 1w0;
+                                            meta.tmp16_39 = (meta.tmp1_16 == 1w1) ? 16w0xffff : meta.tmp16_38;
+                                            meta.tmp16_35 = meta.tmp16_39;
+                                        }
+                                        meta.tmp16_40 = meta.tmp16_35[7:0] ++ meta.tmp16_35[15:8];
+                                        hdr.udp.check = meta.tmp16_40;
+                                    }
+                                    meta.tmp32_74 = backend_port_2.read(32w0);
+                                    meta.tmp16_41 = (bit<16>) meta.tmp32_74;
+                                    meta.fate = 1w1 ++ meta.tmp16_41;
+                                }
+                            }
+                        }
+                    } else {
+                        if (meta.tmp1_13 == 1w1) {
+                            if (meta.tmp1_15 == 1w1) {
+                                meta.fate = 17w0;
+                            } else {
+                                meta.tmp32_0 = client_port_1.read(32w0);
+                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                meta.fate = 1w1 ++ meta.tmp16_0;
+                            }
+                        } else {
+                            meta.fate = 17w0;
+                        }
+                    }
+                }
+            }
+        }
+        if (meta.to_server == 1w1) {
+            ig_tm_md.ucast_egress_port = TANDEM_SERVER_PORT;
+        } else {
+            if (meta.fate[16:16] == 1w1) {
+                ig_tm_md.ucast_egress_port = (bit<9>) meta.fate[15:0];
+            } else {
+                ig_dprsr_md.drop_ctl = 3w1;
+            }
+        }
+    }
+}
+
+control TandemIngressDeparser(packet_out packet, inout headers_t hdr, in meta_t meta, in ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md) {
+    apply {
+        packet.emit(hdr.eth);
+        packet.emit(hdr.tandem);
+        packet.emit(hdr.ipv4);
+        packet.emit(hdr.tcp);
+        packet.emit(hdr.udp);
+    }
+}
+
+parser TandemEgressParser(packet_in packet, out eg_headers_t hdr, out eg_meta_t meta, out egress_intrinsic_metadata_t eg_intr_md) {
+    state start {
+        packet.extract(eg_intr_md);
+        transition accept;
+    }
+}
+
+control TandemEgress(inout eg_headers_t hdr, inout eg_meta_t meta, in egress_intrinsic_metadata_t eg_intr_md, in egress_intrinsic_metadata_from_parser_t eg_prsr_md, inout egress_intrinsic_metadata_for_deparser_t eg_dprsr_md, inout egress_intrinsic_metadata_for_output_port_t eg_oport_md) {
+    apply {
+    }
+}
+
+control TandemEgressDeparser(packet_out packet, inout eg_headers_t hdr, in eg_meta_t meta, in egress_intrinsic_metadata_for_deparser_t eg_dprsr_md) {
+    apply {
+    }
+}
+
+Pipeline(TandemIngressParser(), TandemIngress(), TandemIngressDeparser(), TandemEgressParser(), TandemEgress(), TandemEgressDeparser()) pipe;
+
+Switch(pipe) main;

@@ -1,0 +1,810 @@
+#include <core.p4>
+#include <tna.p4>
+
+const bit<9> TANDEM_SERVER_PORT = 9w64;
+
+const bit<16> TANDEM_ETHERTYPE = 16w0x88b5;
+
+header eth_t {
+    bit<48> dst;
+    bit<48> src;
+    bit<16> ethertype;
+}
+
+header tandem_t {
+    bit<8> tag;
+    bit<16> orig_ethertype;
+    bit<16> v19;
+    bit<16> v29;
+    bit<1> v41;
+    bit<1> v176;
+    bit<16> v179;
+    bit<1> v194;
+    bit<1> v198;
+    bit<4> pad;
+}
+
+header ipv4_t {
+    bit<8> version_ihl;
+    bit<8> tos;
+    bit<16> total_len;
+    bit<16> id;
+    bit<16> frag_off;
+    bit<8> ttl;
+    bit<8> protocol;
+    bit<16> check;
+    bit<32> saddr;
+    bit<32> daddr;
+}
+
+header tcp_t {
+    bit<16> sport;
+    bit<16> dport;
+    bit<32> seq;
+    bit<32> ack_seq;
+    bit<8> data_off;
+    bit<8> flags;
+    bit<16> window;
+    bit<16> check;
+    bit<16> urg_ptr;
+}
+
+header udp_t {
+    bit<16> sport;
+    bit<16> dport;
+    bit<16> len;
+    bit<16> check;
+}
+
+struct headers_t {
+    eth_t eth;
+    tandem_t tandem;
+    ipv4_t ipv4;
+    tcp_t tcp;
+    udp_t udp;
+}
+
+struct meta_t {
+    bit<1> to_server;
+    bit<17> fate;
+    bit<32> int2ext_k0;
+    bit<32> int2ext_k4;
+    bit<16> int2ext_k8;
+    bit<16> int2ext_k10;
+    bit<8> int2ext_k12;
+    bit<8> int2ext_k13;
+    bit<8> int2ext_k14;
+    bit<8> int2ext_k15;
+    bit<32> ext2int_k0;
+    bit<32> ext2int_k4;
+    bit<16> ext2int_k8;
+    bit<16> ext2int_k10;
+    bit<8> ext2int_k12;
+    bit<8> ext2int_k13;
+    bit<8> ext2int_k14;
+    bit<8> ext2int_k15;
+    bit<1> visible;
+    bit<1> wb_hit;
+    bit<16> in_port;
+    bit<1> tmp1_0;
+    bit<1> tmp1_1;
+    bit<1> tmp1_2;
+    bit<1> tmp1_3;
+    bit<1> tmp1_4;
+    bit<1> tmp1_5;
+    bit<1> tmp1_6;
+    bit<1> tmp1_7;
+    bit<1> tmp1_8;
+    bit<1> tmp1_9;
+    bit<1> tmp1_10;
+    bit<1> tmp1_11;
+    bit<1> tmp1_12;
+    bit<1> tmp1_13;
+    bit<8> tmp8_0;
+    bit<8> tmp8_1;
+    bit<16> tmp16_0;
+    bit<16> tmp16_1;
+    bit<16> tmp16_2;
+    bit<16> tmp16_3;
+    bit<16> tmp16_4;
+    bit<16> tmp16_5;
+    bit<16> tmp16_6;
+    bit<32> tmp32_0;
+    bit<32> tmp32_1;
+    bit<32> tmp32_2;
+    bit<32> tmp32_3;
+    bit<32> tmp32_4;
+    bit<32> tmp32_5;
+    bit<32> tmp32_6;
+    bit<32> tmp32_7;
+}
+
+struct eg_headers_t {
+}
+
+struct eg_meta_t {
+}
+
+parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta, out ingress_intrinsic_metadata_t ig_intr_md) {
+    state start {
+        packet.extract(ig_intr_md);
+        packet.advance(PORT_METADATA_SIZE);
+        meta.to_server = 1w0;
+        meta.fate = 17w0;
+        meta.visible = 1w0;
+        meta.wb_hit = 1w0;
+        packet.extract(hdr.eth);
+        transition select(ig_intr_md.ingress_port, hdr.eth.ethertype) {
+            (TANDEM_SERVER_PORT, TANDEM_ETHERTYPE): parse_tandem;
+            (_, 16w0x800): parse_ipv4;
+            default: accept;
+        }
+    }
+    state parse_tandem {
+        packet.extract(hdr.tandem);
+        transition select(hdr.tandem.orig_ethertype) {
+            16w0x800: parse_ipv4;
+            default: accept;
+        }
+    }
+    state parse_ipv4 {
+        packet.extract(hdr.ipv4);
+        transition select(hdr.ipv4.version_ihl, hdr.ipv4.protocol) {
+            (8w69, 8w6): parse_tcp;
+            (8w69, 8w17): parse_udp;
+            default: accept;
+        }
+    }
+    state parse_tcp {
+        packet.extract(hdr.tcp);
+        transition accept;
+    }
+    state parse_udp {
+        packet.extract(hdr.udp);
+        transition accept;
+    }
+}
+
+control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
+    action int2ext_hit(bit<16> v0, bit<16> v2) {
+        meta.tmp1_11 = 1w1;
+        meta.tmp16_4 = v0;
+        meta.tmp16_3 = v2;
+    }
+    action int2ext_miss() {
+        meta.tmp1_11 = 1w0;
+        meta.tmp16_4 = 16w0;
+        meta.tmp16_3 = 16w0;
+    }
+    table int2ext {
+        key = {
+            meta.int2ext_k0: exact;
+            meta.int2ext_k4: exact;
+            meta.int2ext_k8: exact;
+            meta.int2ext_k10: exact;
+            meta.int2ext_k12: exact;
+            meta.int2ext_k13: exact;
+            meta.int2ext_k14: exact;
+            meta.int2ext_k15: exact;
+        }
+        actions = {
+            int2ext_hit;
+            int2ext_miss;
+        }
+        default_action = int2ext_miss();
+        size = 0x10000;
+    }
+    action int2ext_wb_hit(bit<16> v0, bit<16> v2) {
+        meta.tmp1_11 = 1w1;
+        meta.tmp16_4 = v0;
+        meta.tmp16_3 = v2;
+        meta.wb_hit = 1w1;
+    }
+    action int2ext_wb_deleted() {
+        meta.wb_hit = 1w1;
+        meta.tmp1_11 = 1w0;
+        meta.tmp16_4 = 16w0;
+        meta.tmp16_3 = 16w0;
+    }
+    action int2ext_wb_miss() {
+        meta.wb_hit = 1w0;
+    }
+    table int2ext_wb {
+        key = {
+            meta.int2ext_k0: exact;
+            meta.int2ext_k4: exact;
+            meta.int2ext_k8: exact;
+            meta.int2ext_k10: exact;
+            meta.int2ext_k12: exact;
+            meta.int2ext_k13: exact;
+            meta.int2ext_k14: exact;
+            meta.int2ext_k15: exact;
+        }
+        actions = {
+            int2ext_wb_hit;
+            int2ext_wb_deleted;
+            int2ext_wb_miss;
+        }
+        default_action = int2ext_wb_miss();
+        size = 0x400;
+    }
+    action ext2int_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
+        meta.tmp1_12 = 1w1;
+        meta.tmp32_0 = v0;
+        meta.tmp16_4 = v4;
+        meta.tmp16_3 = v6;
+    }
+    action ext2int_miss() {
+        meta.tmp1_12 = 1w0;
+        meta.tmp32_0 = 32w0;
+        meta.tmp16_4 = 16w0;
+        meta.tmp16_3 = 16w0;
+    }
+    table ext2int {
+        key = {
+            meta.ext2int_k0: exact;
+            meta.ext2int_k4: exact;
+            meta.ext2int_k8: exact;
+            meta.ext2int_k10: exact;
+            meta.ext2int_k12: exact;
+            meta.ext2int_k13: exact;
+            meta.ext2int_k14: exact;
+            meta.ext2int_k15: exact;
+        }
+        actions = {
+            ext2int_hit;
+            ext2int_miss;
+        }
+        default_action = ext2int_miss();
+        size = 0x10000;
+    }
+    action ext2int_wb_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
+        meta.tmp1_12 = 1w1;
+        meta.tmp32_0 = v0;
+        meta.tmp16_4 = v4;
+        meta.tmp16_3 = v6;
+        meta.wb_hit = 1w1;
+    }
+    action ext2int_wb_deleted() {
+        meta.wb_hit = 1w1;
+        meta.tmp1_12 = 1w0;
+        meta.tmp32_0 = 32w0;
+        meta.tmp16_4 = 16w0;
+        meta.tmp16_3 = 16w0;
+    }
+    action ext2int_wb_miss() {
+        meta.wb_hit = 1w0;
+    }
+    table ext2int_wb {
+        key = {
+            meta.ext2int_k0: exact;
+            meta.ext2int_k4: exact;
+            meta.ext2int_k8: exact;
+            meta.ext2int_k10: exact;
+            meta.ext2int_k12: exact;
+            meta.ext2int_k13: exact;
+            meta.ext2int_k14: exact;
+            meta.ext2int_k15: exact;
+        }
+        actions = {
+            ext2int_wb_hit;
+            ext2int_wb_deleted;
+            ext2int_wb_miss;
+        }
+        default_action = ext2int_wb_miss();
+        size = 0x400;
+    }
+    Register<bit<32>, bit<32> >(32w1) next_port;
+    Register<bit<32>, bit<32> >(32w1) external_ip_0;
+    Register<bit<32>, bit<32> >(32w1) external_ip_1;
+    Register<bit<32>, bit<32> >(32w1) external_ip_2;
+    Register<bit<32>, bit<32> >(32w1) first_port;
+    Register<bit<32>, bit<32> >(32w1) inside_port_0;
+    Register<bit<32>, bit<32> >(32w1) inside_port_1;
+    Register<bit<32>, bit<32> >(32w1) outside_port_0;
+    Register<bit<32>, bit<32> >(32w1) outside_port_1;
+    Register<bit<32>, bit<32> >(32w1) outside_port_2;
+    Register<bit<1>, bit<32> >(32w1) tandem_visible;
+    apply {
+        meta.visible = tandem_visible.read(32w0);
+        if (hdr.tandem.isValid()) {
+            if (hdr.tandem.tag == 8w2) {
+                meta.tmp16_0 = hdr.tandem.v19;
+                meta.tmp16_1 = hdr.tandem.v29;
+                meta.tmp1_0 = hdr.tandem.v41;
+                meta.tmp1_1 = hdr.tandem.v176;
+                meta.tmp16_2 = hdr.tandem.v179;
+                meta.tmp1_2 = hdr.tandem.v194;
+                meta.tmp1_3 = hdr.tandem.v198;
+                hdr.eth.ethertype = hdr.tandem.orig_ethertype;
+                hdr.tandem.setInvalid();
+            } else {
+                ig_dprsr_md.drop_ctl = 3w1;
+                exit;
+            }
+        } else {
+            meta.in_port = (bit<16>) ig_intr_md.ingress_port;
+            meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_5 = meta.tmp1_4 ^ 1w1;
+            if (meta.tmp1_5 == 1w0) {
+                meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_7 = meta.tmp1_6 ^ 1w1;
+                meta.tmp1_8 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_9 = meta.tmp1_8 ^ 1w1;
+                meta.tmp1_10 = meta.tmp1_7 & meta.tmp1_9;
+                if (meta.tmp1_10 == 1w0) {
+                    meta.tmp8_0 = (meta.tmp1_7 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp16_3 = hdr.udp.sport;
+                    meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                    meta.tmp16_3 = hdr.tcp.sport;
+                    meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                    meta.tmp1_11 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
+                    meta.tmp16_0 = (meta.tmp1_11 == 1w1) ? meta.tmp16_5 : meta.tmp16_4;
+                    meta.tmp8_0 = (meta.tmp1_7 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp16_3 = hdr.udp.dport;
+                    meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                    meta.tmp16_3 = hdr.tcp.dport;
+                    meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                    meta.tmp1_11 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
+                    meta.tmp16_1 = (meta.tmp1_11 == 1w1) ? meta.tmp16_5 : meta.tmp16_4;
+                    meta.tmp32_0 = hdr.ipv4.saddr;
+                    meta.tmp32_1 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                    meta.tmp32_0 = hdr.ipv4.daddr;
+                    meta.tmp32_2 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                    meta.tmp8_0 = hdr.ipv4.protocol;
+                    meta.tmp16_3 = meta.in_port;
+                    meta.tmp32_0 = (bit<32>) meta.tmp16_3;
+                    meta.tmp32_3 = inside_port_0.read(32w0);
+                    meta.tmp1_0 = (meta.tmp32_0 == meta.tmp32_3) ? 1w1 : 1w0;
+                    if (meta.tmp1_0 == 1w1) {
+                        meta.int2ext_k0 = meta.tmp32_1;
+                        meta.int2ext_k4 = meta.tmp32_2;
+                        meta.int2ext_k8 = meta.tmp16_0;
+                        meta.int2ext_k10 = meta.tmp16_1;
+                        meta.int2ext_k12 = meta.tmp8_0;
+                        meta.int2ext_k13 = 8w0;
+                        meta.int2ext_k14 = 8w0;
+                        meta.int2ext_k15 = 8w0;
+                        meta.wb_hit = 1w0;
+                        if (meta.visible == 1w1) {
+                            int2ext_wb.apply();
+                        }
+                        if (meta.wb_hit == 1w0) {
+                            int2ext.apply();
+                        }
+                        meta.tmp1_1 = meta.tmp1_11 ^ 1w1;
+                        if (meta.tmp1_1 == 1w1) {
+                            meta.to_server = 1w1;
+                            meta.tmp32_0 = next_port.read(32w0);
+                            meta.tmp16_3 = (bit<16>) meta.tmp32_0;
+                            meta.tmp16_2 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                            meta.tmp1_11 = (meta.tmp32_0 > 32w0xfffe) ? 1w1 : 1w0;
+                            meta.tmp32_3 = first_port.read(32w0);
+                            meta.tmp32_4 = meta.tmp32_0 + 32w1;
+                            meta.tmp32_0 = (meta.tmp1_11 == 1w1) ? meta.tmp32_3 : meta.tmp32_4;
+                            next_port.write(32w0, meta.tmp32_0);
+                            meta.tmp32_0 = hdr.ipv4.daddr;
+                            meta.tmp32_3 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                            meta.tmp32_0 = external_ip_1.read(32w0);
+                            meta.tmp8_1 = hdr.ipv4.protocol;
+                        } else {
+                            meta.tmp16_3 = meta.tmp16_4;
+                            meta.tmp32_0 = hdr.ipv4.saddr;
+                            meta.tmp32_3 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                            meta.tmp32_0 = external_ip_0.read(32w0);
+                            meta.tmp32_4 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                            hdr.ipv4.saddr = meta.tmp32_4;
+                            meta.tmp16_4 = hdr.ipv4.check;
+                            meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                            meta.tmp16_4 = meta.tmp16_5 ^ 16w0xffff;
+                            meta.tmp32_4 = (bit<32>) meta.tmp16_4;
+                            meta.tmp32_5 = meta.tmp32_3 & 32w0xffff;
+                            meta.tmp32_6 = meta.tmp32_5 ^ 32w0xffff;
+                            meta.tmp32_5 = meta.tmp32_3 ^ 32w0xffffffff;
+                            meta.tmp32_3 = meta.tmp32_5 >> 32w16;
+                            meta.tmp32_5 = meta.tmp32_0 & 32w0xffff;
+                            meta.tmp32_7 = meta.tmp32_0 >> 32w16;
+                            meta.tmp32_0 = meta.tmp32_6 + meta.tmp32_3;
+                            meta.tmp32_3 = meta.tmp32_0 + meta.tmp32_7;
+                            meta.tmp32_0 = meta.tmp32_3 + meta.tmp32_5;
+                            meta.tmp32_3 = meta.tmp32_0 + meta.tmp32_4;
+                            meta.tmp32_4 = meta.tmp32_3 & 32w0xffff;
+                            meta.tmp32_5 = meta.tmp32_3 >> 32w16;
+                            meta.tmp32_3 = meta.tmp32_4 + meta.tmp32_5;
+                            meta.tmp32_4 = meta.tmp32_3 >> 32w16;
+                            meta.tmp32_5 = meta.tmp32_4 + meta.tmp32_3;
+                            meta.tmp16_4 = (bit<16>) meta.tmp32_5;
+                            meta.tmp16_5 = meta.tmp16_4 ^ 16w0xffff;
+                            meta.tmp16_4 = meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8];
+                            hdr.ipv4.check = meta.tmp16_4;
+                            if (meta.tmp1_7 == 1w1) {
+                                meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                hdr.udp.sport = meta.tmp16_4;
+                                meta.tmp16_4 = hdr.udp.check;
+                                meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                meta.tmp1_11 = (meta.tmp16_5 == 16w0) ? 1w1 : 1w0;
+                                if (meta.tmp1_11 == 1w1) {
+                                    meta.tmp16_4 = 16w0;
+                                } else {
+                                    meta.tmp16_6 = meta.tmp16_5 ^ 16w0xffff;
+                                    meta.tmp32_3 = (bit<32>) meta.tmp16_6;
+                                    meta.tmp32_4 = meta.tmp32_0 + meta.tmp32_3;
+                                    meta.tmp32_3 = meta.tmp32_4 & 32w0xffff;
+                                    meta.tmp32_5 = meta.tmp32_4 >> 32w16;
+                                    meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_5;
+                                    meta.tmp32_3 = meta.tmp32_4 >> 32w16;
+                                    meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
+                                    meta.tmp32_3 = meta.tmp32_5 & 32w0xffff;
+                                    meta.tmp1_11 = (meta.tmp32_3 == 32w0xffff) ? 1w1 : 1w0;
+                                    meta.tmp32_4 = (meta.tmp1_11 == 1w1) ? 32w0 : meta.tmp32_3;
+                                    meta.tmp16_5 = meta.tmp16_0 ^ 16w0xffff;
+                                    meta.tmp32_3 = (bit<32>) meta.tmp16_5;
+                                    meta.tmp32_5 = (bit<32>) meta.tmp16_3;
+                                    meta.tmp32_6 = meta.tmp32_5 + meta.tmp32_3;
+                                    meta.tmp32_3 = meta.tmp32_6 + meta.tmp32_4;
+                                    meta.tmp32_4 = meta.tmp32_3 & 32w0xffff;
+                                    meta.tmp32_5 = meta.tmp32_3 >> 32w16;
+                                    meta.tmp32_3 = meta.tmp32_4 + meta.tmp32_5;
+                                    meta.tmp32_4 = meta.tmp32_3 >> 32w16;
+                                    meta.tmp32_5 = meta.tmp32_4 + meta.tmp32_3;
+                                    meta.tmp16_5 = (bit<16>) meta.tmp32_5;
+                                    meta.tmp16_6 = meta.tmp16_5 ^ 16w0xffff;
+                                    meta.tmp1_11 = (meta.tmp16_5 == 16w0xffff) ? 1w1 : 1w0;
+                                    meta.tmp16_5 = (meta.tmp1_11 == 1w1) ? 16w0xffff : meta.tmp16_6;
+                                    meta.tmp16_4 = meta.tmp16_5;
+                                }
+                                meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                hdr.udp.check = meta.tmp16_5;
+                            } else {
+                                meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                hdr.tcp.sport = meta.tmp16_4;
+                                meta.tmp16_4 = hdr.tcp.check;
+                                meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                meta.tmp16_4 = meta.tmp16_5 ^ 16w0xffff;
+                                meta.tmp32_3 = (bit<32>) meta.tmp16_4;
+                                meta.tmp32_4 = meta.tmp32_0 + meta.tmp32_3;
+                                meta.tmp32_0 = meta.tmp32_4 & 32w0xffff;
+                                meta.tmp32_3 = meta.tmp32_4 >> 32w16;
+                                meta.tmp32_4 = meta.tmp32_0 + meta.tmp32_3;
+                                meta.tmp32_0 = meta.tmp32_4 >> 32w16;
+                                meta.tmp32_3 = meta.tmp32_0 + meta.tmp32_4;
+                                meta.tmp32_0 = meta.tmp32_3 & 32w0xffff;
+                                meta.tmp16_4 = meta.tmp16_0 ^ 16w0xffff;
+                                meta.tmp32_3 = (bit<32>) meta.tmp16_4;
+                                meta.tmp32_4 = (bit<32>) meta.tmp16_3;
+                                meta.tmp32_5 = meta.tmp32_4 + meta.tmp32_3;
+                                meta.tmp32_3 = meta.tmp32_5 + meta.tmp32_0;
+                                meta.tmp32_0 = meta.tmp32_3 & 32w0xffff;
+                                meta.tmp32_4 = meta.tmp32_3 >> 32w16;
+                                meta.tmp32_3 = meta.tmp32_0 + meta.tmp32_4;
+                                meta.tmp32_0 = meta.tmp32_3 >> 32w16;
+                                meta.tmp32_4 = meta.tmp32_0 + meta.tmp32_3;
+                                meta.tmp16_3 = (bit<16>) meta.tmp32_4;
+                                meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
+                                meta.tmp16_3 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                hdr.tcp.check = meta.tmp16_3;
+                            }
+                        }
+                    } else {
+                        meta.tmp16_3 = meta.in_port;
+                        meta.tmp32_0 = (bit<32>) meta.tmp16_3;
+                        meta.tmp32_3 = outside_port_0.read(32w0);
+                        meta.tmp1_11 = (meta.tmp32_0 == meta.tmp32_3) ? 1w1 : 1w0;
+                        if (meta.tmp1_11 == 1w1) {
+                            meta.ext2int_k0 = meta.tmp32_1;
+                            meta.ext2int_k4 = meta.tmp32_2;
+                            meta.ext2int_k8 = meta.tmp16_0;
+                            meta.ext2int_k10 = meta.tmp16_1;
+                            meta.ext2int_k12 = meta.tmp8_0;
+                            meta.ext2int_k13 = 8w0;
+                            meta.ext2int_k14 = 8w0;
+                            meta.ext2int_k15 = 8w0;
+                            meta.wb_hit = 1w0;
+                            if (meta.visible == 1w1) {
+                                ext2int_wb.apply();
+                            }
+                            if (meta.wb_hit == 1w0) {
+                                ext2int.apply();
+                            }
+                            meta.tmp1_13 = meta.tmp1_12 ^ 1w1;
+                            if (meta.tmp1_13 == 1w0) {
+                                meta.tmp32_1 = hdr.ipv4.daddr;
+                                meta.tmp32_2 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
+                                meta.tmp32_1 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                                hdr.ipv4.daddr = meta.tmp32_1;
+                                meta.tmp16_3 = hdr.ipv4.check;
+                                meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                meta.tmp16_3 = meta.tmp16_5 ^ 16w0xffff;
+                                meta.tmp32_1 = (bit<32>) meta.tmp16_3;
+                                meta.tmp32_3 = meta.tmp32_2 & 32w0xffff;
+                                meta.tmp32_4 = meta.tmp32_3 ^ 32w0xffff;
+                                meta.tmp32_3 = meta.tmp32_2 ^ 32w0xffffffff;
+                                meta.tmp32_2 = meta.tmp32_3 >> 32w16;
+                                meta.tmp32_3 = meta.tmp32_0 & 32w0xffff;
+                                meta.tmp32_5 = meta.tmp32_0 >> 32w16;
+                                meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_2;
+                                meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_5;
+                                meta.tmp32_0 = meta.tmp32_2 + meta.tmp32_3;
+                                meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
+                                meta.tmp32_1 = meta.tmp32_2 & 32w0xffff;
+                                meta.tmp32_3 = meta.tmp32_2 >> 32w16;
+                                meta.tmp32_2 = meta.tmp32_1 + meta.tmp32_3;
+                                meta.tmp32_1 = meta.tmp32_2 >> 32w16;
+                                meta.tmp32_3 = meta.tmp32_1 + meta.tmp32_2;
+                                meta.tmp16_3 = (bit<16>) meta.tmp32_3;
+                                meta.tmp16_5 = meta.tmp16_3 ^ 16w0xffff;
+                                meta.tmp16_3 = meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8];
+                                hdr.ipv4.check = meta.tmp16_3;
+                                if (meta.tmp1_7 == 1w1) {
+                                    meta.tmp16_3 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                    hdr.udp.dport = meta.tmp16_3;
+                                    meta.tmp16_3 = hdr.udp.check;
+                                    meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                    meta.tmp1_12 = (meta.tmp16_5 == 16w0) ? 1w1 : 1w0;
+                                    if (meta.tmp1_12 == 1w1) {
+                                        meta.tmp16_3 = 16w0;
+                                    } else {
+                                        meta.tmp16_6 = meta.tmp16_5 ^ 16w0xffff;
+                                        meta.tmp32_1 = (bit<32>) meta.tmp16_6;
+                                        meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
+                                        meta.tmp32_1 = meta.tmp32_2 & 32w0xffff;
+                                        meta.tmp32_3 = meta.tmp32_2 >> 32w16;
+                                        meta.tmp32_2 = meta.tmp32_1 + meta.tmp32_3;
+                                        meta.tmp32_1 = meta.tmp32_2 >> 32w16;
+                                        meta.tmp32_3 = meta.tmp32_1 + meta.tmp32_2;
+                                        meta.tmp32_1 = meta.tmp32_3 & 32w0xffff;
+                                        meta.tmp1_12 = (meta.tmp32_1 == 32w0xffff) ? 1w1 : 1w0;
+                                        meta.tmp32_2 = (meta.tmp1_12 == 1w1) ? 32w0 : meta.tmp32_1;
+                                        meta.tmp16_5 = meta.tmp16_1 ^ 16w0xffff;
+                                        meta.tmp32_1 = (bit<32>) meta.tmp16_5;
+                                        meta.tmp32_3 = (bit<32>) meta.tmp16_4;
+                                        meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_1;
+                                        meta.tmp32_1 = meta.tmp32_4 + meta.tmp32_2;
+                                        meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
+                                        meta.tmp32_3 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_3;
+                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_3 = meta.tmp32_2 + meta.tmp32_1;
+                                        meta.tmp16_5 = (bit<16>) meta.tmp32_3;
+                                        meta.tmp16_6 = meta.tmp16_5 ^ 16w0xffff;
+                                        meta.tmp1_12 = (meta.tmp16_5 == 16w0xffff) ? 1w1 : 1w0;
+                                        meta.tmp16_5 = (meta.tmp1_12 == 1w1) ? 16w0xffff : meta.tmp16_6;
+                                        meta.tmp16_3 = meta.tmp16_5;
+                                    }
+                                    meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                    hdr.udp.check = meta.tmp16_5;
+                                } else {
+                                    meta.tmp16_3 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                    hdr.tcp.dport = meta.tmp16_3;
+                                    meta.tmp16_3 = hdr.tcp.check;
+                                    meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                    meta.tmp16_3 = meta.tmp16_5 ^ 16w0xffff;
+                                    meta.tmp32_1 = (bit<32>) meta.tmp16_3;
+                                    meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
+                                    meta.tmp32_0 = meta.tmp32_2 & 32w0xffff;
+                                    meta.tmp32_1 = meta.tmp32_2 >> 32w16;
+                                    meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
+                                    meta.tmp32_0 = meta.tmp32_2 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
+                                    meta.tmp32_0 = meta.tmp32_1 & 32w0xffff;
+                                    meta.tmp16_3 = meta.tmp16_1 ^ 16w0xffff;
+                                    meta.tmp32_1 = (bit<32>) meta.tmp16_3;
+                                    meta.tmp32_2 = (bit<32>) meta.tmp16_4;
+                                    meta.tmp32_3 = meta.tmp32_2 + meta.tmp32_1;
+                                    meta.tmp32_1 = meta.tmp32_3 + meta.tmp32_0;
+                                    meta.tmp32_0 = meta.tmp32_1 & 32w0xffff;
+                                    meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
+                                    meta.tmp32_0 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
+                                    meta.tmp16_3 = (bit<16>) meta.tmp32_2;
+                                    meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
+                                    meta.tmp16_3 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                    hdr.tcp.check = meta.tmp16_3;
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            if (meta.to_server == 1w1) {
+                hdr.tandem.setValid();
+                hdr.tandem.tag = 8w1;
+                hdr.tandem.orig_ethertype = hdr.eth.ethertype;
+                hdr.eth.ethertype = TANDEM_ETHERTYPE;
+                hdr.tandem.v19 = meta.tmp16_0;
+                hdr.tandem.v29 = meta.tmp16_1;
+                hdr.tandem.v41 = meta.tmp1_0;
+                hdr.tandem.v176 = meta.tmp1_1;
+                hdr.tandem.v179 = meta.tmp16_2;
+                hdr.tandem.v194 = 1w0;
+                hdr.tandem.v198 = 1w0;
+                hdr.tandem.pad = 4w0;
+            }
+        }
+        if (meta.to_server == 1w0) {
+            meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_5 = meta.tmp1_4 ^ 1w1;
+            if (meta.tmp1_5 == 1w1) {
+                meta.fate = 17w0;
+            } else {
+                meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_7 = meta.tmp1_6 ^ 1w1;
+                meta.tmp1_8 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_9 = meta.tmp1_8 ^ 1w1;
+                meta.tmp1_10 = meta.tmp1_7 & meta.tmp1_9;
+                if (meta.tmp1_10 == 1w1) {
+                    meta.fate = 17w0;
+                } else {
+                    if (meta.tmp1_0 == 1w1) {
+                        if (meta.tmp1_1 == 1w1) {
+                            if (meta.tmp1_2 == 1w1) {
+                                if (meta.tmp1_3 == 1w1) {
+                                    meta.tmp16_1 = meta.tmp16_2;
+                                    meta.tmp32_0 = hdr.ipv4.saddr;
+                                    meta.tmp32_1 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                                    meta.tmp32_0 = external_ip_2.read(32w0);
+                                    meta.tmp32_2 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                                    hdr.ipv4.saddr = meta.tmp32_2;
+                                    meta.tmp16_2 = hdr.ipv4.check;
+                                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                    meta.tmp16_2 = meta.tmp16_3 ^ 16w0xffff;
+                                    meta.tmp32_2 = (bit<32>) meta.tmp16_2;
+                                    meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
+                                    meta.tmp32_4 = meta.tmp32_3 ^ 32w0xffff;
+                                    meta.tmp32_3 = meta.tmp32_1 ^ 32w0xffffffff;
+                                    meta.tmp32_1 = meta.tmp32_3 >> 32w16;
+                                    meta.tmp32_3 = meta.tmp32_0 & 32w0xffff;
+                                    meta.tmp32_5 = meta.tmp32_0 >> 32w16;
+                                    meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_1;
+                                    meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_5;
+                                    meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_3;
+                                    meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
+                                    meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
+                                    meta.tmp32_3 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_3;
+                                    meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_3 = meta.tmp32_2 + meta.tmp32_1;
+                                    meta.tmp16_2 = (bit<16>) meta.tmp32_3;
+                                    meta.tmp16_3 = meta.tmp16_2 ^ 16w0xffff;
+                                    meta.tmp16_2 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                    hdr.ipv4.check = meta.tmp16_2;
+                                    if (meta.tmp1_7 == 1w1) {
+                                        meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                        hdr.udp.sport = meta.tmp16_2;
+                                        meta.tmp16_2 = hdr.udp.check;
+                                        meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                        meta.tmp1_0 = (meta.tmp16_3 == 16w0) ? 1w1 : 1w0;
+                                        if (meta.tmp1_0 == 1w1) {
+                                            meta.tmp16_2 = 16w0;
+                                        } else {
+                                            meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
+                                            meta.tmp32_1 = (bit<32>) meta.tmp16_4;
+                                            meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
+                                            meta.tmp32_1 = meta.tmp32_2 & 32w0xffff;
+                                            meta.tmp32_3 = meta.tmp32_2 >> 32w16;
+                                            meta.tmp32_2 = meta.tmp32_1 + meta.tmp32_3;
+                                            meta.tmp32_1 = meta.tmp32_2 >> 32w16;
+                                            meta.tmp32_3 = meta.tmp32_1 + meta.tmp32_2;
+                                            meta.tmp32_1 = meta.tmp32_3 & 32w0xffff;
+                                            meta.tmp1_0 = (meta.tmp32_1 == 32w0xffff) ? 1w1 : 1w0;
+                                            meta.tmp32_2 = (meta.tmp1_0 == 1w1) ? 32w0 : meta.tmp32_1;
+                                            meta.tmp16_3 = meta.tmp16_0 ^ 16w0xffff;
+                                            meta.tmp32_1 = (bit<32>) meta.tmp16_3;
+                                            meta.tmp32_3 = (bit<32>) meta.tmp16_1;
+                                            meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_1;
+                                            meta.tmp32_1 = meta.tmp32_4 + meta.tmp32_2;
+                                            meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
+                                            meta.tmp32_3 = meta.tmp32_1 >> 32w16;
+                                            meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_3;
+                                            meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                            meta.tmp32_3 = meta.tmp32_2 + meta.tmp32_1;
+                                            meta.tmp16_3 = (bit<16>) meta.tmp32_3;
+                                            meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
+                                            meta.tmp1_0 = (meta.tmp16_3 == 16w0xffff) ? 1w1 : 1w0;
+                                            meta.tmp16_3 = (meta.tmp1_0 == 1w1) ? 16w0xffff : meta.tmp16_4;
+                                            meta.tmp16_2 = meta.tmp16_3;
+                                        }
+                                        meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                        hdr.udp.check = meta.tmp16_3;
+                                    } else {
+                                        meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                        hdr.tcp.sport = meta.tmp16_2;
+                                        meta.tmp16_2 = hdr.tcp.check;
+                                        meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                        meta.tmp16_2 = meta.tmp16_3 ^ 16w0xffff;
+                                        meta.tmp32_1 = (bit<32>) meta.tmp16_2;
+                                        meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
+                                        meta.tmp32_0 = meta.tmp32_2 & 32w0xffff;
+                                        meta.tmp32_1 = meta.tmp32_2 >> 32w16;
+                                        meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
+                                        meta.tmp32_0 = meta.tmp32_2 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
+                                        meta.tmp32_0 = meta.tmp32_1 & 32w0xffff;
+                                        meta.tmp16_2 = meta.tmp16_0 ^ 16w0xffff;
+                                        meta.tmp32_1 = (bit<32>) meta.tmp16_2;
+                                        meta.tmp32_2 = (bit<32>) meta.tmp16_1;
+                                        meta.tmp32_3 = meta.tmp32_2 + meta.tmp32_1;
+                                        meta.tmp32_1 = meta.tmp32_3 + meta.tmp32_0;
+                                        meta.tmp32_0 = meta.tmp32_1 & 32w0xffff;
+                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
+                                        meta.tmp32_0 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
+                                        meta.tmp16_0 = (bit<16>) meta.tmp32_2;
+                                        meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
+                                        meta.tmp16_0 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                        hdr.tcp.check = meta.tmp16_0;
+                                    }
+                                    meta.tmp32_0 = outside_port_2.read(32w0);
+                                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                    meta.fate = 1w1 ++ meta.tmp16_0;
+                                } else {
+                                    meta.fate = 17w0;
+                                }
+                            } else {
+                                meta.fate = 17w0;
+                            }
+                        } else {
+                            meta.tmp32_0 = outside_port_1.read(32w0);
+                            meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                            meta.fate = 1w1 ++ meta.tmp16_0;
+                        }
+                    } else {
+                        if (meta.tmp1_11 == 1w1) {
+                            if (meta.tmp1_13 == 1w1) {
+                                meta.fate = 17w0;
+                            } else {
+                                meta.tmp32_0 = inside_port_1.read(32w0);
+                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                meta.fate = 1w1 ++ meta.tmp16_0;
+                            }
+                        } else {
+                            meta.fate = 17w0;
+                        }
+                    }
+                }
+            }
+        }
+        if (meta.to_server == 1w1) {
+            ig_tm_md.ucast_egress_port = TANDEM_SERVER_PORT;
+        } else {
+            if (meta.fate[16:16] == 1w1) {
+                ig_tm_md.ucast_egress_port = (bit<9>) meta.fate[15:0];
+            } else {
+                ig_dprsr_md.drop_ctl = 3w1;
+            }
+        }
+    }
+}
+
+control TandemIngressDeparser(packet_out packet, inout headers_t hdr, in meta_t meta, in ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md) {
+    apply {
+        packet.emit(hdr.eth);
+        packet.emit(hdr.tandem);
+        packet.emit(hdr.ipv4);
+        packet.emit(hdr.tcp);
+        packet.emit(hdr.udp);
+    }
+}
+
+parser TandemEgressParser(packet_in packet, out eg_headers_t hdr, out eg_meta_t meta, out egress_intrinsic_metadata_t eg_intr_md) {
+    state start {
+        packet.extract(eg_intr_md);
+        transition accept;
+    }
+}
+
+control TandemEgress(inout eg_headers_t hdr, inout eg_meta_t meta, in egress_intrinsic_metadata_t eg_intr_md, in egress_intrinsic_metadata_from_parser_t eg_prsr_md, inout egress_intrinsic_metadata_for_deparser_t eg_dprsr_md, inout egress_intrinsic_metadata_for_output_port_t eg_oport_md) {
+    apply {
+    }
+}
+
+control TandemEgressDeparser(packet_out packet, inout eg_headers_t hdr, in eg_meta_t meta, in egress_intrinsic_metadata_for_deparser_t eg_dprsr_md) {
+    apply {
+    }
+}
+
+Pipeline(TandemIngressParser(), TandemIngress(), TandemIngressDeparser(), TandemEgressParser(), TandemEgress(), TandemEgressDeparser()) pipe;
+
+Switch(pipe) main;

@@ -1,0 +1,450 @@
+#include <core.p4>
+#include <tna.p4>
+
+const bit<9> TANDEM_SERVER_PORT = 9w64;
+
+const bit<16> TANDEM_ETHERTYPE = 16w0x88b5;
+
+header eth_t {
+    bit<48> dst;
+    bit<48> src;
+    bit<16> ethertype;
+}
+
+header tandem_t {
+    bit<8> tag;
+    bit<16> orig_ethertype;
+    bit<32> v7;
+    bit<1> v12;
+    bit<32> v23;
+    bit<7> pad;
+}
+
+header ipv4_t {
+    bit<8> version_ihl;
+    bit<8> tos;
+    bit<16> total_len;
+    bit<16> id;
+    bit<16> frag_off;
+    bit<8> ttl;
+    bit<8> protocol;
+    bit<16> check;
+    bit<32> saddr;
+    bit<32> daddr;
+}
+
+header tcp_t {
+    bit<16> sport;
+    bit<16> dport;
+    bit<32> seq;
+    bit<32> ack_seq;
+    bit<8> data_off;
+    bit<8> flags;
+    bit<16> window;
+    bit<16> check;
+    bit<16> urg_ptr;
+}
+
+header udp_t {
+    bit<16> sport;
+    bit<16> dport;
+    bit<16> len;
+    bit<16> check;
+}
+
+struct headers_t {
+    eth_t eth;
+    tandem_t tandem;
+    ipv4_t ipv4;
+    tcp_t tcp;
+    udp_t udp;
+}
+
+struct meta_t {
+    bit<1> to_server;
+    bit<17> fate;
+    bit<16> map_k0;
+    bit<1> visible;
+    bit<1> wb_hit;
+    bit<1> tmp1_0;
+    bit<1> tmp1_1;
+    bit<1> tmp1_2;
+    bit<1> tmp1_3;
+    bit<1> tmp1_4;
+    bit<16> tmp16_0;
+    bit<16> tmp16_1;
+    bit<16> tmp16_2;
+    bit<32> tmp32_0;
+    bit<32> tmp32_1;
+    bit<32> tmp32_2;
+    bit<32> tmp32_3;
+    bit<32> tmp32_4;
+    bit<32> tmp32_5;
+    bit<32> tmp32_6;
+    bit<32> tmp32_7;
+    bit<32> tmp32_8;
+    bit<32> tmp32_9;
+    bit<32> tmp32_10;
+}
+
+struct eg_headers_t {
+}
+
+struct eg_meta_t {
+}
+
+parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta, out ingress_intrinsic_metadata_t ig_intr_md) {
+    state start {
+        packet.extract(ig_intr_md);
+        packet.advance(PORT_METADATA_SIZE);
+        meta.to_server = 1w0;
+        meta.fate = 17w0;
+        meta.visible = 1w0;
+        meta.wb_hit = 1w0;
+        packet.extract(hdr.eth);
+        transition select(ig_intr_md.ingress_port, hdr.eth.ethertype) {
+            (TANDEM_SERVER_PORT, TANDEM_ETHERTYPE): parse_tandem;
+            (_, 16w0x800): parse_ipv4;
+            default: accept;
+        }
+    }
+    state parse_tandem {
+        packet.extract(hdr.tandem);
+        transition select(hdr.tandem.orig_ethertype) {
+            16w0x800: parse_ipv4;
+            default: accept;
+        }
+    }
+    state parse_ipv4 {
+        packet.extract(hdr.ipv4);
+        transition select(hdr.ipv4.version_ihl, hdr.ipv4.protocol) {
+            (8w69, 8w6): parse_tcp;
+            (8w69, 8w17): parse_udp;
+            default: accept;
+        }
+    }
+    state parse_tcp {
+        packet.extract(hdr.tcp);
+        transition accept;
+    }
+    state parse_udp {
+        packet.extract(hdr.udp);
+        transition accept;
+    }
+}
+
+control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
+    action map_hit(bit<32> v0) {
+        meta.tmp1_3 = 1w1;
+        meta.tmp32_3 = v0;
+    }
+    action map_miss() {
+        meta.tmp1_3 = 1w0;
+        meta.tmp32_3 = 32w0;
+    }
+    table map {
+        key = {
+            meta.map_k0: exact;
+        }
+        actions = {
+            map_hit;
+            map_miss;
+        }
+        default_action = map_miss();
+        size = 0x10000;
+    }
+    action map_wb_hit(bit<32> v0) {
+        meta.tmp1_3 = 1w1;
+        meta.tmp32_3 = v0;
+        meta.wb_hit = 1w1;
+    }
+    action map_wb_deleted() {
+        meta.wb_hit = 1w1;
+        meta.tmp1_3 = 1w0;
+        meta.tmp32_3 = 32w0;
+    }
+    action map_wb_miss() {
+        meta.wb_hit = 1w0;
+    }
+    table map_wb {
+        key = {
+            meta.map_k0: exact;
+        }
+        actions = {
+            map_wb_hit;
+            map_wb_deleted;
+            map_wb_miss;
+        }
+        default_action = map_wb_miss();
+        size = 0x400;
+    }
+    Register<bit<32>, bit<32> >(32w1) out_port_0;
+    Register<bit<32>, bit<32> >(32w1) out_port_1;
+    Register<bit<1>, bit<32> >(32w1) tandem_visible;
+    apply {
+        meta.visible = tandem_visible.read(32w0);
+        if (hdr.tandem.isValid()) {
+            if (hdr.tandem.tag == 8w2) {
+                meta.tmp32_0 = hdr.tandem.v7;
+                meta.tmp1_0 = hdr.tandem.v12;
+                meta.tmp32_1 = hdr.tandem.v23;
+                hdr.eth.ethertype = hdr.tandem.orig_ethertype;
+                hdr.tandem.setInvalid();
+            } else {
+                ig_dprsr_md.drop_ctl = 3w1;
+                exit;
+            }
+        } else {
+            meta.tmp1_1 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_2 = meta.tmp1_1 ^ 1w1;
+            if (meta.tmp1_2 == 1w0) {
+                meta.tmp32_2 = hdr.ipv4.saddr;
+                meta.tmp32_3 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+                meta.tmp32_2 = hdr.ipv4.daddr;
+                meta.tmp32_4 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+                meta.tmp32_0 = meta.tmp32_4 ^ meta.tmp32_3;
+                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                meta.map_k0 = meta.tmp16_0;
+                meta.wb_hit = 1w0;
+                if (meta.visible == 1w1) {
+                    map_wb.apply();
+                }
+                if (meta.wb_hit == 1w0) {
+                    map.apply();
+                }
+                meta.tmp1_0 = meta.tmp1_3 ^ 1w1;
+                if (meta.tmp1_0 == 1w1) {
+                    meta.to_server = 1w1;
+                } else {
+                    meta.tmp32_5 = meta.tmp32_3;
+                    meta.tmp32_6 = meta.tmp32_3;
+                    meta.tmp32_3 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
+                    hdr.ipv4.daddr = meta.tmp32_3;
+                    meta.tmp16_0 = hdr.ipv4.check;
+                    meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                    meta.tmp16_0 = meta.tmp16_1 ^ 16w0xffff;
+                    meta.tmp32_3 = (bit<32>) meta.tmp16_0;
+                    meta.tmp32_7 = meta.tmp32_4 & 32w0xffff;
+                    meta.tmp32_8 = meta.tmp32_7 ^ 32w0xffff;
+                    meta.tmp32_7 = meta.tmp32_4 ^ 32w0xffffffff;
+                    meta.tmp32_9 = meta.tmp32_7 >> 32w16;
+                    meta.tmp32_7 = meta.tmp32_5 & 32w0xffff;
+                    meta.tmp32_10 = meta.tmp32_5 >> 32w16;
+                    meta.tmp32_5 = meta.tmp32_8 + meta.tmp32_9;
+                    meta.tmp32_8 = meta.tmp32_10 + meta.tmp32_5;
+                    meta.tmp32_9 = meta.tmp32_8 + meta.tmp32_7;
+                    meta.tmp32_7 = meta.tmp32_9 + meta.tmp32_3;
+                    meta.tmp32_3 = meta.tmp32_7 & 32w0xffff;
+                    meta.tmp32_8 = meta.tmp32_7 >> 32w16;
+                    meta.tmp32_7 = meta.tmp32_3 + meta.tmp32_8;
+                    meta.tmp32_3 = meta.tmp32_7 >> 32w16;
+                    meta.tmp32_8 = meta.tmp32_3 + meta.tmp32_7;
+                    meta.tmp16_0 = (bit<16>) meta.tmp32_8;
+                    meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
+                    meta.tmp16_0 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                    hdr.ipv4.check = meta.tmp16_0;
+                    meta.tmp1_3 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                    meta.tmp1_4 = meta.tmp1_3 ^ 1w1;
+                    if (meta.tmp1_4 == 1w0) {
+                        meta.tmp16_0 = hdr.tcp.check;
+                        meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                        meta.tmp16_0 = meta.tmp16_1 ^ 16w0xffff;
+                        meta.tmp32_3 = (bit<32>) meta.tmp16_0;
+                        meta.tmp32_7 = meta.tmp32_6 & 32w0xffff;
+                        meta.tmp32_8 = meta.tmp32_6 >> 32w16;
+                        meta.tmp32_9 = meta.tmp32_5 + meta.tmp32_3;
+                        meta.tmp32_3 = meta.tmp32_9 + meta.tmp32_8;
+                        meta.tmp32_8 = meta.tmp32_3 + meta.tmp32_7;
+                        meta.tmp32_3 = meta.tmp32_8 & 32w0xffff;
+                        meta.tmp32_7 = meta.tmp32_8 >> 32w16;
+                        meta.tmp32_8 = meta.tmp32_3 + meta.tmp32_7;
+                        meta.tmp32_3 = meta.tmp32_8 >> 32w16;
+                        meta.tmp32_7 = meta.tmp32_3 + meta.tmp32_8;
+                        meta.tmp16_0 = (bit<16>) meta.tmp32_7;
+                        meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
+                        meta.tmp16_0 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                        hdr.tcp.check = meta.tmp16_0;
+                    }
+                    meta.tmp1_3 = hdr.udp.isValid() ? 1w1 : 1w0;
+                    meta.tmp1_4 = meta.tmp1_3 ^ 1w1;
+                    if (meta.tmp1_4 == 1w0) {
+                        meta.tmp16_0 = hdr.udp.check;
+                        meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                        meta.tmp1_3 = (meta.tmp16_1 == 16w0) ? 1w1 : 1w0;
+                        if (meta.tmp1_3 == 1w1) {
+                            meta.tmp16_0 = 16w0;
+                        } else {
+                            meta.tmp16_2 = meta.tmp16_1 ^ 16w0xffff;
+                            meta.tmp32_3 = (bit<32>) meta.tmp16_2;
+                            meta.tmp32_7 = meta.tmp32_6 & 32w0xffff;
+                            meta.tmp32_8 = meta.tmp32_6 >> 32w16;
+                            meta.tmp32_6 = meta.tmp32_5 + meta.tmp32_3;
+                            meta.tmp32_3 = meta.tmp32_6 + meta.tmp32_8;
+                            meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_7;
+                            meta.tmp32_3 = meta.tmp32_5 & 32w0xffff;
+                            meta.tmp32_6 = meta.tmp32_5 >> 32w16;
+                            meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_6;
+                            meta.tmp32_3 = meta.tmp32_5 >> 32w16;
+                            meta.tmp32_6 = meta.tmp32_3 + meta.tmp32_5;
+                            meta.tmp16_1 = (bit<16>) meta.tmp32_6;
+                            meta.tmp16_2 = meta.tmp16_1 ^ 16w0xffff;
+                            meta.tmp1_3 = (meta.tmp16_1 == 16w0xffff) ? 1w1 : 1w0;
+                            meta.tmp16_1 = (meta.tmp1_3 == 1w1) ? 16w0xffff : meta.tmp16_2;
+                            meta.tmp16_0 = meta.tmp16_1;
+                        }
+                        meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                        hdr.udp.check = meta.tmp16_1;
+                    }
+                }
+            }
+            if (meta.to_server == 1w1) {
+                hdr.tandem.setValid();
+                hdr.tandem.tag = 8w1;
+                hdr.tandem.orig_ethertype = hdr.eth.ethertype;
+                hdr.eth.ethertype = TANDEM_ETHERTYPE;
+                hdr.tandem.v7 = meta.tmp32_0;
+                hdr.tandem.v12 = meta.tmp1_0;
+                hdr.tandem.v23 = 32w0;
+                hdr.tandem.pad = 7w0;
+            }
+        }
+        if (meta.to_server == 1w0) {
+            meta.tmp1_1 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_2 = meta.tmp1_1 ^ 1w1;
+            if (meta.tmp1_2 == 1w1) {
+                meta.fate = 17w0;
+            } else {
+                meta.tmp32_2 = hdr.ipv4.daddr;
+                meta.tmp32_4 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+                if (meta.tmp1_0 == 1w1) {
+                    meta.tmp32_0 = meta.tmp32_1;
+                    meta.tmp32_2 = meta.tmp32_1;
+                    meta.tmp32_1 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                    hdr.ipv4.daddr = meta.tmp32_1;
+                    meta.tmp16_0 = hdr.ipv4.check;
+                    meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                    meta.tmp16_0 = meta.tmp16_1 ^ 16w0xffff;
+                    meta.tmp32_1 = (bit<32>) meta.tmp16_0;
+                    meta.tmp32_3 = meta.tmp32_4 & 32w0xffff;
+                    meta.tmp32_5 = meta.tmp32_3 ^ 32w0xffff;
+                    meta.tmp32_3 = meta.tmp32_4 ^ 32w0xffffffff;
+                    meta.tmp32_4 = meta.tmp32_3 >> 32w16;
+                    meta.tmp32_3 = meta.tmp32_0 & 32w0xffff;
+                    meta.tmp32_6 = meta.tmp32_0 >> 32w16;
+                    meta.tmp32_0 = meta.tmp32_5 + meta.tmp32_4;
+                    meta.tmp32_4 = meta.tmp32_6 + meta.tmp32_0;
+                    meta.tmp32_5 = meta.tmp32_4 + meta.tmp32_3;
+                    meta.tmp32_3 = meta.tmp32_5 + meta.tmp32_1;
+                    meta.tmp32_1 = meta.tmp32_3 & 32w0xffff;
+                    meta.tmp32_4 = meta.tmp32_3 >> 32w16;
+                    meta.tmp32_3 = meta.tmp32_1 + meta.tmp32_4;
+                    meta.tmp32_1 = meta.tmp32_3 >> 32w16;
+                    meta.tmp32_4 = meta.tmp32_1 + meta.tmp32_3;
+                    meta.tmp16_0 = (bit<16>) meta.tmp32_4;
+                    meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
+                    meta.tmp16_0 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                    hdr.ipv4.check = meta.tmp16_0;
+                    meta.tmp1_0 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                    meta.tmp1_1 = meta.tmp1_0 ^ 1w1;
+                    if (meta.tmp1_1 == 1w0) {
+                        meta.tmp16_0 = hdr.tcp.check;
+                        meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                        meta.tmp16_0 = meta.tmp16_1 ^ 16w0xffff;
+                        meta.tmp32_1 = (bit<32>) meta.tmp16_0;
+                        meta.tmp32_3 = meta.tmp32_2 & 32w0xffff;
+                        meta.tmp32_4 = meta.tmp32_2 >> 32w16;
+                        meta.tmp32_5 = meta.tmp32_0 + meta.tmp32_1;
+                        meta.tmp32_1 = meta.tmp32_5 + meta.tmp32_4;
+                        meta.tmp32_4 = meta.tmp32_1 + meta.tmp32_3;
+                        meta.tmp32_1 = meta.tmp32_4 & 32w0xffff;
+                        meta.tmp32_3 = meta.tmp32_4 >> 32w16;
+                        meta.tmp32_4 = meta.tmp32_1 + meta.tmp32_3;
+                        meta.tmp32_1 = meta.tmp32_4 >> 32w16;
+                        meta.tmp32_3 = meta.tmp32_1 + meta.tmp32_4;
+                        meta.tmp16_0 = (bit<16>) meta.tmp32_3;
+                        meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
+                        meta.tmp16_0 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                        hdr.tcp.check = meta.tmp16_0;
+                    }
+                    meta.tmp1_0 = hdr.udp.isValid() ? 1w1 : 1w0;
+                    meta.tmp1_1 = meta.tmp1_0 ^ 1w1;
+                    if (meta.tmp1_1 == 1w0) {
+                        meta.tmp16_0 = hdr.udp.check;
+                        meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                        meta.tmp1_0 = (meta.tmp16_1 == 16w0) ? 1w1 : 1w0;
+                        if (meta.tmp1_0 == 1w1) {
+                            meta.tmp16_0 = 16w0;
+                        } else {
+                            meta.tmp16_2 = meta.tmp16_1 ^ 16w0xffff;
+                            meta.tmp32_1 = (bit<32>) meta.tmp16_2;
+                            meta.tmp32_3 = meta.tmp32_2 & 32w0xffff;
+                            meta.tmp32_4 = meta.tmp32_2 >> 32w16;
+                            meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
+                            meta.tmp32_0 = meta.tmp32_2 + meta.tmp32_4;
+                            meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_3;
+                            meta.tmp32_0 = meta.tmp32_1 & 32w0xffff;
+                            meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                            meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
+                            meta.tmp32_0 = meta.tmp32_1 >> 32w16;
+                            meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
+                            meta.tmp16_1 = (bit<16>) meta.tmp32_2;
+                            meta.tmp16_2 = meta.tmp16_1 ^ 16w0xffff;
+                            meta.tmp1_0 = (meta.tmp16_1 == 16w0xffff) ? 1w1 : 1w0;
+                            meta.tmp16_1 = (meta.tmp1_0 == 1w1) ? 16w0xffff : meta.tmp16_2;
+                            meta.tmp16_0 = meta.tmp16_1;
+                        }
+                        meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                        hdr.udp.check = meta.tmp16_1;
+                    }
+                    meta.tmp32_0 = out_port_1.read(32w0);
+                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                    meta.fate = 1w1 ++ meta.tmp16_0;
+                } else {
+                    meta.tmp32_0 = out_port_0.read(32w0);
+                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                    meta.fate = 1w1 ++ meta.tmp16_0;
+                }
+            }
+        }
+        if (meta.to_server == 1w1) {
+            ig_tm_md.ucast_egress_port = TANDEM_SERVER_PORT;
+        } else {
+            if (meta.fate[16:16] == 1w1) {
+                ig_tm_md.ucast_egress_port = (bit<9>) meta.fate[15:0];
+            } else {
+                ig_dprsr_md.drop_ctl = 3w1;
+            }
+        }
+    }
+}
+
+control TandemIngressDeparser(packet_out packet, inout headers_t hdr, in meta_t meta, in ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md) {
+    apply {
+        packet.emit(hdr.eth);
+        packet.emit(hdr.tandem);
+        packet.emit(hdr.ipv4);
+        packet.emit(hdr.tcp);
+        packet.emit(hdr.udp);
+    }
+}
+
+parser TandemEgressParser(packet_in packet, out eg_headers_t hdr, out eg_meta_t meta, out egress_intrinsic_metadata_t eg_intr_md) {
+    state start {
+        packet.extract(eg_intr_md);
+        transition accept;
+    }
+}
+
+control TandemEgress(inout eg_headers_t hdr, inout eg_meta_t meta, in egress_intrinsic_metadata_t eg_intr_md, in egress_intrinsic_metadata_from_parser_t eg_prsr_md, inout egress_intrinsic_metadata_for_deparser_t eg_dprsr_md, inout egress_intrinsic_metadata_for_output_port_t eg_oport_md) {
+    apply {
+    }
+}
+
+control TandemEgressDeparser(packet_out packet, inout eg_headers_t hdr, in eg_meta_t meta, in egress_intrinsic_metadata_for_deparser_t eg_dprsr_md) {
+    apply {
+    }
+}
+
+Pipeline(TandemIngressParser(), TandemIngress(), TandemIngressDeparser(), TandemEgressParser(), TandemEgress(), TandemEgressDeparser()) pipe;
+
+Switch(pipe) main;

@@ -1,0 +1,838 @@
+#include <core.p4>
+#include <tna.p4>
+
+const bit<9> TANDEM_SERVER_PORT = 9w64;
+
+const bit<16> TANDEM_ETHERTYPE = 16w0x88b5;
+
+header eth_t {
+    bit<48> dst;
+    bit<48> src;
+    bit<16> ethertype;
+}
+
+header tandem_t {
+    bit<8> tag;
+    bit<16> orig_ethertype;
+    bit<1> v6;
+    bit<1> v114;
+    bit<32> v121;
+    bit<16> v123;
+    bit<1> v129;
+    bit<1> v135;
+    bit<4> pad;
+}
+
+header ipv4_t {
+    bit<8> version_ihl;
+    bit<8> tos;
+    bit<16> total_len;
+    bit<16> id;
+    bit<16> frag_off;
+    bit<8> ttl;
+    bit<8> protocol;
+    bit<16> check;
+    bit<32> saddr;
+    bit<32> daddr;
+}
+
+header tcp_t {
+    bit<16> sport;
+    bit<16> dport;
+    bit<32> seq;
+    bit<32> ack_seq;
+    bit<8> data_off;
+    bit<8> flags;
+    bit<16> window;
+    bit<16> check;
+    bit<16> urg_ptr;
+}
+
+header udp_t {
+    bit<16> sport;
+    bit<16> dport;
+    bit<16> len;
+    bit<16> check;
+}
+
+struct headers_t {
+    eth_t eth;
+    tandem_t tandem;
+    ipv4_t ipv4;
+    tcp_t tcp;
+    udp_t udp;
+}
+
+struct meta_t {
+    bit<1> to_server;
+    bit<17> fate;
+    bit<16> ports_k0;
+    bit<32> orig_0_k0;
+    bit<16> orig_0_k4;
+    bit<16> orig_0_k6;
+    bit<32> orig_1_k0;
+    bit<16> orig_1_k4;
+    bit<16> orig_1_k6;
+    bit<1> visible;
+    bit<1> wb_hit;
+    bit<16> in_port;
+    bit<1> tmp1_0;
+    bit<1> tmp1_1;
+    bit<1> tmp1_2;
+    bit<1> tmp1_3;
+    bit<1> tmp1_4;
+    bit<1> tmp1_5;
+    bit<1> tmp1_6;
+    bit<1> tmp1_7;
+    bit<1> tmp1_8;
+    bit<1> tmp1_9;
+    bit<1> tmp1_10;
+    bit<1> tmp1_11;
+    bit<1> tmp1_12;
+    bit<1> tmp1_13;
+    bit<1> tmp1_14;
+    bit<8> tmp8_0;
+    bit<8> tmp8_1;
+    bit<16> tmp16_0;
+    bit<16> tmp16_1;
+    bit<16> tmp16_2;
+    bit<16> tmp16_3;
+    bit<16> tmp16_4;
+    bit<16> tmp16_5;
+    bit<16> tmp16_6;
+    bit<16> tmp16_7;
+    bit<16> tmp16_8;
+    bit<16> tmp16_9;
+    bit<16> tmp16_10;
+    bit<16> tmp16_11;
+    bit<16> tmp16_12;
+    bit<16> tmp16_13;
+    bit<16> tmp16_14;
+    bit<16> tmp16_15;
+    bit<16> tmp16_16;
+    bit<16> tmp16_17;
+    bit<16> tmp16_18;
+    bit<16> tmp16_19;
+    bit<16> tmp16_20;
+    bit<16> tmp16_21;
+    bit<32> tmp32_0;
+    bit<32> tmp32_1;
+    bit<32> tmp32_2;
+    bit<32> tmp32_3;
+    bit<32> tmp32_4;
+    bit<32> tmp32_5;
+    bit<32> tmp32_6;
+    bit<32> tmp32_7;
+    bit<32> tmp32_8;
+    bit<32> tmp32_9;
+    bit<32> tmp32_10;
+    bit<32> tmp32_11;
+    bit<32> tmp32_12;
+    bit<32> tmp32_13;
+    bit<32> tmp32_14;
+    bit<32> tmp32_15;
+    bit<32> tmp32_16;
+    bit<32> tmp32_17;
+    bit<32> tmp32_18;
+    bit<32> tmp32_19;
+    bit<32> tmp32_20;
+    bit<32> tmp32_21;
+    bit<32> tmp32_22;
+    bit<32> tmp32_23;
+    bit<32> tmp32_24;
+    bit<32> tmp32_25;
+    bit<32> tmp32_26;
+    bit<32> tmp32_27;
+    bit<32> tmp32_28;
+    bit<32> tmp32_29;
+    bit<32> tmp32_30;
+    bit<32> tmp32_31;
+    bit<32> tmp32_32;
+    bit<32> tmp32_33;
+    bit<32> tmp32_34;
+    bit<32> tmp32_35;
+    bit<32> tmp32_36;
+    bit<32> tmp32_37;
+    bit<32> tmp32_38;
+    bit<32> tmp32_39;
+    bit<32> tmp32_40;
+    bit<32> tmp32_41;
+    bit<32> tmp32_42;
+    bit<32> tmp32_43;
+    bit<32> tmp32_44;
+    bit<32> tmp32_45;
+}
+
+struct eg_headers_t {
+}
+
+struct eg_meta_t {
+}
+
+parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta, out ingress_intrinsic_metadata_t ig_intr_md) {
+    state start {
+        packet.extract(ig_intr_md);
+        packet.advance(PORT_METADATA_SIZE);
+        meta.to_server = 1w0;
+        meta.fate = 17w0;
+        meta.visible = 1w0;
+        meta.wb_hit = 1w0;
+        packet.extract(hdr.eth);
+        transition select(ig_intr_md.ingress_port, hdr.eth.ethertype) {
+            (TANDEM_SERVER_PORT, TANDEM_ETHERTYPE): parse_tandem;
+            (_, 16w0x800): parse_ipv4;
+            default: accept;
+        }
+    }
+    state parse_tandem {
+        packet.extract(hdr.tandem);
+        transition select(hdr.tandem.orig_ethertype) {
+            16w0x800: parse_ipv4;
+            default: accept;
+        }
+    }
+    state parse_ipv4 {
+        packet.extract(hdr.ipv4);
+        transition select(hdr.ipv4.version_ihl, hdr.ipv4.protocol) {
+            (8w69, 8w6): parse_tcp;
+            (8w69, 8w17): parse_udp;
+            default: accept;
+        }
+    }
+    state parse_tcp {
+        packet.extract(hdr.tcp);
+        transition accept;
+    }
+    state parse_udp {
+        packet.extract(hdr.udp);
+        transition accept;
+    }
+}
+
+control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
+    action ports_hit(bit<16> v0) {
+        meta.tmp1_8 = 1w1;
+        meta.tmp16_1 = v0;
+    }
+    action ports_miss() {
+        meta.tmp1_8 = 1w0;
+        meta.tmp16_1 = 16w0;
+    }
+    table ports {
+        key = {
+            meta.ports_k0: exact;
+        }
+        actions = {
+            ports_hit;
+            ports_miss;
+        }
+        default_action = ports_miss();
+        size = 64;
+    }
+    action orig_0_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
+        meta.tmp1_13 = 1w1;
+        meta.tmp32_3 = v0;
+        meta.tmp16_2 = v4;
+        meta.tmp16_1 = v6;
+    }
+    action orig_0_miss() {
+        meta.tmp1_13 = 1w0;
+        meta.tmp32_3 = 32w0;
+        meta.tmp16_2 = 16w0;
+        meta.tmp16_1 = 16w0;
+    }
+    table orig_0 {
+        key = {
+            meta.orig_0_k0: exact;
+            meta.orig_0_k4: exact;
+            meta.orig_0_k6: exact;
+        }
+        actions = {
+            orig_0_hit;
+            orig_0_miss;
+        }
+        default_action = orig_0_miss();
+        size = 0x10000;
+        idle_timeout = true;
+    }
+    action orig_0_wb_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
+        meta.tmp1_13 = 1w1;
+        meta.tmp32_3 = v0;
+        meta.tmp16_2 = v4;
+        meta.tmp16_1 = v6;
+        meta.wb_hit = 1w1;
+    }
+    action orig_0_wb_deleted() {
+        meta.wb_hit = 1w1;
+        meta.tmp1_13 = 1w0;
+        meta.tmp32_3 = 32w0;
+        meta.tmp16_2 = 16w0;
+        meta.tmp16_1 = 16w0;
+    }
+    action orig_0_wb_miss() {
+        meta.wb_hit = 1w0;
+    }
+    table orig_0_wb {
+        key = {
+            meta.orig_0_k0: exact;
+            meta.orig_0_k4: exact;
+            meta.orig_0_k6: exact;
+        }
+        actions = {
+            orig_0_wb_hit;
+            orig_0_wb_deleted;
+            orig_0_wb_miss;
+        }
+        default_action = orig_0_wb_miss();
+        size = 0x400;
+        idle_timeout = true;
+    }
+    action orig_1_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
+        meta.tmp1_8 = 1w1;
+        meta.tmp32_3 = v0;
+        meta.tmp16_1 = v4;
+        meta.tmp16_2 = v6;
+    }
+    action orig_1_miss() {
+        meta.tmp1_8 = 1w0;
+        meta.tmp32_3 = 32w0;
+        meta.tmp16_1 = 16w0;
+        meta.tmp16_2 = 16w0;
+    }
+    table orig_1 {
+        key = {
+            meta.orig_1_k0: exact;
+            meta.orig_1_k4: exact;
+            meta.orig_1_k6: exact;
+        }
+        actions = {
+            orig_1_hit;
+            orig_1_miss;
+        }
+        default_action = orig_1_miss();
+        size = 0x10000;
+        idle_timeout = true;
+    }
+    action orig_1_wb_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
+        meta.tmp1_8 = 1w1;
+        meta.tmp32_3 = v0;
+        meta.tmp16_1 = v4;
+        meta.tmp16_2 = v6;
+        meta.wb_hit = 1w1;
+    }
+    action orig_1_wb_deleted() {
+        meta.wb_hit = 1w1;
+        meta.tmp1_8 = 1w0;
+        meta.tmp32_3 = 32w0;
+        meta.tmp16_1 = 16w0;
+        meta.tmp16_2 = 16w0;
+    }
+    action orig_1_wb_miss() {
+        meta.wb_hit = 1w0;
+    }
+    table orig_1_wb {
+        key = {
+            meta.orig_1_k0: exact;
+            meta.orig_1_k4: exact;
+            meta.orig_1_k6: exact;
+        }
+        actions = {
+            orig_1_wb_hit;
+            orig_1_wb_deleted;
+            orig_1_wb_miss;
+        }
+        default_action = orig_1_wb_miss();
+        size = 0x400;
+        idle_timeout = true;
+    }
+    Register<bit<32>, bit<32> >(32w1) proxy_ip_0;
+    Register<bit<32>, bit<32> >(32w1) proxy_ip_1;
+    Register<bit<32>, bit<32> >(32w1) proxy_ip_2;
+    Register<bit<32>, bit<32> >(32w1) proxy_ip_3;
+    Register<bit<16>, bit<32> >(32w1) proxy_port_0;
+    Register<bit<16>, bit<32> >(32w1) proxy_port_1;
+    Register<bit<16>, bit<32> >(32w1) proxy_port_2;
+    Register<bit<16>, bit<32> >(32w1) proxy_port_3;
+    Register<bit<32>, bit<32> >(32w1) client_side_0;
+    Register<bit<32>, bit<32> >(32w1) client_side_1;
+    Register<bit<32>, bit<32> >(32w1) server_side_0;
+    Register<bit<32>, bit<32> >(32w1) server_side_1;
+    Register<bit<32>, bit<32> >(32w1) server_side_2;
+    Register<bit<32>, bit<32> >(32w1) server_side_3;
+    Register<bit<1>, bit<32> >(32w1) tandem_visible;
+    apply {
+        meta.visible = tandem_visible.read(32w0);
+        if (hdr.tandem.isValid()) {
+            if (hdr.tandem.tag == 8w2) {
+                meta.tmp1_0 = hdr.tandem.v6;
+                meta.tmp1_1 = hdr.tandem.v114;
+                meta.tmp32_0 = hdr.tandem.v121;
+                meta.tmp16_0 = hdr.tandem.v123;
+                meta.tmp1_2 = hdr.tandem.v129;
+                meta.tmp1_3 = hdr.tandem.v135;
+                hdr.eth.ethertype = hdr.tandem.orig_ethertype;
+                hdr.tandem.setInvalid();
+            } else {
+                ig_dprsr_md.drop_ctl = 3w1;
+                exit;
+            }
+        } else {
+            meta.in_port = (bit<16>) ig_intr_md.ingress_port;
+            meta.tmp16_1 = meta.in_port;
+            meta.tmp32_1 = (bit<32>) meta.tmp16_1;
+            meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_5 = meta.tmp1_4 ^ 1w1;
+            meta.tmp32_2 = client_side_0.read(32w0);
+            meta.tmp1_0 = (meta.tmp32_1 == meta.tmp32_2) ? 1w1 : 1w0;
+            if (meta.tmp1_5 == 1w0) {
+                if (meta.tmp1_0 == 1w1) {
+                    meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                    meta.tmp1_7 = meta.tmp1_6 ^ 1w1;
+                    if (meta.tmp1_7 == 1w0) {
+                        meta.tmp16_1 = hdr.tcp.dport;
+                        meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                        meta.ports_k0 = meta.tmp16_2;
+                        ports.apply();
+                        meta.tmp1_1 = meta.tmp1_8 ^ 1w1;
+                        if (meta.tmp1_1 == 1w0) {
+                            meta.tmp32_3 = hdr.ipv4.saddr;
+                            meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                            meta.tmp16_1 = hdr.tcp.sport;
+                            meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                            meta.tmp32_3 = hdr.ipv4.daddr;
+                            meta.tmp32_0 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                            meta.tmp16_1 = hdr.tcp.dport;
+                            meta.tmp16_0 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                            meta.tmp8_0 = hdr.tcp.flags;
+                            meta.tmp8_1 = meta.tmp8_0 & 8w2;
+                            meta.tmp1_2 = (meta.tmp8_1 == 8w0) ? 1w1 : 1w0;
+                            if (meta.tmp1_2 == 1w1) {
+                                meta.orig_1_k0 = meta.tmp32_4;
+                                meta.orig_1_k4 = meta.tmp16_2;
+                                meta.orig_1_k6 = 16w0;
+                                meta.wb_hit = 1w0;
+                                if (meta.visible == 1w1) {
+                                    orig_1_wb.apply();
+                                }
+                                if (meta.wb_hit == 1w0) {
+                                    orig_1.apply();
+                                }
+                                meta.tmp1_3 = meta.tmp1_8 ^ 1w1;
+                                if (meta.tmp1_3 == 1w1) {
+                                    meta.to_server = 1w1;
+                                    meta.tmp32_3 = hdr.ipv4.daddr;
+                                    meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                    meta.tmp16_1 = hdr.tcp.dport;
+                                    meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                    meta.tmp32_5 = proxy_ip_3.read(32w0);
+                                    meta.tmp32_6 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
+                                    hdr.ipv4.daddr = meta.tmp32_6;
+                                    meta.tmp16_3 = hdr.ipv4.check;
+                                    meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                    meta.tmp16_5 = meta.tmp16_4 ^ 16w0xffff;
+                                    meta.tmp32_7 = (bit<32>) meta.tmp16_5;
+                                    meta.tmp32_8 = meta.tmp32_4 & 32w0xffff;
+                                    meta.tmp32_9 = meta.tmp32_8 ^ 32w0xffff;
+                                    meta.tmp32_10 = meta.tmp32_4 ^ 32w0xffffffff;
+                                    meta.tmp32_11 = meta.tmp32_10 >> 32w16;
+                                    meta.tmp32_12 = meta.tmp32_5 & 32w0xffff;
+                                    meta.tmp32_13 = meta.tmp32_5 >> 32w16;
+                                    meta.tmp32_14 = meta.tmp32_9 + meta.tmp32_11;
+                                    meta.tmp32_15 = meta.tmp32_14 + meta.tmp32_13;
+                                    meta.tmp32_16 = meta.tmp32_15 + meta.tmp32_12;
+                                    meta.tmp32_17 = meta.tmp32_16 + meta.tmp32_7;
+                                    meta.tmp32_18 = meta.tmp32_17 & 32w0xffff;
+                                    meta.tmp32_19 = meta.tmp32_17 >> 32w16;
+                                    meta.tmp32_20 = meta.tmp32_18 + meta.tmp32_19;
+                                    meta.tmp32_21 = meta.tmp32_20 >> 32w16;
+                                    meta.tmp32_22 = meta.tmp32_21 + meta.tmp32_20;
+                                    meta.tmp16_6 = (bit<16>) meta.tmp32_22;
+                                    meta.tmp16_7 = meta.tmp16_6 ^ 16w0xffff;
+                                    meta.tmp16_8 = meta.tmp16_7[7:0] ++ meta.tmp16_7[15:8];
+                                    hdr.ipv4.check = meta.tmp16_8;
+                                    meta.tmp16_9 = proxy_port_3.read(32w0);
+                                    meta.tmp16_10 = meta.tmp16_9[7:0] ++ meta.tmp16_9[15:8];
+                                    hdr.tcp.dport = meta.tmp16_10;
+                                    meta.tmp16_11 = hdr.tcp.check;
+                                    meta.tmp16_12 = meta.tmp16_11[7:0] ++ meta.tmp16_11[15:8];
+                                    meta.tmp16_13 = meta.tmp16_12 ^ 16w0xffff;
+                                    meta.tmp32_23 = (bit<32>) meta.tmp16_13;
+                                    meta.tmp32_24 = meta.tmp32_16 + meta.tmp32_23;
+                                    meta.tmp32_25 = meta.tmp32_24 & 32w0xffff;
+                                    meta.tmp32_26 = meta.tmp32_24 >> 32w16;
+                                    meta.tmp32_27 = meta.tmp32_25 + meta.tmp32_26;
+                                    meta.tmp32_28 = meta.tmp32_27 >> 32w16;
+                                    meta.tmp32_29 = meta.tmp32_28 + meta.tmp32_27;
+                                    meta.tmp32_30 = meta.tmp32_29 & 32w0xffff;
+                                    meta.tmp16_14 = meta.tmp16_2 ^ 16w0xffff;
+                                    meta.tmp32_31 = (bit<32>) meta.tmp16_14;
+                                    meta.tmp32_32 = (bit<32>) meta.tmp16_9;
+                                    meta.tmp32_33 = meta.tmp32_32 + meta.tmp32_31;
+                                    meta.tmp32_34 = meta.tmp32_33 + meta.tmp32_30;
+                                    meta.tmp32_35 = meta.tmp32_34 & 32w0xffff;
+                                    meta.tmp32_36 = meta.tmp32_34 >> 32w16;
+                                    meta.tmp32_37 = meta.tmp32_35 + meta.tmp32_36;
+                                    meta.tmp32_38 = meta.tmp32_37 >> 32w16;
+                                    meta.tmp32_39 = meta.tmp32_38 + meta.tmp32_37;
+                                    meta.tmp16_15 = (bit<16>) meta.tmp32_39;
+                                    meta.tmp16_16 = meta.tmp16_15 ^ 16w0xffff;
+                                    meta.tmp16_17 = meta.tmp16_16[7:0] ++ meta.tmp16_16[15:8];
+                                    hdr.tcp.check = meta.tmp16_17;
+                                } else {
+                                    meta.tmp32_40 = hdr.ipv4.daddr;
+                                    meta.tmp32_41 = ((meta.tmp32_40[7:0] ++ meta.tmp32_40[15:8]) ++ meta.tmp32_40[23:16]) ++ meta.tmp32_40[31:24];
+                                    meta.tmp16_18 = hdr.tcp.dport;
+                                    meta.tmp16_19 = meta.tmp16_18[7:0] ++ meta.tmp16_18[15:8];
+                                    meta.tmp32_40 = proxy_ip_2.read(32w0);
+                                    meta.tmp32_42 = ((meta.tmp32_40[7:0] ++ meta.tmp32_40[15:8]) ++ meta.tmp32_40[23:16]) ++ meta.tmp32_40[31:24];
+                                    hdr.ipv4.daddr = meta.tmp32_42;
+                                    meta.tmp16_18 = hdr.ipv4.check;
+                                    meta.tmp16_20 = meta.tmp16_18[7:0] ++ meta.tmp16_18[15:8];
+                                    meta.tmp16_18 = meta.tmp16_20 ^ 16w0xffff;
+                                    meta.tmp32_42 = (bit<32>) meta.tmp16_18;
+                                    meta.tmp32_43 = meta.tmp32_41 & 32w0xffff;
+                                    meta.tmp32_44 = meta.tmp32_43 ^ 32w0xffff;
+                                    meta.tmp32_43 = meta.tmp32_41 ^ 32w0xffffffff;
+                                    meta.tmp32_41 = meta.tmp32_43 >> 32w16;
+                                    meta.tmp32_43 = meta.tmp32_40 & 32w0xffff;
+                                    meta.tmp32_45 = meta.tmp32_40 >> 32w16;
+                                    meta.tmp32_40 = meta.tmp32_44 + meta.tmp32_41;
+                                    meta.tmp32_41 = meta.tmp32_40 + meta.tmp32_45;
+                                    meta.tmp32_40 = meta.tmp32_41 + meta.tmp32_43;
+                                    meta.tmp32_41 = meta.tmp32_40 + meta.tmp32_42;
+                                    meta.tmp32_42 = meta.tmp32_41 & 32w0xffff;
+                                    meta.tmp32_43 = meta.tmp32_41 >> 32w16;
+                                    meta.tmp32_41 = meta.tmp32_42 + meta.tmp32_43;
+                                    meta.tmp32_42 = meta.tmp32_41 >> 32w16;
+                                    meta.tmp32_43 = meta.tmp32_42 + meta.tmp32_41;
+                                    meta.tmp16_18 = (bit<16>) meta.tmp32_43;
+                                    meta.tmp16_20 = meta.tmp16_18 ^ 16w0xffff;
+                                    meta.tmp16_18 = meta.tmp16_20[7:0] ++ meta.tmp16_20[15:8];
+                                    hdr.ipv4.check = meta.tmp16_18;
+                                    meta.tmp16_18 = proxy_port_2.read(32w0);
+                                    meta.tmp16_20 = meta.tmp16_18[7:0] ++ meta.tmp16_18[15:8];
+                                    hdr.tcp.dport = meta.tmp16_20;
+                                    meta.tmp16_20 = hdr.tcp.check;
+                                    meta.tmp16_21 = meta.tmp16_20[7:0] ++ meta.tmp16_20[15:8];
+                                    meta.tmp16_20 = meta.tmp16_21 ^ 16w0xffff;
+                                    meta.tmp32_41 = (bit<32>) meta.tmp16_20;
+                                    meta.tmp32_42 = meta.tmp32_40 + meta.tmp32_41;
+                                    meta.tmp32_40 = meta.tmp32_42 & 32w0xffff;
+                                    meta.tmp32_41 = meta.tmp32_42 >> 32w16;
+                                    meta.tmp32_42 = meta.tmp32_40 + meta.tmp32_41;
+                                    meta.tmp32_40 = meta.tmp32_42 >> 32w16;
+                                    meta.tmp32_41 = meta.tmp32_40 + meta.tmp32_42;
+                                    meta.tmp32_40 = meta.tmp32_41 & 32w0xffff;
+                                    meta.tmp16_20 = meta.tmp16_19 ^ 16w0xffff;
+                                    meta.tmp32_41 = (bit<32>) meta.tmp16_20;
+                                    meta.tmp32_42 = (bit<32>) meta.tmp16_18;
+                                    meta.tmp32_43 = meta.tmp32_42 + meta.tmp32_41;
+                                    meta.tmp32_41 = meta.tmp32_43 + meta.tmp32_40;
+                                    meta.tmp32_40 = meta.tmp32_41 & 32w0xffff;
+                                    meta.tmp32_42 = meta.tmp32_41 >> 32w16;
+                                    meta.tmp32_41 = meta.tmp32_40 + meta.tmp32_42;
+                                    meta.tmp32_40 = meta.tmp32_41 >> 32w16;
+                                    meta.tmp32_42 = meta.tmp32_40 + meta.tmp32_41;
+                                    meta.tmp16_18 = (bit<16>) meta.tmp32_42;
+                                    meta.tmp16_19 = meta.tmp16_18 ^ 16w0xffff;
+                                    meta.tmp16_18 = meta.tmp16_19[7:0] ++ meta.tmp16_19[15:8];
+                                    hdr.tcp.check = meta.tmp16_18;
+                                }
+                            } else {
+                                meta.to_server = 1w1;
+                                meta.tmp32_3 = hdr.ipv4.daddr;
+                                meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                meta.tmp16_1 = hdr.tcp.dport;
+                                meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                meta.tmp32_5 = proxy_ip_3.read(32w0);
+                                meta.tmp32_6 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
+                                hdr.ipv4.daddr = meta.tmp32_6;
+                                meta.tmp16_3 = hdr.ipv4.check;
+                                meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                meta.tmp16_5 = meta.tmp16_4 ^ 16w0xffff;
+                                meta.tmp32_7 = (bit<32>) meta.tmp16_5;
+                                meta.tmp32_8 = meta.tmp32_4 & 32w0xffff;
+                                meta.tmp32_9 = meta.tmp32_8 ^ 32w0xffff;
+                                meta.tmp32_10 = meta.tmp32_4 ^ 32w0xffffffff;
+                                meta.tmp32_11 = meta.tmp32_10 >> 32w16;
+                                meta.tmp32_12 = meta.tmp32_5 & 32w0xffff;
+                                meta.tmp32_13 = meta.tmp32_5 >> 32w16;
+                                meta.tmp32_14 = meta.tmp32_9 + meta.tmp32_11;
+                                meta.tmp32_15 = meta.tmp32_14 + meta.tmp32_13;
+                                meta.tmp32_16 = meta.tmp32_15 + meta.tmp32_12;
+                                meta.tmp32_17 = meta.tmp32_16 + meta.tmp32_7;
+                                meta.tmp32_18 = meta.tmp32_17 & 32w0xffff;
+                                meta.tmp32_19 = meta.tmp32_17 >> 32w16;
+                                meta.tmp32_20 = meta.tmp32_18 + meta.tmp32_19;
+                                meta.tmp32_21 = meta.tmp32_20 >> 32w16;
+                                meta.tmp32_22 = meta.tmp32_21 + meta.tmp32_20;
+                                meta.tmp16_6 = (bit<16>) meta.tmp32_22;
+                                meta.tmp16_7 = meta.tmp16_6 ^ 16w0xffff;
+                                meta.tmp16_8 = meta.tmp16_7[7:0] ++ meta.tmp16_7[15:8];
+                                hdr.ipv4.check = meta.tmp16_8;
+                                meta.tmp16_9 = proxy_port_3.read(32w0);
+                                meta.tmp16_10 = meta.tmp16_9[7:0] ++ meta.tmp16_9[15:8];
+                                hdr.tcp.dport = meta.tmp16_10;
+                                meta.tmp16_11 = hdr.tcp.check;
+                                meta.tmp16_12 = meta.tmp16_11[7:0] ++ meta.tmp16_11[15:8];
+                                meta.tmp16_13 = meta.tmp16_12 ^ 16w0xffff;
+                                meta.tmp32_23 = (bit<32>) meta.tmp16_13;
+                                meta.tmp32_24 = meta.tmp32_16 + meta.tmp32_23;
+                                meta.tmp32_25 = meta.tmp32_24 & 32w0xffff;
+                                meta.tmp32_26 = meta.tmp32_24 >> 32w16;
+                                meta.tmp32_27 = meta.tmp32_25 + meta.tmp32_26;
+                                meta.tmp32_28 = meta.tmp32_27 >> 32w16;
+                                meta.tmp32_29 = meta.tmp32_28 + meta.tmp32_27;
+                                meta.tmp32_30 = meta.tmp32_29 & 32w0xffff;
+                                meta.tmp16_14 = meta.tmp16_2 ^ 16w0xffff;
+                                meta.tmp32_31 = (bit<32>) meta.tmp16_14;
+                                meta.tmp32_32 = (bit<32>) meta.tmp16_9;
+                                meta.tmp32_33 = meta.tmp32_32 + meta.tmp32_31;
+                                meta.tmp32_34 = meta.tmp32_33 + meta.tmp32_30;
+                                meta.tmp32_35 = meta.tmp32_34 & 32w0xffff;
+                                meta.tmp32_36 = meta.tmp32_34 >> 32w16;
+                                meta.tmp32_37 = meta.tmp32_35 + meta.tmp32_36;
+                                meta.tmp32_38 = meta.tmp32_37 >> 32w16;
+                                meta.tmp32_39 = meta.tmp32_38 + meta.tmp32_37;
+                                meta.tmp16_15 = (bit<16>) meta.tmp32_39;
+                                meta.tmp16_16 = meta.tmp16_15 ^ 16w0xffff;
+                                meta.tmp16_17 = meta.tmp16_16[7:0] ++ meta.tmp16_16[15:8];
+                                hdr.tcp.check = meta.tmp16_17;
+                            }
+                        }
+                    }
+                } else {
+                    meta.tmp32_3 = server_side_0.read(32w0);
+                    meta.tmp1_8 = (meta.tmp32_1 == meta.tmp32_3) ? 1w1 : 1w0;
+                    if (meta.tmp1_8 == 1w1) {
+                        meta.tmp1_9 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                        meta.tmp1_10 = meta.tmp1_9 ^ 1w1;
+                        if (meta.tmp1_10 == 1w0) {
+                            meta.tmp32_3 = hdr.ipv4.saddr;
+                            meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                            meta.tmp32_3 = proxy_ip_0.read(32w0);
+                            meta.tmp1_11 = (meta.tmp32_4 == meta.tmp32_3) ? 1w1 : 1w0;
+                            if (meta.tmp1_11 == 1w1) {
+                                meta.tmp16_1 = hdr.tcp.sport;
+                                meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                meta.tmp16_1 = proxy_port_0.read(32w0);
+                                meta.tmp1_12 = (meta.tmp16_2 == meta.tmp16_1) ? 1w1 : 1w0;
+                                if (meta.tmp1_12 == 1w1) {
+                                    meta.tmp32_3 = hdr.ipv4.daddr;
+                                    meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                    meta.tmp16_1 = hdr.tcp.dport;
+                                    meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                    meta.orig_0_k0 = meta.tmp32_4;
+                                    meta.orig_0_k4 = meta.tmp16_2;
+                                    meta.orig_0_k6 = 16w0;
+                                    meta.wb_hit = 1w0;
+                                    if (meta.visible == 1w1) {
+                                        orig_0_wb.apply();
+                                    }
+                                    if (meta.wb_hit == 1w0) {
+                                        orig_0.apply();
+                                    }
+                                    meta.tmp1_14 = meta.tmp1_13 ^ 1w1;
+                                    if (meta.tmp1_14 == 1w0) {
+                                        meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                        hdr.ipv4.saddr = meta.tmp32_4;
+                                        meta.tmp16_1 = hdr.ipv4.check;
+                                        meta.tmp16_3 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                        meta.tmp32_4 = proxy_ip_1.read(32w0);
+                                        meta.tmp16_1 = meta.tmp16_3 ^ 16w0xffff;
+                                        meta.tmp32_5 = (bit<32>) meta.tmp16_1;
+                                        meta.tmp32_6 = meta.tmp32_4 & 32w0xffff;
+                                        meta.tmp32_7 = meta.tmp32_6 ^ 32w0xffff;
+                                        meta.tmp32_6 = meta.tmp32_4 ^ 32w0xffffffff;
+                                        meta.tmp32_4 = meta.tmp32_6 >> 32w16;
+                                        meta.tmp32_6 = meta.tmp32_3 & 32w0xffff;
+                                        meta.tmp32_8 = meta.tmp32_3 >> 32w16;
+                                        meta.tmp32_3 = meta.tmp32_6 + meta.tmp32_8;
+                                        meta.tmp32_6 = meta.tmp32_4 + meta.tmp32_3;
+                                        meta.tmp32_3 = meta.tmp32_6 + meta.tmp32_5;
+                                        meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_7;
+                                        meta.tmp32_3 = meta.tmp32_4 & 32w0xffff;
+                                        meta.tmp32_5 = meta.tmp32_4 >> 32w16;
+                                        meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_5;
+                                        meta.tmp32_3 = meta.tmp32_4 >> 32w16;
+                                        meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
+                                        meta.tmp16_1 = (bit<16>) meta.tmp32_5;
+                                        meta.tmp16_3 = meta.tmp16_1 ^ 16w0xffff;
+                                        meta.tmp16_1 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                        hdr.ipv4.check = meta.tmp16_1;
+                                        meta.tmp16_1 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                        hdr.tcp.sport = meta.tmp16_1;
+                                        meta.tmp16_1 = hdr.tcp.check;
+                                        meta.tmp16_3 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                        meta.tmp16_1 = meta.tmp16_3 ^ 16w0xffff;
+                                        meta.tmp32_3 = (bit<32>) meta.tmp16_1;
+                                        meta.tmp32_4 = meta.tmp32_6 + meta.tmp32_7;
+                                        meta.tmp32_5 = meta.tmp32_4 + meta.tmp32_3;
+                                        meta.tmp32_3 = meta.tmp32_5 & 32w0xffff;
+                                        meta.tmp32_4 = meta.tmp32_5 >> 32w16;
+                                        meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
+                                        meta.tmp32_3 = meta.tmp32_5 >> 32w16;
+                                        meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_5;
+                                        meta.tmp16_1 = proxy_port_1.read(32w0);
+                                        meta.tmp32_3 = meta.tmp32_4 & 32w0xffff;
+                                        meta.tmp16_3 = meta.tmp16_1 ^ 16w0xffff;
+                                        meta.tmp32_4 = (bit<32>) meta.tmp16_3;
+                                        meta.tmp32_5 = (bit<32>) meta.tmp16_2;
+                                        meta.tmp32_6 = meta.tmp32_4 + meta.tmp32_5;
+                                        meta.tmp32_4 = meta.tmp32_6 + meta.tmp32_3;
+                                        meta.tmp32_3 = meta.tmp32_4 & 32w0xffff;
+                                        meta.tmp32_5 = meta.tmp32_4 >> 32w16;
+                                        meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_5;
+                                        meta.tmp32_3 = meta.tmp32_4 >> 32w16;
+                                        meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
+                                        meta.tmp16_1 = (bit<16>) meta.tmp32_5;
+                                        meta.tmp16_2 = meta.tmp16_1 ^ 16w0xffff;
+                                        meta.tmp16_1 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                        hdr.tcp.check = meta.tmp16_1;
+                                    }
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+            if (meta.to_server == 1w1) {
+                hdr.tandem.setValid();
+                hdr.tandem.tag = 8w1;
+                hdr.tandem.orig_ethertype = hdr.eth.ethertype;
+                hdr.eth.ethertype = TANDEM_ETHERTYPE;
+                hdr.tandem.v6 = meta.tmp1_0;
+                hdr.tandem.v114 = meta.tmp1_1;
+                hdr.tandem.v121 = meta.tmp32_0;
+                hdr.tandem.v123 = meta.tmp16_0;
+                hdr.tandem.v129 = meta.tmp1_2;
+                hdr.tandem.v135 = meta.tmp1_3;
+                hdr.tandem.pad = 4w0;
+            }
+        }
+        if (meta.to_server == 1w0) {
+            meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_5 = meta.tmp1_4 ^ 1w1;
+            if (meta.tmp1_5 == 1w1) {
+                meta.tmp32_0 = server_side_3.read(32w0);
+                if (meta.tmp1_0 == 1w1) {
+                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                    meta.fate = 1w1 ++ meta.tmp16_0;
+                } else {
+                    meta.tmp1_4 = (meta.tmp32_1 == meta.tmp32_0) ? 1w1 : 1w0;
+                    if (meta.tmp1_4 == 1w1) {
+                        meta.tmp16_0 = (bit<16>) meta.tmp32_2;
+                        meta.fate = 1w1 ++ meta.tmp16_0;
+                    } else {
+                        meta.fate = 17w0;
+                    }
+                }
+            } else {
+                if (meta.tmp1_0 == 1w1) {
+                    meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                    meta.tmp1_7 = meta.tmp1_6 ^ 1w1;
+                    if (meta.tmp1_7 == 1w1) {
+                        meta.tmp32_0 = server_side_2.read(32w0);
+                        meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                        meta.fate = 1w1 ++ meta.tmp16_0;
+                    } else {
+                        if (meta.tmp1_1 == 1w1) {
+                            meta.tmp32_0 = server_side_2.read(32w0);
+                            meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                            meta.fate = 1w1 ++ meta.tmp16_0;
+                        } else {
+                            if (meta.tmp1_2 == 1w1) {
+                                if (meta.tmp1_3 == 1w1) {
+                                    meta.tmp32_1 = server_side_1.read(32w0);
+                                    meta.tmp16_1 = (bit<16>) meta.tmp32_1;
+                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                } else {
+                                    meta.tmp32_0 = server_side_2.read(32w0);
+                                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                    meta.fate = 1w1 ++ meta.tmp16_0;
+                                }
+                            } else {
+                                meta.tmp32_1 = server_side_1.read(32w0);
+                                meta.tmp16_1 = (bit<16>) meta.tmp32_1;
+                                meta.fate = 1w1 ++ meta.tmp16_1;
+                            }
+                        }
+                    }
+                } else {
+                    if (meta.tmp1_8 == 1w1) {
+                        meta.tmp1_9 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                        meta.tmp1_10 = meta.tmp1_9 ^ 1w1;
+                        if (meta.tmp1_10 == 1w1) {
+                            meta.tmp32_0 = meta.tmp32_2;
+                            meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                            meta.fate = 1w1 ++ meta.tmp16_0;
+                        } else {
+                            if (meta.tmp1_11 == 1w1) {
+                                if (meta.tmp1_12 == 1w1) {
+                                    if (meta.tmp1_14 == 1w1) {
+                                        meta.fate = 17w0;
+                                    } else {
+                                        meta.tmp32_1 = client_side_1.read(32w0);
+                                        meta.tmp32_0 = meta.tmp32_1;
+                                        meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                        meta.fate = 1w1 ++ meta.tmp16_0;
+                                    }
+                                } else {
+                                    meta.tmp32_0 = meta.tmp32_2;
+                                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                    meta.fate = 1w1 ++ meta.tmp16_0;
+                                }
+                            } else {
+                                meta.tmp32_0 = meta.tmp32_2;
+                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                meta.fate = 1w1 ++ meta.tmp16_0;
+                            }
+                        }
+                    } else {
+                        meta.fate = 17w0;
+                    }
+                }
+            }
+        }
+        if (meta.to_server == 1w1) {
+            ig_tm_md.ucast_egress_port = TANDEM_SERVER_PORT;
+        } else {
+            if (meta.fate[16:16] == 1w1) {
+                ig_tm_md.ucast_egress_port = (bit<9>) meta.fate[15:0];
+            } else {
+                ig_dprsr_md.drop_ctl = 3w1;
+            }
+        }
+    }
+}
+
+control TandemIngressDeparser(packet_out packet, inout headers_t hdr, in meta_t meta, in ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md) {
+    apply {
+        packet.emit(hdr.eth);
+        packet.emit(hdr.tandem);
+        packet.emit(hdr.ipv4);
+        packet.emit(hdr.tcp);
+        packet.emit(hdr.udp);
+    }
+}
+
+parser TandemEgressParser(packet_in packet, out eg_headers_t hdr, out eg_meta_t meta, out egress_intrinsic_metadata_t eg_intr_md) {
+    state start {
+        packet.extract(eg_intr_md);
+        transition accept;
+    }
+}
+
+control TandemEgress(inout eg_headers_t hdr, inout eg_meta_t meta, in egress_intrinsic_metadata_t eg_intr_md, in egress_intrinsic_metadata_from_parser_t eg_prsr_md, inout egress_intrinsic_metadata_for_deparser_t eg_dprsr_md, inout egress_intrinsic_metadata_for_output_port_t eg_oport_md) {
+    apply {
+    }
+}
+
+control TandemEgressDeparser(packet_out packet, inout eg_headers_t hdr, in eg_meta_t meta, in egress_intrinsic_metadata_for_deparser_t eg_dprsr_md) {
+    apply {
+    }
+}
+
+Pipeline(TandemIngressParser(), TandemIngress(), TandemIngressDeparser(), TandemEgressParser(), TandemEgress(), TandemEgressDeparser()) pipe;
+
+Switch(pipe) main;

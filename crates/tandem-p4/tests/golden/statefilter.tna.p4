@@ -1,0 +1,305 @@
+#include <core.p4>
+#include <tna.p4>
+
+const bit<9> TANDEM_SERVER_PORT = 9w64;
+
+const bit<16> TANDEM_ETHERTYPE = 16w0x88b5;
+
+header eth_t {
+    bit<48> dst;
+    bit<48> src;
+    bit<16> ethertype;
+}
+
+header tandem_t {
+    bit<8> tag;
+    bit<16> orig_ethertype;
+    bit<32> v1;
+    bit<1> v3;
+    bit<1> v37;
+    bit<1> v38;
+    bit<1> v41;
+    bit<32> v45;
+    bit<16> v47;
+    bit<16> v48;
+    bit<1> v59;
+    bit<17> fate;
+    bit<2> pad;
+}
+
+header ipv4_t {
+    bit<8> version_ihl;
+    bit<8> tos;
+    bit<16> total_len;
+    bit<16> id;
+    bit<16> frag_off;
+    bit<8> ttl;
+    bit<8> protocol;
+    bit<16> check;
+    bit<32> saddr;
+    bit<32> daddr;
+}
+
+header tcp_t {
+    bit<16> sport;
+    bit<16> dport;
+    bit<32> seq;
+    bit<32> ack_seq;
+    bit<8> data_off;
+    bit<8> flags;
+    bit<16> window;
+    bit<16> check;
+    bit<16> urg_ptr;
+}
+
+header udp_t {
+    bit<16> sport;
+    bit<16> dport;
+    bit<16> len;
+    bit<16> check;
+}
+
+struct headers_t {
+    eth_t eth;
+    tandem_t tandem;
+    ipv4_t ipv4;
+    tcp_t tcp;
+    udp_t udp;
+}
+
+struct meta_t {
+    bit<1> to_server;
+    bit<17> fate;
+    bit<16> in_port;
+    bit<1> tmp1_0;
+    bit<1> tmp1_1;
+    bit<1> tmp1_2;
+    bit<1> tmp1_3;
+    bit<1> tmp1_4;
+    bit<1> tmp1_5;
+    bit<1> tmp1_6;
+    bit<1> tmp1_7;
+    bit<8> tmp8_0;
+    bit<16> tmp16_0;
+    bit<16> tmp16_1;
+    bit<16> tmp16_2;
+    bit<16> tmp16_3;
+    bit<16> tmp16_4;
+    bit<16> tmp16_5;
+    bit<32> tmp32_0;
+    bit<32> tmp32_1;
+    bit<32> tmp32_2;
+    bit<32> tmp32_3;
+    bit<32> tmp32_4;
+    bit<32> tmp32_5;
+}
+
+struct eg_headers_t {
+}
+
+struct eg_meta_t {
+}
+
+parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta, out ingress_intrinsic_metadata_t ig_intr_md) {
+    state start {
+        packet.extract(ig_intr_md);
+        packet.advance(PORT_METADATA_SIZE);
+        meta.to_server = 1w0;
+        meta.fate = 17w0;
+        packet.extract(hdr.eth);
+        transition select(ig_intr_md.ingress_port, hdr.eth.ethertype) {
+            (TANDEM_SERVER_PORT, TANDEM_ETHERTYPE): parse_tandem;
+            (_, 16w0x800): parse_ipv4;
+            default: accept;
+        }
+    }
+    state parse_tandem {
+        packet.extract(hdr.tandem);
+        transition select(hdr.tandem.orig_ethertype) {
+            16w0x800: parse_ipv4;
+            default: accept;
+        }
+    }
+    state parse_ipv4 {
+        packet.extract(hdr.ipv4);
+        transition select(hdr.ipv4.version_ihl, hdr.ipv4.protocol) {
+            (8w69, 8w6): parse_tcp;
+            (8w69, 8w17): parse_udp;
+            default: accept;
+        }
+    }
+    state parse_tcp {
+        packet.extract(hdr.tcp);
+        transition accept;
+    }
+    state parse_udp {
+        packet.extract(hdr.udp);
+        transition accept;
+    }
+}
+
+control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
+    Register<bit<32>, bit<32> >(32w1) new_from;
+    Register<bit<32>, bit<32> >(32w1) udp_mode;
+    apply {
+        if (hdr.tandem.isValid()) {
+            if (hdr.tandem.tag == 8w2) {
+                meta.tmp32_0 = hdr.tandem.v1;
+                meta.tmp1_0 = hdr.tandem.v3;
+                meta.tmp1_1 = hdr.tandem.v37;
+                meta.tmp1_2 = hdr.tandem.v38;
+                meta.tmp1_3 = hdr.tandem.v41;
+                meta.tmp32_1 = hdr.tandem.v45;
+                meta.tmp16_0 = hdr.tandem.v47;
+                meta.tmp16_1 = hdr.tandem.v48;
+                meta.tmp1_4 = hdr.tandem.v59;
+                meta.fate = hdr.tandem.fate;
+                hdr.eth.ethertype = hdr.tandem.orig_ethertype;
+                hdr.tandem.setInvalid();
+            } else {
+                ig_dprsr_md.drop_ctl = 3w1;
+                exit;
+            }
+        } else {
+            meta.in_port = (bit<16>) ig_intr_md.ingress_port;
+            meta.tmp16_2 = meta.in_port;
+            meta.tmp32_0 = (bit<32>) meta.tmp16_2;
+            meta.tmp1_0 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
+            if (meta.tmp1_0 == 1w1) {
+                meta.to_server = 1w1;
+            } else {
+                meta.to_server = 1w1;
+                meta.tmp1_5 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_6 = meta.tmp1_5 ^ 1w1;
+                meta.tmp1_5 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_7 = meta.tmp1_5 ^ 1w1;
+                meta.tmp1_5 = meta.tmp1_6 & meta.tmp1_7;
+                if (meta.tmp1_5 == 1w1) {
+                    meta.to_server = 1w1;
+                } else {
+                    meta.tmp8_0 = (meta.tmp1_6 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp16_2 = hdr.udp.sport;
+                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                    meta.tmp16_2 = hdr.tcp.sport;
+                    meta.tmp16_4 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                    meta.tmp1_5 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
+                    meta.tmp16_2 = (meta.tmp1_5 == 1w1) ? meta.tmp16_4 : meta.tmp16_3;
+                    meta.tmp8_0 = (meta.tmp1_6 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp16_3 = hdr.udp.dport;
+                    meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                    meta.tmp16_3 = hdr.tcp.dport;
+                    meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                    meta.tmp1_5 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
+                    meta.tmp16_3 = (meta.tmp1_5 == 1w1) ? meta.tmp16_5 : meta.tmp16_4;
+                    meta.tmp32_2 = hdr.ipv4.saddr;
+                    meta.tmp32_3 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+                    meta.tmp32_4 = hdr.ipv4.daddr;
+                    meta.tmp32_5 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
+                    meta.tmp1_1 = (meta.tmp32_2 < meta.tmp32_4) ? 1w1 : 1w0;
+                    if (meta.tmp1_1 == 1w1) {
+                        meta.tmp32_1 = meta.tmp32_3;
+                        meta.tmp16_0 = meta.tmp16_2;
+                        meta.tmp16_1 = meta.tmp16_3;
+                    } else {
+                        meta.tmp1_2 = (meta.tmp32_3 == meta.tmp32_5) ? 1w1 : 1w0;
+                        if (meta.tmp1_2 == 1w1) {
+                            meta.tmp16_4 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                            meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                            meta.tmp1_3 = (meta.tmp16_4 > meta.tmp16_5) ? 1w1 : 1w0;
+                            if (meta.tmp1_3 == 1w1) {
+                                meta.tmp32_1 = meta.tmp32_5;
+                                meta.tmp16_0 = meta.tmp16_3;
+                                meta.tmp16_1 = meta.tmp16_2;
+                            } else {
+                                meta.tmp32_1 = meta.tmp32_3;
+                                meta.tmp16_0 = meta.tmp16_2;
+                                meta.tmp16_1 = meta.tmp16_3;
+                            }
+                        } else {
+                            meta.tmp32_1 = meta.tmp32_5;
+                            meta.tmp16_0 = meta.tmp16_3;
+                            meta.tmp16_1 = meta.tmp16_2;
+                        }
+                    }
+                    meta.to_server = 1w1;
+                    meta.tmp8_0 = hdr.ipv4.protocol;
+                    meta.tmp32_2 = new_from.read(32w0);
+                    meta.tmp32_3 = 32w1 << meta.tmp32_0;
+                    meta.tmp32_4 = meta.tmp32_2 & meta.tmp32_3;
+                    meta.tmp1_4 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
+                    if (meta.tmp1_7 == 1w1) {
+                        meta.to_server = 1w1;
+                    } else {
+                        meta.tmp32_2 = udp_mode.read(32w0);
+                        if (meta.tmp32_2 == 32w1) {
+                            meta.to_server = 1w1;
+                        } else {
+                            if (meta.tmp32_2 == 32w0) {
+                                meta.to_server = 1w1;
+                            } else {
+                                meta.to_server = 1w1;
+                            }
+                        }
+                    }
+                }
+            }
+            if (meta.to_server == 1w1) {
+                hdr.tandem.setValid();
+                hdr.tandem.tag = 8w1;
+                hdr.tandem.orig_ethertype = hdr.eth.ethertype;
+                hdr.eth.ethertype = TANDEM_ETHERTYPE;
+                hdr.tandem.v1 = meta.tmp32_0;
+                hdr.tandem.v3 = meta.tmp1_0;
+                hdr.tandem.v37 = meta.tmp1_1;
+                hdr.tandem.v38 = meta.tmp1_2;
+                hdr.tandem.v41 = meta.tmp1_3;
+                hdr.tandem.v45 = meta.tmp32_1;
+                hdr.tandem.v47 = meta.tmp16_0;
+                hdr.tandem.v48 = meta.tmp16_1;
+                hdr.tandem.v59 = meta.tmp1_4;
+                hdr.tandem.fate = meta.fate;
+                hdr.tandem.pad = 2w0;
+            }
+        }
+        if (meta.to_server == 1w1) {
+            ig_tm_md.ucast_egress_port = TANDEM_SERVER_PORT;
+        } else {
+            if (meta.fate[16:16] == 1w1) {
+                ig_tm_md.ucast_egress_port = (bit<9>) meta.fate[15:0];
+            } else {
+                ig_dprsr_md.drop_ctl = 3w1;
+            }
+        }
+    }
+}
+
+control TandemIngressDeparser(packet_out packet, inout headers_t hdr, in meta_t meta, in ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md) {
+    apply {
+        packet.emit(hdr.eth);
+        packet.emit(hdr.tandem);
+        packet.emit(hdr.ipv4);
+        packet.emit(hdr.tcp);
+        packet.emit(hdr.udp);
+    }
+}
+
+parser TandemEgressParser(packet_in packet, out eg_headers_t hdr, out eg_meta_t meta, out egress_intrinsic_metadata_t eg_intr_md) {
+    state start {
+        packet.extract(eg_intr_md);
+        transition accept;
+    }
+}
+
+control TandemEgress(inout eg_headers_t hdr, inout eg_meta_t meta, in egress_intrinsic_metadata_t eg_intr_md, in egress_intrinsic_metadata_from_parser_t eg_prsr_md, inout egress_intrinsic_metadata_for_deparser_t eg_dprsr_md, inout egress_intrinsic_metadata_for_output_port_t eg_oport_md) {
+    apply {
+    }
+}
+
+control TandemEgressDeparser(packet_out packet, inout eg_headers_t hdr, in eg_meta_t meta, in egress_intrinsic_metadata_for_deparser_t eg_dprsr_md) {
+    apply {
+    }
+}
+
+Pipeline(TandemIngressParser(), TandemIngress(), TandemIngressDeparser(), TandemEgressParser(), TandemEgress(), TandemEgressDeparser()) pipe;
+
+Switch(pipe) main;
