@@ -929,6 +929,13 @@ impl Gen<'_, '_> {
             IrBin::Udiv => match (cy, pow2) {
                 (Some(0), _) => lit(0, bits),
                 (_, Some(k)) => bin(BinOp::Shr, a, lit(u64::from(k), bits)),
+                // BMv2 divides at run time; x / 0 = 0 as in the NF IR.
+                (Some(_), None) if !self.tna() => bin(BinOp::Div, a, b),
+                _ if !self.tna() => ternary(
+                    bin(BinOp::Eq, b.clone(), lit(0, bits)),
+                    lit(0, bits),
+                    bin(BinOp::Div, a, b),
+                ),
                 _ => {
                     return Err(self.unsupported(
                         inst,
@@ -939,6 +946,13 @@ impl Gen<'_, '_> {
             IrBin::Urem => match (cy, pow2) {
                 (Some(0), _) => a,
                 (Some(c), Some(_)) => bin(BinOp::BitAnd, a, lit(c - 1, bits)),
+                // x % 0 = x as in the NF IR.
+                (Some(_), None) if !self.tna() => bin(BinOp::Mod, a, b),
+                _ if !self.tna() => ternary(
+                    bin(BinOp::Eq, b.clone(), lit(0, bits)),
+                    a.clone(),
+                    bin(BinOp::Mod, a, b),
+                ),
                 _ => {
                     return Err(self.unsupported(
                         inst,
@@ -946,6 +960,27 @@ impl Gen<'_, '_> {
                     ))
                 }
             },
+            IrBin::Sdiv | IrBin::Srem if !self.tna() => {
+                // On magnitudes: |a| / |b| with the quotient negated when the signs differ,
+                // |a| % |b| with the dividend's sign; x / 0 = 0, x % 0 = x.
+                let neg = |x: &Expr| is_one(slice(x.clone(), bits - 1, bits - 1));
+                let minus = |x: Expr| bin(BinOp::Sub, lit(0, bits), x);
+                let abs = |x: &Expr| ternary(neg(x), minus(x.clone()), x.clone());
+                let (ma, mb) = (abs(&a), abs(&b));
+                let zero = bin(BinOp::Eq, b.clone(), lit(0, bits));
+                if op == IrBin::Sdiv {
+                    let q = ternary(zero, lit(0, bits), bin(BinOp::Div, ma, mb));
+                    let differ = bin(
+                        BinOp::Ne,
+                        slice(a.clone(), bits - 1, bits - 1),
+                        slice(b.clone(), bits - 1, bits - 1),
+                    );
+                    ternary(differ, minus(q.clone()), q)
+                } else {
+                    let r = ternary(zero, ma.clone(), bin(BinOp::Mod, ma, mb));
+                    ternary(neg(&a), minus(r.clone()), r)
+                }
+            }
             IrBin::Sdiv | IrBin::Srem => {
                 return Err(self.unsupported(inst, "signed division on the switch"))
             }

@@ -569,24 +569,36 @@ fn native(nf: &str) -> NativeNf {
 }
 
 fn end_to_end(nf: &str, addr: Addr, workload: &str, packets: usize) {
+    let name = std::env::var("TANDEM_E2E_PROFILE").unwrap_or_else(|_| "tofino1".into());
+    let profile = TargetProfile::builtin(&name).unwrap();
+    let split = std::env::var_os("TANDEM_E2E_NOSPLIT").is_none();
+    assert!(run_end_to_end(
+        nf, addr, workload, packets, &profile, split, 300
+    ));
+}
+
+/// Runs one NF end to end; `false` when no plan fits the profile.
+fn run_end_to_end(
+    nf: &str,
+    addr: Addr,
+    workload: &str,
+    packets: usize,
+    profile: &TargetProfile,
+    split_joins: bool,
+    flows: u64,
+) -> bool {
     let text =
         std::fs::read_to_string(repo().join(format!("crates/tandem-lift/tests/golden/{nf}.nfir")))
             .unwrap();
     let original = tandem_ir::parse_module(&text).unwrap();
-    let profile = TargetProfile::builtin(
-        &std::env::var("TANDEM_E2E_PROFILE").unwrap_or_else(|_| "tofino1".into()),
-    )
-    .unwrap();
-    let plan = partition_module(
-        &original,
-        &profile,
-        &PartitionOptions {
-            split_joins: std::env::var_os("TANDEM_E2E_NOSPLIT").is_none(),
-            ..Default::default()
-        },
-    )
-    .unwrap()
-    .plan;
+    let options = PartitionOptions {
+        split_joins,
+        ..Default::default()
+    };
+    let Ok(partitioned) = partition_module(&original, profile, &options) else {
+        return false;
+    };
+    let plan = partitioned.plan;
     let module = plan.module().unwrap();
     let out = generate(&plan, &module, &P4Options::default()).unwrap();
     let sw = Switch::from_source(&tandem_p4_syntax::print_program(&out.program)).unwrap();
@@ -675,7 +687,7 @@ fn end_to_end(nf: &str, addr: Addr, workload: &str, packets: usize) {
         flows: std::env::var("TANDEM_E2E_FLOWS")
             .ok()
             .and_then(|s| s.parse().ok())
-            .unwrap_or(300),
+            .unwrap_or(flows),
         seed: 11,
         plan: addr,
         ..GenOptions::default()
@@ -708,9 +720,10 @@ fn end_to_end(nf: &str, addr: Addr, workload: &str, packets: usize) {
         n += 1;
     }
     eprintln!(
-        "{nf}: {n} packets identical ({sent} sent, {} through the server)",
-        sys.server_packets
+        "{nf}/{}: {n} packets identical ({sent} sent, {} through the server)",
+        profile.name, sys.server_packets
     );
+    true
 }
 
 #[test]
@@ -754,4 +767,58 @@ fn packets() -> usize {
         .ok()
         .and_then(|s| s.parse().ok())
         .unwrap_or(3_000)
+}
+
+/// A random profile no more capable than bmv2 (some operations removed, tight budgets).
+fn random_profile() -> impl proptest::strategy::Strategy<Value = TargetProfile> {
+    use proptest::prelude::*;
+    let bmv2 = TargetProfile::builtin("bmv2").unwrap();
+    let ops: Vec<String> = bmv2.ops.iter().cloned().collect();
+    let n = ops.len();
+    (
+        prop::option::of(2u32..16),
+        prop::option::of(8u32..120),
+        prop::option::of(4u32..32),
+        any::<bool>(),
+        prop::collection::vec(any::<bool>(), n),
+    )
+        .prop_map(move |(stages, meta, th, dup, keep)| {
+            let mut p = TargetProfile::builtin("bmv2").unwrap();
+            p.name = "random".into();
+            p.stages = stages;
+            p.metadata_bytes = meta;
+            p.transfer_header_bytes = th;
+            p.duplicate_readonly_tables = dup;
+            p.ops = ops
+                .iter()
+                .zip(&keep)
+                .enumerate()
+                .filter(|(i, (_, k))| **k || i % 3 != 0)
+                .map(|(_, (o, _))| o.clone())
+                .collect();
+            p
+        })
+}
+
+proptest::proptest! {
+    // TANDEM_E2E_CASES=100 for a longer run.
+    #![proptest_config(proptest::prelude::ProptestConfig {
+        cases: std::env::var("TANDEM_E2E_CASES").ok().and_then(|c| c.parse().ok()).unwrap_or(4),
+        ..proptest::prelude::ProptestConfig::default()
+    })]
+
+    /// Any plan the partitioner makes for a random profile compiles and runs like the NF.
+    #[test]
+    fn random_profiles_end_to_end(nf in 0usize..7, profile in random_profile(), split in proptest::prelude::any::<bool>()) {
+        let (name, addr, workload) = [
+            ("minilb", Addr::Lb, "enterprise"),
+            ("mazunat", Addr::Nat, "enterprise"),
+            ("l4lb", Addr::Lb, "enterprise"),
+            ("firewall", Addr::Plain, "enterprise"),
+            ("proxy", Addr::Plain, "enterprise"),
+            ("statefilter", Addr::Plain, "datamining"),
+            ("trojan", Addr::Endhosts, "enterprise"),
+        ][nf];
+        run_end_to_end(name, addr, workload, 600, &profile, split, 60);
+    }
 }
