@@ -252,6 +252,23 @@ impl Gen<'_, '_> {
             "// {} statements run here; the switch runs {} before (pre) and {} after (post).",
             plan.summary.server, plan.summary.pre, plan.summary.post
         );
+        for st in &plan.states {
+            if st.revalidate.is_empty() {
+                continue;
+            }
+            let reads: Vec<String> = st
+                .revalidate
+                .iter()
+                .filter_map(|&i| plan.statements.get(i as usize))
+                .map(|s| format!("s{} `{}`", s.id, s.text))
+                .collect();
+            let _ = writeln!(
+                out,
+                "// Switch reads of `{}` this code relies on, which may lag the primary copy while an\n// update is in flight (the runtime must hold or revalidate): {}.",
+                st.name,
+                reads.join(", ")
+            );
+        }
         out.push_str("#include \"tandem/server.h\"\n\nnamespace {\n\n// State objects (the ops' `state` argument).\nenum : uint32_t {\n");
         for (i, st) in module.states.values().enumerate() {
             let _ = writeln!(

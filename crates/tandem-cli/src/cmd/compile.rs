@@ -30,6 +30,15 @@ pub struct Args {
     /// Give every value its own metadata field (no slot reuse by liveness).
     #[arg(long)]
     pub no_metadata_reuse: bool,
+    /// Print the generated P4 program.
+    #[arg(long)]
+    pub show_p4: bool,
+    /// Print the generated server C++.
+    #[arg(long)]
+    pub show_cpp: bool,
+    /// Print the manifest.
+    #[arg(long)]
+    pub show_manifest: bool,
     /// Do not copy join tails (see `tandem partition --help`).
     #[arg(long)]
     pub no_split_joins: bool,
@@ -126,5 +135,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     write("report.txt", &format!("{report}\n{sizes}"))?;
     println!("{}: wrote switch.p4, switch.p4info.txt, server.cc, include/tandem/server.h, plan.json, manifest.json, report.txt to {}", plan.nf, out.display());
     print!("{sizes}");
+    if args.show_p4 {
+        print!("{p4_text}");
+    }
+    if args.show_cpp {
+        print!("{cc}");
+    }
+    if args.show_manifest {
+        println!("{}", p4.manifest.to_json());
+    }
     Ok(())
 }
