@@ -17,7 +17,8 @@
 //! before the next batch). State starts as the native NF's after `configure()`.
 //!
 //! Knobs for longer runs: `TANDEM_E2E_PACKETS` (default 3000), `TANDEM_E2E_FLOWS` (300),
-//! `TANDEM_E2E_PROFILE` (tofino1; also bmv2, tofino2, tiny), `TANDEM_E2E_NOSPLIT=1`.
+//! `TANDEM_E2E_PROFILE` (tofino1; also bmv2, tofino2, tiny), `TANDEM_E2E_NOSPLIT=1`,
+//! `TANDEM_E2E_WORKLOAD` (any built-in workload), `TANDEM_E2E_CASES` (random profiles, 4).
 
 use std::collections::BTreeMap;
 use std::ffi::{c_char, c_int, c_void, CStr};
@@ -682,7 +683,8 @@ fn run_end_to_end(
     }
     sys.full_sync();
 
-    let w = Workload::resolve(workload).unwrap();
+    let workload = std::env::var("TANDEM_E2E_WORKLOAD").unwrap_or_else(|_| workload.to_string());
+    let w = Workload::resolve(&workload).unwrap();
     let opts = GenOptions {
         flows: std::env::var("TANDEM_E2E_FLOWS")
             .ok()
