@@ -16,13 +16,15 @@
 //!    (pre for packets from the network, post for packets back from the server and for
 //!    packets that never needed it), tables for maps, registers for scalars and vectors, the
 //!    atomic-update write-back tables and visibility flag, deparser; the manifest;
-//! 4. [`reuse::reuse_metadata_slots`]: values with disjoint live ranges share metadata.
+//! 4. [`inline::inline_single_use_values`]: single-use arithmetic folds into its reader;
+//! 5. [`reuse::reuse_metadata_slots`]: values with disjoint live ranges share metadata.
 //!
 //! The program is built as a `tandem-p4-syntax` AST; print it with
 //! [`tandem_p4_syntax::print_program`]. Pure: no I/O, deterministic; anything the switch
 //! cannot express is a [`P4Error::Unsupported`] naming the statement.
 
 mod build;
+pub mod inline;
 mod lower;
 pub mod manifest;
 pub mod reuse;
@@ -98,6 +100,8 @@ pub struct P4Options {
     pub atomic_update: bool,
     /// Share metadata fields between values with disjoint live ranges ([`reuse`]).
     pub reuse_metadata: bool,
+    /// Fold single-use pure values into their readers ([`inline`]).
+    pub inline_values: bool,
 }
 
 impl Default for P4Options {
@@ -107,6 +111,7 @@ impl Default for P4Options {
             server_port: 64,
             atomic_update: true,
             reuse_metadata: true,
+            inline_values: true,
         }
     }
 }
@@ -128,6 +133,9 @@ pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Outp
     let (mut program, manifest) = match opts.arch {
         Arch::V1Model | Arch::Tna => lower::lower_program(&view, opts)?,
     };
+    if opts.inline_values {
+        inline::inline_single_use_values(&mut program, INGRESS);
+    }
     let metadata = if opts.reuse_metadata {
         reuse::reuse_metadata_slots(&mut program, INGRESS)
     } else {

@@ -30,6 +30,10 @@ pub struct Args {
     /// Give every value its own metadata field (no slot reuse by liveness).
     #[arg(long)]
     pub no_metadata_reuse: bool,
+    /// Keep one P4 statement and metadata field per value (no folding of single-use
+    /// arithmetic into its reader).
+    #[arg(long)]
+    pub no_inline: bool,
     /// Print the generated P4 program.
     #[arg(long)]
     pub show_p4: bool,
@@ -80,6 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             server_port: args.server_port,
             atomic_update: !args.no_atomic_update,
             reuse_metadata: !args.no_metadata_reuse,
+            inline_values: !args.no_inline,
         },
     )
     .with_context(|| format!("generating P4 for {}", args.nf.display()))?;

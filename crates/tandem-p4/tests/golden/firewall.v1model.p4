@@ -489,20 +489,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         if (meta.pre_block2 == 1w1) {
             meta.tmp8_0 = (meta.tmp1_3 == 1w1) ? 8w0 : 8w1;
             meta.tmp16_0 = hdr.udp.sport;
-            meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-            meta.tmp16_0 = hdr.tcp.sport;
-            meta.tmp16_2 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-            meta.tmp1_7 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
-            meta.tmp16_0 = (meta.tmp1_7 == 1w1) ? meta.tmp16_2 : meta.tmp16_1;
+            meta.tmp16_1 = hdr.tcp.sport;
+            meta.tmp16_2 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
             meta.tmp8_0 = (meta.tmp1_3 == 1w1) ? 8w0 : 8w1;
-            meta.tmp16_1 = hdr.udp.dport;
-            meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+            meta.tmp16_0 = hdr.udp.dport;
             meta.tmp16_1 = hdr.tcp.dport;
-            meta.tmp16_3 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-            meta.tmp1_7 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
-            meta.tmp16_1 = (meta.tmp1_7 == 1w1) ? meta.tmp16_3 : meta.tmp16_2;
-            meta.tmp16_2 = meta.in_port;
-            meta.tmp32_0 = (bit<32>) meta.tmp16_2;
+            meta.tmp16_3 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
+            meta.tmp32_0 = (bit<32>) meta.in_port;
             meta.tmp1_7 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
             if (meta.tmp1_7 == 1w1) {
                 meta.pre_block36 = 1w1;
@@ -517,8 +510,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.tmp32_3 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
             meta.tmp8_0 = hdr.ipv4.protocol;
             shapes_0.read(meta.tmp32_1, 32w0);
-            meta.tmp32_4 = meta.tmp32_1 & 32w1;
-            meta.tmp1_8 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_8 = ((meta.tmp32_1 & 32w1) == 32w0) ? 1w1 : 1w0;
             if (meta.tmp1_8 == 1w1) {
                 meta.pre_block6 = 1w1;
             } else {
@@ -529,7 +521,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.rules_0_k0 = 32w0;
             meta.rules_0_k4 = 32w0;
             meta.rules_0_k8 = 16w0;
-            meta.rules_0_k10 = meta.tmp16_1;
+            meta.rules_0_k10 = meta.tmp16_3;
             meta.rules_0_k12 = meta.tmp8_0;
             meta.rules_0_k13 = 8w0;
             meta.rules_0_k14 = 8w0;
@@ -564,7 +556,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.rules_1_k0 = 32w0;
             meta.rules_1_k4 = meta.tmp32_3;
             meta.rules_1_k8 = 16w0;
-            meta.rules_1_k10 = meta.tmp16_1;
+            meta.rules_1_k10 = meta.tmp16_3;
             meta.rules_1_k12 = meta.tmp8_0;
             meta.rules_1_k13 = 8w1;
             meta.rules_1_k14 = 8w0;
@@ -599,7 +591,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.rules_2_k0 = meta.tmp32_2;
             meta.rules_2_k4 = meta.tmp32_3;
             meta.rules_2_k8 = 16w0;
-            meta.rules_2_k10 = meta.tmp16_1;
+            meta.rules_2_k10 = meta.tmp16_3;
             meta.rules_2_k12 = meta.tmp8_0;
             meta.rules_2_k13 = 8w2;
             meta.rules_2_k14 = 8w0;
@@ -633,8 +625,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         if (meta.pre_block16 == 1w1) {
             meta.rules_3_k0 = meta.tmp32_2;
             meta.rules_3_k4 = meta.tmp32_3;
-            meta.rules_3_k8 = meta.tmp16_0;
-            meta.rules_3_k10 = meta.tmp16_1;
+            meta.rules_3_k8 = meta.tmp16_2;
+            meta.rules_3_k10 = meta.tmp16_3;
             meta.rules_3_k12 = meta.tmp8_0;
             meta.rules_3_k13 = 8w3;
             meta.rules_3_k14 = 8w0;
@@ -670,7 +662,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.rules_4_k0 = 32w0;
             meta.rules_4_k4 = 32w0;
             meta.rules_4_k8 = 16w0;
-            meta.rules_4_k10 = meta.tmp16_0;
+            meta.rules_4_k10 = meta.tmp16_2;
             meta.rules_4_k12 = meta.tmp8_0;
             meta.rules_4_k13 = 8w0;
             meta.rules_4_k14 = 8w0;
@@ -840,8 +832,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         if (meta.post_block23 == 1w1) {
             meta.tmp32_1 = meta.tmp32_3 & 32w2;
-            meta.tmp1_0 = (meta.tmp32_1 == 32w0) ? 1w1 : 1w0;
-            if (meta.tmp1_0 == 1w1) {
+            if (meta.tmp32_1 == 32w0) {
                 meta.post_block26 = 1w1;
             } else {
                 meta.post_block24 = 1w1;
@@ -851,14 +842,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.rules_5_k0 = 32w0;
             meta.rules_5_k4 = meta.tmp32_5;
             meta.rules_5_k8 = 16w0;
-            meta.rules_5_k10 = meta.tmp16_0;
+            meta.rules_5_k10 = meta.tmp16_2;
             meta.rules_5_k12 = meta.tmp8_0;
             meta.rules_5_k13 = 8w1;
             meta.rules_5_k14 = 8w0;
             meta.rules_5_k15 = 8w0;
             rules_5.apply();
-            meta.tmp1_1 = meta.tmp1_0 ^ 1w1;
-            if (meta.tmp1_1 == 1w1) {
+            if (meta.tmp1_0 == 1w0) {
                 meta.post_block25 = 1w1;
             } else {
                 meta.post_block33 = 1w1;
@@ -875,8 +865,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         if (meta.post_block27 == 1w1) {
             meta.tmp32_1 = meta.tmp32_2 & 32w4;
-            meta.tmp1_0 = (meta.tmp32_1 == 32w0) ? 1w1 : 1w0;
-            if (meta.tmp1_0 == 1w1) {
+            if (meta.tmp32_1 == 32w0) {
                 meta.post_block30 = 1w1;
             } else {
                 meta.post_block28 = 1w1;
@@ -886,14 +875,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.rules_6_k0 = meta.tmp32_4;
             meta.rules_6_k4 = meta.tmp32_5;
             meta.rules_6_k8 = 16w0;
-            meta.rules_6_k10 = meta.tmp16_0;
+            meta.rules_6_k10 = meta.tmp16_2;
             meta.rules_6_k12 = meta.tmp8_0;
             meta.rules_6_k13 = 8w2;
             meta.rules_6_k14 = 8w0;
             meta.rules_6_k15 = 8w0;
             rules_6.apply();
-            meta.tmp1_1 = meta.tmp1_0 ^ 1w1;
-            if (meta.tmp1_1 == 1w1) {
+            if (meta.tmp1_0 == 1w0) {
                 meta.post_block29 = 1w1;
             } else {
                 meta.post_block33 = 1w1;
@@ -910,8 +898,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         if (meta.post_block31 == 1w1) {
             meta.tmp32_1 = meta.tmp32_3 & 32w8;
-            meta.tmp1_0 = (meta.tmp32_1 == 32w0) ? 1w1 : 1w0;
-            if (meta.tmp1_0 == 1w1) {
+            if (meta.tmp32_1 == 32w0) {
                 meta.post_block34 = 1w1;
             } else {
                 meta.post_block32 = 1w1;
@@ -920,24 +907,21 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         if (meta.post_block32 == 1w1) {
             meta.rules_7_k0 = meta.tmp32_4;
             meta.rules_7_k4 = meta.tmp32_5;
-            meta.rules_7_k8 = meta.tmp16_1;
-            meta.rules_7_k10 = meta.tmp16_0;
+            meta.rules_7_k8 = meta.tmp16_3;
+            meta.rules_7_k10 = meta.tmp16_2;
             meta.rules_7_k12 = meta.tmp8_0;
             meta.rules_7_k13 = 8w3;
             meta.rules_7_k14 = 8w0;
             meta.rules_7_k15 = 8w0;
             rules_7.apply();
-            meta.tmp1_1 = meta.tmp1_0 ^ 1w1;
-            if (meta.tmp1_1 == 1w1) {
+            if (meta.tmp1_0 == 1w0) {
                 meta.post_block35 = 1w1;
             } else {
                 meta.post_block33 = 1w1;
             }
         }
         if (meta.post_block33 == 1w1) {
-            meta.tmp32_1 = 32w1 - meta.tmp32_0;
-            meta.tmp16_0 = (bit<16>) meta.tmp32_1;
-            meta.fate = 1w1 ++ meta.tmp16_0;
+            meta.fate = 1w1 ++ ((bit<16>) (32w1 - meta.tmp32_0));
             meta.post_block39 = 1w1;
         }
         if (meta.post_block34 == 1w1) {

@@ -529,31 +529,22 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 if (meta.tmp1_12 == 1w0) {
                     meta.tmp8_0 = (meta.tmp1_9 == 1w1) ? 8w0 : 8w1;
                     meta.tmp16_2 = hdr.udp.sport;
-                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                    meta.tmp16_2 = hdr.tcp.sport;
-                    meta.tmp16_4 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                    meta.tmp1_13 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
-                    meta.tmp16_0 = (meta.tmp1_13 == 1w1) ? meta.tmp16_4 : meta.tmp16_3;
+                    meta.tmp16_3 = hdr.tcp.sport;
+                    meta.tmp16_0 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) : (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]);
                     meta.tmp8_0 = (meta.tmp1_9 == 1w1) ? 8w0 : 8w1;
                     meta.tmp16_2 = hdr.udp.dport;
-                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                    meta.tmp16_2 = hdr.tcp.dport;
-                    meta.tmp16_4 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                    meta.tmp1_13 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
-                    meta.tmp16_1 = (meta.tmp1_13 == 1w1) ? meta.tmp16_4 : meta.tmp16_3;
+                    meta.tmp16_3 = hdr.tcp.dport;
+                    meta.tmp16_1 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) : (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]);
                     meta.tmp32_3 = hdr.ipv4.saddr;
                     meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                     meta.tmp32_3 = hdr.ipv4.daddr;
                     meta.tmp32_5 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                     meta.tmp8_0 = hdr.ipv4.protocol;
-                    meta.tmp16_2 = meta.in_port;
-                    meta.tmp32_3 = (bit<32>) meta.tmp16_2;
-                    meta.tmp32_6 = client_port_0.read(32w0);
-                    meta.tmp1_0 = (meta.tmp32_3 == meta.tmp32_6) ? 1w1 : 1w0;
+                    meta.tmp32_3 = client_port_0.read(32w0);
+                    meta.tmp1_0 = (((bit<32>) meta.in_port) == meta.tmp32_3) ? 1w1 : 1w0;
                     if (meta.tmp1_0 == 1w1) {
                         meta.tmp32_3 = hdr.ipv4.daddr;
-                        meta.tmp32_6 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-                        meta.vips_k0 = meta.tmp32_6;
+                        meta.vips_k0 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                         vips.apply();
                         meta.tmp1_1 = meta.tmp1_13 ^ 1w1;
                         if (meta.tmp1_1 == 1w0) {
@@ -577,21 +568,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             meta.tmp1_2 = meta.tmp1_13 ^ 1w1;
                             if (meta.tmp1_2 == 1w1) {
                                 meta.to_server = 1w1;
-                                meta.tmp32_6 = meta.tmp32_5 ^ meta.tmp32_4;
-                                meta.tmp32_7 = (bit<32>) meta.tmp16_0;
-                                meta.tmp32_8 = (bit<32>) meta.tmp16_1;
-                                meta.tmp32_9 = meta.tmp32_8 << 32w16;
-                                meta.tmp32_8 = meta.tmp32_9 | meta.tmp32_7;
-                                meta.tmp32_7 = meta.tmp32_6 ^ meta.tmp32_8;
-                                meta.tmp32_6 = ((meta.tmp32_7[7:0] ++ meta.tmp32_7[15:8]) ++ meta.tmp32_7[23:16]) ++ meta.tmp32_7[31:24];
-                                meta.tmp32_7 = (bit<32>) meta.tmp8_0;
-                                meta.tmp32_8 = meta.tmp32_6 >> 32w16;
-                                meta.tmp32_9 = meta.tmp32_8 ^ meta.tmp32_7;
-                                meta.tmp32_0 = meta.tmp32_9 ^ meta.tmp32_6;
+                                meta.tmp32_6 = (bit<32>) meta.tmp16_0;
+                                meta.tmp32_7 = (bit<32>) meta.tmp16_1;
+                                meta.tmp32_8 = (meta.tmp32_5 ^ meta.tmp32_4) ^ ((meta.tmp32_7 << 32w16) | meta.tmp32_6);
+                                meta.tmp32_6 = ((meta.tmp32_8[7:0] ++ meta.tmp32_8[15:8]) ++ meta.tmp32_8[23:16]) ++ meta.tmp32_8[31:24];
+                                meta.tmp32_0 = ((meta.tmp32_6 >> 32w16) ^ ((bit<32>) meta.tmp8_0)) ^ meta.tmp32_6;
                                 if (meta.tmp1_11 == 1w1) {
                                     meta.tmp8_1 = hdr.tcp.flags;
-                                    meta.tmp8_2 = meta.tmp8_1 & 8w22;
-                                    meta.tmp1_3 = (meta.tmp8_2 == 8w2) ? 1w1 : 1w0;
+                                    meta.tmp1_3 = ((meta.tmp8_1 & 8w22) == 8w2) ? 1w1 : 1w0;
                                     if (meta.tmp1_3 == 1w1) {
                                         meta.to_server = 1w1;
                                         meta.tmp32_6 = hdr.ipv4.saddr;
@@ -631,10 +615,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 }
                             } else {
                                 meta.tmp32_6 = hdr.ipv4.saddr;
-                                meta.tmp32_7 = ((meta.tmp32_6[7:0] ++ meta.tmp32_6[15:8]) ++ meta.tmp32_6[23:16]) ++ meta.tmp32_6[31:24];
                                 meta.tmp8_2 = hdr.ipv4.protocol;
                                 meta.replies_1_k0 = meta.tmp32_3;
-                                meta.replies_1_k4 = meta.tmp32_7;
+                                meta.replies_1_k4 = ((meta.tmp32_6[7:0] ++ meta.tmp32_6[15:8]) ++ meta.tmp32_6[23:16]) ++ meta.tmp32_6[31:24];
                                 meta.replies_1_k8 = meta.tmp16_1;
                                 meta.replies_1_k10 = meta.tmp16_0;
                                 meta.replies_1_k12 = meta.tmp8_2;
@@ -653,71 +636,32 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     meta.tmp32_3 = meta.tmp32_1;
                                     meta.tmp32_6 = hdr.ipv4.daddr;
                                     meta.tmp32_7 = ((meta.tmp32_6[7:0] ++ meta.tmp32_6[15:8]) ++ meta.tmp32_6[23:16]) ++ meta.tmp32_6[31:24];
-                                    meta.tmp32_6 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-                                    hdr.ipv4.daddr = meta.tmp32_6;
+                                    hdr.ipv4.daddr = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                                     meta.tmp16_2 = hdr.ipv4.check;
-                                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                    meta.tmp16_2 = meta.tmp16_3 ^ 16w0xffff;
-                                    meta.tmp32_6 = (bit<32>) meta.tmp16_2;
-                                    meta.tmp32_8 = meta.tmp32_7 & 32w0xffff;
-                                    meta.tmp32_9 = meta.tmp32_8 ^ 32w0xffff;
-                                    meta.tmp32_8 = meta.tmp32_7 ^ 32w0xffffffff;
-                                    meta.tmp32_7 = meta.tmp32_8 >> 32w16;
-                                    meta.tmp32_8 = meta.tmp32_3 & 32w0xffff;
-                                    meta.tmp32_10 = meta.tmp32_3 >> 32w16;
-                                    meta.tmp32_3 = meta.tmp32_8 + meta.tmp32_10;
-                                    meta.tmp32_8 = meta.tmp32_3 + meta.tmp32_7;
-                                    meta.tmp32_3 = meta.tmp32_8 + meta.tmp32_9;
-                                    meta.tmp32_7 = meta.tmp32_3 + meta.tmp32_6;
-                                    meta.tmp32_6 = meta.tmp32_7 & 32w0xffff;
-                                    meta.tmp32_8 = meta.tmp32_7 >> 32w16;
-                                    meta.tmp32_7 = meta.tmp32_6 + meta.tmp32_8;
-                                    meta.tmp32_6 = meta.tmp32_7 >> 32w16;
-                                    meta.tmp32_8 = meta.tmp32_6 + meta.tmp32_7;
-                                    meta.tmp16_2 = (bit<16>) meta.tmp32_8;
-                                    meta.tmp16_3 = meta.tmp16_2 ^ 16w0xffff;
-                                    meta.tmp16_2 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                    hdr.ipv4.check = meta.tmp16_2;
+                                    meta.tmp32_6 = (((meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16)) + ((meta.tmp32_7 ^ 32w0xffffffff) >> 32w16)) + ((meta.tmp32_7 & 32w0xffff) ^ 32w0xffff);
+                                    meta.tmp32_3 = meta.tmp32_6 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
+                                    meta.tmp32_7 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
+                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_7 >> 32w16) + meta.tmp32_7)) ^ 16w0xffff;
+                                    hdr.ipv4.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                     meta.tmp1_13 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                                    meta.tmp1_14 = meta.tmp1_13 ^ 1w1;
-                                    if (meta.tmp1_14 == 1w0) {
+                                    if (meta.tmp1_13 == 1w1) {
                                         meta.tmp16_2 = hdr.tcp.check;
-                                        meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                        meta.tmp16_2 = meta.tmp16_3 ^ 16w0xffff;
-                                        meta.tmp32_6 = (bit<32>) meta.tmp16_2;
-                                        meta.tmp32_7 = meta.tmp32_3 + meta.tmp32_6;
-                                        meta.tmp32_6 = meta.tmp32_7 & 32w0xffff;
-                                        meta.tmp32_8 = meta.tmp32_7 >> 32w16;
-                                        meta.tmp32_7 = meta.tmp32_6 + meta.tmp32_8;
-                                        meta.tmp32_6 = meta.tmp32_7 >> 32w16;
-                                        meta.tmp32_8 = meta.tmp32_6 + meta.tmp32_7;
-                                        meta.tmp16_2 = (bit<16>) meta.tmp32_8;
-                                        meta.tmp16_3 = meta.tmp16_2 ^ 16w0xffff;
-                                        meta.tmp16_2 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                        hdr.tcp.check = meta.tmp16_2;
+                                        meta.tmp32_3 = meta.tmp32_6 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
+                                        meta.tmp32_7 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
+                                        meta.tmp16_2 = ((bit<16>) ((meta.tmp32_7 >> 32w16) + meta.tmp32_7)) ^ 16w0xffff;
+                                        hdr.tcp.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                     }
                                     meta.tmp1_13 = hdr.udp.isValid() ? 1w1 : 1w0;
-                                    meta.tmp1_14 = meta.tmp1_13 ^ 1w1;
-                                    if (meta.tmp1_14 == 1w0) {
+                                    if (meta.tmp1_13 == 1w1) {
                                         meta.tmp16_2 = hdr.udp.check;
                                         meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                        meta.tmp1_13 = (meta.tmp16_3 == 16w0) ? 1w1 : 1w0;
-                                        if (meta.tmp1_13 == 1w1) {
+                                        if (meta.tmp16_3 == 16w0) {
                                             meta.tmp16_2 = 16w0;
                                         } else {
-                                            meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
-                                            meta.tmp32_6 = (bit<32>) meta.tmp16_4;
-                                            meta.tmp32_7 = meta.tmp32_3 + meta.tmp32_6;
-                                            meta.tmp32_3 = meta.tmp32_7 & 32w0xffff;
-                                            meta.tmp32_6 = meta.tmp32_7 >> 32w16;
-                                            meta.tmp32_7 = meta.tmp32_3 + meta.tmp32_6;
-                                            meta.tmp32_3 = meta.tmp32_7 >> 32w16;
-                                            meta.tmp32_6 = meta.tmp32_3 + meta.tmp32_7;
-                                            meta.tmp16_3 = (bit<16>) meta.tmp32_6;
-                                            meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
-                                            meta.tmp1_13 = (meta.tmp16_3 == 16w0xffff) ? 1w1 : 1w0;
-                                            meta.tmp16_3 = (meta.tmp1_13 == 1w1) ? 16w0xffff : meta.tmp16_4;
-                                            meta.tmp16_2 = meta.tmp16_3;
+                                            meta.tmp32_3 = meta.tmp32_6 + ((bit<32>) (meta.tmp16_3 ^ 16w0xffff));
+                                            meta.tmp32_6 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
+                                            meta.tmp16_3 = (bit<16>) ((meta.tmp32_6 >> 32w16) + meta.tmp32_6);
+                                            meta.tmp16_2 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
                                         }
                                         meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                         hdr.udp.check = meta.tmp16_3;
@@ -734,10 +678,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             }
                         }
                     } else {
-                        meta.tmp16_2 = meta.in_port;
-                        meta.tmp32_3 = (bit<32>) meta.tmp16_2;
-                        meta.tmp32_6 = backend_port_0.read(32w0);
-                        meta.tmp1_13 = (meta.tmp32_3 == meta.tmp32_6) ? 1w1 : 1w0;
+                        meta.tmp32_3 = backend_port_0.read(32w0);
+                        meta.tmp1_13 = (((bit<32>) meta.in_port) == meta.tmp32_3) ? 1w1 : 1w0;
                         if (meta.tmp1_13 == 1w1) {
                             meta.replies_0_k0 = meta.tmp32_4;
                             meta.replies_0_k4 = meta.tmp32_5;
@@ -761,68 +703,32 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                                 hdr.ipv4.saddr = meta.tmp32_4;
                                 meta.tmp16_2 = hdr.ipv4.check;
-                                meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                meta.tmp16_2 = meta.tmp16_3 ^ 16w0xffff;
-                                meta.tmp32_4 = (bit<32>) meta.tmp16_2;
-                                meta.tmp32_6 = meta.tmp32_5 & 32w0xffff;
-                                meta.tmp32_7 = meta.tmp32_6 ^ 32w0xffff;
-                                meta.tmp32_6 = meta.tmp32_5 ^ 32w0xffffffff;
-                                meta.tmp32_5 = meta.tmp32_6 >> 32w16;
-                                meta.tmp32_6 = meta.tmp32_3 & 32w0xffff;
-                                meta.tmp32_8 = meta.tmp32_3 >> 32w16;
-                                meta.tmp32_3 = meta.tmp32_6 + meta.tmp32_8;
-                                meta.tmp32_6 = meta.tmp32_3 + meta.tmp32_5;
-                                meta.tmp32_3 = meta.tmp32_6 + meta.tmp32_7;
-                                meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
-                                meta.tmp32_4 = meta.tmp32_5 & 32w0xffff;
-                                meta.tmp32_6 = meta.tmp32_5 >> 32w16;
-                                meta.tmp32_5 = meta.tmp32_4 + meta.tmp32_6;
-                                meta.tmp32_4 = meta.tmp32_5 >> 32w16;
-                                meta.tmp32_6 = meta.tmp32_4 + meta.tmp32_5;
-                                meta.tmp16_2 = (bit<16>) meta.tmp32_6;
-                                meta.tmp16_3 = meta.tmp16_2 ^ 16w0xffff;
-                                meta.tmp16_2 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                hdr.ipv4.check = meta.tmp16_2;
+                                meta.tmp32_4 = meta.tmp32_3 & 32w0xffff;
+                                meta.tmp32_6 = meta.tmp32_3 >> 32w16;
+                                meta.tmp32_3 = ((meta.tmp32_4 + meta.tmp32_6) + ((meta.tmp32_5 ^ 32w0xffffffff) >> 32w16)) + ((meta.tmp32_5 & 32w0xffff) ^ 32w0xffff);
+                                meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
+                                meta.tmp32_5 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
+                                meta.tmp16_2 = ((bit<16>) ((meta.tmp32_5 >> 32w16) + meta.tmp32_5)) ^ 16w0xffff;
+                                hdr.ipv4.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                 meta.tmp1_14 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                                meta.tmp1_16 = meta.tmp1_14 ^ 1w1;
-                                if (meta.tmp1_16 == 1w0) {
+                                if (meta.tmp1_14 == 1w1) {
                                     meta.tmp16_2 = hdr.tcp.check;
-                                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                    meta.tmp16_2 = meta.tmp16_3 ^ 16w0xffff;
-                                    meta.tmp32_4 = (bit<32>) meta.tmp16_2;
-                                    meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
-                                    meta.tmp32_4 = meta.tmp32_5 & 32w0xffff;
-                                    meta.tmp32_6 = meta.tmp32_5 >> 32w16;
-                                    meta.tmp32_5 = meta.tmp32_4 + meta.tmp32_6;
-                                    meta.tmp32_4 = meta.tmp32_5 >> 32w16;
-                                    meta.tmp32_6 = meta.tmp32_4 + meta.tmp32_5;
-                                    meta.tmp16_2 = (bit<16>) meta.tmp32_6;
-                                    meta.tmp16_3 = meta.tmp16_2 ^ 16w0xffff;
-                                    meta.tmp16_2 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                    hdr.tcp.check = meta.tmp16_2;
+                                    meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
+                                    meta.tmp32_5 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
+                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_5 >> 32w16) + meta.tmp32_5)) ^ 16w0xffff;
+                                    hdr.tcp.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                 }
                                 meta.tmp1_14 = hdr.udp.isValid() ? 1w1 : 1w0;
-                                meta.tmp1_16 = meta.tmp1_14 ^ 1w1;
-                                if (meta.tmp1_16 == 1w0) {
+                                if (meta.tmp1_14 == 1w1) {
                                     meta.tmp16_2 = hdr.udp.check;
                                     meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                    meta.tmp1_14 = (meta.tmp16_3 == 16w0) ? 1w1 : 1w0;
-                                    if (meta.tmp1_14 == 1w1) {
+                                    if (meta.tmp16_3 == 16w0) {
                                         meta.tmp16_2 = 16w0;
                                     } else {
-                                        meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
-                                        meta.tmp32_4 = (bit<32>) meta.tmp16_4;
-                                        meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
-                                        meta.tmp32_3 = meta.tmp32_5 & 32w0xffff;
-                                        meta.tmp32_4 = meta.tmp32_5 >> 32w16;
-                                        meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
-                                        meta.tmp32_3 = meta.tmp32_5 >> 32w16;
-                                        meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_5;
-                                        meta.tmp16_3 = (bit<16>) meta.tmp32_4;
-                                        meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
-                                        meta.tmp1_14 = (meta.tmp16_3 == 16w0xffff) ? 1w1 : 1w0;
-                                        meta.tmp16_3 = (meta.tmp1_14 == 1w1) ? 16w0xffff : meta.tmp16_4;
-                                        meta.tmp16_2 = meta.tmp16_3;
+                                        meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) (meta.tmp16_3 ^ 16w0xffff));
+                                        meta.tmp32_3 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
+                                        meta.tmp16_3 = (bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3);
+                                        meta.tmp16_2 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
                                     }
                                     meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                     hdr.udp.check = meta.tmp16_3;
@@ -1129,8 +1035,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             } else {
                                 if (meta.tmp1_9 == 1w1) {
                                     meta.tmp32_0 = backend_port_1.read(32w0);
-                                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                                    meta.fate = 1w1 ++ meta.tmp16_0;
+                                    meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                                 } else {
                                     meta.tmp32_39 = meta.tmp32_1;
                                     if (meta.tmp1_4 == 1w1) {
@@ -1221,8 +1126,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 meta.fate = 17w0;
                             } else {
                                 meta.tmp32_0 = client_port_1.read(32w0);
-                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                                meta.fate = 1w1 ++ meta.tmp16_0;
+                                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                             }
                         } else {
                             meta.fate = 17w0;

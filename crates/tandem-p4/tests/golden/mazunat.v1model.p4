@@ -108,15 +108,11 @@ struct meta_t {
     bit<16> tmp16_3;
     bit<16> tmp16_4;
     bit<16> tmp16_5;
-    bit<16> tmp16_6;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
     bit<32> tmp32_3;
     bit<32> tmp32_4;
-    bit<32> tmp32_5;
-    bit<32> tmp32_6;
-    bit<32> tmp32_7;
 }
 
 parser TandemParser(packet_in packet, out headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
@@ -328,27 +324,19 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 if (meta.tmp1_10 == 1w0) {
                     meta.tmp8_0 = (meta.tmp1_7 == 1w1) ? 8w0 : 8w1;
                     meta.tmp16_3 = hdr.udp.sport;
-                    meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                    meta.tmp16_3 = hdr.tcp.sport;
-                    meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                    meta.tmp1_11 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
-                    meta.tmp16_0 = (meta.tmp1_11 == 1w1) ? meta.tmp16_5 : meta.tmp16_4;
+                    meta.tmp16_4 = hdr.tcp.sport;
+                    meta.tmp16_0 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) : (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]);
                     meta.tmp8_0 = (meta.tmp1_7 == 1w1) ? 8w0 : 8w1;
                     meta.tmp16_3 = hdr.udp.dport;
-                    meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                    meta.tmp16_3 = hdr.tcp.dport;
-                    meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                    meta.tmp1_11 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
-                    meta.tmp16_1 = (meta.tmp1_11 == 1w1) ? meta.tmp16_5 : meta.tmp16_4;
+                    meta.tmp16_4 = hdr.tcp.dport;
+                    meta.tmp16_1 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) : (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]);
                     meta.tmp32_0 = hdr.ipv4.saddr;
                     meta.tmp32_1 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
                     meta.tmp32_0 = hdr.ipv4.daddr;
                     meta.tmp32_2 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
                     meta.tmp8_0 = hdr.ipv4.protocol;
-                    meta.tmp16_3 = meta.in_port;
-                    meta.tmp32_0 = (bit<32>) meta.tmp16_3;
-                    inside_port_0.read(meta.tmp32_3, 32w0);
-                    meta.tmp1_0 = (meta.tmp32_0 == meta.tmp32_3) ? 1w1 : 1w0;
+                    inside_port_0.read(meta.tmp32_0, 32w0);
+                    meta.tmp1_0 = (((bit<32>) meta.in_port) == meta.tmp32_0) ? 1w1 : 1w0;
                     if (meta.tmp1_0 == 1w1) {
                         meta.int2ext_k0 = meta.tmp32_1;
                         meta.int2ext_k4 = meta.tmp32_2;
@@ -371,11 +359,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             next_port.read(meta.tmp32_0, 32w0);
                             meta.tmp16_3 = (bit<16>) meta.tmp32_0;
                             meta.tmp16_2 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                            meta.tmp1_11 = (meta.tmp32_0 > 32w0xfffe) ? 1w1 : 1w0;
                             first_port.read(meta.tmp32_3, 32w0);
-                            meta.tmp32_4 = meta.tmp32_0 + 32w1;
-                            meta.tmp32_0 = (meta.tmp1_11 == 1w1) ? meta.tmp32_3 : meta.tmp32_4;
-                            next_port.write(32w0, meta.tmp32_0);
+                            next_port.write(32w0, (((meta.tmp32_0 > 32w0xfffe) ? 1w1 : 1w0) == 1w1) ? meta.tmp32_3 : (meta.tmp32_0 + 32w1));
                             meta.tmp32_0 = hdr.ipv4.daddr;
                             meta.tmp32_3 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
                             external_ip_1.read(meta.tmp32_0, 32w0);
@@ -385,104 +370,46 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             meta.tmp32_0 = hdr.ipv4.saddr;
                             meta.tmp32_3 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
                             external_ip_0.read(meta.tmp32_0, 32w0);
-                            meta.tmp32_4 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
-                            hdr.ipv4.saddr = meta.tmp32_4;
+                            hdr.ipv4.saddr = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
                             meta.tmp16_4 = hdr.ipv4.check;
-                            meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
-                            meta.tmp16_4 = meta.tmp16_5 ^ 16w0xffff;
-                            meta.tmp32_4 = (bit<32>) meta.tmp16_4;
-                            meta.tmp32_5 = meta.tmp32_3 & 32w0xffff;
-                            meta.tmp32_6 = meta.tmp32_5 ^ 32w0xffff;
-                            meta.tmp32_5 = meta.tmp32_3 ^ 32w0xffffffff;
-                            meta.tmp32_3 = meta.tmp32_5 >> 32w16;
-                            meta.tmp32_5 = meta.tmp32_0 & 32w0xffff;
-                            meta.tmp32_7 = meta.tmp32_0 >> 32w16;
-                            meta.tmp32_0 = meta.tmp32_6 + meta.tmp32_3;
-                            meta.tmp32_3 = meta.tmp32_0 + meta.tmp32_7;
-                            meta.tmp32_0 = meta.tmp32_3 + meta.tmp32_5;
-                            meta.tmp32_3 = meta.tmp32_0 + meta.tmp32_4;
-                            meta.tmp32_4 = meta.tmp32_3 & 32w0xffff;
-                            meta.tmp32_5 = meta.tmp32_3 >> 32w16;
-                            meta.tmp32_3 = meta.tmp32_4 + meta.tmp32_5;
-                            meta.tmp32_4 = meta.tmp32_3 >> 32w16;
-                            meta.tmp32_5 = meta.tmp32_4 + meta.tmp32_3;
-                            meta.tmp16_4 = (bit<16>) meta.tmp32_5;
-                            meta.tmp16_5 = meta.tmp16_4 ^ 16w0xffff;
-                            meta.tmp16_4 = meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8];
-                            hdr.ipv4.check = meta.tmp16_4;
+                            meta.tmp32_4 = ((((meta.tmp32_3 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_3 ^ 32w0xffffffff) >> 32w16)) + (meta.tmp32_0 >> 32w16)) + (meta.tmp32_0 & 32w0xffff);
+                            meta.tmp32_0 = meta.tmp32_4 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
+                            meta.tmp32_3 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                            meta.tmp16_4 = ((bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3)) ^ 16w0xffff;
+                            hdr.ipv4.check = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
                             if (meta.tmp1_7 == 1w1) {
-                                meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                hdr.udp.sport = meta.tmp16_4;
+                                hdr.udp.sport = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 meta.tmp16_4 = hdr.udp.check;
                                 meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
-                                meta.tmp1_11 = (meta.tmp16_5 == 16w0) ? 1w1 : 1w0;
-                                if (meta.tmp1_11 == 1w1) {
+                                if (meta.tmp16_5 == 16w0) {
                                     meta.tmp16_4 = 16w0;
                                 } else {
-                                    meta.tmp16_6 = meta.tmp16_5 ^ 16w0xffff;
-                                    meta.tmp32_3 = (bit<32>) meta.tmp16_6;
-                                    meta.tmp32_4 = meta.tmp32_0 + meta.tmp32_3;
-                                    meta.tmp32_3 = meta.tmp32_4 & 32w0xffff;
-                                    meta.tmp32_5 = meta.tmp32_4 >> 32w16;
-                                    meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_5;
-                                    meta.tmp32_3 = meta.tmp32_4 >> 32w16;
-                                    meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
-                                    meta.tmp32_3 = meta.tmp32_5 & 32w0xffff;
-                                    meta.tmp1_11 = (meta.tmp32_3 == 32w0xffff) ? 1w1 : 1w0;
-                                    meta.tmp32_4 = (meta.tmp1_11 == 1w1) ? 32w0 : meta.tmp32_3;
+                                    meta.tmp32_0 = meta.tmp32_4 + ((bit<32>) (meta.tmp16_5 ^ 16w0xffff));
+                                    meta.tmp32_3 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                    meta.tmp32_0 = ((meta.tmp32_3 >> 32w16) + meta.tmp32_3) & 32w0xffff;
                                     meta.tmp16_5 = meta.tmp16_0 ^ 16w0xffff;
-                                    meta.tmp32_3 = (bit<32>) meta.tmp16_5;
-                                    meta.tmp32_5 = (bit<32>) meta.tmp16_3;
-                                    meta.tmp32_6 = meta.tmp32_5 + meta.tmp32_3;
-                                    meta.tmp32_3 = meta.tmp32_6 + meta.tmp32_4;
-                                    meta.tmp32_4 = meta.tmp32_3 & 32w0xffff;
-                                    meta.tmp32_5 = meta.tmp32_3 >> 32w16;
-                                    meta.tmp32_3 = meta.tmp32_4 + meta.tmp32_5;
-                                    meta.tmp32_4 = meta.tmp32_3 >> 32w16;
-                                    meta.tmp32_5 = meta.tmp32_4 + meta.tmp32_3;
-                                    meta.tmp16_5 = (bit<16>) meta.tmp32_5;
-                                    meta.tmp16_6 = meta.tmp16_5 ^ 16w0xffff;
-                                    meta.tmp1_11 = (meta.tmp16_5 == 16w0xffff) ? 1w1 : 1w0;
-                                    meta.tmp16_5 = (meta.tmp1_11 == 1w1) ? 16w0xffff : meta.tmp16_6;
-                                    meta.tmp16_4 = meta.tmp16_5;
+                                    meta.tmp32_3 = (((bit<32>) meta.tmp16_3) + ((bit<32>) meta.tmp16_5)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
+                                    meta.tmp32_0 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
+                                    meta.tmp16_5 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
+                                    meta.tmp16_4 = (meta.tmp16_5 == 16w0xffff) ? 16w0xffff : (meta.tmp16_5 ^ 16w0xffff);
                                 }
                                 meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
                                 hdr.udp.check = meta.tmp16_5;
                             } else {
-                                meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                hdr.tcp.sport = meta.tmp16_4;
+                                hdr.tcp.sport = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 meta.tmp16_4 = hdr.tcp.check;
-                                meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
-                                meta.tmp16_4 = meta.tmp16_5 ^ 16w0xffff;
-                                meta.tmp32_3 = (bit<32>) meta.tmp16_4;
-                                meta.tmp32_4 = meta.tmp32_0 + meta.tmp32_3;
-                                meta.tmp32_0 = meta.tmp32_4 & 32w0xffff;
-                                meta.tmp32_3 = meta.tmp32_4 >> 32w16;
-                                meta.tmp32_4 = meta.tmp32_0 + meta.tmp32_3;
-                                meta.tmp32_0 = meta.tmp32_4 >> 32w16;
-                                meta.tmp32_3 = meta.tmp32_0 + meta.tmp32_4;
-                                meta.tmp32_0 = meta.tmp32_3 & 32w0xffff;
+                                meta.tmp32_0 = meta.tmp32_4 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
+                                meta.tmp32_3 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
                                 meta.tmp16_4 = meta.tmp16_0 ^ 16w0xffff;
-                                meta.tmp32_3 = (bit<32>) meta.tmp16_4;
-                                meta.tmp32_4 = (bit<32>) meta.tmp16_3;
-                                meta.tmp32_5 = meta.tmp32_4 + meta.tmp32_3;
-                                meta.tmp32_3 = meta.tmp32_5 + meta.tmp32_0;
-                                meta.tmp32_0 = meta.tmp32_3 & 32w0xffff;
-                                meta.tmp32_4 = meta.tmp32_3 >> 32w16;
-                                meta.tmp32_3 = meta.tmp32_0 + meta.tmp32_4;
-                                meta.tmp32_0 = meta.tmp32_3 >> 32w16;
-                                meta.tmp32_4 = meta.tmp32_0 + meta.tmp32_3;
-                                meta.tmp16_3 = (bit<16>) meta.tmp32_4;
-                                meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
-                                meta.tmp16_3 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
-                                hdr.tcp.check = meta.tmp16_3;
+                                meta.tmp32_0 = (((bit<32>) meta.tmp16_3) + ((bit<32>) meta.tmp16_4)) + (((meta.tmp32_3 >> 32w16) + meta.tmp32_3) & 32w0xffff);
+                                meta.tmp32_3 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3)) ^ 16w0xffff;
+                                hdr.tcp.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                             }
                         }
                     } else {
-                        meta.tmp16_3 = meta.in_port;
-                        meta.tmp32_0 = (bit<32>) meta.tmp16_3;
-                        outside_port_0.read(meta.tmp32_3, 32w0);
-                        meta.tmp1_11 = (meta.tmp32_0 == meta.tmp32_3) ? 1w1 : 1w0;
+                        outside_port_0.read(meta.tmp32_0, 32w0);
+                        meta.tmp1_11 = (((bit<32>) meta.in_port) == meta.tmp32_0) ? 1w1 : 1w0;
                         if (meta.tmp1_11 == 1w1) {
                             meta.ext2int_k0 = meta.tmp32_1;
                             meta.ext2int_k4 = meta.tmp32_2;
@@ -506,63 +433,30 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 meta.tmp32_1 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
                                 hdr.ipv4.daddr = meta.tmp32_1;
                                 meta.tmp16_3 = hdr.ipv4.check;
-                                meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                meta.tmp16_3 = meta.tmp16_5 ^ 16w0xffff;
-                                meta.tmp32_1 = (bit<32>) meta.tmp16_3;
-                                meta.tmp32_3 = meta.tmp32_2 & 32w0xffff;
-                                meta.tmp32_4 = meta.tmp32_3 ^ 32w0xffff;
-                                meta.tmp32_3 = meta.tmp32_2 ^ 32w0xffffffff;
-                                meta.tmp32_2 = meta.tmp32_3 >> 32w16;
-                                meta.tmp32_3 = meta.tmp32_0 & 32w0xffff;
-                                meta.tmp32_5 = meta.tmp32_0 >> 32w16;
-                                meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_2;
-                                meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_5;
-                                meta.tmp32_0 = meta.tmp32_2 + meta.tmp32_3;
-                                meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
-                                meta.tmp32_1 = meta.tmp32_2 & 32w0xffff;
-                                meta.tmp32_3 = meta.tmp32_2 >> 32w16;
-                                meta.tmp32_2 = meta.tmp32_1 + meta.tmp32_3;
-                                meta.tmp32_1 = meta.tmp32_2 >> 32w16;
-                                meta.tmp32_3 = meta.tmp32_1 + meta.tmp32_2;
-                                meta.tmp16_3 = (bit<16>) meta.tmp32_3;
-                                meta.tmp16_5 = meta.tmp16_3 ^ 16w0xffff;
-                                meta.tmp16_3 = meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8];
-                                hdr.ipv4.check = meta.tmp16_3;
+                                meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
+                                meta.tmp32_3 = meta.tmp32_0 >> 32w16;
+                                meta.tmp32_0 = ((((meta.tmp32_2 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_2 ^ 32w0xffffffff) >> 32w16)) + meta.tmp32_3) + meta.tmp32_1;
+                                meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff));
+                                meta.tmp32_2 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
+                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_2 >> 32w16) + meta.tmp32_2)) ^ 16w0xffff;
+                                hdr.ipv4.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 if (meta.tmp1_7 == 1w1) {
                                     meta.tmp16_3 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
                                     hdr.udp.dport = meta.tmp16_3;
                                     meta.tmp16_3 = hdr.udp.check;
                                     meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                    meta.tmp1_12 = (meta.tmp16_5 == 16w0) ? 1w1 : 1w0;
-                                    if (meta.tmp1_12 == 1w1) {
+                                    if (meta.tmp16_5 == 16w0) {
                                         meta.tmp16_3 = 16w0;
                                     } else {
-                                        meta.tmp16_6 = meta.tmp16_5 ^ 16w0xffff;
-                                        meta.tmp32_1 = (bit<32>) meta.tmp16_6;
-                                        meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
-                                        meta.tmp32_1 = meta.tmp32_2 & 32w0xffff;
-                                        meta.tmp32_3 = meta.tmp32_2 >> 32w16;
-                                        meta.tmp32_2 = meta.tmp32_1 + meta.tmp32_3;
-                                        meta.tmp32_1 = meta.tmp32_2 >> 32w16;
-                                        meta.tmp32_3 = meta.tmp32_1 + meta.tmp32_2;
-                                        meta.tmp32_1 = meta.tmp32_3 & 32w0xffff;
-                                        meta.tmp1_12 = (meta.tmp32_1 == 32w0xffff) ? 1w1 : 1w0;
-                                        meta.tmp32_2 = (meta.tmp1_12 == 1w1) ? 32w0 : meta.tmp32_1;
+                                        meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) (meta.tmp16_5 ^ 16w0xffff));
+                                        meta.tmp32_2 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
+                                        meta.tmp32_1 = ((meta.tmp32_2 >> 32w16) + meta.tmp32_2) & 32w0xffff;
                                         meta.tmp16_5 = meta.tmp16_1 ^ 16w0xffff;
-                                        meta.tmp32_1 = (bit<32>) meta.tmp16_5;
-                                        meta.tmp32_3 = (bit<32>) meta.tmp16_4;
-                                        meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_1;
-                                        meta.tmp32_1 = meta.tmp32_4 + meta.tmp32_2;
-                                        meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                        meta.tmp32_3 = meta.tmp32_1 >> 32w16;
-                                        meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_3;
-                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
-                                        meta.tmp32_3 = meta.tmp32_2 + meta.tmp32_1;
-                                        meta.tmp16_5 = (bit<16>) meta.tmp32_3;
-                                        meta.tmp16_6 = meta.tmp16_5 ^ 16w0xffff;
-                                        meta.tmp1_12 = (meta.tmp16_5 == 16w0xffff) ? 1w1 : 1w0;
-                                        meta.tmp16_5 = (meta.tmp1_12 == 1w1) ? 16w0xffff : meta.tmp16_6;
-                                        meta.tmp16_3 = meta.tmp16_5;
+                                        meta.tmp32_2 = (bit<32>) meta.tmp16_4;
+                                        meta.tmp32_3 = (meta.tmp32_2 + ((bit<32>) meta.tmp16_5)) + ((meta.tmp32_1 == 32w0xffff) ? 32w0 : meta.tmp32_1);
+                                        meta.tmp32_1 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
+                                        meta.tmp16_5 = (bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1);
+                                        meta.tmp16_3 = (meta.tmp16_5 == 16w0xffff) ? 16w0xffff : (meta.tmp16_5 ^ 16w0xffff);
                                     }
                                     meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                     hdr.udp.check = meta.tmp16_5;
@@ -570,30 +464,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.tmp16_3 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
                                     hdr.tcp.dport = meta.tmp16_3;
                                     meta.tmp16_3 = hdr.tcp.check;
-                                    meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                    meta.tmp16_3 = meta.tmp16_5 ^ 16w0xffff;
-                                    meta.tmp32_1 = (bit<32>) meta.tmp16_3;
-                                    meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
-                                    meta.tmp32_0 = meta.tmp32_2 & 32w0xffff;
-                                    meta.tmp32_1 = meta.tmp32_2 >> 32w16;
-                                    meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
-                                    meta.tmp32_0 = meta.tmp32_2 >> 32w16;
-                                    meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
-                                    meta.tmp32_0 = meta.tmp32_1 & 32w0xffff;
+                                    meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff));
+                                    meta.tmp32_0 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
                                     meta.tmp16_3 = meta.tmp16_1 ^ 16w0xffff;
-                                    meta.tmp32_1 = (bit<32>) meta.tmp16_3;
-                                    meta.tmp32_2 = (bit<32>) meta.tmp16_4;
-                                    meta.tmp32_3 = meta.tmp32_2 + meta.tmp32_1;
-                                    meta.tmp32_1 = meta.tmp32_3 + meta.tmp32_0;
-                                    meta.tmp32_0 = meta.tmp32_1 & 32w0xffff;
-                                    meta.tmp32_2 = meta.tmp32_1 >> 32w16;
-                                    meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
-                                    meta.tmp32_0 = meta.tmp32_1 >> 32w16;
-                                    meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
-                                    meta.tmp16_3 = (bit<16>) meta.tmp32_2;
-                                    meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
-                                    meta.tmp16_3 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
-                                    hdr.tcp.check = meta.tmp16_3;
+                                    meta.tmp32_1 = (bit<32>) meta.tmp16_4;
+                                    meta.tmp32_2 = (meta.tmp32_1 + ((bit<32>) meta.tmp16_3)) + (((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff);
+                                    meta.tmp32_0 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 32w16);
+                                    meta.tmp16_3 = ((bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0)) ^ 16w0xffff;
+                                    hdr.tcp.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 }
                             }
                         }
@@ -637,101 +515,44 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.tmp32_0 = hdr.ipv4.saddr;
                                     meta.tmp32_1 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
                                     external_ip_2.read(meta.tmp32_0, 32w0);
-                                    meta.tmp32_2 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
-                                    hdr.ipv4.saddr = meta.tmp32_2;
+                                    hdr.ipv4.saddr = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
                                     meta.tmp16_2 = hdr.ipv4.check;
-                                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                    meta.tmp16_2 = meta.tmp16_3 ^ 16w0xffff;
-                                    meta.tmp32_2 = (bit<32>) meta.tmp16_2;
-                                    meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
-                                    meta.tmp32_4 = meta.tmp32_3 ^ 32w0xffff;
-                                    meta.tmp32_3 = meta.tmp32_1 ^ 32w0xffffffff;
-                                    meta.tmp32_1 = meta.tmp32_3 >> 32w16;
-                                    meta.tmp32_3 = meta.tmp32_0 & 32w0xffff;
-                                    meta.tmp32_5 = meta.tmp32_0 >> 32w16;
-                                    meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_1;
-                                    meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_5;
-                                    meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_3;
-                                    meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
-                                    meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                    meta.tmp32_3 = meta.tmp32_1 >> 32w16;
-                                    meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_3;
-                                    meta.tmp32_2 = meta.tmp32_1 >> 32w16;
-                                    meta.tmp32_3 = meta.tmp32_2 + meta.tmp32_1;
-                                    meta.tmp16_2 = (bit<16>) meta.tmp32_3;
-                                    meta.tmp16_3 = meta.tmp16_2 ^ 16w0xffff;
-                                    meta.tmp16_2 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                    hdr.ipv4.check = meta.tmp16_2;
+                                    meta.tmp32_2 = ((((meta.tmp32_1 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_1 ^ 32w0xffffffff) >> 32w16)) + (meta.tmp32_0 >> 32w16)) + (meta.tmp32_0 & 32w0xffff);
+                                    meta.tmp32_0 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
+                                    meta.tmp32_1 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1)) ^ 16w0xffff;
+                                    hdr.ipv4.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                     if (meta.tmp1_7 == 1w1) {
-                                        meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                        hdr.udp.sport = meta.tmp16_2;
+                                        hdr.udp.sport = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                                         meta.tmp16_2 = hdr.udp.check;
                                         meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                        meta.tmp1_0 = (meta.tmp16_3 == 16w0) ? 1w1 : 1w0;
-                                        if (meta.tmp1_0 == 1w1) {
+                                        if (meta.tmp16_3 == 16w0) {
                                             meta.tmp16_2 = 16w0;
                                         } else {
-                                            meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
-                                            meta.tmp32_1 = (bit<32>) meta.tmp16_4;
-                                            meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
-                                            meta.tmp32_1 = meta.tmp32_2 & 32w0xffff;
-                                            meta.tmp32_3 = meta.tmp32_2 >> 32w16;
-                                            meta.tmp32_2 = meta.tmp32_1 + meta.tmp32_3;
-                                            meta.tmp32_1 = meta.tmp32_2 >> 32w16;
-                                            meta.tmp32_3 = meta.tmp32_1 + meta.tmp32_2;
-                                            meta.tmp32_1 = meta.tmp32_3 & 32w0xffff;
-                                            meta.tmp1_0 = (meta.tmp32_1 == 32w0xffff) ? 1w1 : 1w0;
-                                            meta.tmp32_2 = (meta.tmp1_0 == 1w1) ? 32w0 : meta.tmp32_1;
+                                            meta.tmp32_0 = meta.tmp32_2 + ((bit<32>) (meta.tmp16_3 ^ 16w0xffff));
+                                            meta.tmp32_1 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                            meta.tmp32_0 = ((meta.tmp32_1 >> 32w16) + meta.tmp32_1) & 32w0xffff;
                                             meta.tmp16_3 = meta.tmp16_0 ^ 16w0xffff;
-                                            meta.tmp32_1 = (bit<32>) meta.tmp16_3;
-                                            meta.tmp32_3 = (bit<32>) meta.tmp16_1;
-                                            meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_1;
-                                            meta.tmp32_1 = meta.tmp32_4 + meta.tmp32_2;
-                                            meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                            meta.tmp32_3 = meta.tmp32_1 >> 32w16;
-                                            meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_3;
-                                            meta.tmp32_2 = meta.tmp32_1 >> 32w16;
-                                            meta.tmp32_3 = meta.tmp32_2 + meta.tmp32_1;
-                                            meta.tmp16_3 = (bit<16>) meta.tmp32_3;
-                                            meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
-                                            meta.tmp1_0 = (meta.tmp16_3 == 16w0xffff) ? 1w1 : 1w0;
-                                            meta.tmp16_3 = (meta.tmp1_0 == 1w1) ? 16w0xffff : meta.tmp16_4;
-                                            meta.tmp16_2 = meta.tmp16_3;
+                                            meta.tmp32_1 = (((bit<32>) meta.tmp16_1) + ((bit<32>) meta.tmp16_3)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
+                                            meta.tmp32_0 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
+                                            meta.tmp16_3 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
+                                            meta.tmp16_2 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
                                         }
                                         meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                         hdr.udp.check = meta.tmp16_3;
                                     } else {
-                                        meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                        hdr.tcp.sport = meta.tmp16_2;
+                                        hdr.tcp.sport = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                                         meta.tmp16_2 = hdr.tcp.check;
-                                        meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                        meta.tmp16_2 = meta.tmp16_3 ^ 16w0xffff;
-                                        meta.tmp32_1 = (bit<32>) meta.tmp16_2;
-                                        meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
-                                        meta.tmp32_0 = meta.tmp32_2 & 32w0xffff;
-                                        meta.tmp32_1 = meta.tmp32_2 >> 32w16;
-                                        meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
-                                        meta.tmp32_0 = meta.tmp32_2 >> 32w16;
-                                        meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
-                                        meta.tmp32_0 = meta.tmp32_1 & 32w0xffff;
+                                        meta.tmp32_0 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
+                                        meta.tmp32_1 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
                                         meta.tmp16_2 = meta.tmp16_0 ^ 16w0xffff;
-                                        meta.tmp32_1 = (bit<32>) meta.tmp16_2;
-                                        meta.tmp32_2 = (bit<32>) meta.tmp16_1;
-                                        meta.tmp32_3 = meta.tmp32_2 + meta.tmp32_1;
-                                        meta.tmp32_1 = meta.tmp32_3 + meta.tmp32_0;
-                                        meta.tmp32_0 = meta.tmp32_1 & 32w0xffff;
-                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
-                                        meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
-                                        meta.tmp32_0 = meta.tmp32_1 >> 32w16;
-                                        meta.tmp32_2 = meta.tmp32_0 + meta.tmp32_1;
-                                        meta.tmp16_0 = (bit<16>) meta.tmp32_2;
-                                        meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
-                                        meta.tmp16_0 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                        hdr.tcp.check = meta.tmp16_0;
+                                        meta.tmp32_0 = (((bit<32>) meta.tmp16_1) + ((bit<32>) meta.tmp16_2)) + (((meta.tmp32_1 >> 32w16) + meta.tmp32_1) & 32w0xffff);
+                                        meta.tmp32_1 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1)) ^ 16w0xffff;
+                                        hdr.tcp.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                                     }
                                     outside_port_2.read(meta.tmp32_0, 32w0);
-                                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                                    meta.fate = 1w1 ++ meta.tmp16_0;
+                                    meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                                 } else {
                                     meta.fate = 17w0;
                                 }
@@ -740,8 +561,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             }
                         } else {
                             outside_port_1.read(meta.tmp32_0, 32w0);
-                            meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                            meta.fate = 1w1 ++ meta.tmp16_0;
+                            meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                         }
                     } else {
                         if (meta.tmp1_11 == 1w1) {
@@ -749,8 +569,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 meta.fate = 17w0;
                             } else {
                                 inside_port_1.read(meta.tmp32_0, 32w0);
-                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                                meta.fate = 1w1 ++ meta.tmp16_0;
+                                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                             }
                         } else {
                             meta.fate = 17w0;

@@ -92,7 +92,6 @@ struct meta_t {
     bit<1> tmp1_13;
     bit<1> tmp1_14;
     bit<8> tmp8_0;
-    bit<8> tmp8_1;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
     bit<16> tmp16_2;
@@ -114,7 +113,6 @@ struct meta_t {
     bit<16> tmp16_18;
     bit<16> tmp16_19;
     bit<16> tmp16_20;
-    bit<16> tmp16_21;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
@@ -158,9 +156,6 @@ struct meta_t {
     bit<32> tmp32_40;
     bit<32> tmp32_41;
     bit<32> tmp32_42;
-    bit<32> tmp32_43;
-    bit<32> tmp32_44;
-    bit<32> tmp32_45;
 }
 
 parser TandemParser(packet_in packet, out headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
@@ -367,8 +362,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         } else {
             meta.in_port = (bit<16>) standard_metadata.ingress_port;
-            meta.tmp16_1 = meta.in_port;
-            meta.tmp32_1 = (bit<32>) meta.tmp16_1;
+            meta.tmp32_1 = (bit<32>) meta.in_port;
             meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
             meta.tmp1_5 = meta.tmp1_4 ^ 1w1;
             client_side_0.read(meta.tmp32_2, 32w0);
@@ -379,25 +373,21 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     meta.tmp1_7 = meta.tmp1_6 ^ 1w1;
                     if (meta.tmp1_7 == 1w0) {
                         meta.tmp16_1 = hdr.tcp.dport;
-                        meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                        meta.ports_k0 = meta.tmp16_2;
+                        meta.ports_k0 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                         ports.apply();
                         meta.tmp1_1 = meta.tmp1_8 ^ 1w1;
                         if (meta.tmp1_1 == 1w0) {
                             meta.tmp32_3 = hdr.ipv4.saddr;
-                            meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                             meta.tmp16_1 = hdr.tcp.sport;
-                            meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                            meta.tmp32_3 = hdr.ipv4.daddr;
-                            meta.tmp32_0 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-                            meta.tmp16_1 = hdr.tcp.dport;
-                            meta.tmp16_0 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                            meta.tmp32_4 = hdr.ipv4.daddr;
+                            meta.tmp32_0 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
+                            meta.tmp16_2 = hdr.tcp.dport;
+                            meta.tmp16_0 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                             meta.tmp8_0 = hdr.tcp.flags;
-                            meta.tmp8_1 = meta.tmp8_0 & 8w2;
-                            meta.tmp1_2 = (meta.tmp8_1 == 8w0) ? 1w1 : 1w0;
+                            meta.tmp1_2 = ((meta.tmp8_0 & 8w2) == 8w0) ? 1w1 : 1w0;
                             if (meta.tmp1_2 == 1w1) {
-                                meta.orig_1_k0 = meta.tmp32_4;
-                                meta.orig_1_k4 = meta.tmp16_2;
+                                meta.orig_1_k0 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                meta.orig_1_k4 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                                 meta.orig_1_k6 = 16w0;
                                 meta.wb_hit = 1w0;
                                 if (meta.visible == 1w1) {
@@ -471,61 +461,23 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.tmp32_40 = hdr.ipv4.daddr;
                                     meta.tmp32_41 = ((meta.tmp32_40[7:0] ++ meta.tmp32_40[15:8]) ++ meta.tmp32_40[23:16]) ++ meta.tmp32_40[31:24];
                                     meta.tmp16_18 = hdr.tcp.dport;
-                                    meta.tmp16_19 = meta.tmp16_18[7:0] ++ meta.tmp16_18[15:8];
                                     proxy_ip_2.read(meta.tmp32_40, 32w0);
-                                    meta.tmp32_42 = ((meta.tmp32_40[7:0] ++ meta.tmp32_40[15:8]) ++ meta.tmp32_40[23:16]) ++ meta.tmp32_40[31:24];
-                                    hdr.ipv4.daddr = meta.tmp32_42;
-                                    meta.tmp16_18 = hdr.ipv4.check;
-                                    meta.tmp16_20 = meta.tmp16_18[7:0] ++ meta.tmp16_18[15:8];
-                                    meta.tmp16_18 = meta.tmp16_20 ^ 16w0xffff;
-                                    meta.tmp32_42 = (bit<32>) meta.tmp16_18;
-                                    meta.tmp32_43 = meta.tmp32_41 & 32w0xffff;
-                                    meta.tmp32_44 = meta.tmp32_43 ^ 32w0xffff;
-                                    meta.tmp32_43 = meta.tmp32_41 ^ 32w0xffffffff;
-                                    meta.tmp32_41 = meta.tmp32_43 >> 32w16;
-                                    meta.tmp32_43 = meta.tmp32_40 & 32w0xffff;
-                                    meta.tmp32_45 = meta.tmp32_40 >> 32w16;
-                                    meta.tmp32_40 = meta.tmp32_44 + meta.tmp32_41;
-                                    meta.tmp32_41 = meta.tmp32_40 + meta.tmp32_45;
-                                    meta.tmp32_40 = meta.tmp32_41 + meta.tmp32_43;
-                                    meta.tmp32_41 = meta.tmp32_40 + meta.tmp32_42;
-                                    meta.tmp32_42 = meta.tmp32_41 & 32w0xffff;
-                                    meta.tmp32_43 = meta.tmp32_41 >> 32w16;
-                                    meta.tmp32_41 = meta.tmp32_42 + meta.tmp32_43;
-                                    meta.tmp32_42 = meta.tmp32_41 >> 32w16;
-                                    meta.tmp32_43 = meta.tmp32_42 + meta.tmp32_41;
-                                    meta.tmp16_18 = (bit<16>) meta.tmp32_43;
-                                    meta.tmp16_20 = meta.tmp16_18 ^ 16w0xffff;
-                                    meta.tmp16_18 = meta.tmp16_20[7:0] ++ meta.tmp16_20[15:8];
-                                    hdr.ipv4.check = meta.tmp16_18;
-                                    proxy_port_2.read(meta.tmp16_18, 32w0);
-                                    meta.tmp16_20 = meta.tmp16_18[7:0] ++ meta.tmp16_18[15:8];
-                                    hdr.tcp.dport = meta.tmp16_20;
+                                    hdr.ipv4.daddr = ((meta.tmp32_40[7:0] ++ meta.tmp32_40[15:8]) ++ meta.tmp32_40[23:16]) ++ meta.tmp32_40[31:24];
+                                    meta.tmp16_19 = hdr.ipv4.check;
+                                    meta.tmp32_42 = ((((meta.tmp32_41 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_41 ^ 32w0xffffffff) >> 32w16)) + (meta.tmp32_40 >> 32w16)) + (meta.tmp32_40 & 32w0xffff);
+                                    meta.tmp32_40 = meta.tmp32_42 + ((bit<32>) ((meta.tmp16_19[7:0] ++ meta.tmp16_19[15:8]) ^ 16w0xffff));
+                                    meta.tmp32_41 = (meta.tmp32_40 & 32w0xffff) + (meta.tmp32_40 >> 32w16);
+                                    meta.tmp16_19 = ((bit<16>) ((meta.tmp32_41 >> 32w16) + meta.tmp32_41)) ^ 16w0xffff;
+                                    hdr.ipv4.check = meta.tmp16_19[7:0] ++ meta.tmp16_19[15:8];
+                                    proxy_port_2.read(meta.tmp16_19, 32w0);
+                                    hdr.tcp.dport = meta.tmp16_19[7:0] ++ meta.tmp16_19[15:8];
                                     meta.tmp16_20 = hdr.tcp.check;
-                                    meta.tmp16_21 = meta.tmp16_20[7:0] ++ meta.tmp16_20[15:8];
-                                    meta.tmp16_20 = meta.tmp16_21 ^ 16w0xffff;
-                                    meta.tmp32_41 = (bit<32>) meta.tmp16_20;
-                                    meta.tmp32_42 = meta.tmp32_40 + meta.tmp32_41;
-                                    meta.tmp32_40 = meta.tmp32_42 & 32w0xffff;
-                                    meta.tmp32_41 = meta.tmp32_42 >> 32w16;
-                                    meta.tmp32_42 = meta.tmp32_40 + meta.tmp32_41;
-                                    meta.tmp32_40 = meta.tmp32_42 >> 32w16;
-                                    meta.tmp32_41 = meta.tmp32_40 + meta.tmp32_42;
-                                    meta.tmp32_40 = meta.tmp32_41 & 32w0xffff;
-                                    meta.tmp16_20 = meta.tmp16_19 ^ 16w0xffff;
-                                    meta.tmp32_41 = (bit<32>) meta.tmp16_20;
-                                    meta.tmp32_42 = (bit<32>) meta.tmp16_18;
-                                    meta.tmp32_43 = meta.tmp32_42 + meta.tmp32_41;
-                                    meta.tmp32_41 = meta.tmp32_43 + meta.tmp32_40;
-                                    meta.tmp32_40 = meta.tmp32_41 & 32w0xffff;
-                                    meta.tmp32_42 = meta.tmp32_41 >> 32w16;
-                                    meta.tmp32_41 = meta.tmp32_40 + meta.tmp32_42;
-                                    meta.tmp32_40 = meta.tmp32_41 >> 32w16;
-                                    meta.tmp32_42 = meta.tmp32_40 + meta.tmp32_41;
-                                    meta.tmp16_18 = (bit<16>) meta.tmp32_42;
-                                    meta.tmp16_19 = meta.tmp16_18 ^ 16w0xffff;
-                                    meta.tmp16_18 = meta.tmp16_19[7:0] ++ meta.tmp16_19[15:8];
-                                    hdr.tcp.check = meta.tmp16_18;
+                                    meta.tmp32_40 = meta.tmp32_42 + ((bit<32>) ((meta.tmp16_20[7:0] ++ meta.tmp16_20[15:8]) ^ 16w0xffff));
+                                    meta.tmp32_41 = (meta.tmp32_40 & 32w0xffff) + (meta.tmp32_40 >> 32w16);
+                                    meta.tmp32_40 = (((bit<32>) meta.tmp16_19) + ((bit<32>) ((meta.tmp16_18[7:0] ++ meta.tmp16_18[15:8]) ^ 16w0xffff))) + (((meta.tmp32_41 >> 32w16) + meta.tmp32_41) & 32w0xffff);
+                                    meta.tmp32_41 = (meta.tmp32_40 & 32w0xffff) + (meta.tmp32_40 >> 32w16);
+                                    meta.tmp16_18 = ((bit<16>) ((meta.tmp32_41 >> 32w16) + meta.tmp32_41)) ^ 16w0xffff;
+                                    hdr.tcp.check = meta.tmp16_18[7:0] ++ meta.tmp16_18[15:8];
                                 }
                             } else {
                                 meta.to_server = 1w1;
@@ -598,21 +550,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                         meta.tmp1_10 = meta.tmp1_9 ^ 1w1;
                         if (meta.tmp1_10 == 1w0) {
                             meta.tmp32_3 = hdr.ipv4.saddr;
-                            meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-                            proxy_ip_0.read(meta.tmp32_3, 32w0);
-                            meta.tmp1_11 = (meta.tmp32_4 == meta.tmp32_3) ? 1w1 : 1w0;
+                            proxy_ip_0.read(meta.tmp32_4, 32w0);
+                            meta.tmp1_11 = ((((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24]) == meta.tmp32_4) ? 1w1 : 1w0;
                             if (meta.tmp1_11 == 1w1) {
                                 meta.tmp16_1 = hdr.tcp.sport;
-                                meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                proxy_port_0.read(meta.tmp16_1, 32w0);
-                                meta.tmp1_12 = (meta.tmp16_2 == meta.tmp16_1) ? 1w1 : 1w0;
+                                proxy_port_0.read(meta.tmp16_2, 32w0);
+                                meta.tmp1_12 = ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) == meta.tmp16_2) ? 1w1 : 1w0;
                                 if (meta.tmp1_12 == 1w1) {
                                     meta.tmp32_3 = hdr.ipv4.daddr;
-                                    meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                                     meta.tmp16_1 = hdr.tcp.dport;
-                                    meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                    meta.orig_0_k0 = meta.tmp32_4;
-                                    meta.orig_0_k4 = meta.tmp16_2;
+                                    meta.orig_0_k0 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                    meta.orig_0_k4 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                                     meta.orig_0_k6 = 16w0;
                                     meta.wb_hit = 1w0;
                                     if (meta.visible == 1w1) {
@@ -626,58 +574,26 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                                         hdr.ipv4.saddr = meta.tmp32_4;
                                         meta.tmp16_1 = hdr.ipv4.check;
-                                        meta.tmp16_3 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                                         proxy_ip_1.read(meta.tmp32_4, 32w0);
-                                        meta.tmp16_1 = meta.tmp16_3 ^ 16w0xffff;
-                                        meta.tmp32_5 = (bit<32>) meta.tmp16_1;
-                                        meta.tmp32_6 = meta.tmp32_4 & 32w0xffff;
-                                        meta.tmp32_7 = meta.tmp32_6 ^ 32w0xffff;
-                                        meta.tmp32_6 = meta.tmp32_4 ^ 32w0xffffffff;
-                                        meta.tmp32_4 = meta.tmp32_6 >> 32w16;
+                                        meta.tmp32_5 = (meta.tmp32_4 & 32w0xffff) ^ 32w0xffff;
                                         meta.tmp32_6 = meta.tmp32_3 & 32w0xffff;
-                                        meta.tmp32_8 = meta.tmp32_3 >> 32w16;
-                                        meta.tmp32_3 = meta.tmp32_6 + meta.tmp32_8;
-                                        meta.tmp32_6 = meta.tmp32_4 + meta.tmp32_3;
-                                        meta.tmp32_3 = meta.tmp32_6 + meta.tmp32_5;
-                                        meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_7;
-                                        meta.tmp32_3 = meta.tmp32_4 & 32w0xffff;
-                                        meta.tmp32_5 = meta.tmp32_4 >> 32w16;
-                                        meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_5;
-                                        meta.tmp32_3 = meta.tmp32_4 >> 32w16;
-                                        meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
-                                        meta.tmp16_1 = (bit<16>) meta.tmp32_5;
-                                        meta.tmp16_3 = meta.tmp16_1 ^ 16w0xffff;
-                                        meta.tmp16_1 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                        hdr.ipv4.check = meta.tmp16_1;
+                                        meta.tmp32_7 = meta.tmp32_3 >> 32w16;
+                                        meta.tmp32_3 = ((meta.tmp32_4 ^ 32w0xffffffff) >> 32w16) + (meta.tmp32_6 + meta.tmp32_7);
+                                        meta.tmp32_4 = (meta.tmp32_3 + ((bit<32>) ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) ^ 16w0xffff))) + meta.tmp32_5;
+                                        meta.tmp32_6 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
+                                        meta.tmp16_1 = ((bit<16>) ((meta.tmp32_6 >> 32w16) + meta.tmp32_6)) ^ 16w0xffff;
+                                        hdr.ipv4.check = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                                         meta.tmp16_1 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                         hdr.tcp.sport = meta.tmp16_1;
                                         meta.tmp16_1 = hdr.tcp.check;
-                                        meta.tmp16_3 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                        meta.tmp16_1 = meta.tmp16_3 ^ 16w0xffff;
-                                        meta.tmp32_3 = (bit<32>) meta.tmp16_1;
-                                        meta.tmp32_4 = meta.tmp32_6 + meta.tmp32_7;
-                                        meta.tmp32_5 = meta.tmp32_4 + meta.tmp32_3;
-                                        meta.tmp32_3 = meta.tmp32_5 & 32w0xffff;
-                                        meta.tmp32_4 = meta.tmp32_5 >> 32w16;
-                                        meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
-                                        meta.tmp32_3 = meta.tmp32_5 >> 32w16;
-                                        meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_5;
+                                        meta.tmp32_4 = (meta.tmp32_3 + meta.tmp32_5) + ((bit<32>) ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) ^ 16w0xffff));
+                                        meta.tmp32_3 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
                                         proxy_port_1.read(meta.tmp16_1, 32w0);
-                                        meta.tmp32_3 = meta.tmp32_4 & 32w0xffff;
-                                        meta.tmp16_3 = meta.tmp16_1 ^ 16w0xffff;
-                                        meta.tmp32_4 = (bit<32>) meta.tmp16_3;
-                                        meta.tmp32_5 = (bit<32>) meta.tmp16_2;
-                                        meta.tmp32_6 = meta.tmp32_4 + meta.tmp32_5;
-                                        meta.tmp32_4 = meta.tmp32_6 + meta.tmp32_3;
-                                        meta.tmp32_3 = meta.tmp32_4 & 32w0xffff;
-                                        meta.tmp32_5 = meta.tmp32_4 >> 32w16;
-                                        meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_5;
-                                        meta.tmp32_3 = meta.tmp32_4 >> 32w16;
-                                        meta.tmp32_5 = meta.tmp32_3 + meta.tmp32_4;
-                                        meta.tmp16_1 = (bit<16>) meta.tmp32_5;
-                                        meta.tmp16_2 = meta.tmp16_1 ^ 16w0xffff;
-                                        meta.tmp16_1 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                        hdr.tcp.check = meta.tmp16_1;
+                                        meta.tmp32_4 = (bit<32>) meta.tmp16_2;
+                                        meta.tmp32_5 = (((bit<32>) (meta.tmp16_1 ^ 16w0xffff)) + meta.tmp32_4) + (((meta.tmp32_3 >> 32w16) + meta.tmp32_3) & 32w0xffff);
+                                        meta.tmp32_3 = (meta.tmp32_5 & 32w0xffff) + (meta.tmp32_5 >> 32w16);
+                                        meta.tmp16_1 = ((bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3)) ^ 16w0xffff;
+                                        hdr.tcp.check = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                                     }
                                 }
                             }
@@ -705,13 +621,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             if (meta.tmp1_5 == 1w1) {
                 server_side_3.read(meta.tmp32_0, 32w0);
                 if (meta.tmp1_0 == 1w1) {
-                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                    meta.fate = 1w1 ++ meta.tmp16_0;
+                    meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                 } else {
-                    meta.tmp1_4 = (meta.tmp32_1 == meta.tmp32_0) ? 1w1 : 1w0;
-                    if (meta.tmp1_4 == 1w1) {
-                        meta.tmp16_0 = (bit<16>) meta.tmp32_2;
-                        meta.fate = 1w1 ++ meta.tmp16_0;
+                    if (meta.tmp32_1 == meta.tmp32_0) {
+                        meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_2);
                     } else {
                         meta.fate = 17w0;
                     }

@@ -157,8 +157,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         } else {
             meta.in_port = (bit<16>) standard_metadata.ingress_port;
-            meta.tmp16_2 = meta.in_port;
-            meta.tmp32_0 = (bit<32>) meta.tmp16_2;
+            meta.tmp32_0 = (bit<32>) meta.in_port;
             meta.tmp1_0 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
             if (meta.tmp1_0 == 1w1) {
                 meta.to_server = 1w1;
@@ -168,24 +167,15 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.tmp1_6 = meta.tmp1_5 ^ 1w1;
                 meta.tmp1_5 = hdr.udp.isValid() ? 1w1 : 1w0;
                 meta.tmp1_7 = meta.tmp1_5 ^ 1w1;
-                meta.tmp1_5 = meta.tmp1_6 & meta.tmp1_7;
-                if (meta.tmp1_5 == 1w1) {
+                if ((meta.tmp1_6 & meta.tmp1_7) == 1w1) {
                     meta.to_server = 1w1;
                 } else {
-                    meta.tmp8_0 = (meta.tmp1_6 == 1w1) ? 8w0 : 8w1;
                     meta.tmp16_2 = hdr.udp.sport;
-                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                    meta.tmp16_2 = hdr.tcp.sport;
-                    meta.tmp16_4 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                    meta.tmp1_5 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
-                    meta.tmp16_2 = (meta.tmp1_5 == 1w1) ? meta.tmp16_4 : meta.tmp16_3;
-                    meta.tmp8_0 = (meta.tmp1_6 == 1w1) ? 8w0 : 8w1;
-                    meta.tmp16_3 = hdr.udp.dport;
-                    meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                    meta.tmp16_3 = hdr.tcp.sport;
+                    meta.tmp16_4 = (((meta.tmp1_6 == 1w1) ? 8w0 : 8w1) == 8w1) ? (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) : (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]);
+                    meta.tmp16_2 = hdr.udp.dport;
                     meta.tmp16_3 = hdr.tcp.dport;
-                    meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                    meta.tmp1_5 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
-                    meta.tmp16_3 = (meta.tmp1_5 == 1w1) ? meta.tmp16_5 : meta.tmp16_4;
+                    meta.tmp16_5 = (((meta.tmp1_6 == 1w1) ? 8w0 : 8w1) == 8w1) ? (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) : (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]);
                     meta.tmp32_2 = hdr.ipv4.saddr;
                     meta.tmp32_3 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
                     meta.tmp32_4 = hdr.ipv4.daddr;
@@ -193,35 +183,32 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     meta.tmp1_1 = (meta.tmp32_2 < meta.tmp32_4) ? 1w1 : 1w0;
                     if (meta.tmp1_1 == 1w1) {
                         meta.tmp32_1 = meta.tmp32_3;
-                        meta.tmp16_0 = meta.tmp16_2;
-                        meta.tmp16_1 = meta.tmp16_3;
+                        meta.tmp16_0 = meta.tmp16_4;
+                        meta.tmp16_1 = meta.tmp16_5;
                     } else {
                         meta.tmp1_2 = (meta.tmp32_3 == meta.tmp32_5) ? 1w1 : 1w0;
                         if (meta.tmp1_2 == 1w1) {
-                            meta.tmp16_4 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                            meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                            meta.tmp1_3 = (meta.tmp16_4 > meta.tmp16_5) ? 1w1 : 1w0;
+                            meta.tmp1_3 = ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) > (meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8])) ? 1w1 : 1w0;
                             if (meta.tmp1_3 == 1w1) {
                                 meta.tmp32_1 = meta.tmp32_5;
-                                meta.tmp16_0 = meta.tmp16_3;
-                                meta.tmp16_1 = meta.tmp16_2;
+                                meta.tmp16_0 = meta.tmp16_5;
+                                meta.tmp16_1 = meta.tmp16_4;
                             } else {
                                 meta.tmp32_1 = meta.tmp32_3;
-                                meta.tmp16_0 = meta.tmp16_2;
-                                meta.tmp16_1 = meta.tmp16_3;
+                                meta.tmp16_0 = meta.tmp16_4;
+                                meta.tmp16_1 = meta.tmp16_5;
                             }
                         } else {
                             meta.tmp32_1 = meta.tmp32_5;
-                            meta.tmp16_0 = meta.tmp16_3;
-                            meta.tmp16_1 = meta.tmp16_2;
+                            meta.tmp16_0 = meta.tmp16_5;
+                            meta.tmp16_1 = meta.tmp16_4;
                         }
                     }
                     meta.to_server = 1w1;
                     meta.tmp8_0 = hdr.ipv4.protocol;
                     new_from.read(meta.tmp32_2, 32w0);
                     meta.tmp32_3 = 32w1 << meta.tmp32_0;
-                    meta.tmp32_4 = meta.tmp32_2 & meta.tmp32_3;
-                    meta.tmp1_4 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
+                    meta.tmp1_4 = ((meta.tmp32_2 & meta.tmp32_3) == 32w0) ? 1w1 : 1w0;
                     if (meta.tmp1_7 == 1w1) {
                         meta.to_server = 1w1;
                     } else {

@@ -227,7 +227,6 @@ struct meta_t {
     bit<1> tmp1_43;
     bit<1> tmp1_44;
     bit<1> tmp1_45;
-    bit<1> tmp1_46;
     bit<8> tmp8_0;
     bit<8> tmp8_1;
     bit<8> tmp8_2;
@@ -238,12 +237,10 @@ struct meta_t {
     bit<16> tmp16_0;
     bit<16> tmp16_1;
     bit<16> tmp16_2;
-    bit<16> tmp16_3;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
     bit<32> tmp32_3;
-    bit<32> tmp32_4;
 }
 
 struct eg_headers_t {
@@ -485,21 +482,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         } else {
             meta.in_port = (bit<16>) ig_intr_md.ingress_port;
-            meta.tmp16_0 = meta.in_port;
-            meta.tmp32_0 = (bit<32>) meta.tmp16_0;
+            meta.tmp32_0 = (bit<32>) meta.in_port;
             meta.tmp1_0 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
             if (meta.tmp1_0 == 1w0) {
                 meta.tmp1_41 = hdr.ipv4.isValid() ? 1w1 : 1w0;
                 meta.tmp1_42 = meta.tmp1_41 ^ 1w1;
                 if (meta.tmp1_42 == 1w0) {
                     meta.tmp1_43 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
-                    meta.tmp8_3 = (meta.tmp1_43 == 1w1) ? 8w0 : 8w1;
                     meta.tmp32_2 = hdr.ipv4.saddr;
-                    meta.tmp32_3 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
-                    meta.tmp32_2 = hdr.ipv4.daddr;
-                    meta.tmp32_4 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
-                    meta.tmp1_43 = (meta.tmp8_3 == 8w1) ? 1w1 : 1w0;
-                    meta.tmp32_1 = (meta.tmp1_43 == 1w1) ? meta.tmp32_4 : meta.tmp32_3;
+                    meta.tmp32_3 = hdr.ipv4.daddr;
+                    meta.tmp32_1 = (((meta.tmp1_43 == 1w1) ? 8w0 : 8w1) == 8w1) ? (((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24]) : (((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24]);
                     meta.hosts_k0 = meta.tmp32_1;
                     meta.wb_hit = 1w0;
                     if (meta.visible == 1w1) {
@@ -519,14 +511,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             meta.tmp1_2 = (meta.tmp32_0 == 32w1) ? 1w1 : 1w0;
                             if (meta.tmp1_2 == 1w1) {
                                 meta.tmp16_2 = hdr.tcp.sport;
-                                meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                 meta.tmp1_45 = (meta.tmp8_0 == 8w0) ? 1w1 : 1w0;
-                                meta.tmp1_46 = (meta.tmp16_3 == 16w0x1600) ? 1w1 : 1w0;
-                                meta.tmp1_6 = meta.tmp1_46 & meta.tmp1_45;
+                                meta.tmp1_6 = (((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) == 16w0x1600) ? 1w1 : 1w0) & meta.tmp1_45;
                                 if (meta.tmp1_6 == 1w1) {
                                     meta.tmp8_3 = hdr.tcp.flags;
-                                    meta.tmp8_4 = meta.tmp8_3 & 8w18;
-                                    meta.tmp1_7 = (meta.tmp8_4 == 8w18) ? 1w1 : 1w0;
+                                    meta.tmp1_7 = ((meta.tmp8_3 & 8w18) == 8w18) ? 1w1 : 1w0;
                                     if (meta.tmp1_7 == 1w1) {
                                         meta.to_server = 1w1;
                                     }
@@ -742,8 +731,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
             if (meta.post_block58 == 1w1) {
                 meta.tmp32_0 = quarantine_0.read(32w0);
-                meta.tmp1_0 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
-                if (meta.tmp1_0 == 1w1) {
+                if (meta.tmp32_0 == 32w0) {
                     meta.post_block60 = 1w1;
                 } else {
                     meta.post_block59 = 1w1;
@@ -751,8 +739,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
             if (meta.post_block59 == 1w1) {
                 meta.tmp32_0 = q_port_0.read(32w0);
-                meta.tmp16_1 = (bit<16>) meta.tmp32_0;
-                meta.fate = 1w1 ++ meta.tmp16_1;
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block60 == 1w1) {
@@ -887,8 +874,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 meta.post_block57 = 1w1;
             }
             if (meta.post_block57 == 1w1) {
-                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
-                meta.fate = 1w1 ++ meta.tmp16_0;
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block44 == 1w1) {
@@ -983,14 +969,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 }
             }
             if (meta.post_block85 == 1w1) {
-                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
-                meta.fate = 1w1 ++ meta.tmp16_0;
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
                 meta.post_block89 = 1w1;
             }
             if (meta.post_block86 == 1w1) {
                 meta.tmp32_0 = quarantine_1.read(32w0);
-                meta.tmp1_0 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
-                if (meta.tmp1_0 == 1w1) {
+                if (meta.tmp32_0 == 32w0) {
                     meta.post_block88 = 1w1;
                 } else {
                     meta.post_block87 = 1w1;
@@ -998,8 +982,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
             if (meta.post_block87 == 1w1) {
                 meta.tmp32_0 = q_port_1.read(32w0);
-                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                meta.fate = 1w1 ++ meta.tmp16_0;
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                 meta.post_block89 = 1w1;
             }
             if (meta.post_block88 == 1w1) {
@@ -1013,19 +996,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 meta.post_block64 = 1w1;
             }
             if (meta.post_block64 == 1w1) {
-                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
-                meta.fate = 1w1 ++ meta.tmp16_0;
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block65 == 1w1) {
-                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
-                meta.fate = 1w1 ++ meta.tmp16_0;
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block66 == 1w1) {
                 meta.tmp32_0 = quarantine_2.read(32w0);
-                meta.tmp1_0 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
-                if (meta.tmp1_0 == 1w1) {
+                if (meta.tmp32_0 == 32w0) {
                     meta.post_block68 = 1w1;
                 } else {
                     meta.post_block67 = 1w1;
@@ -1033,8 +1013,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
             if (meta.post_block67 == 1w1) {
                 meta.tmp32_0 = q_port_2.read(32w0);
-                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                meta.fate = 1w1 ++ meta.tmp16_0;
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block68 == 1w1) {
@@ -1045,8 +1024,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 meta.post_block72 = 1w1;
             }
             if (meta.post_block70 == 1w1) {
-                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
-                meta.fate = 1w1 ++ meta.tmp16_0;
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
                 meta.post_block72 = 1w1;
             }
             if (meta.post_block71 == 1w1) {
