@@ -2,18 +2,24 @@
 //! (Gallium's metadata reuse), so a partition needs the peak of its live values in metadata,
 //! not their sum.
 //!
-//! The ingress control is acyclic. Its statements are numbered in textual order (both arms of
-//! an `if` in turn); a value's range runs from its first to its last occurrence, and a table
-//! apply counts as an occurrence of every field its key and actions touch. For straight-line
-//! code this is exact; across branches it is conservative (an arm's range covers the other
-//! arm), so no path ever sees a field overwritten while its value is live.
+//! The ingress control is acyclic. Two conservative interference relations are computed, and
+//! the smaller colouring wins:
+//! - liveness: backward over the statement tree (live sets join at branches; a table apply
+//!   writes the fields its actions assign but ends no live range, as an action may not write
+//!   them); a value written interferes with everything live after the write;
+//! - textual ranges: statements numbered in order (both arms of an `if` in turn), a value's
+//!   range from its first to its last occurrence (a table apply counts as an occurrence of every
+//!   field its key and actions touch); overlapping ranges interfere. Better for the predicated
+//!   form, where a skipped guard keeps values live in liveness terms.
+//!
+//! Either way no path sees a field overwritten while its value is live.
 //!
 //! ```text
 //! meta.v31 = meta.v29 ^ 16w0xffff;       meta.tmp16_2 = meta.tmp16_1 ^ 16w0xffff;
 //! meta.v32 = (bit<32>) meta.v31;    ==>  meta.tmp32_0 = (bit<32>) meta.tmp16_2;
 //! ```
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::{BTreeMap, HashMap, HashSet};
 
 use tandem_p4_syntax::{Block, DeclKind, Expr, ExprKind, Program, Stmt, StmtKind, Type};
 
@@ -173,6 +179,122 @@ impl Ranges<'_> {
     }
 }
 
+/// Fields a table apply reads (keys, action bodies) and writes (action assignments).
+#[derive(Default, Clone)]
+struct TableUse {
+    reads: Vec<String>,
+    writes: Vec<String>,
+}
+
+/// Backward liveness over the structured control, recording which values interfere: a value
+/// written by a statement interferes with every value live after it and with the other values
+/// the same statement writes. Conservative at branches (live sets join) and for table applies
+/// (an action may leave a field unwritten, so an apply does not end a live range).
+struct Interference<'a> {
+    tables: &'a HashMap<String, TableUse>,
+    edges: HashMap<String, HashSet<String>>,
+}
+
+impl Interference<'_> {
+    fn add(&mut self, a: &str, b: &str) {
+        if a != b {
+            self.edges.entry(a.into()).or_default().insert(b.into());
+            self.edges.entry(b.into()).or_default().insert(a.into());
+        }
+    }
+
+    fn defs(&mut self, defs: &[String], live: &HashSet<String>) {
+        for d in defs.iter().filter(|d| candidate(d)) {
+            for l in live {
+                self.add(d, l);
+            }
+            for e in defs.iter().filter(|e| candidate(e)) {
+                self.add(d, e);
+            }
+        }
+    }
+
+    fn block(&mut self, b: &Block, mut live: HashSet<String>) -> HashSet<String> {
+        for s in b.stmts.iter().rev() {
+            live = self.stmt(s, live);
+        }
+        live
+    }
+
+    fn stmt(&mut self, s: &Stmt, mut live: HashSet<String>) -> HashSet<String> {
+        let uses = |e: &Expr, live: &mut HashSet<String>| {
+            let mut fs = Vec::new();
+            expr_fields(e, &mut fs);
+            live.extend(fs.into_iter().filter(|f| candidate(f)));
+        };
+        match &s.kind {
+            StmtKind::Assign { lhs, rhs } => {
+                let mut d = Vec::new();
+                match &lhs.kind {
+                    ExprKind::Member(base, f) if matches!(&base.kind, ExprKind::Name(n) if n == "meta") => {
+                        d.push(f.clone())
+                    }
+                    _ => uses(lhs, &mut live),
+                }
+                self.defs(&d, &live);
+                for f in &d {
+                    live.remove(f);
+                }
+                uses(rhs, &mut live);
+            }
+            StmtKind::Call(e) => {
+                if let Some(t) = applied_table(e) {
+                    let tu = self.tables.get(t).cloned().unwrap_or_default();
+                    self.defs(&tu.writes, &live);
+                    live.extend(tu.reads.into_iter().filter(|f| candidate(f)));
+                    return live;
+                }
+                // `r.read(meta.f, index)` writes its first argument.
+                if let ExprKind::Call { func, args, .. } = &e.kind {
+                    let is_read = matches!(&func.kind, ExprKind::Member(_, m) if m == "read");
+                    let mut d = Vec::new();
+                    for (i, a) in args.iter().enumerate() {
+                        match &a.kind {
+                            ExprKind::Member(base, f)
+                                if is_read
+                                    && i == 0
+                                    && matches!(&base.kind, ExprKind::Name(n) if n == "meta") =>
+                            {
+                                d.push(f.clone())
+                            }
+                            _ => {}
+                        }
+                    }
+                    self.defs(&d, &live);
+                    for f in &d {
+                        live.remove(f);
+                    }
+                    for (i, a) in args.iter().enumerate() {
+                        if !(is_read && i == 0) {
+                            uses(a, &mut live);
+                        }
+                    }
+                    uses(func, &mut live);
+                }
+            }
+            StmtKind::If { cond, then, els } => {
+                let after = live.clone();
+                let mut l = self.block(then, after.clone());
+                if let Some(e) = els {
+                    l.extend(self.block(e, after));
+                } else {
+                    l.extend(after);
+                }
+                live = l;
+                uses(cond, &mut live);
+            }
+            StmtKind::Block(b) => live = self.block(b, live),
+            _ => {}
+        }
+        live
+    }
+}
+
 fn rename_expr(e: &mut Expr, map: &HashMap<String, String>) {
     match &mut e.kind {
         ExprKind::Member(base, f) => {
@@ -228,6 +350,35 @@ fn rename_block(b: &mut Block, map: &HashMap<String, String>) {
             _ => {}
         }
     }
+}
+
+/// Greedy colouring in order of first occurrence: each value takes the lowest slot of its
+/// width that no interfering value holds. Returns the renaming and the slots used per width.
+fn colour(
+    order: &[(usize, String)],
+    widths: &HashMap<String, u32>,
+    edges: &HashMap<String, HashSet<String>>,
+) -> (HashMap<String, String>, BTreeMap<u32, usize>) {
+    let mut slots: BTreeMap<u32, usize> = BTreeMap::new();
+    let mut map: HashMap<String, String> = HashMap::new();
+    for (_, name) in order {
+        let Some(&w) = widths.get(name) else {
+            continue;
+        };
+        let taken: HashSet<&String> = edges
+            .get(name)
+            .into_iter()
+            .flatten()
+            .filter_map(|n| map.get(n))
+            .collect();
+        let k = (0..)
+            .find(|k| !taken.contains(&format!("tmp{w}_{k}")))
+            .unwrap_or(0);
+        let used = slots.entry(w).or_default();
+        *used = (*used).max(k + 1);
+        map.insert(name.clone(), format!("tmp{w}_{k}"));
+    }
+    (map, slots)
 }
 
 /// Shares metadata fields of SSA values (`vN`) between values whose live
@@ -295,29 +446,61 @@ pub fn reuse_metadata_slots(program: &mut Program, control: &str) -> ReuseInfo {
         table_fields: &table_fields,
     };
     r.block(apply);
-    // Linear scan, per width, in order of range start.
-    let mut order: Vec<(usize, usize, String)> =
-        r.ranges.into_iter().map(|(n, (s, e))| (s, e, n)).collect();
-    order.sort();
-    let mut slots: BTreeMap<u32, Vec<usize>> = BTreeMap::new(); // width -> end of each slot
-    let mut map: HashMap<String, String> = HashMap::new();
-    for (start, end, name) in order {
-        let Some(&w) = widths.get(&name) else {
-            continue;
-        };
-        let ends = slots.entry(w).or_default();
-        let k = match ends.iter().position(|&e| e < start) {
-            Some(k) => {
-                ends[k] = end;
-                k
+    // Interference from liveness, then greedy colouring per width in order of first
+    // occurrence.
+    let mut tables: HashMap<String, TableUse> = HashMap::new();
+    for d in locals.iter() {
+        if let DeclKind::Table(t) = &d.kind {
+            let mut tu = TableUse::default();
+            for k in &t.keys {
+                expr_fields(&k.expr, &mut tu.reads);
             }
-            None => {
-                ends.push(end);
-                ends.len() - 1
+            for a in &t.actions {
+                let Some(body) = locals.iter().find_map(|d| match &d.kind {
+                    DeclKind::Action { name, body, .. } if *name == a.name => Some(body),
+                    _ => None,
+                }) else {
+                    continue;
+                };
+                for st in &body.stmts {
+                    if let StmtKind::Assign { lhs, rhs } = &st.kind {
+                        expr_fields(lhs, &mut tu.writes);
+                        expr_fields(rhs, &mut tu.reads);
+                    }
+                }
             }
-        };
-        map.insert(name, format!("tmp{w}_{k}"));
+            tables.insert(t.name.clone(), tu);
+        }
     }
+    let mut inter = Interference {
+        tables: &tables,
+        edges: HashMap::new(),
+    };
+    inter.block(apply, HashSet::new());
+    let ranges: Vec<(String, (usize, usize))> = r.ranges.into_iter().collect();
+    let mut order: Vec<(usize, String)> =
+        ranges.iter().map(|(n, (s, _))| (*s, n.clone())).collect();
+    order.sort();
+    // The textual live ranges are the better bound for the predicated form (a guard that may be
+    // skipped keeps everything live in liveness terms); take whichever colouring is smaller.
+    let mut by_range: HashMap<String, HashSet<String>> = HashMap::new();
+    for (a, (s1, e1)) in &ranges {
+        for (b, (s2, e2)) in &ranges {
+            if a != b && s1 <= e2 && s2 <= e1 {
+                by_range.entry(a.clone()).or_default().insert(b.clone());
+            }
+        }
+    }
+    let (map_a, slots_a) = colour(&order, &widths, &inter.edges);
+    let (map_b, slots_b) = colour(&order, &widths, &by_range);
+    let bits = |slots: &BTreeMap<u32, usize>| -> u64 {
+        slots.iter().map(|(w, n)| u64::from(*w) * *n as u64).sum()
+    };
+    let (map, slots) = if bits(&slots_a) <= bits(&slots_b) {
+        (map_a, slots_a)
+    } else {
+        (map_b, slots_b)
+    };
     rename_block(apply, &map);
     for d in locals.iter_mut() {
         match &mut d.kind {
@@ -335,8 +518,8 @@ pub fn reuse_metadata_slots(program: &mut Program, control: &str) -> ReuseInfo {
         if let DeclKind::Struct { name, fields } = &mut d.kind {
             if name == "meta_t" {
                 fields.retain(|f| !map.contains_key(&f.name));
-                for (w, ends) in &slots {
-                    for k in 0..ends.len() {
+                for (w, used) in &slots {
+                    for k in 0..*used {
                         fields.push(tandem_p4_syntax::Field {
                             annotations: Vec::new(),
                             ty: Type::Bit(*w),

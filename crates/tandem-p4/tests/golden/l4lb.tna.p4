@@ -110,61 +110,10 @@ struct meta_t {
     bit<1> tmp1_8;
     bit<1> tmp1_9;
     bit<1> tmp1_10;
-    bit<1> tmp1_11;
-    bit<1> tmp1_12;
-    bit<1> tmp1_13;
-    bit<1> tmp1_14;
-    bit<1> tmp1_15;
-    bit<1> tmp1_16;
     bit<8> tmp8_0;
-    bit<8> tmp8_1;
-    bit<8> tmp8_2;
-    bit<8> tmp8_3;
-    bit<8> tmp8_4;
-    bit<8> tmp8_5;
-    bit<8> tmp8_6;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
     bit<16> tmp16_2;
-    bit<16> tmp16_3;
-    bit<16> tmp16_4;
-    bit<16> tmp16_5;
-    bit<16> tmp16_6;
-    bit<16> tmp16_7;
-    bit<16> tmp16_8;
-    bit<16> tmp16_9;
-    bit<16> tmp16_10;
-    bit<16> tmp16_11;
-    bit<16> tmp16_12;
-    bit<16> tmp16_13;
-    bit<16> tmp16_14;
-    bit<16> tmp16_15;
-    bit<16> tmp16_16;
-    bit<16> tmp16_17;
-    bit<16> tmp16_18;
-    bit<16> tmp16_19;
-    bit<16> tmp16_20;
-    bit<16> tmp16_21;
-    bit<16> tmp16_22;
-    bit<16> tmp16_23;
-    bit<16> tmp16_24;
-    bit<16> tmp16_25;
-    bit<16> tmp16_26;
-    bit<16> tmp16_27;
-    bit<16> tmp16_28;
-    bit<16> tmp16_29;
-    bit<16> tmp16_30;
-    bit<16> tmp16_31;
-    bit<16> tmp16_32;
-    bit<16> tmp16_33;
-    bit<16> tmp16_34;
-    bit<16> tmp16_35;
-    bit<16> tmp16_36;
-    bit<16> tmp16_37;
-    bit<16> tmp16_38;
-    bit<16> tmp16_39;
-    bit<16> tmp16_40;
-    bit<16> tmp16_41;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
@@ -172,74 +121,6 @@ struct meta_t {
     bit<32> tmp32_4;
     bit<32> tmp32_5;
     bit<32> tmp32_6;
-    bit<32> tmp32_7;
-    bit<32> tmp32_8;
-    bit<32> tmp32_9;
-    bit<32> tmp32_10;
-    bit<32> tmp32_11;
-    bit<32> tmp32_12;
-    bit<32> tmp32_13;
-    bit<32> tmp32_14;
-    bit<32> tmp32_15;
-    bit<32> tmp32_16;
-    bit<32> tmp32_17;
-    bit<32> tmp32_18;
-    bit<32> tmp32_19;
-    bit<32> tmp32_20;
-    bit<32> tmp32_21;
-    bit<32> tmp32_22;
-    bit<32> tmp32_23;
-    bit<32> tmp32_24;
-    bit<32> tmp32_25;
-    bit<32> tmp32_26;
-    bit<32> tmp32_27;
-    bit<32> tmp32_28;
-    bit<32> tmp32_29;
-    bit<32> tmp32_30;
-    bit<32> tmp32_31;
-    bit<32> tmp32_32;
-    bit<32> tmp32_33;
-    bit<32> tmp32_34;
-    bit<32> tmp32_35;
-    bit<32> tmp32_36;
-    bit<32> tmp32_37;
-    bit<32> tmp32_38;
-    bit<32> tmp32_39;
-    bit<32> tmp32_40;
-    bit<32> tmp32_41;
-    bit<32> tmp32_42;
-    bit<32> tmp32_43;
-    bit<32> tmp32_44;
-    bit<32> tmp32_45;
-    bit<32> tmp32_46;
-    bit<32> tmp32_47;
-    bit<32> tmp32_48;
-    bit<32> tmp32_49;
-    bit<32> tmp32_50;
-    bit<32> tmp32_51;
-    bit<32> tmp32_52;
-    bit<32> tmp32_53;
-    bit<32> tmp32_54;
-    bit<32> tmp32_55;
-    bit<32> tmp32_56;
-    bit<32> tmp32_57;
-    bit<32> tmp32_58;
-    bit<32> tmp32_59;
-    bit<32> tmp32_60;
-    bit<32> tmp32_61;
-    bit<32> tmp32_62;
-    bit<32> tmp32_63;
-    bit<32> tmp32_64;
-    bit<32> tmp32_65;
-    bit<32> tmp32_66;
-    bit<32> tmp32_67;
-    bit<32> tmp32_68;
-    bit<32> tmp32_69;
-    bit<32> tmp32_70;
-    bit<32> tmp32_71;
-    bit<32> tmp32_72;
-    bit<32> tmp32_73;
-    bit<32> tmp32_74;
 }
 
 struct eg_headers_t {
@@ -290,12 +171,12 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
 
 control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
     action conns_hit(bit<32> v0) {
-        meta.tmp1_13 = 1w1;
-        meta.tmp32_3 = v0;
+        meta.tmp1_2 = 1w1;
+        meta.tmp32_6 = v0;
     }
     action conns_miss() {
-        meta.tmp1_13 = 1w0;
-        meta.tmp32_3 = 32w0;
+        meta.tmp1_2 = 1w0;
+        meta.tmp32_6 = 32w0;
     }
     table conns {
         key = {
@@ -317,14 +198,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         idle_timeout = true;
     }
     action conns_wb_hit(bit<32> v0) {
-        meta.tmp1_13 = 1w1;
-        meta.tmp32_3 = v0;
+        meta.tmp1_2 = 1w1;
+        meta.tmp32_6 = v0;
         meta.wb_hit = 1w1;
     }
     action conns_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_13 = 1w0;
-        meta.tmp32_3 = 32w0;
+        meta.tmp1_2 = 1w0;
+        meta.tmp32_6 = 32w0;
     }
     action conns_wb_miss() {
         meta.wb_hit = 1w0;
@@ -350,12 +231,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         idle_timeout = true;
     }
     action replies_0_hit(bit<32> v0) {
-        meta.tmp1_14 = 1w1;
-        meta.tmp32_3 = v0;
+        meta.tmp1_10 = 1w1;
+        meta.tmp32_6 = v0;
     }
     action replies_0_miss() {
-        meta.tmp1_14 = 1w0;
-        meta.tmp32_3 = 32w0;
+        meta.tmp1_10 = 1w0;
+        meta.tmp32_6 = 32w0;
     }
     table replies_0 {
         key = {
@@ -377,14 +258,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         idle_timeout = true;
     }
     action replies_0_wb_hit(bit<32> v0) {
-        meta.tmp1_14 = 1w1;
-        meta.tmp32_3 = v0;
+        meta.tmp1_10 = 1w1;
+        meta.tmp32_6 = v0;
         meta.wb_hit = 1w1;
     }
     action replies_0_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_14 = 1w0;
-        meta.tmp32_3 = 32w0;
+        meta.tmp1_10 = 1w0;
+        meta.tmp32_6 = 32w0;
     }
     action replies_0_wb_miss() {
         meta.wb_hit = 1w0;
@@ -410,12 +291,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         idle_timeout = true;
     }
     action replies_1_hit(bit<32> v0) {
-        meta.tmp1_13 = 1w1;
-        meta.tmp32_6 = v0;
+        meta.tmp1_7 = 1w1;
+        meta.tmp32_1 = v0;
     }
     action replies_1_miss() {
-        meta.tmp1_13 = 1w0;
-        meta.tmp32_6 = 32w0;
+        meta.tmp1_7 = 1w0;
+        meta.tmp32_1 = 32w0;
     }
     table replies_1 {
         key = {
@@ -437,14 +318,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         idle_timeout = true;
     }
     action replies_1_wb_hit(bit<32> v0) {
-        meta.tmp1_13 = 1w1;
-        meta.tmp32_6 = v0;
+        meta.tmp1_7 = 1w1;
+        meta.tmp32_1 = v0;
         meta.wb_hit = 1w1;
     }
     action replies_1_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_13 = 1w0;
-        meta.tmp32_6 = 32w0;
+        meta.tmp1_7 = 1w0;
+        meta.tmp32_1 = 32w0;
     }
     action replies_1_wb_miss() {
         meta.wb_hit = 1w0;
@@ -470,12 +351,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         idle_timeout = true;
     }
     action vips_hit(bit<32> v0) {
-        meta.tmp1_13 = 1w1;
-        meta.tmp32_3 = v0;
+        meta.tmp1_1 = 1w1;
+        meta.tmp32_5 = v0;
     }
     action vips_miss() {
-        meta.tmp1_13 = 1w0;
-        meta.tmp32_3 = 32w0;
+        meta.tmp1_1 = 1w0;
+        meta.tmp32_5 = 32w0;
     }
     table vips {
         key = {
@@ -519,39 +400,39 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         } else {
             meta.in_port = (bit<16>) ig_intr_md.ingress_port;
             meta.tmp1_6 = hdr.ipv4.isValid() ? 1w1 : 1w0;
-            meta.tmp1_7 = meta.tmp1_6 ^ 1w1;
-            if (meta.tmp1_7 == 1w0) {
-                meta.tmp1_8 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_9 = meta.tmp1_8 ^ 1w1;
-                meta.tmp1_10 = hdr.udp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_11 = meta.tmp1_10 ^ 1w1;
-                meta.tmp1_12 = meta.tmp1_9 & meta.tmp1_11;
-                if (meta.tmp1_12 == 1w0) {
-                    meta.tmp8_0 = (meta.tmp1_9 == 1w1) ? 8w0 : 8w1;
-                    meta.tmp16_2 = hdr.udp.sport;
-                    meta.tmp16_3 = hdr.tcp.sport;
-                    meta.tmp16_0 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) : (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]);
-                    meta.tmp8_0 = (meta.tmp1_9 == 1w1) ? 8w0 : 8w1;
-                    meta.tmp16_2 = hdr.udp.dport;
-                    meta.tmp16_3 = hdr.tcp.dport;
-                    meta.tmp16_1 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) : (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]);
+            meta.tmp1_6 = meta.tmp1_6 ^ 1w1;
+            if (meta.tmp1_6 == 1w0) {
+                meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_6 = meta.tmp1_6 ^ 1w1;
+                meta.tmp1_7 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_7 = meta.tmp1_7 ^ 1w1;
+                meta.tmp1_8 = meta.tmp1_6 & meta.tmp1_7;
+                if (meta.tmp1_8 == 1w0) {
+                    meta.tmp8_0 = (meta.tmp1_6 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp16_0 = hdr.udp.sport;
+                    meta.tmp16_1 = hdr.tcp.sport;
+                    meta.tmp16_0 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
+                    meta.tmp8_0 = (meta.tmp1_6 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp16_1 = hdr.udp.dport;
+                    meta.tmp16_2 = hdr.tcp.dport;
+                    meta.tmp16_1 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) : (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]);
                     meta.tmp32_3 = hdr.ipv4.saddr;
-                    meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-                    meta.tmp32_3 = hdr.ipv4.daddr;
-                    meta.tmp32_5 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                    meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                    meta.tmp32_4 = hdr.ipv4.daddr;
+                    meta.tmp32_4 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
                     meta.tmp8_0 = hdr.ipv4.protocol;
-                    meta.tmp32_3 = client_port_0.read(32w0);
-                    meta.tmp1_0 = (((bit<32>) meta.in_port) == meta.tmp32_3) ? 1w1 : 1w0;
+                    meta.tmp32_5 = client_port_0.read(32w0);
+                    meta.tmp1_0 = (((bit<32>) meta.in_port) == meta.tmp32_5) ? 1w1 : 1w0;
                     if (meta.tmp1_0 == 1w1) {
-                        meta.tmp32_3 = hdr.ipv4.daddr;
-                        meta.vips_k0 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                        meta.tmp32_5 = hdr.ipv4.daddr;
+                        meta.vips_k0 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
                         vips.apply();
-                        meta.tmp1_1 = meta.tmp1_13 ^ 1w1;
+                        meta.tmp1_1 = meta.tmp1_1 ^ 1w1;
                         if (meta.tmp1_1 == 1w0) {
-                            meta.tmp32_3 = hdr.ipv4.daddr;
-                            meta.tmp32_6 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-                            meta.conns_k0 = meta.tmp32_4;
-                            meta.conns_k4 = meta.tmp32_5;
+                            meta.tmp32_5 = hdr.ipv4.daddr;
+                            meta.tmp32_5 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
+                            meta.conns_k0 = meta.tmp32_3;
+                            meta.conns_k4 = meta.tmp32_4;
                             meta.conns_k8 = meta.tmp16_0;
                             meta.conns_k10 = meta.tmp16_1;
                             meta.conns_k12 = meta.tmp8_0;
@@ -565,62 +446,62 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             if (meta.wb_hit == 1w0) {
                                 conns.apply();
                             }
-                            meta.tmp1_2 = meta.tmp1_13 ^ 1w1;
+                            meta.tmp1_2 = meta.tmp1_2 ^ 1w1;
                             if (meta.tmp1_2 == 1w1) {
                                 meta.to_server = 1w1;
-                                meta.tmp32_6 = (bit<32>) meta.tmp16_0;
-                                meta.tmp32_7 = (bit<32>) meta.tmp16_1;
-                                meta.tmp32_8 = (meta.tmp32_5 ^ meta.tmp32_4) ^ ((meta.tmp32_7 << 32w16) | meta.tmp32_6);
-                                meta.tmp32_6 = ((meta.tmp32_8[7:0] ++ meta.tmp32_8[15:8]) ++ meta.tmp32_8[23:16]) ++ meta.tmp32_8[31:24];
-                                meta.tmp32_0 = ((meta.tmp32_6 >> 32w16) ^ ((bit<32>) meta.tmp8_0)) ^ meta.tmp32_6;
-                                if (meta.tmp1_11 == 1w1) {
-                                    meta.tmp8_1 = hdr.tcp.flags;
-                                    meta.tmp1_3 = ((meta.tmp8_1 & 8w22) == 8w2) ? 1w1 : 1w0;
+                                meta.tmp32_0 = (bit<32>) meta.tmp16_0;
+                                meta.tmp32_5 = (bit<32>) meta.tmp16_1;
+                                meta.tmp32_0 = (meta.tmp32_4 ^ meta.tmp32_3) ^ ((meta.tmp32_5 << 32w16) | meta.tmp32_0);
+                                meta.tmp32_0 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                                meta.tmp32_0 = ((meta.tmp32_0 >> 32w16) ^ ((bit<32>) meta.tmp8_0)) ^ meta.tmp32_0;
+                                if (meta.tmp1_7 == 1w1) {
+                                    meta.tmp8_0 = hdr.tcp.flags;
+                                    meta.tmp1_3 = ((meta.tmp8_0 & 8w22) == 8w2) ? 1w1 : 1w0;
                                     if (meta.tmp1_3 == 1w1) {
                                         meta.to_server = 1w1;
-                                        meta.tmp32_6 = hdr.ipv4.saddr;
-                                        meta.tmp32_7 = ((meta.tmp32_6[7:0] ++ meta.tmp32_6[15:8]) ++ meta.tmp32_6[23:16]) ++ meta.tmp32_6[31:24];
-                                        meta.tmp8_2 = hdr.ipv4.protocol;
-                                        if (meta.tmp1_9 == 1w0) {
-                                            meta.tmp8_3 = hdr.tcp.flags;
-                                            meta.tmp8_4 = meta.tmp8_3;
-                                            meta.tmp8_5 = meta.tmp8_4 & 8w5;
-                                            meta.tmp1_5 = (meta.tmp8_5 == 8w0) ? 1w1 : 1w0;
+                                        meta.tmp32_3 = hdr.ipv4.saddr;
+                                        meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                        meta.tmp8_0 = hdr.ipv4.protocol;
+                                        if (meta.tmp1_6 == 1w0) {
+                                            meta.tmp8_0 = hdr.tcp.flags;
+                                            meta.tmp8_0 = meta.tmp8_0;
+                                            meta.tmp8_0 = meta.tmp8_0 & 8w5;
+                                            meta.tmp1_5 = (meta.tmp8_0 == 8w0) ? 1w1 : 1w0;
                                             if (meta.tmp1_5 == 1w0) {
                                                 meta.to_server = 1w1;
                                             }
                                         }
                                     } else {
-                                        meta.tmp8_6 = meta.tmp8_1;
-                                        meta.tmp8_1 = meta.tmp8_6 & 8w5;
-                                        meta.tmp1_4 = (meta.tmp8_1 == 8w0) ? 1w1 : 1w0;
+                                        meta.tmp8_0 = meta.tmp8_0;
+                                        meta.tmp8_0 = meta.tmp8_0 & 8w5;
+                                        meta.tmp1_4 = (meta.tmp8_0 == 8w0) ? 1w1 : 1w0;
                                         if (meta.tmp1_4 == 1w0) {
                                             meta.to_server = 1w1;
                                         }
                                     }
                                 } else {
                                     meta.to_server = 1w1;
-                                    meta.tmp32_6 = hdr.ipv4.saddr;
-                                    meta.tmp32_7 = ((meta.tmp32_6[7:0] ++ meta.tmp32_6[15:8]) ++ meta.tmp32_6[23:16]) ++ meta.tmp32_6[31:24];
-                                    meta.tmp8_2 = hdr.ipv4.protocol;
-                                    if (meta.tmp1_9 == 1w0) {
-                                        meta.tmp8_3 = hdr.tcp.flags;
-                                        meta.tmp8_4 = meta.tmp8_3;
-                                        meta.tmp8_5 = meta.tmp8_4 & 8w5;
-                                        meta.tmp1_5 = (meta.tmp8_5 == 8w0) ? 1w1 : 1w0;
+                                    meta.tmp32_3 = hdr.ipv4.saddr;
+                                    meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                    meta.tmp8_0 = hdr.ipv4.protocol;
+                                    if (meta.tmp1_6 == 1w0) {
+                                        meta.tmp8_0 = hdr.tcp.flags;
+                                        meta.tmp8_0 = meta.tmp8_0;
+                                        meta.tmp8_0 = meta.tmp8_0 & 8w5;
+                                        meta.tmp1_5 = (meta.tmp8_0 == 8w0) ? 1w1 : 1w0;
                                         if (meta.tmp1_5 == 1w0) {
                                             meta.to_server = 1w1;
                                         }
                                     }
                                 }
                             } else {
-                                meta.tmp32_6 = hdr.ipv4.saddr;
-                                meta.tmp8_2 = hdr.ipv4.protocol;
-                                meta.replies_1_k0 = meta.tmp32_3;
-                                meta.replies_1_k4 = ((meta.tmp32_6[7:0] ++ meta.tmp32_6[15:8]) ++ meta.tmp32_6[23:16]) ++ meta.tmp32_6[31:24];
+                                meta.tmp32_1 = hdr.ipv4.saddr;
+                                meta.tmp8_0 = hdr.ipv4.protocol;
+                                meta.replies_1_k0 = meta.tmp32_6;
+                                meta.replies_1_k4 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
                                 meta.replies_1_k8 = meta.tmp16_1;
                                 meta.replies_1_k10 = meta.tmp16_0;
-                                meta.replies_1_k12 = meta.tmp8_2;
+                                meta.replies_1_k12 = meta.tmp8_0;
                                 meta.replies_1_k13 = 8w0;
                                 meta.replies_1_k14 = 8w0;
                                 meta.replies_1_k15 = 8w0;
@@ -631,46 +512,46 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 if (meta.wb_hit == 1w0) {
                                     replies_1.apply();
                                 }
-                                meta.tmp32_1 = meta.tmp32_3;
-                                if (meta.tmp1_9 == 1w1) {
+                                meta.tmp32_1 = meta.tmp32_6;
+                                if (meta.tmp1_6 == 1w1) {
                                     meta.tmp32_3 = meta.tmp32_1;
-                                    meta.tmp32_6 = hdr.ipv4.daddr;
-                                    meta.tmp32_7 = ((meta.tmp32_6[7:0] ++ meta.tmp32_6[15:8]) ++ meta.tmp32_6[23:16]) ++ meta.tmp32_6[31:24];
+                                    meta.tmp32_4 = hdr.ipv4.daddr;
+                                    meta.tmp32_4 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
                                     hdr.ipv4.daddr = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                                     meta.tmp16_2 = hdr.ipv4.check;
-                                    meta.tmp32_6 = (((meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16)) + ((meta.tmp32_7 ^ 32w0xffffffff) >> 32w16)) + ((meta.tmp32_7 & 32w0xffff) ^ 32w0xffff);
-                                    meta.tmp32_3 = meta.tmp32_6 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_7 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
-                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_7 >> 32w16) + meta.tmp32_7)) ^ 16w0xffff;
+                                    meta.tmp32_3 = (((meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16)) + ((meta.tmp32_4 ^ 32w0xffffffff) >> 32w16)) + ((meta.tmp32_4 & 32w0xffff) ^ 32w0xffff);
+                                    meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
+                                    meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
+                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
                                     hdr.ipv4.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                    meta.tmp1_13 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                                    if (meta.tmp1_13 == 1w1) {
+                                    meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                                    if (meta.tmp1_6 == 1w1) {
                                         meta.tmp16_2 = hdr.tcp.check;
-                                        meta.tmp32_3 = meta.tmp32_6 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                        meta.tmp32_7 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
-                                        meta.tmp16_2 = ((bit<16>) ((meta.tmp32_7 >> 32w16) + meta.tmp32_7)) ^ 16w0xffff;
+                                        meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
+                                        meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
+                                        meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
                                         hdr.tcp.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                     }
-                                    meta.tmp1_13 = hdr.udp.isValid() ? 1w1 : 1w0;
-                                    if (meta.tmp1_13 == 1w1) {
+                                    meta.tmp1_6 = hdr.udp.isValid() ? 1w1 : 1w0;
+                                    if (meta.tmp1_6 == 1w1) {
                                         meta.tmp16_2 = hdr.udp.check;
-                                        meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                        if (meta.tmp16_3 == 16w0) {
+                                        meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                        if (meta.tmp16_2 == 16w0) {
                                             meta.tmp16_2 = 16w0;
                                         } else {
-                                            meta.tmp32_3 = meta.tmp32_6 + ((bit<32>) (meta.tmp16_3 ^ 16w0xffff));
-                                            meta.tmp32_6 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
-                                            meta.tmp16_3 = (bit<16>) ((meta.tmp32_6 >> 32w16) + meta.tmp32_6);
-                                            meta.tmp16_2 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
+                                            meta.tmp32_3 = meta.tmp32_3 + ((bit<32>) (meta.tmp16_2 ^ 16w0xffff));
+                                            meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
+                                            meta.tmp16_2 = (bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3);
+                                            meta.tmp16_2 = (meta.tmp16_2 == 16w0xffff) ? 16w0xffff : (meta.tmp16_2 ^ 16w0xffff);
                                         }
-                                        meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                        hdr.udp.check = meta.tmp16_3;
+                                        meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                        hdr.udp.check = meta.tmp16_2;
                                     }
                                 } else {
-                                    meta.tmp8_2 = hdr.tcp.flags;
-                                    meta.tmp8_6 = meta.tmp8_2;
-                                    meta.tmp8_1 = meta.tmp8_6 & 8w5;
-                                    meta.tmp1_4 = (meta.tmp8_1 == 8w0) ? 1w1 : 1w0;
+                                    meta.tmp8_0 = hdr.tcp.flags;
+                                    meta.tmp8_0 = meta.tmp8_0;
+                                    meta.tmp8_0 = meta.tmp8_0 & 8w5;
+                                    meta.tmp1_4 = (meta.tmp8_0 == 8w0) ? 1w1 : 1w0;
                                     if (meta.tmp1_4 == 1w0) {
                                         meta.to_server = 1w1;
                                     }
@@ -678,11 +559,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             }
                         }
                     } else {
-                        meta.tmp32_3 = backend_port_0.read(32w0);
-                        meta.tmp1_13 = (((bit<32>) meta.in_port) == meta.tmp32_3) ? 1w1 : 1w0;
-                        if (meta.tmp1_13 == 1w1) {
-                            meta.replies_0_k0 = meta.tmp32_4;
-                            meta.replies_0_k4 = meta.tmp32_5;
+                        meta.tmp32_5 = backend_port_0.read(32w0);
+                        meta.tmp1_9 = (((bit<32>) meta.in_port) == meta.tmp32_5) ? 1w1 : 1w0;
+                        if (meta.tmp1_9 == 1w1) {
+                            meta.replies_0_k0 = meta.tmp32_3;
+                            meta.replies_0_k4 = meta.tmp32_4;
                             meta.replies_0_k8 = meta.tmp16_0;
                             meta.replies_0_k10 = meta.tmp16_1;
                             meta.replies_0_k12 = meta.tmp8_0;
@@ -696,42 +577,42 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             if (meta.wb_hit == 1w0) {
                                 replies_0.apply();
                             }
-                            meta.tmp1_15 = meta.tmp1_14 ^ 1w1;
-                            if (meta.tmp1_15 == 1w0) {
-                                meta.tmp32_4 = hdr.ipv4.saddr;
-                                meta.tmp32_5 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
-                                meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                            meta.tmp1_10 = meta.tmp1_10 ^ 1w1;
+                            if (meta.tmp1_10 == 1w0) {
+                                meta.tmp32_3 = hdr.ipv4.saddr;
+                                meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                meta.tmp32_4 = ((meta.tmp32_6[7:0] ++ meta.tmp32_6[15:8]) ++ meta.tmp32_6[23:16]) ++ meta.tmp32_6[31:24];
                                 hdr.ipv4.saddr = meta.tmp32_4;
                                 meta.tmp16_2 = hdr.ipv4.check;
-                                meta.tmp32_4 = meta.tmp32_3 & 32w0xffff;
-                                meta.tmp32_6 = meta.tmp32_3 >> 32w16;
-                                meta.tmp32_3 = ((meta.tmp32_4 + meta.tmp32_6) + ((meta.tmp32_5 ^ 32w0xffffffff) >> 32w16)) + ((meta.tmp32_5 & 32w0xffff) ^ 32w0xffff);
+                                meta.tmp32_4 = meta.tmp32_6 & 32w0xffff;
+                                meta.tmp32_5 = meta.tmp32_6 >> 32w16;
+                                meta.tmp32_3 = ((meta.tmp32_4 + meta.tmp32_5) + ((meta.tmp32_3 ^ 32w0xffffffff) >> 32w16)) + ((meta.tmp32_3 & 32w0xffff) ^ 32w0xffff);
                                 meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                meta.tmp32_5 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
-                                meta.tmp16_2 = ((bit<16>) ((meta.tmp32_5 >> 32w16) + meta.tmp32_5)) ^ 16w0xffff;
+                                meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
+                                meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
                                 hdr.ipv4.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                meta.tmp1_14 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                                if (meta.tmp1_14 == 1w1) {
+                                meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                                if (meta.tmp1_6 == 1w1) {
                                     meta.tmp16_2 = hdr.tcp.check;
                                     meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_5 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
-                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_5 >> 32w16) + meta.tmp32_5)) ^ 16w0xffff;
+                                    meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
+                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
                                     hdr.tcp.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                 }
-                                meta.tmp1_14 = hdr.udp.isValid() ? 1w1 : 1w0;
-                                if (meta.tmp1_14 == 1w1) {
+                                meta.tmp1_6 = hdr.udp.isValid() ? 1w1 : 1w0;
+                                if (meta.tmp1_6 == 1w1) {
                                     meta.tmp16_2 = hdr.udp.check;
-                                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                    if (meta.tmp16_3 == 16w0) {
+                                    meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                    if (meta.tmp16_2 == 16w0) {
                                         meta.tmp16_2 = 16w0;
                                     } else {
-                                        meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) (meta.tmp16_3 ^ 16w0xffff));
-                                        meta.tmp32_3 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
-                                        meta.tmp16_3 = (bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3);
-                                        meta.tmp16_2 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
+                                        meta.tmp32_3 = meta.tmp32_3 + ((bit<32>) (meta.tmp16_2 ^ 16w0xffff));
+                                        meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
+                                        meta.tmp16_2 = (bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3);
+                                        meta.tmp16_2 = (meta.tmp16_2 == 16w0xffff) ? 16w0xffff : (meta.tmp16_2 ^ 16w0xffff);
                                     }
-                                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                    hdr.udp.check = meta.tmp16_3;
+                                    meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                    hdr.udp.check = meta.tmp16_2;
                                 }
                             }
                         }
@@ -759,16 +640,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         }
         if (meta.to_server == 1w0) {
             meta.tmp1_6 = hdr.ipv4.isValid() ? 1w1 : 1w0;
-            meta.tmp1_7 = meta.tmp1_6 ^ 1w1;
-            if (meta.tmp1_7 == 1w1) {
+            meta.tmp1_6 = meta.tmp1_6 ^ 1w1;
+            if (meta.tmp1_6 == 1w1) {
                 meta.fate = 17w0;
             } else {
-                meta.tmp1_8 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_9 = meta.tmp1_8 ^ 1w1;
-                meta.tmp1_10 = hdr.udp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_11 = meta.tmp1_10 ^ 1w1;
-                meta.tmp1_12 = meta.tmp1_9 & meta.tmp1_11;
-                if (meta.tmp1_12 == 1w1) {
+                meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_6 = meta.tmp1_6 ^ 1w1;
+                meta.tmp1_7 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_7 = meta.tmp1_7 ^ 1w1;
+                meta.tmp1_8 = meta.tmp1_6 & meta.tmp1_7;
+                if (meta.tmp1_8 == 1w1) {
                     meta.fate = 17w0;
                 } else {
                     if (meta.tmp1_0 == 1w1) {
@@ -776,353 +657,353 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             meta.fate = 17w0;
                         } else {
                             if (meta.tmp1_2 == 1w1) {
-                                if (meta.tmp1_11 == 1w1) {
+                                if (meta.tmp1_7 == 1w1) {
                                     if (meta.tmp1_3 == 1w1) {
                                         meta.tmp32_0 = meta.tmp32_2;
-                                        if (meta.tmp1_9 == 1w1) {
-                                            meta.tmp32_3 = meta.tmp32_0;
+                                        if (meta.tmp1_6 == 1w1) {
+                                            meta.tmp32_0 = meta.tmp32_0;
                                         } else {
-                                            meta.tmp32_4 = meta.tmp32_0;
+                                            meta.tmp32_0 = meta.tmp32_0;
                                             if (meta.tmp1_5 == 1w1) {
-                                                meta.tmp32_3 = meta.tmp32_4;
+                                                meta.tmp32_0 = meta.tmp32_0;
                                             } else {
-                                                meta.tmp32_3 = meta.tmp32_4;
+                                                meta.tmp32_0 = meta.tmp32_0;
                                             }
                                         }
-                                        meta.tmp32_5 = hdr.ipv4.daddr;
-                                        meta.tmp32_6 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
-                                        meta.tmp32_7 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-                                        hdr.ipv4.daddr = meta.tmp32_7;
+                                        meta.tmp32_1 = hdr.ipv4.daddr;
+                                        meta.tmp32_1 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
+                                        meta.tmp32_2 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                                        hdr.ipv4.daddr = meta.tmp32_2;
                                         meta.tmp16_0 = hdr.ipv4.check;
-                                        meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                        meta.tmp16_2 = meta.tmp16_1 ^ 16w0xffff;
-                                        meta.tmp32_8 = (bit<32>) meta.tmp16_2;
-                                        meta.tmp32_9 = meta.tmp32_6 & 32w0xffff;
-                                        meta.tmp32_10 = meta.tmp32_9 ^ 32w0xffff;
-                                        meta.tmp32_11 = meta.tmp32_6 ^ 32w0xffffffff;
-                                        meta.tmp32_12 = meta.tmp32_11 >> 32w16;
-                                        meta.tmp32_13 = meta.tmp32_3 & 32w0xffff;
-                                        meta.tmp32_14 = meta.tmp32_3 >> 32w16;
-                                        meta.tmp32_15 = meta.tmp32_13 + meta.tmp32_14;
-                                        meta.tmp32_16 = meta.tmp32_15 + meta.tmp32_12;
-                                        meta.tmp32_17 = meta.tmp32_16 + meta.tmp32_10;
-                                        meta.tmp32_18 = meta.tmp32_17 + meta.tmp32_8;
-                                        meta.tmp32_19 = meta.tmp32_18 & 32w0xffff;
-                                        meta.tmp32_20 = meta.tmp32_18 >> 32w16;
-                                        meta.tmp32_21 = meta.tmp32_19 + meta.tmp32_20;
-                                        meta.tmp32_22 = meta.tmp32_21 >> 32w16;
-                                        meta.tmp32_23 = meta.tmp32_22 + meta.tmp32_21;
-                                        meta.tmp16_3 = (bit<16>) meta.tmp32_23;
-                                        meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
-                                        meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
-                                        hdr.ipv4.check = meta.tmp16_5;
+                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                        meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                        meta.tmp32_2 = (bit<32>) meta.tmp16_0;
+                                        meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
+                                        meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffff;
+                                        meta.tmp32_1 = meta.tmp32_1 ^ 32w0xffffffff;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_4 = meta.tmp32_0 & 32w0xffff;
+                                        meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                        meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_0;
+                                        meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
+                                        meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_3;
+                                        meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
+                                        meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                        meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                        meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                        hdr.ipv4.check = meta.tmp16_0;
                                         meta.tmp1_0 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                                        meta.tmp1_1 = meta.tmp1_0 ^ 1w1;
-                                        if (meta.tmp1_1 == 1w0) {
-                                            meta.tmp16_6 = hdr.tcp.check;
-                                            meta.tmp16_7 = meta.tmp16_6[7:0] ++ meta.tmp16_6[15:8];
-                                            meta.tmp16_8 = meta.tmp16_7 ^ 16w0xffff;
-                                            meta.tmp32_24 = (bit<32>) meta.tmp16_8;
-                                            meta.tmp32_25 = meta.tmp32_17 + meta.tmp32_24;
-                                            meta.tmp32_26 = meta.tmp32_25 & 32w0xffff;
-                                            meta.tmp32_27 = meta.tmp32_25 >> 32w16;
-                                            meta.tmp32_28 = meta.tmp32_26 + meta.tmp32_27;
-                                            meta.tmp32_29 = meta.tmp32_28 >> 32w16;
-                                            meta.tmp32_30 = meta.tmp32_29 + meta.tmp32_28;
-                                            meta.tmp16_9 = (bit<16>) meta.tmp32_30;
-                                            meta.tmp16_10 = meta.tmp16_9 ^ 16w0xffff;
-                                            meta.tmp16_11 = meta.tmp16_10[7:0] ++ meta.tmp16_10[15:8];
-                                            hdr.tcp.check = meta.tmp16_11;
+                                        meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
+                                        if (meta.tmp1_0 == 1w0) {
+                                            meta.tmp16_0 = hdr.tcp.check;
+                                            meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                            meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                            meta.tmp32_1 = (bit<32>) meta.tmp16_0;
+                                            meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_1;
+                                            meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
+                                            meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                            meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                            meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                            meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                            meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                            meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                            meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                            hdr.tcp.check = meta.tmp16_0;
                                         }
-                                        meta.tmp1_2 = hdr.udp.isValid() ? 1w1 : 1w0;
-                                        meta.tmp1_3 = meta.tmp1_2 ^ 1w1;
-                                        if (meta.tmp1_3 == 1w0) {
-                                            meta.tmp16_12 = hdr.udp.check;
-                                            meta.tmp16_13 = meta.tmp16_12[7:0] ++ meta.tmp16_12[15:8];
-                                            meta.tmp1_6 = (meta.tmp16_13 == 16w0) ? 1w1 : 1w0;
-                                            if (meta.tmp1_6 == 1w1) {
-                                                meta.tmp16_14 = 16w0;
+                                        meta.tmp1_0 = hdr.udp.isValid() ? 1w1 : 1w0;
+                                        meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
+                                        if (meta.tmp1_0 == 1w0) {
+                                            meta.tmp16_0 = hdr.udp.check;
+                                            meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                            meta.tmp1_0 = (meta.tmp16_0 == 16w0) ? 1w1 : 1w0;
+                                            if (meta.tmp1_0 == 1w1) {
+                                                meta.tmp16_0 = 16w0;
                                             } else {
-                                                meta.tmp16_15 = meta.tmp16_13 ^ 16w0xffff;
-                                                meta.tmp32_31 = (bit<32>) meta.tmp16_15;
-                                                meta.tmp32_32 = meta.tmp32_17 + meta.tmp32_31;
-                                                meta.tmp32_33 = meta.tmp32_32 & 32w0xffff;
-                                                meta.tmp32_34 = meta.tmp32_32 >> 32w16;
-                                                meta.tmp32_35 = meta.tmp32_33 + meta.tmp32_34;
-                                                meta.tmp32_36 = meta.tmp32_35 >> 32w16;
-                                                meta.tmp32_37 = meta.tmp32_36 + meta.tmp32_35;
-                                                meta.tmp16_16 = (bit<16>) meta.tmp32_37;
-                                                meta.tmp16_17 = meta.tmp16_16 ^ 16w0xffff;
-                                                meta.tmp1_7 = (meta.tmp16_16 == 16w0xffff) ? 1w1 : 1w0;
-                                                meta.tmp16_18 = (meta.tmp1_7 == 1w1) ? 16w0xffff : meta.tmp16_17;
-                                                meta.tmp16_14 = meta.tmp16_18;
+                                                meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                                meta.tmp32_1 = (bit<32>) meta.tmp16_0;
+                                                meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
+                                                meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
+                                                meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                                meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
+                                                meta.tmp32_1 = meta.tmp32_0 >> 32w16;
+                                                meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
+                                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                                meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
+                                                meta.tmp1_0 = (meta.tmp16_0 == 16w0xffff) ? 1w1 : 1w0;
+                                                meta.tmp16_0 = (meta.tmp1_0 == 1w1) ? 16w0xffff : meta.tmp16_1;
+                                                meta.tmp16_0 = meta.tmp16_0;
                                             }
-                                            meta.tmp16_19 = meta.tmp16_14[7:0] ++ meta.tmp16_14[15:8];
-                                            hdr.udp.check = meta.tmp16_19;
+                                            meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                            hdr.udp.check = meta.tmp16_0;
                                         }
-                                        meta.tmp32_38 = backend_port_3.read(32w0);
-                                        meta.tmp16_20 = (bit<16>) meta.tmp32_38;
-                                        meta.fate = 1w1 ++ meta.tmp16_20;
+                                        meta.tmp32_0 = backend_port_3.read(32w0);
+                                        meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                        meta.fate = 1w1 ++ meta.tmp16_0;
                                     } else {
-                                        meta.tmp32_39 = meta.tmp32_2;
+                                        meta.tmp32_0 = meta.tmp32_2;
                                         if (meta.tmp1_4 == 1w1) {
-                                            meta.tmp32_40 = meta.tmp32_39;
+                                            meta.tmp32_0 = meta.tmp32_0;
                                         } else {
-                                            meta.tmp32_40 = meta.tmp32_39;
+                                            meta.tmp32_0 = meta.tmp32_0;
                                         }
-                                        meta.tmp32_41 = hdr.ipv4.daddr;
-                                        meta.tmp32_42 = ((meta.tmp32_41[7:0] ++ meta.tmp32_41[15:8]) ++ meta.tmp32_41[23:16]) ++ meta.tmp32_41[31:24];
-                                        meta.tmp32_43 = ((meta.tmp32_40[7:0] ++ meta.tmp32_40[15:8]) ++ meta.tmp32_40[23:16]) ++ meta.tmp32_40[31:24];
-                                        hdr.ipv4.daddr = meta.tmp32_43;
-                                        meta.tmp16_21 = hdr.ipv4.check;
-                                        meta.tmp16_22 = meta.tmp16_21[7:0] ++ meta.tmp16_21[15:8];
-                                        meta.tmp16_23 = meta.tmp16_22 ^ 16w0xffff;
-                                        meta.tmp32_44 = (bit<32>) meta.tmp16_23;
-                                        meta.tmp32_45 = meta.tmp32_42 & 32w0xffff;
-                                        meta.tmp32_46 = meta.tmp32_45 ^ 32w0xffff;
-                                        meta.tmp32_47 = meta.tmp32_42 ^ 32w0xffffffff;
-                                        meta.tmp32_48 = meta.tmp32_47 >> 32w16;
-                                        meta.tmp32_49 = meta.tmp32_40 & 32w0xffff;
-                                        meta.tmp32_50 = meta.tmp32_40 >> 32w16;
-                                        meta.tmp32_51 = meta.tmp32_49 + meta.tmp32_50;
-                                        meta.tmp32_52 = meta.tmp32_51 + meta.tmp32_48;
-                                        meta.tmp32_53 = meta.tmp32_52 + meta.tmp32_46;
-                                        meta.tmp32_54 = meta.tmp32_53 + meta.tmp32_44;
-                                        meta.tmp32_55 = meta.tmp32_54 & 32w0xffff;
-                                        meta.tmp32_56 = meta.tmp32_54 >> 32w16;
-                                        meta.tmp32_57 = meta.tmp32_55 + meta.tmp32_56;
-                                        meta.tmp32_58 = meta.tmp32_57 >> 32w16;
-                                        meta.tmp32_59 = meta.tmp32_58 + meta.tmp32_57;
-                                        meta.tmp16_24 = (bit<16>) meta.tmp32_59;
-                                        meta.tmp16_25 = meta.tmp16_24 ^ 16w0xffff;
-                                        meta.tmp16_26 = meta.tmp16_25[7:0] ++ meta.tmp16_25[15:8];
-                                        hdr.ipv4.check = meta.tmp16_26;
-                                        meta.tmp1_8 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                                        meta.tmp1_10 = meta.tmp1_8 ^ 1w1;
-                                        if (meta.tmp1_10 == 1w0) {
-                                            meta.tmp16_27 = hdr.tcp.check;
-                                            meta.tmp16_28 = meta.tmp16_27[7:0] ++ meta.tmp16_27[15:8];
-                                            meta.tmp16_29 = meta.tmp16_28 ^ 16w0xffff;
-                                            meta.tmp32_60 = (bit<32>) meta.tmp16_29;
-                                            meta.tmp32_61 = meta.tmp32_53 + meta.tmp32_60;
-                                            meta.tmp32_62 = meta.tmp32_61 & 32w0xffff;
-                                            meta.tmp32_63 = meta.tmp32_61 >> 32w16;
-                                            meta.tmp32_64 = meta.tmp32_62 + meta.tmp32_63;
-                                            meta.tmp32_65 = meta.tmp32_64 >> 32w16;
-                                            meta.tmp32_66 = meta.tmp32_65 + meta.tmp32_64;
-                                            meta.tmp16_30 = (bit<16>) meta.tmp32_66;
-                                            meta.tmp16_31 = meta.tmp16_30 ^ 16w0xffff;
-                                            meta.tmp16_32 = meta.tmp16_31[7:0] ++ meta.tmp16_31[15:8];
-                                            hdr.tcp.check = meta.tmp16_32;
+                                        meta.tmp32_1 = hdr.ipv4.daddr;
+                                        meta.tmp32_1 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
+                                        meta.tmp32_2 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                                        hdr.ipv4.daddr = meta.tmp32_2;
+                                        meta.tmp16_0 = hdr.ipv4.check;
+                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                        meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                        meta.tmp32_2 = (bit<32>) meta.tmp16_0;
+                                        meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
+                                        meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffff;
+                                        meta.tmp32_1 = meta.tmp32_1 ^ 32w0xffffffff;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_4 = meta.tmp32_0 & 32w0xffff;
+                                        meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                        meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_0;
+                                        meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
+                                        meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_3;
+                                        meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
+                                        meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                        meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                        meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                        hdr.ipv4.check = meta.tmp16_0;
+                                        meta.tmp1_0 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                                        meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
+                                        if (meta.tmp1_0 == 1w0) {
+                                            meta.tmp16_0 = hdr.tcp.check;
+                                            meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                            meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                            meta.tmp32_1 = (bit<32>) meta.tmp16_0;
+                                            meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_1;
+                                            meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
+                                            meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                            meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                            meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                            meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                            meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                            meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                            meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                            hdr.tcp.check = meta.tmp16_0;
                                         }
-                                        meta.tmp1_11 = hdr.udp.isValid() ? 1w1 : 1w0;
-                                        meta.tmp1_12 = meta.tmp1_11 ^ 1w1;
-                                        if (meta.tmp1_12 == 1w0) {
-                                            meta.tmp16_33 = hdr.udp.check;
-                                            meta.tmp16_34 = meta.tmp16_33[7:0] ++ meta.tmp16_33[15:8];
-                                            meta.tmp1_14 = (meta.tmp16_34 == 16w0) ? 1w1 : 1w0;
-                                            if (meta.tmp1_14 == 1w1) {
-                                                meta.tmp16_35 = 16w0;
+                                        meta.tmp1_0 = hdr.udp.isValid() ? 1w1 : 1w0;
+                                        meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
+                                        if (meta.tmp1_0 == 1w0) {
+                                            meta.tmp16_0 = hdr.udp.check;
+                                            meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                            meta.tmp1_0 = (meta.tmp16_0 == 16w0) ? 1w1 : 1w0;
+                                            if (meta.tmp1_0 == 1w1) {
+                                                meta.tmp16_0 = 16w0;
                                             } else {
-                                                meta.tmp16_36 = meta.tmp16_34 ^ 16w0xffff;
-                                                meta.tmp32_67 = (bit<32>) meta.tmp16_36;
-                                                meta.tmp32_68 = meta.tmp32_53 + meta.tmp32_67;
-                                                meta.tmp32_69 = meta.tmp32_68 & 32w0xffff;
-                                                meta.tmp32_70 = meta.tmp32_68 >> 32w16;
-                                                meta.tmp32_71 = meta.tmp32_69 + meta.tmp32_70;
-                                                meta.tmp32_72 = meta.tmp32_71 >> 32w16;
-                                                meta.tmp32_73 = meta.tmp32_72 + meta.tmp32_71;
-                                                meta.tmp16_37 = (bit<16>) meta.tmp32_73;
-                                                meta.tmp16_38 = meta.tmp16_37 ^ 16w0xffff;
-                                                meta.tmp1_16 = (meta.tmp16_37 == 16w0xffff) ? 1w1 : 1w0;
-                                                meta.tmp16_39 = (meta.tmp1_16 == 1w1) ? 16w0xffff : meta.tmp16_38;
-                                                meta.tmp16_35 = meta.tmp16_39;
+                                                meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                                meta.tmp32_1 = (bit<32>) meta.tmp16_0;
+                                                meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
+                                                meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
+                                                meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                                meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
+                                                meta.tmp32_1 = meta.tmp32_0 >> 32w16;
+                                                meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
+                                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                                meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
+                                                meta.tmp1_0 = (meta.tmp16_0 == 16w0xffff) ? 1w1 : 1w0;
+                                                meta.tmp16_0 = (meta.tmp1_0 == 1w1) ? 16w0xffff : meta.tmp16_1;
+                                                meta.tmp16_0 = meta.tmp16_0;
                                             }
-                                            meta.tmp16_40 = meta.tmp16_35[7:0] ++ meta.tmp16_35[15:8];
-                                            hdr.udp.check = meta.tmp16_40;
+                                            meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                            hdr.udp.check = meta.tmp16_0;
                                         }
-                                        meta.tmp32_74 = backend_port_2.read(32w0);
-                                        meta.tmp16_41 = (bit<16>) meta.tmp32_74;
-                                        meta.fate = 1w1 ++ meta.tmp16_41;
+                                        meta.tmp32_0 = backend_port_2.read(32w0);
+                                        meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                        meta.fate = 1w1 ++ meta.tmp16_0;
                                     }
                                 } else {
                                     meta.tmp32_0 = meta.tmp32_2;
-                                    if (meta.tmp1_9 == 1w1) {
-                                        meta.tmp32_3 = meta.tmp32_0;
+                                    if (meta.tmp1_6 == 1w1) {
+                                        meta.tmp32_0 = meta.tmp32_0;
                                     } else {
-                                        meta.tmp32_4 = meta.tmp32_0;
+                                        meta.tmp32_0 = meta.tmp32_0;
                                         if (meta.tmp1_5 == 1w1) {
-                                            meta.tmp32_3 = meta.tmp32_4;
+                                            meta.tmp32_0 = meta.tmp32_0;
                                         } else {
-                                            meta.tmp32_3 = meta.tmp32_4;
+                                            meta.tmp32_0 = meta.tmp32_0;
                                         }
                                     }
-                                    meta.tmp32_5 = hdr.ipv4.daddr;
-                                    meta.tmp32_6 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
-                                    meta.tmp32_7 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-                                    hdr.ipv4.daddr = meta.tmp32_7;
+                                    meta.tmp32_1 = hdr.ipv4.daddr;
+                                    meta.tmp32_1 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
+                                    meta.tmp32_2 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                                    hdr.ipv4.daddr = meta.tmp32_2;
                                     meta.tmp16_0 = hdr.ipv4.check;
-                                    meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                    meta.tmp16_2 = meta.tmp16_1 ^ 16w0xffff;
-                                    meta.tmp32_8 = (bit<32>) meta.tmp16_2;
-                                    meta.tmp32_9 = meta.tmp32_6 & 32w0xffff;
-                                    meta.tmp32_10 = meta.tmp32_9 ^ 32w0xffff;
-                                    meta.tmp32_11 = meta.tmp32_6 ^ 32w0xffffffff;
-                                    meta.tmp32_12 = meta.tmp32_11 >> 32w16;
-                                    meta.tmp32_13 = meta.tmp32_3 & 32w0xffff;
-                                    meta.tmp32_14 = meta.tmp32_3 >> 32w16;
-                                    meta.tmp32_15 = meta.tmp32_13 + meta.tmp32_14;
-                                    meta.tmp32_16 = meta.tmp32_15 + meta.tmp32_12;
-                                    meta.tmp32_17 = meta.tmp32_16 + meta.tmp32_10;
-                                    meta.tmp32_18 = meta.tmp32_17 + meta.tmp32_8;
-                                    meta.tmp32_19 = meta.tmp32_18 & 32w0xffff;
-                                    meta.tmp32_20 = meta.tmp32_18 >> 32w16;
-                                    meta.tmp32_21 = meta.tmp32_19 + meta.tmp32_20;
-                                    meta.tmp32_22 = meta.tmp32_21 >> 32w16;
-                                    meta.tmp32_23 = meta.tmp32_22 + meta.tmp32_21;
-                                    meta.tmp16_3 = (bit<16>) meta.tmp32_23;
-                                    meta.tmp16_4 = meta.tmp16_3 ^ 16w0xffff;
-                                    meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
-                                    hdr.ipv4.check = meta.tmp16_5;
+                                    meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                    meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                    meta.tmp32_2 = (bit<32>) meta.tmp16_0;
+                                    meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
+                                    meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffff;
+                                    meta.tmp32_1 = meta.tmp32_1 ^ 32w0xffffffff;
+                                    meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_4 = meta.tmp32_0 & 32w0xffff;
+                                    meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                    meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_0;
+                                    meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
+                                    meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_3;
+                                    meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
+                                    meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
+                                    meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                    meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                    meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                    meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                    meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                    hdr.ipv4.check = meta.tmp16_0;
                                     meta.tmp1_0 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                                    meta.tmp1_1 = meta.tmp1_0 ^ 1w1;
-                                    if (meta.tmp1_1 == 1w0) {
-                                        meta.tmp16_6 = hdr.tcp.check;
-                                        meta.tmp16_7 = meta.tmp16_6[7:0] ++ meta.tmp16_6[15:8];
-                                        meta.tmp16_8 = meta.tmp16_7 ^ 16w0xffff;
-                                        meta.tmp32_24 = (bit<32>) meta.tmp16_8;
-                                        meta.tmp32_25 = meta.tmp32_17 + meta.tmp32_24;
-                                        meta.tmp32_26 = meta.tmp32_25 & 32w0xffff;
-                                        meta.tmp32_27 = meta.tmp32_25 >> 32w16;
-                                        meta.tmp32_28 = meta.tmp32_26 + meta.tmp32_27;
-                                        meta.tmp32_29 = meta.tmp32_28 >> 32w16;
-                                        meta.tmp32_30 = meta.tmp32_29 + meta.tmp32_28;
-                                        meta.tmp16_9 = (bit<16>) meta.tmp32_30;
-                                        meta.tmp16_10 = meta.tmp16_9 ^ 16w0xffff;
-                                        meta.tmp16_11 = meta.tmp16_10[7:0] ++ meta.tmp16_10[15:8];
-                                        hdr.tcp.check = meta.tmp16_11;
+                                    meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
+                                    if (meta.tmp1_0 == 1w0) {
+                                        meta.tmp16_0 = hdr.tcp.check;
+                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                        meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                        meta.tmp32_1 = (bit<32>) meta.tmp16_0;
+                                        meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_1;
+                                        meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                        meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                        meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                        hdr.tcp.check = meta.tmp16_0;
                                     }
-                                    meta.tmp1_2 = hdr.udp.isValid() ? 1w1 : 1w0;
-                                    meta.tmp1_3 = meta.tmp1_2 ^ 1w1;
-                                    if (meta.tmp1_3 == 1w0) {
-                                        meta.tmp16_12 = hdr.udp.check;
-                                        meta.tmp16_13 = meta.tmp16_12[7:0] ++ meta.tmp16_12[15:8];
-                                        meta.tmp1_6 = (meta.tmp16_13 == 16w0) ? 1w1 : 1w0;
-                                        if (meta.tmp1_6 == 1w1) {
-                                            meta.tmp16_14 = 16w0;
+                                    meta.tmp1_0 = hdr.udp.isValid() ? 1w1 : 1w0;
+                                    meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
+                                    if (meta.tmp1_0 == 1w0) {
+                                        meta.tmp16_0 = hdr.udp.check;
+                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                        meta.tmp1_0 = (meta.tmp16_0 == 16w0) ? 1w1 : 1w0;
+                                        if (meta.tmp1_0 == 1w1) {
+                                            meta.tmp16_0 = 16w0;
                                         } else {
-                                            meta.tmp16_15 = meta.tmp16_13 ^ 16w0xffff;
-                                            meta.tmp32_31 = (bit<32>) meta.tmp16_15;
-                                            meta.tmp32_32 = meta.tmp32_17 + meta.tmp32_31;
-                                            meta.tmp32_33 = meta.tmp32_32 & 32w0xffff;
-                                            meta.tmp32_34 = meta.tmp32_32 >> 32w16;
-                                            meta.tmp32_35 = meta.tmp32_33 + meta.tmp32_34;
-                                            meta.tmp32_36 = meta.tmp32_35 >> 32w16;
-                                            meta.tmp32_37 = meta.tmp32_36 + meta.tmp32_35;
-                                            meta.tmp16_16 = (bit<16>) meta.tmp32_37;
-                                            meta.tmp16_17 = meta.tmp16_16 ^ 16w0xffff;
-                                            meta.tmp1_7 = (meta.tmp16_16 == 16w0xffff) ? 1w1 : 1w0;
-                                            meta.tmp16_18 = (meta.tmp1_7 == 1w1) ? 16w0xffff : meta.tmp16_17;
-                                            meta.tmp16_14 = meta.tmp16_18;
+                                            meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                            meta.tmp32_1 = (bit<32>) meta.tmp16_0;
+                                            meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
+                                            meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
+                                            meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                            meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
+                                            meta.tmp32_1 = meta.tmp32_0 >> 32w16;
+                                            meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
+                                            meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                            meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
+                                            meta.tmp1_0 = (meta.tmp16_0 == 16w0xffff) ? 1w1 : 1w0;
+                                            meta.tmp16_0 = (meta.tmp1_0 == 1w1) ? 16w0xffff : meta.tmp16_1;
+                                            meta.tmp16_0 = meta.tmp16_0;
                                         }
-                                        meta.tmp16_19 = meta.tmp16_14[7:0] ++ meta.tmp16_14[15:8];
-                                        hdr.udp.check = meta.tmp16_19;
+                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                        hdr.udp.check = meta.tmp16_0;
                                     }
-                                    meta.tmp32_38 = backend_port_3.read(32w0);
-                                    meta.tmp16_20 = (bit<16>) meta.tmp32_38;
-                                    meta.fate = 1w1 ++ meta.tmp16_20;
+                                    meta.tmp32_0 = backend_port_3.read(32w0);
+                                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                    meta.fate = 1w1 ++ meta.tmp16_0;
                                 }
                             } else {
-                                if (meta.tmp1_9 == 1w1) {
+                                if (meta.tmp1_6 == 1w1) {
                                     meta.tmp32_0 = backend_port_1.read(32w0);
                                     meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                                 } else {
-                                    meta.tmp32_39 = meta.tmp32_1;
+                                    meta.tmp32_0 = meta.tmp32_1;
                                     if (meta.tmp1_4 == 1w1) {
-                                        meta.tmp32_40 = meta.tmp32_39;
+                                        meta.tmp32_0 = meta.tmp32_0;
                                     } else {
-                                        meta.tmp32_40 = meta.tmp32_39;
+                                        meta.tmp32_0 = meta.tmp32_0;
                                     }
-                                    meta.tmp32_41 = hdr.ipv4.daddr;
-                                    meta.tmp32_42 = ((meta.tmp32_41[7:0] ++ meta.tmp32_41[15:8]) ++ meta.tmp32_41[23:16]) ++ meta.tmp32_41[31:24];
-                                    meta.tmp32_43 = ((meta.tmp32_40[7:0] ++ meta.tmp32_40[15:8]) ++ meta.tmp32_40[23:16]) ++ meta.tmp32_40[31:24];
-                                    hdr.ipv4.daddr = meta.tmp32_43;
-                                    meta.tmp16_21 = hdr.ipv4.check;
-                                    meta.tmp16_22 = meta.tmp16_21[7:0] ++ meta.tmp16_21[15:8];
-                                    meta.tmp16_23 = meta.tmp16_22 ^ 16w0xffff;
-                                    meta.tmp32_44 = (bit<32>) meta.tmp16_23;
-                                    meta.tmp32_45 = meta.tmp32_42 & 32w0xffff;
-                                    meta.tmp32_46 = meta.tmp32_45 ^ 32w0xffff;
-                                    meta.tmp32_47 = meta.tmp32_42 ^ 32w0xffffffff;
-                                    meta.tmp32_48 = meta.tmp32_47 >> 32w16;
-                                    meta.tmp32_49 = meta.tmp32_40 & 32w0xffff;
-                                    meta.tmp32_50 = meta.tmp32_40 >> 32w16;
-                                    meta.tmp32_51 = meta.tmp32_49 + meta.tmp32_50;
-                                    meta.tmp32_52 = meta.tmp32_51 + meta.tmp32_48;
-                                    meta.tmp32_53 = meta.tmp32_52 + meta.tmp32_46;
-                                    meta.tmp32_54 = meta.tmp32_53 + meta.tmp32_44;
-                                    meta.tmp32_55 = meta.tmp32_54 & 32w0xffff;
-                                    meta.tmp32_56 = meta.tmp32_54 >> 32w16;
-                                    meta.tmp32_57 = meta.tmp32_55 + meta.tmp32_56;
-                                    meta.tmp32_58 = meta.tmp32_57 >> 32w16;
-                                    meta.tmp32_59 = meta.tmp32_58 + meta.tmp32_57;
-                                    meta.tmp16_24 = (bit<16>) meta.tmp32_59;
-                                    meta.tmp16_25 = meta.tmp16_24 ^ 16w0xffff;
-                                    meta.tmp16_26 = meta.tmp16_25[7:0] ++ meta.tmp16_25[15:8];
-                                    hdr.ipv4.check = meta.tmp16_26;
-                                    meta.tmp1_8 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                                    meta.tmp1_10 = meta.tmp1_8 ^ 1w1;
-                                    if (meta.tmp1_10 == 1w0) {
-                                        meta.tmp16_27 = hdr.tcp.check;
-                                        meta.tmp16_28 = meta.tmp16_27[7:0] ++ meta.tmp16_27[15:8];
-                                        meta.tmp16_29 = meta.tmp16_28 ^ 16w0xffff;
-                                        meta.tmp32_60 = (bit<32>) meta.tmp16_29;
-                                        meta.tmp32_61 = meta.tmp32_53 + meta.tmp32_60;
-                                        meta.tmp32_62 = meta.tmp32_61 & 32w0xffff;
-                                        meta.tmp32_63 = meta.tmp32_61 >> 32w16;
-                                        meta.tmp32_64 = meta.tmp32_62 + meta.tmp32_63;
-                                        meta.tmp32_65 = meta.tmp32_64 >> 32w16;
-                                        meta.tmp32_66 = meta.tmp32_65 + meta.tmp32_64;
-                                        meta.tmp16_30 = (bit<16>) meta.tmp32_66;
-                                        meta.tmp16_31 = meta.tmp16_30 ^ 16w0xffff;
-                                        meta.tmp16_32 = meta.tmp16_31[7:0] ++ meta.tmp16_31[15:8];
-                                        hdr.tcp.check = meta.tmp16_32;
+                                    meta.tmp32_1 = hdr.ipv4.daddr;
+                                    meta.tmp32_1 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
+                                    meta.tmp32_2 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                                    hdr.ipv4.daddr = meta.tmp32_2;
+                                    meta.tmp16_0 = hdr.ipv4.check;
+                                    meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                    meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                    meta.tmp32_2 = (bit<32>) meta.tmp16_0;
+                                    meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
+                                    meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffff;
+                                    meta.tmp32_1 = meta.tmp32_1 ^ 32w0xffffffff;
+                                    meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_4 = meta.tmp32_0 & 32w0xffff;
+                                    meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                    meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_0;
+                                    meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
+                                    meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_3;
+                                    meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
+                                    meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
+                                    meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                    meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                    meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                    meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                    meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                    hdr.ipv4.check = meta.tmp16_0;
+                                    meta.tmp1_0 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                                    meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
+                                    if (meta.tmp1_0 == 1w0) {
+                                        meta.tmp16_0 = hdr.tcp.check;
+                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                        meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                        meta.tmp32_1 = (bit<32>) meta.tmp16_0;
+                                        meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_1;
+                                        meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
+                                        meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                        meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                        hdr.tcp.check = meta.tmp16_0;
                                     }
-                                    meta.tmp1_11 = hdr.udp.isValid() ? 1w1 : 1w0;
-                                    meta.tmp1_12 = meta.tmp1_11 ^ 1w1;
-                                    if (meta.tmp1_12 == 1w0) {
-                                        meta.tmp16_33 = hdr.udp.check;
-                                        meta.tmp16_34 = meta.tmp16_33[7:0] ++ meta.tmp16_33[15:8];
-                                        meta.tmp1_14 = (meta.tmp16_34 == 16w0) ? 1w1 : 1w0;
-                                        if (meta.tmp1_14 == 1w1) {
-                                            meta.tmp16_35 = 16w0;
+                                    meta.tmp1_0 = hdr.udp.isValid() ? 1w1 : 1w0;
+                                    meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
+                                    if (meta.tmp1_0 == 1w0) {
+                                        meta.tmp16_0 = hdr.udp.check;
+                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                        meta.tmp1_0 = (meta.tmp16_0 == 16w0) ? 1w1 : 1w0;
+                                        if (meta.tmp1_0 == 1w1) {
+                                            meta.tmp16_0 = 16w0;
                                         } else {
-                                            meta.tmp16_36 = meta.tmp16_34 ^ 16w0xffff;
-                                            meta.tmp32_67 = (bit<32>) meta.tmp16_36;
-                                            meta.tmp32_68 = meta.tmp32_53 + meta.tmp32_67;
-                                            meta.tmp32_69 = meta.tmp32_68 & 32w0xffff;
-                                            meta.tmp32_70 = meta.tmp32_68 >> 32w16;
-                                            meta.tmp32_71 = meta.tmp32_69 + meta.tmp32_70;
-                                            meta.tmp32_72 = meta.tmp32_71 >> 32w16;
-                                            meta.tmp32_73 = meta.tmp32_72 + meta.tmp32_71;
-                                            meta.tmp16_37 = (bit<16>) meta.tmp32_73;
-                                            meta.tmp16_38 = meta.tmp16_37 ^ 16w0xffff;
-                                            meta.tmp1_16 = (meta.tmp16_37 == 16w0xffff) ? 1w1 : 1w0;
-                                            meta.tmp16_39 = (meta.tmp1_16 == 1w1) ? 16w0xffff : meta.tmp16_38;
-                                            meta.tmp16_35 = meta.tmp16_39;
+                                            meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                            meta.tmp32_1 = (bit<32>) meta.tmp16_0;
+                                            meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
+                                            meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
+                                            meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                            meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
+                                            meta.tmp32_1 = meta.tmp32_0 >> 32w16;
+                                            meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
+                                            meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                            meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
+                                            meta.tmp1_0 = (meta.tmp16_0 == 16w0xffff) ? 1w1 : 1w0;
+                                            meta.tmp16_0 = (meta.tmp1_0 == 1w1) ? 16w0xffff : meta.tmp16_1;
+                                            meta.tmp16_0 = meta.tmp16_0;
                                         }
-                                        meta.tmp16_40 = meta.tmp16_35[7:0] ++ meta.tmp16_35[15:8];
-                                        hdr.udp.check = meta.tmp16_40;
+                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                        hdr.udp.check = meta.tmp16_0;
                                     }
-                                    meta.tmp32_74 = backend_port_2.read(32w0);
-                                    meta.tmp16_41 = (bit<16>) meta.tmp32_74;
-                                    meta.fate = 1w1 ++ meta.tmp16_41;
+                                    meta.tmp32_0 = backend_port_2.read(32w0);
+                                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                    meta.fate = 1w1 ++ meta.tmp16_0;
                                 }
                             }
                         }
                     } else {
-                        if (meta.tmp1_13 == 1w1) {
-                            if (meta.tmp1_15 == 1w1) {
+                        if (meta.tmp1_9 == 1w1) {
+                            if (meta.tmp1_10 == 1w1) {
                                 meta.fate = 17w0;
                             } else {
                                 meta.tmp32_0 = client_port_1.read(32w0);

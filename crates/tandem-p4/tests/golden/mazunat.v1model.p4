@@ -94,25 +94,16 @@ struct meta_t {
     bit<1> tmp1_5;
     bit<1> tmp1_6;
     bit<1> tmp1_7;
-    bit<1> tmp1_8;
-    bit<1> tmp1_9;
-    bit<1> tmp1_10;
-    bit<1> tmp1_11;
-    bit<1> tmp1_12;
-    bit<1> tmp1_13;
     bit<8> tmp8_0;
-    bit<8> tmp8_1;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
     bit<16> tmp16_2;
     bit<16> tmp16_3;
     bit<16> tmp16_4;
-    bit<16> tmp16_5;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
     bit<32> tmp32_3;
-    bit<32> tmp32_4;
 }
 
 parser TandemParser(packet_in packet, out headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
@@ -156,12 +147,12 @@ control TandemVerifyChecksum(inout headers_t hdr, inout meta_t meta) {
 
 control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
     action int2ext_hit(bit<16> v0, bit<16> v2) {
-        meta.tmp1_11 = 1w1;
+        meta.tmp1_1 = 1w1;
         meta.tmp16_4 = v0;
         meta.tmp16_3 = v2;
     }
     action int2ext_miss() {
-        meta.tmp1_11 = 1w0;
+        meta.tmp1_1 = 1w0;
         meta.tmp16_4 = 16w0;
         meta.tmp16_3 = 16w0;
     }
@@ -184,14 +175,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         size = 0x10000;
     }
     action int2ext_wb_hit(bit<16> v0, bit<16> v2) {
-        meta.tmp1_11 = 1w1;
+        meta.tmp1_1 = 1w1;
         meta.tmp16_4 = v0;
         meta.tmp16_3 = v2;
         meta.wb_hit = 1w1;
     }
     action int2ext_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_11 = 1w0;
+        meta.tmp1_1 = 1w0;
         meta.tmp16_4 = 16w0;
         meta.tmp16_3 = 16w0;
     }
@@ -218,14 +209,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         size = 0x400;
     }
     action ext2int_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
-        meta.tmp1_12 = 1w1;
-        meta.tmp32_0 = v0;
+        meta.tmp1_7 = 1w1;
+        meta.tmp32_3 = v0;
         meta.tmp16_4 = v4;
         meta.tmp16_3 = v6;
     }
     action ext2int_miss() {
-        meta.tmp1_12 = 1w0;
-        meta.tmp32_0 = 32w0;
+        meta.tmp1_7 = 1w0;
+        meta.tmp32_3 = 32w0;
         meta.tmp16_4 = 16w0;
         meta.tmp16_3 = 16w0;
     }
@@ -248,16 +239,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         size = 0x10000;
     }
     action ext2int_wb_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
-        meta.tmp1_12 = 1w1;
-        meta.tmp32_0 = v0;
+        meta.tmp1_7 = 1w1;
+        meta.tmp32_3 = v0;
         meta.tmp16_4 = v4;
         meta.tmp16_3 = v6;
         meta.wb_hit = 1w1;
     }
     action ext2int_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_12 = 1w0;
-        meta.tmp32_0 = 32w0;
+        meta.tmp1_7 = 1w0;
+        meta.tmp32_3 = 32w0;
         meta.tmp16_4 = 16w0;
         meta.tmp16_3 = 16w0;
     }
@@ -314,32 +305,32 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         } else {
             meta.in_port = (bit<16>) standard_metadata.ingress_port;
             meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
-            meta.tmp1_5 = meta.tmp1_4 ^ 1w1;
-            if (meta.tmp1_5 == 1w0) {
-                meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_7 = meta.tmp1_6 ^ 1w1;
-                meta.tmp1_8 = hdr.udp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_9 = meta.tmp1_8 ^ 1w1;
-                meta.tmp1_10 = meta.tmp1_7 & meta.tmp1_9;
-                if (meta.tmp1_10 == 1w0) {
-                    meta.tmp8_0 = (meta.tmp1_7 == 1w1) ? 8w0 : 8w1;
-                    meta.tmp16_3 = hdr.udp.sport;
-                    meta.tmp16_4 = hdr.tcp.sport;
-                    meta.tmp16_0 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) : (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]);
-                    meta.tmp8_0 = (meta.tmp1_7 == 1w1) ? 8w0 : 8w1;
-                    meta.tmp16_3 = hdr.udp.dport;
-                    meta.tmp16_4 = hdr.tcp.dport;
-                    meta.tmp16_1 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) : (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]);
+            meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
+            if (meta.tmp1_4 == 1w0) {
+                meta.tmp1_4 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
+                meta.tmp1_5 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_5 = meta.tmp1_5 ^ 1w1;
+                meta.tmp1_5 = meta.tmp1_4 & meta.tmp1_5;
+                if (meta.tmp1_5 == 1w0) {
+                    meta.tmp8_0 = (meta.tmp1_4 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp16_0 = hdr.udp.sport;
+                    meta.tmp16_1 = hdr.tcp.sport;
+                    meta.tmp16_0 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
+                    meta.tmp8_0 = (meta.tmp1_4 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp16_1 = hdr.udp.dport;
+                    meta.tmp16_3 = hdr.tcp.dport;
+                    meta.tmp16_1 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) : (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]);
                     meta.tmp32_0 = hdr.ipv4.saddr;
-                    meta.tmp32_1 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
-                    meta.tmp32_0 = hdr.ipv4.daddr;
-                    meta.tmp32_2 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                    meta.tmp32_0 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                    meta.tmp32_1 = hdr.ipv4.daddr;
+                    meta.tmp32_1 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
                     meta.tmp8_0 = hdr.ipv4.protocol;
-                    inside_port_0.read(meta.tmp32_0, 32w0);
-                    meta.tmp1_0 = (((bit<32>) meta.in_port) == meta.tmp32_0) ? 1w1 : 1w0;
+                    inside_port_0.read(meta.tmp32_2, 32w0);
+                    meta.tmp1_0 = (((bit<32>) meta.in_port) == meta.tmp32_2) ? 1w1 : 1w0;
                     if (meta.tmp1_0 == 1w1) {
-                        meta.int2ext_k0 = meta.tmp32_1;
-                        meta.int2ext_k4 = meta.tmp32_2;
+                        meta.int2ext_k0 = meta.tmp32_0;
+                        meta.int2ext_k4 = meta.tmp32_1;
                         meta.int2ext_k8 = meta.tmp16_0;
                         meta.int2ext_k10 = meta.tmp16_1;
                         meta.int2ext_k12 = meta.tmp8_0;
@@ -353,66 +344,66 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                         if (meta.wb_hit == 1w0) {
                             int2ext.apply();
                         }
-                        meta.tmp1_1 = meta.tmp1_11 ^ 1w1;
+                        meta.tmp1_1 = meta.tmp1_1 ^ 1w1;
                         if (meta.tmp1_1 == 1w1) {
                             meta.to_server = 1w1;
                             next_port.read(meta.tmp32_0, 32w0);
-                            meta.tmp16_3 = (bit<16>) meta.tmp32_0;
-                            meta.tmp16_2 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                            first_port.read(meta.tmp32_3, 32w0);
-                            next_port.write(32w0, (((meta.tmp32_0 > 32w0xfffe) ? 1w1 : 1w0) == 1w1) ? meta.tmp32_3 : (meta.tmp32_0 + 32w1));
+                            meta.tmp16_2 = (bit<16>) meta.tmp32_0;
+                            meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                            first_port.read(meta.tmp32_1, 32w0);
+                            next_port.write(32w0, (((meta.tmp32_0 > 32w0xfffe) ? 1w1 : 1w0) == 1w1) ? meta.tmp32_1 : (meta.tmp32_0 + 32w1));
                             meta.tmp32_0 = hdr.ipv4.daddr;
-                            meta.tmp32_3 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                            meta.tmp32_0 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
                             external_ip_1.read(meta.tmp32_0, 32w0);
-                            meta.tmp8_1 = hdr.ipv4.protocol;
+                            meta.tmp8_0 = hdr.ipv4.protocol;
                         } else {
                             meta.tmp16_3 = meta.tmp16_4;
                             meta.tmp32_0 = hdr.ipv4.saddr;
-                            meta.tmp32_3 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
-                            external_ip_0.read(meta.tmp32_0, 32w0);
-                            hdr.ipv4.saddr = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                            meta.tmp32_0 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                            external_ip_0.read(meta.tmp32_1, 32w0);
+                            hdr.ipv4.saddr = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
                             meta.tmp16_4 = hdr.ipv4.check;
-                            meta.tmp32_4 = ((((meta.tmp32_3 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_3 ^ 32w0xffffffff) >> 32w16)) + (meta.tmp32_0 >> 32w16)) + (meta.tmp32_0 & 32w0xffff);
-                            meta.tmp32_0 = meta.tmp32_4 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
-                            meta.tmp32_3 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                            meta.tmp16_4 = ((bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3)) ^ 16w0xffff;
+                            meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 32w16)) + (meta.tmp32_1 >> 32w16)) + (meta.tmp32_1 & 32w0xffff);
+                            meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
+                            meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
+                            meta.tmp16_4 = ((bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1)) ^ 16w0xffff;
                             hdr.ipv4.check = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
-                            if (meta.tmp1_7 == 1w1) {
+                            if (meta.tmp1_4 == 1w1) {
                                 hdr.udp.sport = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 meta.tmp16_4 = hdr.udp.check;
-                                meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
-                                if (meta.tmp16_5 == 16w0) {
-                                    meta.tmp16_4 = 16w0;
+                                meta.tmp16_4 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                if (meta.tmp16_4 == 16w0) {
+                                    meta.tmp16_3 = 16w0;
                                 } else {
-                                    meta.tmp32_0 = meta.tmp32_4 + ((bit<32>) (meta.tmp16_5 ^ 16w0xffff));
-                                    meta.tmp32_3 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                    meta.tmp32_0 = ((meta.tmp32_3 >> 32w16) + meta.tmp32_3) & 32w0xffff;
-                                    meta.tmp16_5 = meta.tmp16_0 ^ 16w0xffff;
-                                    meta.tmp32_3 = (((bit<32>) meta.tmp16_3) + ((bit<32>) meta.tmp16_5)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
-                                    meta.tmp32_0 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
-                                    meta.tmp16_5 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
-                                    meta.tmp16_4 = (meta.tmp16_5 == 16w0xffff) ? 16w0xffff : (meta.tmp16_5 ^ 16w0xffff);
+                                    meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) (meta.tmp16_4 ^ 16w0xffff));
+                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                    meta.tmp32_0 = ((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff;
+                                    meta.tmp16_4 = meta.tmp16_0 ^ 16w0xffff;
+                                    meta.tmp32_0 = (((bit<32>) meta.tmp16_3) + ((bit<32>) meta.tmp16_4)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
+                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                    meta.tmp16_3 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
+                                    meta.tmp16_3 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
                                 }
-                                meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
-                                hdr.udp.check = meta.tmp16_5;
+                                meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                hdr.udp.check = meta.tmp16_3;
                             } else {
                                 hdr.tcp.sport = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 meta.tmp16_4 = hdr.tcp.check;
-                                meta.tmp32_0 = meta.tmp32_4 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
-                                meta.tmp32_3 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
+                                meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
                                 meta.tmp16_4 = meta.tmp16_0 ^ 16w0xffff;
-                                meta.tmp32_0 = (((bit<32>) meta.tmp16_3) + ((bit<32>) meta.tmp16_4)) + (((meta.tmp32_3 >> 32w16) + meta.tmp32_3) & 32w0xffff);
-                                meta.tmp32_3 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3)) ^ 16w0xffff;
+                                meta.tmp32_0 = (((bit<32>) meta.tmp16_3) + ((bit<32>) meta.tmp16_4)) + (((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff);
+                                meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0)) ^ 16w0xffff;
                                 hdr.tcp.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                             }
                         }
                     } else {
-                        outside_port_0.read(meta.tmp32_0, 32w0);
-                        meta.tmp1_11 = (((bit<32>) meta.in_port) == meta.tmp32_0) ? 1w1 : 1w0;
-                        if (meta.tmp1_11 == 1w1) {
-                            meta.ext2int_k0 = meta.tmp32_1;
-                            meta.ext2int_k4 = meta.tmp32_2;
+                        outside_port_0.read(meta.tmp32_2, 32w0);
+                        meta.tmp1_6 = (((bit<32>) meta.in_port) == meta.tmp32_2) ? 1w1 : 1w0;
+                        if (meta.tmp1_6 == 1w1) {
+                            meta.ext2int_k0 = meta.tmp32_0;
+                            meta.ext2int_k4 = meta.tmp32_1;
                             meta.ext2int_k8 = meta.tmp16_0;
                             meta.ext2int_k10 = meta.tmp16_1;
                             meta.ext2int_k12 = meta.tmp8_0;
@@ -426,50 +417,50 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             if (meta.wb_hit == 1w0) {
                                 ext2int.apply();
                             }
-                            meta.tmp1_13 = meta.tmp1_12 ^ 1w1;
-                            if (meta.tmp1_13 == 1w0) {
-                                meta.tmp32_1 = hdr.ipv4.daddr;
-                                meta.tmp32_2 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
-                                meta.tmp32_1 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                            meta.tmp1_7 = meta.tmp1_7 ^ 1w1;
+                            if (meta.tmp1_7 == 1w0) {
+                                meta.tmp32_0 = hdr.ipv4.daddr;
+                                meta.tmp32_0 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                                meta.tmp32_1 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                                 hdr.ipv4.daddr = meta.tmp32_1;
                                 meta.tmp16_3 = hdr.ipv4.check;
-                                meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                meta.tmp32_3 = meta.tmp32_0 >> 32w16;
-                                meta.tmp32_0 = ((((meta.tmp32_2 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_2 ^ 32w0xffffffff) >> 32w16)) + meta.tmp32_3) + meta.tmp32_1;
+                                meta.tmp32_1 = meta.tmp32_3 & 32w0xffff;
+                                meta.tmp32_2 = meta.tmp32_3 >> 32w16;
+                                meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 32w16)) + meta.tmp32_2) + meta.tmp32_1;
                                 meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff));
-                                meta.tmp32_2 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
-                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_2 >> 32w16) + meta.tmp32_2)) ^ 16w0xffff;
+                                meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
+                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1)) ^ 16w0xffff;
                                 hdr.ipv4.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                if (meta.tmp1_7 == 1w1) {
+                                if (meta.tmp1_4 == 1w1) {
                                     meta.tmp16_3 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
                                     hdr.udp.dport = meta.tmp16_3;
                                     meta.tmp16_3 = hdr.udp.check;
-                                    meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                    if (meta.tmp16_5 == 16w0) {
+                                    meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                    if (meta.tmp16_3 == 16w0) {
                                         meta.tmp16_3 = 16w0;
                                     } else {
-                                        meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) (meta.tmp16_5 ^ 16w0xffff));
-                                        meta.tmp32_2 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
-                                        meta.tmp32_1 = ((meta.tmp32_2 >> 32w16) + meta.tmp32_2) & 32w0xffff;
-                                        meta.tmp16_5 = meta.tmp16_1 ^ 16w0xffff;
-                                        meta.tmp32_2 = (bit<32>) meta.tmp16_4;
-                                        meta.tmp32_3 = (meta.tmp32_2 + ((bit<32>) meta.tmp16_5)) + ((meta.tmp32_1 == 32w0xffff) ? 32w0 : meta.tmp32_1);
-                                        meta.tmp32_1 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
-                                        meta.tmp16_5 = (bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1);
-                                        meta.tmp16_3 = (meta.tmp16_5 == 16w0xffff) ? 16w0xffff : (meta.tmp16_5 ^ 16w0xffff);
+                                        meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) (meta.tmp16_3 ^ 16w0xffff));
+                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                        meta.tmp32_0 = ((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff;
+                                        meta.tmp16_3 = meta.tmp16_1 ^ 16w0xffff;
+                                        meta.tmp32_1 = (bit<32>) meta.tmp16_4;
+                                        meta.tmp32_0 = (meta.tmp32_1 + ((bit<32>) meta.tmp16_3)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
+                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                        meta.tmp16_3 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
+                                        meta.tmp16_3 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
                                     }
-                                    meta.tmp16_5 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                    hdr.udp.check = meta.tmp16_5;
+                                    meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                    hdr.udp.check = meta.tmp16_3;
                                 } else {
                                     meta.tmp16_3 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
                                     hdr.tcp.dport = meta.tmp16_3;
                                     meta.tmp16_3 = hdr.tcp.check;
-                                    meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_0 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
+                                    meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff));
+                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
                                     meta.tmp16_3 = meta.tmp16_1 ^ 16w0xffff;
                                     meta.tmp32_1 = (bit<32>) meta.tmp16_4;
-                                    meta.tmp32_2 = (meta.tmp32_1 + ((bit<32>) meta.tmp16_3)) + (((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff);
-                                    meta.tmp32_0 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 32w16);
+                                    meta.tmp32_0 = (meta.tmp32_1 + ((bit<32>) meta.tmp16_3)) + (((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff);
+                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
                                     meta.tmp16_3 = ((bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0)) ^ 16w0xffff;
                                     hdr.tcp.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 }
@@ -495,16 +486,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         if (meta.to_server == 1w0) {
             meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
-            meta.tmp1_5 = meta.tmp1_4 ^ 1w1;
-            if (meta.tmp1_5 == 1w1) {
+            meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
+            if (meta.tmp1_4 == 1w1) {
                 meta.fate = 17w0;
             } else {
-                meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_7 = meta.tmp1_6 ^ 1w1;
-                meta.tmp1_8 = hdr.udp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_9 = meta.tmp1_8 ^ 1w1;
-                meta.tmp1_10 = meta.tmp1_7 & meta.tmp1_9;
-                if (meta.tmp1_10 == 1w1) {
+                meta.tmp1_4 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
+                meta.tmp1_5 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_5 = meta.tmp1_5 ^ 1w1;
+                meta.tmp1_5 = meta.tmp1_4 & meta.tmp1_5;
+                if (meta.tmp1_5 == 1w1) {
                     meta.fate = 17w0;
                 } else {
                     if (meta.tmp1_0 == 1w1) {
@@ -513,42 +504,42 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 if (meta.tmp1_3 == 1w1) {
                                     meta.tmp16_1 = meta.tmp16_2;
                                     meta.tmp32_0 = hdr.ipv4.saddr;
-                                    meta.tmp32_1 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
-                                    external_ip_2.read(meta.tmp32_0, 32w0);
-                                    hdr.ipv4.saddr = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                                    meta.tmp32_0 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                                    external_ip_2.read(meta.tmp32_1, 32w0);
+                                    hdr.ipv4.saddr = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
                                     meta.tmp16_2 = hdr.ipv4.check;
-                                    meta.tmp32_2 = ((((meta.tmp32_1 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_1 ^ 32w0xffffffff) >> 32w16)) + (meta.tmp32_0 >> 32w16)) + (meta.tmp32_0 & 32w0xffff);
-                                    meta.tmp32_0 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_1 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                    meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 32w16)) + (meta.tmp32_1 >> 32w16)) + (meta.tmp32_1 & 32w0xffff);
+                                    meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
+                                    meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
                                     meta.tmp16_2 = ((bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1)) ^ 16w0xffff;
                                     hdr.ipv4.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                    if (meta.tmp1_7 == 1w1) {
+                                    if (meta.tmp1_4 == 1w1) {
                                         hdr.udp.sport = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                                         meta.tmp16_2 = hdr.udp.check;
-                                        meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                        if (meta.tmp16_3 == 16w0) {
-                                            meta.tmp16_2 = 16w0;
+                                        meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                        if (meta.tmp16_2 == 16w0) {
+                                            meta.tmp16_0 = 16w0;
                                         } else {
-                                            meta.tmp32_0 = meta.tmp32_2 + ((bit<32>) (meta.tmp16_3 ^ 16w0xffff));
-                                            meta.tmp32_1 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                            meta.tmp32_0 = ((meta.tmp32_1 >> 32w16) + meta.tmp32_1) & 32w0xffff;
-                                            meta.tmp16_3 = meta.tmp16_0 ^ 16w0xffff;
-                                            meta.tmp32_1 = (((bit<32>) meta.tmp16_1) + ((bit<32>) meta.tmp16_3)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
-                                            meta.tmp32_0 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
-                                            meta.tmp16_3 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
-                                            meta.tmp16_2 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
+                                            meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) (meta.tmp16_2 ^ 16w0xffff));
+                                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                            meta.tmp32_0 = ((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff;
+                                            meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                            meta.tmp32_0 = (((bit<32>) meta.tmp16_1) + ((bit<32>) meta.tmp16_0)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
+                                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                            meta.tmp16_0 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
+                                            meta.tmp16_0 = (meta.tmp16_0 == 16w0xffff) ? 16w0xffff : (meta.tmp16_0 ^ 16w0xffff);
                                         }
-                                        meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                        hdr.udp.check = meta.tmp16_3;
+                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                        hdr.udp.check = meta.tmp16_0;
                                     } else {
                                         hdr.tcp.sport = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                                         meta.tmp16_2 = hdr.tcp.check;
-                                        meta.tmp32_0 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                        meta.tmp32_1 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                        meta.tmp16_2 = meta.tmp16_0 ^ 16w0xffff;
-                                        meta.tmp32_0 = (((bit<32>) meta.tmp16_1) + ((bit<32>) meta.tmp16_2)) + (((meta.tmp32_1 >> 32w16) + meta.tmp32_1) & 32w0xffff);
-                                        meta.tmp32_1 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1)) ^ 16w0xffff;
+                                        meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
+                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                        meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
+                                        meta.tmp32_0 = (((bit<32>) meta.tmp16_1) + ((bit<32>) meta.tmp16_0)) + (((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff);
+                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0)) ^ 16w0xffff;
                                         hdr.tcp.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                                     }
                                     outside_port_2.read(meta.tmp32_0, 32w0);
@@ -564,8 +555,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                         }
                     } else {
-                        if (meta.tmp1_11 == 1w1) {
-                            if (meta.tmp1_13 == 1w1) {
+                        if (meta.tmp1_6 == 1w1) {
+                            if (meta.tmp1_7 == 1w1) {
                                 meta.fate = 17w0;
                             } else {
                                 inside_port_1.read(meta.tmp32_0, 32w0);

@@ -68,19 +68,13 @@ struct meta_t {
     bit<1> wb_hit;
     bit<1> tmp1_0;
     bit<1> tmp1_1;
-    bit<1> tmp1_2;
-    bit<1> tmp1_3;
     bit<16> tmp16_0;
-    bit<16> tmp16_1;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
     bit<32> tmp32_3;
     bit<32> tmp32_4;
     bit<32> tmp32_5;
-    bit<32> tmp32_6;
-    bit<32> tmp32_7;
-    bit<32> tmp32_8;
 }
 
 struct eg_headers_t {
@@ -131,12 +125,12 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
 
 control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
     action map_hit(bit<32> v0) {
-        meta.tmp1_3 = 1w1;
-        meta.tmp32_2 = v0;
+        meta.tmp1_0 = 1w1;
+        meta.tmp32_3 = v0;
     }
     action map_miss() {
-        meta.tmp1_3 = 1w0;
-        meta.tmp32_2 = 32w0;
+        meta.tmp1_0 = 1w0;
+        meta.tmp32_3 = 32w0;
     }
     table map {
         key = {
@@ -150,14 +144,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         size = 0x10000;
     }
     action map_wb_hit(bit<32> v0) {
-        meta.tmp1_3 = 1w1;
-        meta.tmp32_2 = v0;
+        meta.tmp1_0 = 1w1;
+        meta.tmp32_3 = v0;
         meta.wb_hit = 1w1;
     }
     action map_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_3 = 1w0;
-        meta.tmp32_2 = 32w0;
+        meta.tmp1_0 = 1w0;
+        meta.tmp32_3 = 32w0;
     }
     action map_wb_miss() {
         meta.wb_hit = 1w0;
@@ -192,12 +186,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         } else {
             meta.tmp1_1 = hdr.ipv4.isValid() ? 1w1 : 1w0;
-            meta.tmp1_2 = meta.tmp1_1 ^ 1w1;
-            if (meta.tmp1_2 == 1w0) {
-                meta.tmp32_2 = hdr.ipv4.saddr;
-                meta.tmp32_3 = hdr.ipv4.daddr;
-                meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-                meta.tmp32_0 = meta.tmp32_4 ^ (((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24]);
+            meta.tmp1_1 = meta.tmp1_1 ^ 1w1;
+            if (meta.tmp1_1 == 1w0) {
+                meta.tmp32_0 = hdr.ipv4.saddr;
+                meta.tmp32_2 = hdr.ipv4.daddr;
+                meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+                meta.tmp32_0 = meta.tmp32_2 ^ (((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24]);
                 meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                 meta.map_k0 = meta.tmp16_0;
                 meta.wb_hit = 1w0;
@@ -207,43 +201,43 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 if (meta.wb_hit == 1w0) {
                     map.apply();
                 }
-                meta.tmp1_0 = meta.tmp1_3 ^ 1w1;
+                meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
                 if (meta.tmp1_0 == 1w1) {
                     meta.to_server = 1w1;
                 } else {
-                    meta.tmp32_5 = meta.tmp32_2;
-                    meta.tmp32_6 = meta.tmp32_2;
-                    hdr.ipv4.daddr = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
+                    meta.tmp32_4 = meta.tmp32_3;
+                    meta.tmp32_3 = meta.tmp32_3;
+                    hdr.ipv4.daddr = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
                     meta.tmp16_0 = hdr.ipv4.check;
-                    meta.tmp32_2 = meta.tmp32_4 & 32w0xffff;
-                    meta.tmp32_7 = meta.tmp32_4 ^ 32w0xffffffff;
-                    meta.tmp32_8 = (meta.tmp32_2 ^ 32w0xffff) + (meta.tmp32_7 >> 32w16);
-                    meta.tmp32_2 = (((meta.tmp32_5 >> 32w16) + meta.tmp32_8) + (meta.tmp32_5 & 32w0xffff)) + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff));
-                    meta.tmp32_5 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 32w16);
-                    meta.tmp16_0 = ((bit<16>) ((meta.tmp32_5 >> 32w16) + meta.tmp32_5)) ^ 16w0xffff;
+                    meta.tmp32_5 = meta.tmp32_2 & 32w0xffff;
+                    meta.tmp32_2 = meta.tmp32_2 ^ 32w0xffffffff;
+                    meta.tmp32_2 = (meta.tmp32_5 ^ 32w0xffff) + (meta.tmp32_2 >> 32w16);
+                    meta.tmp32_4 = (((meta.tmp32_4 >> 32w16) + meta.tmp32_2) + (meta.tmp32_4 & 32w0xffff)) + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff));
+                    meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
+                    meta.tmp16_0 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
                     hdr.ipv4.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                    meta.tmp1_3 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                    if (meta.tmp1_3 == 1w1) {
+                    meta.tmp1_1 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                    if (meta.tmp1_1 == 1w1) {
                         meta.tmp16_0 = hdr.tcp.check;
-                        meta.tmp32_2 = ((meta.tmp32_8 + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff))) + (meta.tmp32_6 >> 32w16)) + (meta.tmp32_6 & 32w0xffff);
-                        meta.tmp32_5 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 32w16);
-                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_5 >> 32w16) + meta.tmp32_5)) ^ 16w0xffff;
+                        meta.tmp32_4 = ((meta.tmp32_2 + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff))) + (meta.tmp32_3 >> 32w16)) + (meta.tmp32_3 & 32w0xffff);
+                        meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
+                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
                         hdr.tcp.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                     }
-                    meta.tmp1_3 = hdr.udp.isValid() ? 1w1 : 1w0;
-                    if (meta.tmp1_3 == 1w1) {
+                    meta.tmp1_1 = hdr.udp.isValid() ? 1w1 : 1w0;
+                    if (meta.tmp1_1 == 1w1) {
                         meta.tmp16_0 = hdr.udp.check;
-                        meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                        if (meta.tmp16_1 == 16w0) {
+                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                        if (meta.tmp16_0 == 16w0) {
                             meta.tmp16_0 = 16w0;
                         } else {
-                            meta.tmp32_2 = ((meta.tmp32_8 + ((bit<32>) (meta.tmp16_1 ^ 16w0xffff))) + (meta.tmp32_6 >> 32w16)) + (meta.tmp32_6 & 32w0xffff);
-                            meta.tmp32_5 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 32w16);
-                            meta.tmp16_1 = (bit<16>) ((meta.tmp32_5 >> 32w16) + meta.tmp32_5);
-                            meta.tmp16_0 = (meta.tmp16_1 == 16w0xffff) ? 16w0xffff : (meta.tmp16_1 ^ 16w0xffff);
+                            meta.tmp32_2 = ((meta.tmp32_2 + ((bit<32>) (meta.tmp16_0 ^ 16w0xffff))) + (meta.tmp32_3 >> 32w16)) + (meta.tmp32_3 & 32w0xffff);
+                            meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 32w16);
+                            meta.tmp16_0 = (bit<16>) ((meta.tmp32_2 >> 32w16) + meta.tmp32_2);
+                            meta.tmp16_0 = (meta.tmp16_0 == 16w0xffff) ? 16w0xffff : (meta.tmp16_0 ^ 16w0xffff);
                         }
-                        meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                        hdr.udp.check = meta.tmp16_1;
+                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                        hdr.udp.check = meta.tmp16_0;
                     }
                 }
             }
@@ -260,46 +254,46 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         }
         if (meta.to_server == 1w0) {
             meta.tmp1_1 = hdr.ipv4.isValid() ? 1w1 : 1w0;
-            meta.tmp1_2 = meta.tmp1_1 ^ 1w1;
-            if (meta.tmp1_2 == 1w1) {
+            meta.tmp1_1 = meta.tmp1_1 ^ 1w1;
+            if (meta.tmp1_1 == 1w1) {
                 meta.fate = 17w0;
             } else {
-                meta.tmp32_3 = hdr.ipv4.daddr;
-                meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                meta.tmp32_2 = hdr.ipv4.daddr;
+                meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
                 if (meta.tmp1_0 == 1w1) {
                     meta.tmp32_0 = meta.tmp32_1;
-                    meta.tmp32_2 = meta.tmp32_1;
+                    meta.tmp32_1 = meta.tmp32_1;
                     hdr.ipv4.daddr = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
                     meta.tmp16_0 = hdr.ipv4.check;
-                    meta.tmp32_1 = meta.tmp32_4 & 32w0xffff;
-                    meta.tmp32_3 = meta.tmp32_4 ^ 32w0xffffffff;
-                    meta.tmp32_4 = (meta.tmp32_1 ^ 32w0xffff) + (meta.tmp32_3 >> 32w16);
-                    meta.tmp32_1 = (((meta.tmp32_0 >> 32w16) + meta.tmp32_4) + (meta.tmp32_0 & 32w0xffff)) + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff));
-                    meta.tmp32_0 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
+                    meta.tmp32_3 = meta.tmp32_2 & 32w0xffff;
+                    meta.tmp32_2 = meta.tmp32_2 ^ 32w0xffffffff;
+                    meta.tmp32_2 = (meta.tmp32_3 ^ 32w0xffff) + (meta.tmp32_2 >> 32w16);
+                    meta.tmp32_0 = (((meta.tmp32_0 >> 32w16) + meta.tmp32_2) + (meta.tmp32_0 & 32w0xffff)) + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff));
+                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
                     meta.tmp16_0 = ((bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0)) ^ 16w0xffff;
                     hdr.ipv4.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                     meta.tmp1_0 = hdr.tcp.isValid() ? 1w1 : 1w0;
                     if (meta.tmp1_0 == 1w1) {
                         meta.tmp16_0 = hdr.tcp.check;
-                        meta.tmp32_0 = ((meta.tmp32_4 + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff))) + (meta.tmp32_2 >> 32w16)) + (meta.tmp32_2 & 32w0xffff);
-                        meta.tmp32_1 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1)) ^ 16w0xffff;
+                        meta.tmp32_0 = ((meta.tmp32_2 + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff))) + (meta.tmp32_1 >> 32w16)) + (meta.tmp32_1 & 32w0xffff);
+                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0)) ^ 16w0xffff;
                         hdr.tcp.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                     }
                     meta.tmp1_0 = hdr.udp.isValid() ? 1w1 : 1w0;
                     if (meta.tmp1_0 == 1w1) {
                         meta.tmp16_0 = hdr.udp.check;
-                        meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                        if (meta.tmp16_1 == 16w0) {
+                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                        if (meta.tmp16_0 == 16w0) {
                             meta.tmp16_0 = 16w0;
                         } else {
-                            meta.tmp32_0 = ((meta.tmp32_4 + ((bit<32>) (meta.tmp16_1 ^ 16w0xffff))) + (meta.tmp32_2 >> 32w16)) + (meta.tmp32_2 & 32w0xffff);
-                            meta.tmp32_1 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                            meta.tmp16_1 = (bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1);
-                            meta.tmp16_0 = (meta.tmp16_1 == 16w0xffff) ? 16w0xffff : (meta.tmp16_1 ^ 16w0xffff);
+                            meta.tmp32_0 = ((meta.tmp32_2 + ((bit<32>) (meta.tmp16_0 ^ 16w0xffff))) + (meta.tmp32_1 >> 32w16)) + (meta.tmp32_1 & 32w0xffff);
+                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                            meta.tmp16_0 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
+                            meta.tmp16_0 = (meta.tmp16_0 == 16w0xffff) ? 16w0xffff : (meta.tmp16_0 ^ 16w0xffff);
                         }
-                        meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                        hdr.udp.check = meta.tmp16_1;
+                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                        hdr.udp.check = meta.tmp16_0;
                     }
                     meta.tmp32_0 = out_port_1.read(32w0);
                     meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);

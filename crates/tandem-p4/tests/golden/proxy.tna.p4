@@ -85,34 +85,11 @@ struct meta_t {
     bit<1> tmp1_6;
     bit<1> tmp1_7;
     bit<1> tmp1_8;
-    bit<1> tmp1_9;
-    bit<1> tmp1_10;
-    bit<1> tmp1_11;
-    bit<1> tmp1_12;
-    bit<1> tmp1_13;
-    bit<1> tmp1_14;
     bit<8> tmp8_0;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
     bit<16> tmp16_2;
     bit<16> tmp16_3;
-    bit<16> tmp16_4;
-    bit<16> tmp16_5;
-    bit<16> tmp16_6;
-    bit<16> tmp16_7;
-    bit<16> tmp16_8;
-    bit<16> tmp16_9;
-    bit<16> tmp16_10;
-    bit<16> tmp16_11;
-    bit<16> tmp16_12;
-    bit<16> tmp16_13;
-    bit<16> tmp16_14;
-    bit<16> tmp16_15;
-    bit<16> tmp16_16;
-    bit<16> tmp16_17;
-    bit<16> tmp16_18;
-    bit<16> tmp16_19;
-    bit<16> tmp16_20;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
@@ -121,41 +98,6 @@ struct meta_t {
     bit<32> tmp32_5;
     bit<32> tmp32_6;
     bit<32> tmp32_7;
-    bit<32> tmp32_8;
-    bit<32> tmp32_9;
-    bit<32> tmp32_10;
-    bit<32> tmp32_11;
-    bit<32> tmp32_12;
-    bit<32> tmp32_13;
-    bit<32> tmp32_14;
-    bit<32> tmp32_15;
-    bit<32> tmp32_16;
-    bit<32> tmp32_17;
-    bit<32> tmp32_18;
-    bit<32> tmp32_19;
-    bit<32> tmp32_20;
-    bit<32> tmp32_21;
-    bit<32> tmp32_22;
-    bit<32> tmp32_23;
-    bit<32> tmp32_24;
-    bit<32> tmp32_25;
-    bit<32> tmp32_26;
-    bit<32> tmp32_27;
-    bit<32> tmp32_28;
-    bit<32> tmp32_29;
-    bit<32> tmp32_30;
-    bit<32> tmp32_31;
-    bit<32> tmp32_32;
-    bit<32> tmp32_33;
-    bit<32> tmp32_34;
-    bit<32> tmp32_35;
-    bit<32> tmp32_36;
-    bit<32> tmp32_37;
-    bit<32> tmp32_38;
-    bit<32> tmp32_39;
-    bit<32> tmp32_40;
-    bit<32> tmp32_41;
-    bit<32> tmp32_42;
 }
 
 struct eg_headers_t {
@@ -206,11 +148,11 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
 
 control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
     action ports_hit(bit<16> v0) {
-        meta.tmp1_8 = 1w1;
+        meta.tmp1_1 = 1w1;
         meta.tmp16_1 = v0;
     }
     action ports_miss() {
-        meta.tmp1_8 = 1w0;
+        meta.tmp1_1 = 1w0;
         meta.tmp16_1 = 16w0;
     }
     table ports {
@@ -225,15 +167,15 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         size = 64;
     }
     action orig_0_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
-        meta.tmp1_13 = 1w1;
-        meta.tmp32_3 = v0;
-        meta.tmp16_2 = v4;
+        meta.tmp1_8 = 1w1;
+        meta.tmp32_5 = v0;
+        meta.tmp16_3 = v4;
         meta.tmp16_1 = v6;
     }
     action orig_0_miss() {
-        meta.tmp1_13 = 1w0;
-        meta.tmp32_3 = 32w0;
-        meta.tmp16_2 = 16w0;
+        meta.tmp1_8 = 1w0;
+        meta.tmp32_5 = 32w0;
+        meta.tmp16_3 = 16w0;
         meta.tmp16_1 = 16w0;
     }
     table orig_0 {
@@ -251,17 +193,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         idle_timeout = true;
     }
     action orig_0_wb_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
-        meta.tmp1_13 = 1w1;
-        meta.tmp32_3 = v0;
-        meta.tmp16_2 = v4;
+        meta.tmp1_8 = 1w1;
+        meta.tmp32_5 = v0;
+        meta.tmp16_3 = v4;
         meta.tmp16_1 = v6;
         meta.wb_hit = 1w1;
     }
     action orig_0_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_13 = 1w0;
-        meta.tmp32_3 = 32w0;
-        meta.tmp16_2 = 16w0;
+        meta.tmp1_8 = 1w0;
+        meta.tmp32_5 = 32w0;
+        meta.tmp16_3 = 16w0;
         meta.tmp16_1 = 16w0;
     }
     action orig_0_wb_miss() {
@@ -283,13 +225,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         idle_timeout = true;
     }
     action orig_1_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
-        meta.tmp1_8 = 1w1;
+        meta.tmp1_3 = 1w1;
         meta.tmp32_3 = v0;
         meta.tmp16_1 = v4;
         meta.tmp16_2 = v6;
     }
     action orig_1_miss() {
-        meta.tmp1_8 = 1w0;
+        meta.tmp1_3 = 1w0;
         meta.tmp32_3 = 32w0;
         meta.tmp16_1 = 16w0;
         meta.tmp16_2 = 16w0;
@@ -309,7 +251,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         idle_timeout = true;
     }
     action orig_1_wb_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
-        meta.tmp1_8 = 1w1;
+        meta.tmp1_3 = 1w1;
         meta.tmp32_3 = v0;
         meta.tmp16_1 = v4;
         meta.tmp16_2 = v6;
@@ -317,7 +259,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     }
     action orig_1_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_8 = 1w0;
+        meta.tmp1_3 = 1w0;
         meta.tmp32_3 = 32w0;
         meta.tmp16_1 = 16w0;
         meta.tmp16_2 = 16w0;
@@ -375,25 +317,25 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             meta.in_port = (bit<16>) ig_intr_md.ingress_port;
             meta.tmp32_1 = (bit<32>) meta.in_port;
             meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
-            meta.tmp1_5 = meta.tmp1_4 ^ 1w1;
+            meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
             meta.tmp32_2 = client_side_0.read(32w0);
             meta.tmp1_0 = (meta.tmp32_1 == meta.tmp32_2) ? 1w1 : 1w0;
-            if (meta.tmp1_5 == 1w0) {
+            if (meta.tmp1_4 == 1w0) {
                 if (meta.tmp1_0 == 1w1) {
-                    meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                    meta.tmp1_7 = meta.tmp1_6 ^ 1w1;
-                    if (meta.tmp1_7 == 1w0) {
+                    meta.tmp1_4 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                    meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
+                    if (meta.tmp1_4 == 1w0) {
                         meta.tmp16_1 = hdr.tcp.dport;
                         meta.ports_k0 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                         ports.apply();
-                        meta.tmp1_1 = meta.tmp1_8 ^ 1w1;
+                        meta.tmp1_1 = meta.tmp1_1 ^ 1w1;
                         if (meta.tmp1_1 == 1w0) {
                             meta.tmp32_3 = hdr.ipv4.saddr;
                             meta.tmp16_1 = hdr.tcp.sport;
-                            meta.tmp32_4 = hdr.ipv4.daddr;
-                            meta.tmp32_0 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
-                            meta.tmp16_2 = hdr.tcp.dport;
-                            meta.tmp16_0 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                            meta.tmp32_0 = hdr.ipv4.daddr;
+                            meta.tmp32_0 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                            meta.tmp16_0 = hdr.tcp.dport;
+                            meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                             meta.tmp8_0 = hdr.tcp.flags;
                             meta.tmp1_2 = ((meta.tmp8_0 & 8w2) == 8w0) ? 1w1 : 1w0;
                             if (meta.tmp1_2 == 1w1) {
@@ -407,167 +349,167 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 if (meta.wb_hit == 1w0) {
                                     orig_1.apply();
                                 }
-                                meta.tmp1_3 = meta.tmp1_8 ^ 1w1;
+                                meta.tmp1_3 = meta.tmp1_3 ^ 1w1;
                                 if (meta.tmp1_3 == 1w1) {
                                     meta.to_server = 1w1;
                                     meta.tmp32_3 = hdr.ipv4.daddr;
-                                    meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                    meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                                     meta.tmp16_1 = hdr.tcp.dport;
-                                    meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                    meta.tmp32_5 = proxy_ip_3.read(32w0);
-                                    meta.tmp32_6 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
-                                    hdr.ipv4.daddr = meta.tmp32_6;
-                                    meta.tmp16_3 = hdr.ipv4.check;
-                                    meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                    meta.tmp16_5 = meta.tmp16_4 ^ 16w0xffff;
-                                    meta.tmp32_7 = (bit<32>) meta.tmp16_5;
-                                    meta.tmp32_8 = meta.tmp32_4 & 32w0xffff;
-                                    meta.tmp32_9 = meta.tmp32_8 ^ 32w0xffff;
-                                    meta.tmp32_10 = meta.tmp32_4 ^ 32w0xffffffff;
-                                    meta.tmp32_11 = meta.tmp32_10 >> 32w16;
-                                    meta.tmp32_12 = meta.tmp32_5 & 32w0xffff;
-                                    meta.tmp32_13 = meta.tmp32_5 >> 32w16;
-                                    meta.tmp32_14 = meta.tmp32_9 + meta.tmp32_11;
-                                    meta.tmp32_15 = meta.tmp32_14 + meta.tmp32_13;
-                                    meta.tmp32_16 = meta.tmp32_15 + meta.tmp32_12;
-                                    meta.tmp32_17 = meta.tmp32_16 + meta.tmp32_7;
-                                    meta.tmp32_18 = meta.tmp32_17 & 32w0xffff;
-                                    meta.tmp32_19 = meta.tmp32_17 >> 32w16;
-                                    meta.tmp32_20 = meta.tmp32_18 + meta.tmp32_19;
-                                    meta.tmp32_21 = meta.tmp32_20 >> 32w16;
-                                    meta.tmp32_22 = meta.tmp32_21 + meta.tmp32_20;
-                                    meta.tmp16_6 = (bit<16>) meta.tmp32_22;
-                                    meta.tmp16_7 = meta.tmp16_6 ^ 16w0xffff;
-                                    meta.tmp16_8 = meta.tmp16_7[7:0] ++ meta.tmp16_7[15:8];
-                                    hdr.ipv4.check = meta.tmp16_8;
-                                    meta.tmp16_9 = proxy_port_3.read(32w0);
-                                    meta.tmp16_10 = meta.tmp16_9[7:0] ++ meta.tmp16_9[15:8];
-                                    hdr.tcp.dport = meta.tmp16_10;
-                                    meta.tmp16_11 = hdr.tcp.check;
-                                    meta.tmp16_12 = meta.tmp16_11[7:0] ++ meta.tmp16_11[15:8];
-                                    meta.tmp16_13 = meta.tmp16_12 ^ 16w0xffff;
-                                    meta.tmp32_23 = (bit<32>) meta.tmp16_13;
-                                    meta.tmp32_24 = meta.tmp32_16 + meta.tmp32_23;
-                                    meta.tmp32_25 = meta.tmp32_24 & 32w0xffff;
-                                    meta.tmp32_26 = meta.tmp32_24 >> 32w16;
-                                    meta.tmp32_27 = meta.tmp32_25 + meta.tmp32_26;
-                                    meta.tmp32_28 = meta.tmp32_27 >> 32w16;
-                                    meta.tmp32_29 = meta.tmp32_28 + meta.tmp32_27;
-                                    meta.tmp32_30 = meta.tmp32_29 & 32w0xffff;
-                                    meta.tmp16_14 = meta.tmp16_2 ^ 16w0xffff;
-                                    meta.tmp32_31 = (bit<32>) meta.tmp16_14;
-                                    meta.tmp32_32 = (bit<32>) meta.tmp16_9;
-                                    meta.tmp32_33 = meta.tmp32_32 + meta.tmp32_31;
-                                    meta.tmp32_34 = meta.tmp32_33 + meta.tmp32_30;
-                                    meta.tmp32_35 = meta.tmp32_34 & 32w0xffff;
-                                    meta.tmp32_36 = meta.tmp32_34 >> 32w16;
-                                    meta.tmp32_37 = meta.tmp32_35 + meta.tmp32_36;
-                                    meta.tmp32_38 = meta.tmp32_37 >> 32w16;
-                                    meta.tmp32_39 = meta.tmp32_38 + meta.tmp32_37;
-                                    meta.tmp16_15 = (bit<16>) meta.tmp32_39;
-                                    meta.tmp16_16 = meta.tmp16_15 ^ 16w0xffff;
-                                    meta.tmp16_17 = meta.tmp16_16[7:0] ++ meta.tmp16_16[15:8];
-                                    hdr.tcp.check = meta.tmp16_17;
+                                    meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                    meta.tmp32_4 = proxy_ip_3.read(32w0);
+                                    meta.tmp32_5 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
+                                    hdr.ipv4.daddr = meta.tmp32_5;
+                                    meta.tmp16_2 = hdr.ipv4.check;
+                                    meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                    meta.tmp16_2 = meta.tmp16_2 ^ 16w0xffff;
+                                    meta.tmp32_5 = (bit<32>) meta.tmp16_2;
+                                    meta.tmp32_6 = meta.tmp32_3 & 32w0xffff;
+                                    meta.tmp32_6 = meta.tmp32_6 ^ 32w0xffff;
+                                    meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffffffff;
+                                    meta.tmp32_3 = meta.tmp32_3 >> 32w16;
+                                    meta.tmp32_7 = meta.tmp32_4 & 32w0xffff;
+                                    meta.tmp32_4 = meta.tmp32_4 >> 32w16;
+                                    meta.tmp32_3 = meta.tmp32_6 + meta.tmp32_3;
+                                    meta.tmp32_3 = meta.tmp32_3 + meta.tmp32_4;
+                                    meta.tmp32_3 = meta.tmp32_3 + meta.tmp32_7;
+                                    meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_5;
+                                    meta.tmp32_5 = meta.tmp32_4 & 32w0xffff;
+                                    meta.tmp32_4 = meta.tmp32_4 >> 32w16;
+                                    meta.tmp32_4 = meta.tmp32_5 + meta.tmp32_4;
+                                    meta.tmp32_5 = meta.tmp32_4 >> 32w16;
+                                    meta.tmp32_4 = meta.tmp32_5 + meta.tmp32_4;
+                                    meta.tmp16_2 = (bit<16>) meta.tmp32_4;
+                                    meta.tmp16_2 = meta.tmp16_2 ^ 16w0xffff;
+                                    meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                    hdr.ipv4.check = meta.tmp16_2;
+                                    meta.tmp16_2 = proxy_port_3.read(32w0);
+                                    meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                    hdr.tcp.dport = meta.tmp16_3;
+                                    meta.tmp16_3 = hdr.tcp.check;
+                                    meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                    meta.tmp16_3 = meta.tmp16_3 ^ 16w0xffff;
+                                    meta.tmp32_4 = (bit<32>) meta.tmp16_3;
+                                    meta.tmp32_3 = meta.tmp32_3 + meta.tmp32_4;
+                                    meta.tmp32_4 = meta.tmp32_3 & 32w0xffff;
+                                    meta.tmp32_3 = meta.tmp32_3 >> 32w16;
+                                    meta.tmp32_3 = meta.tmp32_4 + meta.tmp32_3;
+                                    meta.tmp32_4 = meta.tmp32_3 >> 32w16;
+                                    meta.tmp32_3 = meta.tmp32_4 + meta.tmp32_3;
+                                    meta.tmp32_3 = meta.tmp32_3 & 32w0xffff;
+                                    meta.tmp16_1 = meta.tmp16_1 ^ 16w0xffff;
+                                    meta.tmp32_4 = (bit<32>) meta.tmp16_1;
+                                    meta.tmp32_5 = (bit<32>) meta.tmp16_2;
+                                    meta.tmp32_4 = meta.tmp32_5 + meta.tmp32_4;
+                                    meta.tmp32_3 = meta.tmp32_4 + meta.tmp32_3;
+                                    meta.tmp32_4 = meta.tmp32_3 & 32w0xffff;
+                                    meta.tmp32_3 = meta.tmp32_3 >> 32w16;
+                                    meta.tmp32_3 = meta.tmp32_4 + meta.tmp32_3;
+                                    meta.tmp32_4 = meta.tmp32_3 >> 32w16;
+                                    meta.tmp32_3 = meta.tmp32_4 + meta.tmp32_3;
+                                    meta.tmp16_1 = (bit<16>) meta.tmp32_3;
+                                    meta.tmp16_1 = meta.tmp16_1 ^ 16w0xffff;
+                                    meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                    hdr.tcp.check = meta.tmp16_1;
                                 } else {
-                                    meta.tmp32_40 = hdr.ipv4.daddr;
-                                    meta.tmp32_41 = ((meta.tmp32_40[7:0] ++ meta.tmp32_40[15:8]) ++ meta.tmp32_40[23:16]) ++ meta.tmp32_40[31:24];
-                                    meta.tmp16_18 = hdr.tcp.dport;
-                                    meta.tmp32_40 = proxy_ip_2.read(32w0);
-                                    hdr.ipv4.daddr = ((meta.tmp32_40[7:0] ++ meta.tmp32_40[15:8]) ++ meta.tmp32_40[23:16]) ++ meta.tmp32_40[31:24];
-                                    meta.tmp16_19 = hdr.ipv4.check;
-                                    meta.tmp32_42 = ((((meta.tmp32_41 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_41 ^ 32w0xffffffff) >> 32w16)) + (meta.tmp32_40 >> 32w16)) + (meta.tmp32_40 & 32w0xffff);
-                                    meta.tmp32_40 = meta.tmp32_42 + ((bit<32>) ((meta.tmp16_19[7:0] ++ meta.tmp16_19[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_41 = (meta.tmp32_40 & 32w0xffff) + (meta.tmp32_40 >> 32w16);
-                                    meta.tmp16_19 = ((bit<16>) ((meta.tmp32_41 >> 32w16) + meta.tmp32_41)) ^ 16w0xffff;
-                                    hdr.ipv4.check = meta.tmp16_19[7:0] ++ meta.tmp16_19[15:8];
-                                    meta.tmp16_19 = proxy_port_2.read(32w0);
-                                    hdr.tcp.dport = meta.tmp16_19[7:0] ++ meta.tmp16_19[15:8];
-                                    meta.tmp16_20 = hdr.tcp.check;
-                                    meta.tmp32_40 = meta.tmp32_42 + ((bit<32>) ((meta.tmp16_20[7:0] ++ meta.tmp16_20[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_41 = (meta.tmp32_40 & 32w0xffff) + (meta.tmp32_40 >> 32w16);
-                                    meta.tmp32_40 = (((bit<32>) meta.tmp16_19) + ((bit<32>) ((meta.tmp16_18[7:0] ++ meta.tmp16_18[15:8]) ^ 16w0xffff))) + (((meta.tmp32_41 >> 32w16) + meta.tmp32_41) & 32w0xffff);
-                                    meta.tmp32_41 = (meta.tmp32_40 & 32w0xffff) + (meta.tmp32_40 >> 32w16);
-                                    meta.tmp16_18 = ((bit<16>) ((meta.tmp32_41 >> 32w16) + meta.tmp32_41)) ^ 16w0xffff;
-                                    hdr.tcp.check = meta.tmp16_18[7:0] ++ meta.tmp16_18[15:8];
+                                    meta.tmp32_3 = hdr.ipv4.daddr;
+                                    meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                    meta.tmp16_1 = hdr.tcp.dport;
+                                    meta.tmp32_4 = proxy_ip_2.read(32w0);
+                                    hdr.ipv4.daddr = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
+                                    meta.tmp16_2 = hdr.ipv4.check;
+                                    meta.tmp32_3 = ((((meta.tmp32_3 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_3 ^ 32w0xffffffff) >> 32w16)) + (meta.tmp32_4 >> 32w16)) + (meta.tmp32_4 & 32w0xffff);
+                                    meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
+                                    meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
+                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
+                                    hdr.ipv4.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                    meta.tmp16_2 = proxy_port_2.read(32w0);
+                                    hdr.tcp.dport = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                    meta.tmp16_3 = hdr.tcp.check;
+                                    meta.tmp32_3 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff));
+                                    meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
+                                    meta.tmp32_3 = (((bit<32>) meta.tmp16_2) + ((bit<32>) ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) ^ 16w0xffff))) + (((meta.tmp32_3 >> 32w16) + meta.tmp32_3) & 32w0xffff);
+                                    meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
+                                    meta.tmp16_1 = ((bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3)) ^ 16w0xffff;
+                                    hdr.tcp.check = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                                 }
                             } else {
                                 meta.to_server = 1w1;
                                 meta.tmp32_3 = hdr.ipv4.daddr;
-                                meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                                meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                                 meta.tmp16_1 = hdr.tcp.dport;
-                                meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                meta.tmp32_5 = proxy_ip_3.read(32w0);
-                                meta.tmp32_6 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
-                                hdr.ipv4.daddr = meta.tmp32_6;
-                                meta.tmp16_3 = hdr.ipv4.check;
-                                meta.tmp16_4 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                meta.tmp16_5 = meta.tmp16_4 ^ 16w0xffff;
-                                meta.tmp32_7 = (bit<32>) meta.tmp16_5;
-                                meta.tmp32_8 = meta.tmp32_4 & 32w0xffff;
-                                meta.tmp32_9 = meta.tmp32_8 ^ 32w0xffff;
-                                meta.tmp32_10 = meta.tmp32_4 ^ 32w0xffffffff;
-                                meta.tmp32_11 = meta.tmp32_10 >> 32w16;
-                                meta.tmp32_12 = meta.tmp32_5 & 32w0xffff;
-                                meta.tmp32_13 = meta.tmp32_5 >> 32w16;
-                                meta.tmp32_14 = meta.tmp32_9 + meta.tmp32_11;
-                                meta.tmp32_15 = meta.tmp32_14 + meta.tmp32_13;
-                                meta.tmp32_16 = meta.tmp32_15 + meta.tmp32_12;
-                                meta.tmp32_17 = meta.tmp32_16 + meta.tmp32_7;
-                                meta.tmp32_18 = meta.tmp32_17 & 32w0xffff;
-                                meta.tmp32_19 = meta.tmp32_17 >> 32w16;
-                                meta.tmp32_20 = meta.tmp32_18 + meta.tmp32_19;
-                                meta.tmp32_21 = meta.tmp32_20 >> 32w16;
-                                meta.tmp32_22 = meta.tmp32_21 + meta.tmp32_20;
-                                meta.tmp16_6 = (bit<16>) meta.tmp32_22;
-                                meta.tmp16_7 = meta.tmp16_6 ^ 16w0xffff;
-                                meta.tmp16_8 = meta.tmp16_7[7:0] ++ meta.tmp16_7[15:8];
-                                hdr.ipv4.check = meta.tmp16_8;
-                                meta.tmp16_9 = proxy_port_3.read(32w0);
-                                meta.tmp16_10 = meta.tmp16_9[7:0] ++ meta.tmp16_9[15:8];
-                                hdr.tcp.dport = meta.tmp16_10;
-                                meta.tmp16_11 = hdr.tcp.check;
-                                meta.tmp16_12 = meta.tmp16_11[7:0] ++ meta.tmp16_11[15:8];
-                                meta.tmp16_13 = meta.tmp16_12 ^ 16w0xffff;
-                                meta.tmp32_23 = (bit<32>) meta.tmp16_13;
-                                meta.tmp32_24 = meta.tmp32_16 + meta.tmp32_23;
-                                meta.tmp32_25 = meta.tmp32_24 & 32w0xffff;
-                                meta.tmp32_26 = meta.tmp32_24 >> 32w16;
-                                meta.tmp32_27 = meta.tmp32_25 + meta.tmp32_26;
-                                meta.tmp32_28 = meta.tmp32_27 >> 32w16;
-                                meta.tmp32_29 = meta.tmp32_28 + meta.tmp32_27;
-                                meta.tmp32_30 = meta.tmp32_29 & 32w0xffff;
-                                meta.tmp16_14 = meta.tmp16_2 ^ 16w0xffff;
-                                meta.tmp32_31 = (bit<32>) meta.tmp16_14;
-                                meta.tmp32_32 = (bit<32>) meta.tmp16_9;
-                                meta.tmp32_33 = meta.tmp32_32 + meta.tmp32_31;
-                                meta.tmp32_34 = meta.tmp32_33 + meta.tmp32_30;
-                                meta.tmp32_35 = meta.tmp32_34 & 32w0xffff;
-                                meta.tmp32_36 = meta.tmp32_34 >> 32w16;
-                                meta.tmp32_37 = meta.tmp32_35 + meta.tmp32_36;
-                                meta.tmp32_38 = meta.tmp32_37 >> 32w16;
-                                meta.tmp32_39 = meta.tmp32_38 + meta.tmp32_37;
-                                meta.tmp16_15 = (bit<16>) meta.tmp32_39;
-                                meta.tmp16_16 = meta.tmp16_15 ^ 16w0xffff;
-                                meta.tmp16_17 = meta.tmp16_16[7:0] ++ meta.tmp16_16[15:8];
-                                hdr.tcp.check = meta.tmp16_17;
+                                meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                meta.tmp32_4 = proxy_ip_3.read(32w0);
+                                meta.tmp32_5 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
+                                hdr.ipv4.daddr = meta.tmp32_5;
+                                meta.tmp16_2 = hdr.ipv4.check;
+                                meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                meta.tmp16_2 = meta.tmp16_2 ^ 16w0xffff;
+                                meta.tmp32_5 = (bit<32>) meta.tmp16_2;
+                                meta.tmp32_6 = meta.tmp32_3 & 32w0xffff;
+                                meta.tmp32_6 = meta.tmp32_6 ^ 32w0xffff;
+                                meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffffffff;
+                                meta.tmp32_3 = meta.tmp32_3 >> 32w16;
+                                meta.tmp32_7 = meta.tmp32_4 & 32w0xffff;
+                                meta.tmp32_4 = meta.tmp32_4 >> 32w16;
+                                meta.tmp32_3 = meta.tmp32_6 + meta.tmp32_3;
+                                meta.tmp32_3 = meta.tmp32_3 + meta.tmp32_4;
+                                meta.tmp32_3 = meta.tmp32_3 + meta.tmp32_7;
+                                meta.tmp32_4 = meta.tmp32_3 + meta.tmp32_5;
+                                meta.tmp32_5 = meta.tmp32_4 & 32w0xffff;
+                                meta.tmp32_4 = meta.tmp32_4 >> 32w16;
+                                meta.tmp32_4 = meta.tmp32_5 + meta.tmp32_4;
+                                meta.tmp32_5 = meta.tmp32_4 >> 32w16;
+                                meta.tmp32_4 = meta.tmp32_5 + meta.tmp32_4;
+                                meta.tmp16_2 = (bit<16>) meta.tmp32_4;
+                                meta.tmp16_2 = meta.tmp16_2 ^ 16w0xffff;
+                                meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                hdr.ipv4.check = meta.tmp16_2;
+                                meta.tmp16_2 = proxy_port_3.read(32w0);
+                                meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                hdr.tcp.dport = meta.tmp16_3;
+                                meta.tmp16_3 = hdr.tcp.check;
+                                meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                meta.tmp16_3 = meta.tmp16_3 ^ 16w0xffff;
+                                meta.tmp32_4 = (bit<32>) meta.tmp16_3;
+                                meta.tmp32_3 = meta.tmp32_3 + meta.tmp32_4;
+                                meta.tmp32_4 = meta.tmp32_3 & 32w0xffff;
+                                meta.tmp32_3 = meta.tmp32_3 >> 32w16;
+                                meta.tmp32_3 = meta.tmp32_4 + meta.tmp32_3;
+                                meta.tmp32_4 = meta.tmp32_3 >> 32w16;
+                                meta.tmp32_3 = meta.tmp32_4 + meta.tmp32_3;
+                                meta.tmp32_3 = meta.tmp32_3 & 32w0xffff;
+                                meta.tmp16_1 = meta.tmp16_1 ^ 16w0xffff;
+                                meta.tmp32_4 = (bit<32>) meta.tmp16_1;
+                                meta.tmp32_5 = (bit<32>) meta.tmp16_2;
+                                meta.tmp32_4 = meta.tmp32_5 + meta.tmp32_4;
+                                meta.tmp32_3 = meta.tmp32_4 + meta.tmp32_3;
+                                meta.tmp32_4 = meta.tmp32_3 & 32w0xffff;
+                                meta.tmp32_3 = meta.tmp32_3 >> 32w16;
+                                meta.tmp32_3 = meta.tmp32_4 + meta.tmp32_3;
+                                meta.tmp32_4 = meta.tmp32_3 >> 32w16;
+                                meta.tmp32_3 = meta.tmp32_4 + meta.tmp32_3;
+                                meta.tmp16_1 = (bit<16>) meta.tmp32_3;
+                                meta.tmp16_1 = meta.tmp16_1 ^ 16w0xffff;
+                                meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                hdr.tcp.check = meta.tmp16_1;
                             }
                         }
                     }
                 } else {
                     meta.tmp32_3 = server_side_0.read(32w0);
-                    meta.tmp1_8 = (meta.tmp32_1 == meta.tmp32_3) ? 1w1 : 1w0;
-                    if (meta.tmp1_8 == 1w1) {
-                        meta.tmp1_9 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                        meta.tmp1_10 = meta.tmp1_9 ^ 1w1;
-                        if (meta.tmp1_10 == 1w0) {
+                    meta.tmp1_5 = (meta.tmp32_1 == meta.tmp32_3) ? 1w1 : 1w0;
+                    if (meta.tmp1_5 == 1w1) {
+                        meta.tmp1_4 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                        meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
+                        if (meta.tmp1_4 == 1w0) {
                             meta.tmp32_3 = hdr.ipv4.saddr;
                             meta.tmp32_4 = proxy_ip_0.read(32w0);
-                            meta.tmp1_11 = ((((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24]) == meta.tmp32_4) ? 1w1 : 1w0;
-                            if (meta.tmp1_11 == 1w1) {
+                            meta.tmp1_6 = ((((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24]) == meta.tmp32_4) ? 1w1 : 1w0;
+                            if (meta.tmp1_6 == 1w1) {
                                 meta.tmp16_1 = hdr.tcp.sport;
                                 meta.tmp16_2 = proxy_port_0.read(32w0);
-                                meta.tmp1_12 = ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) == meta.tmp16_2) ? 1w1 : 1w0;
-                                if (meta.tmp1_12 == 1w1) {
+                                meta.tmp1_7 = ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) == meta.tmp16_2) ? 1w1 : 1w0;
+                                if (meta.tmp1_7 == 1w1) {
                                     meta.tmp32_3 = hdr.ipv4.daddr;
                                     meta.tmp16_1 = hdr.tcp.dport;
                                     meta.orig_0_k0 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
@@ -580,29 +522,29 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     if (meta.wb_hit == 1w0) {
                                         orig_0.apply();
                                     }
-                                    meta.tmp1_14 = meta.tmp1_13 ^ 1w1;
-                                    if (meta.tmp1_14 == 1w0) {
-                                        meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-                                        hdr.ipv4.saddr = meta.tmp32_4;
+                                    meta.tmp1_8 = meta.tmp1_8 ^ 1w1;
+                                    if (meta.tmp1_8 == 1w0) {
+                                        meta.tmp32_3 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
+                                        hdr.ipv4.saddr = meta.tmp32_3;
                                         meta.tmp16_1 = hdr.ipv4.check;
-                                        meta.tmp32_4 = proxy_ip_1.read(32w0);
-                                        meta.tmp32_5 = (meta.tmp32_4 & 32w0xffff) ^ 32w0xffff;
-                                        meta.tmp32_6 = meta.tmp32_3 & 32w0xffff;
-                                        meta.tmp32_7 = meta.tmp32_3 >> 32w16;
-                                        meta.tmp32_3 = ((meta.tmp32_4 ^ 32w0xffffffff) >> 32w16) + (meta.tmp32_6 + meta.tmp32_7);
-                                        meta.tmp32_4 = (meta.tmp32_3 + ((bit<32>) ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) ^ 16w0xffff))) + meta.tmp32_5;
-                                        meta.tmp32_6 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
-                                        meta.tmp16_1 = ((bit<16>) ((meta.tmp32_6 >> 32w16) + meta.tmp32_6)) ^ 16w0xffff;
+                                        meta.tmp32_3 = proxy_ip_1.read(32w0);
+                                        meta.tmp32_4 = (meta.tmp32_3 & 32w0xffff) ^ 32w0xffff;
+                                        meta.tmp32_6 = meta.tmp32_5 & 32w0xffff;
+                                        meta.tmp32_5 = meta.tmp32_5 >> 32w16;
+                                        meta.tmp32_3 = ((meta.tmp32_3 ^ 32w0xffffffff) >> 32w16) + (meta.tmp32_6 + meta.tmp32_5);
+                                        meta.tmp32_5 = (meta.tmp32_3 + ((bit<32>) ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) ^ 16w0xffff))) + meta.tmp32_4;
+                                        meta.tmp32_5 = (meta.tmp32_5 & 32w0xffff) + (meta.tmp32_5 >> 32w16);
+                                        meta.tmp16_1 = ((bit<16>) ((meta.tmp32_5 >> 32w16) + meta.tmp32_5)) ^ 16w0xffff;
                                         hdr.ipv4.check = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                        meta.tmp16_1 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                        meta.tmp16_1 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                         hdr.tcp.sport = meta.tmp16_1;
                                         meta.tmp16_1 = hdr.tcp.check;
-                                        meta.tmp32_4 = (meta.tmp32_3 + meta.tmp32_5) + ((bit<32>) ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) ^ 16w0xffff));
-                                        meta.tmp32_3 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
+                                        meta.tmp32_3 = (meta.tmp32_3 + meta.tmp32_4) + ((bit<32>) ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) ^ 16w0xffff));
+                                        meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
                                         meta.tmp16_1 = proxy_port_1.read(32w0);
-                                        meta.tmp32_4 = (bit<32>) meta.tmp16_2;
-                                        meta.tmp32_5 = (((bit<32>) (meta.tmp16_1 ^ 16w0xffff)) + meta.tmp32_4) + (((meta.tmp32_3 >> 32w16) + meta.tmp32_3) & 32w0xffff);
-                                        meta.tmp32_3 = (meta.tmp32_5 & 32w0xffff) + (meta.tmp32_5 >> 32w16);
+                                        meta.tmp32_4 = (bit<32>) meta.tmp16_3;
+                                        meta.tmp32_3 = (((bit<32>) (meta.tmp16_1 ^ 16w0xffff)) + meta.tmp32_4) + (((meta.tmp32_3 >> 32w16) + meta.tmp32_3) & 32w0xffff);
+                                        meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
                                         meta.tmp16_1 = ((bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3)) ^ 16w0xffff;
                                         hdr.tcp.check = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                                     }
@@ -628,8 +570,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         }
         if (meta.to_server == 1w0) {
             meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
-            meta.tmp1_5 = meta.tmp1_4 ^ 1w1;
-            if (meta.tmp1_5 == 1w1) {
+            meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
+            if (meta.tmp1_4 == 1w1) {
                 meta.tmp32_0 = server_side_3.read(32w0);
                 if (meta.tmp1_0 == 1w1) {
                     meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
@@ -642,9 +584,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 }
             } else {
                 if (meta.tmp1_0 == 1w1) {
-                    meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                    meta.tmp1_7 = meta.tmp1_6 ^ 1w1;
-                    if (meta.tmp1_7 == 1w1) {
+                    meta.tmp1_4 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                    meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
+                    if (meta.tmp1_4 == 1w1) {
                         meta.tmp32_0 = server_side_2.read(32w0);
                         meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                         meta.fate = 1w1 ++ meta.tmp16_0;
@@ -656,37 +598,37 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                         } else {
                             if (meta.tmp1_2 == 1w1) {
                                 if (meta.tmp1_3 == 1w1) {
-                                    meta.tmp32_1 = server_side_1.read(32w0);
-                                    meta.tmp16_1 = (bit<16>) meta.tmp32_1;
-                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                    meta.tmp32_0 = server_side_1.read(32w0);
+                                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                    meta.fate = 1w1 ++ meta.tmp16_0;
                                 } else {
                                     meta.tmp32_0 = server_side_2.read(32w0);
                                     meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                     meta.fate = 1w1 ++ meta.tmp16_0;
                                 }
                             } else {
-                                meta.tmp32_1 = server_side_1.read(32w0);
-                                meta.tmp16_1 = (bit<16>) meta.tmp32_1;
-                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                meta.tmp32_0 = server_side_1.read(32w0);
+                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                meta.fate = 1w1 ++ meta.tmp16_0;
                             }
                         }
                     }
                 } else {
-                    if (meta.tmp1_8 == 1w1) {
-                        meta.tmp1_9 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                        meta.tmp1_10 = meta.tmp1_9 ^ 1w1;
-                        if (meta.tmp1_10 == 1w1) {
+                    if (meta.tmp1_5 == 1w1) {
+                        meta.tmp1_4 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                        meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
+                        if (meta.tmp1_4 == 1w1) {
                             meta.tmp32_0 = meta.tmp32_2;
                             meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                             meta.fate = 1w1 ++ meta.tmp16_0;
                         } else {
-                            if (meta.tmp1_11 == 1w1) {
-                                if (meta.tmp1_12 == 1w1) {
-                                    if (meta.tmp1_14 == 1w1) {
+                            if (meta.tmp1_6 == 1w1) {
+                                if (meta.tmp1_7 == 1w1) {
+                                    if (meta.tmp1_8 == 1w1) {
                                         meta.fate = 17w0;
                                     } else {
-                                        meta.tmp32_1 = client_side_1.read(32w0);
-                                        meta.tmp32_0 = meta.tmp32_1;
+                                        meta.tmp32_0 = client_side_1.read(32w0);
+                                        meta.tmp32_0 = meta.tmp32_0;
                                         meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                         meta.fate = 1w1 ++ meta.tmp16_0;
                                     }

@@ -78,20 +78,15 @@ struct meta_t {
     bit<1> tmp1_4;
     bit<1> tmp1_5;
     bit<1> tmp1_6;
-    bit<1> tmp1_7;
     bit<8> tmp8_0;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
     bit<16> tmp16_2;
-    bit<16> tmp16_3;
-    bit<16> tmp16_4;
-    bit<16> tmp16_5;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
     bit<32> tmp32_3;
     bit<32> tmp32_4;
-    bit<32> tmp32_5;
 }
 
 parser TandemParser(packet_in packet, out headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
@@ -164,44 +159,44 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             } else {
                 meta.to_server = 1w1;
                 meta.tmp1_5 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_6 = meta.tmp1_5 ^ 1w1;
-                meta.tmp1_5 = hdr.udp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_7 = meta.tmp1_5 ^ 1w1;
-                if ((meta.tmp1_6 & meta.tmp1_7) == 1w1) {
+                meta.tmp1_5 = meta.tmp1_5 ^ 1w1;
+                meta.tmp1_6 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_6 = meta.tmp1_6 ^ 1w1;
+                if ((meta.tmp1_5 & meta.tmp1_6) == 1w1) {
                     meta.to_server = 1w1;
                 } else {
-                    meta.tmp16_2 = hdr.udp.sport;
-                    meta.tmp16_3 = hdr.tcp.sport;
-                    meta.tmp16_4 = (((meta.tmp1_6 == 1w1) ? 8w0 : 8w1) == 8w1) ? (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) : (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]);
-                    meta.tmp16_2 = hdr.udp.dport;
-                    meta.tmp16_3 = hdr.tcp.dport;
-                    meta.tmp16_5 = (((meta.tmp1_6 == 1w1) ? 8w0 : 8w1) == 8w1) ? (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) : (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]);
-                    meta.tmp32_2 = hdr.ipv4.saddr;
-                    meta.tmp32_3 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
-                    meta.tmp32_4 = hdr.ipv4.daddr;
-                    meta.tmp32_5 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
-                    meta.tmp1_1 = (meta.tmp32_2 < meta.tmp32_4) ? 1w1 : 1w0;
+                    meta.tmp16_0 = hdr.udp.sport;
+                    meta.tmp16_1 = hdr.tcp.sport;
+                    meta.tmp16_1 = (((meta.tmp1_5 == 1w1) ? 8w0 : 8w1) == 8w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
+                    meta.tmp16_0 = hdr.udp.dport;
+                    meta.tmp16_2 = hdr.tcp.dport;
+                    meta.tmp16_2 = (((meta.tmp1_5 == 1w1) ? 8w0 : 8w1) == 8w1) ? (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
+                    meta.tmp32_1 = hdr.ipv4.saddr;
+                    meta.tmp32_2 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
+                    meta.tmp32_3 = hdr.ipv4.daddr;
+                    meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+                    meta.tmp1_1 = (meta.tmp32_1 < meta.tmp32_3) ? 1w1 : 1w0;
                     if (meta.tmp1_1 == 1w1) {
-                        meta.tmp32_1 = meta.tmp32_3;
-                        meta.tmp16_0 = meta.tmp16_4;
-                        meta.tmp16_1 = meta.tmp16_5;
+                        meta.tmp32_1 = meta.tmp32_2;
+                        meta.tmp16_0 = meta.tmp16_1;
+                        meta.tmp16_1 = meta.tmp16_2;
                     } else {
-                        meta.tmp1_2 = (meta.tmp32_3 == meta.tmp32_5) ? 1w1 : 1w0;
+                        meta.tmp1_2 = (meta.tmp32_2 == meta.tmp32_4) ? 1w1 : 1w0;
                         if (meta.tmp1_2 == 1w1) {
-                            meta.tmp1_3 = ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) > (meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8])) ? 1w1 : 1w0;
+                            meta.tmp1_3 = ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) > (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8])) ? 1w1 : 1w0;
                             if (meta.tmp1_3 == 1w1) {
-                                meta.tmp32_1 = meta.tmp32_5;
-                                meta.tmp16_0 = meta.tmp16_5;
-                                meta.tmp16_1 = meta.tmp16_4;
+                                meta.tmp32_1 = meta.tmp32_4;
+                                meta.tmp16_0 = meta.tmp16_2;
+                                meta.tmp16_1 = meta.tmp16_1;
                             } else {
-                                meta.tmp32_1 = meta.tmp32_3;
-                                meta.tmp16_0 = meta.tmp16_4;
-                                meta.tmp16_1 = meta.tmp16_5;
+                                meta.tmp32_1 = meta.tmp32_2;
+                                meta.tmp16_0 = meta.tmp16_1;
+                                meta.tmp16_1 = meta.tmp16_2;
                             }
                         } else {
-                            meta.tmp32_1 = meta.tmp32_5;
-                            meta.tmp16_0 = meta.tmp16_5;
-                            meta.tmp16_1 = meta.tmp16_4;
+                            meta.tmp32_1 = meta.tmp32_4;
+                            meta.tmp16_0 = meta.tmp16_2;
+                            meta.tmp16_1 = meta.tmp16_1;
                         }
                     }
                     meta.to_server = 1w1;
@@ -209,7 +204,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     new_from.read(meta.tmp32_2, 32w0);
                     meta.tmp32_3 = 32w1 << meta.tmp32_0;
                     meta.tmp1_4 = ((meta.tmp32_2 & meta.tmp32_3) == 32w0) ? 1w1 : 1w0;
-                    if (meta.tmp1_7 == 1w1) {
+                    if (meta.tmp1_6 == 1w1) {
                         meta.to_server = 1w1;
                     } else {
                         udp_mode.read(meta.tmp32_2, 32w0);

@@ -224,19 +224,14 @@ struct meta_t {
     bit<1> tmp1_40;
     bit<1> tmp1_41;
     bit<1> tmp1_42;
-    bit<1> tmp1_43;
-    bit<1> tmp1_44;
-    bit<1> tmp1_45;
     bit<8> tmp8_0;
     bit<8> tmp8_1;
     bit<8> tmp8_2;
     bit<8> tmp8_3;
     bit<8> tmp8_4;
     bit<8> tmp8_5;
-    bit<8> tmp8_6;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
-    bit<16> tmp16_2;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
@@ -362,15 +357,15 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
 
 control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
     action hosts_hit(bit<8> v0, bit<8> v1, bit<8> v2, bit<8> v3) {
-        meta.tmp1_43 = 1w1;
-        meta.tmp8_6 = v0;
+        meta.tmp1_42 = 1w1;
+        meta.tmp8_0 = v0;
         meta.tmp8_3 = v1;
         meta.tmp8_4 = v2;
         meta.tmp8_5 = v3;
     }
     action hosts_miss() {
-        meta.tmp1_43 = 1w0;
-        meta.tmp8_6 = 8w0;
+        meta.tmp1_42 = 1w0;
+        meta.tmp8_0 = 8w0;
         meta.tmp8_3 = 8w0;
         meta.tmp8_4 = 8w0;
         meta.tmp8_5 = 8w0;
@@ -387,8 +382,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         size = 0x10000;
     }
     action hosts_wb_hit(bit<8> v0, bit<8> v1, bit<8> v2, bit<8> v3) {
-        meta.tmp1_43 = 1w1;
-        meta.tmp8_6 = v0;
+        meta.tmp1_42 = 1w1;
+        meta.tmp8_0 = v0;
         meta.tmp8_3 = v1;
         meta.tmp8_4 = v2;
         meta.tmp8_5 = v3;
@@ -396,8 +391,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     }
     action hosts_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_43 = 1w0;
-        meta.tmp8_6 = 8w0;
+        meta.tmp1_42 = 1w0;
+        meta.tmp8_0 = 8w0;
         meta.tmp8_3 = 8w0;
         meta.tmp8_4 = 8w0;
         meta.tmp8_5 = 8w0;
@@ -486,12 +481,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             meta.tmp1_0 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
             if (meta.tmp1_0 == 1w0) {
                 meta.tmp1_41 = hdr.ipv4.isValid() ? 1w1 : 1w0;
-                meta.tmp1_42 = meta.tmp1_41 ^ 1w1;
-                if (meta.tmp1_42 == 1w0) {
-                    meta.tmp1_43 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
-                    meta.tmp32_2 = hdr.ipv4.saddr;
-                    meta.tmp32_3 = hdr.ipv4.daddr;
-                    meta.tmp32_1 = (((meta.tmp1_43 == 1w1) ? 8w0 : 8w1) == 8w1) ? (((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24]) : (((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24]);
+                meta.tmp1_41 = meta.tmp1_41 ^ 1w1;
+                if (meta.tmp1_41 == 1w0) {
+                    meta.tmp1_1 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
+                    meta.tmp32_1 = hdr.ipv4.saddr;
+                    meta.tmp32_2 = hdr.ipv4.daddr;
+                    meta.tmp32_1 = (((meta.tmp1_1 == 1w1) ? 8w0 : 8w1) == 8w1) ? (((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24]) : (((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24]);
                     meta.hosts_k0 = meta.tmp32_1;
                     meta.wb_hit = 1w0;
                     if (meta.visible == 1w1) {
@@ -500,19 +495,19 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                     if (meta.wb_hit == 1w0) {
                         hosts.apply();
                     }
-                    meta.tmp8_0 = (meta.tmp1_43 == 1w1) ? meta.tmp8_6 : 8w0;
+                    meta.tmp8_0 = (meta.tmp1_42 == 1w1) ? meta.tmp8_0 : 8w0;
                     meta.tmp1_1 = (meta.tmp8_0 == 8w3) ? 1w1 : 1w0;
                     if (meta.tmp1_1 == 1w0) {
-                        meta.tmp1_43 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                        meta.tmp1_44 = meta.tmp1_43 ^ 1w1;
-                        if (meta.tmp1_44 == 1w0) {
+                        meta.tmp1_41 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                        meta.tmp1_41 = meta.tmp1_41 ^ 1w1;
+                        if (meta.tmp1_41 == 1w0) {
                             meta.tmp16_0 = hdr.tcp.dport;
                             meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                             meta.tmp1_2 = (meta.tmp32_0 == 32w1) ? 1w1 : 1w0;
                             if (meta.tmp1_2 == 1w1) {
-                                meta.tmp16_2 = hdr.tcp.sport;
-                                meta.tmp1_45 = (meta.tmp8_0 == 8w0) ? 1w1 : 1w0;
-                                meta.tmp1_6 = (((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) == 16w0x1600) ? 1w1 : 1w0) & meta.tmp1_45;
+                                meta.tmp16_1 = hdr.tcp.sport;
+                                meta.tmp1_6 = (meta.tmp8_0 == 8w0) ? 1w1 : 1w0;
+                                meta.tmp1_6 = (((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) == 16w0x1600) ? 1w1 : 1w0) & meta.tmp1_6;
                                 if (meta.tmp1_6 == 1w1) {
                                     meta.tmp8_3 = hdr.tcp.flags;
                                     meta.tmp1_7 = ((meta.tmp8_3 & 8w18) == 8w18) ? 1w1 : 1w0;
@@ -601,10 +596,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 meta.post_block1 = 1w1;
             }
             if (meta.post_block1 == 1w1) {
-                meta.tmp32_1 = 32w1 - meta.tmp32_0;
+                meta.tmp32_3 = 32w1 - meta.tmp32_0;
                 meta.tmp1_41 = hdr.ipv4.isValid() ? 1w1 : 1w0;
-                meta.tmp1_42 = meta.tmp1_41 ^ 1w1;
-                if (meta.tmp1_42 == 1w1) {
+                meta.tmp1_41 = meta.tmp1_41 ^ 1w1;
+                if (meta.tmp1_41 == 1w1) {
                     meta.post_block70 = 1w1;
                 } else {
                     meta.post_block2 = 1w1;
@@ -618,9 +613,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 }
             }
             if (meta.post_block3 == 1w1) {
-                meta.tmp1_43 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_44 = meta.tmp1_43 ^ 1w1;
-                if (meta.tmp1_44 == 1w1) {
+                meta.tmp1_41 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_41 = meta.tmp1_41 ^ 1w1;
+                if (meta.tmp1_41 == 1w1) {
                     meta.post_block65 = 1w1;
                 } else {
                     meta.post_block4 = 1w1;
@@ -874,7 +869,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 meta.post_block57 = 1w1;
             }
             if (meta.post_block57 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block44 == 1w1) {
@@ -969,7 +964,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 }
             }
             if (meta.post_block85 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
                 meta.post_block89 = 1w1;
             }
             if (meta.post_block86 == 1w1) {
@@ -996,11 +991,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 meta.post_block64 = 1w1;
             }
             if (meta.post_block64 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block65 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block66 == 1w1) {
@@ -1024,7 +1019,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 meta.post_block72 = 1w1;
             }
             if (meta.post_block70 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
                 meta.post_block72 = 1w1;
             }
             if (meta.post_block71 == 1w1) {

@@ -224,19 +224,14 @@ struct meta_t {
     bit<1> tmp1_40;
     bit<1> tmp1_41;
     bit<1> tmp1_42;
-    bit<1> tmp1_43;
-    bit<1> tmp1_44;
-    bit<1> tmp1_45;
     bit<8> tmp8_0;
     bit<8> tmp8_1;
     bit<8> tmp8_2;
     bit<8> tmp8_3;
     bit<8> tmp8_4;
     bit<8> tmp8_5;
-    bit<8> tmp8_6;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
-    bit<16> tmp16_2;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
@@ -284,15 +279,15 @@ control TandemVerifyChecksum(inout headers_t hdr, inout meta_t meta) {
 
 control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
     action hosts_hit(bit<8> v0, bit<8> v1, bit<8> v2, bit<8> v3) {
-        meta.tmp1_43 = 1w1;
-        meta.tmp8_6 = v0;
+        meta.tmp1_42 = 1w1;
+        meta.tmp8_0 = v0;
         meta.tmp8_3 = v1;
         meta.tmp8_4 = v2;
         meta.tmp8_5 = v3;
     }
     action hosts_miss() {
-        meta.tmp1_43 = 1w0;
-        meta.tmp8_6 = 8w0;
+        meta.tmp1_42 = 1w0;
+        meta.tmp8_0 = 8w0;
         meta.tmp8_3 = 8w0;
         meta.tmp8_4 = 8w0;
         meta.tmp8_5 = 8w0;
@@ -309,8 +304,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         size = 0x10000;
     }
     action hosts_wb_hit(bit<8> v0, bit<8> v1, bit<8> v2, bit<8> v3) {
-        meta.tmp1_43 = 1w1;
-        meta.tmp8_6 = v0;
+        meta.tmp1_42 = 1w1;
+        meta.tmp8_0 = v0;
         meta.tmp8_3 = v1;
         meta.tmp8_4 = v2;
         meta.tmp8_5 = v3;
@@ -318,8 +313,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     }
     action hosts_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_43 = 1w0;
-        meta.tmp8_6 = 8w0;
+        meta.tmp1_42 = 1w0;
+        meta.tmp8_0 = 8w0;
         meta.tmp8_3 = 8w0;
         meta.tmp8_4 = 8w0;
         meta.tmp8_5 = 8w0;
@@ -408,12 +403,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.tmp1_0 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
             if (meta.tmp1_0 == 1w0) {
                 meta.tmp1_41 = hdr.ipv4.isValid() ? 1w1 : 1w0;
-                meta.tmp1_42 = meta.tmp1_41 ^ 1w1;
-                if (meta.tmp1_42 == 1w0) {
-                    meta.tmp1_43 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
-                    meta.tmp32_2 = hdr.ipv4.saddr;
-                    meta.tmp32_3 = hdr.ipv4.daddr;
-                    meta.tmp32_1 = (((meta.tmp1_43 == 1w1) ? 8w0 : 8w1) == 8w1) ? (((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24]) : (((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24]);
+                meta.tmp1_41 = meta.tmp1_41 ^ 1w1;
+                if (meta.tmp1_41 == 1w0) {
+                    meta.tmp1_1 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
+                    meta.tmp32_1 = hdr.ipv4.saddr;
+                    meta.tmp32_2 = hdr.ipv4.daddr;
+                    meta.tmp32_1 = (((meta.tmp1_1 == 1w1) ? 8w0 : 8w1) == 8w1) ? (((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24]) : (((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24]);
                     meta.hosts_k0 = meta.tmp32_1;
                     meta.wb_hit = 1w0;
                     if (meta.visible == 1w1) {
@@ -422,19 +417,19 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     if (meta.wb_hit == 1w0) {
                         hosts.apply();
                     }
-                    meta.tmp8_0 = (meta.tmp1_43 == 1w1) ? meta.tmp8_6 : 8w0;
+                    meta.tmp8_0 = (meta.tmp1_42 == 1w1) ? meta.tmp8_0 : 8w0;
                     meta.tmp1_1 = (meta.tmp8_0 == 8w3) ? 1w1 : 1w0;
                     if (meta.tmp1_1 == 1w0) {
-                        meta.tmp1_43 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                        meta.tmp1_44 = meta.tmp1_43 ^ 1w1;
-                        if (meta.tmp1_44 == 1w0) {
+                        meta.tmp1_41 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                        meta.tmp1_41 = meta.tmp1_41 ^ 1w1;
+                        if (meta.tmp1_41 == 1w0) {
                             meta.tmp16_0 = hdr.tcp.dport;
                             meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                             meta.tmp1_2 = (meta.tmp32_0 == 32w1) ? 1w1 : 1w0;
                             if (meta.tmp1_2 == 1w1) {
-                                meta.tmp16_2 = hdr.tcp.sport;
-                                meta.tmp1_45 = (meta.tmp8_0 == 8w0) ? 1w1 : 1w0;
-                                meta.tmp1_6 = (((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) == 16w0x1600) ? 1w1 : 1w0) & meta.tmp1_45;
+                                meta.tmp16_1 = hdr.tcp.sport;
+                                meta.tmp1_6 = (meta.tmp8_0 == 8w0) ? 1w1 : 1w0;
+                                meta.tmp1_6 = (((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) == 16w0x1600) ? 1w1 : 1w0) & meta.tmp1_6;
                                 if (meta.tmp1_6 == 1w1) {
                                     meta.tmp8_3 = hdr.tcp.flags;
                                     meta.tmp1_7 = ((meta.tmp8_3 & 8w18) == 8w18) ? 1w1 : 1w0;
@@ -523,10 +518,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block1 = 1w1;
             }
             if (meta.post_block1 == 1w1) {
-                meta.tmp32_1 = 32w1 - meta.tmp32_0;
+                meta.tmp32_3 = 32w1 - meta.tmp32_0;
                 meta.tmp1_41 = hdr.ipv4.isValid() ? 1w1 : 1w0;
-                meta.tmp1_42 = meta.tmp1_41 ^ 1w1;
-                if (meta.tmp1_42 == 1w1) {
+                meta.tmp1_41 = meta.tmp1_41 ^ 1w1;
+                if (meta.tmp1_41 == 1w1) {
                     meta.post_block70 = 1w1;
                 } else {
                     meta.post_block2 = 1w1;
@@ -540,9 +535,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block3 == 1w1) {
-                meta.tmp1_43 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_44 = meta.tmp1_43 ^ 1w1;
-                if (meta.tmp1_44 == 1w1) {
+                meta.tmp1_41 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_41 = meta.tmp1_41 ^ 1w1;
+                if (meta.tmp1_41 == 1w1) {
                     meta.post_block65 = 1w1;
                 } else {
                     meta.post_block4 = 1w1;
@@ -796,7 +791,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block57 = 1w1;
             }
             if (meta.post_block57 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block44 == 1w1) {
@@ -891,7 +886,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block85 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
                 meta.post_block89 = 1w1;
             }
             if (meta.post_block86 == 1w1) {
@@ -918,11 +913,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block64 = 1w1;
             }
             if (meta.post_block64 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block65 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block66 == 1w1) {
@@ -946,7 +941,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block72 = 1w1;
             }
             if (meta.post_block70 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
                 meta.post_block72 = 1w1;
             }
             if (meta.post_block71 == 1w1) {
