@@ -52,6 +52,8 @@ pub fn generate(plan: &Plan, module: &Module) -> Result<String, CppError> {
         view: &view,
         body: String::new(),
         values: BTreeSet::new(),
+        foldable: BTreeSet::new(),
+        folded: HashMap::new(),
     };
     g.run()
 }
@@ -61,6 +63,9 @@ struct Gen<'v, 'a> {
     body: String,
     /// Values the code assigns or reads (declared at the top).
     values: BTreeSet<Value>,
+    /// Single-use pure values folded into their reader (same block): value → expression.
+    foldable: BTreeSet<Value>,
+    folded: HashMap<Value, String>,
 }
 
 fn hex_or_dec(c: u64) -> String {
@@ -97,12 +102,23 @@ impl Gen<'_, '_> {
     }
 
     fn val(&mut self, v: Value) -> String {
+        if let Some(e) = self.folded.remove(&v) {
+            return format!("({e})");
+        }
         match self.const_of(v) {
             Some(c) => hex_or_dec(c),
             None => {
                 self.values.insert(v);
                 v.to_string()
             }
+        }
+    }
+
+    /// Like [`Gen::val`], without parentheses around a folded expression (for `if (...)`).
+    fn val_bare(&mut self, v: Value) -> String {
+        match self.folded.remove(&v) {
+            Some(e) => e,
+            None => self.val(v),
         }
     }
 
@@ -226,6 +242,7 @@ impl Gen<'_, '_> {
         let fields = self.field_index();
         let blocks = self.reachable();
         let server_runs = self.view.any_server();
+        self.foldable = self.find_foldable(&blocks);
         // Body first (it collects the values), then the prologue.
         if server_runs {
             let entry = blocks.first().copied();
@@ -415,7 +432,7 @@ impl Gen<'_, '_> {
                         then_dest,
                         else_dest,
                     } if followed => {
-                        let c = self.val(*cond);
+                        let c = self.val_bare(*cond);
                         self.line(1, &format!("if ({c}) {{"));
                         self.goto(2, then_dest);
                         self.line(1, "} else {");
@@ -427,7 +444,7 @@ impl Gen<'_, '_> {
                         default,
                         cases,
                     } if followed => {
-                        let a = self.val(*arg);
+                        let a = self.val_bare(*arg);
                         self.line(1, &format!("switch ({a}) {{"));
                         for (v, dest) in cases {
                             self.line(1, &format!("case {}:", hex_or_dec(*v)));
@@ -596,9 +613,63 @@ impl Gen<'_, '_> {
             }
             other => return self.emit_effect(inst, other),
         };
+        if self.foldable.contains(&r) {
+            self.folded.insert(r, rhs);
+            return Ok(());
+        }
         let d = self.dst(r);
         self.line(1, &format!("{d} = {rhs};"));
         Ok(())
+    }
+
+    /// Values of pure instructions the server runs whose only use is later in the same block:
+    /// they become part of the reader's expression instead of a variable and a statement.
+    fn find_foldable(&self, blocks: &[Block]) -> BTreeSet<Value> {
+        let func = self.func();
+        let mut uses: HashMap<Value, usize> = HashMap::new();
+        // (block, position) of each value's definition and of its last use.
+        let mut def_at: HashMap<Value, (Block, usize)> = HashMap::new();
+        let mut use_at: HashMap<Value, (Block, usize)> = HashMap::new();
+        for &b in blocks {
+            let Some(data) = func.blocks.get(b) else {
+                continue;
+            };
+            for (i, &inst) in data.insts.iter().enumerate() {
+                let d = &func.insts[inst];
+                let runs = d.kind.is_terminator() || self.view.runs_inst(S, inst);
+                if !runs {
+                    continue;
+                }
+                for a in d.kind.args() {
+                    *uses.entry(a).or_default() += 1;
+                    use_at.insert(a, (b, i));
+                }
+                let pure = matches!(
+                    d.kind,
+                    InstKind::Binary { .. }
+                        | InstKind::Icmp { .. }
+                        | InstKind::Cast { .. }
+                        | InstKind::Select { .. }
+                        | InstKind::Bswap { .. }
+                );
+                if pure && d.results.len() == 1 && !d.kind.is_terminator() {
+                    def_at.insert(d.results[0], (b, i));
+                }
+            }
+        }
+        // Values the server sends on count as uses.
+        for f in &self.view.plan.transfer_header.fields {
+            if let Some(v) = f.value.as_deref().and_then(view::parse_value) {
+                *uses.entry(v).or_default() += 2;
+            }
+        }
+        def_at
+            .into_iter()
+            .filter(|(v, (b, i))| {
+                uses.get(v) == Some(&1) && use_at.get(v).is_some_and(|(ub, ui)| ub == b && ui > i)
+            })
+            .map(|(v, _)| v)
+            .collect()
     }
 
     fn emit_effect(&mut self, inst: Inst, kind: &InstKind) -> Result<(), CppError> {

@@ -56,14 +56,12 @@ extern "C" int tandem_server_process(const tandem_state_ops* ops, tandem_packet*
     uint64_t v191 = in[F_v191];
     uint64_t v207 = in[F_v207];
     uint64_t v306 = in[F_v306];
-    uint64_t v0 = 0, v2 = 0, v3 = 0, v5 = 0, v6 = 0, v8 = 0, v9 = 0, v30 = 0;
-    uint64_t v31 = 0, v32 = 0, v33 = 0, v34 = 0, v144 = 0, v145 = 0, v172 = 0, v174 = 0;
-    uint64_t v175 = 0, v176 = 0, v177 = 0, v178 = 0, v179 = 0, v180 = 0, v181 = 0, v183 = 0;
-    uint64_t v184 = 0, v186 = 0, v192 = 0, v193 = 0, v194 = 0, v198 = 0, v199 = 0;
+    uint64_t v0 = 0, v3 = 0, v5 = 0, v6 = 0, v8 = 0, v30 = 0, v31 = 0, v32 = 0;
+    uint64_t v33 = 0, v34 = 0, v144 = 0, v145 = 0, v172 = 0, v176 = 0, v179 = 0, v180 = 0;
+    uint64_t v181 = 0, v184 = 0, v186 = 0, v192 = 0, v193 = 0, v194 = 0, v198 = 0, v199 = 0;
 block0:
     v0 = hdrs.off[TANDEM_IPV4] >= 0;
-    v2 = v0 ^ 1u;
-    if (v2) {
+    if (v0 ^ 1u) {
         goto done;
     } else {
         goto block1;
@@ -73,8 +71,7 @@ block1:
     v5 = v3 ^ 1u;
     v6 = hdrs.off[TANDEM_UDP] >= 0;
     v8 = v6 ^ 1u;
-    v9 = v5 & v8;
-    if (v9) {
+    if (v5 & v8) {
         goto done;
     } else {
         goto block2;
@@ -112,18 +109,13 @@ block22:
     }
 block17:
     v172 = (v170 * 0x7feb352dull) & 0xffffffffull;
-    v174 = tandem_lshr(v172, 15u, 32);
-    v175 = v174 ^ v172;
     v176 = ops->scalar_load(ops->ctx, S_backends_size);
-    v177 = v176 & 0xffffffffull;
-    v178 = tandem_urem(v175, v177);
-    v179 = v178;
+    v179 = (tandem_urem(((tandem_lshr(v172, 15u, 32)) ^ v172), (v176 & 0xffffffffull)));
     v180 = ops->scalar_load(ops->ctx, S_backends_size);
     v181 = v179 < v180;
-    v183 = v181 ? v179 : 0u;
     {
         uint64_t elem[1] = {0};
-        ops->vec_get(ops->ctx, S_backends, v183, elem);
+        ops->vec_get(ops->ctx, S_backends, (v181 ? v179 : 0u), elem);
         v184 = elem[0];
     }
     v186 = v181 ? v184 : 0u;

@@ -50,13 +50,11 @@ extern "C" int tandem_server_process(const tandem_state_ops* ops, tandem_packet*
     uint64_t v41 = in[F_v41];
     uint64_t v176 = in[F_v176];
     uint64_t v179 = in[F_v179];
-    uint64_t v0 = 0, v2 = 0, v3 = 0, v5 = 0, v6 = 0, v8 = 0, v9 = 0, v30 = 0;
-    uint64_t v31 = 0, v32 = 0, v33 = 0, v34 = 0, v186 = 0, v187 = 0, v188 = 0, v189 = 0;
-    uint64_t v194 = 0, v195 = 0, v196 = 0, v198 = 0;
+    uint64_t v0 = 0, v3 = 0, v5 = 0, v6 = 0, v30 = 0, v31 = 0, v32 = 0, v33 = 0;
+    uint64_t v34 = 0, v186 = 0, v187 = 0, v188 = 0, v189 = 0, v194 = 0, v195 = 0, v198 = 0;
 block0:
     v0 = hdrs.off[TANDEM_IPV4] >= 0;
-    v2 = v0 ^ 1u;
-    if (v2) {
+    if (v0 ^ 1u) {
         goto done;
     } else {
         goto block1;
@@ -65,9 +63,7 @@ block1:
     v3 = hdrs.off[TANDEM_TCP] >= 0;
     v5 = v3 ^ 1u;
     v6 = hdrs.off[TANDEM_UDP] >= 0;
-    v8 = v6 ^ 1u;
-    v9 = v5 & v8;
-    if (v9) {
+    if (v5 & (v6 ^ 1u)) {
         goto done;
     } else {
         goto block2;
@@ -106,10 +102,9 @@ block15:
     }
 block16:
     v195 = tandem_read(pkt, &hdrs, TANDEM_IPV4, 12, 4)  /* ipv4.saddr */;
-    v196 = tandem_bswap(v195, 32);
     {
         const uint64_t key[] = {v187, v188, v29, v179, v189, 0u, 0u, 0u};
-        const uint64_t value[] = {v196, v19, 0u};
+        const uint64_t value[] = {(tandem_bswap(v195, 32)), v19, 0u};
         v198 = ops->map_insert(ops->ctx, S_ext2int, key, value) != 0;
     }
     if (v198) {

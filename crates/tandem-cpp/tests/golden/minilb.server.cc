@@ -38,12 +38,11 @@ extern "C" int tandem_server_process(const tandem_state_ops* ops, tandem_packet*
     (void)fate;
     uint64_t v7 = in[F_v7];
     uint64_t v12 = in[F_v12];
-    uint64_t v0 = 0, v2 = 0, v8 = 0, v13 = 0, v14 = 0, v15 = 0, v16 = 0, v17 = 0;
-    uint64_t v18 = 0, v20 = 0, v21 = 0, v23 = 0, v24 = 0;
+    uint64_t v0 = 0, v8 = 0, v13 = 0, v16 = 0, v17 = 0, v18 = 0, v21 = 0, v23 = 0;
+    uint64_t v24 = 0;
 block0:
     v0 = hdrs.off[TANDEM_IPV4] >= 0;
-    v2 = v0 ^ 1u;
-    if (v2) {
+    if (v0 ^ 1u) {
         goto done;
     } else {
         goto block1;
@@ -57,15 +56,12 @@ block1:
     }
 block3:
     v13 = ops->scalar_load(ops->ctx, S_backends_size);
-    v14 = v13 & 0xffffffffull;
-    v15 = tandem_urem(v7, v14);
-    v16 = v15;
+    v16 = (tandem_urem(v7, (v13 & 0xffffffffull)));
     v17 = ops->scalar_load(ops->ctx, S_backends_size);
     v18 = v16 < v17;
-    v20 = v18 ? v16 : 0u;
     {
         uint64_t elem[1] = {0};
-        ops->vec_get(ops->ctx, S_backends, v20, elem);
+        ops->vec_get(ops->ctx, S_backends, (v18 ? v16 : 0u), elem);
         v21 = elem[0];
     }
     v23 = v18 ? v21 : 0u;

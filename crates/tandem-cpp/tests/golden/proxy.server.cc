@@ -47,12 +47,10 @@ extern "C" int tandem_server_process(const tandem_state_ops* ops, tandem_packet*
     uint64_t v123 = in[F_v123];
     uint64_t v129 = in[F_v129];
     uint64_t v135 = in[F_v135];
-    uint64_t v2 = 0, v4 = 0, v106 = 0, v108 = 0, v115 = 0, v116 = 0, v117 = 0, v118 = 0;
-    uint64_t v136 = 0;
+    uint64_t v2 = 0, v106 = 0, v115 = 0, v116 = 0, v117 = 0, v118 = 0, v136 = 0;
 block0:
     v2 = hdrs.off[TANDEM_IPV4] >= 0;
-    v4 = v2 ^ 1u;
-    if (v4) {
+    if (v2 ^ 1u) {
         goto done;
     } else {
         goto block1;
@@ -65,8 +63,7 @@ block1:
     }
 block11:
     v106 = hdrs.off[TANDEM_TCP] >= 0;
-    v108 = v106 ^ 1u;
-    if (v108) {
+    if (v106 ^ 1u) {
         goto done;
     } else {
         goto block12;

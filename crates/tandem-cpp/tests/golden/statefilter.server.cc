@@ -53,23 +53,13 @@ extern "C" int tandem_server_process(const tandem_state_ops* ops, tandem_packet*
     uint64_t v47 = in[F_v47];
     uint64_t v48 = in[F_v48];
     uint64_t v59 = in[F_v59];
-    uint64_t v5 = 0, v6 = 0, v8 = 0, v9 = 0, v11 = 0, v12 = 0, v33 = 0, v34 = 0;
-    uint64_t v35 = 0, v36 = 0, v46 = 0, v49 = 0, v50 = 0, v60 = 0, v61 = 0, v62 = 0;
-    uint64_t v63 = 0, v64 = 0, v65 = 0, v66 = 0, v68 = 0, v69 = 0, v73 = 0, v74 = 0;
-    uint64_t v75 = 0, v76 = 0, v78 = 0, v80 = 0, v82 = 0, v84 = 0, v86 = 0, v88 = 0;
-    uint64_t v90 = 0, v92 = 0, v93 = 0, v94 = 0, v95 = 0, v96 = 0, v97 = 0, v99 = 0;
-    uint64_t v100 = 0, v101 = 0, v103 = 0, v104 = 0, v105 = 0, v107 = 0, v108 = 0, v109 = 0;
-    uint64_t v111 = 0, v112 = 0, v113 = 0, v115 = 0, v117 = 0, v118 = 0, v120 = 0, v121 = 0;
-    uint64_t v123 = 0, v124 = 0, v125 = 0, v126 = 0, v128 = 0, v130 = 0, v132 = 0, v133 = 0;
-    uint64_t v134 = 0, v136 = 0, v137 = 0, v139 = 0, v140 = 0, v142 = 0, v143 = 0, v145 = 0;
-    uint64_t v147 = 0, v148 = 0, v150 = 0, v152 = 0, v154 = 0, v155 = 0, v157 = 0, v158 = 0;
-    uint64_t v159 = 0, v160 = 0, v162 = 0, v164 = 0, v165 = 0, v167 = 0, v174 = 0, v176 = 0;
-    uint64_t v180 = 0, v182 = 0, v185 = 0, v194 = 0, v196 = 0, v198 = 0, v201 = 0, v203 = 0;
-    uint64_t v205 = 0, v208 = 0, v209 = 0, v210 = 0, v211 = 0, v212 = 0, v213 = 0, v214 = 0;
-    uint64_t v216 = 0, v217 = 0, v218 = 0, v219 = 0, v220 = 0, v221 = 0, v222 = 0, v224 = 0;
-    uint64_t v225 = 0, v227 = 0, v229 = 0, v231 = 0, v233 = 0, v235 = 0, v237 = 0, v241 = 0;
-    uint64_t v242 = 0, v243 = 0, v245 = 0, v246 = 0, v248 = 0, v250 = 0, v252 = 0, v254 = 0;
-    uint64_t v256 = 0, v258 = 0, v260 = 0, v264 = 0, v265 = 0, v266 = 0, v268 = 0, v269 = 0;
+    uint64_t v5 = 0, v6 = 0, v9 = 0, v11 = 0, v33 = 0, v34 = 0, v35 = 0, v36 = 0;
+    uint64_t v46 = 0, v49 = 0, v50 = 0, v60 = 0, v62 = 0, v63 = 0, v64 = 0, v65 = 0;
+    uint64_t v66 = 0, v73 = 0, v75 = 0, v76 = 0, v80 = 0, v84 = 0, v88 = 0, v92 = 0;
+    uint64_t v93 = 0, v94 = 0, v95 = 0, v96 = 0, v97 = 0, v112 = 0, v113 = 0, v118 = 0;
+    uint64_t v121 = 0, v125 = 0, v126 = 0, v134 = 0, v137 = 0, v140 = 0, v143 = 0, v159 = 0;
+    uint64_t v180 = 0, v208 = 0, v209 = 0, v210 = 0, v211 = 0, v212 = 0, v217 = 0, v219 = 0;
+    uint64_t v220 = 0, v221 = 0, v222 = 0, v227 = 0, v241 = 0, v264 = 0, v266 = 0;
 block0:
     if (v3) {
         goto block75;
@@ -79,11 +69,9 @@ block0:
 block1:
     v5 = (1u - v1) & 0xffffffffull;
     v6 = hdrs.off[TANDEM_TCP] >= 0;
-    v8 = v6 ^ 1u;
     v9 = hdrs.off[TANDEM_UDP] >= 0;
     v11 = v9 ^ 1u;
-    v12 = v8 & v11;
-    if (v12) {
+    if ((v6 ^ 1u) & v11) {
         goto block72;
     } else {
         goto block2;
@@ -141,8 +129,7 @@ block10:
     fate = 0;  // drop
     goto done;
 block11:
-    v61 = v5 & 0xffffull;
-    fate = 0x10000u | (v61 & 0xffffu);  // send
+    fate = 0x10000u | ((v5 & 0xffffull) & 0xffffu);  // send
     goto done;
 block12:
     {
@@ -154,15 +141,13 @@ block12:
         v65 = value[2];
         v66 = value[3];
     }
-    v68 = v62 ^ 1u;
-    if (v68) {
+    if (v62 ^ 1u) {
         goto block14;
     } else {
         goto block13;
     }
 block13:
-    v69 = v5 & 0xffffull;
-    fate = 0x10000u | (v69 & 0xffffu);  // send
+    fate = 0x10000u | ((v5 & 0xffffull) & 0xffffu);  // send
     goto done;
 block14:
     if (v59) {
@@ -185,8 +170,7 @@ block16:
     fate = 0;  // drop
     goto done;
 block17:
-    v74 = v5 & 0xffffull;
-    fate = 0x10000u | (v74 & 0xffffu);  // send
+    fate = 0x10000u | ((v5 & 0xffffull) & 0xffffu);  // send
     goto done;
 block18:
     fate = 0;  // drop
@@ -194,14 +178,10 @@ block18:
 block19:
     v75 = tandem_read(pkt, &hdrs, TANDEM_TCP, 13, 1)  /* tcp.flags */;
     v76 = v75;
-    v78 = v76 & 2u;
-    v80 = v78 == 0u;
-    v82 = v76 & 16u;
-    v84 = v82 == 0u;
-    v86 = v76 & 1u;
-    v88 = v86 == 0u;
-    v90 = v76 & 4u;
-    v92 = v90 == 0u;
+    v80 = (v76 & 2u) == 0u;
+    v84 = (v76 & 16u) == 0u;
+    v88 = (v76 & 1u) == 0u;
+    v92 = (v76 & 4u) == 0u;
     {
         const uint64_t key[] = {v45, v46, v47, v48, v50, 0u, 0u, 0u};
         uint64_t value[4] = {0};
@@ -211,38 +191,23 @@ block19:
         v96 = value[2];
         v97 = value[3];
     }
-    v99 = v93 ^ 1u;
-    if (v99) {
+    if (v93 ^ 1u) {
         goto block56;
     } else {
         goto block20;
     }
 block20:
-    v100 = v94;
-    v101 = v95;
-    v103 = tandem_shl(v101, 8u, 32);
-    v104 = v100 | v103;
-    v105 = v96;
-    v107 = tandem_shl(v105, 16u, 32);
-    v108 = v104 | v107;
-    v109 = v97;
-    v111 = tandem_shl(v109, 24u, 32);
-    v112 = v108 | v111;
+    v112 = (((v94) | (tandem_shl((v95), 8u, 32))) | (tandem_shl((v96), 16u, 32))) | (tandem_shl((v97), 24u, 32));
     v113 = v112 & 255u;
-    v115 = v113 == 6u;
-    v117 = tandem_lshr(v112, 24u, 32);
-    v118 = v117 & 255u;
-    v120 = tandem_lshr(v112, 16u, 32);
-    v121 = v120 & 255u;
-    if (v115) {
+    v118 = ((tandem_lshr(v112, 24u, 32))) & 255u;
+    v121 = ((tandem_lshr(v112, 16u, 32))) & 255u;
+    if (v113 == 6u) {
         goto block54;
     } else {
         goto block21;
     }
 block21:
-    v123 = tandem_lshr(v112, 8u, 32);
-    v124 = v123 & 255u;
-    v125 = v49 != v124;
+    v125 = v49 != (((tandem_lshr(v112, 8u, 32))) & 255u);
     v126 = v125;
     if (v92) {
         goto block25;
@@ -250,10 +215,7 @@ block21:
         goto block22;
     }
 block22:
-    v128 = v113 == 1u;
-    v130 = v128 ? v125 : 0u;
-    v132 = v130 ? v84 : 0u;
-    if (v132) {
+    if (((v113 == 1u) ? v125 : 0u) ? v84 : 0u) {
         goto block24;
     } else {
         goto block23;
@@ -263,20 +225,16 @@ block23:
         const uint64_t key[] = {v45, v46, v47, v48, v50, 0u, 0u, 0u};
         ops->map_erase(ops->ctx, S_conns, key);
     }
-    v133 = v5 & 0xffffull;
-    fate = 0x10000u | (v133 & 0xffffu);  // send
+    fate = 0x10000u | ((v5 & 0xffffull) & 0xffffu);  // send
     goto done;
 block24:
     fate = 0;  // drop
     goto done;
 block25:
     v134 = v112 & 255u;
-    v136 = tandem_lshr(v112, 8u, 32);
-    v137 = v136 & 255u;
-    v139 = tandem_lshr(v112, 16u, 32);
-    v140 = v139 & 255u;
-    v142 = tandem_lshr(v112, 24u, 32);
-    v143 = v142 & 255u;
+    v137 = ((tandem_lshr(v112, 8u, 32))) & 255u;
+    v140 = ((tandem_lshr(v112, 16u, 32))) & 255u;
+    v143 = ((tandem_lshr(v112, 24u, 32))) & 255u;
     switch (v113) {
     case 1u:
         goto block45;
@@ -292,17 +250,13 @@ block25:
         goto block52;
     }
 block26:
-    v145 = v80 ^ 1u;
-    v147 = v145 ? 1u : v84;
-    if (v147) {
+    if ((v80 ^ 1u) ? 1u : v84) {
         goto block29;
     } else {
         goto block27;
     }
 block27:
-    v148 = v118 == v126;
-    v150 = v88 ? v148 : 0u;
-    if (v150) {
+    if (v88 ? (v118 == v126) : 0u) {
         goto block28;
     } else {
         v208 = v121;
@@ -317,34 +271,24 @@ block28:
         const uint64_t key[] = {v45, v46, v47, v48, v50, 0u, 0u, 0u};
         ops->map_erase(ops->ctx, S_conns, key);
     }
-    v152 = v112 & 255u;
-    v154 = tandem_lshr(v112, 8u, 32);
-    v155 = v154 & 255u;
-    v157 = tandem_lshr(v112, 16u, 32);
-    v158 = v157 & 0xffffull;
     {
         const uint64_t key[] = {v45, v46, v47, v48, v50, 0u, 0u, 0u};
-        const uint64_t value[] = {v152, v155, v158};
+        const uint64_t value[] = {(v112 & 255u), (((tandem_lshr(v112, 8u, 32))) & 255u), (((tandem_lshr(v112, 16u, 32))) & 0xffffull)};
         v159 = ops->map_insert(ops->ctx, S_time_wait, key, value) != 0;
     }
-    v160 = v5 & 0xffffull;
-    fate = 0x10000u | (v160 & 0xffffu);  // send
+    fate = 0x10000u | ((v5 & 0xffffull) & 0xffffu);  // send
     goto done;
 block29:
     fate = 0;  // drop
     goto done;
 block30:
-    v162 = v80 ^ 1u;
-    v164 = v162 ? 1u : v84;
-    if (v164) {
+    if ((v80 ^ 1u) ? 1u : v84) {
         goto block33;
     } else {
         goto block31;
     }
 block31:
-    v165 = v118 == v126;
-    v167 = v88 ? 1u : v165;
-    if (v167) {
+    if (v88 ? 1u : (v118 == v126)) {
         v208 = v121;
         v209 = 4u;
         v210 = v134;
@@ -365,9 +309,7 @@ block33:
     fate = 0;  // drop
     goto done;
 block34:
-    v174 = v80 ^ 1u;
-    v176 = v174 ? 1u : v84;
-    if (v176) {
+    if ((v80 ^ 1u) ? 1u : v84) {
         goto block37;
     } else {
         goto block35;
@@ -401,8 +343,7 @@ block38:
         goto block39;
     }
 block39:
-    v182 = v84 ^ v125;
-    if (v182) {
+    if (v84 ^ v125) {
         v208 = v121;
         v209 = 2u;
         v210 = v134;
@@ -416,8 +357,7 @@ block40:
     fate = 0;  // drop
     goto done;
 block41:
-    v185 = v125 ? 1u : v84;
-    if (v185) {
+    if (v125 ? 1u : v84) {
         goto block44;
     } else {
         goto block42;
@@ -444,10 +384,7 @@ block44:
     fate = 0;  // drop
     goto done;
 block45:
-    v194 = v125 ? 1u : v80;
-    v196 = v84 ^ 1u;
-    v198 = v194 ? 1u : v196;
-    if (v198) {
+    if ((v125 ? 1u : v80) ? 1u : (v84 ^ 1u)) {
         goto block46;
     } else {
         v208 = v121;
@@ -458,10 +395,7 @@ block45:
         goto block48;
     }
 block46:
-    v201 = v125 ^ 1u;
-    v203 = v201 ? 1u : v80;
-    v205 = v203 ? 1u : v84;
-    if (v205) {
+    if (((v125 ^ 1u) ? 1u : v80) ? 1u : v84) {
         goto block51;
     } else {
         goto block47;
@@ -474,10 +408,7 @@ block47:
     v212 = v143;
     goto block48;
 block48:
-    v213 = v209 == v113;
-    v214 = v208 == v121;
-    v216 = v213 ? v214 : 0u;
-    if (v216) {
+    if ((v209 == v113) ? (v208 == v121) : 0u) {
         goto block50;
     } else {
         goto block49;
@@ -490,8 +421,7 @@ block49:
     }
     goto block50;
 block50:
-    v218 = v5 & 0xffffull;
-    fate = 0x10000u | (v218 & 0xffffu);  // send
+    fate = 0x10000u | ((v5 & 0xffffull) & 0xffffu);  // send
     goto done;
 block51:
     fate = 0;  // drop
@@ -511,21 +441,14 @@ block56:
         v221 = value[1];
         v222 = value[2];
     }
-    v224 = v219 ^ 1u;
-    if (v224) {
+    if (v219 ^ 1u) {
         goto block66;
     } else {
         goto block57;
     }
 block57:
-    v225 = v221 != v49;
     v227 = v80 ^ 1u;
-    v229 = v227 ? v84 : 0u;
-    v231 = v229 ? v92 : 0u;
-    v233 = v231 ^ 1u;
-    v235 = v233 ? 1u : v225;
-    v237 = v235 ? 1u : v59;
-    if (v237) {
+    if (((((v227 ? v84 : 0u) ? v92 : 0u) ^ 1u) ? 1u : (v221 != v49)) ? 1u : v59) {
         goto block61;
     } else {
         goto block58;
@@ -549,8 +472,7 @@ block59:
     fate = 0;  // drop
     goto done;
 block60:
-    v242 = v5 & 0xffffull;
-    fate = 0x10000u | (v242 & 0xffffu);  // send
+    fate = 0x10000u | ((v5 & 0xffffull) & 0xffffu);  // send
     goto done;
 block61:
     if (v92) {
@@ -563,32 +485,22 @@ block62:
         const uint64_t key[] = {v45, v46, v47, v48, v50, 0u, 0u, 0u};
         ops->map_erase(ops->ctx, S_time_wait, key);
     }
-    v243 = v5 & 0xffffull;
-    fate = 0x10000u | (v243 & 0xffffu);  // send
+    fate = 0x10000u | ((v5 & 0xffffull) & 0xffffu);  // send
     goto done;
 block63:
-    v245 = v84 ? 1u : v227;
-    if (v245) {
+    if (v84 ? 1u : v227) {
         goto block65;
     } else {
         goto block64;
     }
 block64:
-    v246 = v5 & 0xffffull;
-    fate = 0x10000u | (v246 & 0xffffu);  // send
+    fate = 0x10000u | ((v5 & 0xffffull) & 0xffffu);  // send
     goto done;
 block65:
     fate = 0;  // drop
     goto done;
 block66:
-    v248 = v84 ^ 1u;
-    v250 = v80 ? 1u : v248;
-    v252 = v92 ^ 1u;
-    v254 = v250 ? 1u : v252;
-    v256 = v88 ^ 1u;
-    v258 = v254 ? 1u : v256;
-    v260 = v258 ? 1u : v59;
-    if (v260) {
+    if ((((v80 ? 1u : (v84 ^ 1u)) ? 1u : (v92 ^ 1u)) ? 1u : (v88 ^ 1u)) ? 1u : v59) {
         goto block70;
     } else {
         goto block67;
@@ -608,23 +520,20 @@ block68:
     fate = 0;  // drop
     goto done;
 block69:
-    v265 = v5 & 0xffffull;
-    fate = 0x10000u | (v265 & 0xffffu);  // send
+    fate = 0x10000u | ((v5 & 0xffffull) & 0xffffu);  // send
     goto done;
 block70:
     fate = 0;  // drop
     goto done;
 block72:
     v266 = ops->scalar_load(ops->ctx, S_other_allowed);
-    v268 = v266 == 0u;
-    if (v268) {
+    if (v266 == 0u) {
         goto block74;
     } else {
         goto block73;
     }
 block73:
-    v269 = v5 & 0xffffull;
-    fate = 0x10000u | (v269 & 0xffffu);  // send
+    fate = 0x10000u | ((v5 & 0xffffull) & 0xffffu);  // send
     goto done;
 block74:
     fate = 0;  // drop

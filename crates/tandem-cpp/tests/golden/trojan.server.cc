@@ -88,47 +88,21 @@ extern "C" int tandem_server_process(const tandem_state_ops* ops, tandem_packet*
     uint64_t v528 = in[F_v528];
     uint64_t v591 = in[F_v591];
     uint64_t v596 = in[F_v596];
-    uint64_t v6 = 0, v8 = 0, v30 = 0, v32 = 0, v33 = 0, v34 = 0, v39 = 0, v41 = 0;
-    uint64_t v43 = 0, v45 = 0, v46 = 0, v48 = 0, v49 = 0, v51 = 0, v53 = 0, v54 = 0;
-    uint64_t v56 = 0, v58 = 0, v59 = 0, v61 = 0, v63 = 0, v64 = 0, v66 = 0, v68 = 0;
-    uint64_t v69 = 0, v71 = 0, v73 = 0, v75 = 0, v77 = 0, v79 = 0, v81 = 0, v82 = 0;
-    uint64_t v83 = 0, v84 = 0, v86 = 0, v87 = 0, v88 = 0, v91 = 0, v92 = 0, v95 = 0;
-    uint64_t v96 = 0, v114 = 0, v115 = 0, v117 = 0, v118 = 0, v120 = 0, v121 = 0, v123 = 0;
-    uint64_t v124 = 0, v126 = 0, v127 = 0, v129 = 0, v130 = 0, v132 = 0, v133 = 0, v135 = 0;
-    uint64_t v136 = 0, v138 = 0, v139 = 0, v141 = 0, v142 = 0, v144 = 0, v145 = 0, v147 = 0;
-    uint64_t v148 = 0, v150 = 0, v151 = 0, v153 = 0, v154 = 0, v156 = 0, v157 = 0, v158 = 0;
-    uint64_t v159 = 0, v160 = 0, v162 = 0, v163 = 0, v164 = 0, v165 = 0, v166 = 0, v167 = 0;
-    uint64_t v169 = 0, v171 = 0, v173 = 0, v174 = 0, v177 = 0, v178 = 0, v179 = 0, v205 = 0;
-    uint64_t v206 = 0, v208 = 0, v209 = 0, v211 = 0, v212 = 0, v214 = 0, v215 = 0, v217 = 0;
-    uint64_t v218 = 0, v220 = 0, v221 = 0, v223 = 0, v224 = 0, v226 = 0, v227 = 0, v229 = 0;
-    uint64_t v230 = 0, v232 = 0, v233 = 0, v235 = 0, v236 = 0, v238 = 0, v239 = 0, v241 = 0;
-    uint64_t v242 = 0, v244 = 0, v245 = 0, v247 = 0, v248 = 0, v250 = 0, v251 = 0, v253 = 0;
-    uint64_t v254 = 0, v256 = 0, v257 = 0, v259 = 0, v260 = 0, v262 = 0, v263 = 0, v265 = 0;
-    uint64_t v266 = 0, v268 = 0, v269 = 0, v271 = 0, v272 = 0, v273 = 0, v275 = 0, v276 = 0;
-    uint64_t v278 = 0, v280 = 0, v282 = 0, v284 = 0, v286 = 0, v287 = 0, v289 = 0, v291 = 0;
-    uint64_t v292 = 0, v294 = 0, v296 = 0, v297 = 0, v299 = 0, v301 = 0, v302 = 0, v304 = 0;
-    uint64_t v306 = 0, v308 = 0, v310 = 0, v312 = 0, v314 = 0, v315 = 0, v316 = 0, v317 = 0;
-    uint64_t v318 = 0, v320 = 0, v321 = 0, v322 = 0, v325 = 0, v326 = 0, v329 = 0, v330 = 0;
-    uint64_t v348 = 0, v349 = 0, v351 = 0, v352 = 0, v354 = 0, v355 = 0, v357 = 0, v358 = 0;
-    uint64_t v360 = 0, v361 = 0, v363 = 0, v364 = 0, v366 = 0, v367 = 0, v369 = 0, v370 = 0;
-    uint64_t v372 = 0, v373 = 0, v375 = 0, v376 = 0, v378 = 0, v379 = 0, v381 = 0, v382 = 0;
-    uint64_t v384 = 0, v385 = 0, v387 = 0, v388 = 0, v390 = 0, v391 = 0, v392 = 0, v393 = 0;
-    uint64_t v394 = 0, v396 = 0, v397 = 0, v398 = 0, v399 = 0, v400 = 0, v401 = 0, v403 = 0;
-    uint64_t v405 = 0, v407 = 0, v408 = 0, v411 = 0, v412 = 0, v413 = 0, v439 = 0, v440 = 0;
-    uint64_t v442 = 0, v443 = 0, v445 = 0, v446 = 0, v448 = 0, v449 = 0, v451 = 0, v452 = 0;
-    uint64_t v454 = 0, v455 = 0, v457 = 0, v458 = 0, v460 = 0, v461 = 0, v463 = 0, v464 = 0;
-    uint64_t v466 = 0, v467 = 0, v469 = 0, v470 = 0, v472 = 0, v473 = 0, v475 = 0, v476 = 0;
-    uint64_t v478 = 0, v479 = 0, v481 = 0, v482 = 0, v484 = 0, v485 = 0, v487 = 0, v488 = 0;
-    uint64_t v490 = 0, v491 = 0, v493 = 0, v494 = 0, v496 = 0, v497 = 0, v499 = 0, v500 = 0;
-    uint64_t v502 = 0, v503 = 0, v505 = 0, v506 = 0, v507 = 0, v509 = 0, v510 = 0, v512 = 0;
-    uint64_t v514 = 0, v516 = 0, v518 = 0, v519 = 0, v524 = 0, v530 = 0, v532 = 0, v533 = 0;
-    uint64_t v535 = 0, v536 = 0, v538 = 0, v540 = 0, v541 = 0, v543 = 0, v545 = 0, v546 = 0;
-    uint64_t v548 = 0, v550 = 0, v551 = 0, v553 = 0, v555 = 0, v556 = 0, v558 = 0, v560 = 0;
-    uint64_t v561 = 0, v563 = 0, v565 = 0, v566 = 0, v568 = 0, v570 = 0, v571 = 0, v573 = 0;
-    uint64_t v579 = 0, v601 = 0, v611 = 0, v613 = 0, v615 = 0, v617 = 0, v618 = 0, v620 = 0;
-    uint64_t v621 = 0, v623 = 0, v625 = 0, v626 = 0, v628 = 0, v630 = 0, v631 = 0, v633 = 0;
-    uint64_t v635 = 0, v636 = 0, v638 = 0, v640 = 0, v641 = 0, v643 = 0, v645 = 0, v646 = 0;
-    uint64_t v648 = 0, v650 = 0, v651 = 0, v653 = 0, v655 = 0, v656 = 0, v658 = 0, v664 = 0;
+    uint64_t v6 = 0, v30 = 0, v33 = 0, v34 = 0, v39 = 0, v41 = 0, v43 = 0, v46 = 0;
+    uint64_t v48 = 0, v49 = 0, v51 = 0, v54 = 0, v56 = 0, v59 = 0, v61 = 0, v64 = 0;
+    uint64_t v66 = 0, v69 = 0, v71 = 0, v73 = 0, v75 = 0, v79 = 0, v81 = 0, v83 = 0;
+    uint64_t v86 = 0, v88 = 0, v91 = 0, v92 = 0, v96 = 0, v157 = 0, v159 = 0, v160 = 0;
+    uint64_t v162 = 0, v167 = 0, v179 = 0, v273 = 0, v275 = 0, v280 = 0, v282 = 0, v286 = 0;
+    uint64_t v287 = 0, v289 = 0, v292 = 0, v294 = 0, v297 = 0, v299 = 0, v302 = 0, v304 = 0;
+    uint64_t v306 = 0, v308 = 0, v312 = 0, v314 = 0, v316 = 0, v320 = 0, v322 = 0, v325 = 0;
+    uint64_t v326 = 0, v330 = 0, v391 = 0, v393 = 0, v394 = 0, v396 = 0, v401 = 0, v413 = 0;
+    uint64_t v507 = 0, v509 = 0, v514 = 0, v516 = 0, v519 = 0, v524 = 0, v530 = 0, v532 = 0;
+    uint64_t v533 = 0, v536 = 0, v538 = 0, v541 = 0, v543 = 0, v546 = 0, v548 = 0, v551 = 0;
+    uint64_t v553 = 0, v556 = 0, v558 = 0, v561 = 0, v563 = 0, v566 = 0, v568 = 0, v571 = 0;
+    uint64_t v573 = 0, v579 = 0, v601 = 0, v611 = 0, v613 = 0, v615 = 0, v617 = 0, v618 = 0;
+    uint64_t v621 = 0, v623 = 0, v626 = 0, v628 = 0, v631 = 0, v633 = 0, v636 = 0, v638 = 0;
+    uint64_t v641 = 0, v643 = 0, v646 = 0, v648 = 0, v651 = 0, v653 = 0, v656 = 0, v658 = 0;
+    uint64_t v664 = 0;
 block0:
     if (v3) {
         goto done;
@@ -137,8 +111,7 @@ block0:
     }
 block1:
     v6 = hdrs.off[TANDEM_IPV4] >= 0;
-    v8 = v6 ^ 1u;
-    if (v8) {
+    if (v6 ^ 1u) {
         goto done;
     } else {
         goto block2;
@@ -151,8 +124,7 @@ block2:
     }
 block3:
     v30 = hdrs.off[TANDEM_TCP] >= 0;
-    v32 = v30 ^ 1u;
-    if (v32) {
+    if (v30 ^ 1u) {
         goto done;
     } else {
         goto block4;
@@ -211,9 +183,8 @@ block48:
         goto done;
     }
 block49:
-    v535 = 0u + 1u;
     {
-        const uint64_t args[] = {v535};
+        const uint64_t args[] = {(0u + 1u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v536 = (results[0]) & 255u;
@@ -225,9 +196,8 @@ block49:
         goto done;
     }
 block50:
-    v540 = 0u + 2u;
     {
-        const uint64_t args[] = {v540};
+        const uint64_t args[] = {(0u + 2u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v541 = (results[0]) & 255u;
@@ -239,9 +209,8 @@ block50:
         goto done;
     }
 block51:
-    v545 = 0u + 3u;
     {
-        const uint64_t args[] = {v545};
+        const uint64_t args[] = {(0u + 3u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v546 = (results[0]) & 255u;
@@ -253,9 +222,8 @@ block51:
         goto done;
     }
 block52:
-    v550 = 0u + 4u;
     {
-        const uint64_t args[] = {v550};
+        const uint64_t args[] = {(0u + 4u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v551 = (results[0]) & 255u;
@@ -267,9 +235,8 @@ block52:
         goto done;
     }
 block53:
-    v555 = 0u + 1u;
     {
-        const uint64_t args[] = {v555};
+        const uint64_t args[] = {(0u + 1u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v556 = (results[0]) & 255u;
@@ -281,9 +248,8 @@ block53:
         goto done;
     }
 block54:
-    v560 = 0u + 2u;
     {
-        const uint64_t args[] = {v560};
+        const uint64_t args[] = {(0u + 2u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v561 = (results[0]) & 255u;
@@ -295,9 +261,8 @@ block54:
         goto done;
     }
 block55:
-    v565 = 0u + 3u;
     {
-        const uint64_t args[] = {v565};
+        const uint64_t args[] = {(0u + 3u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v566 = (results[0]) & 255u;
@@ -309,9 +274,8 @@ block55:
         goto done;
     }
 block56:
-    v570 = 0u + 4u;
     {
-        const uint64_t args[] = {v570};
+        const uint64_t args[] = {(0u + 4u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v571 = (results[0]) & 255u;
@@ -347,8 +311,7 @@ block7:
         ops->opaque(ops->ctx, "tandem.payload_len", nullptr, 0u, results, 1u, pkt->data, pkt->len);
         v43 = (results[0]) & 0xffffffffull;
     }
-    v45 = v43 < 0x1000ull;
-    v46 = v45 ? v43 : 0x1000ull;
+    v46 = (v43 < 0x1000ull) ? v43 : 0x1000ull;
     switch (v33) {
     case 0x1f90ull:
         goto block25;
@@ -380,9 +343,8 @@ block9:
         goto block73;
     }
 block10:
-    v53 = 0u + 1u;
     {
-        const uint64_t args[] = {v53};
+        const uint64_t args[] = {(0u + 1u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v54 = (results[0]) & 255u;
@@ -394,9 +356,8 @@ block10:
         goto block73;
     }
 block11:
-    v58 = 0u + 2u;
     {
-        const uint64_t args[] = {v58};
+        const uint64_t args[] = {(0u + 2u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v59 = (results[0]) & 255u;
@@ -408,9 +369,8 @@ block11:
         goto block73;
     }
 block12:
-    v63 = 0u + 3u;
     {
-        const uint64_t args[] = {v63};
+        const uint64_t args[] = {(0u + 3u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v64 = (results[0]) & 255u;
@@ -422,9 +382,8 @@ block12:
         goto block73;
     }
 block13:
-    v68 = 0u + 4u;
     {
-        const uint64_t args[] = {v68};
+        const uint64_t args[] = {(0u + 4u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v69 = (results[0]) & 255u;
@@ -438,8 +397,7 @@ block13:
 block14:
     v73 = 0u + 5u;
     v75 = (v46 + 0xfffffffbull) & 0xffffffffull;
-    v77 = v75 == 0u;
-    if (v77) {
+    if (v75 == 0u) {
         v88 = 0u;
         goto block19;
     } else {
@@ -450,9 +408,8 @@ block15:
     v81 = 0u;
     goto block16;
 block16:
-    v82 = v73 + v81;
     {
-        const uint64_t args[] = {v82};
+        const uint64_t args[] = {(v73 + v81)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v83 = (results[0]) & 255u;
@@ -468,13 +425,11 @@ block16:
         goto block18;
     }
 block17:
-    v84 = v81 & 0xffffffffull;
-    v88 = v84;
+    v88 = (v81 & 0xffffffffull);
     goto block19;
 block18:
     v86 = v81 + 1u;
-    v87 = v86 == v79;
-    if (v87) {
+    if (v86 == v79) {
         v88 = v75;
         goto block19;
     } else {
@@ -486,40 +441,9 @@ block19:
     v92 = 1u;
     goto block20;
 block20:
-    v95 = v91 * 4u;
-    v96 = 0u + v95;
-    v114 = v96 == 1u;
-    v115 = v114 ? 0x4000000ull : 5u;
-    v117 = v96 == 2u;
-    v118 = v117 ? 0x40000ull : v115;
-    v120 = v96 == 3u;
-    v121 = v120 ? 0x400ull : v118;
-    v123 = v96 == 4u;
-    v124 = v123 ? 4u : v121;
-    v126 = v96 == 5u;
-    v127 = v126 ? 0x4000000ull : v124;
-    v129 = v96 == 6u;
-    v130 = v129 ? 0x40000ull : v127;
-    v132 = v96 == 7u;
-    v133 = v132 ? 0x400ull : v130;
-    v135 = v96 == 8u;
-    v136 = v135 ? 4u : v133;
-    v138 = v96 == 9u;
-    v139 = v138 ? 0x4000000ull : v136;
-    v141 = v96 == 10u;
-    v142 = v141 ? 0x40000ull : v139;
-    v144 = v96 == 11u;
-    v145 = v144 ? 0x400ull : v142;
-    v147 = v96 == 12u;
-    v148 = v147 ? 4u : v145;
-    v150 = v96 == 13u;
-    v151 = v150 ? 0u : v148;
-    v153 = v96 == 14u;
-    v154 = v153 ? 0u : v151;
-    v156 = v96 == 15u;
-    v157 = v156 ? 0u : v154;
-    v158 = v88 < v157;
-    if (v158) {
+    v96 = 0u + (v91 * 4u);
+    v157 = (v96 == 15u) ? 0u : ((v96 == 14u) ? 0u : ((v96 == 13u) ? 0u : ((v96 == 12u) ? 4u : ((v96 == 11u) ? 0x400ull : ((v96 == 10u) ? 0x40000ull : ((v96 == 9u) ? 0x4000000ull : ((v96 == 8u) ? 4u : ((v96 == 7u) ? 0x400ull : ((v96 == 6u) ? 0x40000ull : ((v96 == 5u) ? 0x4000000ull : ((v96 == 4u) ? 4u : ((v96 == 3u) ? 0x400ull : ((v96 == 2u) ? 0x40000ull : ((v96 == 1u) ? 0x4000000ull : 5u))))))))))))));
+    if (v88 < v157) {
         goto block24;
     } else {
         goto block21;
@@ -530,74 +454,16 @@ block21:
     v162 = 0u;
     goto block22;
 block22:
-    v163 = v162 & 0xffffffffull;
-    v164 = (v159 + v163) & 0xffffffffull;
-    v165 = v164;
-    v166 = v73 + v165;
     {
-        const uint64_t args[] = {v166};
+        const uint64_t args[] = {(v73 + (((v159 + (v162 & 0xffffffffull)) & 0xffffffffull)))};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v167 = (results[0]) & 255u;
     }
-    v169 = (v167 + 191u) & 255u;
-    v171 = v169 < 26u;
-    v173 = (v167 + 32u) & 255u;
-    v174 = v171 ? v173 : v167;
-    v177 = v91 * 6u;
-    v178 = 0u + v177;
-    v179 = v178 + v162;
-    v205 = v179 == 1u;
-    v206 = v205 ? 104u : 46u;
-    v208 = v179 == 2u;
-    v209 = v208 ? 116u : v206;
-    v211 = v179 == 3u;
-    v212 = v211 ? 109u : v209;
-    v214 = v179 == 4u;
-    v215 = v214 ? 108u : v212;
-    v217 = v179 == 5u;
-    v218 = v217 ? 0u : v215;
-    v220 = v179 == 6u;
-    v221 = v220 ? 46u : v218;
-    v223 = v179 == 7u;
-    v224 = v223 ? 104u : v221;
-    v226 = v179 == 8u;
-    v227 = v226 ? 116u : v224;
-    v229 = v179 == 9u;
-    v230 = v229 ? 109u : v227;
-    v232 = v179 == 10u;
-    v233 = v232 ? 0u : v230;
-    v235 = v179 == 11u;
-    v236 = v235 ? 0u : v233;
-    v238 = v179 == 12u;
-    v239 = v238 ? 46u : v236;
-    v241 = v179 == 13u;
-    v242 = v241 ? 122u : v239;
-    v244 = v179 == 14u;
-    v245 = v244 ? 105u : v242;
-    v247 = v179 == 15u;
-    v248 = v247 ? 112u : v245;
-    v250 = v179 == 16u;
-    v251 = v250 ? 0u : v248;
-    v253 = v179 == 17u;
-    v254 = v253 ? 0u : v251;
-    v256 = v179 == 18u;
-    v257 = v256 ? 46u : v254;
-    v259 = v179 == 19u;
-    v260 = v259 ? 101u : v257;
-    v262 = v179 == 20u;
-    v263 = v262 ? 120u : v260;
-    v265 = v179 == 21u;
-    v266 = v265 ? 101u : v263;
-    v268 = v179 == 22u;
-    v269 = v268 ? 0u : v266;
-    v271 = v179 == 23u;
-    v272 = v271 ? 0u : v269;
-    v273 = v174 == v272;
+    v179 = (0u + (v91 * 6u)) + v162;
+    v273 = ((((v167 + 191u) & 255u) < 26u) ? ((v167 + 32u) & 255u) : v167) == ((v179 == 23u) ? 0u : ((v179 == 22u) ? 0u : ((v179 == 21u) ? 101u : ((v179 == 20u) ? 120u : ((v179 == 19u) ? 101u : ((v179 == 18u) ? 46u : ((v179 == 17u) ? 0u : ((v179 == 16u) ? 0u : ((v179 == 15u) ? 112u : ((v179 == 14u) ? 105u : ((v179 == 13u) ? 122u : ((v179 == 12u) ? 46u : ((v179 == 11u) ? 0u : ((v179 == 10u) ? 0u : ((v179 == 9u) ? 109u : ((v179 == 8u) ? 116u : ((v179 == 7u) ? 104u : ((v179 == 6u) ? 46u : ((v179 == 5u) ? 0u : ((v179 == 4u) ? 108u : ((v179 == 3u) ? 109u : ((v179 == 2u) ? 116u : ((v179 == 1u) ? 104u : 46u)))))))))))))))))))))));
     v275 = v162 + 1u;
-    v276 = v275 < v160;
-    v278 = v276 ? v273 : 0u;
-    if (v278) {
+    if ((v275 < v160) ? v273 : 0u) {
         v162 = v275;
         goto block22;
     } else {
@@ -613,8 +479,7 @@ block23:
 block24:
     v280 = v91 + 1u;
     v282 = v91 < 3u;
-    v284 = v280 == 4u;
-    if (v284) {
+    if (v280 == 4u) {
         v519 = v282;
         goto block42;
     } else {
@@ -643,9 +508,8 @@ block26:
         goto block73;
     }
 block27:
-    v291 = 0u + 1u;
     {
-        const uint64_t args[] = {v291};
+        const uint64_t args[] = {(0u + 1u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v292 = (results[0]) & 255u;
@@ -657,9 +521,8 @@ block27:
         goto block73;
     }
 block28:
-    v296 = 0u + 2u;
     {
-        const uint64_t args[] = {v296};
+        const uint64_t args[] = {(0u + 2u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v297 = (results[0]) & 255u;
@@ -671,9 +534,8 @@ block28:
         goto block73;
     }
 block29:
-    v301 = 0u + 3u;
     {
-        const uint64_t args[] = {v301};
+        const uint64_t args[] = {(0u + 3u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v302 = (results[0]) & 255u;
@@ -687,8 +549,7 @@ block29:
 block30:
     v306 = 0u + 4u;
     v308 = (v46 + 0xfffffffcull) & 0xffffffffull;
-    v310 = v308 == 0u;
-    if (v310) {
+    if (v308 == 0u) {
         v322 = 0u;
         goto block36;
     } else {
@@ -699,9 +560,8 @@ block31:
     v314 = 0u;
     goto block32;
 block32:
-    v315 = v306 + v314;
     {
-        const uint64_t args[] = {v315};
+        const uint64_t args[] = {(v306 + v314)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v316 = (results[0]) & 255u;
@@ -721,17 +581,14 @@ block32:
         goto block35;
     }
 block33:
-    v317 = v314 & 0xffffffffull;
-    v322 = v317;
+    v322 = (v314 & 0xffffffffull);
     goto block36;
 block34:
-    v318 = v314 & 0xffffffffull;
-    v322 = v318;
+    v322 = (v314 & 0xffffffffull);
     goto block36;
 block35:
     v320 = v314 + 1u;
-    v321 = v320 == v312;
-    if (v321) {
+    if (v320 == v312) {
         v322 = v308;
         goto block36;
     } else {
@@ -743,40 +600,9 @@ block36:
     v326 = 1u;
     goto block37;
 block37:
-    v329 = v325 * 4u;
-    v330 = 0u + v329;
-    v348 = v330 == 1u;
-    v349 = v348 ? 0x4000000ull : 5u;
-    v351 = v330 == 2u;
-    v352 = v351 ? 0x40000ull : v349;
-    v354 = v330 == 3u;
-    v355 = v354 ? 0x400ull : v352;
-    v357 = v330 == 4u;
-    v358 = v357 ? 4u : v355;
-    v360 = v330 == 5u;
-    v361 = v360 ? 0x4000000ull : v358;
-    v363 = v330 == 6u;
-    v364 = v363 ? 0x40000ull : v361;
-    v366 = v330 == 7u;
-    v367 = v366 ? 0x400ull : v364;
-    v369 = v330 == 8u;
-    v370 = v369 ? 4u : v367;
-    v372 = v330 == 9u;
-    v373 = v372 ? 0x4000000ull : v370;
-    v375 = v330 == 10u;
-    v376 = v375 ? 0x40000ull : v373;
-    v378 = v330 == 11u;
-    v379 = v378 ? 0x400ull : v376;
-    v381 = v330 == 12u;
-    v382 = v381 ? 4u : v379;
-    v384 = v330 == 13u;
-    v385 = v384 ? 0u : v382;
-    v387 = v330 == 14u;
-    v388 = v387 ? 0u : v385;
-    v390 = v330 == 15u;
-    v391 = v390 ? 0u : v388;
-    v392 = v322 < v391;
-    if (v392) {
+    v330 = 0u + (v325 * 4u);
+    v391 = (v330 == 15u) ? 0u : ((v330 == 14u) ? 0u : ((v330 == 13u) ? 0u : ((v330 == 12u) ? 4u : ((v330 == 11u) ? 0x400ull : ((v330 == 10u) ? 0x40000ull : ((v330 == 9u) ? 0x4000000ull : ((v330 == 8u) ? 4u : ((v330 == 7u) ? 0x400ull : ((v330 == 6u) ? 0x40000ull : ((v330 == 5u) ? 0x4000000ull : ((v330 == 4u) ? 4u : ((v330 == 3u) ? 0x400ull : ((v330 == 2u) ? 0x40000ull : ((v330 == 1u) ? 0x4000000ull : 5u))))))))))))));
+    if (v322 < v391) {
         goto block41;
     } else {
         goto block38;
@@ -787,74 +613,16 @@ block38:
     v396 = 0u;
     goto block39;
 block39:
-    v397 = v396 & 0xffffffffull;
-    v398 = (v393 + v397) & 0xffffffffull;
-    v399 = v398;
-    v400 = v306 + v399;
     {
-        const uint64_t args[] = {v400};
+        const uint64_t args[] = {(v306 + (((v393 + (v396 & 0xffffffffull)) & 0xffffffffull)))};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v401 = (results[0]) & 255u;
     }
-    v403 = (v401 + 191u) & 255u;
-    v405 = v403 < 26u;
-    v407 = (v401 + 32u) & 255u;
-    v408 = v405 ? v407 : v401;
-    v411 = v325 * 6u;
-    v412 = 0u + v411;
-    v413 = v412 + v396;
-    v439 = v413 == 1u;
-    v440 = v439 ? 104u : 46u;
-    v442 = v413 == 2u;
-    v443 = v442 ? 116u : v440;
-    v445 = v413 == 3u;
-    v446 = v445 ? 109u : v443;
-    v448 = v413 == 4u;
-    v449 = v448 ? 108u : v446;
-    v451 = v413 == 5u;
-    v452 = v451 ? 0u : v449;
-    v454 = v413 == 6u;
-    v455 = v454 ? 46u : v452;
-    v457 = v413 == 7u;
-    v458 = v457 ? 104u : v455;
-    v460 = v413 == 8u;
-    v461 = v460 ? 116u : v458;
-    v463 = v413 == 9u;
-    v464 = v463 ? 109u : v461;
-    v466 = v413 == 10u;
-    v467 = v466 ? 0u : v464;
-    v469 = v413 == 11u;
-    v470 = v469 ? 0u : v467;
-    v472 = v413 == 12u;
-    v473 = v472 ? 46u : v470;
-    v475 = v413 == 13u;
-    v476 = v475 ? 122u : v473;
-    v478 = v413 == 14u;
-    v479 = v478 ? 105u : v476;
-    v481 = v413 == 15u;
-    v482 = v481 ? 112u : v479;
-    v484 = v413 == 16u;
-    v485 = v484 ? 0u : v482;
-    v487 = v413 == 17u;
-    v488 = v487 ? 0u : v485;
-    v490 = v413 == 18u;
-    v491 = v490 ? 46u : v488;
-    v493 = v413 == 19u;
-    v494 = v493 ? 101u : v491;
-    v496 = v413 == 20u;
-    v497 = v496 ? 120u : v494;
-    v499 = v413 == 21u;
-    v500 = v499 ? 101u : v497;
-    v502 = v413 == 22u;
-    v503 = v502 ? 0u : v500;
-    v505 = v413 == 23u;
-    v506 = v505 ? 0u : v503;
-    v507 = v408 == v506;
+    v413 = (0u + (v325 * 6u)) + v396;
+    v507 = ((((v401 + 191u) & 255u) < 26u) ? ((v401 + 32u) & 255u) : v401) == ((v413 == 23u) ? 0u : ((v413 == 22u) ? 0u : ((v413 == 21u) ? 101u : ((v413 == 20u) ? 120u : ((v413 == 19u) ? 101u : ((v413 == 18u) ? 46u : ((v413 == 17u) ? 0u : ((v413 == 16u) ? 0u : ((v413 == 15u) ? 112u : ((v413 == 14u) ? 105u : ((v413 == 13u) ? 122u : ((v413 == 12u) ? 46u : ((v413 == 11u) ? 0u : ((v413 == 10u) ? 0u : ((v413 == 9u) ? 109u : ((v413 == 8u) ? 116u : ((v413 == 7u) ? 104u : ((v413 == 6u) ? 46u : ((v413 == 5u) ? 0u : ((v413 == 4u) ? 108u : ((v413 == 3u) ? 109u : ((v413 == 2u) ? 116u : ((v413 == 1u) ? 104u : 46u)))))))))))))))))))))));
     v509 = v396 + 1u;
-    v510 = v509 < v394;
-    v512 = v510 ? v507 : 0u;
-    if (v512) {
+    if ((v509 < v394) ? v507 : 0u) {
         v396 = v509;
         goto block39;
     } else {
@@ -870,8 +638,7 @@ block40:
 block41:
     v514 = v325 + 1u;
     v516 = v325 < 3u;
-    v518 = v514 == 4u;
-    if (v518) {
+    if (v514 == 4u) {
         v519 = v516;
         goto block42;
     } else {
@@ -934,9 +701,8 @@ block76:
         goto done;
     }
 block77:
-    v620 = 0u + 1u;
     {
-        const uint64_t args[] = {v620};
+        const uint64_t args[] = {(0u + 1u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v621 = (results[0]) & 255u;
@@ -948,9 +714,8 @@ block77:
         goto done;
     }
 block78:
-    v625 = 0u + 2u;
     {
-        const uint64_t args[] = {v625};
+        const uint64_t args[] = {(0u + 2u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v626 = (results[0]) & 255u;
@@ -962,9 +727,8 @@ block78:
         goto done;
     }
 block79:
-    v630 = 0u + 3u;
     {
-        const uint64_t args[] = {v630};
+        const uint64_t args[] = {(0u + 3u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v631 = (results[0]) & 255u;
@@ -976,9 +740,8 @@ block79:
         goto done;
     }
 block80:
-    v635 = 0u + 4u;
     {
-        const uint64_t args[] = {v635};
+        const uint64_t args[] = {(0u + 4u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v636 = (results[0]) & 255u;
@@ -990,9 +753,8 @@ block80:
         goto done;
     }
 block81:
-    v640 = 0u + 1u;
     {
-        const uint64_t args[] = {v640};
+        const uint64_t args[] = {(0u + 1u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v641 = (results[0]) & 255u;
@@ -1004,9 +766,8 @@ block81:
         goto done;
     }
 block82:
-    v645 = 0u + 2u;
     {
-        const uint64_t args[] = {v645};
+        const uint64_t args[] = {(0u + 2u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v646 = (results[0]) & 255u;
@@ -1018,9 +779,8 @@ block82:
         goto done;
     }
 block83:
-    v650 = 0u + 3u;
     {
-        const uint64_t args[] = {v650};
+        const uint64_t args[] = {(0u + 3u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v651 = (results[0]) & 255u;
@@ -1032,9 +792,8 @@ block83:
         goto done;
     }
 block84:
-    v655 = 0u + 4u;
     {
-        const uint64_t args[] = {v655};
+        const uint64_t args[] = {(0u + 4u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v656 = (results[0]) & 255u;
