@@ -3,13 +3,13 @@
 //! Layout of the program (all NF work happens in ingress; egress is empty):
 //!
 //! ```text
-//! parser:   eth ─0x88b5 (server port only)─▶ tandem ─0x0800─▶ ipv4 ─0x45,6─▶ tcp
-//!              └─0x0800───────────────────────────────────────▶       └─0x45,17─▶ udp
+//! parser:   eth ─0x88b5 (server port only)─▶ tandem ─0x0800─▶ ipv4 (+ options) ─6─▶ tcp
+//!              └─0x0800───────────────────────────────────────▶                  └─17─▶ udp
 //! ingress:  from the server (tandem valid, tag 2): unpack the header into metadata
 //!           otherwise: pre; when it reached a server statement: pack the header
 //!           packets not bound for the server: post
 //!           fate: to the server port, the decided port, or mark_to_drop
-//! deparser: eth, tandem, ipv4, tcp, udp
+//! deparser: eth, tandem, ipv4 (+ options), tcp, udp
 //! ```
 //!
 //! SSA values live in metadata (`meta.vN`, one field per value), constants are literals.
@@ -149,6 +149,35 @@ fn field_expr(f: HeaderField) -> Expr {
 }
 
 use tandem_p4_syntax::Expr;
+
+/// Number of 32-bit IPv4 option words the parser can hold (IHL up to 15).
+const IPV4_OPTION_WORDS: u32 = 10;
+
+/// A header field read. `ipv4.version_ihl` sits in its own one-byte header (the parser reads
+/// it before deciding whether the rest is an IPv4 header, as the NF IR's presence rules say),
+/// so it reads 0 when IPv4 is absent, like every other field.
+fn read_field(f: HeaderField) -> Expr {
+    if f == HeaderField::Ipv4VersionIhl {
+        return ternary(
+            method(path("hdr.ipv4"), "isValid", vec![]),
+            path("hdr.ipv4_vihl.version_ihl"),
+            lit(0, 8),
+        );
+    }
+    field_expr(f)
+}
+
+/// A header field write; writes to an absent IPv4 header do nothing.
+fn write_field(f: HeaderField, v: Expr) -> Stmt {
+    if f == HeaderField::Ipv4VersionIhl {
+        return if_stmt(
+            method(path("hdr.ipv4"), "isValid", vec![]),
+            vec![assign(path("hdr.ipv4_vihl.version_ihl"), v)],
+            Vec::new(),
+        );
+    }
+    assign(field_expr(f), v)
+}
 
 fn meta(n: &str) -> Expr {
     member(name("meta"), n)
@@ -772,10 +801,10 @@ impl Gen<'_, '_> {
                 };
                 one(self, rhs, out)?;
             }
-            InstKind::HdrRead { field } => one(self, field_expr(*field), out)?,
+            InstKind::HdrRead { field } => one(self, read_field(*field), out)?,
             InstKind::HdrWrite { field, value } => {
                 let v = self.val(*value);
-                out.push(assign(field_expr(*field), v));
+                out.push(write_field(*field, v));
             }
             InstKind::HdrValid { header } => {
                 let ex = bool_to_bit(method(
@@ -1190,6 +1219,7 @@ impl Gen<'_, '_> {
                 name: format!("{}_t", h.name()),
                 fields: h
                     .fields()
+                    .filter(|&f| f != HeaderField::Ipv4VersionIhl)
                     .map(|f| {
                         let n = f.name().split_once('.').map(|x| x.1).unwrap_or(f.name());
                         field(Type::Bit(f.bits()), n)
@@ -1208,14 +1238,27 @@ impl Gen<'_, '_> {
                     .collect(),
             }));
         }
+        items.push(decl(DeclKind::Header {
+            name: "ipv4_vihl_t".into(),
+            fields: vec![field(Type::Bit(8), "version_ihl")],
+        }));
         for h in [Header::Ipv4, Header::Tcp, Header::Udp] {
             items.push(header(h));
         }
+        items.push(decl(DeclKind::Header {
+            name: "ipv4_opt_t".into(),
+            fields: vec![field(Type::Bit(32), "word")],
+        }));
         let mut hfields = vec![field(named_ty("eth_t"), "eth")];
         if with_header {
             hfields.push(field(named_ty("tandem_t"), "tandem"));
         }
-        for h in ["ipv4", "tcp", "udp"] {
+        hfields.push(field(named_ty("ipv4_vihl_t"), "ipv4_vihl"));
+        hfields.push(field(named_ty("ipv4_t"), "ipv4"));
+        for k in 1..=IPV4_OPTION_WORDS {
+            hfields.push(field(named_ty("ipv4_opt_t"), &format!("ipv4_opt{k}")));
+        }
+        for h in ["tcp", "udp"] {
             hfields.push(field(named_ty(&format!("{h}_t")), h));
         }
         items.push(decl(DeclKind::Struct {
@@ -1235,7 +1278,12 @@ impl Gen<'_, '_> {
             if with_header {
                 hs.push("tandem");
             }
-            hs.extend(["ipv4", "tcp", "udp"]);
+            let opts: Vec<String> = (1..=IPV4_OPTION_WORDS)
+                .map(|k| format!("ipv4_opt{k}"))
+                .collect();
+            hs.extend(["ipv4_vihl", "ipv4"]);
+            hs.extend(opts.iter().map(String::as_str));
+            hs.extend(["tcp", "udp"]);
             hs.into_iter()
                 .map(|h| call_stmt(method(name("packet"), "emit", vec![member(name("hdr"), h)])))
                 .collect::<Vec<_>>()
@@ -1505,14 +1553,61 @@ impl Gen<'_, '_> {
                 },
             ));
         }
+        // IPv4 as the NF IR sees it: version 4 and IHL >= 5, then IHL - 5 option words, then
+        // TCP/UDP at 14 + 4 * IHL.
+        let vihl = || path("hdr.ipv4_vihl.version_ihl");
+        let mut ok: Vec<SelectCase> = (0x45..=0x4f)
+            .map(|v| case(vec![lit(v, 8)], "parse_ipv4_rest"))
+            .collect();
+        ok.push(case(vec![e(ExprKind::Default)], "accept"));
         states.push(state(
             "parse_ipv4",
+            vec![extract("ipv4_vihl")],
+            Transition::Select {
+                exprs: vec![vihl()],
+                cases: ok,
+            },
+        ));
+        states.push(state(
+            "parse_ipv4_rest",
             vec![extract("ipv4")],
             Transition::Select {
-                exprs: vec![path("hdr.ipv4.version_ihl"), path("hdr.ipv4.protocol")],
+                exprs: vec![vihl()],
                 cases: vec![
-                    case(vec![lit(0x45, 8), lit(6, 8)], "parse_tcp"),
-                    case(vec![lit(0x45, 8), lit(17, 8)], "parse_udp"),
+                    case(vec![lit(0x45, 8)], "parse_l4"),
+                    case(vec![e(ExprKind::Default)], "parse_ipv4_opt1"),
+                ],
+            },
+        ));
+        for k in 1..=IPV4_OPTION_WORDS {
+            let next = if k == IPV4_OPTION_WORDS {
+                Transition::Goto("parse_l4".into())
+            } else {
+                Transition::Select {
+                    exprs: vec![vihl()],
+                    cases: vec![
+                        case(vec![lit(0x45 + u64::from(k), 8)], "parse_l4"),
+                        case(
+                            vec![e(ExprKind::Default)],
+                            &format!("parse_ipv4_opt{}", k + 1),
+                        ),
+                    ],
+                }
+            };
+            states.push(state(
+                &format!("parse_ipv4_opt{k}"),
+                vec![extract(&format!("ipv4_opt{k}"))],
+                next,
+            ));
+        }
+        states.push(state(
+            "parse_l4",
+            Vec::new(),
+            Transition::Select {
+                exprs: vec![path("hdr.ipv4.protocol")],
+                cases: vec![
+                    case(vec![lit(6, 8)], "parse_tcp"),
+                    case(vec![lit(17, 8)], "parse_udp"),
                     case(vec![e(ExprKind::Default)], "accept"),
                 ],
             },

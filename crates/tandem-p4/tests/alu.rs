@@ -175,3 +175,65 @@ fn casts_and_byte_swaps_match_the_interpreter() {
         "ipv4.daddr",
     );
 }
+
+/// Header presence as the NF IR defines it (version 4, IHL >= 5, options, lengths): validity,
+/// reads of absent headers (0) and writes to them (ignored), on IPv4 with and without options,
+/// other versions, short IHL, truncated frames and non-IP frames.
+#[test]
+fn header_presence_matches_the_interpreter() {
+    let text = "nf Presence\n\nfn process {\nblock0:\n    v0:i1 = hdr.valid ipv4\n    v1:i1 = hdr.valid tcp\n    v2:i1 = hdr.valid udp\n    v3:i8 = hdr.read ipv4.version_ihl\n    v4:i16 = hdr.read tcp.sport\n    v5:i16 = hdr.read udp.dport\n    v6:i48 = zext v3\n    v7:i48 = const 40\n    v8:i48 = shl v6, v7\n    v10:i48 = zext v4\n    v11:i48 = const 24\n    v12:i48 = shl v10, v11\n    v13:i48 = zext v5\n    v14:i48 = const 8\n    v15:i48 = shl v13, v14\n    v16:i48 = zext v0\n    v17:i48 = const 2\n    v18:i48 = shl v16, v17\n    v19:i48 = zext v1\n    v20:i48 = const 1\n    v21:i48 = shl v19, v20\n    v22:i48 = zext v2\n    v23:i48 = or v8, v12\n    v24:i48 = or v23, v15\n    v25:i48 = or v24, v18\n    v26:i48 = or v25, v21\n    v27:i48 = or v26, v22\n    hdr.write eth.dst, v27\n    v28:i16 = const 4660\n    hdr.write tcp.window, v28\n    v29:i16 = const 4661\n    hdr.write udp.check, v29\n    v30:i8 = const 7\n    hdr.write ipv4.ttl, v30\n    v31:i8 = const 70\n    hdr.write ipv4.version_ihl, v31\n    v9:i16 = const 1\n    send v9\n    return\n}\n";
+    let module = tandem_ir::parse_module(text).unwrap();
+    let mut profile = TargetProfile::builtin("bmv2").unwrap();
+    profile.ops = tandem_partition::OP_NAMES
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    let plan = partition_module(&module, &profile, &PartitionOptions::default())
+        .unwrap()
+        .plan;
+    assert_eq!(plan.summary.server, 0);
+    let module = plan.module().unwrap();
+    let out = generate(&plan, &module, &P4Options::default()).unwrap();
+    let sw = Switch::from_source(&tandem_p4_syntax::print_program(&out.program)).unwrap();
+    let interp = Interpreter::new(&module, InterpOptions::default()).unwrap();
+    let mut w = sw.worker();
+    let mut frames = Vec::new();
+    for vihl in [0x45u8, 0x46, 0x47, 0x4a, 0x4f, 0x44, 0x40, 0x65, 0x55] {
+        for proto in [6u8, 17, 1] {
+            let opts = usize::from(vihl & 0x0f).saturating_sub(5) * 4;
+            let mut f = vec![0u8; 14 + 20 + opts + 20 + 4];
+            f[12..14].copy_from_slice(&[0x08, 0x00]);
+            f[14] = vihl;
+            f[23] = proto;
+            for (i, b) in f.iter_mut().enumerate().skip(34) {
+                *b = (i * 7) as u8;
+            }
+            for len in [f.len(), 14 + 20 + opts + 8, 14 + 20 + opts + 4, 30, 14, 10] {
+                frames.push(f[..len.min(f.len())].to_vec());
+            }
+        }
+    }
+    let mut arp = frames[0].clone();
+    arp[12..14].copy_from_slice(&[0x08, 0x06]);
+    frames.push(arp);
+    for f in frames {
+        let want = interp
+            .run(
+                &mut StateStore::new(&module),
+                &Packet {
+                    bytes: f.clone(),
+                    in_port: 1,
+                    timestamp_ns: 0,
+                },
+            )
+            .unwrap();
+        let got = w.process(1, &f).map(|(p, b)| (p, b.to_vec()));
+        assert_eq!(
+            got,
+            Some((1, want.packet.clone())),
+            "frame {:02x?} ({} bytes)",
+            &f[..f.len().min(40)],
+            f.len()
+        );
+    }
+}

@@ -24,8 +24,11 @@ header tandem_t {
     bit<4> pad;
 }
 
-header ipv4_t {
+header ipv4_vihl_t {
     bit<8> version_ihl;
+}
+
+header ipv4_t {
     bit<8> tos;
     bit<16> total_len;
     bit<16> id;
@@ -56,10 +59,25 @@ header udp_t {
     bit<16> check;
 }
 
+header ipv4_opt_t {
+    bit<32> word;
+}
+
 struct headers_t {
     eth_t eth;
     tandem_t tandem;
+    ipv4_vihl_t ipv4_vihl;
     ipv4_t ipv4;
+    ipv4_opt_t ipv4_opt1;
+    ipv4_opt_t ipv4_opt2;
+    ipv4_opt_t ipv4_opt3;
+    ipv4_opt_t ipv4_opt4;
+    ipv4_opt_t ipv4_opt5;
+    ipv4_opt_t ipv4_opt6;
+    ipv4_opt_t ipv4_opt7;
+    ipv4_opt_t ipv4_opt8;
+    ipv4_opt_t ipv4_opt9;
+    ipv4_opt_t ipv4_opt10;
     tcp_t tcp;
     udp_t udp;
 }
@@ -135,10 +153,100 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
         }
     }
     state parse_ipv4 {
+        packet.extract(hdr.ipv4_vihl);
+        transition select(hdr.ipv4_vihl.version_ihl) {
+            8w69: parse_ipv4_rest;
+            8w70: parse_ipv4_rest;
+            8w71: parse_ipv4_rest;
+            8w72: parse_ipv4_rest;
+            8w73: parse_ipv4_rest;
+            8w74: parse_ipv4_rest;
+            8w75: parse_ipv4_rest;
+            8w76: parse_ipv4_rest;
+            8w77: parse_ipv4_rest;
+            8w78: parse_ipv4_rest;
+            8w79: parse_ipv4_rest;
+            default: accept;
+        }
+    }
+    state parse_ipv4_rest {
         packet.extract(hdr.ipv4);
-        transition select(hdr.ipv4.version_ihl, hdr.ipv4.protocol) {
-            (8w69, 8w6): parse_tcp;
-            (8w69, 8w17): parse_udp;
+        transition select(hdr.ipv4_vihl.version_ihl) {
+            8w69: parse_l4;
+            default: parse_ipv4_opt1;
+        }
+    }
+    state parse_ipv4_opt1 {
+        packet.extract(hdr.ipv4_opt1);
+        transition select(hdr.ipv4_vihl.version_ihl) {
+            8w70: parse_l4;
+            default: parse_ipv4_opt2;
+        }
+    }
+    state parse_ipv4_opt2 {
+        packet.extract(hdr.ipv4_opt2);
+        transition select(hdr.ipv4_vihl.version_ihl) {
+            8w71: parse_l4;
+            default: parse_ipv4_opt3;
+        }
+    }
+    state parse_ipv4_opt3 {
+        packet.extract(hdr.ipv4_opt3);
+        transition select(hdr.ipv4_vihl.version_ihl) {
+            8w72: parse_l4;
+            default: parse_ipv4_opt4;
+        }
+    }
+    state parse_ipv4_opt4 {
+        packet.extract(hdr.ipv4_opt4);
+        transition select(hdr.ipv4_vihl.version_ihl) {
+            8w73: parse_l4;
+            default: parse_ipv4_opt5;
+        }
+    }
+    state parse_ipv4_opt5 {
+        packet.extract(hdr.ipv4_opt5);
+        transition select(hdr.ipv4_vihl.version_ihl) {
+            8w74: parse_l4;
+            default: parse_ipv4_opt6;
+        }
+    }
+    state parse_ipv4_opt6 {
+        packet.extract(hdr.ipv4_opt6);
+        transition select(hdr.ipv4_vihl.version_ihl) {
+            8w75: parse_l4;
+            default: parse_ipv4_opt7;
+        }
+    }
+    state parse_ipv4_opt7 {
+        packet.extract(hdr.ipv4_opt7);
+        transition select(hdr.ipv4_vihl.version_ihl) {
+            8w76: parse_l4;
+            default: parse_ipv4_opt8;
+        }
+    }
+    state parse_ipv4_opt8 {
+        packet.extract(hdr.ipv4_opt8);
+        transition select(hdr.ipv4_vihl.version_ihl) {
+            8w77: parse_l4;
+            default: parse_ipv4_opt9;
+        }
+    }
+    state parse_ipv4_opt9 {
+        packet.extract(hdr.ipv4_opt9);
+        transition select(hdr.ipv4_vihl.version_ihl) {
+            8w78: parse_l4;
+            default: parse_ipv4_opt10;
+        }
+    }
+    state parse_ipv4_opt10 {
+        packet.extract(hdr.ipv4_opt10);
+        transition parse_l4;
+    }
+    state parse_l4 {
+        transition select(hdr.ipv4.protocol) {
+            8w6: parse_tcp;
+            8w17: parse_udp;
             default: accept;
         }
     }
@@ -592,7 +700,18 @@ control TandemIngressDeparser(packet_out packet, inout headers_t hdr, in meta_t 
     apply {
         packet.emit(hdr.eth);
         packet.emit(hdr.tandem);
+        packet.emit(hdr.ipv4_vihl);
         packet.emit(hdr.ipv4);
+        packet.emit(hdr.ipv4_opt1);
+        packet.emit(hdr.ipv4_opt2);
+        packet.emit(hdr.ipv4_opt3);
+        packet.emit(hdr.ipv4_opt4);
+        packet.emit(hdr.ipv4_opt5);
+        packet.emit(hdr.ipv4_opt6);
+        packet.emit(hdr.ipv4_opt7);
+        packet.emit(hdr.ipv4_opt8);
+        packet.emit(hdr.ipv4_opt9);
+        packet.emit(hdr.ipv4_opt10);
         packet.emit(hdr.tcp);
         packet.emit(hdr.udp);
     }
