@@ -137,7 +137,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         plan.summary.server,
         plan.summary.pre + plan.summary.server + plan.summary.post,
     );
-    write("report.txt", &format!("{report}\n{sizes}"))?;
+    let build = "build the server partition: clang++-16 -std=c++17 -O2 -shared -fPIC -Iinclude server.cc -o server.so\n";
+    write("report.txt", &format!("{report}\n{sizes}{build}"))?;
     println!("{}: wrote switch.p4, switch.p4info.txt, server.cc, include/tandem/server.h, plan.json, manifest.json, report.txt to {}", plan.nf, out.display());
     print!("{sizes}");
     if args.show_p4 {
