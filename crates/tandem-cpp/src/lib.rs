@@ -20,7 +20,7 @@
 //! Pure: no I/O, deterministic; anything it cannot express is a [`CppError`].
 
 mod server_h;
-mod view;
+use tandem_partition::view;
 
 pub use server_h::{SERVER_ABI_VERSION, SERVER_H, SERVER_H_PATH};
 
@@ -791,5 +791,11 @@ fn header_const(h: Header) -> &'static str {
         Header::Ipv4 => "TANDEM_IPV4",
         Header::Tcp => "TANDEM_TCP",
         Header::Udp => "TANDEM_UDP",
+    }
+}
+
+impl From<view::BadPlan> for CppError {
+    fn from(e: view::BadPlan) -> Self {
+        CppError::BadPlan(e.0)
     }
 }

@@ -28,7 +28,7 @@ pub mod inline;
 mod lower;
 pub mod manifest;
 pub mod reuse;
-pub mod view;
+pub use tandem_partition::view;
 pub mod walk;
 
 pub use lower::{INGRESS, WRITE_BACK_SIZE};
@@ -146,4 +146,10 @@ pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Outp
         manifest,
         metadata,
     })
+}
+
+impl From<view::BadPlan> for P4Error {
+    fn from(e: view::BadPlan) -> Self {
+        P4Error::BadPlan(e.0)
+    }
 }

@@ -53,6 +53,7 @@ pub mod refine;
 mod report;
 mod split;
 mod verify;
+pub mod view;
 
 pub use labels::{Labelling, Reason, Rule};
 pub use plan::*;

@@ -1,4 +1,5 @@
-//! What each partition executes, read from a [`Plan`] and the module it refers to.
+//! What each partition executes, read from a [`Plan`] and the module it refers to: the view
+//! both back ends (`tandem-p4`, `tandem-cpp`) generate code from.
 //!
 //! A partition walks the original CFG of `process` from `block0`. In each block it runs the
 //! statements placed in it and the values it recomputes ([`Plan::remat`]); at a branch listed
@@ -8,11 +9,14 @@
 
 use std::collections::{BTreeSet, HashMap};
 
+use crate::{Partition, Plan};
 use tandem_analysis::{compute_cfg, compute_post_dominators, PostDomTree};
 use tandem_ir::{Block, EntityRef, Inst, InstKind, Module, Value};
-use tandem_partition::{Partition, Plan};
 
-use crate::CppError as P4Error;
+/// A plan that does not fit the module it is applied to.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+#[error("{0}")]
+pub struct BadPlan(pub String);
 
 /// The index of a partition in per-partition arrays.
 pub fn pidx(p: Partition) -> usize {
@@ -49,7 +53,7 @@ pub fn parse_value(s: &str) -> Option<Value> {
 
 impl<'a> View<'a> {
     /// Reads the plan's statements against `module` (the plan's own [`Plan::module`]).
-    pub fn new(module: &'a Module, plan: &'a Plan) -> Result<View<'a>, P4Error> {
+    pub fn new(module: &'a Module, plan: &'a Plan) -> Result<View<'a>, BadPlan> {
         let func = &module.process;
         let mut inst_part = HashMap::new();
         let mut param_part = HashMap::new();
@@ -57,16 +61,17 @@ impl<'a> View<'a> {
         let mut inst_text = HashMap::new();
         for s in &plan.statements {
             let block = Block::from_u32(s.block);
-            let data = func.blocks.get(block).ok_or_else(|| {
-                P4Error::BadPlan(format!("statement s{}: no block{}", s.id, s.block))
-            })?;
+            let data = func
+                .blocks
+                .get(block)
+                .ok_or_else(|| BadPlan(format!("statement s{}: no block{}", s.id, s.block)))?;
             if s.partition == Partition::Server {
                 server_blocks.insert(block);
             }
             match (s.index, s.param) {
                 (Some(i), _) => {
                     let inst = *data.insts.get(i as usize).ok_or_else(|| {
-                        P4Error::BadPlan(format!(
+                        BadPlan(format!(
                             "statement s{}: no instruction {i} in block{}",
                             s.id, s.block
                         ))
@@ -76,7 +81,7 @@ impl<'a> View<'a> {
                 }
                 (None, Some(p)) => {
                     let v = *data.params.get(p as usize).ok_or_else(|| {
-                        P4Error::BadPlan(format!(
+                        BadPlan(format!(
                             "statement s{}: no parameter {p} in block{}",
                             s.id, s.block
                         ))
@@ -84,16 +89,16 @@ impl<'a> View<'a> {
                     param_part.insert(v, s.partition);
                 }
                 (None, None) => {
-                    return Err(P4Error::BadPlan(format!(
+                    return Err(BadPlan(format!(
                         "statement s{} is neither an instruction nor a parameter",
                         s.id
                     )))
                 }
             }
         }
-        let values = |list: &[String]| -> Result<BTreeSet<Value>, P4Error> {
+        let values = |list: &[String]| -> Result<BTreeSet<Value>, BadPlan> {
             list.iter()
-                .map(|s| parse_value(s).ok_or_else(|| P4Error::BadPlan(format!("bad value `{s}`"))))
+                .map(|s| parse_value(s).ok_or_else(|| BadPlan(format!("bad value `{s}`"))))
                 .collect()
         };
         let blocks = |list: &[u32]| list.iter().map(|&b| Block::from_u32(b)).collect();
@@ -144,7 +149,6 @@ impl<'a> View<'a> {
     }
 
     /// Does block `b` hold a server statement (reaching it sends the packet to the server)?
-    #[allow(dead_code)]
     pub fn has_server(&self, b: Block) -> bool {
         self.server_blocks.contains(&b)
     }
