@@ -17,7 +17,6 @@ use tandem_ir::{Block, Function, InstKind, Value, ValueDef};
 /// Removes block parameters that receive one value (or themselves) on every incoming edge.
 pub fn remove_redundant_params(f: &mut Function) {
     loop {
-        let mut replace: HashMap<Value, Value> = HashMap::new();
         let mut incoming: HashMap<(Block, usize), HashSet<Value>> = HashMap::new();
         let mut has_preds: HashSet<Block> = HashSet::new();
         for b in f.blocks.keys() {
@@ -30,57 +29,43 @@ pub fn remove_redundant_params(f: &mut Function) {
                 }
             }
         }
-        'blocks: for b in f.blocks.keys() {
-            if !has_preds.contains(&b) {
-                continue;
-            }
-            for (k, &p) in f.blocks[b].params.iter().enumerate() {
-                let vals: Vec<Value> = incoming
-                    .get(&(b, k))
-                    .map(|s| s.iter().copied().filter(|&v| v != p).collect())
-                    .unwrap_or_default();
-                if vals.len() == 1 {
-                    replace.insert(p, vals[0]);
-                    // One parameter per block per round keeps indices simple.
-                    break;
-                }
-            }
-            if !replace.is_empty() {
-                break 'blocks;
-            }
-        }
-        let Some((&p, &v)) = replace.iter().next() else {
-            break;
-        };
-        let ValueDef::Param(b, k) = f.values[p].def else {
-            break;
-        };
-        // Drop the parameter and the matching argument of every edge into `b`.
-        f.blocks[b].params.remove(k);
-        for (idx, &q) in f.blocks[b].params.iter().enumerate() {
-            f.values[q].def = ValueDef::Param(b, idx);
-        }
-        let insts: Vec<_> = f.insts.keys().collect();
-        for i in insts {
-            edit_successors(&mut f.insts[i].kind, |call_block, args| {
-                if call_block == b && k < args.len() {
-                    args.remove(k);
-                }
+        // One parameter per round keeps the incoming-edge indices simple.
+        let found = f
+            .blocks
+            .keys()
+            .filter(|b| has_preds.contains(b))
+            .find_map(|b| {
+                f.blocks[b].params.iter().enumerate().find_map(|(k, &p)| {
+                    let vals: Vec<Value> = incoming
+                        .get(&(b, k))
+                        .map(|s| s.iter().copied().filter(|&v| v != p).collect())
+                        .unwrap_or_default();
+                    (vals.len() == 1).then(|| (b, k, vals[0]))
+                })
             });
-        }
-        f.values[p].def = ValueDef::Unused;
-        replace_uses(f, p, resolve(v, &replace));
+        let Some((b, k, v)) = found else { break };
+        let p = remove_param(f, b, k);
+        replace_uses(f, p, v);
     }
 }
 
-fn resolve(mut v: Value, map: &HashMap<Value, Value>) -> Value {
-    while let Some(&n) = map.get(&v) {
-        if n == v {
-            break;
-        }
-        v = n;
+/// Removes parameter `k` of block `b` and the matching argument of every edge into `b`;
+/// returns the removed parameter (now unused).
+fn remove_param(f: &mut Function, b: Block, k: usize) -> Value {
+    let p = f.blocks[b].params.remove(k);
+    f.values[p].def = ValueDef::Unused;
+    for (idx, &q) in f.blocks[b].params.iter().enumerate() {
+        f.values[q].def = ValueDef::Param(b, idx);
     }
-    v
+    let insts: Vec<_> = f.insts.keys().collect();
+    for i in insts {
+        edit_successors(&mut f.insts[i].kind, |call_block, args| {
+            if call_block == b && k < args.len() {
+                args.remove(k);
+            }
+        });
+    }
+    p
 }
 
 fn replace_uses(f: &mut Function, from: Value, to: Value) {
@@ -165,19 +150,7 @@ pub fn remove_dead_code(f: &mut Function) {
             // Unused parameters of blocks that are not the entry.
             if Some(b) != f.entry() {
                 while let Some(k) = f.blocks[b].params.iter().position(|p| !used.contains(p)) {
-                    let p = f.blocks[b].params.remove(k);
-                    f.values[p].def = ValueDef::Unused;
-                    for (idx, &q) in f.blocks[b].params.iter().enumerate() {
-                        f.values[q].def = ValueDef::Param(b, idx);
-                    }
-                    let all: Vec<_> = f.insts.keys().collect();
-                    for i in all {
-                        edit_successors(&mut f.insts[i].kind, |cb, args| {
-                            if cb == b && k < args.len() {
-                                args.remove(k);
-                            }
-                        });
-                    }
+                    remove_param(f, b, k);
                     changed = true;
                 }
             }
