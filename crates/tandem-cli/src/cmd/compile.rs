@@ -68,14 +68,8 @@ fn input_source(nf: &Path, module: &tandem_ir::Module) -> Option<(PathBuf, Strin
 pub fn run(args: Args) -> anyhow::Result<()> {
     let arch = Arch::from_name(&args.target)?;
     let profile = super::partition::load_profile(&args.profile)?;
-    let module = super::partition::load_module(&args.nf)?;
-    let options = tandem_partition::PartitionOptions {
-        split_joins: !args.no_split_joins,
-        ..Default::default()
-    };
     let tandem_partition::Partitioned { module, info, plan } =
-        tandem_partition::partition_module(&module, &profile, &options)
-            .with_context(|| format!("partitioning {}", args.nf.display()))?;
+        super::partition::partition_nf(&args.nf, &profile, !args.no_split_joins)?;
     let p4 = tandem_p4::generate(
         &plan,
         &module,

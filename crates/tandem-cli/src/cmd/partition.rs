@@ -64,16 +64,25 @@ pub fn load_module(nf: &Path) -> anyhow::Result<tandem_ir::Module> {
     Ok(tandem_ir::renumber(&lifted.module))
 }
 
-pub fn run(args: Args) -> anyhow::Result<()> {
-    let profile = load_profile(&args.target)?;
-    let module = load_module(&args.nf)?;
+/// Lifts (or reads) `nf` and partitions it for `profile`: the default pipeline.
+pub fn partition_nf(
+    nf: &std::path::Path,
+    profile: &tandem_partition::TargetProfile,
+    split_joins: bool,
+) -> anyhow::Result<tandem_partition::Partitioned> {
+    let module = load_module(nf)?;
     let options = tandem_partition::PartitionOptions {
-        split_joins: !args.no_split_joins,
+        split_joins,
         ..Default::default()
     };
+    tandem_partition::partition_module(&module, profile, &options)
+        .with_context(|| format!("partitioning {}", nf.display()))
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let profile = load_profile(&args.target)?;
     let tandem_partition::Partitioned { module, info, plan } =
-        tandem_partition::partition_module(&module, &profile, &options)
-            .with_context(|| format!("partitioning {}", args.nf.display()))?;
+        partition_nf(&args.nf, &profile, !args.no_split_joins)?;
     let plan: Plan = plan;
     if args.show_ir {
         print!("{}", plan.ir);
