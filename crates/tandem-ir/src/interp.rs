@@ -457,6 +457,31 @@ impl StateStore {
         }
     }
 
+    /// Host-side lookup of a live entry: like [`StateStore::map_get`], but an expiring-map
+    /// entry idle for longer than its timeout at [`StateStore::clock_ns`] reads as absent.
+    /// Does not refresh.
+    pub fn map_get_live(
+        &self,
+        module: &Module,
+        name: &str,
+        key: &[u64],
+    ) -> Result<Option<Vec<u64>>, StoreError> {
+        let (id, kind) = self.lookup(module, name)?;
+        let timeout = match kind {
+            StateKind::ExpiringMap {
+                idle_timeout_ns, ..
+            } => Some(*idle_timeout_ns),
+            _ => None,
+        };
+        match self.slots.get(id.index()) {
+            Some(Slot::Map(m)) => Ok(m
+                .get(key)
+                .filter(|e| live(e, self.clock_ns, timeout))
+                .map(|e| e.value.clone())),
+            _ => Err(Self::shape_err(name, "not a map")),
+        }
+    }
+
     /// Number of entries in a map (expired but unreclaimed entries included).
     pub fn map_len(&self, module: &Module, name: &str) -> Result<usize, StoreError> {
         let (id, _) = self.lookup(module, name)?;

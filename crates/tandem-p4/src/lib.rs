@@ -102,6 +102,10 @@ pub struct P4Options {
     pub reuse_metadata: bool,
     /// Fold single-use pure values into their readers ([`inline`]).
     pub inline_values: bool,
+    /// Size switch tables for at most this many entries (default: the map's capacity). A
+    /// smaller switch table keeps the entries that do not fit on the server only; the
+    /// runtime sends the packets that need them through the server (correct, slower).
+    pub max_table_size: Option<u64>,
 }
 
 impl Default for P4Options {
@@ -112,6 +116,7 @@ impl Default for P4Options {
             atomic_update: true,
             reuse_metadata: true,
             inline_values: true,
+            max_table_size: None,
         }
     }
 }

@@ -321,7 +321,9 @@ impl Gen<'_, '_> {
                             &keys,
                             key,
                             value,
-                            *capacity,
+                            self.opts
+                                .max_table_size
+                                .map_or(*capacity, |m| m.clamp(1, (*capacity).max(1))),
                             timeout,
                             &results,
                             manifest::TableRole::Main,

@@ -1009,6 +1009,30 @@ fn extract(frame: &[u8]) -> BTreeMap<&'static str, FieldValue> {
     m
 }
 
+/// A frame decoded field by field (Ethernet, IPv4, TCP/UDP, payload, and the checksums), as
+/// `(name, shown value)` in a fixed order — for reports that put two frames side by side.
+pub fn frame_fields(frame: &[u8]) -> Vec<(String, String)> {
+    let mut out: Vec<(String, String)> = extract(frame)
+        .iter()
+        .map(|(k, v)| (k.to_string(), v.show(k)))
+        .collect();
+    if frame.len() >= 34 && frame[12..14] == [0x08, 0x00] && frame[14] >> 4 == 4 {
+        let be16 = |o: usize| u16::from_be_bytes([frame[o], frame[o + 1]]);
+        out.push(("ipv4.csum".into(), format!("0x{:04x}", be16(24))));
+        let l4 = 14 + usize::from(frame[14] & 0x0f).max(5) * 4;
+        match frame[23] {
+            6 if frame.len() >= l4 + 18 => {
+                out.push(("tcp.csum".into(), format!("0x{:04x}", be16(l4 + 16))))
+            }
+            17 if frame.len() >= l4 + 8 => {
+                out.push(("udp.csum".into(), format!("0x{:04x}", be16(l4 + 6))))
+            }
+            _ => {}
+        }
+    }
+    out
+}
+
 /// Checks IPv4/TCP/UDP checksums of an IPv4 frame; `Ok` for non-IPv4 frames.
 pub fn validate_checksums(frame: &[u8]) -> Result<(), String> {
     if frame.len() < 14 || frame[12..14] != [0x08, 0x00] {

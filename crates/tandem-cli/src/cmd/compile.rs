@@ -46,6 +46,14 @@ pub struct Args {
     /// Do not copy join tails (see `tandem partition --help`).
     #[arg(long)]
     pub no_split_joins: bool,
+    /// Size switch tables for at most N entries (default: each map's capacity); entries
+    /// that do not fit stay on the server and their packets take the slow path.
+    #[arg(long, value_name = "N")]
+    pub max_table_size: Option<u64>,
+    /// The NF's configuration (default: the `.toml` next to the source, if any); `tandem
+    /// run` runs `configure()` with it.
+    #[arg(long, value_name = "FILE")]
+    pub config: Option<PathBuf>,
 }
 
 /// Non-blank lines.
@@ -79,6 +87,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             atomic_update: !args.no_atomic_update,
             reuse_metadata: !args.no_metadata_reuse,
             inline_values: !args.no_inline,
+            max_table_size: args.max_table_size,
         },
     )
     .with_context(|| format!("generating P4 for {}", args.nf.display()))?;
@@ -106,6 +115,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     write("manifest.json", &(p4.manifest.to_json() + "\n"))?;
     write("switch.p4info.txt", &p4.manifest.to_p4info_text())?;
     let input = input_source(&args.nf, &module);
+    // Where `tandem run` finds configure(): the NF source and its configuration.
+    if let Some((src, _)) = &input {
+        let abs = |p: &Path| std::fs::canonicalize(p).unwrap_or_else(|_| p.to_path_buf());
+        let config = args
+            .config
+            .clone()
+            .or_else(|| Some(src.with_extension("toml")).filter(|p| p.is_file()));
+        let nf = tandem_offload::NfSource {
+            source: abs(src),
+            config: config.as_deref().map(abs),
+        };
+        write(
+            "nf.json",
+            &(serde_json::to_string_pretty(&nf).unwrap_or_default() + "\n"),
+        )?;
+    }
     let (in_name, in_lines) = match &input {
         Some((p, t)) => (p.display().to_string(), Some(lines(t))),
         None => (args.nf.display().to_string(), None),
@@ -133,7 +158,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     let build = "build the server partition: clang++-16 -std=c++17 -O2 -shared -fPIC -Iinclude server.cc -o server.so\n";
     write("report.txt", &format!("{report}\n{sizes}{build}"))?;
-    println!("{}: wrote switch.p4, switch.p4info.txt, server.cc, include/tandem/server.h, plan.json, manifest.json, report.txt to {}", plan.nf, out.display());
+    println!("{}: wrote switch.p4, switch.p4info.txt, server.cc, include/tandem/server.h, plan.json, manifest.json, nf.json, report.txt to {}", plan.nf, out.display());
     print!("{sizes}");
     if args.show_p4 {
         print!("{p4_text}");

@@ -1,0 +1,331 @@
+//! `tandem check`: the offloaded pair against the original NF on the same traffic.
+//!
+//! Every packet goes to the reference host (the native NF) and to the offloaded system.
+//! Outputs are compared per port as multisets of frames (byte-exact; order within a port may
+//! differ only as run-to-completion allows — here the runtime processes packets in arrival
+//! order, so it never does), and the final states are compared. The first packet whose
+//! outputs differ is reported decoded field by field, with the NF statements on its path and
+//! the partition each ran in (found by replaying the trace on the NF's IR).
+
+use std::collections::{BTreeMap, HashMap};
+use std::fmt::Write as _;
+
+use tandem_ir::interp::{InterpOptions, Interpreter, Packet, StateStore};
+use tandem_partition::Partition;
+use tandem_runtime::irhost::{diff_states, load_native_state, normalize_native};
+use tandem_runtime::scenario::frame_fields;
+use tandem_runtime::{Host, NativeNf, Verdict};
+use tandem_traffic::{ReplyRewriter, TracePacket};
+
+use crate::control::ControlWrap;
+use crate::fallback::walk;
+use crate::system::{Bundle, Offloaded, RunOptions, RunStats};
+use crate::OffloadError;
+
+/// How to check.
+pub struct CheckOptions {
+    /// Runtime options.
+    pub run: RunOptions,
+    /// Rewrite replies to match what the NF sent (closed loop), as `tandem host` does.
+    pub closed_loop: bool,
+    /// Wraps the control plane (fault injection).
+    pub control: Option<ControlWrap>,
+    /// Called after every packet with the number done.
+    pub progress: Option<Box<dyn FnMut(u64)>>,
+}
+
+impl Default for CheckOptions {
+    fn default() -> Self {
+        CheckOptions {
+            run: RunOptions::default(),
+            closed_loop: true,
+            control: None,
+            progress: None,
+        }
+    }
+}
+
+/// The outcome of a check.
+#[derive(Debug, serde::Serialize)]
+pub struct CheckReport {
+    /// Packets checked.
+    pub packets: u64,
+    /// Reference host: packets out per port.
+    pub reference_out: BTreeMap<u32, u64>,
+    /// Reference host: packets dropped.
+    pub reference_dropped: u64,
+    /// The offloaded run's counters.
+    pub offloaded: RunStats,
+    /// Packets whose outputs differ (per packet, in arrival order).
+    pub differing_packets: u64,
+    /// Per port: frames the reference sent that the offloaded pair did not, and vice versa
+    /// (as multisets).
+    pub multiset_differences: BTreeMap<u32, (u64, u64)>,
+    /// The first differing packet, explained.
+    pub first_difference: Option<String>,
+    /// Differences of the final state.
+    pub state_differences: Vec<String>,
+}
+
+impl CheckReport {
+    /// Outputs equal as per-port multisets and final states equal.
+    pub fn passed(&self) -> bool {
+        self.multiset_differences.is_empty() && self.state_differences.is_empty()
+    }
+}
+
+fn frame_hash(port: u32, frame: &[u8]) -> (u32, u64, usize) {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for &b in frame {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    (port, h, frame.len())
+}
+
+/// Runs `packets` through the reference (the native NF, already configured) and the
+/// offloaded bundle, and compares.
+pub fn check(
+    bundle: &Bundle,
+    reference: NativeNf,
+    packets: &mut dyn Iterator<Item = TracePacket>,
+    mut options: CheckOptions,
+) -> Result<CheckReport, OffloadError> {
+    if reference.timer_interval_ns() > 0 {
+        return Err(OffloadError::Native(format!(
+            "{}: NFs with on_timer() cannot be offloaded yet (the timer would run on the server's copy only)",
+            reference.name()
+        )));
+    }
+    let mut host = Host::new(reference);
+    let initial = host
+        .dump_state()
+        .map_err(|e| OffloadError::Native(e.to_string()))?;
+    let mut sys = Offloaded::new(bundle, &initial, &options.run, options.control.take())?;
+    let mut replies = ReplyRewriter::new();
+    let mut balance: HashMap<(u32, u64, usize), i64> = HashMap::new();
+    let mut reference_out = BTreeMap::new();
+    let mut reference_dropped = 0;
+    let mut differing = 0u64;
+    let mut first: Option<String> = None;
+    // The inputs so far, to replay the NF up to the first differing packet.
+    let mut history: Vec<TracePacket> = Vec::new();
+    let mut n = 0u64;
+    for mut pkt in packets {
+        if options.closed_loop {
+            replies.rewrite(&mut pkt);
+        }
+        let want = host
+            .process(&pkt)
+            .map_err(|e| OffloadError::Native(e.to_string()))?;
+        let got = sys.process(&pkt)?;
+        match &want {
+            Verdict::Send { port, frame } => {
+                *reference_out.entry(*port).or_insert(0u64) += 1;
+                *balance.entry(frame_hash(*port, frame)).or_default() += 1;
+            }
+            Verdict::Drop => reference_dropped += 1,
+        }
+        if let Verdict::Send { port, frame } = &got {
+            *balance.entry(frame_hash(*port, frame)).or_default() -= 1;
+        }
+        if want != got {
+            differing += 1;
+            if first.is_none() {
+                first = Some(explain(bundle, &initial, &history, &pkt, n, &want, &got));
+                history = Vec::new();
+            }
+        } else if first.is_none() {
+            history.push(pkt.clone());
+        }
+        if options.closed_loop {
+            if let Verdict::Send { port, frame } = &want {
+                replies.observe(&pkt.data, pkt.port, &[(*port, frame.as_slice())]);
+            }
+        }
+        n += 1;
+        if let Some(p) = options.progress.as_mut() {
+            p(n);
+        }
+    }
+    let mut multiset_differences: BTreeMap<u32, (u64, u64)> = BTreeMap::new();
+    for ((port, _, _), b) in balance {
+        if b != 0 {
+            let e = multiset_differences.entry(port).or_default();
+            if b > 0 {
+                e.0 += b as u64;
+            } else {
+                e.1 += (-b) as u64;
+            }
+        }
+    }
+    let last_ts = host.summary().last_ts_ns;
+    let reference_state = normalize_native(
+        &host
+            .nf()
+            .dump_state(last_ts)
+            .map_err(|e| OffloadError::Native(e.to_string()))?,
+    );
+    let offloaded_state = sys.state()?;
+    Ok(CheckReport {
+        packets: n,
+        reference_out,
+        reference_dropped,
+        offloaded: sys.stats(),
+        differing_packets: differing,
+        multiset_differences,
+        first_difference: first,
+        state_differences: diff_states(&reference_state, &offloaded_state),
+    })
+}
+
+fn show_verdict(v: &Verdict) -> String {
+    match v {
+        Verdict::Send { port, frame } => format!("sent on port {port}, {} bytes", frame.len()),
+        Verdict::Drop => "dropped".into(),
+    }
+}
+
+/// The first differing packet: both outputs field by field, and its path through the NF.
+fn explain(
+    bundle: &Bundle,
+    initial: &serde_json::Value,
+    history: &[TracePacket],
+    pkt: &TracePacket,
+    index: u64,
+    want: &Verdict,
+    got: &Verdict,
+) -> String {
+    let mut s = String::new();
+    let _ = writeln!(
+        s,
+        "packet {index} (port {}, {} bytes, t={} ns): reference {}, offloaded {}",
+        pkt.port,
+        pkt.data.len(),
+        pkt.ts_ns,
+        show_verdict(want),
+        show_verdict(got)
+    );
+    let fields = |v: &Verdict| match v {
+        Verdict::Send { frame, .. } => frame_fields(frame),
+        Verdict::Drop => Vec::new(),
+    };
+    let (a, b) = (fields(want), fields(got));
+    let input = frame_fields(&pkt.data);
+    let _ = writeln!(
+        s,
+        "  {:<12} {:<28} {:<28} offloaded",
+        "field", "input", "reference"
+    );
+    let names: Vec<&String> =
+        input
+            .iter()
+            .chain(&a)
+            .chain(&b)
+            .map(|(k, _)| k)
+            .fold(Vec::new(), |mut acc, k| {
+                if !acc.contains(&k) {
+                    acc.push(k);
+                }
+                acc
+            });
+    let get = |l: &[(String, String)], k: &str| {
+        l.iter()
+            .find(|(n, _)| n == k)
+            .map(|(_, v)| v.clone())
+            .unwrap_or_else(|| "-".into())
+    };
+    for k in names {
+        let (i, r, o) = (get(&input, k), get(&a, k), get(&b, k));
+        let mark = if r != o { "  <<" } else { "" };
+        let clip = |x: String| {
+            if x.chars().count() > 26 {
+                format!("{}…", x.chars().take(25).collect::<String>())
+            } else {
+                x
+            }
+        };
+        let _ = writeln!(
+            s,
+            "  {k:<12} {:<28} {:<28} {}{mark}",
+            clip(i),
+            clip(r),
+            clip(o)
+        );
+    }
+    match path(bundle, initial, history, pkt) {
+        Ok(lines) => {
+            let _ = writeln!(
+                s,
+                "  its path through the NF (statement, partition, IR, C++):"
+            );
+            for l in lines {
+                let _ = writeln!(s, "    {l}");
+            }
+        }
+        Err(e) => {
+            let _ = writeln!(s, "  (its path could not be replayed: {e})");
+        }
+    }
+    s
+}
+
+/// Replays the trace on the NF's IR and lists the statements the packet executes.
+fn path(
+    bundle: &Bundle,
+    initial: &serde_json::Value,
+    history: &[TracePacket],
+    pkt: &TracePacket,
+) -> Result<Vec<String>, OffloadError> {
+    let module = &bundle.module;
+    let mut store = StateStore::new(module);
+    load_native_state(module, &mut store, initial)
+        .map_err(|e| OffloadError::State(e.to_string()))?;
+    let interp = Interpreter::new(module, InterpOptions::default())
+        .map_err(|e| OffloadError::Manifest(e.to_string()))?;
+    let ir = |p: &TracePacket| Packet {
+        bytes: p.data.clone(),
+        in_port: p.port as u16,
+        timestamp_ns: p.ts_ns,
+    };
+    let mut payload = tandem_lift::PayloadOps;
+    for p in history {
+        interp
+            .run_with(&mut store, &ir(p), &mut payload)
+            .map_err(|e| OffloadError::Server(e.to_string()))?;
+    }
+    let w = walk(module, &mut store, &ir(pkt), true, &mut payload)?;
+    let mut at = HashMap::new();
+    for (b, data) in module.process.blocks.iter() {
+        for (i, &inst) in data.insts.iter().enumerate() {
+            at.insert(inst, (b.as_u32(), i as u32));
+        }
+    }
+    let stmts: HashMap<(u32, u32), &tandem_partition::PlanStmt> = bundle
+        .plan
+        .statements
+        .iter()
+        .filter_map(|s| Some(((s.block, s.index?), s)))
+        .collect();
+    Ok(w.path
+        .iter()
+        .filter_map(|i| stmts.get(at.get(i)?))
+        .filter(|s| !s.text.contains(" = const "))
+        .map(|s| {
+            let part = match s.partition {
+                Partition::Pre => "pre",
+                Partition::Server => "server",
+                Partition::Post => "post",
+            };
+            format!(
+                "s{:<4} {part:<6} {}{}",
+                s.id,
+                s.text,
+                s.loc
+                    .as_deref()
+                    .map(|l| format!("  ({l})"))
+                    .unwrap_or_default()
+            )
+        })
+        .collect())
+}

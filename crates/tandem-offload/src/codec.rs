@@ -1,0 +1,278 @@
+//! The transfer header (Gallium §4.2.3), driven by the manifest.
+//!
+//! Between the Ethernet header and the original L3 header the switch inserts
+//! `manifest.transfer_header.bytes` bytes under EtherType `ethertype` (0x88b5): field `tag`
+//! (1: pre → server, 2: server → post), `orig_ethertype` (the frame's own EtherType), the cut
+//! values, and padding. Fields are big-endian bit strings at the manifest's bit offsets.
+//!
+//! The server sees the packet as the NF does: [`TransferCodec::decode`] strips the header and
+//! restores the original EtherType; [`TransferCodec::encode`] puts it back with the server's
+//! values and the tag for post.
+
+use tandem_p4::manifest::TransferHeader;
+
+use crate::OffloadError;
+
+/// Encoder/decoder for one NF's transfer header.
+#[derive(Clone, Debug)]
+pub struct TransferCodec {
+    ethertype: u16,
+    bytes: usize,
+    /// (offset bits, width bits) per field, manifest order.
+    fields: Vec<(u32, u32)>,
+    names: Vec<String>,
+    tag: usize,
+    orig: usize,
+    to_server: u8,
+    to_post: u8,
+}
+
+/// Where the Ethernet header's EtherType sits.
+const ETHERTYPE_AT: usize = 12;
+const ETH_LEN: usize = 14;
+
+impl TransferCodec {
+    /// Builds the codec; fails on a manifest whose header is inconsistent (fields outside the
+    /// header, over 64 bits, missing `tag`/`orig_ethertype`).
+    pub fn new(th: &TransferHeader) -> Result<TransferCodec, OffloadError> {
+        let bad = |m: String| OffloadError::Manifest(format!("transfer header: {m}"));
+        let ethertype = parse_u16(&th.ethertype)
+            .ok_or_else(|| bad(format!("bad ethertype `{}`", th.ethertype)))?;
+        let mut fields = Vec::new();
+        for f in &th.fields {
+            if f.bits == 0 || f.bits > 64 {
+                return Err(bad(format!("field `{}` has {} bits", f.name, f.bits)));
+            }
+            if u64::from(f.offset) + u64::from(f.bits) > u64::from(th.bytes) * 8 {
+                return Err(bad(format!(
+                    "field `{}` (bits {}..{}) lies outside the {}-byte header",
+                    f.name,
+                    f.offset,
+                    f.offset + f.bits,
+                    th.bytes
+                )));
+            }
+            fields.push((f.offset, f.bits));
+        }
+        let names: Vec<String> = th.fields.iter().map(|f| f.name.clone()).collect();
+        let pos = |n: &str| {
+            names
+                .iter()
+                .position(|x| x == n)
+                .ok_or_else(|| bad(format!("no `{n}` field")))
+        };
+        let tag = pos("tag")?;
+        let orig = pos("orig_ethertype")?;
+        if fields[orig].1 != 16 {
+            return Err(bad("`orig_ethertype` is not 16 bits".into()));
+        }
+        Ok(TransferCodec {
+            ethertype,
+            bytes: th.bytes as usize,
+            fields,
+            names,
+            tag,
+            orig,
+            to_server: th.tag_to_server,
+            to_post: th.tag_to_post,
+        })
+    }
+
+    /// Header length in bytes.
+    pub fn len(&self) -> usize {
+        self.bytes
+    }
+
+    /// Whether the header has no bytes (never, for a valid manifest).
+    pub fn is_empty(&self) -> bool {
+        self.bytes == 0
+    }
+
+    /// Field names, in the order of the value vectors.
+    pub fn field_names(&self) -> &[String] {
+        &self.names
+    }
+
+    /// Splits a frame from the switch into the header's field values and the packet as the
+    /// NF sees it (header removed, original EtherType restored). `None` when the frame does
+    /// not carry a transfer header with the to-server tag.
+    pub fn decode(&self, frame: &[u8]) -> Option<(Vec<u64>, Vec<u8>)> {
+        if frame.len() < ETH_LEN + self.bytes
+            || u16::from_be_bytes([frame[ETHERTYPE_AT], frame[ETHERTYPE_AT + 1]]) != self.ethertype
+        {
+            return None;
+        }
+        let hdr = &frame[ETH_LEN..ETH_LEN + self.bytes];
+        let values: Vec<u64> = self
+            .fields
+            .iter()
+            .map(|&(off, bits)| get_bits(hdr, off, bits))
+            .collect();
+        if values[self.tag] != u64::from(self.to_server) {
+            return None;
+        }
+        let mut pkt = Vec::with_capacity(frame.len() - self.bytes);
+        pkt.extend_from_slice(&frame[..ETHERTYPE_AT]);
+        pkt.extend_from_slice(&(values[self.orig] as u16).to_be_bytes());
+        pkt.extend_from_slice(&frame[ETH_LEN + self.bytes..]);
+        Some((values, pkt))
+    }
+
+    /// The frame the server sends back to the switch: `pkt` (as the NF sees it, possibly
+    /// rewritten by the server) with the header re-inserted, the tag set to "to post" and
+    /// `orig_ethertype` taken from the packet. `values` are the server's output fields.
+    pub fn encode(&self, pkt: &[u8], values: &[u64]) -> Vec<u8> {
+        let mut hdr = vec![0u8; self.bytes];
+        for (i, (&(off, bits), &v)) in self.fields.iter().zip(values).enumerate() {
+            let v = if i == self.tag {
+                u64::from(self.to_post)
+            } else if i == self.orig && pkt.len() >= ETH_LEN {
+                u64::from(u16::from_be_bytes([
+                    pkt[ETHERTYPE_AT],
+                    pkt[ETHERTYPE_AT + 1],
+                ]))
+            } else {
+                v
+            };
+            set_bits(&mut hdr, off, bits, v);
+        }
+        let mut out = Vec::with_capacity(pkt.len() + self.bytes);
+        if pkt.len() < ETH_LEN {
+            // Not an Ethernet frame: the switch never sends one to the server.
+            out.extend_from_slice(pkt);
+            return out;
+        }
+        out.extend_from_slice(&pkt[..ETHERTYPE_AT]);
+        out.extend_from_slice(&self.ethertype.to_be_bytes());
+        out.extend_from_slice(&hdr);
+        out.extend_from_slice(&pkt[ETH_LEN..]);
+        out
+    }
+}
+
+fn parse_u16(s: &str) -> Option<u16> {
+    match s.strip_prefix("0x").or_else(|| s.strip_prefix("0X")) {
+        Some(h) => u16::from_str_radix(h, 16).ok(),
+        None => s.parse().ok(),
+    }
+}
+
+/// `bits` bits at bit `off` (bit 0 = the first byte's most significant bit), big-endian.
+fn get_bits(buf: &[u8], off: u32, bits: u32) -> u64 {
+    (off..off + bits).fold(0u64, |acc, b| {
+        (acc << 1) | u64::from((buf[(b / 8) as usize] >> (7 - b % 8)) & 1)
+    })
+}
+
+fn set_bits(buf: &mut [u8], off: u32, bits: u32, v: u64) {
+    for i in 0..bits {
+        let b = off + i;
+        let mask = 1u8 << (7 - b % 8);
+        if (v >> (bits - 1 - i)) & 1 == 1 {
+            buf[(b / 8) as usize] |= mask;
+        } else {
+            buf[(b / 8) as usize] &= !mask;
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use tandem_p4::manifest::HeaderField;
+
+    fn field(name: &str, offset: u32, bits: u32) -> HeaderField {
+        HeaderField {
+            name: name.into(),
+            offset,
+            bits,
+            value: None,
+            from: None,
+            to: Vec::new(),
+        }
+    }
+
+    fn header() -> TransferHeader {
+        TransferHeader {
+            ethertype: "0x88b5".into(),
+            bytes: 10,
+            tag_to_server: 1,
+            tag_to_post: 2,
+            fields: vec![
+                field("tag", 0, 8),
+                field("orig_ethertype", 8, 16),
+                field("a", 24, 1),
+                field("b", 25, 32),
+                field("c", 57, 13),
+                field("pad", 70, 10),
+            ],
+        }
+    }
+
+    fn frame_with(values: &[u64], payload: &[u8]) -> Vec<u8> {
+        let mut hdr = vec![0u8; 10];
+        for (&(o, b), &v) in [(0, 8), (8, 16), (24, 1), (25, 32), (57, 13), (70, 10)]
+            .iter()
+            .zip(values)
+        {
+            set_bits(&mut hdr, o, b, v);
+        }
+        let mut f = vec![0xaa; 12];
+        f.extend_from_slice(&[0x88, 0xb5]);
+        f.extend_from_slice(&hdr);
+        f.extend_from_slice(payload);
+        f
+    }
+
+    #[test]
+    fn decodes_fields_and_restores_the_ethertype() {
+        let c = TransferCodec::new(&header()).unwrap();
+        let f = frame_with(&[1, 0x0800, 1, 0xdead_beef, 0x1abc, 0], b"\x45rest");
+        let (v, pkt) = c.decode(&f).unwrap();
+        assert_eq!(v, vec![1, 0x0800, 1, 0xdead_beef, 0x1abc, 0]);
+        assert_eq!(&pkt[12..14], &[0x08, 0x00]);
+        assert_eq!(&pkt[14..], b"\x45rest");
+    }
+
+    #[test]
+    fn rejects_other_frames() {
+        let c = TransferCodec::new(&header()).unwrap();
+        // wrong tag (a post-bound frame), wrong EtherType, too short
+        assert!(c
+            .decode(&frame_with(&[2, 0x0800, 0, 0, 0, 0], b""))
+            .is_none());
+        let mut f = frame_with(&[1, 0x0800, 0, 0, 0, 0], b"");
+        f[12] = 0x08;
+        assert!(c.decode(&f).is_none());
+        assert!(c.decode(&[0u8; 20]).is_none());
+        assert!(c.decode(&[]).is_none());
+    }
+
+    #[test]
+    fn bad_manifests_are_errors() {
+        let mut h = header();
+        h.fields.push(field("x", 78, 8));
+        assert!(TransferCodec::new(&h).is_err());
+        let mut h = header();
+        h.fields.retain(|f| f.name != "tag");
+        assert!(TransferCodec::new(&h).is_err());
+        let mut h = header();
+        h.ethertype = "zz".into();
+        assert!(TransferCodec::new(&h).is_err());
+    }
+
+    proptest::proptest! {
+        /// encode ∘ decode keeps every field (tag → post) and the packet.
+        #[test]
+        fn round_trip(a in 0u64..2, b in 0u64..=u32::MAX as u64, c in 0u64..(1 << 13),
+                      payload in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64)) {
+            let codec = TransferCodec::new(&header()).unwrap();
+            let f = frame_with(&[1, 0x86dd, a, b, c, 0], &payload);
+            let (v, pkt) = codec.decode(&f).unwrap();
+            let back = codec.encode(&pkt, &v);
+            let mut want = f.clone();
+            want[14] = 2; // the tag for post
+            proptest::prop_assert_eq!(back, want);
+        }
+    }
+}

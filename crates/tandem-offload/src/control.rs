@@ -1,0 +1,219 @@
+//! The control plane between the server host and the switch: table writes and register
+//! reads/writes, as a P4Runtime client would send them. One [`ControlPlane::write`] is one
+//! write request; targets do not promise that its updates become visible together (that is
+//! what the write-back tables and the visibility flag are for, see [`crate::sync`]).
+//!
+//! [`SwitchControl`] drives the in-process software switch; [`FaultyControl`] wraps any
+//! control plane and injects failures, delays and full tables for tests.
+
+use std::collections::VecDeque;
+use std::time::Duration;
+
+use tandem_switch::{ControlError, ControlOp, Switch};
+
+/// Why a control-plane request failed.
+#[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
+pub enum ControlFailure {
+    /// The request did not take effect and may be retried (lost message, busy target).
+    #[error("transient control-plane failure: {0}")]
+    Transient(String),
+    /// A table has no room for another entry.
+    #[error("table `{table}` is full")]
+    Full {
+        /// The table.
+        table: String,
+    },
+    /// The request is wrong (unknown table, bad arguments): retrying cannot help.
+    #[error("control-plane request rejected: {0}")]
+    Rejected(String),
+}
+
+/// A switch's control plane.
+pub trait ControlPlane: Send {
+    /// One write request. On error nothing of it took effect.
+    fn write(&mut self, ops: &[ControlOp]) -> Result<(), ControlFailure>;
+    /// Writes one register cell.
+    fn register_write(&mut self, name: &str, index: u32, value: u64) -> Result<(), ControlFailure>;
+    /// Reads one register cell.
+    fn register_read(&mut self, name: &str, index: u32) -> Result<u64, ControlFailure>;
+}
+
+impl From<ControlError> for ControlFailure {
+    fn from(e: ControlError) -> Self {
+        match e {
+            ControlError::Full { table, .. } => ControlFailure::Full { table },
+            other => ControlFailure::Rejected(other.to_string()),
+        }
+    }
+}
+
+/// The in-process software switch's control plane (each write request is applied
+/// atomically, which is more than the sync protocol needs).
+#[derive(Clone, Debug)]
+pub struct SwitchControl {
+    sw: Switch,
+}
+
+impl SwitchControl {
+    /// Controls `sw`.
+    pub fn new(sw: Switch) -> SwitchControl {
+        SwitchControl { sw }
+    }
+}
+
+impl ControlPlane for SwitchControl {
+    fn write(&mut self, ops: &[ControlOp]) -> Result<(), ControlFailure> {
+        if ops.is_empty() {
+            return Ok(());
+        }
+        Ok(self.sw.apply_batch(ops)?)
+    }
+
+    fn register_write(&mut self, name: &str, index: u32, value: u64) -> Result<(), ControlFailure> {
+        Ok(self.sw.register_write(name, index, value)?)
+    }
+
+    fn register_read(&mut self, name: &str, index: u32) -> Result<u64, ControlFailure> {
+        Ok(self.sw.register_read(name, index)?)
+    }
+}
+
+/// What [`FaultyControl`] does to the next request.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Fault {
+    /// Let it through.
+    Pass,
+    /// Fail it with a transient error (nothing applied).
+    Fail,
+    /// Apply it after this long.
+    Delay(Duration),
+}
+
+/// Fault injection around a control plane.
+pub struct FaultyControl<C> {
+    inner: C,
+    /// Faults for the next requests, in order (then [`FaultyControl::every`]).
+    pub script: VecDeque<Fault>,
+    /// After the script: fail every n-th request (0: never).
+    pub every: u64,
+    requests: u64,
+    /// Requests failed so far.
+    pub failed: u64,
+    /// Requests that went through (possibly late).
+    pub applied: u64,
+}
+
+impl<C: ControlPlane> FaultyControl<C> {
+    /// No faults until some are scripted.
+    pub fn new(inner: C) -> FaultyControl<C> {
+        FaultyControl {
+            inner,
+            script: VecDeque::new(),
+            every: 0,
+            requests: 0,
+            failed: 0,
+            applied: 0,
+        }
+    }
+
+    /// The wrapped control plane.
+    pub fn inner_mut(&mut self) -> &mut C {
+        &mut self.inner
+    }
+
+    fn next(&mut self) -> Result<(), ControlFailure> {
+        self.requests += 1;
+        let fault = match self.script.pop_front() {
+            Some(f) => f,
+            None if self.every > 0 && self.requests.is_multiple_of(self.every) => Fault::Fail,
+            None => Fault::Pass,
+        };
+        match fault {
+            Fault::Pass => Ok(()),
+            Fault::Fail => {
+                self.failed += 1;
+                Err(ControlFailure::Transient(format!(
+                    "injected failure of request {}",
+                    self.requests
+                )))
+            }
+            Fault::Delay(d) => {
+                std::thread::sleep(d);
+                Ok(())
+            }
+        }
+    }
+}
+
+impl<C: ControlPlane> ControlPlane for FaultyControl<C> {
+    fn write(&mut self, ops: &[ControlOp]) -> Result<(), ControlFailure> {
+        self.next()?;
+        self.inner.write(ops)?;
+        self.applied += 1;
+        Ok(())
+    }
+
+    fn register_write(&mut self, name: &str, index: u32, value: u64) -> Result<(), ControlFailure> {
+        self.next()?;
+        self.inner.register_write(name, index, value)?;
+        self.applied += 1;
+        Ok(())
+    }
+
+    fn register_read(&mut self, name: &str, index: u32) -> Result<u64, ControlFailure> {
+        self.next()?;
+        let v = self.inner.register_read(name, index)?;
+        self.applied += 1;
+        Ok(v)
+    }
+}
+
+/// Builds the control plane the runtime uses from the switch's own (e.g. wrapping it in
+/// [`FaultyControl`]).
+pub type ControlWrap = Box<dyn FnOnce(SwitchControl) -> Box<dyn ControlPlane>>;
+
+/// How often and how patiently a request is retried.
+#[derive(Clone, Copy, Debug)]
+pub struct RetryPolicy {
+    /// Attempts per request before the runtime gives up (and stops, holding the packet).
+    pub attempts: u32,
+    /// Wait before the second attempt; doubles per attempt up to `max_backoff`.
+    pub backoff: Duration,
+    /// Longest wait between attempts.
+    pub max_backoff: Duration,
+}
+
+impl Default for RetryPolicy {
+    fn default() -> Self {
+        RetryPolicy {
+            attempts: 50,
+            backoff: Duration::from_micros(50),
+            max_backoff: Duration::from_millis(20),
+        }
+    }
+}
+
+impl RetryPolicy {
+    /// Runs `f` until it succeeds, fails with a non-transient error, or the attempts run
+    /// out; counts retries into `retries`.
+    pub fn run<T>(
+        &self,
+        retries: &mut u64,
+        mut f: impl FnMut() -> Result<T, ControlFailure>,
+    ) -> Result<T, ControlFailure> {
+        let mut wait = self.backoff;
+        let mut attempt = 1;
+        loop {
+            match f() {
+                Err(ControlFailure::Transient(e)) if attempt < self.attempts => {
+                    log::debug!("control plane: {e}; retrying in {wait:?}");
+                    *retries += 1;
+                    attempt += 1;
+                    std::thread::sleep(wait);
+                    wait = (wait * 2).min(self.max_backoff);
+                }
+                r => return r,
+            }
+        }
+    }
+}

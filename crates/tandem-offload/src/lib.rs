@@ -1,0 +1,63 @@
+//! The offloaded NF at run time (Gallium §4.3): the generated switch program on the software
+//! switch, the generated server partition in the server host, and what joins them.
+//!
+//! - [`codec`]: the transfer header, driven by the manifest;
+//! - [`primary`]: the server's primary copy of the state and the `tandem_state_ops` the
+//!   server partition calls;
+//! - [`server`]: compiling and calling `server.so`;
+//! - [`control`]: the control plane (direct, or with injected faults) and retries;
+//! - [`sync`]: atomic update and output commit, full tables;
+//! - [`fallback`]: whole-NF runs on the server for keys a full table could not take;
+//! - [`system`]: the whole, one packet at a time;
+//! - [`check`]: the offloaded pair against the reference host on the same traffic.
+//!
+//! This crate does I/O only to compile and load the server partition (and in [`check`] the
+//! native NF); packets come and go through function calls.
+
+pub mod check;
+pub mod codec;
+pub mod control;
+pub mod fallback;
+pub mod primary;
+pub mod server;
+pub mod sync;
+pub mod system;
+
+pub use check::{check, CheckOptions, CheckReport};
+pub use control::{
+    ControlFailure, ControlPlane, ControlWrap, Fault, FaultyControl, RetryPolicy, SwitchControl,
+};
+pub use system::{compile_bundle, Bundle, NfSource, Offloaded, RunOptions, RunStats};
+
+/// Errors of the offloaded runtime.
+#[derive(Debug, thiserror::Error)]
+pub enum OffloadError {
+    /// A file could not be read or written.
+    #[error("{0}")]
+    Io(String),
+    /// Plan, manifest or transfer header are inconsistent.
+    #[error("bad compiled NF: {0}")]
+    Manifest(String),
+    /// The switch program did not load, or the switch misbehaved.
+    #[error("switch: {0}")]
+    Switch(String),
+    /// The server partition did not compile.
+    #[error("server.cc did not compile:\n{0}")]
+    ServerBuild(String),
+    /// The server partition did not load.
+    #[error("server.so: {0}")]
+    ServerLoad(String),
+    /// The server partition failed on a packet.
+    #[error("server partition: {0}")]
+    Server(String),
+    /// State could not be loaded or read.
+    #[error("state: {0}")]
+    State(String),
+    /// A control-plane request failed for good (after retries); the packet was held and the
+    /// primary copy keeps the update.
+    #[error("control plane: {0}")]
+    Control(#[from] control::ControlFailure),
+    /// The native NF (reference host, configure) failed.
+    #[error("{0}")]
+    Native(String),
+}

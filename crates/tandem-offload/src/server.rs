@@ -1,0 +1,135 @@
+//! The server partition: compiling the generated `server.cc` and calling it.
+
+use std::path::{Path, PathBuf};
+use std::process::Command;
+
+use crate::primary::{Ops, Primary};
+use crate::OffloadError;
+
+/// `tandem_packet` (include/tandem/server.h).
+#[repr(C)]
+struct CPacket {
+    data: *mut u8,
+    len: u32,
+    in_port: u16,
+    now_ns: u64,
+}
+
+type ProcessFn = unsafe extern "C" fn(*const Ops, *mut CPacket, *const u64, *mut u64) -> i32;
+type VersionFn = unsafe extern "C" fn() -> u32;
+
+/// Flags the server partition is built with.
+pub const SERVER_FLAGS: &[&str] = &["-std=c++17", "-O2", "-shared", "-fPIC", "-Wall"];
+
+/// Compiles `server.cc` text to a shared object under `cache_dir` (reused when the text, the
+/// ABI header and the flags are unchanged) and returns its path.
+pub fn compile_server(cc: &str, cache_dir: &Path) -> Result<PathBuf, OffloadError> {
+    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
+    for b in cc
+        .bytes()
+        .chain(tandem_cpp::SERVER_H.bytes())
+        .chain(SERVER_FLAGS.concat().bytes())
+    {
+        h ^= u64::from(b);
+        h = h.wrapping_mul(0x0100_0000_01b3);
+    }
+    let dir = cache_dir.join("server");
+    let io = |p: &Path, e: std::io::Error| OffloadError::Io(format!("{}: {e}", p.display()));
+    std::fs::create_dir_all(dir.join("include/tandem")).map_err(|e| io(&dir, e))?;
+    let so = dir.join(format!("server-{h:016x}.so"));
+    if so.is_file() {
+        return Ok(so);
+    }
+    let header = dir.join(tandem_cpp::SERVER_H_PATH.replace("tandem/", "include/tandem/"));
+    std::fs::write(&header, tandem_cpp::SERVER_H).map_err(|e| io(&header, e))?;
+    static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+    let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    let src = dir.join(format!("server-{h:016x}.{}.{seq}.cc", std::process::id()));
+    std::fs::write(&src, cc).map_err(|e| io(&src, e))?;
+    let tmp = so.with_extension(format!("so.{}.{seq}.tmp", std::process::id()));
+    let cxx = tandem_runtime::build::find_cxx();
+    let out = Command::new(&cxx)
+        .args(SERVER_FLAGS)
+        .arg("-I")
+        .arg(dir.join("include"))
+        .arg(&src)
+        .arg("-o")
+        .arg(&tmp)
+        .output()
+        .map_err(|e| OffloadError::Io(format!("running {}: {e}", cxx.display())))?;
+    let _ = std::fs::remove_file(&src);
+    if !out.status.success() {
+        let _ = std::fs::remove_file(&tmp);
+        return Err(OffloadError::ServerBuild(
+            String::from_utf8_lossy(&out.stderr).into_owned(),
+        ));
+    }
+    std::fs::rename(&tmp, &so).map_err(|e| io(&so, e))?;
+    Ok(so)
+}
+
+/// A loaded server partition.
+pub struct ServerLib {
+    process: ProcessFn,
+    _lib: libloading::Library,
+}
+
+impl ServerLib {
+    /// Loads a compiled server partition and checks its ABI version.
+    pub fn load(so: &Path) -> Result<ServerLib, OffloadError> {
+        let err = |e: libloading::Error| OffloadError::ServerLoad(format!("{}: {e}", so.display()));
+        // SAFETY: loading a library runs its initialisers; server.so is generated code
+        // with none beyond the C++ runtime's.
+        let lib = unsafe { libloading::Library::new(so) }.map_err(err)?;
+        // SAFETY: the symbol's type is the one include/tandem/server.h declares.
+        let version: VersionFn =
+            *unsafe { lib.get::<VersionFn>(b"tandem_server_abi_version") }.map_err(err)?;
+        // SAFETY: a function without arguments returning a constant.
+        let v = unsafe { version() };
+        if v != tandem_cpp::SERVER_ABI_VERSION {
+            return Err(OffloadError::ServerLoad(format!(
+                "{}: server ABI version {v}, this Tandem speaks {}",
+                so.display(),
+                tandem_cpp::SERVER_ABI_VERSION
+            )));
+        }
+        // SAFETY: as above.
+        let process: ProcessFn =
+            *unsafe { lib.get::<ProcessFn>(b"tandem_server_process") }.map_err(err)?;
+        Ok(ServerLib { process, _lib: lib })
+    }
+
+    /// Runs the server partition on `pkt` (as the NF sees it; rewritten in place) with the
+    /// transfer-header values `input`; returns the output values.
+    pub fn call(
+        &self,
+        primary: &mut Primary,
+        pkt: &mut [u8],
+        in_port: u16,
+        now_ns: u64,
+        input: &[u64],
+    ) -> Result<Vec<u64>, OffloadError> {
+        primary.set_now(now_ns);
+        let mut output = vec![0u64; input.len()];
+        let mut cpkt = CPacket {
+            data: pkt.as_mut_ptr(),
+            len: pkt.len() as u32,
+            in_port,
+            now_ns,
+        };
+        let ops = primary.ops();
+        // SAFETY: the ABI of include/tandem/server.h: `ops` (whose context is `primary`,
+        // exclusively borrowed here), the packet buffer and both value arrays (one slot per
+        // transfer-header field) live across the call.
+        let rc = unsafe { (self.process)(&ops, &mut cpkt, input.as_ptr(), output.as_mut_ptr()) };
+        if let Some(e) = primary.take_error() {
+            return Err(OffloadError::Server(e));
+        }
+        if rc != 0 {
+            return Err(OffloadError::Server(format!(
+                "tandem_server_process returned {rc}"
+            )));
+        }
+        Ok(output)
+    }
+}

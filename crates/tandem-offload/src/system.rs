@@ -1,0 +1,414 @@
+//! The offloaded NF, running: the switch program on the software switch, the server
+//! partition in the server host, packets between them, and state synchronisation.
+//!
+//! ```text
+//!  in ──▶ [switch: pre] ──fast path──────────────────────────────────▶ out
+//!             │ tag 1 (transfer header)                      ▲
+//!             ▼                                              │
+//!         [server host: server.so on the primary copy] ─tag 2─▶ [switch: post]
+//!             │ atomic update (write-back tables + flag), held until confirmed
+//!             ▼
+//!         [switch tables]
+//! ```
+//!
+//! Packets run to completion one at a time ([`Offloaded::process`]): a packet that visits
+//! the server is released only after the switch confirmed its state updates (output
+//! commit), and the next packet enters the switch after that — the order a single-threaded
+//! reference host would process them in, so outputs and state can be compared exactly.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Instant;
+
+use tandem_ir::interp::{Action, DumpFormat, Packet, StateStore};
+use tandem_ir::Module;
+use tandem_p4::manifest::Manifest;
+use tandem_partition::Plan;
+use tandem_runtime::irhost::{load_native_state, normalize_ir, NormalState};
+use tandem_runtime::Verdict;
+use tandem_switch::{Switch, Worker};
+use tandem_traffic::TracePacket;
+
+use crate::codec::TransferCodec;
+use crate::control::{ControlPlane, ControlWrap, SwitchControl};
+use crate::fallback::walk;
+use crate::primary::Primary;
+use crate::server::{compile_server, ServerLib};
+use crate::sync::{SyncEngine, SyncStats};
+use crate::OffloadError;
+
+/// A compiled NF: what `tandem compile` writes to its output directory.
+#[derive(Clone, Debug)]
+pub struct Bundle {
+    /// The partition plan (with the IR it refers to).
+    pub plan: Plan,
+    /// The IR.
+    pub module: Arc<Module>,
+    /// The switch program's manifest.
+    pub manifest: Manifest,
+    /// `switch.p4`.
+    pub switch_p4: String,
+    /// `server.cc`.
+    pub server_cc: String,
+    /// The NF's C++ source and configuration, for `configure()`.
+    pub nf: Option<NfSource>,
+}
+
+/// Where an NF's source and configuration are (`nf.json` in a compiled directory).
+#[derive(Clone, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct NfSource {
+    /// The `.cc` file.
+    pub source: PathBuf,
+    /// Its configuration (TOML/JSON), if any.
+    pub config: Option<PathBuf>,
+}
+
+impl Bundle {
+    /// Reads a directory `tandem compile` wrote.
+    pub fn load(dir: &Path) -> Result<Bundle, OffloadError> {
+        let read = |name: &str| {
+            let p = dir.join(name);
+            std::fs::read_to_string(&p).map_err(|e| {
+                OffloadError::Io(format!(
+                    "{}: {e} (is {} a directory written by `tandem compile`?)",
+                    p.display(),
+                    dir.display()
+                ))
+            })
+        };
+        let plan = Plan::from_json(&read("plan.json")?)
+            .map_err(|e| OffloadError::Manifest(format!("plan.json: {e}")))?;
+        let manifest = Manifest::from_json(&read("manifest.json")?)
+            .map_err(|e| OffloadError::Manifest(format!("manifest.json: {e}")))?;
+        let nf = match std::fs::read_to_string(dir.join("nf.json")) {
+            Ok(t) => Some(
+                serde_json::from_str(&t)
+                    .map_err(|e| OffloadError::Manifest(format!("nf.json: {e}")))?,
+            ),
+            Err(_) => None,
+        };
+        Bundle::new(plan, manifest, read("switch.p4")?, read("server.cc")?, nf)
+    }
+
+    /// A bundle from its parts (checks that plan and manifest belong together).
+    pub fn new(
+        plan: Plan,
+        manifest: Manifest,
+        switch_p4: String,
+        server_cc: String,
+        nf: Option<NfSource>,
+    ) -> Result<Bundle, OffloadError> {
+        if manifest.ir_digest != plan.ir_digest {
+            return Err(OffloadError::Manifest(format!(
+                "manifest is for IR {}, plan for {}: recompile",
+                manifest.ir_digest, plan.ir_digest
+            )));
+        }
+        let module = plan
+            .module()
+            .map_err(|e| OffloadError::Manifest(format!("plan.json: {e}")))?;
+        Ok(Bundle {
+            plan,
+            module: Arc::new(module),
+            manifest,
+            switch_p4,
+            server_cc,
+            nf,
+        })
+    }
+}
+
+/// Counters of an offloaded run.
+#[derive(Clone, Debug, Default, serde::Serialize)]
+pub struct RunStats {
+    /// Packets in.
+    pub packets: u64,
+    /// Packets handled entirely by the switch.
+    pub fast_path: u64,
+    /// Packets that visited the server partition.
+    pub via_server: u64,
+    /// Packets run whole on the server because they need a key a full switch table could
+    /// not take.
+    pub whole_on_server: u64,
+    /// Packets out, per port.
+    pub out_per_port: BTreeMap<u32, u64>,
+    /// Packets dropped.
+    pub dropped: u64,
+    /// Time in the server partition and the state synchronisation, ns.
+    pub server_ns: u64,
+    /// State synchronisation.
+    pub sync: SyncStats,
+}
+
+impl RunStats {
+    /// Share of packets handled entirely by the switch.
+    pub fn fast_path_share(&self) -> f64 {
+        if self.packets == 0 {
+            return 0.0;
+        }
+        self.fast_path as f64 / self.packets as f64
+    }
+}
+
+/// Options of an offloaded run.
+pub struct RunOptions {
+    /// Where the compiled server partition is cached.
+    pub cache_dir: PathBuf,
+}
+
+impl Default for RunOptions {
+    fn default() -> Self {
+        RunOptions {
+            cache_dir: tandem_runtime::build::default_cache_dir(),
+        }
+    }
+}
+
+/// The offloaded NF.
+pub struct Offloaded {
+    module: Arc<Module>,
+    /// `None` when the program never sends packets to the server.
+    codec: Option<TransferCodec>,
+    sw: Switch,
+    worker: Worker,
+    server: ServerLib,
+    primary: Primary,
+    sync: SyncEngine,
+    cp: Box<dyn ControlPlane>,
+    server_port: u32,
+    stats: RunStats,
+    payload: tandem_lift::PayloadOps,
+}
+
+impl Offloaded {
+    /// Loads the switch program and the server partition, takes `initial` (the NF's state
+    /// after `configure()`, as the native host dumps it) as the primary copy, and installs
+    /// it on the switch. `control` wraps the switch's control plane (e.g. to inject faults);
+    /// `None` controls the switch directly.
+    pub fn new(
+        bundle: &Bundle,
+        initial: &serde_json::Value,
+        options: &RunOptions,
+        control: Option<ControlWrap>,
+    ) -> Result<Offloaded, OffloadError> {
+        let module = bundle.module.clone();
+        let sw = Switch::from_source(&bundle.switch_p4)
+            .map_err(|e| OffloadError::Switch(e.to_string()))?;
+        let so = compile_server(&bundle.server_cc, &options.cache_dir)?;
+        let server = ServerLib::load(&so)?;
+        let th = &bundle.manifest.transfer_header;
+        let codec = if th.fields.iter().any(|f| f.name == "tag") {
+            Some(TransferCodec::new(th)?)
+        } else {
+            None
+        };
+        let mut store = StateStore::new(&module);
+        load_native_state(&module, &mut store, initial)
+            .map_err(|e| OffloadError::State(e.to_string()))?;
+        let primary = Primary::new(module.clone(), store);
+        let mut sync = SyncEngine::new(&module, &bundle.manifest)?;
+        let direct = SwitchControl::new(sw.clone());
+        let mut cp: Box<dyn ControlPlane> = match control {
+            Some(f) => f(direct),
+            None => Box::new(direct),
+        };
+        sync.install(cp.as_mut(), &primary)?;
+        Ok(Offloaded {
+            module,
+            codec,
+            worker: sw.worker(),
+            sw,
+            server,
+            primary,
+            sync,
+            cp,
+            server_port: u32::from(bundle.manifest.server_port),
+            stats: RunStats::default(),
+            payload: tandem_lift::PayloadOps,
+        })
+    }
+
+    /// The switch (to inspect tables and registers).
+    pub fn switch(&self) -> &Switch {
+        &self.sw
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> RunStats {
+        let mut s = self.stats.clone();
+        s.sync = self.sync.stats();
+        s
+    }
+
+    /// Runs one packet to completion.
+    pub fn process(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
+        self.stats.packets += 1;
+        let verdict = self.process_inner(pkt)?;
+        match &verdict {
+            Verdict::Send { port, .. } => *self.stats.out_per_port.entry(*port).or_default() += 1,
+            Verdict::Drop => self.stats.dropped += 1,
+        }
+        Ok(verdict)
+    }
+
+    fn process_inner(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
+        if self.sync.has_server_only() && self.needs_whole_run(pkt)? {
+            return self.whole_on_server(pkt);
+        }
+        let first = self.worker.process(pkt.port, &pkt.data);
+        let Some((port, bytes)) = first else {
+            self.stats.fast_path += 1;
+            return Ok(Verdict::Drop);
+        };
+        if port != self.server_port {
+            self.stats.fast_path += 1;
+            return Ok(Verdict::Send {
+                port,
+                frame: bytes.to_vec(),
+            });
+        }
+        let Some((codec, (input, mut frame))) = self
+            .codec
+            .as_ref()
+            .and_then(|c| Some((c, c.decode(bytes)?)))
+        else {
+            // Not a transfer frame: the NF itself sent the packet to that port.
+            self.stats.fast_path += 1;
+            return Ok(Verdict::Send {
+                port,
+                frame: bytes.to_vec(),
+            });
+        };
+        self.stats.via_server += 1;
+        let t0 = Instant::now();
+        let output = self.server.call(
+            &mut self.primary,
+            &mut frame,
+            pkt.port as u16,
+            pkt.ts_ns,
+            &input,
+        )?;
+        let (maps, others) = self.primary.take_touched();
+        // Output commit: the packet goes on only once its updates are visible.
+        self.sync
+            .commit(self.cp.as_mut(), &self.primary, &maps, &others)?;
+        self.stats.server_ns += t0.elapsed().as_nanos() as u64;
+        let back = codec.encode(&frame, &output);
+        match self.worker.process(self.server_port, &back) {
+            None => Ok(Verdict::Drop),
+            Some((p, _)) if p == self.server_port => Err(OffloadError::Switch(
+                "the switch sent a packet back to the server from post".into(),
+            )),
+            Some((p, b)) => Ok(Verdict::Send {
+                port: p,
+                frame: b.to_vec(),
+            }),
+        }
+    }
+
+    fn ir_packet(pkt: &TracePacket) -> Packet {
+        Packet {
+            bytes: pkt.data.clone(),
+            in_port: pkt.port as u16,
+            timestamp_ns: pkt.ts_ns,
+        }
+    }
+
+    /// Whether the packet looks up a key that only the server has.
+    fn needs_whole_run(&mut self, pkt: &TracePacket) -> Result<bool, OffloadError> {
+        let packet = Self::ir_packet(pkt);
+        let clock = self.primary.store.clock_ns;
+        let probe = walk(
+            &self.module,
+            &mut self.primary.store,
+            &packet,
+            false,
+            &mut self.payload,
+        );
+        self.primary.store.clock_ns = clock;
+        let probe = probe?;
+        Ok(probe
+            .keys
+            .iter()
+            .any(|(s, k)| self.sync.is_server_only(*s, k)))
+    }
+
+    /// Runs the whole NF on the server for one packet and publishes what it changed.
+    fn whole_on_server(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
+        self.stats.whole_on_server += 1;
+        let t0 = Instant::now();
+        self.sync
+            .read_switch_owned(self.cp.as_mut(), &mut self.primary)?;
+        self.primary.set_now(pkt.ts_ns);
+        let packet = Self::ir_packet(pkt);
+        let w = walk(
+            &self.module,
+            &mut self.primary.store,
+            &packet,
+            true,
+            &mut self.payload,
+        )?;
+        let owned = self.sync.switch_owned().clone();
+        if w.written.iter().any(|s| owned.contains(s)) {
+            self.sync
+                .write_switch_owned(self.cp.as_mut(), &self.primary)?;
+        }
+        let others = w
+            .written
+            .iter()
+            .copied()
+            .filter(|s| !owned.contains(s))
+            .collect();
+        self.sync
+            .commit(self.cp.as_mut(), &self.primary, &w.touched, &others)?;
+        self.stats.server_ns += t0.elapsed().as_nanos() as u64;
+        Ok(match w.action {
+            Some(Action::Send(p)) => Verdict::Send {
+                port: u32::from(p),
+                frame: w.bytes,
+            },
+            _ => Verdict::Drop,
+        })
+    }
+
+    /// The NF state as a whole (primary copy, with switch-owned registers read back),
+    /// normalised for comparison with the reference host's.
+    pub fn state(&mut self) -> Result<NormalState, OffloadError> {
+        self.sync
+            .read_switch_owned(self.cp.as_mut(), &mut self.primary)?;
+        let d = self
+            .primary
+            .store
+            .dump(&self.module, DumpFormat::Cpp)
+            .map_err(|e| OffloadError::State(e.to_string()))?;
+        Ok(normalize_ir(&self.module, &d))
+    }
+
+    /// The primary copy (read-only).
+    pub fn primary(&self) -> &Primary {
+        &self.primary
+    }
+}
+
+/// Compiles an NF's IR for a target in memory: partition, switch program, server partition.
+pub fn compile_bundle(
+    module: &Module,
+    profile: &tandem_partition::TargetProfile,
+    partition: &tandem_partition::PartitionOptions,
+    p4: &tandem_p4::P4Options,
+    nf: Option<NfSource>,
+) -> Result<Bundle, OffloadError> {
+    let plan = tandem_partition::partition_module(module, profile, partition)
+        .map_err(|e| OffloadError::Manifest(format!("partitioning: {e}")))?
+        .plan;
+    let m = plan
+        .module()
+        .map_err(|e| OffloadError::Manifest(e.to_string()))?;
+    let out = tandem_p4::generate(&plan, &m, p4)
+        .map_err(|e| OffloadError::Manifest(format!("generating P4: {e}")))?;
+    let cc = tandem_cpp::generate(&plan, &m)
+        .map_err(|e| OffloadError::Manifest(format!("generating C++: {e}")))?;
+    let p4_text = tandem_p4_syntax::print_program(&out.program);
+    Bundle::new(plan, out.manifest, p4_text, cc, nf)
+}
