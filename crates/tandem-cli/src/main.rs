@@ -30,6 +30,11 @@ enum Command {
     /// Compile an NF to a switch program (P4) and a server program (C++), with the plan,
     /// manifest and report.
     Compile(cmd::compile::Args),
+    /// Run a compiled NF offloaded: the switch program on the software switch, the server
+    /// partition in the server host.
+    Run(cmd::run::Args),
+    /// Check an NF offloaded against the original on the same traffic (outputs and state).
+    Check(cmd::check::Args),
     /// Explain a diagnostic code (e.g. `tandem explain L005`).
     Explain(cmd::lift::ExplainArgs),
     /// Generate and inspect traffic traces.
@@ -55,6 +60,8 @@ fn main() {
         Command::Lift(a) => cmd::lift::run(a),
         Command::Partition(a) => cmd::partition::run(a),
         Command::Compile(a) => cmd::compile::run(a),
+        Command::Run(a) => cmd::run::run(a),
+        Command::Check(a) => cmd::check::run(a),
         Command::Explain(a) => cmd::lift::explain(a),
         Command::Traffic(a) => cmd::traffic::run(a),
         Command::Switch(a) => cmd::switch::run(a),

@@ -1,9 +1,11 @@
 //! One module per subcommand.
+pub mod check;
 pub mod compile;
 pub mod host;
 pub mod lift;
 pub mod partition;
 pub mod progress;
+pub mod run;
 pub mod scenario;
 pub mod switch;
 pub mod traffic;
