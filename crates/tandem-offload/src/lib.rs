@@ -27,7 +27,7 @@ pub use check::{check, CheckOptions, CheckReport};
 pub use control::{
     ControlFailure, ControlPlane, ControlWrap, Fault, FaultyControl, RetryPolicy, SwitchControl,
 };
-pub use system::{compile_bundle, Bundle, NfSource, Offloaded, RunOptions, RunStats};
+pub use system::{compile_bundle, Bundle, NfSource, Offloaded, RunOptions, RunStats, ServerHost};
 
 /// Errors of the offloaded runtime.
 #[derive(Debug, thiserror::Error)]

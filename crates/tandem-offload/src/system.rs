@@ -165,36 +165,34 @@ impl Default for RunOptions {
     }
 }
 
-/// The offloaded NF.
-pub struct Offloaded {
+/// The server host: the server partition on the primary copy of the state, and the
+/// control plane it keeps the switch's copies up to date through. It sees the switch only
+/// through frames (to and from the switch's server port) and the control plane, so it can
+/// run beside the switch in this process or in another one.
+pub struct ServerHost {
     module: Arc<Module>,
     /// `None` when the program never sends packets to the server.
     codec: Option<TransferCodec>,
-    sw: Switch,
-    worker: Worker,
     server: ServerLib,
     primary: Primary,
     sync: SyncEngine,
     cp: Box<dyn ControlPlane>,
-    server_port: u32,
-    stats: RunStats,
     payload: tandem_lift::PayloadOps,
+    /// Time in the server partition and the synchronisation, ns.
+    server_ns: u64,
 }
 
-impl Offloaded {
-    /// Loads the switch program and the server partition, takes `initial` (the NF's state
-    /// after `configure()`, as the native host dumps it) as the primary copy, and installs
-    /// it on the switch. `control` wraps the switch's control plane (e.g. to inject faults);
-    /// `None` controls the switch directly.
+impl ServerHost {
+    /// Compiles and loads the server partition, takes `initial` (the NF's state after
+    /// `configure()`, as the native host dumps it) as the primary copy, and installs it on
+    /// the switch through `cp`.
     pub fn new(
         bundle: &Bundle,
         initial: &serde_json::Value,
         options: &RunOptions,
-        control: Option<ControlWrap>,
-    ) -> Result<Offloaded, OffloadError> {
+        mut cp: Box<dyn ControlPlane>,
+    ) -> Result<ServerHost, OffloadError> {
         let module = bundle.module.clone();
-        let sw = Switch::from_source(&bundle.switch_p4)
-            .map_err(|e| OffloadError::Switch(e.to_string()))?;
         let so = compile_server(&bundle.server_cc, &options.cache_dir)?;
         let server = ServerLib::load(&so)?;
         let th = &bundle.manifest.transfer_header;
@@ -208,116 +206,56 @@ impl Offloaded {
             .map_err(|e| OffloadError::State(e.to_string()))?;
         let primary = Primary::new(module.clone(), store);
         let mut sync = SyncEngine::new(&module, &bundle.manifest)?;
-        let direct = SwitchControl::new(sw.clone());
-        let mut cp: Box<dyn ControlPlane> = match control {
-            Some(f) => f(direct),
-            None => Box::new(direct),
-        };
         sync.install(cp.as_mut(), &primary)?;
-        Ok(Offloaded {
+        Ok(ServerHost {
             module,
             codec,
-            worker: sw.worker(),
-            sw,
             server,
             primary,
             sync,
             cp,
-            server_port: u32::from(bundle.manifest.server_port),
-            stats: RunStats::default(),
             payload: tandem_lift::PayloadOps,
+            server_ns: 0,
         })
     }
 
-    /// The switch (to inspect tables and registers).
-    pub fn switch(&self) -> &Switch {
-        &self.sw
-    }
-
-    /// Counters so far.
-    pub fn stats(&self) -> RunStats {
-        let mut s = self.stats.clone();
-        s.sync = self.sync.stats();
-        s
-    }
-
-    /// Runs one packet to completion.
-    pub fn process(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
-        self.stats.packets += 1;
-        let verdict = self.process_inner(pkt)?;
-        match &verdict {
-            Verdict::Send { port, .. } => *self.stats.out_per_port.entry(*port).or_default() += 1,
-            Verdict::Drop => self.stats.dropped += 1,
-        }
-        Ok(verdict)
-    }
-
-    fn process_inner(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
-        if self.sync.has_server_only() && self.needs_whole_run(pkt)? {
-            return self.whole_on_server(pkt);
-        }
-        let first = self.worker.process(pkt.port, &pkt.data);
-        let Some((port, bytes)) = first else {
-            self.stats.fast_path += 1;
-            return Ok(Verdict::Drop);
+    /// Handles a frame the switch sent to the server port: runs the server partition,
+    /// publishes the state updates and waits until the switch confirmed them (output
+    /// commit), and returns the frame to send back to the switch. `None`: the frame carries
+    /// no transfer header for the server (the NF itself sent it to that port).
+    pub fn handle(
+        &mut self,
+        frame: &[u8],
+        in_port: u16,
+        now_ns: u64,
+    ) -> Result<Option<Vec<u8>>, OffloadError> {
+        let Some(codec) = self.codec.as_ref() else {
+            return Ok(None);
         };
-        if port != self.server_port {
-            self.stats.fast_path += 1;
-            return Ok(Verdict::Send {
-                port,
-                frame: bytes.to_vec(),
-            });
-        }
-        let Some((codec, (input, mut frame))) = self
-            .codec
-            .as_ref()
-            .and_then(|c| Some((c, c.decode(bytes)?)))
-        else {
-            // Not a transfer frame: the NF itself sent the packet to that port.
-            self.stats.fast_path += 1;
-            return Ok(Verdict::Send {
-                port,
-                frame: bytes.to_vec(),
-            });
+        let Some((input, mut pkt)) = codec.decode(frame) else {
+            return Ok(None);
         };
-        self.stats.via_server += 1;
         let t0 = Instant::now();
-        let output = self.server.call(
-            &mut self.primary,
-            &mut frame,
-            pkt.port as u16,
-            pkt.ts_ns,
-            &input,
-        )?;
+        let output = self
+            .server
+            .call(&mut self.primary, &mut pkt, in_port, now_ns, &input)?;
         let (maps, others) = self.primary.take_touched();
-        // Output commit: the packet goes on only once its updates are visible.
         self.sync
             .commit(self.cp.as_mut(), &self.primary, &maps, &others)?;
-        self.stats.server_ns += t0.elapsed().as_nanos() as u64;
-        let back = codec.encode(&frame, &output);
-        match self.worker.process(self.server_port, &back) {
-            None => Ok(Verdict::Drop),
-            Some((p, _)) if p == self.server_port => Err(OffloadError::Switch(
-                "the switch sent a packet back to the server from post".into(),
-            )),
-            Some((p, b)) => Ok(Verdict::Send {
-                port: p,
-                frame: b.to_vec(),
-            }),
-        }
+        self.server_ns += t0.elapsed().as_nanos() as u64;
+        Ok(Some(codec.encode(&pkt, &output)))
     }
 
-    fn ir_packet(pkt: &TracePacket) -> Packet {
-        Packet {
-            bytes: pkt.data.clone(),
-            in_port: pkt.port as u16,
-            timestamp_ns: pkt.ts_ns,
-        }
+    /// Whether some key is kept on the server only (a switch table was full), so that
+    /// packets must be probed with [`ServerHost::needs_whole_run`] before they enter the
+    /// switch.
+    pub fn has_server_only(&self) -> bool {
+        self.sync.has_server_only()
     }
 
     /// Whether the packet looks up a key that only the server has.
-    fn needs_whole_run(&mut self, pkt: &TracePacket) -> Result<bool, OffloadError> {
-        let packet = Self::ir_packet(pkt);
+    pub fn needs_whole_run(&mut self, pkt: &TracePacket) -> Result<bool, OffloadError> {
+        let packet = ir_packet(pkt);
         let clock = self.primary.store.clock_ns;
         let probe = walk(
             &self.module,
@@ -335,17 +273,15 @@ impl Offloaded {
     }
 
     /// Runs the whole NF on the server for one packet and publishes what it changed.
-    fn whole_on_server(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
-        self.stats.whole_on_server += 1;
+    pub fn whole_on_server(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
         let t0 = Instant::now();
         self.sync
             .read_switch_owned(self.cp.as_mut(), &mut self.primary)?;
         self.primary.set_now(pkt.ts_ns);
-        let packet = Self::ir_packet(pkt);
         let w = walk(
             &self.module,
             &mut self.primary.store,
-            &packet,
+            &ir_packet(pkt),
             true,
             &mut self.payload,
         )?;
@@ -362,7 +298,7 @@ impl Offloaded {
             .collect();
         self.sync
             .commit(self.cp.as_mut(), &self.primary, &w.touched, &others)?;
-        self.stats.server_ns += t0.elapsed().as_nanos() as u64;
+        self.server_ns += t0.elapsed().as_nanos() as u64;
         Ok(match w.action {
             Some(Action::Send(p)) => Verdict::Send {
                 port: u32::from(p),
@@ -388,6 +324,130 @@ impl Offloaded {
     /// The primary copy (read-only).
     pub fn primary(&self) -> &Primary {
         &self.primary
+    }
+
+    /// Synchronisation counters.
+    pub fn sync_stats(&self) -> SyncStats {
+        self.sync.stats()
+    }
+
+    /// Time spent in the server partition and the synchronisation, ns.
+    pub fn server_ns(&self) -> u64 {
+        self.server_ns
+    }
+}
+
+fn ir_packet(pkt: &TracePacket) -> Packet {
+    Packet {
+        bytes: pkt.data.clone(),
+        in_port: pkt.port as u16,
+        timestamp_ns: pkt.ts_ns,
+    }
+}
+
+/// The offloaded NF in one process: the software switch and the server host.
+pub struct Offloaded {
+    sw: Switch,
+    worker: Worker,
+    host: ServerHost,
+    server_port: u32,
+    stats: RunStats,
+}
+
+impl Offloaded {
+    /// Loads the switch program and the server host (see [`ServerHost::new`]). `control`
+    /// wraps the switch's control plane (e.g. to inject faults); `None` controls the switch
+    /// directly.
+    pub fn new(
+        bundle: &Bundle,
+        initial: &serde_json::Value,
+        options: &RunOptions,
+        control: Option<ControlWrap>,
+    ) -> Result<Offloaded, OffloadError> {
+        let sw = Switch::from_source(&bundle.switch_p4)
+            .map_err(|e| OffloadError::Switch(e.to_string()))?;
+        let direct = SwitchControl::new(sw.clone());
+        let cp: Box<dyn ControlPlane> = match control {
+            Some(f) => f(direct),
+            None => Box::new(direct),
+        };
+        let host = ServerHost::new(bundle, initial, options, cp)?;
+        Ok(Offloaded {
+            worker: sw.worker(),
+            sw,
+            host,
+            server_port: u32::from(bundle.manifest.server_port),
+            stats: RunStats::default(),
+        })
+    }
+
+    /// The switch (to inspect tables and registers).
+    pub fn switch(&self) -> &Switch {
+        &self.sw
+    }
+
+    /// The server host.
+    pub fn host(&self) -> &ServerHost {
+        &self.host
+    }
+
+    /// Counters so far.
+    pub fn stats(&self) -> RunStats {
+        let mut s = self.stats.clone();
+        s.sync = self.host.sync_stats();
+        s.server_ns = self.host.server_ns();
+        s
+    }
+
+    /// Runs one packet to completion.
+    pub fn process(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
+        self.stats.packets += 1;
+        let verdict = self.process_inner(pkt)?;
+        match &verdict {
+            Verdict::Send { port, .. } => *self.stats.out_per_port.entry(*port).or_default() += 1,
+            Verdict::Drop => self.stats.dropped += 1,
+        }
+        Ok(verdict)
+    }
+
+    fn process_inner(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
+        if self.host.has_server_only() && self.host.needs_whole_run(pkt)? {
+            self.stats.whole_on_server += 1;
+            return self.host.whole_on_server(pkt);
+        }
+        let first = self.worker.process(pkt.port, &pkt.data);
+        let Some((port, bytes)) = first else {
+            self.stats.fast_path += 1;
+            return Ok(Verdict::Drop);
+        };
+        let back = if port == self.server_port {
+            self.host.handle(bytes, pkt.port as u16, pkt.ts_ns)?
+        } else {
+            None
+        };
+        let Some(back) = back else {
+            self.stats.fast_path += 1;
+            return Ok(Verdict::Send {
+                port,
+                frame: bytes.to_vec(),
+            });
+        };
+        self.stats.via_server += 1;
+        match self.worker.process(self.server_port, &back) {
+            None => Ok(Verdict::Drop),
+            Some((p, _)) if p == self.server_port => Err(OffloadError::Switch(
+                "the switch sent a packet back to the server from post".into(),
+            )),
+            Some((p, b)) => Ok(Verdict::Send {
+                port: p,
+                frame: b.to_vec(),
+            }),
+        }
+    }
+
+    /// The NF state as a whole, normalised (see [`ServerHost::state`]).
+    pub fn state(&mut self) -> Result<NormalState, OffloadError> {
+        self.host.state()
     }
 }
 
