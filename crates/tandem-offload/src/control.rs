@@ -101,6 +101,8 @@ pub struct FaultyControl<C> {
     pub failed: u64,
     /// Requests that went through (possibly late).
     pub applied: u64,
+    /// While set, every request fails (a switch or link outage).
+    pub outage: std::sync::Arc<std::sync::atomic::AtomicBool>,
 }
 
 impl<C: ControlPlane> FaultyControl<C> {
@@ -113,6 +115,7 @@ impl<C: ControlPlane> FaultyControl<C> {
             requests: 0,
             failed: 0,
             applied: 0,
+            outage: Default::default(),
         }
     }
 
@@ -123,6 +126,13 @@ impl<C: ControlPlane> FaultyControl<C> {
 
     fn next(&mut self) -> Result<(), ControlFailure> {
         self.requests += 1;
+        if self.outage.load(std::sync::atomic::Ordering::SeqCst) {
+            self.failed += 1;
+            return Err(ControlFailure::Transient(format!(
+                "request {}: the switch is unreachable",
+                self.requests
+            )));
+        }
         let fault = match self.script.pop_front() {
             Some(f) => f,
             None if self.every > 0 && self.requests.is_multiple_of(self.every) => Fault::Fail,

@@ -57,6 +57,10 @@ pub enum OffloadError {
     /// primary copy keeps the update.
     #[error("control plane: {0}")]
     Control(#[from] control::ControlFailure),
+    /// A packet is held until the switch confirms its updates
+    /// ([`Offloaded::retry_held`]); no other packet visits the server meanwhile.
+    #[error("a packet is held until the switch confirms its state updates")]
+    Held,
     /// The native NF (reference host, configure) failed.
     #[error("{0}")]
     Native(String),

@@ -133,6 +133,12 @@ pub struct SyncEngine {
     /// Retry behaviour of every request.
     pub policy: RetryPolicy,
     stats: SyncStats,
+    /// A request failed for good: what the switch holds is no longer known, so the next
+    /// commit first rebuilds every switch copy from the primary copy.
+    needs_resync: bool,
+    /// The first install went through: from then on the switch-owned registers hold the
+    /// primary copy and are never overwritten from the server's (stale) copy.
+    installed: bool,
 }
 
 fn short(action: &str) -> String {
@@ -269,6 +275,8 @@ impl SyncEngine {
             switch_owned,
             flag: manifest.visibility_flag.clone(),
             policy: RetryPolicy::default(),
+            needs_resync: false,
+            installed: false,
             stats: SyncStats {
                 batch_sizes: vec![0; BATCH_BUCKETS],
                 ..SyncStats::default()
@@ -359,6 +367,57 @@ impl SyncEngine {
         cp: &mut dyn ControlPlane,
         primary: &Primary,
     ) -> Result<(), OffloadError> {
+        let r = self.install_inner(cp, primary);
+        self.needs_resync = r.is_err();
+        self.installed |= r.is_ok();
+        r
+    }
+
+    /// Whether the switch copies must be rebuilt before the next batch.
+    pub fn needs_resync(&self) -> bool {
+        self.needs_resync
+    }
+
+    /// Rebuilds every switch copy from the primary copy: clears the flag, the write-back
+    /// and main tables, and installs everything again (as after `configure()`). Used after
+    /// a request failed for good; switch-owned registers are left alone.
+    pub fn resync(
+        &mut self,
+        cp: &mut dyn ControlPlane,
+        primary: &Primary,
+    ) -> Result<(), OffloadError> {
+        self.needs_resync = true;
+        if let Some(flag) = self.flag.clone() {
+            self.write_register(cp, &flag, 0, 0)?;
+        }
+        let tables: Vec<String> = self
+            .maps
+            .values()
+            .flat_map(|m| {
+                m.wb.iter()
+                    .map(|(t, _, _)| t.clone())
+                    .chain(m.main.iter().map(|(t, _)| t.clone()))
+            })
+            .collect();
+        for t in tables {
+            self.request(cp, &[ControlOp::Clear { table: t }])?;
+        }
+        for m in self.maps.values_mut() {
+            m.on_main.clear();
+            m.staged.clear();
+            m.server_only.clear();
+        }
+        for r in self.regs.values_mut() {
+            r.written.clear();
+        }
+        self.install(cp, primary)
+    }
+
+    fn install_inner(
+        &mut self,
+        cp: &mut dyn ControlPlane,
+        primary: &Primary,
+    ) -> Result<(), OffloadError> {
         if let Some(flag) = self.flag.clone() {
             self.write_register(cp, &flag, 0, 0)?;
         }
@@ -387,7 +446,12 @@ impl SyncEngine {
             }
             self.write_main(cp, sid, &changes)?;
         }
-        let rsids: Vec<u32> = self.regs.keys().copied().collect();
+        let rsids: Vec<u32> = self
+            .regs
+            .keys()
+            .copied()
+            .filter(|s| !(self.installed && self.switch_owned.contains(s)))
+            .collect();
         for sid in rsids {
             self.sync_registers(cp, primary, sid, true)?;
         }
@@ -522,6 +586,23 @@ impl SyncEngine {
     /// (per state), `others` the scalars/vectors it wrote; the values are read from the
     /// primary copy. Returns once the batch is visible on the switch (output commit).
     pub fn commit(
+        &mut self,
+        cp: &mut dyn ControlPlane,
+        primary: &Primary,
+        maps: &BTreeMap<u32, BTreeSet<Vec<u64>>>,
+        others: &BTreeSet<u32>,
+    ) -> Result<usize, OffloadError> {
+        if self.needs_resync {
+            // Everything, including this packet's updates, from the primary copy.
+            self.resync(cp, primary)?;
+            return Ok(0);
+        }
+        let r = self.commit_inner(cp, primary, maps, others);
+        self.needs_resync = r.is_err();
+        r
+    }
+
+    fn commit_inner(
         &mut self,
         cp: &mut dyn ControlPlane,
         primary: &Primary,

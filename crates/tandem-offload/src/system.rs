@@ -31,7 +31,7 @@ use tandem_switch::{Switch, Worker};
 use tandem_traffic::TracePacket;
 
 use crate::codec::TransferCodec;
-use crate::control::{ControlPlane, ControlWrap, SwitchControl};
+use crate::control::{ControlPlane, ControlWrap, RetryPolicy, SwitchControl};
 use crate::fallback::walk;
 use crate::primary::Primary;
 use crate::server::{compile_server, ServerLib};
@@ -155,12 +155,15 @@ impl RunStats {
 pub struct RunOptions {
     /// Where the compiled server partition is cached.
     pub cache_dir: PathBuf,
+    /// How control-plane requests are retried.
+    pub retry: RetryPolicy,
 }
 
 impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
             cache_dir: tandem_runtime::build::default_cache_dir(),
+            retry: RetryPolicy::default(),
         }
     }
 }
@@ -180,6 +183,9 @@ pub struct ServerHost {
     payload: tandem_lift::PayloadOps,
     /// Time in the server partition and the synchronisation, ns.
     server_ns: u64,
+    /// A frame whose state updates the switch has not confirmed: it is not released until
+    /// [`ServerHost::release_held`] succeeds.
+    held: Option<Vec<u8>>,
 }
 
 impl ServerHost {
@@ -206,6 +212,7 @@ impl ServerHost {
             .map_err(|e| OffloadError::State(e.to_string()))?;
         let primary = Primary::new(module.clone(), store);
         let mut sync = SyncEngine::new(&module, &bundle.manifest)?;
+        sync.policy = options.retry;
         sync.install(cp.as_mut(), &primary)?;
         Ok(ServerHost {
             module,
@@ -216,6 +223,7 @@ impl ServerHost {
             cp,
             payload: tandem_lift::PayloadOps,
             server_ns: 0,
+            held: None,
         })
     }
 
@@ -229,6 +237,9 @@ impl ServerHost {
         in_port: u16,
         now_ns: u64,
     ) -> Result<Option<Vec<u8>>, OffloadError> {
+        if self.held.is_some() {
+            return Err(OffloadError::Held);
+        }
         let Some(codec) = self.codec.as_ref() else {
             return Ok(None);
         };
@@ -239,11 +250,37 @@ impl ServerHost {
         let output = self
             .server
             .call(&mut self.primary, &mut pkt, in_port, now_ns, &input)?;
+        let back = codec.encode(&pkt, &output);
         let (maps, others) = self.primary.take_touched();
+        // Output commit: the frame goes back only once its updates are visible.
+        let r = self
+            .sync
+            .commit(self.cp.as_mut(), &self.primary, &maps, &others);
+        self.server_ns += t0.elapsed().as_nanos() as u64;
+        match r {
+            Ok(_) => Ok(Some(back)),
+            Err(e) => {
+                self.held = Some(back);
+                Err(e)
+            }
+        }
+    }
+
+    /// Whether a frame is held because its updates did not reach the switch.
+    pub fn is_holding(&self) -> bool {
+        self.held.is_some()
+    }
+
+    /// Tries again to bring the switch up to date (rebuilding its copies from the primary
+    /// copy) and, once it is, releases the held frame.
+    pub fn release_held(&mut self) -> Result<Option<Vec<u8>>, OffloadError> {
+        if self.held.is_none() {
+            return Ok(None);
+        }
+        let (maps, others) = (BTreeMap::new(), Default::default());
         self.sync
             .commit(self.cp.as_mut(), &self.primary, &maps, &others)?;
-        self.server_ns += t0.elapsed().as_nanos() as u64;
-        Ok(Some(codec.encode(&pkt, &output)))
+        Ok(self.held.take())
     }
 
     /// Whether some key is kept on the server only (a switch table was full), so that
@@ -411,7 +448,10 @@ impl Offloaded {
     }
 
     fn process_inner(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
-        if self.host.has_server_only() && self.host.needs_whole_run(pkt)? {
+        // A frame shorter than an Ethernet header cannot carry a transfer header (a real
+        // switch port would not even accept it): the server runs the NF on it whole.
+        let runt = pkt.data.len() < 14;
+        if runt || (self.host.has_server_only() && self.host.needs_whole_run(pkt)?) {
             self.stats.whole_on_server += 1;
             return self.host.whole_on_server(pkt);
         }
@@ -433,7 +473,32 @@ impl Offloaded {
             });
         };
         self.stats.via_server += 1;
-        match self.worker.process(self.server_port, &back) {
+        self.post(&back)
+    }
+
+    /// The NF state as a whole, normalised (see [`ServerHost::state`]).
+    pub fn state(&mut self) -> Result<NormalState, OffloadError> {
+        self.host.state()
+    }
+
+    /// After [`Offloaded::process`] failed because the control plane did not confirm the
+    /// packet's updates: tries again and, once the switch has them, finishes the held
+    /// packet (post on the switch) and returns its verdict. `None`: nothing was held.
+    pub fn retry_held(&mut self) -> Result<Option<Verdict>, OffloadError> {
+        let Some(back) = self.host.release_held()? else {
+            return Ok(None);
+        };
+        self.stats.via_server += 1;
+        let v = self.post(&back)?;
+        match &v {
+            Verdict::Send { port, .. } => *self.stats.out_per_port.entry(*port).or_default() += 1,
+            Verdict::Drop => self.stats.dropped += 1,
+        }
+        Ok(Some(v))
+    }
+
+    fn post(&mut self, back: &[u8]) -> Result<Verdict, OffloadError> {
+        match self.worker.process(self.server_port, back) {
             None => Ok(Verdict::Drop),
             Some((p, _)) if p == self.server_port => Err(OffloadError::Switch(
                 "the switch sent a packet back to the server from post".into(),
@@ -443,11 +508,6 @@ impl Offloaded {
                 frame: b.to_vec(),
             }),
         }
-    }
-
-    /// The NF state as a whole, normalised (see [`ServerHost::state`]).
-    pub fn state(&mut self) -> Result<NormalState, OffloadError> {
-        self.host.state()
     }
 }
 

@@ -128,6 +128,7 @@ pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
     };
     g.meta_field("to_server", 1);
     g.meta_field("fate", 17);
+    g.meta_field("ipv4_ok", 1);
     g.declare_state()?;
     let pre = structure_partition(view, Partition::Pre)?;
     let post = structure_partition(view, Partition::Post)?;
@@ -153,16 +154,19 @@ use tandem_p4_syntax::Expr;
 /// Number of 32-bit IPv4 option words the parser can hold (IHL up to 15).
 const IPV4_OPTION_WORDS: u32 = 10;
 
+/// Whether the frame has an IPv4 header as the NF IR sees it: the parser extracted the
+/// header *and all its option words* (it sets `meta.ipv4_ok` where TCP/UDP would start). A
+/// frame cut short inside the options has `hdr.ipv4` valid but no IPv4 for the NF.
+fn ipv4_present() -> Expr {
+    bin(tandem_p4_syntax::BinOp::Eq, meta("ipv4_ok"), lit(1, 1))
+}
+
 /// A header field read. `ipv4.version_ihl` sits in its own one-byte header (the parser reads
 /// it before deciding whether the rest is an IPv4 header, as the NF IR's presence rules say),
 /// so it reads 0 when IPv4 is absent, like every other field.
 fn read_field(f: HeaderField) -> Expr {
     if f == HeaderField::Ipv4VersionIhl {
-        return ternary(
-            method(path("hdr.ipv4"), "isValid", vec![]),
-            path("hdr.ipv4_vihl.version_ihl"),
-            lit(0, 8),
-        );
+        return ternary(ipv4_present(), path("hdr.ipv4_vihl.version_ihl"), lit(0, 8));
     }
     field_expr(f)
 }
@@ -171,7 +175,7 @@ fn read_field(f: HeaderField) -> Expr {
 fn write_field(f: HeaderField, v: Expr) -> Stmt {
     if f == HeaderField::Ipv4VersionIhl {
         return if_stmt(
-            method(path("hdr.ipv4"), "isValid", vec![]),
+            ipv4_present(),
             vec![assign(path("hdr.ipv4_vihl.version_ihl"), v)],
             Vec::new(),
         );
@@ -809,11 +813,15 @@ impl Gen<'_, '_> {
                 out.push(write_field(*field, v));
             }
             InstKind::HdrValid { header } => {
-                let ex = bool_to_bit(method(
-                    member(name("hdr"), hdr_name(*header)),
-                    "isValid",
-                    vec![],
-                ));
+                let ex = if *header == tandem_ir::Header::Ipv4 {
+                    bool_to_bit(ipv4_present())
+                } else {
+                    bool_to_bit(method(
+                        member(name("hdr"), hdr_name(*header)),
+                        "isValid",
+                        vec![],
+                    ))
+                };
                 one(self, ex, out)?;
             }
             InstKind::MetaRead { meta: m } => {
@@ -1525,8 +1533,10 @@ impl Gen<'_, '_> {
                 vec![name("PORT_METADATA_SIZE")],
             )));
             for (f, bits) in &self.meta {
-                let init = matches!(f.as_str(), "to_server" | "fate" | "wb_hit" | "visible")
-                    || f.starts_with("pre_block")
+                let init = matches!(
+                    f.as_str(),
+                    "to_server" | "fate" | "wb_hit" | "visible" | "ipv4_ok"
+                ) || f.starts_with("pre_block")
                     || f.starts_with("post_block");
                 if init {
                     start.push(assign(meta(f), lit(0, *bits)));
@@ -1604,7 +1614,7 @@ impl Gen<'_, '_> {
         }
         states.push(state(
             "parse_l4",
-            Vec::new(),
+            vec![assign(meta("ipv4_ok"), lit(1, 1))],
             Transition::Select {
                 exprs: vec![path("hdr.ipv4.protocol")],
                 cases: vec![

@@ -88,7 +88,10 @@ pub fn check_nf(
         native(nf),
         &mut pkts,
         CheckOptions {
-            run: RunOptions { cache_dir: cache() },
+            run: RunOptions {
+                cache_dir: cache(),
+                ..RunOptions::default()
+            },
             control,
             ..CheckOptions::default()
         },

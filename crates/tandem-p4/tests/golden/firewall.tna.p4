@@ -71,6 +71,7 @@ struct headers_t {
 struct meta_t {
     bit<1> to_server;
     bit<17> fate;
+    bit<1> ipv4_ok;
     bit<32> rules_0_k0;
     bit<32> rules_0_k4;
     bit<16> rules_0_k8;
@@ -247,6 +248,7 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
         packet.advance(PORT_METADATA_SIZE);
         meta.to_server = 1w0;
         meta.fate = 17w0;
+        meta.ipv4_ok = 1w0;
         meta.pre_block38 = 1w0;
         meta.pre_block1 = 1w0;
         meta.pre_block37 = 1w0;
@@ -412,6 +414,7 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
         transition parse_l4;
     }
     state parse_l4 {
+        meta.ipv4_ok = 1w1;
         transition select(hdr.ipv4.protocol) {
             8w6: parse_tcp;
             8w17: parse_udp;
@@ -647,7 +650,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     Register<bit<32>, bit<32> >(32w1) shapes_7;
     apply {
         meta.in_port = (bit<16>) ig_intr_md.ingress_port;
-        meta.tmp1_0 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+        meta.tmp1_0 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
         meta.tmp1_1 = meta.tmp1_0 ^ 1w1;
         if (meta.tmp1_1 == 1w1) {
             meta.pre_block38 = 1w1;
@@ -877,7 +880,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         if (meta.pre_block38 == 1w1) {
             meta.pre_block39 = 1w1;
         }
-        meta.tmp1_0 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+        meta.tmp1_0 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
         meta.tmp1_1 = meta.tmp1_0 ^ 1w1;
         if (meta.tmp1_1 == 1w1) {
             meta.post_block38 = 1w1;

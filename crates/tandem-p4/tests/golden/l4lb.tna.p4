@@ -89,6 +89,7 @@ struct headers_t {
 struct meta_t {
     bit<1> to_server;
     bit<17> fate;
+    bit<1> ipv4_ok;
     bit<32> conns_k0;
     bit<32> conns_k4;
     bit<16> conns_k8;
@@ -153,6 +154,7 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
         packet.advance(PORT_METADATA_SIZE);
         meta.to_server = 1w0;
         meta.fate = 17w0;
+        meta.ipv4_ok = 1w0;
         meta.visible = 1w0;
         meta.wb_hit = 1w0;
         packet.extract(hdr.eth);
@@ -261,6 +263,7 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
         transition parse_l4;
     }
     state parse_l4 {
+        meta.ipv4_ok = 1w1;
         transition select(hdr.ipv4.protocol) {
             8w6: parse_tcp;
             8w17: parse_udp;
@@ -507,7 +510,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         } else {
             meta.in_port = (bit<16>) ig_intr_md.ingress_port;
-            meta.tmp1_6 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_6 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
             meta.tmp1_6 = meta.tmp1_6 ^ 1w1;
             if (meta.tmp1_6 == 1w0) {
                 meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
@@ -747,7 +750,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.to_server == 1w0) {
-            meta.tmp1_6 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_6 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
             meta.tmp1_6 = meta.tmp1_6 ^ 1w1;
             if (meta.tmp1_6 == 1w1) {
                 meta.fate = 17w0;

@@ -89,6 +89,7 @@ struct headers_t {
 struct meta_t {
     bit<1> to_server;
     bit<17> fate;
+    bit<1> ipv4_ok;
     bit<32> conns_k0;
     bit<32> conns_k4;
     bit<16> conns_k8;
@@ -249,6 +250,7 @@ parser TandemParser(packet_in packet, out headers_t hdr, inout meta_t meta, inou
         transition parse_l4;
     }
     state parse_l4 {
+        meta.ipv4_ok = 1w1;
         transition select(hdr.ipv4.protocol) {
             8w6: parse_tcp;
             8w17: parse_udp;
@@ -494,7 +496,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         } else {
             meta.in_port = (bit<16>) standard_metadata.ingress_port;
-            meta.tmp1_6 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_6 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
             meta.tmp1_6 = meta.tmp1_6 ^ 1w1;
             if (meta.tmp1_6 == 1w0) {
                 meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
@@ -734,7 +736,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.to_server == 1w0) {
-            meta.tmp1_6 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_6 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
             meta.tmp1_6 = meta.tmp1_6 ^ 1w1;
             if (meta.tmp1_6 == 1w1) {
                 meta.fate = 17w0;

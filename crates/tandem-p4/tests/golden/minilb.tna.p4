@@ -81,6 +81,7 @@ struct headers_t {
 struct meta_t {
     bit<1> to_server;
     bit<17> fate;
+    bit<1> ipv4_ok;
     bit<16> map_k0;
     bit<1> visible;
     bit<1> wb_hit;
@@ -107,6 +108,7 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
         packet.advance(PORT_METADATA_SIZE);
         meta.to_server = 1w0;
         meta.fate = 17w0;
+        meta.ipv4_ok = 1w0;
         meta.visible = 1w0;
         meta.wb_hit = 1w0;
         packet.extract(hdr.eth);
@@ -215,6 +217,7 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
         transition parse_l4;
     }
     state parse_l4 {
+        meta.ipv4_ok = 1w1;
         transition select(hdr.ipv4.protocol) {
             8w6: parse_tcp;
             8w17: parse_udp;
@@ -293,7 +296,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 exit;
             }
         } else {
-            meta.tmp1_1 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_1 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
             meta.tmp1_1 = meta.tmp1_1 ^ 1w1;
             if (meta.tmp1_1 == 1w0) {
                 meta.tmp32_0 = hdr.ipv4.saddr;
@@ -361,7 +364,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.to_server == 1w0) {
-            meta.tmp1_1 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_1 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
             meta.tmp1_1 = meta.tmp1_1 ^ 1w1;
             if (meta.tmp1_1 == 1w1) {
                 meta.fate = 17w0;

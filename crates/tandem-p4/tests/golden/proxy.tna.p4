@@ -84,6 +84,7 @@ struct headers_t {
 struct meta_t {
     bit<1> to_server;
     bit<17> fate;
+    bit<1> ipv4_ok;
     bit<16> ports_k0;
     bit<32> orig_0_k0;
     bit<16> orig_0_k4;
@@ -130,6 +131,7 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
         packet.advance(PORT_METADATA_SIZE);
         meta.to_server = 1w0;
         meta.fate = 17w0;
+        meta.ipv4_ok = 1w0;
         meta.visible = 1w0;
         meta.wb_hit = 1w0;
         packet.extract(hdr.eth);
@@ -238,6 +240,7 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
         transition parse_l4;
     }
     state parse_l4 {
+        meta.ipv4_ok = 1w1;
         transition select(hdr.ipv4.protocol) {
             8w6: parse_tcp;
             8w17: parse_udp;
@@ -424,7 +427,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         } else {
             meta.in_port = (bit<16>) ig_intr_md.ingress_port;
             meta.tmp32_1 = (bit<32>) meta.in_port;
-            meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_4 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
             meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
             meta.tmp32_2 = client_side_0.read(32w0);
             meta.tmp1_0 = (meta.tmp32_1 == meta.tmp32_2) ? 1w1 : 1w0;
@@ -677,7 +680,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.to_server == 1w0) {
-            meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_4 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
             meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
             if (meta.tmp1_4 == 1w1) {
                 meta.tmp32_0 = server_side_3.read(32w0);

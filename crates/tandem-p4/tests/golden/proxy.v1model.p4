@@ -84,6 +84,7 @@ struct headers_t {
 struct meta_t {
     bit<1> to_server;
     bit<17> fate;
+    bit<1> ipv4_ok;
     bit<16> ports_k0;
     bit<32> orig_0_k0;
     bit<16> orig_0_k4;
@@ -226,6 +227,7 @@ parser TandemParser(packet_in packet, out headers_t hdr, inout meta_t meta, inou
         transition parse_l4;
     }
     state parse_l4 {
+        meta.ipv4_ok = 1w1;
         transition select(hdr.ipv4.protocol) {
             8w6: parse_tcp;
             8w17: parse_udp;
@@ -413,7 +415,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         } else {
             meta.in_port = (bit<16>) standard_metadata.ingress_port;
             meta.tmp32_1 = (bit<32>) meta.in_port;
-            meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_4 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
             meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
             client_side_0.read(meta.tmp32_2, 32w0);
             meta.tmp1_0 = (meta.tmp32_1 == meta.tmp32_2) ? 1w1 : 1w0;
@@ -666,7 +668,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.to_server == 1w0) {
-            meta.tmp1_4 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+            meta.tmp1_4 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
             meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
             if (meta.tmp1_4 == 1w1) {
                 server_side_3.read(meta.tmp32_0, 32w0);

@@ -88,6 +88,7 @@ struct headers_t {
 struct meta_t {
     bit<1> to_server;
     bit<17> fate;
+    bit<1> ipv4_ok;
     bit<16> in_port;
     bit<1> tmp1_0;
     bit<1> tmp1_1;
@@ -119,6 +120,7 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
         packet.advance(PORT_METADATA_SIZE);
         meta.to_server = 1w0;
         meta.fate = 17w0;
+        meta.ipv4_ok = 1w0;
         packet.extract(hdr.eth);
         transition select(ig_intr_md.ingress_port, hdr.eth.ethertype) {
             (TANDEM_SERVER_PORT, TANDEM_ETHERTYPE): parse_tandem;
@@ -225,6 +227,7 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
         transition parse_l4;
     }
     state parse_l4 {
+        meta.ipv4_ok = 1w1;
         transition select(hdr.ipv4.protocol) {
             8w6: parse_tcp;
             8w17: parse_udp;

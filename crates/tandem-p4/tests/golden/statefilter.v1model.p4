@@ -88,6 +88,7 @@ struct headers_t {
 struct meta_t {
     bit<1> to_server;
     bit<17> fate;
+    bit<1> ipv4_ok;
     bit<16> in_port;
     bit<1> tmp1_0;
     bit<1> tmp1_1;
@@ -215,6 +216,7 @@ parser TandemParser(packet_in packet, out headers_t hdr, inout meta_t meta, inou
         transition parse_l4;
     }
     state parse_l4 {
+        meta.ipv4_ok = 1w1;
         transition select(hdr.ipv4.protocol) {
             8w6: parse_tcp;
             8w17: parse_udp;

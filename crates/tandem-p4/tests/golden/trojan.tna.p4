@@ -124,6 +124,7 @@ struct headers_t {
 struct meta_t {
     bit<1> to_server;
     bit<17> fate;
+    bit<1> ipv4_ok;
     bit<32> hosts_k0;
     bit<1> visible;
     bit<1> wb_hit;
@@ -268,6 +269,7 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
         packet.advance(PORT_METADATA_SIZE);
         meta.to_server = 1w0;
         meta.fate = 17w0;
+        meta.ipv4_ok = 1w0;
         meta.visible = 1w0;
         meta.wb_hit = 1w0;
         meta.post_block71 = 1w0;
@@ -447,6 +449,7 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
         transition parse_l4;
     }
     state parse_l4 {
+        meta.ipv4_ok = 1w1;
         transition select(hdr.ipv4.protocol) {
             8w6: parse_tcp;
             8w17: parse_udp;
@@ -588,7 +591,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             meta.tmp32_0 = (bit<32>) meta.in_port;
             meta.tmp1_0 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
             if (meta.tmp1_0 == 1w0) {
-                meta.tmp1_41 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+                meta.tmp1_41 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
                 meta.tmp1_41 = meta.tmp1_41 ^ 1w1;
                 if (meta.tmp1_41 == 1w0) {
                     meta.tmp1_1 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
@@ -705,7 +708,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
             if (meta.post_block1 == 1w1) {
                 meta.tmp32_3 = 32w1 - meta.tmp32_0;
-                meta.tmp1_41 = hdr.ipv4.isValid() ? 1w1 : 1w0;
+                meta.tmp1_41 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
                 meta.tmp1_41 = meta.tmp1_41 ^ 1w1;
                 if (meta.tmp1_41 == 1w1) {
                     meta.post_block70 = 1w1;
