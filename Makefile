@@ -7,10 +7,13 @@ export PATH := $(HOME)/.cargo/bin:$(PATH)
 CARGO  ?= cargo
 TANDEM := target/release/tandem
 OUT    ?= out/demo
-# The demo trace: the enterprise workload, load-balancer address plan.
+# The demo: MazuNAT offloaded, on the enterprise workload with the NAT address plan.
+DEMO_NF       ?= mazunat
+DEMO_PLAN     ?= nat
 DEMO_WORKLOAD ?= enterprise
 DEMO_FLOWS    ?= 4000
 DEMO_SEED     ?= 1
+DEMO_PROFILE  ?= tofino1
 
 .PHONY: all bootstrap build demo test lint fmt bench clean
 
@@ -24,14 +27,16 @@ build: bootstrap
 
 demo: build
 	@mkdir -p $(OUT)
-	$(TANDEM) traffic gen --workload $(DEMO_WORKLOAD) --flows $(DEMO_FLOWS) --seed $(DEMO_SEED) --plan lb -o $(OUT)/trace.pcapng
-	$(TANDEM) traffic stats $(OUT)/trace.pcapng
-	$(TANDEM) host examples/nfs/minilb/minilb.cc --in $(OUT)/trace.pcapng --out-dir $(OUT)/host
+	@echo "== 1. compile $(DEMO_NF) for $(DEMO_PROFILE): switch.p4 + server.cc =="
+	$(TANDEM) compile examples/nfs/$(DEMO_NF)/$(DEMO_NF).cc --target v1model --profile $(DEMO_PROFILE) -o $(OUT)/$(DEMO_NF)
 	@echo
-	@echo "tcpdump reads the output:" && tcpdump -nr $(OUT)/host/port1.pcap -c 3 2>/dev/null
+	@echo "== 2. run it offloaded: switch program on the software switch, server partition in the server host =="
+	$(TANDEM) run $(OUT)/$(DEMO_NF) --workload $(DEMO_WORKLOAD) --flows $(DEMO_FLOWS) --seed $(DEMO_SEED) --plan $(DEMO_PLAN) --out-dir $(OUT)/run
 	@echo
-	@echo "== Gallium partition of MiniLB for Tofino 1 (full report: tandem partition ... --target tofino1) =="
-	$(TANDEM) partition examples/nfs/minilb/minilb.cc --target tofino1 -o $(OUT)/plan.json --dot $(OUT)/deps.dot | sed -n '1p;/== to the server ==/,$$p'
+	@echo "tcpdump reads the output:" && tcpdump -nr $(OUT)/run/port1.pcap -c 3 2>/dev/null
+	@echo
+	@echo "== 3. check it against the original NF on the same traffic =="
+	$(TANDEM) check examples/nfs/$(DEMO_NF)/$(DEMO_NF).cc --profile $(DEMO_PROFILE) --workload $(DEMO_WORKLOAD) --flows $(DEMO_FLOWS) --seed $(DEMO_SEED) --plan $(DEMO_PLAN)
 
 test: bootstrap
 	$(CARGO) test --workspace --locked
