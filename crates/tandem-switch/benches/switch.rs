@@ -1,7 +1,8 @@
-//! Packets/s of the engine on one core, 64-byte packets, in memory.
-use criterion::{criterion_group, criterion_main, Criterion, Throughput};
+//! Packets/s of the engine on one core, 64-byte packets, in memory; and the cost
+//! of small control-plane batches on a 50,000-entry exact table.
+use criterion::{criterion_group, criterion_main, BatchSize, Criterion, Throughput};
 use std::hint::black_box;
-use tandem_switch::bench;
+use tandem_switch::{bench, ControlOp, Switch};
 
 fn run(c: &mut Criterion, name: &str, sw: tandem_switch::Switch, pkts: Vec<Vec<u8>>) {
     let mut w = sw.worker();
@@ -28,5 +29,45 @@ fn benches(c: &mut Criterion) {
     run(c, "lpm_10k_routes", sw, pkts);
 }
 
-criterion_group!(benches_group, benches);
+fn delete_of(op: &ControlOp) -> ControlOp {
+    match op {
+        ControlOp::Insert { table, entry } => ControlOp::Delete {
+            table: table.clone(),
+            matches: entry.matches.clone(),
+            priority: None,
+        },
+        _ => unreachable!("an insert"),
+    }
+}
+
+fn control(c: &mut Criterion) {
+    const N: usize = 50_000;
+    let entries = bench::minilb_entries(N);
+    let sw = Switch::from_source(bench::MINILB_P4).expect("load");
+    sw.apply_batch(&entries).expect("bulk");
+    let mut g = c.benchmark_group("control_50k_exact");
+    for k in [1usize, 4] {
+        let ins: Vec<ControlOp> = (0..k).map(bench::minilb_extra_entry).collect();
+        let del: Vec<ControlOp> = ins.iter().map(delete_of).collect();
+        // one batch of k inserts, then one batch of k deletes (so the table stays at N)
+        g.bench_function(format!("insert{k}_then_delete{k}"), |b| {
+            b.iter(|| {
+                sw.apply_batch(black_box(&ins)).expect("insert");
+                sw.apply_batch(black_box(&del)).expect("delete");
+            })
+        });
+    }
+    // for scale: loading all N entries into an empty table in one batch
+    g.sample_size(10);
+    g.bench_function("bulk_load_50k", |b| {
+        b.iter_batched(
+            || Switch::from_source(bench::MINILB_P4).expect("load"),
+            |sw| sw.apply_batch(&entries).expect("bulk"),
+            BatchSize::LargeInput,
+        )
+    });
+    g.finish();
+}
+
+criterion_group!(benches_group, benches, control);
 criterion_main!(benches_group);

@@ -53,39 +53,67 @@ pub fn frame64(src: u32, dst: u32, proto: u8, sport: u16, dport: u16) -> Vec<u8>
     p
 }
 
+/// MiniLB's connection-table insert for flow `i` (of a generator state `rng`)
+/// and a packet of that flow.
+fn minilb_flow(rng: &mut Rng, i: usize) -> (ControlOp, Vec<u8>) {
+    let src = 0x0a00_0000 | (rng.next() as u32 & 0x00ff_ffff);
+    let dst = 0x0a64_0000 | (i as u32 & 0xff);
+    let (sp, dp) = (rng.next() as u16, 80u16);
+    let proto = if i & 1 == 0 { 6 } else { 17 };
+    (
+        conn_insert(src, dst, proto, sp, dp, i),
+        frame64(src, dst, proto, sp, dp),
+    )
+}
+
+fn conn_insert(src: u32, dst: u32, proto: u8, sp: u16, dp: u16, i: usize) -> ControlOp {
+    ControlOp::Insert {
+        table: "conn".into(),
+        entry: TableEntry {
+            matches: vec![
+                KeyMatch::Exact(src as u64),
+                KeyMatch::Exact(dst as u64),
+                KeyMatch::Exact(proto as u64),
+                KeyMatch::Exact(sp as u64),
+                KeyMatch::Exact(dp as u64),
+            ],
+            action: "set_backend".into(),
+            args: vec![
+                0x0a01_0000 | (i as u64 & 0xffff),
+                0x0200_0000_0000 | i as u64,
+                (i % 8) as u64,
+            ],
+            priority: None,
+        },
+    }
+}
+
+/// The connection-table inserts for `flows` MiniLB flows (the ones [`minilb`]
+/// installs).
+pub fn minilb_entries(flows: usize) -> Vec<ControlOp> {
+    let mut rng = Rng(0x1234_5678);
+    (0..flows).map(|i| minilb_flow(&mut rng, i).0).collect()
+}
+
+/// A connection-table insert whose key is not among [`minilb_entries`]'s
+/// (source addresses outside 10/8), numbered by `i`.
+pub fn minilb_extra_entry(i: usize) -> ControlOp {
+    conn_insert(
+        0x0b00_0000 | (i as u32 & 0x00ff_ffff),
+        0x0a64_0001,
+        6,
+        (i >> 24) as u16,
+        80,
+        i,
+    )
+}
+
 /// MiniLB with `flows` installed connections (one atomic batch) and one packet
 /// per flow.
 pub fn minilb(flows: usize) -> Result<(Switch, Vec<Vec<u8>>), String> {
     let sw = Switch::from_source(MINILB_P4).map_err(|e| e.to_string())?;
     let mut rng = Rng(0x1234_5678);
-    let mut ops = Vec::new();
-    let mut pkts = Vec::new();
-    for i in 0..flows {
-        let src = 0x0a00_0000 | (rng.next() as u32 & 0x00ff_ffff);
-        let dst = 0x0a64_0000 | (i as u32 & 0xff);
-        let (sp, dp) = (rng.next() as u16, 80u16);
-        let proto = if i % 2 == 0 { 6 } else { 17 };
-        ops.push(ControlOp::Insert {
-            table: "conn".into(),
-            entry: TableEntry {
-                matches: vec![
-                    KeyMatch::Exact(src as u64),
-                    KeyMatch::Exact(dst as u64),
-                    KeyMatch::Exact(proto as u64),
-                    KeyMatch::Exact(sp as u64),
-                    KeyMatch::Exact(dp as u64),
-                ],
-                action: "set_backend".into(),
-                args: vec![
-                    0x0a01_0000 | (i as u64 & 0xffff),
-                    0x0200_0000_0000 | i as u64,
-                    (i % 8) as u64,
-                ],
-                priority: None,
-            },
-        });
-        pkts.push(frame64(src, dst, proto, sp, dp));
-    }
+    let (ops, pkts): (Vec<_>, Vec<_>) = (0..flows).map(|i| minilb_flow(&mut rng, i)).unzip();
     sw.apply_batch(&ops).map_err(|e| e.to_string())?;
     Ok((sw, pkts))
 }

@@ -24,6 +24,9 @@
 //!    straight-line compares; every entry exact → one hash probe; a single `lpm`
 //!    key → an 8-bit-stride trie; otherwise tuple-space search (one hash per
 //!    mask).
+//!    Tables whose keys are all `exact` keep their entries in a persistent hash
+//!    trie instead, so a batch of k operations on an n-entry exact table costs
+//!    O(k log n) (a few µs for one entry into 50,000), not a rebuild.
 //! 5. [`Switch`] holds all table state in one immutable snapshot behind an
 //!    `ArcSwap`. [`Switch::apply_batch`] builds new table states (and
 //!    classifiers) beside the old ones and publishes them with one pointer swap;
@@ -70,6 +73,7 @@ mod check;
 pub mod entries;
 mod exec;
 mod hash;
+mod pmap;
 mod switch;
 mod table;
 mod vm;

@@ -3,7 +3,9 @@
 //!
 //! Concurrency model: all table state lives in one immutable [`Snapshot`] behind an
 //! `ArcSwap`. A batch clones the snapshot's table list (cheap `Arc` clones), builds
-//! new states for the tables it touches — new classifiers included — and publishes
+//! new states for the tables it touches — new classifiers included, except for
+//! exact tables, whose persistent entry store is edited path by path in
+//! O(log n) per operation while sharing the rest with the old state — and publishes
 //! the new snapshot with one atomic pointer swap. A packet loads the snapshot once
 //! when it starts, so it sees every change of a batch or none. Control operations
 //! are serialised by a mutex; packets never take it. Registers and counters are
@@ -11,7 +13,7 @@
 
 use crate::check::{check_program, Diagnostic};
 use crate::exec::{mask, Compiled, Ctx, Hb, MatchKind, Phv, Stateful, Verdict, HB_SIZE, PHV_SLOTS};
-use crate::table::{ClassifierKind, Entry, FieldMatch, Snapshot, TableState};
+use crate::table::{ClassifierKind, Entry, FieldMatch, Snapshot, TableState, WorkEntries};
 use arc_swap::{ArcSwap, Cache};
 use std::collections::HashMap;
 use std::sync::atomic::Ordering;
@@ -135,7 +137,7 @@ pub struct TableInfo {
 }
 
 /// A table being edited by a batch: entries, default action, default arguments.
-type WorkTable = (Vec<Entry>, u32, Box<[u64]>);
+type WorkTable = (WorkEntries, u32, Box<[u64]>);
 
 struct Inner {
     prog: Compiled,
@@ -281,8 +283,8 @@ impl Switch {
                 .collect::<Vec<_>>(),
         );
         Ok(snap.tables[t as usize]
-            .entries
-            .iter()
+            .entries()
+            .into_iter()
             .map(|e| TableEntry {
                 matches: e
                     .fields
@@ -359,7 +361,7 @@ impl Switch {
             let t = self.table_id(name)?;
             let w = work.entry(t).or_insert_with(|| {
                 let s = &cur.tables[t as usize];
-                (s.entries.clone(), s.default_action, s.default_args.clone())
+                (s.work_entries(), s.default_action, s.default_args.clone())
             });
             self.apply_op(t, name, op, w)?;
         }
@@ -367,7 +369,7 @@ impl Switch {
         for (t, (entries, da, dargs)) in work {
             let def = &self.inner.prog.tables[t as usize];
             let kinds: Vec<(MatchKind, u32)> = def.keys.iter().map(|k| (k.kind, k.width)).collect();
-            tables[t as usize] = Arc::new(TableState::build(&kinds, entries, da, dargs));
+            tables[t as usize] = Arc::new(TableState::finish(&kinds, entries, da, dargs));
         }
         self.inner.snap.store(Arc::new(Snapshot { tables }));
         Ok(())
@@ -549,7 +551,6 @@ impl Switch {
         w: &mut WorkTable,
     ) -> Result<(), ControlError> {
         let def = &self.inner.prog.tables[t as usize];
-        let same = |a: &Entry, f: &[FieldMatch], p: i64| *a.fields == *f && a.priority == p;
         match op {
             ControlOp::Insert { entry, .. } | ControlOp::Modify { entry, .. } => {
                 if def.const_entries {
@@ -557,30 +558,24 @@ impl Switch {
                 }
                 let a = self.resolve_action(t, tname, &entry.action, &entry.args)?;
                 let (fields, prio) = self.to_fields(t, tname, &entry.matches, entry.priority)?;
-                let pos = w.0.iter().position(|e| same(e, &fields, prio));
-                match (op, pos) {
-                    (ControlOp::Insert { .. }, Some(_)) => {
-                        return Err(ControlError::Duplicate(tname.into()))
+                if let ControlOp::Insert { .. } = op {
+                    if w.0.contains(&fields, prio) {
+                        return Err(ControlError::Duplicate(tname.into()));
                     }
-                    (ControlOp::Insert { .. }, None) => {
-                        if w.0.len() as u64 >= def.size {
-                            return Err(ControlError::Full {
-                                table: tname.into(),
-                                size: def.size,
-                            });
-                        }
-                        w.0.push(Entry {
-                            fields,
-                            priority: prio,
-                            action: a,
-                            args: entry.args.clone().into(),
+                    if w.0.len() as u64 >= def.size {
+                        return Err(ControlError::Full {
+                            table: tname.into(),
+                            size: def.size,
                         });
                     }
-                    (_, Some(i)) => {
-                        w.0[i].action = a;
-                        w.0[i].args = entry.args.clone().into();
-                    }
-                    (_, None) => return Err(ControlError::NotFound(tname.into())),
+                    w.0.push(Entry {
+                        fields,
+                        priority: prio,
+                        action: a,
+                        args: entry.args.clone().into(),
+                    });
+                } else if !w.0.modify(&fields, prio, a, entry.args.clone().into()) {
+                    return Err(ControlError::NotFound(tname.into()));
                 }
             }
             ControlOp::Delete {
@@ -590,11 +585,9 @@ impl Switch {
                     return Err(ControlError::Const(tname.into()));
                 }
                 let (fields, prio) = self.to_fields(t, tname, matches, *priority)?;
-                let pos =
-                    w.0.iter()
-                        .position(|e| same(e, &fields, prio))
-                        .ok_or_else(|| ControlError::NotFound(tname.into()))?;
-                w.0.remove(pos);
+                if !w.0.remove(&fields, prio) {
+                    return Err(ControlError::NotFound(tname.into()));
+                }
             }
             ControlOp::SetDefault { action, args, .. } => {
                 if def.const_default {

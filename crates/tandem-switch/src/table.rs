@@ -11,8 +11,17 @@
 //! | every entry matches every bit             | `Exact`: one hash probe       |
 //! | one `lpm` key                             | `Lpm`: 8-bit-stride trie      |
 //! | anything else                             | `TupleSpace`: hash per mask   |
+//!
+//! Tables whose keys are all `exact` (≤ 128 bits together) keep their entries in
+//! an [`ExactStore`] instead: a persistent hash trie ([`crate::pmap`]) that a
+//! batch edits by copying only the paths to the keys it changes, so inserting one
+//! entry into a table of n entries costs O(log n), not a rebuild. Such a table
+//! reports `Empty`, `Linear` (≤ [`LINEAR_MAX`] entries, compared in insertion
+//! order) or `Exact` (one trie probe). Every other table is rebuilt by each batch
+//! that touches it.
 
 use crate::exec::{mask, MatchKind};
+use crate::pmap::PMap;
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
@@ -82,36 +91,69 @@ impl Hasher for Fx {
 
 type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
 
-/// Packs up to 128 bits of key fields into one `u128`.
+/// Packs up to 128 bits of key fields into one `u128`, injectively (every field
+/// gets its own bit range). When the fields can be placed in two 64-bit words
+/// without straddling (first fit, widest first), each field is one 64-bit shift
+/// and or; otherwise they are concatenated with `u128` shifts.
 #[derive(Clone, Debug)]
 struct Packer {
     widths: Box<[u32]>,
+    /// per field: (word, shift) in the split layout
+    place: Option<Box<[(u8, u8)]>>,
 }
 
 impl Packer {
     fn new(widths: &[u32]) -> Option<Packer> {
-        if widths.iter().sum::<u32>() > 128 {
+        if widths.iter().sum::<u32>() > 128 || widths.len() > MAX_KEYS {
             return None;
+        }
+        let mut order: Vec<usize> = (0..widths.len()).collect();
+        order.sort_by_key(|&i| std::cmp::Reverse(widths[i]));
+        let mut used = [0u32; 2];
+        let mut place = vec![(0u8, 0u8); widths.len()];
+        let mut fits = true;
+        for i in order {
+            let w = widths[i];
+            match (0..2).find(|&j| used[j] + w <= 64) {
+                Some(j) => {
+                    place[i] = (j as u8, used[j] as u8);
+                    used[j] += w;
+                }
+                None => fits = false,
+            }
         }
         Some(Packer {
             widths: widths.into(),
+            place: fits.then(|| place.into()),
         })
     }
+    /// `key` holds one value per field, each within its width.
     #[inline]
     fn pack(&self, key: &[u64]) -> u128 {
-        let mut acc = 0u128;
-        for (k, w) in key.iter().zip(self.widths.iter()) {
-            acc = (acc << w) | *k as u128;
+        match &self.place {
+            Some(place) => {
+                let mut w = [0u64; 2];
+                for (k, &(j, s)) in key.iter().zip(place.iter()) {
+                    w[j as usize & 1] |= k << (s & 63);
+                }
+                ((w[1] as u128) << 64) | w[0] as u128
+            }
+            None => {
+                let mut acc = 0u128;
+                for (k, w) in key.iter().zip(self.widths.iter()) {
+                    acc = (acc << w) | *k as u128;
+                }
+                acc
+            }
         }
-        acc
     }
     #[inline]
     fn pack_masked(&self, key: &[u64], masks: &[u64]) -> u128 {
-        let mut acc = 0u128;
-        for ((k, m), w) in key.iter().zip(masks).zip(self.widths.iter()) {
-            acc = (acc << w) | (*k & *m) as u128;
+        let mut k = [0u64; MAX_KEYS];
+        for ((d, v), m) in k.iter_mut().zip(key).zip(masks) {
+            *d = v & m;
         }
-        acc
+        self.pack(&k[..key.len().min(MAX_KEYS)])
     }
 }
 
@@ -238,23 +280,297 @@ pub enum ClassifierKind {
     TupleSpace,
 }
 
+/// An entry of an exact-match store: `seq` orders entries by insertion (a
+/// modified entry keeps its place), as the `Vec` of the general store does.
+#[derive(Debug)]
+pub(crate) struct SeqEntry {
+    pub seq: u64,
+    pub entry: Entry,
+}
+
+/// The entries of a table whose keys are all `exact` (together ≤ 128 bits): a
+/// persistent hash trie from the packed key, so a batch copies only the paths
+/// it changes (see [`crate::pmap`]).
+#[derive(Clone, Debug)]
+pub(crate) struct ExactStore {
+    packer: Packer,
+    map: PMap<Arc<SeqEntry>>,
+    next_seq: u64,
+}
+
+impl ExactStore {
+    fn key(&self, fields: &[FieldMatch]) -> u128 {
+        let mut k = [0u64; MAX_KEYS];
+        for (d, f) in k.iter_mut().zip(fields) {
+            *d = f.value;
+        }
+        self.packer.pack(&k[..fields.len().min(MAX_KEYS)])
+    }
+}
+
+/// A table's entries while a batch edits them: a copy of the `Vec` for general
+/// tables (O(n)), a clone of the trie for exact tables (O(1)).
+#[derive(Clone, Debug)]
+pub(crate) enum WorkEntries {
+    Flat(Vec<Entry>),
+    Exact(ExactStore),
+}
+
+impl WorkEntries {
+    pub(crate) fn len(&self) -> usize {
+        match self {
+            WorkEntries::Flat(v) => v.len(),
+            WorkEntries::Exact(s) => s.map.len(),
+        }
+    }
+
+    /// Whether an entry with these fields and priority exists.
+    pub(crate) fn contains(&self, fields: &[FieldMatch], priority: i64) -> bool {
+        match self {
+            WorkEntries::Flat(v) => v.iter().any(|e| same(e, fields, priority)),
+            WorkEntries::Exact(s) => priority == 0 && s.map.get(s.key(fields)).is_some(),
+        }
+    }
+
+    /// Appends an entry (the caller checked it is not a duplicate). Entries of an
+    /// exact store have full masks and priority 0, as `Switch` builds them.
+    pub(crate) fn push(&mut self, e: Entry) {
+        match self {
+            WorkEntries::Flat(v) => v.push(e),
+            WorkEntries::Exact(s) => {
+                let k = s.key(&e.fields);
+                let seq = s.next_seq;
+                s.next_seq += 1;
+                s.map.insert(k, Arc::new(SeqEntry { seq, entry: e }));
+            }
+        }
+    }
+
+    /// Replaces the action of the matching entry; false if there is none.
+    pub(crate) fn modify(
+        &mut self,
+        fields: &[FieldMatch],
+        priority: i64,
+        action: u32,
+        args: Box<[u64]>,
+    ) -> bool {
+        match self {
+            WorkEntries::Flat(v) => match v.iter_mut().find(|e| same(e, fields, priority)) {
+                Some(e) => {
+                    e.action = action;
+                    e.args = args;
+                    true
+                }
+                None => false,
+            },
+            WorkEntries::Exact(s) => {
+                let k = s.key(fields);
+                let Some(old) = s.map.get(k).filter(|_| priority == 0) else {
+                    return false;
+                };
+                let new = SeqEntry {
+                    seq: old.seq,
+                    entry: Entry {
+                        fields: old.entry.fields.clone(),
+                        priority: old.entry.priority,
+                        action,
+                        args,
+                    },
+                };
+                s.map.insert(k, Arc::new(new));
+                true
+            }
+        }
+    }
+
+    /// Removes the matching entry; false if there is none.
+    pub(crate) fn remove(&mut self, fields: &[FieldMatch], priority: i64) -> bool {
+        match self {
+            WorkEntries::Flat(v) => match v.iter().position(|e| same(e, fields, priority)) {
+                Some(i) => {
+                    v.remove(i);
+                    true
+                }
+                None => false,
+            },
+            WorkEntries::Exact(s) => priority == 0 && s.map.remove(s.key(fields)).is_some(),
+        }
+    }
+
+    pub(crate) fn clear(&mut self) {
+        match self {
+            WorkEntries::Flat(v) => v.clear(),
+            WorkEntries::Exact(s) => s.map.clear(),
+        }
+    }
+}
+
+fn same(a: &Entry, f: &[FieldMatch], p: i64) -> bool {
+    *a.fields == *f && a.priority == p
+}
+
+#[derive(Clone, Debug)]
+enum Body {
+    /// general tables: entries in insertion order and the classifier built from
+    /// them (rebuilt by every batch that touches the table)
+    Built {
+        entries: Vec<Entry>,
+        cls: Classifier,
+    },
+    /// exact tables: the trie, plus the entries in insertion order while there
+    /// are at most [`LINEAR_MAX`] (then they are compared one by one)
+    Exact {
+        store: ExactStore,
+        small: Box<[(u128, Arc<SeqEntry>)]>,
+    },
+}
+
 /// One table's entries, default action and compiled classifier. Immutable.
 #[derive(Clone, Debug)]
 pub(crate) struct TableState {
-    pub entries: Vec<Entry>,
     pub default_action: u32,
     pub default_args: Box<[u64]>,
-    cls: Classifier,
+    body: Body,
+}
+
+/// Whether a table with these keys keeps its entries in an [`ExactStore`].
+fn exact_packer(kinds: &[(MatchKind, u32)]) -> Option<Packer> {
+    if kinds.is_empty() || kinds.iter().any(|k| k.0 != MatchKind::Exact) {
+        return None;
+    }
+    let widths: Vec<u32> = kinds.iter().map(|k| k.1).collect();
+    Packer::new(&widths)
 }
 
 impl TableState {
-    /// Builds the classifier that fits `entries`.
+    /// Builds the state for `entries` (in insertion order): an exact store when
+    /// every key is `exact` and every entry is a plain exact match without
+    /// duplicates, otherwise the classifier that fits the entries.
     pub(crate) fn build(
         kinds: &[(MatchKind, u32)],
         entries: Vec<Entry>,
         default_action: u32,
         default_args: Box<[u64]>,
     ) -> TableState {
+        if let Some(packer) = exact_packer(kinds) {
+            let plain = entries.iter().all(|e| {
+                e.priority == 0
+                    && e.fields.len() == kinds.len()
+                    && e.fields
+                        .iter()
+                        .zip(kinds)
+                        .all(|(f, k)| f.mask == mask(k.1) && !f.is_range(k.1))
+            });
+            if plain {
+                let mut w = WorkEntries::Exact(ExactStore {
+                    packer,
+                    map: PMap::new(),
+                    next_seq: 0,
+                });
+                let n = entries.len();
+                for e in entries.iter() {
+                    if w.contains(&e.fields, e.priority) {
+                        break;
+                    }
+                    w.push(e.clone());
+                }
+                if w.len() == n {
+                    return TableState::finish(kinds, w, default_action, default_args);
+                }
+            }
+        }
+        TableState {
+            body: Body::Built {
+                cls: Classifier::build(kinds, &entries),
+                entries,
+            },
+            default_action,
+            default_args,
+        }
+    }
+
+    /// The entries, for a batch to edit.
+    pub(crate) fn work_entries(&self) -> WorkEntries {
+        match &self.body {
+            Body::Built { entries, .. } => WorkEntries::Flat(entries.clone()),
+            Body::Exact { store, .. } => WorkEntries::Exact(store.clone()),
+        }
+    }
+
+    /// The new state after a batch: O(1) plus at most [`LINEAR_MAX`] entries for
+    /// an exact store, a rebuild otherwise.
+    pub(crate) fn finish(
+        kinds: &[(MatchKind, u32)],
+        w: WorkEntries,
+        default_action: u32,
+        default_args: Box<[u64]>,
+    ) -> TableState {
+        match w {
+            WorkEntries::Flat(entries) => {
+                TableState::build(kinds, entries, default_action, default_args)
+            }
+            WorkEntries::Exact(store) => {
+                let small = if store.map.len() <= LINEAR_MAX {
+                    let mut v = Vec::new();
+                    store.map.for_each(|k, e| v.push((k, e.clone())));
+                    v.sort_by_key(|(_, e)| e.seq);
+                    v.into()
+                } else {
+                    Box::default()
+                };
+                TableState {
+                    body: Body::Exact { store, small },
+                    default_action,
+                    default_args,
+                }
+            }
+        }
+    }
+
+    /// The entries in insertion order.
+    pub(crate) fn entries(&self) -> Vec<&Entry> {
+        match &self.body {
+            Body::Built { entries, .. } => entries.iter().collect(),
+            Body::Exact { store, .. } => {
+                let mut v: Vec<&SeqEntry> = Vec::with_capacity(store.map.len());
+                store.map.for_each(|_, e| v.push(e));
+                v.sort_by_key(|e| e.seq);
+                v.into_iter().map(|e| &e.entry).collect()
+            }
+        }
+    }
+
+    pub(crate) fn kind(&self) -> ClassifierKind {
+        match &self.body {
+            Body::Built { cls, .. } => cls.kind(),
+            Body::Exact { store, .. } => match store.map.len() {
+                0 => ClassifierKind::Empty,
+                n if n <= LINEAR_MAX => ClassifierKind::Linear,
+                _ => ClassifierKind::Exact,
+            },
+        }
+    }
+
+    /// Looks `key` up; `None` = miss.
+    #[inline(never)]
+    pub(crate) fn lookup(&self, key: &[u64]) -> Option<&Entry> {
+        match &self.body {
+            Body::Built { entries, cls } => cls.lookup(entries, key),
+            Body::Exact { store, small } => {
+                let k = store.packer.pack(key);
+                if store.map.len() <= LINEAR_MAX {
+                    small.iter().find(|(sk, _)| *sk == k).map(|(_, e)| &e.entry)
+                } else {
+                    store.map.get(k).map(|e| &e.entry)
+                }
+            }
+        }
+    }
+}
+
+impl Classifier {
+    /// The classifier that fits `entries`.
+    fn build(kinds: &[(MatchKind, u32)], entries: &[Entry]) -> Classifier {
         let widths: Vec<u32> = kinds.iter().map(|k| k.1).collect();
         let n = entries.len();
         let has_range = entries
@@ -267,10 +583,10 @@ impl TableState {
             idx.sort_by_key(|&i| std::cmp::Reverse(entries[i as usize].priority));
             idx
         };
-        let cls = if n == 0 {
+        if n == 0 {
             Classifier::Empty
         } else if n <= LINEAR_MAX || has_range || packer.is_none() {
-            Classifier::Linear(by_prio(&entries))
+            Classifier::Linear(by_prio(entries))
         } else if let Some(packer) = packer {
             let all_exact = entries.iter().all(|e| {
                 e.fields
@@ -281,7 +597,7 @@ impl TableState {
             if all_exact {
                 let mut map = FxMap::default();
                 map.reserve(n);
-                for i in by_prio(&entries) {
+                for i in by_prio(entries) {
                     let key: Vec<u64> =
                         entries[i as usize].fields.iter().map(|f| f.value).collect();
                     map.entry(packer.pack(&key)).or_insert(i);
@@ -298,7 +614,7 @@ impl TableState {
             } else {
                 let mut groups: Vec<Group> = Vec::new();
                 let mut index: FxMap<Box<[u64]>, usize> = FxMap::default();
-                for i in by_prio(&entries) {
+                for i in by_prio(entries) {
                     let e = &entries[i as usize];
                     let masks: Box<[u64]> = e.fields.iter().map(|f| f.mask).collect();
                     let g = *index.entry(masks.clone()).or_insert_with(|| {
@@ -317,18 +633,12 @@ impl TableState {
                 Classifier::TupleSpace(packer, groups)
             }
         } else {
-            Classifier::Linear(by_prio(&entries))
-        };
-        TableState {
-            entries,
-            default_action,
-            default_args,
-            cls,
+            Classifier::Linear(by_prio(entries))
         }
     }
 
-    pub(crate) fn kind(&self) -> ClassifierKind {
-        match self.cls {
+    fn kind(&self) -> ClassifierKind {
+        match self {
             Classifier::Empty => ClassifierKind::Empty,
             Classifier::Linear(_) => ClassifierKind::Linear,
             Classifier::Exact(..) => ClassifierKind::Exact,
@@ -337,13 +647,12 @@ impl TableState {
         }
     }
 
-    /// Looks `key` up; `None` = miss.
-    #[inline(never)]
-    pub(crate) fn lookup(&self, key: &[u64]) -> Option<&Entry> {
-        let i = match &self.cls {
+    #[inline]
+    fn lookup<'e>(&self, entries: &'e [Entry], key: &[u64]) -> Option<&'e Entry> {
+        let i = match self {
             Classifier::Empty => return None,
             Classifier::Linear(order) => *order.iter().find(|&&i| {
-                self.entries[i as usize]
+                entries[i as usize]
                     .fields
                     .iter()
                     .zip(key)
@@ -365,7 +674,7 @@ impl TableState {
                         break;
                     }
                     if let Some(&i) = g.map.get(&p.pack_masked(key, &g.masks)) {
-                        let pr = self.entries[i as usize].priority;
+                        let pr = entries[i as usize].priority;
                         if best.is_none() || pr > best_prio {
                             best = Some(i);
                             best_prio = pr;
@@ -375,7 +684,7 @@ impl TableState {
                 best?
             }
         };
-        self.entries.get(i as usize)
+        entries.get(i as usize)
     }
 }
 
@@ -429,12 +738,14 @@ mod tests {
         // the same entries through the linear classifier
         entries.truncate(7);
         let lin = TableState {
-            cls: Classifier::Linear({
-                let mut v: Vec<u32> = (0..7).collect();
-                v.sort_by_key(|&i| std::cmp::Reverse(entries[i as usize].priority));
-                v
-            }),
-            entries,
+            body: Body::Built {
+                cls: Classifier::Linear({
+                    let mut v: Vec<u32> = (0..7).collect();
+                    v.sort_by_key(|&i| std::cmp::Reverse(entries[i as usize].priority));
+                    v
+                }),
+                entries,
+            },
             default_action: 0,
             default_args: Box::new([]),
         };

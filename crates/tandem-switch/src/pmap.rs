@@ -1,0 +1,380 @@
+//! A persistent hash array mapped trie (HAMT) keyed by `u128`: the entry store of
+//! exact-match tables.
+//!
+//! Cloning a map is one `Arc` increment; an insert or remove copies only the nodes
+//! on the path to its key (at most ~4 nodes of at most 32 children for tables of
+//! 10^5 entries) and shares everything else with the old map. So a control-plane
+//! batch of `k` operations on an `n`-entry table costs O(k log n), not O(n), and
+//! packets keep reading the old map until the new snapshot is published.
+//!
+//! Keys go through [`mix`], a bijection of `u128`, and the trie branches on 5 bits
+//! of the mixed value per level, low bits first. Because `mix` is a bijection,
+//! two different keys always differ somewhere in their 128 mixed bits, so they
+//! part within 26 levels and there are no collision lists. Node invariant: every
+//! node but the root holds at least two keys in its subtree (a removal that
+//! leaves one key collapses the chain above it back into a leaf), so the trie
+//! stays as shallow as its keys allow.
+
+use std::sync::Arc;
+
+const BITS: u32 = 5;
+const CHUNK: u128 = (1 << BITS) - 1;
+
+/// A bijective mix of the key (each step is invertible): xor-fold, multiply by an
+/// odd constant, xor-fold. Low bits of the result depend on every key bit.
+#[inline(always)]
+fn mix(k: u128) -> u128 {
+    const C: u128 = 0x9e37_79b9_7f4a_7c15_f39c_c060_5ced_c835; // odd
+    let h = (k ^ (k >> 64)).wrapping_mul(C);
+    h ^ (h >> 64)
+}
+
+#[inline(always)]
+fn chunk(h: u128, shift: u32) -> u32 {
+    (h.checked_shr(shift).unwrap_or(0) & CHUNK) as u32
+}
+
+#[derive(Clone, Debug)]
+enum Kid<V> {
+    Leaf(u128, V),
+    Sub(Arc<Node<V>>),
+}
+
+/// Children are stored compactly: bit `c` of `bitmap` says whether chunk value `c`
+/// has a child, and the child is `kids[popcount(bitmap below c)]`.
+#[derive(Clone, Debug)]
+struct Node<V> {
+    bitmap: u32,
+    kids: Vec<Kid<V>>,
+}
+
+impl<V> Node<V> {
+    fn empty() -> Node<V> {
+        Node {
+            bitmap: 0,
+            kids: Vec::new(),
+        }
+    }
+}
+
+/// A persistent map from `u128` to `V`. `V` should be cheap to clone (an `Arc`):
+/// path copies clone the values of the copied nodes.
+#[derive(Clone, Debug)]
+pub(crate) struct PMap<V> {
+    root: Arc<Node<V>>,
+    len: usize,
+}
+
+impl<V: Clone> Default for PMap<V> {
+    fn default() -> Self {
+        PMap::new()
+    }
+}
+
+impl<V: Clone> PMap<V> {
+    pub(crate) fn new() -> PMap<V> {
+        PMap {
+            root: Arc::new(Node::empty()),
+            len: 0,
+        }
+    }
+
+    pub(crate) fn len(&self) -> usize {
+        self.len
+    }
+
+    /// The value stored under `key`.
+    #[inline]
+    pub(crate) fn get(&self, key: u128) -> Option<&V> {
+        let mut h = mix(key);
+        let mut node: &Node<V> = &self.root;
+        loop {
+            let bit = 1u32 << (h & CHUNK) as u32;
+            if node.bitmap & bit == 0 {
+                return None;
+            }
+            let pos = (node.bitmap & (bit - 1)).count_ones() as usize;
+            match node.kids.get(pos)? {
+                Kid::Leaf(k, v) => return (*k == key).then_some(v),
+                Kid::Sub(n) => {
+                    node = n;
+                    h >>= BITS;
+                }
+            }
+        }
+    }
+
+    /// Inserts or replaces; returns the replaced value.
+    pub(crate) fn insert(&mut self, key: u128, value: V) -> Option<V> {
+        let old = insert_in(Arc::make_mut(&mut self.root), key, mix(key), 0, value);
+        if old.is_none() {
+            self.len += 1;
+        }
+        old
+    }
+
+    /// Removes `key`; returns its value. Copies nothing if the key is absent.
+    pub(crate) fn remove(&mut self, key: u128) -> Option<V> {
+        self.get(key)?;
+        let old = remove_in(Arc::make_mut(&mut self.root), key, mix(key), 0);
+        if old.is_some() {
+            self.len -= 1;
+        }
+        old
+    }
+
+    pub(crate) fn clear(&mut self) {
+        *self = PMap::new();
+    }
+
+    /// Every (key, value), in trie order (not insertion order).
+    pub(crate) fn for_each<'a>(&'a self, mut f: impl FnMut(u128, &'a V)) {
+        fn walk<'a, V>(n: &'a Node<V>, f: &mut impl FnMut(u128, &'a V)) {
+            for k in &n.kids {
+                match k {
+                    Kid::Leaf(key, v) => f(*key, v),
+                    Kid::Sub(s) => walk(s, f),
+                }
+            }
+        }
+        walk(&self.root, &mut f);
+    }
+
+    /// Depth of the deepest leaf (root children are at depth 1); for tests.
+    #[cfg(test)]
+    fn depth(&self) -> usize {
+        fn d<V>(n: &Node<V>) -> usize {
+            n.kids
+                .iter()
+                .map(|k| match k {
+                    Kid::Leaf(..) => 1,
+                    Kid::Sub(s) => 1 + d(s),
+                })
+                .max()
+                .unwrap_or(0)
+        }
+        d(&self.root)
+    }
+
+    /// Checks the structural invariants; for tests.
+    #[cfg(test)]
+    fn check(&self) {
+        fn walk<V>(n: &Node<V>, root: bool, path: &[u32]) -> usize {
+            assert_eq!(n.bitmap.count_ones() as usize, n.kids.len());
+            let mut total = 0;
+            let mut c = 0;
+            for k in &n.kids {
+                while n.bitmap & (1 << c) == 0 {
+                    c += 1;
+                }
+                let mut p = path.to_vec();
+                p.push(c);
+                match k {
+                    Kid::Leaf(key, _) => {
+                        let h = mix(*key);
+                        for (lvl, want) in p.iter().enumerate() {
+                            assert_eq!(chunk(h, lvl as u32 * BITS), *want, "leaf misplaced");
+                        }
+                        total += 1;
+                    }
+                    Kid::Sub(s) => total += walk(s, false, &p),
+                }
+                c += 1;
+            }
+            if !root {
+                assert!(total >= 2, "non-root node with {total} key(s)");
+            }
+            total
+        }
+        assert_eq!(walk(&self.root, true, &[]), self.len);
+    }
+}
+
+fn insert_in<V: Clone>(node: &mut Node<V>, key: u128, h: u128, shift: u32, value: V) -> Option<V> {
+    let bit = 1u32 << chunk(h, shift);
+    let pos = (node.bitmap & (bit - 1)).count_ones() as usize;
+    if node.bitmap & bit == 0 {
+        node.bitmap |= bit;
+        node.kids.insert(pos, Kid::Leaf(key, value));
+        return None;
+    }
+    let kid = node.kids.get_mut(pos)?;
+    match kid {
+        Kid::Sub(sub) => insert_in(Arc::make_mut(sub), key, h, shift + BITS, value),
+        Kid::Leaf(k, v) if *k == key => Some(std::mem::replace(v, value)),
+        Kid::Leaf(..) => {
+            let Kid::Leaf(k2, v2) = std::mem::replace(kid, Kid::Sub(Arc::new(Node::empty())))
+            else {
+                return None;
+            };
+            *kid = Kid::Sub(Arc::new(pair(
+                shift + BITS,
+                (key, h, value),
+                (k2, mix(k2), v2),
+            )));
+            None
+        }
+    }
+}
+
+/// A node at `shift` holding two different keys (a chain of single-child nodes
+/// while their chunks agree; they disagree within 128 bits since `mix` is a
+/// bijection).
+fn pair<V>(shift: u32, a: (u128, u128, V), b: (u128, u128, V)) -> Node<V> {
+    let (ca, cb) = (chunk(a.1, shift), chunk(b.1, shift));
+    if ca == cb && shift < 128 {
+        return Node {
+            bitmap: 1 << ca,
+            kids: vec![Kid::Sub(Arc::new(pair(shift + BITS, a, b)))],
+        };
+    }
+    let (lo, hi) = if ca < cb { (a, b) } else { (b, a) };
+    Node {
+        bitmap: (1 << ca) | (1 << cb),
+        kids: vec![Kid::Leaf(lo.0, lo.2), Kid::Leaf(hi.0, hi.2)],
+    }
+}
+
+fn remove_in<V: Clone>(node: &mut Node<V>, key: u128, h: u128, shift: u32) -> Option<V> {
+    let bit = 1u32 << chunk(h, shift);
+    if node.bitmap & bit == 0 {
+        return None;
+    }
+    let pos = (node.bitmap & (bit - 1)).count_ones() as usize;
+    match node.kids.get_mut(pos)? {
+        Kid::Leaf(k, _) if *k == key => {
+            node.bitmap &= !bit;
+            match node.kids.remove(pos) {
+                Kid::Leaf(_, v) => Some(v),
+                Kid::Sub(_) => None,
+            }
+        }
+        Kid::Leaf(..) => None,
+        Kid::Sub(sub) => {
+            let s = Arc::make_mut(sub);
+            let old = remove_in(s, key, h, shift + BITS)?;
+            // one key left below: pull it up (the chain collapses level by level)
+            if s.kids.len() == 1 && matches!(s.kids[0], Kid::Leaf(..)) {
+                if let Some(leaf) = s.kids.pop() {
+                    node.kids[pos] = leaf;
+                }
+            }
+            Some(old)
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use proptest::prelude::*;
+    use std::collections::HashMap;
+
+    #[test]
+    fn mix_is_a_bijection_on_samples() {
+        let mut seen = std::collections::HashSet::new();
+        for i in 0..100_000u128 {
+            assert!(seen.insert(mix(i)));
+            assert!(seen.insert(mix((i << 100) | (1 << 99))));
+        }
+    }
+
+    #[test]
+    fn sequential_keys_stay_shallow() {
+        let mut m = PMap::new();
+        for i in 0..50_000u128 {
+            assert_eq!(m.insert(i, i as u32), None);
+        }
+        m.check();
+        assert_eq!(m.len(), 50_000);
+        assert!(m.depth() <= 8, "depth {}", m.depth());
+        for i in 0..50_000u128 {
+            assert_eq!(m.get(i), Some(&(i as u32)));
+        }
+        assert_eq!(m.get(50_000), None);
+        for i in 0..50_000u128 {
+            assert_eq!(m.remove(i), Some(i as u32));
+        }
+        m.check();
+        assert_eq!(m.len(), 0);
+        assert_eq!(m.depth(), 0);
+    }
+
+    #[test]
+    fn old_versions_are_unchanged() {
+        let mut a = PMap::new();
+        for i in 0..1000u128 {
+            a.insert(i * 7919, i);
+        }
+        let snapshot = a.clone();
+        a.insert(5, 5);
+        a.remove(7919);
+        a.insert(0, 99);
+        assert_eq!(snapshot.get(5), None);
+        assert_eq!(snapshot.get(7919), Some(&1));
+        assert_eq!(snapshot.get(0), Some(&0));
+        assert_eq!(a.get(0), Some(&99));
+        assert_eq!(a.get(7919), None);
+        snapshot.check();
+        a.check();
+    }
+
+    #[derive(Clone, Debug)]
+    enum MOp {
+        Insert(u128, u32),
+        Remove(u128),
+        Snapshot,
+        Clear,
+    }
+
+    fn key() -> impl Strategy<Value = u128> {
+        prop_oneof![
+            0..64u128,
+            any::<u128>(),
+            // keys that differ only in high bits
+            (0..64u128).prop_map(|x| x << 120),
+            (0..64u128).prop_map(|x| (x << 64) | 3),
+        ]
+    }
+
+    fn mop() -> impl Strategy<Value = MOp> {
+        prop_oneof![
+            6 => (key(), any::<u32>()).prop_map(|(k, v)| MOp::Insert(k, v)),
+            4 => key().prop_map(MOp::Remove),
+            1 => Just(MOp::Snapshot),
+            1 => Just(MOp::Clear),
+        ]
+    }
+
+    proptest! {
+        #[test]
+        fn behaves_like_a_hash_map(ops in proptest::collection::vec(mop(), 1..300)) {
+            let mut m = PMap::new();
+            let mut r: HashMap<u128, u32> = HashMap::new();
+            let mut snaps: Vec<(PMap<u32>, HashMap<u128, u32>)> = Vec::new();
+            for op in ops {
+                match op {
+                    MOp::Insert(k, v) => prop_assert_eq!(m.insert(k, v), r.insert(k, v)),
+                    MOp::Remove(k) => prop_assert_eq!(m.remove(k), r.remove(&k)),
+                    MOp::Snapshot => snaps.push((m.clone(), r.clone())),
+                    MOp::Clear => { m.clear(); r.clear(); }
+                }
+                prop_assert_eq!(m.len(), r.len());
+            }
+            m.check();
+            for (k, v) in &r {
+                prop_assert_eq!(m.get(*k), Some(v));
+            }
+            let mut n = 0;
+            m.for_each(|k, v| { n += 1; assert_eq!(r.get(&k), Some(v)); });
+            prop_assert_eq!(n, r.len());
+            for (s, sr) in snaps {
+                s.check();
+                prop_assert_eq!(s.len(), sr.len());
+                for (k, v) in &sr {
+                    prop_assert_eq!(s.get(*k), Some(v));
+                }
+            }
+        }
+    }
+}
