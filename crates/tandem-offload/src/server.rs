@@ -40,10 +40,16 @@ pub fn compile_server(cc: &str, cache_dir: &Path) -> Result<PathBuf, OffloadErro
     if so.is_file() {
         return Ok(so);
     }
-    let header = dir.join(tandem_cpp::SERVER_H_PATH.replace("tandem/", "include/tandem/"));
-    std::fs::write(&header, tandem_cpp::SERVER_H).map_err(|e| io(&header, e))?;
     static SEQ: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
     let seq = SEQ.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+    // The header is shared by concurrent builds: replace it atomically, never truncate it
+    // under a running compiler.
+    let header = dir.join(tandem_cpp::SERVER_H_PATH.replace("tandem/", "include/tandem/"));
+    if std::fs::read_to_string(&header).ok().as_deref() != Some(tandem_cpp::SERVER_H) {
+        let tmp = header.with_extension(format!("h.{}.{seq}.tmp", std::process::id()));
+        std::fs::write(&tmp, tandem_cpp::SERVER_H).map_err(|e| io(&tmp, e))?;
+        std::fs::rename(&tmp, &header).map_err(|e| io(&header, e))?;
+    }
     let src = dir.join(format!("server-{h:016x}.{}.{seq}.cc", std::process::id()));
     std::fs::write(&src, cc).map_err(|e| io(&src, e))?;
     let tmp = so.with_extension(format!("so.{}.{seq}.tmp", std::process::id()));

@@ -1,0 +1,113 @@
+//! Any plan the partitioner makes — for random target profiles no more capable than bmv2,
+//! with and without join splitting — compiles to a switch program and a server partition
+//! that together behave like the NF (outputs and final state, checked against the native
+//! NF). `TANDEM_PROFILE_CASES=100` for a longer run.
+
+mod common;
+
+use common::*;
+use proptest::prelude::*;
+use tandem_partition::{PartitionOptions, TargetProfile};
+
+/// A random profile no more capable than bmv2 (some operations removed, tight budgets).
+fn random_profile() -> impl Strategy<Value = TargetProfile> {
+    let bmv2 = TargetProfile::builtin("bmv2").unwrap();
+    let ops: Vec<String> = bmv2.ops.iter().cloned().collect();
+    let n = ops.len();
+    (
+        prop::option::of(2u32..16),
+        prop::option::of(8u32..120),
+        prop::option::of(4u32..32),
+        any::<bool>(),
+        prop::collection::vec(any::<bool>(), n),
+    )
+        .prop_map(move |(stages, meta, th, dup, keep)| {
+            let mut p = TargetProfile::builtin("bmv2").unwrap();
+            p.name = "random".into();
+            p.stages = stages;
+            p.metadata_bytes = meta;
+            p.transfer_header_bytes = th;
+            p.duplicate_readonly_tables = dup;
+            p.ops = ops
+                .iter()
+                .zip(&keep)
+                .enumerate()
+                .filter(|(i, (_, k))| **k || i % 3 != 0)
+                .map(|(_, (o, _))| o.clone())
+                .collect();
+            p
+        })
+}
+
+const NFS: [(&str, Addr, &str); 7] = [
+    ("minilb", Addr::Lb, "enterprise"),
+    ("mazunat", Addr::Nat, "enterprise"),
+    ("l4lb", Addr::Lb, "enterprise"),
+    ("firewall", Addr::Plain, "enterprise"),
+    ("proxy", Addr::Plain, "enterprise"),
+    ("statefilter", Addr::Plain, "datamining"),
+    ("trojan", Addr::Endhosts, "enterprise"),
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig {
+        cases: env_or("TANDEM_PROFILE_CASES", 4) as u32,
+        ..ProptestConfig::default()
+    })]
+
+    #[test]
+    fn random_profiles_check(nf in 0usize..7, profile in random_profile(), split in any::<bool>()) {
+        let (name, addr, workload) = NFS[nf];
+        let options = PartitionOptions { split_joins: split, ..PartitionOptions::default() };
+        // No plan fits some profiles: nothing to run then.
+        let Ok(b) = compile_bundle(&module(name), &profile, &options, &P4Options::default(), None)
+        else {
+            return Ok(());
+        };
+        let mut pkts = trace(addr, workload, 60, 11).take(800);
+        let r = check(&b, native(name), &mut pkts, CheckOptions {
+            run: RunOptions { cache_dir: cache(), ..RunOptions::default() },
+            ..CheckOptions::default()
+        }).unwrap();
+        prop_assert!(r.passed(), "{name}: {:?} {:?}\n{}", r.multiset_differences,
+            r.state_differences, r.first_difference.unwrap_or_default());
+    }
+}
+
+#[test]
+fn every_nf_checks_on_every_builtin_profile() {
+    for profile in ["tofino2", "tiny"] {
+        for (name, addr, workload) in NFS {
+            let p = TargetProfile::builtin(profile).unwrap();
+            let Ok(b) = compile_bundle(
+                &module(name),
+                &p,
+                &PartitionOptions::default(),
+                &P4Options::default(),
+                None,
+            ) else {
+                continue;
+            };
+            let mut pkts = trace(addr, workload, 60, 13).take(1000);
+            let r = check(
+                &b,
+                native(name),
+                &mut pkts,
+                CheckOptions {
+                    run: RunOptions {
+                        cache_dir: cache(),
+                        ..RunOptions::default()
+                    },
+                    ..CheckOptions::default()
+                },
+            )
+            .unwrap();
+            assert!(
+                r.passed(),
+                "{name}/{profile}: {:?}\n{}",
+                r.multiset_differences,
+                r.first_difference.unwrap_or_default()
+            );
+        }
+    }
+}
