@@ -157,3 +157,73 @@ fn lift_prints_ir_and_explain_prints_the_page() {
         "{page}"
     );
 }
+
+/// compile → run → check, as the README shows them, and what users see on bad input.
+#[test]
+fn compile_run_and_check_offloaded() {
+    let dir = tempfile::tempdir().unwrap();
+    let out = dir.path().join("nat");
+    let out_s = out.to_str().unwrap();
+    ok(&tandem(&[
+        "compile",
+        "examples/nfs/mazunat/mazunat.cc",
+        "--profile",
+        "tofino1",
+        "-o",
+        out_s,
+    ]));
+    assert!(out.join("nf.json").is_file());
+    let run_dir = dir.path().join("run");
+    let text = ok(&tandem(&[
+        "run",
+        out_s,
+        "--workload",
+        "enterprise",
+        "--flows",
+        "150",
+        "--plan",
+        "nat",
+        "--out-dir",
+        run_dir.to_str().unwrap(),
+    ]));
+    assert!(
+        text.contains("switch only") && text.contains("atomic batches"),
+        "{text}"
+    );
+    let summary: serde_json::Value =
+        serde_json::from_str(&std::fs::read_to_string(run_dir.join("summary.json")).unwrap())
+            .unwrap();
+    let share = summary["fast_path_share"].as_f64().unwrap();
+    assert!(share > 0.8 && share < 1.0, "fast path share {share}");
+    assert!(run_dir.join("port1.pcap").is_file());
+
+    let text = ok(&tandem(&[
+        "check",
+        "examples/nfs/mazunat/mazunat.cc",
+        "--workload",
+        "datamining",
+        "--flows",
+        "40",
+        "--plan",
+        "nat",
+        "--profile",
+        "bmv2",
+    ]));
+    assert!(text.contains("PASS"), "{text}");
+
+    // Not a compiled directory; TNA cannot be checked on the software switch.
+    let e = err(&tandem(&["run", "examples", "--workload", "enterprise"]));
+    assert!(
+        e.contains("plan.json") && e.contains("tandem compile"),
+        "{e}"
+    );
+    let e = err(&tandem(&[
+        "check",
+        "examples/nfs/mazunat/mazunat.cc",
+        "--target",
+        "tna",
+        "--workload",
+        "enterprise",
+    ]));
+    assert!(e.contains("v1model"), "{e}");
+}

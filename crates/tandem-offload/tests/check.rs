@@ -72,3 +72,40 @@ fn statefilter() {
 fn trojan() {
     run("trojan", Addr::Endhosts, "enterprise");
 }
+
+/// A broken switch program (post rewrites the destination wrongly) fails the check, and the
+/// report shows the first differing packet field by field with its path and partitions.
+#[test]
+fn a_broken_program_fails_with_an_explanation() {
+    let mut b = bundle("minilb", "tofino1", &P4Options::default());
+    let at = b
+        .switch_p4
+        .rfind("hdr.ipv4.daddr = ")
+        .expect("post rewrites the destination");
+    b.switch_p4
+        .insert_str(at + "hdr.ipv4.daddr = ".len(), "32w0x01000000 ^ ");
+    let mut pkts = trace(Addr::Lb, "enterprise", 50, 7).take(500);
+    let r = check(
+        &b,
+        native("minilb"),
+        &mut pkts,
+        CheckOptions {
+            run: RunOptions {
+                cache_dir: cache(),
+                ..RunOptions::default()
+            },
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap();
+    assert!(!r.passed());
+    assert!(r.differing_packets > 0);
+    let text = r.first_difference.unwrap();
+    eprintln!("{text}");
+    assert!(text.contains("ipv4.dst") && text.contains("<<"), "{text}");
+    assert!(
+        text.contains(" server ") && text.contains(" post "),
+        "{text}"
+    );
+    assert!(text.contains("minilb.cc:"), "C++ lines on the path: {text}");
+}
