@@ -1,0 +1,175 @@
+//! `tandem run`: the compiled pair — switch program on the software switch, server partition
+//! in the server host — on a trace or a generated workload.
+
+use std::path::{Path, PathBuf};
+
+use anyhow::Context;
+use tandem_offload::{Bundle, Offloaded, RunOptions, RunStats};
+use tandem_runtime::{PortPcapSink, Verdict};
+use tandem_traffic::ReplyRewriter;
+
+use crate::cmd::host::{load_nf, write_json, TrafficArgs};
+use crate::cmd::progress;
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// A directory written by `tandem compile`.
+    pub compiled: PathBuf,
+    #[command(flatten)]
+    pub traffic: TrafficArgs,
+    /// Stop after this many packets.
+    #[arg(long)]
+    pub packets: Option<usize>,
+    /// Where to write port<N>.pcap and summary.json.
+    #[arg(long, default_value = "out/run")]
+    pub out_dir: PathBuf,
+    /// The NF source, when the compiled directory's nf.json does not say (or moved).
+    #[arg(long)]
+    pub nf: Option<PathBuf>,
+    /// The NF's configuration (default: what nf.json says).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+}
+
+/// The configured NF's initial state (configure() on the native build) for a bundle.
+pub fn initial_state(
+    bundle: &Bundle,
+    nf: Option<&Path>,
+    config: Option<&Path>,
+) -> anyhow::Result<serde_json::Value> {
+    let (source, cfg) = match (nf, &bundle.nf) {
+        (Some(n), _) => (n.to_path_buf(), config.map(Path::to_path_buf)),
+        (None, Some(s)) => (
+            s.source.clone(),
+            config.map(Path::to_path_buf).or_else(|| s.config.clone()),
+        ),
+        (None, None) => anyhow::bail!(
+            "the compiled directory does not say where the NF source is (no nf.json): give --nf FILE.cc"
+        ),
+    };
+    let mut native = load_nf(&source, cfg.as_deref())
+        .with_context(|| format!("running configure() of {}", source.display()))?;
+    if native.timer_interval_ns() > 0 {
+        anyhow::bail!(
+            "{}: NFs with on_timer() cannot be offloaded yet",
+            source.display()
+        );
+    }
+    Ok(native.dump_state(0)?)
+}
+
+pub fn run(args: Args) -> anyhow::Result<()> {
+    let bundle = Bundle::load(&args.compiled)?;
+    let initial = initial_state(&bundle, args.nf.as_deref(), args.config.as_deref())?;
+    let mut sys = Offloaded::new(&bundle, &initial, &RunOptions::default(), None)?;
+    let mut sink = PortPcapSink::create(&args.out_dir)?;
+    let mut replies = (!args.traffic.open_loop).then(ReplyRewriter::new);
+    let bar = progress::spinner("packets");
+    let t0 = std::time::Instant::now();
+    for pkt in args
+        .traffic
+        .packets()?
+        .take(args.packets.unwrap_or(usize::MAX))
+    {
+        let mut pkt = pkt?;
+        if let Some(r) = replies.as_mut() {
+            r.rewrite(&mut pkt);
+        }
+        let verdict = sys.process(&pkt)?;
+        if let Verdict::Send { port, frame } = &verdict {
+            sink.write(*port, pkt.ts_ns, frame)?;
+            if let Some(r) = replies.as_mut() {
+                r.observe(&pkt.data, pkt.port, &[(*port, frame.as_slice())]);
+            }
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    let files = sink.finish()?;
+    let stats = sys.stats();
+    let mut v = serde_json::to_value(&stats)?;
+    v["nf"] = bundle.plan.nf.clone().into();
+    v["target"] = bundle.plan.target.clone().into();
+    v["fast_path_share"] = stats.fast_path_share().into();
+    v["wall_ns"] = (t0.elapsed().as_nanos() as u64).into();
+    write_json(&args.out_dir.join("summary.json"), &v)?;
+    println!(
+        "offloaded {} ({}, {})",
+        bundle.plan.nf, bundle.manifest.arch, bundle.plan.target
+    );
+    print_stats(&stats);
+    for f in files {
+        println!("  wrote {}", f.display());
+    }
+    println!("  wrote {}", args.out_dir.join("summary.json").display());
+    Ok(())
+}
+
+pub fn print_stats(s: &RunStats) {
+    let pct = |n: u64| {
+        if s.packets == 0 {
+            0.0
+        } else {
+            100.0 * n as f64 / s.packets as f64
+        }
+    };
+    println!("  packets in        {:>10}", s.packets);
+    println!(
+        "  switch only       {:>10}  ({:.2}%: the fast path)",
+        s.fast_path,
+        pct(s.fast_path)
+    );
+    println!(
+        "  via the server    {:>10}  ({:.2}%)",
+        s.via_server,
+        pct(s.via_server)
+    );
+    if s.whole_on_server > 0 {
+        println!(
+            "  whole on server   {:>10}  (keys a full switch table could not take)",
+            s.whole_on_server
+        );
+    }
+    for (port, n) in &s.out_per_port {
+        println!("    out port {port:<3}    {n:>10}");
+    }
+    println!("  dropped           {:>10}", s.dropped);
+    let y = &s.sync;
+    let sizes: Vec<String> = y
+        .batch_sizes
+        .iter()
+        .enumerate()
+        .filter(|(_, n)| **n > 0)
+        .map(|(k, n)| {
+            if k + 1 == y.batch_sizes.len() {
+                format!("{k}+:{n}")
+            } else {
+                format!("{k}:{n}")
+            }
+        })
+        .collect();
+    println!(
+        "  table updates     {:>10}  atomic batches, {} entries (entries per batch {})",
+        y.batches,
+        y.entries,
+        if sizes.is_empty() {
+            "-".into()
+        } else {
+            sizes.join(" ")
+        }
+    );
+    println!(
+        "  control plane     {:>10}  requests, {} retried, {} register writes",
+        y.requests, y.retries, y.register_writes
+    );
+    if y.table_full > 0 || y.server_only > 0 {
+        println!(
+            "  table full        {:>10}  keys refused; {} kept on the server only now",
+            y.table_full, y.server_only
+        );
+    }
+    println!(
+        "  server time       {:>10.3} ms  (server partition + synchronisation)",
+        s.server_ns as f64 / 1e6
+    );
+}
