@@ -25,6 +25,8 @@ fn run(c: &mut Criterion, name: &str, sw: tandem_switch::Switch, pkts: Vec<Vec<u
 fn benches(c: &mut Criterion) {
     let (sw, pkts) = bench::minilb(1024).expect("minilb");
     run(c, "minilb_1k_flows", sw, pkts);
+    let (sw, pkts) = bench::minilb_generated(1024).expect("minilb generated");
+    run(c, "minilb_generated_1k_flows", sw, pkts);
     let (sw, pkts) = bench::lpm(10_000, 4096).expect("lpm");
     run(c, "lpm_10k_routes", sw, pkts);
 }

@@ -1,4 +1,5 @@
-//! Processes a fixed number of packets (for `perf stat`): `pps minilb|lpm N`.
+//! Processes a fixed number of packets (for `perf stat` or callgrind):
+//! `pps minilb|minilb-gen|lpm|PROGRAM.p4 N`.
 use tandem_switch::bench;
 
 fn main() {
@@ -11,6 +12,7 @@ fn main() {
     let (sw, pkts) = match which {
         "lpm" => bench::lpm(10_000, 4096),
         "minilb" => bench::minilb(1024),
+        "minilb-gen" => bench::minilb_generated(1024),
         path => {
             let src = std::fs::read_to_string(path).expect("read");
             let sw = tandem_switch::Switch::from_source(&src).expect("load");

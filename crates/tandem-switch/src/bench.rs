@@ -1,13 +1,18 @@
 //! Benchmark fixtures shared by the criterion benches and `tandem switch bench`:
-//! the MiniLB-like program with an exact connection table, and an IPv4 router
-//! with a large LPM table, each with a set of 64-byte packets that hit.
+//! the MiniLB-like program with an exact connection table, MiniLB as Tandem's P4
+//! back end generates it, and an IPv4 router with a large LPM table, each with a
+//! set of 64-byte packets that hit.
 
+use crate::entries::{apply_commands, parse_commands};
 use crate::switch::{ControlOp, KeyMatch, Switch, TableEntry};
 
 /// The MiniLB-like program (connection table, rewrite, checksum update).
 pub const MINILB_P4: &str = include_str!("../tests/programs/minilb.p4");
 /// The LPM router program (checksum verify, LPM, rewrite, checksum update).
 pub const LPM_P4: &str = include_str!("../tests/programs/lpm.p4");
+/// MiniLB compiled by `tandem compile --target v1model` (transfer header, map
+/// and write-back tables, registers, checksum updates in ingress).
+pub const MINILB_GENERATED_P4: &str = include_str!("../benches/minilb_generated.p4");
 
 struct Rng(u64);
 impl Rng {
@@ -116,6 +121,42 @@ pub fn minilb(flows: usize) -> Result<(Switch, Vec<Vec<u8>>), String> {
     let (ops, pkts): (Vec<_>, Vec<_>) = (0..flows).map(|i| minilb_flow(&mut rng, i)).unzip();
     sw.apply_batch(&ops).map_err(|e| e.to_string())?;
     Ok((sw, pkts))
+}
+
+/// The 64-byte packets of `flows` MiniLB flows (the packets [`minilb`] uses).
+pub fn minilb_packets(flows: usize) -> Vec<Vec<u8>> {
+    let mut rng = Rng(0x1234_5678);
+    (0..flows).map(|i| minilb_flow(&mut rng, i).1).collect()
+}
+
+/// An entries file for the generated MiniLB ([`MINILB_GENERATED_P4`]) that puts
+/// every flow of [`minilb_packets`] on the fast path: a `map` entry for each
+/// flow's key (the low 16 bits of `saddr ^ daddr` as the NF reads them: the
+/// first two address bytes, byte-swapped) and output port 1 (both copies of the
+/// `out_port` register).
+pub fn minilb_generated_entries(flows: usize) -> String {
+    // `out_port` is replicated per use; the runtime writes every copy
+    let mut out = String::from("register_write out_port_0 0 1\nregister_write out_port_1 0 1\n");
+    let mut seen = std::collections::BTreeSet::new();
+    for p in minilb_packets(flows) {
+        let (s, d) = (&p[26..30], &p[30..34]);
+        let key = (s[0] ^ d[0]) as u32 | ((s[1] ^ d[1]) as u32) << 8;
+        if seen.insert(key) {
+            // the backend address as the NF stores it (network order in a host word)
+            let backend = u32::from_be_bytes([0x0a, 0x01, 0, (key & 0xff) as u8]).swap_bytes();
+            out.push_str(&format!("table_add map map_hit {key} => {backend:#x}\n"));
+        }
+    }
+    out
+}
+
+/// The generated MiniLB with entries from [`minilb_generated_entries`] and
+/// the packets of [`minilb_packets`].
+pub fn minilb_generated(flows: usize) -> Result<(Switch, Vec<Vec<u8>>), String> {
+    let sw = Switch::from_source(MINILB_GENERATED_P4).map_err(|e| e.to_string())?;
+    let cmds = parse_commands(&minilb_generated_entries(flows), &sw).map_err(|e| e.to_string())?;
+    apply_commands(&sw, &cmds).map_err(|e| e.to_string())?;
+    Ok((sw, minilb_packets(flows)))
 }
 
 /// The LPM router with `routes` random prefixes (/8../32) and `npkts` packets to

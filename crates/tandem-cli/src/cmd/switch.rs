@@ -13,9 +13,18 @@ pub enum Args {
     /// Run a program over pcap inputs; writes DIR/<port>_out.pcap per egress port
     /// (like BMv2's `--use-files`).
     Run(RunArgs),
-    /// Packets/s per core on a MiniLB-like program and on a 10,000-entry LPM router
-    /// (64-byte packets, in memory).
+    /// Packets/s per core (64-byte packets, in memory) on a MiniLB-like program,
+    /// on MiniLB as `tandem compile` generates it, and on a 10,000-entry LPM
+    /// router; or on any program with --program/--entries/--in.
     Bench(BenchArgs),
+    /// Serve a compiled NF's switch program over UNIX datagram sockets in --sock DIR, for
+    /// `tandem server serve` and `tandem switch feed` in other processes (docs/deploy.md).
+    Serve(crate::cmd::serve::SwitchServeArgs),
+    /// Feed a trace or workload into a serving switch's port sockets, one packet at a time
+    /// (closed loop by default), and write what leaves each port to DIR/port<N>.pcap.
+    Feed(crate::cmd::serve::FeedArgs),
+    /// Stop a serving switch (and its server).
+    Stop(crate::cmd::serve::StopArgs),
     /// Parse and check a program; print the compiled summary.
     Check {
         /// The P4-16 v1model program.
@@ -54,12 +63,34 @@ pub struct BenchArgs {
     /// Routes in the LPM table.
     #[arg(long, default_value_t = 10_000)]
     routes: usize,
+    /// Measure this program instead of the built-in ones (e.g. out/switch.p4 from
+    /// `tandem compile ... --target v1model -o out/`).
+    #[arg(long)]
+    program: Option<PathBuf>,
+    /// Table entries / register values for --program (as for `switch run`).
+    #[arg(long, requires = "program")]
+    entries: Option<PathBuf>,
+    /// Packets for --program: PORT=file.pcap (repeatable). Default: one 64-byte
+    /// packet per built-in MiniLB flow (--flows), arriving on --port.
+    #[arg(long = "in", value_name = "PORT=FILE", requires = "program")]
+    inputs: Vec<String>,
+    /// Ingress port of the built-in packets.
+    #[arg(long, default_value_t = 1)]
+    port: u32,
+    /// Write the entries that put the built-in MiniLB flows (--flows) on the fast
+    /// path of the generated MiniLB to FILE, and exit: then
+    /// `tandem switch bench --program out/switch.p4 --entries FILE`.
+    #[arg(long, value_name = "FILE")]
+    write_minilb_entries: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     match args {
         Args::Run(a) => run_program(a),
         Args::Bench(a) => run_bench(a),
+        Args::Serve(a) => crate::cmd::serve::switch_serve(a),
+        Args::Feed(a) => crate::cmd::serve::feed(a),
+        Args::Stop(a) => crate::cmd::serve::stop(a),
         Args::Check { program } => {
             let sw = load(&program)?;
             print!("{}", sw.describe());
@@ -74,19 +105,17 @@ fn load(path: &PathBuf) -> anyhow::Result<Switch> {
     Switch::from_source(&src).with_context(|| format!("loading {}", path.display()))
 }
 
-fn run_program(a: RunArgs) -> anyhow::Result<()> {
-    let sw = load(&a.program)?;
-    if a.show_compiled {
-        print!("{}", sw.describe());
-    }
-    if let Some(e) = &a.entries {
-        let text =
-            std::fs::read_to_string(e).with_context(|| format!("reading {}", e.display()))?;
-        let cmds = parse_commands(&text, &sw).with_context(|| format!("{}", e.display()))?;
-        apply_commands(&sw, &cmds).with_context(|| format!("applying {}", e.display()))?;
-    }
+fn load_entries(sw: &Switch, e: &PathBuf) -> anyhow::Result<()> {
+    let text = std::fs::read_to_string(e).with_context(|| format!("reading {}", e.display()))?;
+    let cmds = parse_commands(&text, sw).with_context(|| format!("{}", e.display()))?;
+    apply_commands(sw, &cmds).with_context(|| format!("applying {}", e.display()))?;
+    Ok(())
+}
+
+/// The packets of `--in PORT=FILE` inputs, merged by timestamp.
+fn read_inputs(inputs: &[String]) -> anyhow::Result<Vec<tandem_traffic::TracePacket>> {
     let mut packets = Vec::new();
-    for spec in &a.inputs {
+    for spec in inputs {
         let Some((port, file)) = spec.split_once('=') else {
             bail!("--in expects PORT=FILE, got `{spec}`");
         };
@@ -100,6 +129,18 @@ fn run_program(a: RunArgs) -> anyhow::Result<()> {
         }
     }
     packets.sort_by_key(|p| p.ts_ns);
+    Ok(packets)
+}
+
+fn run_program(a: RunArgs) -> anyhow::Result<()> {
+    let sw = load(&a.program)?;
+    if a.show_compiled {
+        print!("{}", sw.describe());
+    }
+    if let Some(e) = &a.entries {
+        load_entries(&sw, e)?;
+    }
+    let packets = read_inputs(&a.inputs)?;
     std::fs::create_dir_all(&a.out_dir)
         .with_context(|| format!("creating {}", a.out_dir.display()))?;
     let mut writers: BTreeMap<u32, (PcapFileWriter, u64)> = BTreeMap::new();
@@ -143,31 +184,34 @@ fn thread_cpu_seconds() -> Option<f64> {
     Some((ut + st) / 100.0)
 }
 
-fn measure(name: &str, sw: Switch, pkts: &[Vec<u8>], seconds: f64) -> anyhow::Result<()> {
+/// Measures `sw` on `pkts` (ingress port, frame).
+fn measure(name: &str, sw: Switch, pkts: &[(u32, Vec<u8>)], seconds: f64) -> anyhow::Result<()> {
     if pkts.is_empty() {
         bail!("{name}: no packets");
     }
     let mut w = sw.worker();
-    // sanity: every packet must be forwarded
+    // sanity: which packets are forwarded, and where
     let mut forwarded = 0usize;
-    for p in pkts {
-        if w.process(1, p).is_some() {
+    let mut ports = std::collections::BTreeSet::new();
+    for (port, p) in pkts {
+        if let Some((out, _)) = w.process(*port, p) {
             forwarded += 1;
+            ports.insert(out);
         }
     }
     // warm-up
     let t0 = Instant::now();
     while t0.elapsed().as_secs_f64() < 0.2 {
-        for p in pkts {
-            std::hint::black_box(w.process(1, std::hint::black_box(p)));
+        for (port, p) in pkts {
+            std::hint::black_box(w.process(*port, std::hint::black_box(p)));
         }
     }
     let cpu0 = thread_cpu_seconds();
     let t = Instant::now();
     let mut n = 0u64;
     while t.elapsed().as_secs_f64() < seconds {
-        for p in pkts {
-            std::hint::black_box(w.process(1, std::hint::black_box(p)));
+        for (port, p) in pkts {
+            std::hint::black_box(w.process(*port, std::hint::black_box(p)));
         }
         n += pkts.len() as u64;
     }
@@ -188,19 +232,117 @@ fn measure(name: &str, sw: Switch, pkts: &[Vec<u8>], seconds: f64) -> anyhow::Re
             cpu_mpps * 1e6 / 80_000.0
         );
     }
-    println!("; {forwarded}/{} test packets forwarded)", pkts.len());
+    println!(
+        "; {forwarded}/{} test packets forwarded to {} port(s))",
+        pkts.len(),
+        ports.len()
+    );
     Ok(())
 }
 
 fn run_bench(a: BenchArgs) -> anyhow::Result<()> {
+    if let Some(f) = &a.write_minilb_entries {
+        std::fs::write(f, bench::minilb_generated_entries(a.flows))
+            .with_context(|| format!("writing {}", f.display()))?;
+        println!(
+            "wrote {}: entries for the generated MiniLB and {} flows",
+            f.display(),
+            a.flows
+        );
+        return Ok(());
+    }
     println!(
         "64-byte packets, one worker thread, in memory; {:.1} s per program",
         a.seconds
     );
     println!("(wall-clock rates are lower when other processes share the core; the per-CPU-second rate counts only this thread's CPU time)");
+    let on_port = |pkts: Vec<Vec<u8>>| -> Vec<(u32, Vec<u8>)> {
+        pkts.into_iter().map(|p| (a.port, p)).collect()
+    };
+    if let Some(program) = &a.program {
+        let sw = load(program)?;
+        if let Some(e) = &a.entries {
+            load_entries(&sw, e)?;
+        }
+        let pkts = if a.inputs.is_empty() {
+            on_port(bench::minilb_packets(a.flows))
+        } else {
+            read_inputs(&a.inputs)?
+                .into_iter()
+                .map(|p| (p.port, p.data))
+                .collect()
+        };
+        let name = program
+            .file_name()
+            .map(|f| f.to_string_lossy().into_owned())
+            .unwrap_or_default();
+        return measure(&name, sw, &pkts, a.seconds);
+    }
     let (sw, pkts) = bench::minilb(a.flows).map_err(anyhow::Error::msg)?;
-    measure(&format!("minilb ({} flows)", a.flows), sw, &pkts, a.seconds)?;
+    measure(
+        &format!("minilb ({} flows)", a.flows),
+        sw,
+        &on_port(pkts),
+        a.seconds,
+    )?;
+    let (sw, pkts) = bench::minilb_generated(a.flows).map_err(anyhow::Error::msg)?;
+    measure(
+        &format!("minilb generated ({} flows)", a.flows),
+        sw,
+        &on_port(pkts),
+        a.seconds,
+    )?;
     let (sw, pkts) = bench::lpm(a.routes, 4096).map_err(anyhow::Error::msg)?;
-    measure(&format!("lpm ({} routes)", a.routes), sw, &pkts, a.seconds)?;
+    measure(
+        &format!("lpm ({} routes)", a.routes),
+        sw,
+        &on_port(pkts),
+        a.seconds,
+    )?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn args(program: Option<PathBuf>, entries: Option<PathBuf>) -> BenchArgs {
+        BenchArgs {
+            seconds: 0.01,
+            flows: 16,
+            routes: 50,
+            program,
+            entries,
+            inputs: vec![],
+            port: 1,
+            write_minilb_entries: None,
+        }
+    }
+
+    #[test]
+    fn bench_runs_the_builtin_and_a_given_program() {
+        run_bench(args(None, None)).unwrap();
+        let dir = tempfile::tempdir().unwrap();
+        let entries = dir.path().join("minilb.entries");
+        run_bench(BenchArgs {
+            write_minilb_entries: Some(entries.clone()),
+            ..args(None, None)
+        })
+        .unwrap();
+        let program = dir.path().join("switch.p4");
+        std::fs::write(&program, bench::MINILB_GENERATED_P4).unwrap();
+        run_bench(args(Some(program.clone()), Some(entries))).unwrap();
+        // packets from a pcap
+        let trace = dir.path().join("t.pcap");
+        let mut w = PcapFileWriter::create(&trace).unwrap();
+        for p in bench::minilb_packets(4) {
+            w.write(0, &p).unwrap();
+        }
+        w.finish().unwrap();
+        run_bench(BenchArgs {
+            inputs: vec![format!("1={}", trace.display())],
+            ..args(Some(program), None)
+        })
+        .unwrap();
+    }
 }
