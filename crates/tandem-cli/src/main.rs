@@ -43,6 +43,9 @@ enum Command {
     /// Run P4 programs on the built-in software switch.
     #[command(subcommand)]
     Switch(cmd::switch::Args),
+    /// Serve a compiled NF's server partition to a switch in another process.
+    #[command(subcommand)]
+    Server(cmd::serve::ServerArgs),
 }
 
 fn main() {
@@ -65,6 +68,7 @@ fn main() {
         Command::Explain(a) => cmd::lift::explain(a),
         Command::Traffic(a) => cmd::traffic::run(a),
         Command::Switch(a) => cmd::switch::run(a),
+        Command::Server(a) => cmd::serve::server(a),
     };
     if let Err(e) = result {
         eprintln!("error: {e:#}");

@@ -9,15 +9,18 @@
 //! - [`sync`]: atomic update and output commit, full tables;
 //! - [`fallback`]: whole-NF runs on the server for keys a full table could not take;
 //! - [`system`]: the whole, one packet at a time;
+//! - [`net`]: switch and server as two processes over UNIX datagram sockets;
 //! - [`check`]: the offloaded pair against the reference host on the same traffic.
 //!
 //! This crate does I/O only to compile and load the server partition (and in [`check`] the
-//! native NF); packets come and go through function calls.
+//! native NF), and in [`net`] on its sockets; elsewhere packets come and go through
+//! function calls.
 
 pub mod check;
 pub mod codec;
 pub mod control;
 pub mod fallback;
+pub mod net;
 pub mod primary;
 pub mod server;
 pub mod sync;

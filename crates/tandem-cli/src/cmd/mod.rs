@@ -7,5 +7,6 @@ pub mod partition;
 pub mod progress;
 pub mod run;
 pub mod scenario;
+pub mod serve;
 pub mod switch;
 pub mod traffic;

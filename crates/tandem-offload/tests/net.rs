@@ -1,0 +1,325 @@
+//! Switch and server as separate daemons over UNIX datagram sockets (in this process, on
+//! threads): MazuNAT's outputs, packet by packet, against the native NF on the reference
+//! host; and garbage on every socket does not stop them.
+//!
+//! Knob: `TANDEM_NET_PACKETS` (default 3000).
+
+mod common;
+
+use std::os::unix::net::UnixDatagram;
+use std::path::Path;
+use std::time::Duration;
+
+use common::*;
+use tandem_offload::net::{
+    control_socket, port_socket, server_socket, DataHeader, Kind, PortClient, RemoteControl,
+    ServerConfig, ServerDaemon, SwitchConfig, SwitchDaemon,
+};
+use tandem_offload::ControlFailure;
+use tandem_runtime::{Host, Verdict};
+use tandem_traffic::{ReplyRewriter, TracePacket};
+
+const WAIT: Duration = Duration::from_secs(20);
+
+struct Pair {
+    switch: SwitchDaemon,
+    server: ServerDaemon,
+    host: Host,
+}
+
+fn start(dir: &Path) -> Pair {
+    let b = bundle("mazunat", "tofino1", &P4Options::default());
+    let mut host = Host::new(native("mazunat"));
+    let initial = host.dump_state().unwrap();
+    let switch = SwitchDaemon::start(
+        &b,
+        &SwitchConfig {
+            dir: dir.to_path_buf(),
+            ports: vec![0, 1],
+        },
+    )
+    .unwrap();
+    let opts = RunOptions {
+        cache_dir: cache(),
+        ..RunOptions::default()
+    };
+    let server = ServerDaemon::start(&b, &initial, opts, &ServerConfig::new(dir)).unwrap();
+    assert!(switch.info().server_attached);
+    Pair {
+        switch,
+        server,
+        host,
+    }
+}
+
+fn client(dir: &Path) -> PortClient {
+    let mut c = PortClient::connect(dir).unwrap();
+    c.attach(&[0, 1], WAIT).unwrap();
+    c
+}
+
+/// Feeds `packets` closed-loop through the reference and the daemons; returns the packets
+/// that differed (index and both outcomes) and how many went through the server.
+fn feed(
+    pair: &mut Pair,
+    c: &mut PortClient,
+    packets: impl Iterator<Item = TracePacket>,
+) -> (u64, u64, Vec<String>) {
+    let mut replies = ReplyRewriter::new();
+    let mut diffs = Vec::new();
+    let (mut n, mut via_server) = (0u64, 0u64);
+    for mut pkt in packets {
+        replies.rewrite(&mut pkt);
+        let want = pair.host.process(&pkt).unwrap();
+        let got = c
+            .process(pkt.port, &pkt.data, pkt.ts_ns, WAIT)
+            .unwrap()
+            .unwrap_or_else(|| panic!("packet {n}: no answer from the switch"));
+        via_server += u64::from(got.via_server);
+        let same = match &want {
+            Verdict::Send { port, frame } => {
+                got.egress == Some(*port) && got.outputs == vec![(*port, frame.clone())]
+            }
+            Verdict::Drop => got.egress.is_none() && got.outputs.is_empty() && !got.error,
+        };
+        if !same && diffs.len() < 5 {
+            let want = match &want {
+                Verdict::Send { port, frame } => format!("port {port}, {} bytes", frame.len()),
+                Verdict::Drop => "drop".into(),
+            };
+            diffs.push(format!(
+                "packet {n} (in port {}): want {want}, got {got:?}",
+                pkt.port
+            ));
+        }
+        if let Verdict::Send { port, frame } = &want {
+            replies.observe(&pkt.data, pkt.port, &[(*port, frame.as_slice())]);
+        }
+        n += 1;
+    }
+    (n, via_server, diffs)
+}
+
+#[test]
+fn mazunat_over_sockets_matches_the_reference() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let mut pair = start(dir);
+    let mut c = client(dir);
+    let packets = env_or("TANDEM_NET_PACKETS", 3000);
+    let (n, via_server, diffs) = feed(
+        &mut pair,
+        &mut c,
+        trace(Addr::Nat, "enterprise", 200, 7).take(packets),
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    assert_eq!(n, packets as u64);
+    let sw = pair.switch.stats();
+    let srv = pair.server.stats();
+    eprintln!("mazunat over sockets: {n} packets, {via_server} via the server; switch {sw:?}; server {srv:?}");
+    assert!(via_server > 0, "no packet visited the server");
+    assert_eq!(srv.frames, via_server);
+    assert_eq!(srv.errors, 0);
+    assert_eq!(sw.malformed + sw.control_malformed + sw.unattached, 0);
+    assert!(sw.control_requests > 0);
+
+    // `shutdown` stops the switch, and the switch's `bye` stops the server.
+    let mut rc = RemoteControl::connect(dir, Duration::from_secs(5)).unwrap();
+    rc.shutdown().unwrap();
+    pair.switch.wait();
+    pair.server.wait().unwrap();
+    assert!(!control_socket(dir).exists(), "socket files are removed");
+}
+
+#[test]
+fn garbage_on_every_socket_is_counted_and_dropped() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let mut pair = start(dir);
+    let mut c = client(dir);
+
+    // A few packets first, so the switch has state.
+    let mut pkts = trace(Addr::Nat, "enterprise", 50, 3);
+    let (_, _, diffs) = feed(&mut pair, &mut c, pkts.by_ref().take(200));
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+
+    let named = UnixDatagram::bind(dir.join("garbage.sock")).unwrap();
+    let unnamed = UnixDatagram::unbound().unwrap();
+    let mut frame_hdr = DataHeader::new(Kind::Frame);
+    frame_hdr.port = 0;
+    let mut huge_port = frame_hdr;
+    huge_port.port = 1 << 20;
+    let mut ctl_bad_json = b"TC\x01\x00".to_vec();
+    ctl_bad_json.extend_from_slice(&7u64.to_be_bytes());
+    ctl_bad_json.extend_from_slice(&[0, 0, 0, 1]);
+    ctl_bad_json.extend_from_slice(b"{not json");
+    let mut ctl_bad_request = ctl_bad_json[..16].to_vec();
+    ctl_bad_request.extend_from_slice(br#"{"request":"explode"}"#);
+    let mut ctl_missing_parts = ctl_bad_json[..16].to_vec();
+    ctl_missing_parts[14..16].copy_from_slice(&3u16.to_be_bytes());
+    ctl_missing_parts.extend_from_slice(b"{");
+    let garbage: Vec<Vec<u8>> = vec![
+        vec![],
+        vec![0xff; 3],
+        vec![0; 24],
+        b"TD\x01\x63xxxxxxxxxxxxxxxxxxxx".to_vec(),
+        DataHeader::new(Kind::Done).datagram(&[]),
+        DataHeader::new(Kind::Consumed).datagram(&[]),
+        frame_hdr.datagram(&[]),
+        frame_hdr.datagram(&[0xab; 9]),
+        frame_hdr.datagram(&[0x55; 1500]),
+        huge_port.datagram(&[0; 64]),
+        vec![0x42; 70_000],
+        ctl_bad_json,
+        ctl_bad_request,
+        ctl_missing_parts,
+        b"TC\x01\x01zzzzzzzzzzzz".to_vec(),
+    ];
+    let targets = [
+        control_socket(dir),
+        port_socket(dir, 0),
+        port_socket(dir, 1),
+        server_socket(dir),
+        pair.server.data_path().to_path_buf(),
+    ];
+    for t in &targets {
+        for g in &garbage {
+            named.send_to(g, t).unwrap();
+            unnamed.send_to(g, t).unwrap();
+        }
+    }
+    // The control plane still answers (after the garbage in its queue).
+    let mut rc = RemoteControl::connect(dir, Duration::from_secs(5)).unwrap();
+    let info = rc.wait_for_switch(WAIT).unwrap();
+    assert!(info.server_attached);
+    let sw = rc.switch_stats().unwrap();
+    assert!(sw.malformed > 0, "{sw:?}");
+    assert!(sw.control_malformed > 0, "{sw:?}");
+    assert!(sw.foreign > 0, "{sw:?}");
+    assert!(pair.switch.is_running() && pair.server.is_running());
+
+    // Traffic still flows and still matches the reference (the well-formed garbage frames
+    // entered port 0 or 1 like any packet; MazuNAT drops them without touching its state,
+    // as the reference would).
+    let mut c = client(dir);
+    let (_, via, diffs) = feed(&mut pair, &mut c, pkts.by_ref().take(300));
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    assert!(via > 0);
+    let srv = pair.server.stats();
+    assert!(srv.foreign > 0 || srv.malformed > 0, "{srv:?}");
+    assert_eq!(srv.errors, 0, "{srv:?}");
+
+    pair.switch.shutdown();
+    pair.switch.wait();
+    pair.server.wait().unwrap();
+}
+
+/// A request that timed out is retried with the same id; the late reply answers the retry,
+/// and a reply to an older id is never taken for the next request's.
+#[test]
+fn retries_reuse_the_id_and_stale_replies_are_ignored() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().canonicalize().unwrap();
+    let fake = UnixDatagram::bind(control_socket(&dir)).unwrap();
+    let mut rc = RemoteControl::connect(&dir, Duration::from_secs(1)).unwrap();
+    let fake_switch = std::thread::spawn(move || {
+        let mut buf = vec![0u8; 65536];
+        let mut ids = Vec::new();
+        let reply = |id: u64, json: &str, to: &Path| {
+            for d in tandem_offload::net::control_datagrams(1, id, json.as_bytes()) {
+                fake.send_to(&d, to).unwrap();
+            }
+        };
+        for i in 0..3 {
+            let (n, from) = fake.recv_from(&mut buf).unwrap();
+            assert!(n >= 16 && &buf[..2] == b"TC" && buf[3] == 0);
+            let id = u64::from_be_bytes(buf[4..12].try_into().unwrap());
+            ids.push(id);
+            let from = from.as_pathname().unwrap().to_path_buf();
+            match i {
+                // the first attempt: answered too late (after the retry was sent)
+                0 => {}
+                // the retry: answer the first attempt late, then the retry itself
+                1 => {
+                    reply(id, r#"{"value":{"value":7}}"#, &from);
+                    reply(id, r#"{"value":{"value":7}}"#, &from);
+                }
+                // the next request: an answer for the old id first, then its own
+                _ => {
+                    reply(ids[1], r#"{"value":{"value":7}}"#, &from);
+                    reply(id, r#"{"value":{"value":8}}"#, &from);
+                }
+            }
+        }
+        ids
+    });
+    // attempt 1 times out: transient, so the sync's retry policy would retry
+    let e = rc.register_read("r", 0).unwrap_err();
+    assert!(matches!(e, ControlFailure::Transient(_)), "{e}");
+    // the retry (identical request) gets the answer
+    assert_eq!(rc.register_read("r", 0).unwrap(), 7);
+    // a different request gets its own answer, not the duplicate for the retry
+    assert_eq!(rc.register_read("r", 1).unwrap(), 8);
+    let ids = fake_switch.join().unwrap();
+    assert_eq!(ids[0], ids[1], "the retry reuses the id");
+    assert_ne!(ids[1], ids[2], "a new request gets a new id");
+    let st = rc.stats();
+    assert_eq!(st.timeouts, 1);
+    assert!(st.stale_replies >= 2, "{st:?}");
+}
+
+/// The switch answers a repeated request id from its reply cache: a retried insert whose
+/// first attempt was applied is not applied (and refused as a duplicate) again.
+#[test]
+fn the_switch_applies_a_repeated_request_once() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path().canonicalize().unwrap();
+    let b = bundle("mazunat", "tofino1", &P4Options::default());
+    let sw = SwitchDaemon::start(
+        &b,
+        &SwitchConfig {
+            dir: dir.clone(),
+            ports: vec![0, 1],
+        },
+    )
+    .unwrap();
+    let t = b
+        .manifest
+        .tables
+        .iter()
+        .find(|t| !t.keys.is_empty())
+        .expect("a table with keys");
+    let op = tandem_offload::net::WireOp::Insert {
+        table: t.name.clone(),
+        entry: tandem_offload::net::WireEntry {
+            matches: t
+                .keys
+                .iter()
+                .map(|_| tandem_offload::net::WireMatch::Exact(1))
+                .collect(),
+            action: t.hit_action.name.rsplit('.').next().unwrap().to_string(),
+            args: vec![0; t.hit_action.params.len()],
+            priority: None,
+        },
+    };
+    let req = serde_json::to_vec(&tandem_offload::net::Request::Write { ops: vec![op] }).unwrap();
+    let me = UnixDatagram::bind(dir.join("me.sock")).unwrap();
+    me.set_read_timeout(Some(WAIT)).unwrap();
+    let ask = |id: u64| -> String {
+        for d in tandem_offload::net::control_datagrams(0, id, &req) {
+            me.send_to(&d, control_socket(&dir)).unwrap();
+        }
+        let mut buf = vec![0u8; 65536];
+        let n = me.recv(&mut buf).unwrap();
+        assert_eq!(u64::from_be_bytes(buf[4..12].try_into().unwrap()), id);
+        String::from_utf8_lossy(&buf[16..n]).into_owned()
+    };
+    assert_eq!(ask(100), r#""ok""#);
+    assert_eq!(ask(100), r#""ok""#, "the repeat is answered from the cache");
+    let third = ask(101);
+    assert!(third.contains("already exists"), "{third}");
+    let st = sw.stats();
+    assert_eq!(st.control_duplicates, 1);
+    assert_eq!(st.control_requests, 2);
+    assert_eq!(sw.switch().entries(&t.name).unwrap().len(), 1);
+}
