@@ -474,40 +474,31 @@ impl SyncEngine {
         for c in changes {
             let present = on_main.contains_key(&c.key);
             match &c.value {
-                Some(v) if present => {
-                    if on_main.get(&c.key) == Some(v) {
-                        continue;
-                    }
-                    for ((t, hit), o) in m.main.iter().zip(&mut ops) {
-                        o.push(ControlOp::Modify {
-                            table: t.clone(),
-                            entry: TableEntry {
-                                matches: exact(&c.key),
-                                action: hit.clone(),
-                                args: v.clone(),
-                                priority: None,
-                            },
-                        });
-                    }
-                    on_main.insert(c.key.clone(), v.clone());
-                }
                 Some(v) => {
-                    if on_main.len() as u64 >= m.size {
-                        if server_only.insert(c.key.clone()) {
-                            full += 1;
-                        }
+                    if present && on_main.get(&c.key) == Some(v) {
                         continue;
                     }
-                    server_only.remove(&c.key);
+                    if !present {
+                        if on_main.len() as u64 >= m.size {
+                            if server_only.insert(c.key.clone()) {
+                                full += 1;
+                            }
+                            continue;
+                        }
+                        server_only.remove(&c.key);
+                    }
                     for ((t, hit), o) in m.main.iter().zip(&mut ops) {
-                        o.push(ControlOp::Insert {
-                            table: t.clone(),
-                            entry: TableEntry {
-                                matches: exact(&c.key),
-                                action: hit.clone(),
-                                args: v.clone(),
-                                priority: None,
-                            },
+                        let entry = TableEntry {
+                            matches: exact(&c.key),
+                            action: hit.clone(),
+                            args: v.clone(),
+                            priority: None,
+                        };
+                        let table = t.clone();
+                        o.push(if present {
+                            ControlOp::Modify { table, entry }
+                        } else {
+                            ControlOp::Insert { table, entry }
                         });
                     }
                     on_main.insert(c.key.clone(), v.clone());

@@ -85,19 +85,7 @@ fn a_broken_program_fails_with_an_explanation() {
     b.switch_p4
         .insert_str(at + "hdr.ipv4.daddr = ".len(), "32w0x01000000 ^ ");
     let mut pkts = trace(Addr::Lb, "enterprise", 50, 7).take(500);
-    let r = check(
-        &b,
-        native("minilb"),
-        &mut pkts,
-        CheckOptions {
-            run: RunOptions {
-                cache_dir: cache(),
-                ..RunOptions::default()
-            },
-            ..CheckOptions::default()
-        },
-    )
-    .unwrap();
+    let r = check_with(&b, "minilb", &mut pkts, None);
     assert!(!r.passed());
     assert!(r.differing_packets > 0);
     let text = r.first_difference.unwrap();

@@ -65,10 +65,7 @@ proptest! {
             return Ok(());
         };
         let mut pkts = trace(addr, workload, 60, 11).take(800);
-        let r = check(&b, native(name), &mut pkts, CheckOptions {
-            run: RunOptions { cache_dir: cache(), ..RunOptions::default() },
-            ..CheckOptions::default()
-        }).unwrap();
+        let r = check_with(&b, name, &mut pkts, None);
         prop_assert!(r.passed(), "{name}: {:?} {:?}\n{}", r.multiset_differences,
             r.state_differences, r.first_difference.unwrap_or_default());
     }
@@ -89,19 +86,7 @@ fn every_nf_checks_on_every_builtin_profile() {
                 continue;
             };
             let mut pkts = trace(addr, workload, 60, 13).take(1000);
-            let r = check(
-                &b,
-                native(name),
-                &mut pkts,
-                CheckOptions {
-                    run: RunOptions {
-                        cache_dir: cache(),
-                        ..RunOptions::default()
-                    },
-                    ..CheckOptions::default()
-                },
-            )
-            .unwrap();
+            let r = check_with(&b, name, &mut pkts, None);
             assert!(
                 r.passed(),
                 "{name}/{profile}: {:?}\n{}",

@@ -71,6 +71,29 @@ pub fn trace(addr: Addr, workload: &str, flows: u64, seed: u64) -> Generator {
 
 pub type Wrap = Box<dyn FnOnce(SwitchControl) -> Box<dyn ControlPlane>>;
 
+/// `check` with the tests' cache and default options.
+pub fn check_with(
+    b: &Bundle,
+    nf: &str,
+    pkts: &mut dyn Iterator<Item = tandem_traffic::TracePacket>,
+    control: Option<Wrap>,
+) -> CheckReport {
+    check(
+        b,
+        native(nf),
+        pkts,
+        CheckOptions {
+            run: RunOptions {
+                cache_dir: cache(),
+                ..RunOptions::default()
+            },
+            control,
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap()
+}
+
 pub fn check_nf(
     nf: &str,
     addr: Addr,
@@ -83,18 +106,5 @@ pub fn check_nf(
     let b = bundle(nf, profile, p4);
     let flows = (packets as u64 / 20).max(50);
     let mut pkts = trace(addr, workload, flows, 7).take(packets);
-    check(
-        &b,
-        native(nf),
-        &mut pkts,
-        CheckOptions {
-            run: RunOptions {
-                cache_dir: cache(),
-                ..RunOptions::default()
-            },
-            control,
-            ..CheckOptions::default()
-        },
-    )
-    .unwrap()
+    check_with(&b, nf, &mut pkts, control)
 }
