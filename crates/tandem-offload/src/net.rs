@@ -77,6 +77,13 @@
 //! next request, and a retried insert is not applied twice. Each write request is applied as
 //! one atomic batch ([`tandem_switch::Switch::apply_batch`]).
 //!
+//! **Failures.** When the switch does not confirm a packet's updates within the retry policy
+//! (an outage), the server holds the packet (output commit) and does not answer it; the
+//! switch keeps it pending. Every second the server tries to bring the switch's copies up to
+//! date from the primary copy ([`ServerHost::release_held`]) and then sends the packet on.
+//! Server-bound frames arriving meanwhile are answered `consumed` with [`flags::ERROR`]: as in
+//! one process, no other packet visits the server while one is held.
+//!
 //! **Threads.** The switch runs one control thread, one reader per data socket and one
 //! worker thread that runs every packet (readers hand datagrams over a bounded channel, so
 //! packets are processed in arrival order and a flood pushes back). The server runs one
@@ -130,6 +137,8 @@ const RECV_BUF: usize = 256 * 1024;
 const TICK: Duration = Duration::from_millis(100);
 /// How long a send may wait for a full receiver.
 const SEND_TIMEOUT: Duration = Duration::from_secs(1);
+/// How often a server holding a packet tries to bring the switch up to date again.
+const HOLD_RETRY: Duration = Duration::from_secs(1);
 /// Server-leg packets the switch remembers at most.
 const MAX_PENDING: usize = 65_536;
 
@@ -600,8 +609,13 @@ pub struct ServerStats {
     pub returned: u64,
     /// Frames without a transfer header for the server (answered `consumed`).
     pub consumed: u64,
-    /// Frames the server partition or the synchronisation failed on.
+    /// Frames the server partition or the synchronisation failed on (including frames
+    /// refused while another was held).
     pub errors: u64,
+    /// Frames held because the switch did not confirm their updates.
+    pub held: u64,
+    /// Held frames released once the switch had the updates.
+    pub released: u64,
     /// Datagrams that were not ours or of an unexpected kind.
     pub malformed: u64,
     /// Frames from someone other than the switch.
@@ -1676,8 +1690,12 @@ impl DataPlane {
 // ---------------------------------------------------------------------------------------
 // ServerDaemon.
 
+/// Builds the control plane a [`ServerDaemon`] uses from its [`RemoteControl`] (e.g. to
+/// inject faults with [`crate::FaultyControl`]).
+pub type RemoteWrap = Arc<dyn Fn(RemoteControl) -> Box<dyn ControlPlane> + Send + Sync>;
+
 /// How a [`ServerDaemon`] reaches the switch.
-#[derive(Clone, Debug)]
+#[derive(Clone)]
 pub struct ServerConfig {
     /// The switch's socket directory.
     pub dir: PathBuf,
@@ -1687,6 +1705,20 @@ pub struct ServerConfig {
     pub connect_timeout: Duration,
     /// Reload the switch program before installing the state (a restarted server must).
     pub reset_switch: bool,
+    /// Wraps the control plane (`None`: the [`RemoteControl`] itself).
+    pub wrap: Option<RemoteWrap>,
+}
+
+impl std::fmt::Debug for ServerConfig {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("ServerConfig")
+            .field("dir", &self.dir)
+            .field("control_timeout", &self.control_timeout)
+            .field("connect_timeout", &self.connect_timeout)
+            .field("reset_switch", &self.reset_switch)
+            .field("wrap", &self.wrap.is_some())
+            .finish()
+    }
 }
 
 impl ServerConfig {
@@ -1697,6 +1729,7 @@ impl ServerConfig {
             control_timeout: Duration::from_secs(2),
             connect_timeout: Duration::from_secs(30),
             reset_switch: true,
+            wrap: None,
         }
     }
 }
@@ -1746,6 +1779,10 @@ impl ServerDaemon {
         let bundle = bundle.clone();
         let initial = initial.clone();
         let patience = config.connect_timeout;
+        let cp: Box<dyn ControlPlane> = match &config.wrap {
+            Some(w) => w(rc),
+            None => Box::new(rc),
+        };
         let thread = {
             let stop = stop.clone();
             let stats = stats.clone();
@@ -1753,11 +1790,10 @@ impl ServerDaemon {
                 .name("server".into())
                 .spawn(move || {
                     let _files = files;
-                    let start = ServerHost::new(&bundle, &initial, &options, Box::new(rc))
-                        .and_then(|host| {
-                            attach(&sock, &switch_sock, patience, &stop)?;
-                            Ok(host)
-                        });
+                    let start = ServerHost::new(&bundle, &initial, &options, cp).and_then(|host| {
+                        attach(&sock, &switch_sock, patience, &stop)?;
+                        Ok(host)
+                    });
                     let mut host = match start {
                         Ok(h) => {
                             let _ = ready_tx.send(Ok(()));
@@ -1889,9 +1925,45 @@ fn server_loop(
             f(&mut s);
         }
     };
+    let send = |datagram: &[u8]| -> Result<(), OffloadError> {
+        match sock.send_to(datagram, switch) {
+            Ok(_) => Ok(()),
+            Err(e) if is_gone(&e) => {
+                stop.store(true, Ordering::SeqCst);
+                Err(OffloadError::Switch(format!(
+                    "the switch went away ({}: {e})",
+                    switch.display()
+                )))
+            }
+            Err(e) => {
+                log::warn!("server: sending to {}: {e}", switch.display());
+                Ok(())
+            }
+        }
+    };
+    // The frame whose updates the switch did not confirm (its header for the answer), and
+    // when to try again.
+    let mut held: Option<DataHeader> = None;
+    let mut next_try = Instant::now();
     let mut buf = vec![0u8; RECV_BUF];
     let _ = sock.set_read_timeout(Some(TICK));
     while !stop.load(Ordering::SeqCst) {
+        if let Some(hh) = held.filter(|_| Instant::now() >= next_try) {
+            match host.release_held() {
+                Ok(out) => {
+                    held = None;
+                    if let Some(out) = out {
+                        log::info!("server: the switch is back; released packet {}", hh.id);
+                        count(&|s| s.released += 1);
+                        send(&hh.datagram(&out))?;
+                    }
+                }
+                Err(e) => {
+                    log::warn!("server: packet {} still held: {e}", hh.id);
+                    next_try = Instant::now() + HOLD_RETRY;
+                }
+            }
+        }
         let (n, from) = match recv(sock, &mut buf) {
             Ok(Some(x)) => x,
             Ok(None) => continue,
@@ -1940,6 +2012,15 @@ fn server_loop(
                 back.kind = Kind::Consumed;
                 back.datagram(&[])
             }
+            Err(e) if held.is_none() && host.is_holding() => {
+                // Output commit: the frame goes back only once the switch has its updates;
+                // the switch keeps the packet pending meanwhile.
+                log::warn!("server: packet {} from port {in_port} held: {e}", h.id);
+                count(&|s| s.held += 1);
+                held = Some(back);
+                next_try = Instant::now() + HOLD_RETRY;
+                continue;
+            }
             Err(e) => {
                 log::warn!("server: packet {} from port {in_port}: {e}", h.id);
                 count(&|s| s.errors += 1);
@@ -1948,16 +2029,7 @@ fn server_loop(
                 back.datagram(&[])
             }
         };
-        if let Err(e) = sock.send_to(&datagram, switch) {
-            if is_gone(&e) {
-                stop.store(true, Ordering::SeqCst);
-                return Err(OffloadError::Switch(format!(
-                    "the switch went away ({}: {e})",
-                    switch.display()
-                )));
-            }
-            log::warn!("server: sending to {}: {e}", switch.display());
-        }
+        send(&datagram)?;
     }
     Ok(())
 }
@@ -2013,6 +2085,9 @@ pub struct PortClient {
     dir: PathBuf,
     next_id: u32,
     buf: Vec<u8>,
+    /// Frames already received for a packet whose `done` has not come yet (a
+    /// [`PortClient::wait_for`] that timed out).
+    partial: Option<(u32, Outcome)>,
     /// Datagrams that were not ours.
     pub malformed: u64,
 }
@@ -2029,6 +2104,7 @@ impl PortClient {
             dir,
             next_id: 1,
             buf: vec![0; RECV_BUF],
+            partial: None,
             malformed: 0,
         })
     }
@@ -2116,12 +2192,29 @@ impl PortClient {
         timeout: Duration,
     ) -> Result<Option<Outcome>, OffloadError> {
         let id = self.send(port, frame, ts_ns, true)?;
+        self.wait_for(id, timeout)
+    }
+
+    /// Collects what leaves the switch for the packet `id` (sent with `ack`) until its
+    /// `done`. `None`: no `done` within `timeout`; a later call for the same `id` goes on
+    /// collecting (frames already received are kept).
+    pub fn wait_for(
+        &mut self,
+        id: u32,
+        timeout: Duration,
+    ) -> Result<Option<Outcome>, OffloadError> {
         let deadline = Instant::now() + timeout;
-        let mut out = Outcome::default();
+        let mut out = match self.partial.take() {
+            Some((i, o)) if i == id => o,
+            _ => Outcome::default(),
+        };
         loop {
             let left = deadline.saturating_duration_since(Instant::now());
             match self.recv(left)? {
-                None => return Ok(None),
+                None => {
+                    self.partial = Some((id, out));
+                    return Ok(None);
+                }
                 Some(Event::Frame {
                     port, id: i, frame, ..
                 }) if i == id => out.outputs.push((port, frame)),

@@ -63,9 +63,9 @@ fn client(dir: &Path) -> PortClient {
 fn feed(
     pair: &mut Pair,
     c: &mut PortClient,
+    replies: &mut ReplyRewriter,
     packets: impl Iterator<Item = TracePacket>,
 ) -> (u64, u64, Vec<String>) {
-    let mut replies = ReplyRewriter::new();
     let mut diffs = Vec::new();
     let (mut n, mut via_server) = (0u64, 0u64);
     for mut pkt in packets {
@@ -110,6 +110,7 @@ fn mazunat_over_sockets_matches_the_reference() {
     let (n, via_server, diffs) = feed(
         &mut pair,
         &mut c,
+        &mut ReplyRewriter::new(),
         trace(Addr::Nat, "enterprise", 200, 7).take(packets),
     );
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
@@ -140,7 +141,8 @@ fn garbage_on_every_socket_is_counted_and_dropped() {
 
     // A few packets first, so the switch has state.
     let mut pkts = trace(Addr::Nat, "enterprise", 50, 3);
-    let (_, _, diffs) = feed(&mut pair, &mut c, pkts.by_ref().take(200));
+    let mut replies = ReplyRewriter::new();
+    let (_, _, diffs) = feed(&mut pair, &mut c, &mut replies, pkts.by_ref().take(200));
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
 
     let named = UnixDatagram::bind(dir.join("garbage.sock")).unwrap();
@@ -202,7 +204,7 @@ fn garbage_on_every_socket_is_counted_and_dropped() {
     // entered port 0 or 1 like any packet; MazuNAT drops them without touching its state,
     // as the reference would).
     let mut c = client(dir);
-    let (_, via, diffs) = feed(&mut pair, &mut c, pkts.by_ref().take(300));
+    let (_, via, diffs) = feed(&mut pair, &mut c, &mut replies, pkts.by_ref().take(300));
     assert!(diffs.is_empty(), "{}", diffs.join("\n"));
     assert!(via > 0);
     let srv = pair.server.stats();
@@ -322,4 +324,112 @@ fn the_switch_applies_a_repeated_request_once() {
     assert_eq!(st.control_duplicates, 1);
     assert_eq!(st.control_requests, 2);
     assert_eq!(sw.switch().entries(&t.name).unwrap().len(), 1);
+}
+
+/// A control-plane outage while a packet visits the server: the packet is held (no answer),
+/// fast-path packets keep flowing, and once the switch is reachable again the server
+/// rebuilds its copies and releases the packet; everything matches the reference.
+#[test]
+fn an_outage_holds_the_packet_until_the_switch_is_back() {
+    use std::sync::atomic::{AtomicBool, Ordering};
+    use std::sync::Arc;
+    use tandem_offload::{FaultyControl, RetryPolicy};
+
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let b = bundle("mazunat", "tofino1", &P4Options::default());
+    let mut host = Host::new(native("mazunat"));
+    let initial = host.dump_state().unwrap();
+    let switch = SwitchDaemon::start(
+        &b,
+        &SwitchConfig {
+            dir: dir.to_path_buf(),
+            ports: vec![0, 1],
+        },
+    )
+    .unwrap();
+    let outage = Arc::new(AtomicBool::new(false));
+    let flag = outage.clone();
+    let mut config = ServerConfig::new(dir);
+    config.wrap = Some(Arc::new(move |rc| {
+        let mut f = FaultyControl::new(rc);
+        f.outage = flag.clone();
+        Box::new(f)
+    }));
+    let opts = RunOptions {
+        cache_dir: cache(),
+        retry: RetryPolicy {
+            attempts: 3,
+            backoff: Duration::from_millis(1),
+            max_backoff: Duration::from_millis(2),
+        },
+    };
+    let server = ServerDaemon::start(&b, &initial, opts, &config).unwrap();
+    let mut pair = Pair {
+        switch,
+        server,
+        host,
+    };
+    let mut c = client(dir);
+    let mut pkts = trace(Addr::Nat, "enterprise", 60, 5);
+    let mut replies = ReplyRewriter::new();
+    let (_, _, diffs) = feed(&mut pair, &mut c, &mut replies, pkts.by_ref().take(100));
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+
+    // The outage: fast-path packets finish; the first one for the server is held.
+    outage.store(true, Ordering::SeqCst);
+    let mut fast = 0;
+    let (held_pkt, held_id) = loop {
+        let mut pkt = pkts.next().expect("a packet for the server");
+        replies.rewrite(&mut pkt);
+        let id = c.send(pkt.port, &pkt.data, pkt.ts_ns, true).unwrap();
+        // No answer and the server holds a packet: this one. (No answer yet but nothing
+        // held: a slow machine; wait on.)
+        let t0 = std::time::Instant::now();
+        let outcome = loop {
+            match c.wait_for(id, Duration::from_millis(200)).unwrap() {
+                Some(o) => break Some(o),
+                None if pair.server.stats().held > 0 => break None,
+                None => assert!(t0.elapsed() < WAIT, "packet {id}: no answer"),
+            }
+        };
+        match outcome {
+            Some(o) => {
+                assert!(!o.via_server && !o.error, "{o:?}");
+                let want = pair.host.process(&pkt).unwrap();
+                let Verdict::Send { port, frame } = &want else {
+                    panic!("MazuNAT drops nothing here")
+                };
+                assert_eq!(o.outputs, vec![(*port, frame.clone())]);
+                replies.observe(&pkt.data, pkt.port, &[(*port, frame.as_slice())]);
+                fast += 1;
+            }
+            None => break (pkt, id),
+        }
+    };
+    assert_eq!(pair.server.stats().held, 1, "{:?}", pair.server.stats());
+
+    // The switch is back: the held packet comes out, as the reference sends it.
+    outage.store(false, Ordering::SeqCst);
+    let got = c
+        .wait_for(held_id, WAIT)
+        .unwrap()
+        .expect("the held packet is released");
+    let want = pair.host.process(&held_pkt).unwrap();
+    let Verdict::Send { port, frame } = &want else {
+        panic!("MazuNAT drops nothing here")
+    };
+    assert!(got.via_server && !got.error, "{got:?}");
+    assert_eq!(got.outputs, vec![(*port, frame.clone())]);
+    eprintln!("outage: {fast} fast-path packets during the outage, then the held one released");
+    assert_eq!(pair.server.stats().released, 1);
+    replies.observe(&held_pkt.data, held_pkt.port, &[(*port, frame.as_slice())]);
+
+    // And traffic goes on matching the reference.
+    let (_, via, diffs) = feed(&mut pair, &mut c, &mut replies, pkts.by_ref().take(300));
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    assert!(via > 0);
+    pair.switch.shutdown();
+    pair.switch.wait();
+    pair.server.wait().unwrap();
 }
