@@ -620,8 +620,29 @@ impl<'a> Ctx<'a> {
         if self.phv[std.egress_spec as usize & PHV_MASK] == DROP_PORT {
             return Verdict::Drop;
         }
-        self.exec(code.compute);
-        self.exec(code.deparser);
+        match &code.compute_checksums {
+            Some(list) => {
+                let payload = self.pkt.get(self.cursor..).unwrap_or(&[]);
+                for &i in list {
+                    if let Some(op) = code.ops.get(i as usize) {
+                        op_checksum(op, p, self.phv, self.hb, payload, self.scratch);
+                    }
+                }
+            }
+            None => self.exec(code.compute),
+        }
+        match &code.deparser_emits {
+            Some(hs) => {
+                for &h in hs {
+                    if let Some(hl) = p.headers.get(h as usize) {
+                        if self.phv[hl.valid as usize & PHV_MASK] != 0 {
+                            self.emitted.push(h);
+                        }
+                    }
+                }
+            }
+            None => self.exec(code.deparser),
+        }
         if self.extracted == self.emitted {
             // Same headers, same order: the modified packet buffer is the output.
             self.in_place = true;
@@ -1009,17 +1030,53 @@ pub(crate) fn csum16_plan(phv: &Phv, hb: &Hb, plan: &[CsumItem], payload: &[u8])
                     phv[*base as usize & PHV_MASK] as usize + *off as usize,
                     *len as usize,
                 );
-                if let Some(b) = hb.get(o..o + n) {
+                if o + n <= HB_SIZE {
+                    acc += sum_be_in_place(hb, o, n);
+                } else if let Some(b) = hb.get(o..o + n) {
                     acc += sum_be(b);
                 }
             }
         }
     }
-    acc += sum_be(payload);
+    if !payload.is_empty() {
+        acc += sum_be(payload);
+    }
+    acc = (acc & 0xffff_ffff) + (acc >> 32);
     while acc > 0xffff {
         acc = (acc & 0xffff) + (acc >> 16);
     }
     (!(acc as u16)) as u64
+}
+
+/// The 8-byte big-endian window at `o` of the packet buffer (in bounds for any
+/// `o`: positions are masked and the buffer has 8 bytes of slack).
+#[inline(always)]
+fn load8(hb: &Hb, o: usize) -> u64 {
+    let o = o & HB_MASK;
+    match hb.get(o..o + 8) {
+        Some(w) => u64::from_be_bytes(w.try_into().unwrap_or([0; 8])),
+        None => 0,
+    }
+}
+
+/// [`sum_be`] of `hb[o..o + n]` (`o + n <= HB_SIZE`) by 8-byte windows; the
+/// last window is cut to the region with a mask (odd tails pad with zero, as
+/// `sum_be` does).
+#[inline]
+fn sum_be_in_place(hb: &Hb, o: usize, n: usize) -> u64 {
+    let mut acc = 0u64;
+    let mut i = 0;
+    while i + 8 <= n {
+        let v = load8(hb, o + i);
+        acc += (v >> 32) + (v & 0xffff_ffff);
+        i += 8;
+    }
+    let rem = n - i;
+    if rem > 0 {
+        let v = load8(hb, o + i) & !(u64::MAX >> (8 * rem));
+        acc += (v >> 32) + (v & 0xffff_ffff);
+    }
+    acc
 }
 
 /// Packs `(value, width)` items MSB-first into `buf` (left-padded with zero bits to

@@ -37,23 +37,47 @@ fn chunk(h: u128, shift: u32) -> u32 {
 #[derive(Clone, Debug)]
 enum Kid<V> {
     Leaf(u128, V),
-    Sub(Arc<Node<V>>),
+    Sub(Branch<V>),
 }
 
-/// Children are stored compactly: bit `c` of `bitmap` says whether chunk value `c`
-/// has a child, and the child is `kids[popcount(bitmap below c)]`.
+/// A node: bit `c` of `bitmap` says whether chunk value `c` has a child, and the
+/// child is `kids[popcount(bitmap below c)]`. The bitmap sits beside the pointer
+/// (in the parent), so a lookup does one dependent load per level.
 #[derive(Clone, Debug)]
-struct Node<V> {
+struct Branch<V> {
     bitmap: u32,
-    kids: Vec<Kid<V>>,
+    kids: Arc<[Kid<V>]>,
 }
 
-impl<V> Node<V> {
-    fn empty() -> Node<V> {
-        Node {
+impl<V: Clone> Branch<V> {
+    fn empty() -> Branch<V> {
+        Branch {
             bitmap: 0,
-            kids: Vec::new(),
+            kids: Arc::new([]),
         }
+    }
+
+    /// The children, copied first if shared (copy-on-write).
+    fn kids_mut(&mut self) -> &mut [Kid<V>] {
+        if Arc::get_mut(&mut self.kids).is_none() {
+            self.kids = self.kids.iter().cloned().collect::<Vec<_>>().into();
+        }
+        Arc::get_mut(&mut self.kids).map_or(&mut [][..], |k| k)
+    }
+
+    /// The children with `kid` inserted at `pos` / removed from `pos`.
+    fn with(&self, pos: usize, kid: Option<Kid<V>>) -> Arc<[Kid<V>]> {
+        let mut v = Vec::with_capacity(self.kids.len() + 1);
+        v.extend(self.kids.iter().take(pos).cloned());
+        let skip = match kid {
+            Some(k) => {
+                v.push(k);
+                0
+            }
+            None => 1,
+        };
+        v.extend(self.kids.iter().skip(pos + skip).cloned());
+        v.into()
     }
 }
 
@@ -61,7 +85,7 @@ impl<V> Node<V> {
 /// path copies clone the values of the copied nodes.
 #[derive(Clone, Debug)]
 pub(crate) struct PMap<V> {
-    root: Arc<Node<V>>,
+    root: Branch<V>,
     len: usize,
 }
 
@@ -74,7 +98,7 @@ impl<V: Clone> Default for PMap<V> {
 impl<V: Clone> PMap<V> {
     pub(crate) fn new() -> PMap<V> {
         PMap {
-            root: Arc::new(Node::empty()),
+            root: Branch::empty(),
             len: 0,
         }
     }
@@ -87,17 +111,22 @@ impl<V: Clone> PMap<V> {
     #[inline]
     pub(crate) fn get(&self, key: u128) -> Option<&V> {
         let mut h = mix(key);
-        let mut node: &Node<V> = &self.root;
+        let mut b: &Branch<V> = &self.root;
         loop {
-            let bit = 1u32 << (h & CHUNK) as u32;
-            if node.bitmap & bit == 0 {
+            let c = (h & CHUNK) as u32;
+            let bit = 1u32 << c;
+            let pos = if b.bitmap == u32::MAX {
+                // full nodes (the top of large tables) need no popcount
+                c as usize
+            } else if b.bitmap & bit == 0 {
                 return None;
-            }
-            let pos = (node.bitmap & (bit - 1)).count_ones() as usize;
-            match node.kids.get(pos)? {
+            } else {
+                (b.bitmap & (bit - 1)).count_ones() as usize
+            };
+            match b.kids.get(pos)? {
                 Kid::Leaf(k, v) => return (*k == key).then_some(v),
                 Kid::Sub(n) => {
-                    node = n;
+                    b = n;
                     h >>= BITS;
                 }
             }
@@ -106,7 +135,7 @@ impl<V: Clone> PMap<V> {
 
     /// Inserts or replaces; returns the replaced value.
     pub(crate) fn insert(&mut self, key: u128, value: V) -> Option<V> {
-        let old = insert_in(Arc::make_mut(&mut self.root), key, mix(key), 0, value);
+        let old = insert_in(&mut self.root, key, mix(key), 0, value);
         if old.is_none() {
             self.len += 1;
         }
@@ -116,7 +145,7 @@ impl<V: Clone> PMap<V> {
     /// Removes `key`; returns its value. Copies nothing if the key is absent.
     pub(crate) fn remove(&mut self, key: u128) -> Option<V> {
         self.get(key)?;
-        let old = remove_in(Arc::make_mut(&mut self.root), key, mix(key), 0);
+        let old = remove_in(&mut self.root, key, mix(key), 0);
         if old.is_some() {
             self.len -= 1;
         }
@@ -129,8 +158,8 @@ impl<V: Clone> PMap<V> {
 
     /// Every (key, value), in trie order (not insertion order).
     pub(crate) fn for_each<'a>(&'a self, mut f: impl FnMut(u128, &'a V)) {
-        fn walk<'a, V>(n: &'a Node<V>, f: &mut impl FnMut(u128, &'a V)) {
-            for k in &n.kids {
+        fn walk<'a, V>(b: &'a Branch<V>, f: &mut impl FnMut(u128, &'a V)) {
+            for k in b.kids.iter() {
                 match k {
                     Kid::Leaf(key, v) => f(*key, v),
                     Kid::Sub(s) => walk(s, f),
@@ -143,8 +172,8 @@ impl<V: Clone> PMap<V> {
     /// Depth of the deepest leaf (root children are at depth 1); for tests.
     #[cfg(test)]
     fn depth(&self) -> usize {
-        fn d<V>(n: &Node<V>) -> usize {
-            n.kids
+        fn d<V>(b: &Branch<V>) -> usize {
+            b.kids
                 .iter()
                 .map(|k| match k {
                     Kid::Leaf(..) => 1,
@@ -159,12 +188,12 @@ impl<V: Clone> PMap<V> {
     /// Checks the structural invariants; for tests.
     #[cfg(test)]
     fn check(&self) {
-        fn walk<V>(n: &Node<V>, root: bool, path: &[u32]) -> usize {
-            assert_eq!(n.bitmap.count_ones() as usize, n.kids.len());
+        fn walk<V>(b: &Branch<V>, root: bool, path: &[u32]) -> usize {
+            assert_eq!(b.bitmap.count_ones() as usize, b.kids.len());
             let mut total = 0;
             let mut c = 0;
-            for k in &n.kids {
-                while n.bitmap & (1 << c) == 0 {
+            for k in b.kids.iter() {
+                while b.bitmap & (1 << c) == 0 {
                     c += 1;
                 }
                 let mut p = path.to_vec();
@@ -190,28 +219,23 @@ impl<V: Clone> PMap<V> {
     }
 }
 
-fn insert_in<V: Clone>(node: &mut Node<V>, key: u128, h: u128, shift: u32, value: V) -> Option<V> {
+fn insert_in<V: Clone>(b: &mut Branch<V>, key: u128, h: u128, shift: u32, value: V) -> Option<V> {
     let bit = 1u32 << chunk(h, shift);
-    let pos = (node.bitmap & (bit - 1)).count_ones() as usize;
-    if node.bitmap & bit == 0 {
-        node.bitmap |= bit;
-        node.kids.insert(pos, Kid::Leaf(key, value));
+    let pos = (b.bitmap & (bit - 1)).count_ones() as usize;
+    if b.bitmap & bit == 0 {
+        b.kids = b.with(pos, Some(Kid::Leaf(key, value)));
+        b.bitmap |= bit;
         return None;
     }
-    let kid = node.kids.get_mut(pos)?;
+    let kid = b.kids_mut().get_mut(pos)?;
     match kid {
-        Kid::Sub(sub) => insert_in(Arc::make_mut(sub), key, h, shift + BITS, value),
+        Kid::Sub(sub) => insert_in(sub, key, h, shift + BITS, value),
         Kid::Leaf(k, v) if *k == key => Some(std::mem::replace(v, value)),
         Kid::Leaf(..) => {
-            let Kid::Leaf(k2, v2) = std::mem::replace(kid, Kid::Sub(Arc::new(Node::empty())))
-            else {
+            let Kid::Leaf(k2, v2) = std::mem::replace(kid, Kid::Sub(Branch::empty())) else {
                 return None;
             };
-            *kid = Kid::Sub(Arc::new(pair(
-                shift + BITS,
-                (key, h, value),
-                (k2, mix(k2), v2),
-            )));
+            *kid = Kid::Sub(pair(shift + BITS, (key, h, value), (k2, mix(k2), v2)));
             None
         }
     }
@@ -220,44 +244,45 @@ fn insert_in<V: Clone>(node: &mut Node<V>, key: u128, h: u128, shift: u32, value
 /// A node at `shift` holding two different keys (a chain of single-child nodes
 /// while their chunks agree; they disagree within 128 bits since `mix` is a
 /// bijection).
-fn pair<V>(shift: u32, a: (u128, u128, V), b: (u128, u128, V)) -> Node<V> {
+fn pair<V>(shift: u32, a: (u128, u128, V), b: (u128, u128, V)) -> Branch<V> {
     let (ca, cb) = (chunk(a.1, shift), chunk(b.1, shift));
     if ca == cb && shift < 128 {
-        return Node {
+        return Branch {
             bitmap: 1 << ca,
-            kids: vec![Kid::Sub(Arc::new(pair(shift + BITS, a, b)))],
+            kids: Arc::new([Kid::Sub(pair(shift + BITS, a, b))]),
         };
     }
     let (lo, hi) = if ca < cb { (a, b) } else { (b, a) };
-    Node {
+    Branch {
         bitmap: (1 << ca) | (1 << cb),
-        kids: vec![Kid::Leaf(lo.0, lo.2), Kid::Leaf(hi.0, hi.2)],
+        kids: Arc::new([Kid::Leaf(lo.0, lo.2), Kid::Leaf(hi.0, hi.2)]),
     }
 }
 
-fn remove_in<V: Clone>(node: &mut Node<V>, key: u128, h: u128, shift: u32) -> Option<V> {
+fn remove_in<V: Clone>(b: &mut Branch<V>, key: u128, h: u128, shift: u32) -> Option<V> {
     let bit = 1u32 << chunk(h, shift);
-    if node.bitmap & bit == 0 {
+    if b.bitmap & bit == 0 {
         return None;
     }
-    let pos = (node.bitmap & (bit - 1)).count_ones() as usize;
-    match node.kids.get_mut(pos)? {
-        Kid::Leaf(k, _) if *k == key => {
-            node.bitmap &= !bit;
-            match node.kids.remove(pos) {
-                Kid::Leaf(_, v) => Some(v),
-                Kid::Sub(_) => None,
-            }
+    let pos = (b.bitmap & (bit - 1)).count_ones() as usize;
+    match b.kids.get(pos)? {
+        Kid::Leaf(k, v) if *k == key => {
+            let v = v.clone();
+            b.kids = b.with(pos, None);
+            b.bitmap &= !bit;
+            Some(v)
         }
         Kid::Leaf(..) => None,
-        Kid::Sub(sub) => {
-            let s = Arc::make_mut(sub);
-            let old = remove_in(s, key, h, shift + BITS)?;
+        Kid::Sub(_) => {
+            let kid = b.kids_mut().get_mut(pos)?;
+            let Kid::Sub(sub) = kid else {
+                return None;
+            };
+            let old = remove_in(sub, key, h, shift + BITS)?;
             // one key left below: pull it up (the chain collapses level by level)
-            if s.kids.len() == 1 && matches!(s.kids[0], Kid::Leaf(..)) {
-                if let Some(leaf) = s.kids.pop() {
-                    node.kids[pos] = leaf;
-                }
+            if sub.kids.len() == 1 && matches!(sub.kids[0], Kid::Leaf(..)) {
+                let leaf = sub.kids[0].clone();
+                *kid = leaf;
             }
             Some(old)
         }

@@ -119,6 +119,23 @@ pub(crate) struct Code {
     pub egress: u32,
     pub compute: u32,
     pub deparser: u32,
+    /// the compute block when it is only checksum ops: their positions (run
+    /// without entering the interpreter loop)
+    pub compute_checksums: Option<Vec<u32>>,
+    /// the deparser when it is only `emit`s: the headers, in order
+    pub deparser_emits: Option<Vec<u32>>,
+}
+
+/// The ops of the block at `entry` up to its `End`, if each satisfies `f`.
+fn straight_block<T>(ops: &[Op], entry: u32, f: impl Fn(u32, &Op) -> Option<T>) -> Option<Vec<T>> {
+    let mut out = Vec::new();
+    for (i, op) in ops.iter().enumerate().skip(entry as usize) {
+        if let Op::End = op {
+            return Some(out);
+        }
+        out.push(f(i as u32, op)?);
+    }
+    None
 }
 
 struct Lower {
@@ -380,7 +397,16 @@ pub(crate) fn lower(c: &Compiled) -> Code {
     let egress = l.control(&c.egress);
     let compute = l.control(&c.compute);
     let deparser = l.control(&c.deparser);
+    let compute_checksums = straight_block(&l.ops, compute, |i, op| {
+        matches!(op, Op::Checksum { .. }).then_some(i)
+    });
+    let deparser_emits = straight_block(&l.ops, deparser, |_, op| match op {
+        Op::Emit(h) => Some(*h),
+        _ => None,
+    });
     Code {
+        compute_checksums,
+        deparser_emits,
         ops: l.ops,
         action_entry,
         parser,
