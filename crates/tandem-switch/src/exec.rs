@@ -68,7 +68,7 @@ pub(crate) enum BinK {
 }
 
 /// A compiled expression. Results are always already truncated to their width.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, PartialEq)]
 #[repr(u8)]
 pub(crate) enum Ex {
     Const(u64),
@@ -92,6 +92,20 @@ pub(crate) enum Ex {
     SExt(Box<Ex>, u32, u64),
     Mask(Box<Ex>, u64),
     Cond(Box<Ex>, Box<Ex>, Box<Ex>),
+    /// `(slot >> lo) & mask` (a slice of a slot)
+    SlotSlice(Slot, u32, u64),
+    /// the low `n` bytes of a slot in reverse order (`x[7:0] ++ x[15:8] ++ ...`)
+    SlotBswap(Slot, u32),
+    /// the low `n` bytes of `e` in reverse order
+    Bswap(Box<Ex>, u32),
+    /// `e != 0`
+    Bool(Box<Ex>),
+}
+
+/// The low `n` (1..=8) bytes of `v` in reverse order.
+#[inline(always)]
+fn bswap(v: u64, n: u32) -> u64 {
+    v.swap_bytes() >> (64 - 8 * n.clamp(1, 8))
 }
 
 #[inline]
@@ -172,6 +186,8 @@ impl Ex {
                 phv[*b as usize & PHV_MASK],
                 *m,
             ),
+            Ex::SlotSlice(s, lo, m) => (phv[*s as usize & PHV_MASK] >> lo) & m,
+            Ex::SlotBswap(s, n) => bswap(phv[*s as usize & PHV_MASK], *n),
             _ => self.eval_slow(phv, hb),
         }
     }
@@ -208,6 +224,10 @@ impl Ex {
                     b.eval(phv, hb)
                 }
             }
+            Ex::SlotSlice(s, lo, m) => (phv[*s as usize & PHV_MASK] >> lo) & m,
+            Ex::SlotBswap(s, n) => bswap(phv[*s as usize & PHV_MASK], *n),
+            Ex::Bswap(a, n) => bswap(a.eval(phv, hb), *n),
+            Ex::Bool(a) => (a.eval(phv, hb) != 0) as u64,
         }
     }
 
@@ -695,6 +715,7 @@ impl<'a> Ctx<'a> {
                     let v = e.eval(phv, hb);
                     d.store(phv, hb, v);
                 }
+                Op::SetSlot(a, e) => phv[*a as usize & PHV_MASK] = e.eval(phv, hb),
                 Op::SetSlotSlot(a, b) => phv[*a as usize & PHV_MASK] = phv[*b as usize & PHV_MASK],
                 Op::SetSlotConst(a, c) => phv[*a as usize & PHV_MASK] = *c,
                 Op::SetSlotField(a, f) => phv[*a as usize & PHV_MASK] = f.load(phv, hb),

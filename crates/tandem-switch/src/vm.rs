@@ -19,6 +19,8 @@ use crate::hash::Algo;
 #[repr(u8)]
 pub(crate) enum Op {
     Set(Dst, Ex),
+    /// `Set` to a slot
+    SetSlot(Slot, Ex),
     /// specialised `Set`s (the most frequent shapes)
     SetSlotSlot(Slot, Slot),
     SetSlotConst(Slot, u64),
@@ -142,6 +144,109 @@ struct Lower {
     ops: Vec<Op>,
 }
 
+fn is_cmp(k: BinK) -> bool {
+    use BinK::*;
+    matches!(
+        k,
+        Eq | Ne | Lt | Le | Gt | Ge | SLt(_) | SLe(_) | SGt(_) | SGe(_) | LAnd | LOr
+    )
+}
+
+/// Whether `e` is always 0 or 1.
+fn is_bool(e: &Ex) -> bool {
+    match e {
+        Ex::SlotConst(k, ..) | Ex::FieldConst(k, ..) | Ex::SlotSlot(k, ..) | Ex::Bin(k, ..) => {
+            is_cmp(*k)
+        }
+        Ex::Not(_) | Ex::Bool(_) => true,
+        Ex::Const(c) => *c <= 1,
+        _ => false,
+    }
+}
+
+/// `Some((x, n))` if `e` is `x[7:0] ++ x[15:8] ++ ... ` over the low `n` ≥ 2
+/// bytes of `x` (a byte swap, as generated code writes `ntohl`).
+fn bswap_of(e: &Ex) -> Option<(&Ex, u32)> {
+    fn leaves<'a>(e: &'a Ex, out: &mut Vec<(&'a Ex, u32)>) -> Option<()> {
+        match e {
+            Ex::Concat(a, b, 8) => {
+                leaves(a, out)?;
+                match &**b {
+                    Ex::Slice(x, lo, 255) => out.push((x, *lo)),
+                    _ => return None,
+                }
+            }
+            Ex::Slice(x, lo, 255) => out.push((x, *lo)),
+            _ => return None,
+        }
+        Some(())
+    }
+    let mut v = Vec::new();
+    leaves(e, &mut v)?;
+    let x = v.first()?.0;
+    let ok = v.len() >= 2
+        && v.len() <= 8
+        && v.iter()
+            .enumerate()
+            .all(|(i, (y, lo))| *y == x && *lo == 8 * i as u32);
+    ok.then_some((x, v.len() as u32))
+}
+
+/// Cheaper equivalents of common expression shapes: byte swaps, slices of
+/// slots, `c ? 1 : 0`, masks of slots and fields (bottom-up).
+pub(crate) fn simplify(e: &Ex) -> Ex {
+    let b = |x: &Ex| Box::new(simplify(x));
+    match e {
+        Ex::Bin(k, x, y, m) => match (simplify(x), simplify(y)) {
+            (Ex::Const(x), Ex::Const(y)) if !matches!(k, BinK::LAnd | BinK::LOr) => {
+                Ex::Const(binop(*k, x, y, *m))
+            }
+            (Ex::Slot(s), Ex::Const(c)) => Ex::SlotConst(*k, s, c, *m),
+            (Ex::Field(f), Ex::Const(c)) => Ex::FieldConst(*k, f, c, *m),
+            (Ex::Slot(a), Ex::Slot(c)) => Ex::SlotSlot(*k, a, c, *m),
+            (x, y) => Ex::Bin(*k, Box::new(x), Box::new(y), *m),
+        },
+        Ex::Not(x) => Ex::Not(b(x)),
+        Ex::BitNot(x, m) => Ex::BitNot(b(x), *m),
+        Ex::Slice(x, lo, m) => match simplify(x) {
+            Ex::Slot(s) => Ex::SlotSlice(s, *lo, *m),
+            x => Ex::Slice(Box::new(x), *lo, *m),
+        },
+        Ex::Concat(x, y, bw) => match bswap_of(e) {
+            Some((x, n)) => match simplify(x) {
+                Ex::Slot(s) => Ex::SlotBswap(s, n),
+                x => Ex::Bswap(Box::new(x), n),
+            },
+            None => Ex::Concat(b(x), b(y), *bw),
+        },
+        Ex::SExt(x, from, m) => Ex::SExt(b(x), *from, *m),
+        Ex::Mask(x, m) => match simplify(x) {
+            Ex::Slot(s) => Ex::SlotConst(BinK::And, s, *m, *m),
+            Ex::Field(f) => Ex::FieldConst(BinK::And, f, *m, *m),
+            x => Ex::Mask(Box::new(x), *m),
+        },
+        Ex::Cond(c, x, y) => {
+            let (c, x, y) = (simplify(c), simplify(x), simplify(y));
+            match (x, y) {
+                (Ex::Const(1), Ex::Const(0)) if is_bool(&c) => c,
+                (Ex::Const(1), Ex::Const(0)) => Ex::Bool(Box::new(c)),
+                (Ex::Const(0), Ex::Const(1)) => Ex::Not(Box::new(c)),
+                (x, y) => Ex::Cond(Box::new(c), Box::new(x), Box::new(y)),
+            }
+        }
+        Ex::Bswap(x, n) => Ex::Bswap(b(x), *n),
+        Ex::Bool(x) => Ex::Bool(b(x)),
+        Ex::Const(_)
+        | Ex::Slot(_)
+        | Ex::Field(_)
+        | Ex::SlotConst(..)
+        | Ex::FieldConst(..)
+        | Ex::SlotSlot(..)
+        | Ex::SlotSlice(..)
+        | Ex::SlotBswap(..) => e.clone(),
+    }
+}
+
 impl Lower {
     fn here(&self) -> u32 {
         self.ops.len() as u32
@@ -162,19 +267,22 @@ impl Lower {
 
     fn stmt(&mut self, s: &St, in_action: bool) {
         let op = match s {
-            St::Set(d, e) => match (d, e) {
-                (Dst::Slot(a), Ex::Slot(b)) => Op::SetSlotSlot(*a, *b),
-                (Dst::Slot(a), Ex::Const(c)) => Op::SetSlotConst(*a, *c),
-                (Dst::Slot(a), Ex::Field(f)) => Op::SetSlotField(*a, *f),
-                (Dst::Field(f), Ex::Slot(b)) => Op::SetFieldSlot(*f, *b),
-                (Dst::Field(f), Ex::Const(c)) => Op::SetFieldConst(*f, *c),
-                _ => Op::Set(*d, e.clone()),
+            St::Set(d, e) => match (d, simplify(e)) {
+                // `x = x`
+                (Dst::Slot(a), Ex::Slot(b)) if *a == b => return,
+                (Dst::Slot(a), Ex::Slot(b)) => Op::SetSlotSlot(*a, b),
+                (Dst::Slot(a), Ex::Const(c)) => Op::SetSlotConst(*a, c),
+                (Dst::Slot(a), Ex::Field(f)) => Op::SetSlotField(*a, f),
+                (Dst::Slot(a), e) => Op::SetSlot(*a, e),
+                (Dst::Field(f), Ex::Slot(b)) => Op::SetFieldSlot(*f, b),
+                (Dst::Field(f), Ex::Const(c)) => Op::SetFieldConst(*f, c),
+                (d, e) => Op::Set(*d, e),
             },
-            St::SetSlice(a, b, c, e) => Op::SetSlice(*a, *b, *c, e.clone()),
+            St::SetSlice(a, b, c, e) => Op::SetSlice(*a, *b, *c, simplify(e)),
             St::Copy(v) => Op::Copy(v.clone()),
             St::If(c, t, f) => {
                 let j = self.here();
-                self.ops.push(Op::JumpIfZero(c.clone(), 0));
+                self.ops.push(Op::JumpIfZero(simplify(c), 0));
                 self.block(t, in_action);
                 if f.is_empty() {
                     let end = self.here();
@@ -415,5 +523,123 @@ pub(crate) fn lower(c: &Compiled) -> Code {
         egress,
         compute,
         deparser,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use rand::{Rng, SeedableRng};
+    use rand_chacha::ChaCha8Rng;
+
+    fn slice(x: Ex, lo: u32) -> Ex {
+        Ex::Slice(Box::new(x), lo, 255)
+    }
+
+    fn concat(a: Ex, b: Ex) -> Ex {
+        Ex::Concat(Box::new(a), Box::new(b), 8)
+    }
+
+    /// A random expression over slots 0..4 (values of any width).
+    fn gen(rng: &mut ChaCha8Rng, depth: u32) -> Ex {
+        let leaf = depth == 0 || rng.gen_range(0..3) == 0;
+        if leaf {
+            return match rng.gen_range(0..3) {
+                0 => Ex::Const(rng.gen_range(0..3)),
+                _ => Ex::Slot(rng.gen_range(0..4)),
+            };
+        }
+        let m = crate::exec::mask(rng.gen_range(1..=64));
+        let x = gen(rng, depth - 1);
+        match rng.gen_range(0..8) {
+            0 => {
+                // a byte swap of 2..=8 bytes, sometimes spoiled
+                let n = rng.gen_range(2..=8u32);
+                let mut e = slice(x.clone(), 0);
+                for i in 1..n {
+                    let lo = if rng.gen_range(0..6) == 0 {
+                        8 * i + 1
+                    } else {
+                        8 * i
+                    };
+                    e = concat(e, slice(x.clone(), lo));
+                }
+                e
+            }
+            1 => Ex::Slice(Box::new(x), rng.gen_range(0..60), m),
+            2 => Ex::Mask(Box::new(x), m),
+            3 => Ex::Cond(
+                Box::new(x),
+                Box::new(Ex::Const(rng.gen_range(0..2))),
+                Box::new(Ex::Const(rng.gen_range(0..2))),
+            ),
+            4 => Ex::Not(Box::new(x)),
+            5 => {
+                let y = gen(rng, depth - 1);
+                let k = [
+                    BinK::Add,
+                    BinK::Xor,
+                    BinK::Eq,
+                    BinK::Lt,
+                    BinK::LAnd,
+                    BinK::Shr,
+                ][rng.gen_range(0..6)];
+                Ex::Bin(k, Box::new(x), Box::new(y), m)
+            }
+            6 => Ex::Cond(
+                Box::new(Ex::Bin(BinK::Eq, Box::new(x), Box::new(Ex::Const(1)), 1)),
+                Box::new(Ex::Const(1)),
+                Box::new(Ex::Const(0)),
+            ),
+            _ => Ex::Concat(
+                Box::new(x),
+                Box::new(gen(rng, depth - 1)),
+                rng.gen_range(1..32),
+            ),
+        }
+    }
+
+    #[test]
+    fn simplify_keeps_values() {
+        let mut rng = ChaCha8Rng::seed_from_u64(5);
+        let mut phv: Box<Phv> = Box::new([0; PHV_SLOTS]);
+        let hb: Box<Hb> = vec![0u8; HB_SIZE + 8]
+            .into_boxed_slice()
+            .try_into()
+            .expect("hb");
+        let mut swaps = 0;
+        for _ in 0..20_000 {
+            let e = gen(&mut rng, 4);
+            let s = simplify(&e);
+            if matches!(s, Ex::SlotBswap(..) | Ex::Bswap(..)) {
+                swaps += 1;
+            }
+            for _ in 0..4 {
+                for v in phv.iter_mut().take(4) {
+                    *v = match rng.gen_range(0..3) {
+                        0 => rng.gen_range(0..3),
+                        _ => rng.gen(),
+                    };
+                }
+                assert_eq!(s.eval(&phv, &hb), e.eval(&phv, &hb), "{e:?} => {s:?}");
+            }
+        }
+        assert!(swaps > 100, "{swaps} byte swaps recognised");
+    }
+
+    #[test]
+    fn byte_swaps_are_recognised() {
+        let x = Ex::Slot(7);
+        let e = concat(
+            concat(
+                concat(slice(x.clone(), 0), slice(x.clone(), 8)),
+                slice(x.clone(), 16),
+            ),
+            slice(x.clone(), 24),
+        );
+        assert_eq!(simplify(&e), Ex::SlotBswap(7, 4));
+        // bytes out of order: not a swap
+        let e = concat(slice(x.clone(), 8), slice(x, 0));
+        assert!(matches!(simplify(&e), Ex::Concat(..)));
     }
 }
