@@ -604,6 +604,7 @@ pub(crate) enum Verdict {
 
 impl<'a> Ctx<'a> {
     /// Runs the whole v1model pipeline on `pkt`; the output frame is left in `out`.
+    #[inline]
     pub(crate) fn run_pipeline(&mut self, port: u32) -> Verdict {
         let p = self.prog;
         self.phv[..p.nslots.min(PHV_SLOTS)].fill(0);
@@ -645,25 +646,43 @@ impl<'a> Ctx<'a> {
                 let payload = self.pkt.get(self.cursor..).unwrap_or(&[]);
                 for &i in list {
                     if let Some(op) = code.ops.get(i as usize) {
-                        op_checksum(op, p, self.phv, self.hb, payload, self.scratch);
+                        op_checksum_inline(op, p, self.phv, self.hb, payload, self.scratch);
                     }
                 }
             }
             None => self.exec(code.compute),
         }
-        match &code.deparser_emits {
+        let same = match &code.deparser_emits {
             Some(hs) => {
+                // in place if the valid headers, in emit order, are the extracted
+                // ones; the emitted list is only needed otherwise
+                let mut n = 0;
+                let mut same = true;
                 for &h in hs {
                     if let Some(hl) = p.headers.get(h as usize) {
                         if self.phv[hl.valid as usize & PHV_MASK] != 0 {
-                            self.emitted.push(h);
+                            same &= self.extracted.get(n) == Some(&h);
+                            n += 1;
                         }
                     }
                 }
+                if !(same && n == self.extracted.len()) {
+                    for &h in hs {
+                        if let Some(hl) = p.headers.get(h as usize) {
+                            if self.phv[hl.valid as usize & PHV_MASK] != 0 {
+                                self.emitted.push(h);
+                            }
+                        }
+                    }
+                }
+                same && n == self.extracted.len()
             }
-            None => self.exec(code.deparser),
-        }
-        if self.extracted == self.emitted {
+            None => {
+                self.exec(code.deparser);
+                self.extracted == self.emitted
+            }
+        };
+        if same {
             // Same headers, same order: the modified packet buffer is the output.
             self.in_place = true;
         } else {
@@ -967,6 +986,20 @@ fn op_hash(op: &Op, phv: &mut Phv, hb: &mut Hb, scratch: &mut Vec<u8>) {
 /// `payload`: the unparsed bytes (used by the `_with_payload` variants).
 #[inline(never)]
 fn op_checksum(
+    op: &Op,
+    prog: &Compiled,
+    phv: &mut Phv,
+    hb: &mut Hb,
+    payload: &[u8],
+    scratch: &mut Vec<u8>,
+) {
+    op_checksum_inline(op, prog, phv, hb, payload, scratch)
+}
+
+/// [`op_checksum`], inlined where a block of checksums runs without the
+/// interpreter loop.
+#[inline(always)]
+fn op_checksum_inline(
     op: &Op,
     prog: &Compiled,
     phv: &mut Phv,
