@@ -26,7 +26,8 @@
 //!    mask).
 //!    Tables whose keys are all `exact` keep their entries in a persistent hash
 //!    trie instead, so a batch of k operations on an n-entry exact table costs
-//!    O(k log n) (a few µs for one entry into 50,000), not a rebuild.
+//!    O(k log n) plus an amortised O(k) for remaking the flat index packets
+//!    probe (a few µs for one entry into 50,000), not a rebuild.
 //! 5. [`Switch`] holds all table state in one immutable snapshot behind an
 //!    `ArcSwap`. [`Switch::apply_batch`] builds new table states (and
 //!    classifiers) beside the old ones and publishes them with one pointer swap;

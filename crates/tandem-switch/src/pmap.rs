@@ -107,6 +107,10 @@ impl<V: Clone> PMap<V> {
         self.len
     }
 
+    pub(crate) fn is_empty(&self) -> bool {
+        self.len == 0
+    }
+
     /// The value stored under `key`.
     #[inline]
     pub(crate) fn get(&self, key: u128) -> Option<&V> {

@@ -15,10 +15,12 @@
 //! Tables whose keys are all `exact` (≤ 128 bits together) keep their entries in
 //! an [`ExactStore`] instead: a persistent hash trie ([`crate::pmap`]) that a
 //! batch edits by copying only the paths to the keys it changes, so inserting one
-//! entry into a table of n entries costs O(log n), not a rebuild. Such a table
-//! reports `Empty`, `Linear` (≤ [`LINEAR_MAX`] entries, compared in insertion
-//! order) or `Exact` (one trie probe). Every other table is rebuilt by each batch
-//! that touches it.
+//! entry into a table of n entries costs O(log n), not a rebuild. Packets probe a
+//! flat hash index plus a small trie of the changes made since the index was
+//! built; the index is remade when the changes reach a quarter of it (O(1)
+//! amortised per operation). Such a table reports `Empty`, `Linear`
+//! (≤ [`LINEAR_MAX`] entries, compared in insertion order) or `Exact`. Every
+//! other table is rebuilt by each batch that touches it.
 
 use crate::exec::{mask, MatchKind};
 use crate::pmap::PMap;
@@ -288,23 +290,88 @@ pub(crate) struct SeqEntry {
     pub entry: Entry,
 }
 
-/// The entries of a table whose keys are all `exact` (together ≤ 128 bits): a
-/// persistent hash trie from the packed key, so a batch copies only the paths
-/// it changes (see [`crate::pmap`]).
+/// The entries of a table whose keys are all `exact` (together ≤ 128 bits).
+///
+/// `map`, a persistent hash trie from the packed key, holds every entry: a batch
+/// copies only the paths it changes (see [`crate::pmap`]). Packets look keys up
+/// in `base`, a flat hash table (one probe, like a rebuilt classifier), made
+/// from `map` at some earlier batch, and in `delta`, a small trie of the changes
+/// since then (`None`: deleted). When `delta` outgrows a quarter of `base`, the
+/// batch that ends remakes `base` and empties `delta`: a rebuild every Ω(n)
+/// operations, so O(1) amortised per operation on top of the trie's O(log n).
 #[derive(Clone, Debug)]
 pub(crate) struct ExactStore {
     packer: Packer,
     map: PMap<Arc<SeqEntry>>,
+    base: Arc<FxMap<u128, Arc<SeqEntry>>>,
+    delta: PMap<Option<Arc<SeqEntry>>>,
     next_seq: u64,
 }
 
 impl ExactStore {
+    fn new(packer: Packer) -> ExactStore {
+        ExactStore {
+            packer,
+            map: PMap::new(),
+            base: Arc::default(),
+            delta: PMap::new(),
+            next_seq: 0,
+        }
+    }
+
     fn key(&self, fields: &[FieldMatch]) -> u128 {
         let mut k = [0u64; MAX_KEYS];
         for (d, f) in k.iter_mut().zip(fields) {
             *d = f.value;
         }
         self.packer.pack(&k[..fields.len().min(MAX_KEYS)])
+    }
+
+    fn set(&mut self, k: u128, e: Arc<SeqEntry>) {
+        self.map.insert(k, e.clone());
+        self.delta.insert(k, Some(e));
+    }
+
+    fn unset(&mut self, k: u128) -> bool {
+        if self.map.remove(k).is_none() {
+            return false;
+        }
+        if self.base.contains_key(&k) {
+            self.delta.insert(k, None);
+        } else {
+            self.delta.remove(k);
+        }
+        true
+    }
+
+    fn clear(&mut self) {
+        self.map.clear();
+        self.base = Arc::default();
+        self.delta.clear();
+    }
+
+    /// Remakes `base` if `delta` has grown large (end of a batch).
+    fn settle(&mut self) {
+        if self.delta.len() <= 64 + self.base.len() / 4 {
+            return;
+        }
+        let mut base = FxMap::default();
+        base.reserve(self.map.len());
+        self.map.for_each(|k, e| {
+            base.insert(k, e.clone());
+        });
+        self.base = Arc::new(base);
+        self.delta.clear();
+    }
+
+    #[inline]
+    fn lookup(&self, k: u128) -> Option<&Entry> {
+        if !self.delta.is_empty() {
+            if let Some(d) = self.delta.get(k) {
+                return d.as_ref().map(|e| &e.entry);
+            }
+        }
+        self.base.get(&k).map(|e| &e.entry)
     }
 }
 
@@ -341,7 +408,7 @@ impl WorkEntries {
                 let k = s.key(&e.fields);
                 let seq = s.next_seq;
                 s.next_seq += 1;
-                s.map.insert(k, Arc::new(SeqEntry { seq, entry: e }));
+                s.set(k, Arc::new(SeqEntry { seq, entry: e }));
             }
         }
     }
@@ -377,7 +444,7 @@ impl WorkEntries {
                         args,
                     },
                 };
-                s.map.insert(k, Arc::new(new));
+                s.set(k, Arc::new(new));
                 true
             }
         }
@@ -393,14 +460,14 @@ impl WorkEntries {
                 }
                 None => false,
             },
-            WorkEntries::Exact(s) => priority == 0 && s.map.remove(s.key(fields)).is_some(),
+            WorkEntries::Exact(s) => priority == 0 && s.unset(s.key(fields)),
         }
     }
 
     pub(crate) fn clear(&mut self) {
         match self {
             WorkEntries::Flat(v) => v.clear(),
-            WorkEntries::Exact(s) => s.map.clear(),
+            WorkEntries::Exact(s) => s.clear(),
         }
     }
 }
@@ -462,11 +529,7 @@ impl TableState {
                         .all(|(f, k)| f.mask == mask(k.1) && !f.is_range(k.1))
             });
             if plain {
-                let mut w = WorkEntries::Exact(ExactStore {
-                    packer,
-                    map: PMap::new(),
-                    next_seq: 0,
-                });
+                let mut w = WorkEntries::Exact(ExactStore::new(packer));
                 let n = entries.len();
                 for e in entries.iter() {
                     if w.contains(&e.fields, e.priority) {
@@ -509,7 +572,8 @@ impl TableState {
             WorkEntries::Flat(entries) => {
                 TableState::build(kinds, entries, default_action, default_args)
             }
-            WorkEntries::Exact(store) => {
+            WorkEntries::Exact(mut store) => {
+                store.settle();
                 let small = if store.map.len() <= LINEAR_MAX {
                     let mut v = Vec::new();
                     store.map.for_each(|k, e| v.push((k, e.clone())));
@@ -561,7 +625,7 @@ impl TableState {
                 if store.map.len() <= LINEAR_MAX {
                     small.iter().find(|(sk, _)| *sk == k).map(|(_, e)| &e.entry)
                 } else {
-                    store.map.get(k).map(|e| &e.entry)
+                    store.lookup(k)
                 }
             }
         }

@@ -11,12 +11,10 @@ use tandem_switch::{
     LINEAR_MAX,
 };
 
-const SIZE: usize = 40;
-
-fn switch() -> Switch {
+fn switch(size: usize) -> Switch {
     let src = include_str!("programs/twotables.p4").replace(
         "key = { hdr.ipv4.dstAddr: exact; }",
-        &format!("key = {{ hdr.ipv4.dstAddr: exact; }}\n        size = {SIZE};"),
+        &format!("key = {{ hdr.ipv4.dstAddr: exact; }}\n        size = {size};"),
     );
     Switch::from_source(&src).expect("load")
 }
@@ -31,7 +29,7 @@ fn entry(key: u32, arg: u8) -> TableEntry {
 }
 
 /// Applies `op` to the model the way the switch must; `Err` names the error.
-fn model_op(m: &mut Vec<(u32, u8)>, op: &ControlOp) -> Result<(), &'static str> {
+fn model_op(m: &mut Vec<(u32, u8)>, op: &ControlOp, size: usize) -> Result<(), &'static str> {
     let key = |ms: &[KeyMatch]| match ms[0] {
         KeyMatch::Exact(k) => k as u32,
         _ => unreachable!(),
@@ -42,7 +40,7 @@ fn model_op(m: &mut Vec<(u32, u8)>, op: &ControlOp) -> Result<(), &'static str> 
             if m.iter().any(|e| e.0 == k) {
                 return Err("duplicate");
             }
-            if m.len() >= SIZE {
+            if m.len() >= size {
                 return Err("full");
             }
             m.push((k, entry.args[0] as u8));
@@ -72,31 +70,32 @@ fn kind(e: &ControlError) -> &'static str {
     }
 }
 
-#[test]
-fn exact_store_matches_a_model() {
-    for seed in 0..4u64 {
-        let sw = switch();
+/// `rounds` random batches of up to `batch` operations on keys `0..keys` of a
+/// table of `size` entries (from `seed`), checked against the model.
+fn run_model(seed: u64, size: usize, keys: u32, batch: usize, rounds: usize) {
+    {
+        let sw = switch(size);
         let mut rng = ChaCha8Rng::seed_from_u64(seed);
         let mut model: Vec<(u32, u8)> = Vec::new();
         let mut w = sw.worker();
-        for round in 0..400 {
-            let n = rng.gen_range(1..=6);
+        for round in 0..rounds {
+            let n = rng.gen_range(1..=batch);
             let mut ops = Vec::new();
             for _ in 0..n {
                 // keys from a small domain so duplicates and misses happen
-                let k = 0x0a00_0000 + rng.gen_range(0..60u32);
+                let k = 0x0a00_0000 + rng.gen_range(0..keys);
                 let arg = rng.gen_range(1..=255u8);
                 let table = "a".to_string();
-                ops.push(match rng.gen_range(0..100) {
-                    0..=54 => ControlOp::Insert {
+                ops.push(match rng.gen_range(0..1000) {
+                    0..=549 => ControlOp::Insert {
                         table,
                         entry: entry(k, arg),
                     },
-                    55..=74 => ControlOp::Modify {
+                    550..=749 => ControlOp::Modify {
                         table,
                         entry: entry(k, arg),
                     },
-                    75..=98 => ControlOp::Delete {
+                    750..=998 => ControlOp::Delete {
                         table,
                         matches: vec![KeyMatch::Exact(k as u64)],
                         priority: None,
@@ -105,7 +104,7 @@ fn exact_store_matches_a_model() {
                 });
             }
             let mut next = model.clone();
-            let want = ops.iter().try_for_each(|op| model_op(&mut next, op));
+            let want = ops.iter().try_for_each(|op| model_op(&mut next, op, size));
             let got = sw.apply_batch(&ops);
             match (&want, &got) {
                 (Ok(()), Ok(())) => model = next,
@@ -129,12 +128,24 @@ fn exact_store_matches_a_model() {
             };
             assert_eq!(sw.classifier("a").expect("a"), want_kind);
             for _ in 0..8 {
-                let k = 0x0a00_0000 + rng.gen_range(0..60u32);
+                let k = 0x0a00_0000 + rng.gen_range(0..keys);
                 let want = model.iter().find(|e| e.0 == k).map_or(0, |e| e.1);
                 let (_, out) = w.process(0, &frame64(1, k, 17, 1, 2)).expect("forwarded");
                 assert_eq!(out[22], want, "seed {seed} round {round} key {k:#x}");
             }
         }
+    }
+}
+
+#[test]
+fn exact_store_matches_a_model() {
+    // small tables: duplicates, misses, full tables, linear <-> trie
+    for seed in 0..4u64 {
+        run_model(seed, 40, 60, 6, 400);
+    }
+    // larger tables with larger batches: the flat index is remade many times
+    for seed in 0..2u64 {
+        run_model(seed, 3000, 2500, 60, 300);
     }
 }
 
