@@ -630,8 +630,10 @@ impl<'a> Ctx<'a> {
         self.cursor = 0;
         let code = &p.code;
         self.exec(code.parser);
-        self.exec(code.verify);
-        self.exec(code.ingress);
+        if code.parser_end != code.ingress {
+            self.exec(code.verify);
+            self.exec(code.ingress);
+        }
         let spec = self.phv[std.egress_spec as usize & PHV_MASK];
         if spec == DROP_PORT {
             return Verdict::Drop;
@@ -885,7 +887,8 @@ impl<'a> Ctx<'a> {
                     } else {
                         let pe = prog.std.parser_error;
                         phv[pe as usize & PHV_MASK] = ERR_PACKET_TOO_SHORT;
-                        return;
+                        pc = code.parser_end as usize;
+                        continue;
                     }
                 }
                 Op::Emit(h) => {
@@ -897,14 +900,16 @@ impl<'a> Ctx<'a> {
                 Op::Goto(t) => {
                     transitions += 1;
                     if transitions > 1024 {
-                        return;
+                        pc = code.parser_end as usize;
+                        continue;
                     }
                     pc = *t as usize;
                 }
                 Op::Select1 { key, cases } => {
                     transitions += 1;
                     if transitions > 1024 {
-                        return;
+                        pc = code.parser_end as usize;
+                        continue;
                     }
                     let v = key.eval(phv, hb);
                     let hit = cases.iter().find(|(k, _)| match *k {
@@ -915,14 +920,16 @@ impl<'a> Ctx<'a> {
                         Some((_, t)) => pc = *t as usize,
                         None => {
                             phv[prog.std.parser_error as usize & PHV_MASK] = ERR_NO_MATCH;
-                            return;
+                            pc = code.parser_end as usize;
+                            continue;
                         }
                     }
                 }
                 Op::Select { keys, cases } => {
                     transitions += 1;
                     if transitions > 1024 {
-                        return;
+                        pc = code.parser_end as usize;
+                        continue;
                     }
                     if let [k] = &keys[..] {
                         let v = k.eval(phv, hb);
@@ -935,7 +942,8 @@ impl<'a> Ctx<'a> {
                             Some((_, t)) => pc = *t as usize,
                             None => {
                                 phv[prog.std.parser_error as usize & PHV_MASK] = ERR_NO_MATCH;
-                                return;
+                                pc = code.parser_end as usize;
+                                continue;
                             }
                         }
                         continue;
@@ -954,7 +962,8 @@ impl<'a> Ctx<'a> {
                         Some((_, t)) => pc = *t as usize,
                         None => {
                             phv[prog.std.parser_error as usize & PHV_MASK] = ERR_NO_MATCH;
-                            return;
+                            pc = code.parser_end as usize;
+                            continue;
                         }
                     }
                 }

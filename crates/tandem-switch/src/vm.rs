@@ -121,6 +121,10 @@ pub(crate) struct Code {
     pub egress: u32,
     pub compute: u32,
     pub deparser: u32,
+    /// where the parser goes when it ends (accept, reject or error): the shared
+    /// `End`, or the ingress block when verify is empty (then parser and
+    /// ingress run as one block)
+    pub parser_end: u32,
     /// the compute block when it is only checksum ops: their positions (run
     /// without entering the interpreter loop)
     pub compute_checksums: Option<Vec<u32>>,
@@ -431,11 +435,15 @@ pub(crate) fn lower(c: &Compiled) -> Code {
     // parser states: bodies, then transitions with state targets patched after
     let mut state_at = Vec::new();
     let mut fixups: Vec<u32> = Vec::new();
+    let mut accepts: Vec<u32> = Vec::new();
     for st in &c.states {
         state_at.push(l.here());
         l.block(&st.body, false);
         match &st.trans {
-            Trans::Accept | Trans::Reject => l.ops.push(Op::End),
+            Trans::Accept | Trans::Reject => {
+                accepts.push(l.here());
+                l.ops.push(Op::Jump(u32::MAX));
+            }
             Trans::Goto(s) => {
                 fixups.push(l.here());
                 l.ops.push(Op::Goto(*s));
@@ -476,11 +484,19 @@ pub(crate) fn lower(c: &Compiled) -> Code {
             }
         }
     }
+    let verify = l.control(&c.verify);
+    let ingress = l.control(&c.ingress);
+    let egress = l.control(&c.egress);
+    let compute = l.control(&c.compute);
+    let deparser = l.control(&c.deparser);
+    // With an empty verify block the parser ends by jumping into ingress, so
+    // both run in one pass of the interpreter loop.
+    let parser_end = if c.verify.is_empty() { ingress } else { end };
     let resolve = |s: u32| -> u32 {
         if s == u32::MAX {
-            end
+            parser_end
         } else {
-            state_at.get(s as usize).copied().unwrap_or(end)
+            state_at.get(s as usize).copied().unwrap_or(parser_end)
         }
     };
     for f in fixups {
@@ -499,12 +515,13 @@ pub(crate) fn lower(c: &Compiled) -> Code {
             _ => {}
         }
     }
-    let parser = state_at.get(c.start as usize).copied().unwrap_or(end);
-    let verify = l.control(&c.verify);
-    let ingress = l.control(&c.ingress);
-    let egress = l.control(&c.egress);
-    let compute = l.control(&c.compute);
-    let deparser = l.control(&c.deparser);
+    for a in accepts {
+        l.patch(a, parser_end);
+    }
+    let parser = state_at
+        .get(c.start as usize)
+        .copied()
+        .unwrap_or(parser_end);
     let compute_checksums = straight_block(&l.ops, compute, |i, op| {
         matches!(op, Op::Checksum { .. }).then_some(i)
     });
@@ -513,6 +530,7 @@ pub(crate) fn lower(c: &Compiled) -> Code {
         _ => None,
     });
     Code {
+        parser_end,
         compute_checksums,
         deparser_emits,
         ops: l.ops,
