@@ -1,42 +1,11 @@
 //! The `tandem` binary end to end: generate a trace, run an NF on the reference host, read
 //! the outputs back (with tcpdump when installed), and the errors users see on bad input.
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn tandem(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .env(
-            "TANDEM_CACHE_DIR",
-            std::env::temp_dir().join("tandem-test-cache-cli"),
-        )
-        .current_dir(repo_root())
-        .output()
-        .unwrap()
-}
+use common::*;
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn ok(out: &Output) -> String {
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
-
-fn err(out: &Output) -> String {
-    assert!(!out.status.success(), "unexpectedly succeeded");
-    String::from_utf8_lossy(&out.stderr).into_owned()
-}
+use std::process::Command;
 
 #[test]
 fn generate_run_and_read_back_with_valid_checksums() {

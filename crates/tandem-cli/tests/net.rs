@@ -2,38 +2,13 @@
 //! joined by UNIX datagram sockets, fed by `tandem switch feed`; its per-port pcaps must be
 //! byte-identical to the reference host's (`tandem host`) on the same closed-loop traffic.
 
+mod common;
+
+use common::*;
+
 use std::path::{Path, PathBuf};
-use std::process::{Child, Command, Output, Stdio};
+use std::process::{Child, Stdio};
 use std::time::{Duration, Instant};
-
-fn cache() -> PathBuf {
-    std::env::temp_dir().join("tandem-test-cache-cli")
-}
-
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn command(args: &[&str]) -> Command {
-    let mut c = Command::new(env!("CARGO_BIN_EXE_tandem"));
-    c.args(args)
-        .env("TANDEM_CACHE_DIR", cache())
-        .current_dir(repo_root());
-    c
-}
-
-fn ok(out: &Output) -> String {
-    let stdout = String::from_utf8_lossy(&out.stdout).into_owned();
-    assert!(
-        out.status.success(),
-        "failed:\n{stdout}\n{}",
-        String::from_utf8_lossy(&out.stderr)
-    );
-    stdout
-}
 
 /// A daemon process, killed if the test ends before it exits; its output goes to a file.
 struct Daemon {

@@ -1,22 +1,8 @@
 //! `tandem partition` end to end on the lifted golden NFs (no clang needed).
 
-use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+mod common;
 
-fn repo_root() -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR"))
-        .join("../..")
-        .canonicalize()
-        .unwrap()
-}
-
-fn tandem(args: &[&str]) -> Output {
-    Command::new(env!("CARGO_BIN_EXE_tandem"))
-        .args(args)
-        .current_dir(repo_root())
-        .output()
-        .unwrap()
-}
+use common::*;
 
 const MINILB: &str = "crates/tandem-lift/tests/golden/minilb.nfir";
 

@@ -103,25 +103,9 @@ pub fn load_nf(nf: &Path, config: Option<&Path>) -> anyhow::Result<NativeNf> {
 pub fn run(args: Args) -> anyhow::Result<()> {
     let nf = load_nf(&args.nf, args.config.as_deref())?;
     let mut host = Host::new(nf);
-    let mut sink = PortPcapSink::create(&args.out_dir)?;
-    let mut replies = (!args.traffic.open_loop).then(ReplyRewriter::new);
-    let bar = progress::spinner("packets");
-    for pkt in args.traffic.packets()? {
-        let mut pkt = pkt?;
-        if let Some(r) = replies.as_mut() {
-            r.rewrite(&mut pkt);
-        }
-        let verdict = host.process(&pkt)?;
-        if let Verdict::Send { port, frame } = &verdict {
-            sink.write(*port, pkt.ts_ns, frame)?;
-            if let Some(r) = replies.as_mut() {
-                r.observe(&pkt.data, pkt.port, &[(*port, frame.as_slice())]);
-            }
-        }
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    let files = sink.finish()?;
+    let files = drive(&args.traffic, None, &args.out_dir, |pkt| {
+        Ok(host.process(pkt)?)
+    })?;
     let summary = host.summary();
     let state = host.dump_state()?;
     write_json(
@@ -135,6 +119,36 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     println!("  wrote {}", args.out_dir.join("state.json").display());
     Ok(())
+}
+
+/// Feeds the traffic (at most `limit` packets) to `process` one packet at a time, closed
+/// loop unless `--open-loop`, with a progress spinner; writes each port's output to
+/// `out_dir/port<N>.pcap` and returns the files written.
+pub fn drive(
+    traffic: &TrafficArgs,
+    limit: Option<usize>,
+    out_dir: &Path,
+    mut process: impl FnMut(&TracePacket) -> anyhow::Result<Verdict>,
+) -> anyhow::Result<Vec<PathBuf>> {
+    let mut sink = PortPcapSink::create(out_dir)?;
+    let mut replies = (!traffic.open_loop).then(ReplyRewriter::new);
+    let bar = progress::spinner("packets");
+    for pkt in traffic.packets()?.take(limit.unwrap_or(usize::MAX)) {
+        let mut pkt = pkt?;
+        if let Some(r) = replies.as_mut() {
+            r.rewrite(&mut pkt);
+        }
+        let verdict = process(&pkt)?;
+        if let Verdict::Send { port, frame } = &verdict {
+            sink.write(*port, pkt.ts_ns, frame)?;
+            if let Some(r) = replies.as_mut() {
+                r.observe(&pkt.data, pkt.port, &[(*port, frame.as_slice())]);
+            }
+        }
+        bar.inc(1);
+    }
+    bar.finish_and_clear();
+    Ok(sink.finish()?)
 }
 
 pub fn write_json(path: &Path, v: &serde_json::Value) -> anyhow::Result<()> {

@@ -5,11 +5,8 @@ use std::path::{Path, PathBuf};
 
 use anyhow::Context;
 use tandem_offload::{Bundle, Offloaded, RunOptions, RunStats};
-use tandem_runtime::{PortPcapSink, Verdict};
-use tandem_traffic::ReplyRewriter;
 
-use crate::cmd::host::{load_nf, write_json, TrafficArgs};
-use crate::cmd::progress;
+use crate::cmd::host::{drive, load_nf, write_json, TrafficArgs};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -62,30 +59,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let bundle = Bundle::load(&args.compiled)?;
     let initial = initial_state(&bundle, args.nf.as_deref(), args.config.as_deref())?;
     let mut sys = Offloaded::new(&bundle, &initial, &RunOptions::default(), None)?;
-    let mut sink = PortPcapSink::create(&args.out_dir)?;
-    let mut replies = (!args.traffic.open_loop).then(ReplyRewriter::new);
-    let bar = progress::spinner("packets");
     let t0 = std::time::Instant::now();
-    for pkt in args
-        .traffic
-        .packets()?
-        .take(args.packets.unwrap_or(usize::MAX))
-    {
-        let mut pkt = pkt?;
-        if let Some(r) = replies.as_mut() {
-            r.rewrite(&mut pkt);
-        }
-        let verdict = sys.process(&pkt)?;
-        if let Verdict::Send { port, frame } = &verdict {
-            sink.write(*port, pkt.ts_ns, frame)?;
-            if let Some(r) = replies.as_mut() {
-                r.observe(&pkt.data, pkt.port, &[(*port, frame.as_slice())]);
-            }
-        }
-        bar.inc(1);
-    }
-    bar.finish_and_clear();
-    let files = sink.finish()?;
+    let files = drive(&args.traffic, args.packets, &args.out_dir, |pkt| {
+        Ok(sys.process(pkt)?)
+    })?;
     let stats = sys.stats();
     let mut v = serde_json::to_value(&stats)?;
     v["nf"] = bundle.plan.nf.clone().into();
