@@ -159,11 +159,8 @@ impl Primary {
     }
 
     fn state_name(&self, s: u32) -> Option<String> {
-        self.module
-            .states
-            .iter()
-            .find(|(id, _)| id.as_u32() == s)
-            .map(|(_, o)| o.name.clone())
+        self.valid_state(s)
+            .then(|| self.module.states[StateId::from_u32(s)].name.clone())
     }
 
     /// `map.find` on the primary copy (refreshes an expiring entry).
