@@ -194,7 +194,7 @@ struct Cx<'a> {
 }
 
 /// Checks `prog` against v1model and lowers it.
-pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> {
+pub(crate) fn check_program(prog: &Program, optimize: bool) -> Result<Checked, Vec<Diagnostic>> {
     let mut cx = Cx {
         diags: vec![],
         typedefs: HashMap::new(),
@@ -268,6 +268,9 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
     }
     if cx.c.scratch_size > HB_SIZE / 2 {
         cx.err(Span::default(), "headers too large for the packet buffer");
+    }
+    if optimize && cx.diags.is_empty() {
+        crate::opt::optimize(&mut cx.c);
     }
     cx.c.code = crate::vm::lower(&cx.c);
     if cx.diags.is_empty() {

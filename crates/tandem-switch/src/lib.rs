@@ -13,13 +13,19 @@
 //!    metadata, locals and action parameters) and *field locations* (big-endian
 //!    windows in the packet buffer). All diagnostics are collected, with
 //!    line:column.
-//! 3. `vm` flattens the trees into one instruction array (jumps for `if`,
+//! 3. `opt` optimises the control blocks' trees (off with
+//!    [`CompileOptions`]): slot liveness over the structured code (table
+//!    applies as calls of any of their actions; user metadata and locals are
+//!    internal, `standard_metadata` and header validity observable), forward
+//!    substitution of temporaries into their single later use (copies and
+//!    constants into every use), and removal of dead and self assignments.
+//! 4. `vm` flattens the trees into one instruction array (jumps for `if`,
 //!    `switch` and parser transitions, call/return for actions); `exec` runs it
 //!    in a single loop. Headers are not copied: `extract` records where a header
 //!    starts, fields are read and written in the packet buffer, and when the
 //!    deparser emits exactly the parsed headers the modified buffer *is* the
 //!    output frame. csum16 over header bytes is summed in place.
-//! 4. `table` compiles each table to the classifier that fits its current
+//! 5. `table` compiles each table to the classifier that fits its current
 //!    entries: none → default action; ≤ [`LINEAR_MAX`] entries or any range →
 //!    straight-line compares; every entry exact → one hash probe; a single `lpm`
 //!    key → an 8-bit-stride trie; otherwise tuple-space search (one hash per
@@ -28,7 +34,7 @@
 //!    trie instead, so a batch of k operations on an n-entry exact table costs
 //!    O(k log n) plus an amortised O(k) for remaking the flat index packets
 //!    probe (a few µs for one entry into 50,000), not a rebuild.
-//! 5. [`Switch`] holds all table state in one immutable snapshot behind an
+//! 6. [`Switch`] holds all table state in one immutable snapshot behind an
 //!    `ArcSwap`. [`Switch::apply_batch`] builds new table states (and
 //!    classifiers) beside the old ones and publishes them with one pointer swap;
 //!    a packet reads the snapshot once, so it sees a whole batch or none of it.
@@ -74,6 +80,7 @@ mod check;
 pub mod entries;
 mod exec;
 mod hash;
+mod opt;
 mod pmap;
 mod switch;
 mod table;
@@ -83,6 +90,7 @@ pub use check::Diagnostic;
 pub use entries::{apply_commands, parse_commands, parse_value, Command, EntriesError};
 pub use exec::{MatchKind, DROP_PORT};
 pub use switch::{
-    ControlError, ControlOp, KeyMatch, LoadError, Switch, TableEntry, TableInfo, Worker,
+    CompileOptions, ControlError, ControlOp, KeyMatch, LoadError, Switch, TableEntry, TableInfo,
+    Worker,
 };
 pub use table::{ClassifierKind, LINEAR_MAX, MAX_KEYS};

@@ -172,16 +172,41 @@ fn has_priority(keys: &[(MatchKind, u32)]) -> bool {
     })
 }
 
+/// How a program is compiled for the switch.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompileOptions {
+    /// Run the optimisation passes (dead stores, forward substitution,
+    /// expression simplification). Programs behave the same either way; off
+    /// is for differential tests and measurements.
+    pub optimize: bool,
+}
+
+impl Default for CompileOptions {
+    fn default() -> Self {
+        CompileOptions { optimize: true }
+    }
+}
+
 impl Switch {
     /// Parses, checks and compiles a v1model P4-16 program.
     pub fn from_source(src: &str) -> Result<Switch, LoadError> {
+        Switch::from_source_with(src, CompileOptions::default())
+    }
+
+    /// [`Switch::from_source`] with explicit compile options.
+    pub fn from_source_with(src: &str, opts: CompileOptions) -> Result<Switch, LoadError> {
         let p = parse_program(src)?;
-        Switch::from_program(&p)
+        Switch::from_program_with(&p, opts)
     }
 
     /// Checks and compiles an already-parsed program (e.g. from the P4 back end).
     pub fn from_program(p: &Program) -> Result<Switch, LoadError> {
-        let checked = check_program(p).map_err(LoadError::Check)?;
+        Switch::from_program_with(p, CompileOptions::default())
+    }
+
+    /// [`Switch::from_program`] with explicit compile options.
+    pub fn from_program_with(p: &Program, opts: CompileOptions) -> Result<Switch, LoadError> {
+        let checked = check_program(p, opts.optimize).map_err(LoadError::Check)?;
         let prog = checked.compiled;
         let mut tables = Vec::new();
         for (t, entries) in prog.tables.iter().zip(checked.initial_entries) {

@@ -168,6 +168,46 @@ fn is_bool(e: &Ex) -> bool {
     }
 }
 
+/// The comparison with the opposite result.
+fn neg_cmp(k: BinK) -> Option<BinK> {
+    use BinK::*;
+    Some(match k {
+        Eq => Ne,
+        Ne => Eq,
+        Lt => Ge,
+        Ge => Lt,
+        Le => Gt,
+        Gt => Le,
+        SLt(w) => SGe(w),
+        SGe(w) => SLt(w),
+        SLe(w) => SGt(w),
+        SGt(w) => SLe(w),
+        _ => return None,
+    })
+}
+
+/// `!x` (1 if `x` is 0, else 0) for a simplified `x`, without a `Not` node
+/// where a comparison can be inverted.
+fn negate(x: Ex) -> Ex {
+    match x {
+        Ex::Const(c) => Ex::Const((c == 0) as u64),
+        Ex::Not(y) if is_bool(&y) => *y,
+        Ex::Not(y) => Ex::Bool(y),
+        Ex::Bool(y) => Ex::Not(y),
+        Ex::SlotConst(k, s, c, m) if neg_cmp(k).is_some() => {
+            Ex::SlotConst(neg_cmp(k).unwrap_or(k), s, c, m)
+        }
+        Ex::FieldConst(k, f, c, m) if neg_cmp(k).is_some() => {
+            Ex::FieldConst(neg_cmp(k).unwrap_or(k), f, c, m)
+        }
+        Ex::SlotSlot(k, a, c, m) if neg_cmp(k).is_some() => {
+            Ex::SlotSlot(neg_cmp(k).unwrap_or(k), a, c, m)
+        }
+        Ex::Bin(k, a, c, m) if neg_cmp(k).is_some() => Ex::Bin(neg_cmp(k).unwrap_or(k), a, c, m),
+        x => Ex::Not(Box::new(x)),
+    }
+}
+
 /// `Some((x, n))` if `e` is `x[7:0] ++ x[15:8] ++ ... ` over the low `n` ≥ 2
 /// bytes of `x` (a byte swap, as generated code writes `ntohl`).
 fn bswap_of(e: &Ex) -> Option<(&Ex, u32)> {
@@ -205,12 +245,21 @@ pub(crate) fn simplify(e: &Ex) -> Ex {
             (Ex::Const(x), Ex::Const(y)) if !matches!(k, BinK::LAnd | BinK::LOr) => {
                 Ex::Const(binop(*k, x, y, *m))
             }
+            // comparisons of booleans with 0/1, and `b ^ 1`
+            (x, Ex::Const(c)) if is_bool(&x) && c <= 1 && matches!(k, BinK::Eq | BinK::Ne) => {
+                if (*k == BinK::Eq) == (c == 1) {
+                    x
+                } else {
+                    negate(x)
+                }
+            }
+            (x, Ex::Const(1)) if is_bool(&x) && *k == BinK::Xor => negate(x),
             (Ex::Slot(s), Ex::Const(c)) => Ex::SlotConst(*k, s, c, *m),
             (Ex::Field(f), Ex::Const(c)) => Ex::FieldConst(*k, f, c, *m),
             (Ex::Slot(a), Ex::Slot(c)) => Ex::SlotSlot(*k, a, c, *m),
             (x, y) => Ex::Bin(*k, Box::new(x), Box::new(y), *m),
         },
-        Ex::Not(x) => Ex::Not(b(x)),
+        Ex::Not(x) => negate(simplify(x)),
         Ex::BitNot(x, m) => Ex::BitNot(b(x), *m),
         Ex::Slice(x, lo, m) => match simplify(x) {
             Ex::Slot(s) => Ex::SlotSlice(s, *lo, *m),
@@ -234,12 +283,15 @@ pub(crate) fn simplify(e: &Ex) -> Ex {
             match (x, y) {
                 (Ex::Const(1), Ex::Const(0)) if is_bool(&c) => c,
                 (Ex::Const(1), Ex::Const(0)) => Ex::Bool(Box::new(c)),
-                (Ex::Const(0), Ex::Const(1)) => Ex::Not(Box::new(c)),
+                (Ex::Const(0), Ex::Const(1)) => negate(c),
                 (x, y) => Ex::Cond(Box::new(c), Box::new(x), Box::new(y)),
             }
         }
         Ex::Bswap(x, n) => Ex::Bswap(b(x), *n),
-        Ex::Bool(x) => Ex::Bool(b(x)),
+        Ex::Bool(x) => match simplify(x) {
+            x if is_bool(&x) => x,
+            x => Ex::Bool(Box::new(x)),
+        },
         Ex::Const(_)
         | Ex::Slot(_)
         | Ex::Field(_)
@@ -569,7 +621,7 @@ mod tests {
         }
         let m = crate::exec::mask(rng.gen_range(1..=64));
         let x = gen(rng, depth - 1);
-        match rng.gen_range(0..8) {
+        match rng.gen_range(0..9) {
             0 => {
                 // a byte swap of 2..=8 bytes, sometimes spoiled
                 let n = rng.gen_range(2..=8u32);
@@ -609,6 +661,17 @@ mod tests {
                 Box::new(Ex::Const(1)),
                 Box::new(Ex::Const(0)),
             ),
+            7 => {
+                // comparisons of (often boolean) values with 0/1, `b ^ 1`
+                let k = [BinK::Eq, BinK::Ne, BinK::Xor, BinK::Lt][rng.gen_range(0..4)];
+                let c = Ex::Const(rng.gen_range(0..3));
+                Ex::Bin(
+                    k,
+                    Box::new(x),
+                    Box::new(c),
+                    [1, 1, 0xff][rng.gen_range(0..3)],
+                )
+            }
             _ => Ex::Concat(
                 Box::new(x),
                 Box::new(gen(rng, depth - 1)),
