@@ -48,8 +48,10 @@ lint: bootstrap
 fmt:
 	$(CARGO) fmt --all
 
+# Every example NF x enterprise/datamining: baseline vs offloaded (callgrind counts, wall
+# time, fast-path share, switch rate, compile time) -> BENCHMARKS.md + docs/bench/*.svg.
 bench: build
-	$(TANDEM) switch bench
+	bash scripts/bench.sh
 
 clean:
 	$(CARGO) clean

@@ -5,10 +5,12 @@
 #   clang-16, llvm-16-dev, libpolly-16-dev, libzstd-dev  C++ front end (llvm-ir, feature llvm-16)
 #                                                        and the native build of NFs
 #   tcpdump                                              tests check that our pcaps open with it
+#   valgrind                                             `tandem bench` counts instructions with
+#                                                        callgrind
 #   Rust (rustup) with rustfmt and clippy                the workspace (rust-toolchain.toml)
 set -euo pipefail
 
-APT_PACKAGES=(clang-16 llvm-16-dev libpolly-16-dev libzstd-dev tcpdump)
+APT_PACKAGES=(clang-16 llvm-16-dev libpolly-16-dev libzstd-dev tcpdump valgrind)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

@@ -35,6 +35,15 @@ enum Command {
     Run(cmd::run::Args),
     /// Check an NF offloaded against the original on the same traffic (outputs and state).
     Check(cmd::check::Args),
+    /// Measure what offloading saves: the original NF (every packet on the server) and the
+    /// offloaded pair on the same trace — fast-path share, server instructions and time,
+    /// switch packet rate, compile time per stage.
+    Bench(cmd::bench::Args),
+    /// Write BENCHMARKS.md and the figures from `tandem bench` results.
+    BenchReport(cmd::bench::ReportArgs),
+    /// The process `tandem bench` counts instructions of under callgrind.
+    #[command(hide = true)]
+    BenchWorker(cmd::bench::WorkerArgs),
     /// Explain a diagnostic code (e.g. `tandem explain L005`).
     Explain(cmd::lift::ExplainArgs),
     /// Generate and inspect traffic traces.
@@ -65,6 +74,9 @@ fn main() {
         Command::Compile(a) => cmd::compile::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Check(a) => cmd::check::run(a),
+        Command::Bench(a) => cmd::bench::run(a),
+        Command::BenchReport(a) => cmd::bench::report(a),
+        Command::BenchWorker(a) => cmd::bench::worker(a),
         Command::Explain(a) => cmd::lift::explain(a),
         Command::Traffic(a) => cmd::traffic::run(a),
         Command::Switch(a) => cmd::switch::run(a),

@@ -342,6 +342,8 @@ struct Side {
 }
 
 struct Flow {
+    /// Index in order of start.
+    id: u64,
     udp: bool,
     client: Side,
     server: Side,
@@ -814,6 +816,7 @@ impl Flow {
         let msgs = conversation(&mut rng, app, size, upload, sip);
         let filler_seed = rng.gen();
         let mut flow = Flow {
+            id: k,
             udp,
             client,
             server,
@@ -1181,13 +1184,14 @@ impl Generator {
     }
 }
 
-impl Iterator for Generator {
-    type Item = TracePacket;
-
-    fn next(&mut self) -> Option<TracePacket> {
+impl Generator {
+    /// The next packet and the index of its flow (0-based, in order of flow start): what
+    /// benchmarks need to relate each packet to its flow's size.
+    pub fn next_with_flow(&mut self) -> Option<(u64, TracePacket)> {
         let Reverse((t, slot)) = self.heap.pop()?;
         let slot = slot as usize;
         let flow = self.slots[slot].as_mut()?;
+        let flow_id = flow.id;
         let s = flow.pkts.pop_front()?;
         let data = flow.build(&s);
         let port = if s.from_client {
@@ -1208,10 +1212,21 @@ impl Iterator for Generator {
             None => t,
         };
         self.last_ts = Some(ts);
-        Some(TracePacket {
-            ts_ns: ts,
-            port,
-            data,
-        })
+        Some((
+            flow_id,
+            TracePacket {
+                ts_ns: ts,
+                port,
+                data,
+            },
+        ))
+    }
+}
+
+impl Iterator for Generator {
+    type Item = TracePacket;
+
+    fn next(&mut self) -> Option<TracePacket> {
+        self.next_with_flow().map(|(_, p)| p)
     }
 }

@@ -380,3 +380,36 @@ fn edge_cases_zero_flows_few_flows_user_cdf_file() {
     assert_eq!(stats.tcp_flows, 50);
     assert!(stats.flow_packets_percentile(100.0).unwrap() < 40);
 }
+
+#[test]
+fn flow_indices_name_each_packets_flow() {
+    let o = opts(Plan::Lb, 60, 3);
+    let plain = generate(&wl("enterprise"), &o).unwrap();
+    let mut g = tandem_traffic::Generator::new(&wl("enterprise"), o).unwrap();
+    let with: Vec<(u64, TracePacket)> = std::iter::from_fn(|| g.next_with_flow()).collect();
+    assert_eq!(with.len(), plain.len());
+    assert!(with.iter().zip(&plain).all(|((_, a), b)| a == b));
+    // every flow index in 0..60 is used, and all packets of one index share one connection
+    let mut conn: HashMap<u64, ([u8; 4], u16)> = HashMap::new();
+    for (f, p) in &with {
+        assert!(*f < 60);
+        let d = &p.data;
+        let (ip, port) = if p.port == 0 {
+            (
+                [d[26], d[27], d[28], d[29]],
+                u16::from_be_bytes([d[34], d[35]]),
+            )
+        } else {
+            (
+                [d[30], d[31], d[32], d[33]],
+                u16::from_be_bytes([d[36], d[37]]),
+            )
+        };
+        assert_eq!(
+            *conn.entry(*f).or_insert((ip, port)),
+            (ip, port),
+            "flow {f}"
+        );
+    }
+    assert_eq!(conn.len(), 60);
+}

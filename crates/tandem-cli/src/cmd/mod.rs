@@ -1,4 +1,5 @@
 //! One module per subcommand.
+pub mod bench;
 pub mod check;
 pub mod compile;
 pub mod host;

@@ -5,6 +5,7 @@ use std::path::PathBuf;
 use std::time::Instant;
 
 use anyhow::{bail, Context};
+use tandem_bench::report::EngineRate;
 use tandem_switch::{apply_commands, bench, parse_commands, Switch};
 use tandem_traffic::{PcapFileWriter, TraceReader};
 
@@ -82,6 +83,9 @@ pub struct BenchArgs {
     /// `tandem switch bench --program out/switch.p4 --entries FILE`.
     #[arg(long, value_name = "FILE")]
     write_minilb_entries: Option<PathBuf>,
+    /// Write the built-in programs' rates to FILE (JSON; `tandem bench-report --engine`).
+    #[arg(long, value_name = "FILE")]
+    json: Option<PathBuf>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -185,7 +189,12 @@ fn thread_cpu_seconds() -> Option<f64> {
 }
 
 /// Measures `sw` on `pkts` (ingress port, frame).
-fn measure(name: &str, sw: Switch, pkts: &[(u32, Vec<u8>)], seconds: f64) -> anyhow::Result<()> {
+fn measure(
+    name: &str,
+    sw: Switch,
+    pkts: &[(u32, Vec<u8>)],
+    seconds: f64,
+) -> anyhow::Result<EngineRate> {
     if pkts.is_empty() {
         bail!("{name}: no packets");
     }
@@ -237,7 +246,11 @@ fn measure(name: &str, sw: Switch, pkts: &[(u32, Vec<u8>)], seconds: f64) -> any
         pkts.len(),
         ports.len()
     );
-    Ok(())
+    Ok(EngineRate {
+        program: name.to_string(),
+        mpps: wall_mpps,
+        mpps_cpu: cpu.map(|c| n as f64 / c / 1e6),
+    })
 }
 
 fn run_bench(a: BenchArgs) -> anyhow::Result<()> {
@@ -276,29 +289,35 @@ fn run_bench(a: BenchArgs) -> anyhow::Result<()> {
             .file_name()
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default();
-        return measure(&name, sw, &pkts, a.seconds);
+        measure(&name, sw, &pkts, a.seconds)?;
+        return Ok(());
     }
+    let mut rates = Vec::new();
     let (sw, pkts) = bench::minilb(a.flows).map_err(anyhow::Error::msg)?;
-    measure(
+    rates.push(measure(
         &format!("minilb ({} flows)", a.flows),
         sw,
         &on_port(pkts),
         a.seconds,
-    )?;
+    )?);
     let (sw, pkts) = bench::minilb_generated(a.flows).map_err(anyhow::Error::msg)?;
-    measure(
+    rates.push(measure(
         &format!("minilb generated ({} flows)", a.flows),
         sw,
         &on_port(pkts),
         a.seconds,
-    )?;
+    )?);
     let (sw, pkts) = bench::lpm(a.routes, 4096).map_err(anyhow::Error::msg)?;
-    measure(
+    rates.push(measure(
         &format!("lpm ({} routes)", a.routes),
         sw,
         &on_port(pkts),
         a.seconds,
-    )?;
+    )?);
+    if let Some(path) = &a.json {
+        std::fs::write(path, serde_json::to_string_pretty(&rates)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
     Ok(())
 }
 
@@ -316,13 +335,24 @@ mod tests {
             inputs: vec![],
             port: 1,
             write_minilb_entries: None,
+            json: None,
         }
     }
 
     #[test]
     fn bench_runs_the_builtin_and_a_given_program() {
-        run_bench(args(None, None)).unwrap();
         let dir = tempfile::tempdir().unwrap();
+        let json = dir.path().join("engine.json");
+        run_bench(BenchArgs {
+            json: Some(json.clone()),
+            ..args(None, None)
+        })
+        .unwrap();
+        let rates: Vec<EngineRate> =
+            serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        let names: Vec<&str> = rates.iter().map(|r| r.program.as_str()).collect();
+        assert!(names[1].starts_with("minilb generated"), "{names:?}");
+        assert!(rates.iter().all(|r| r.mpps > 0.0), "{rates:?}");
         let entries = dir.path().join("minilb.entries");
         run_bench(BenchArgs {
             write_minilb_entries: Some(entries.clone()),

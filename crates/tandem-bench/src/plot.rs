@@ -1,0 +1,198 @@
+//! The benchmark figures, as SVG (plotters): server work per NF, and fast-path share
+//! against flow size. One panel per workload.
+
+use std::path::Path;
+
+use plotters::prelude::*;
+
+use crate::{BenchError, BenchResult};
+
+fn err(e: impl std::fmt::Display) -> BenchError {
+    BenchError::Plot(e.to_string())
+}
+
+/// The workloads of `results`, in first-seen order, with their results.
+fn by_workload(results: &[BenchResult]) -> Vec<(String, Vec<&BenchResult>)> {
+    let mut out: Vec<(String, Vec<&BenchResult>)> = Vec::new();
+    for r in results {
+        match out.iter_mut().find(|(w, _)| *w == r.workload) {
+            Some((_, v)) => v.push(r),
+            None => out.push((r.workload.clone(), vec![r])),
+        }
+    }
+    out
+}
+
+const BASE: RGBColor = RGBColor(150, 150, 150);
+const OFFL: RGBColor = RGBColor(31, 119, 180);
+/// Where a zero sits on a log axis.
+const FLOOR: f64 = 0.1;
+
+/// Bar chart: instructions per input packet, the baseline host vs the offloaded server,
+/// per NF (log scale; a server that did no work is drawn at the floor and labelled 0).
+pub fn server_work(results: &[BenchResult], path: &Path) -> Result<(), BenchError> {
+    let groups = by_workload(results);
+    let width = 520 * groups.len().max(1) as u32;
+    let root = SVGBackend::new(path, (width, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let panels = root.split_evenly((1, groups.len().max(1)));
+    for ((workload, rs), panel) in groups.iter().zip(panels.iter()) {
+        let vals: Vec<(f64, f64)> = rs
+            .iter()
+            .map(|r| {
+                (
+                    r.baseline_instr_per_packet().unwrap_or(0.0),
+                    r.server_instr_per_packet().unwrap_or(0.0),
+                )
+            })
+            .collect();
+        let top = vals
+            .iter()
+            .flat_map(|(a, b)| [*a, *b])
+            .fold(10.0f64, f64::max)
+            * 3.0;
+        let n = rs.len() as u32;
+        let names: Vec<String> = rs.iter().map(|r| r.nf.clone()).collect();
+        let mut chart = ChartBuilder::on(panel)
+            .caption(
+                format!("server instructions per packet: {workload}"),
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d((0..n).into_segmented(), (FLOOR..top).log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .disable_x_mesh()
+            .x_labels(names.len())
+            .x_label_formatter(&|x| match x {
+                SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
+                _ => String::new(),
+            })
+            .y_desc("instructions / input packet (log)")
+            .draw()
+            .map_err(err)?;
+        // Baseline on the left half of the NF's segment, offloaded on the right half.
+        let bar = |i: usize, v: f64, left: bool, color: RGBColor| {
+            let i = i as u32;
+            let (x0, x1) = if left {
+                (SegmentValue::Exact(i), SegmentValue::CenterOf(i))
+            } else {
+                (SegmentValue::CenterOf(i), SegmentValue::Exact(i + 1))
+            };
+            let mut r = Rectangle::new([(x0, FLOOR), (x1, v.max(FLOOR))], color.filled());
+            r.set_margin(0, 0, if left { 6 } else { 1 }, if left { 1 } else { 6 });
+            r
+        };
+        chart
+            .draw_series(
+                vals.iter()
+                    .enumerate()
+                    .map(|(i, (b, _))| bar(i, *b, true, BASE)),
+            )
+            .map_err(err)?
+            .label("baseline (every packet on the server)")
+            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], BASE.filled()));
+        chart
+            .draw_series(
+                vals.iter()
+                    .enumerate()
+                    .map(|(i, (_, s))| bar(i, *s, false, OFFL)),
+            )
+            .map_err(err)?
+            .label("offloaded server")
+            .legend(|(x, y)| Rectangle::new([(x, y - 5), (x + 10, y + 5)], OFFL.filled()));
+        chart
+            .draw_series(
+                vals.iter()
+                    .enumerate()
+                    .filter(|(_, (_, s))| *s <= 0.0)
+                    .map(|(i, _)| {
+                        Text::new(
+                            "0",
+                            (SegmentValue::CenterOf(i as u32), FLOOR * 1.5),
+                            ("sans-serif", 14).into_font().color(&OFFL),
+                        )
+                    }),
+            )
+            .map_err(err)?;
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(err)?;
+    }
+    root.present().map_err(err)
+}
+
+/// Lines: share of each flow-size class's packets that stayed on the switch, per NF.
+pub fn fast_path_by_flow_size(results: &[BenchResult], path: &Path) -> Result<(), BenchError> {
+    let groups = by_workload(results);
+    let width = 520 * groups.len().max(1) as u32;
+    let root = SVGBackend::new(path, (width, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let panels = root.split_evenly((1, groups.len().max(1)));
+    for ((workload, rs), panel) in groups.iter().zip(panels.iter()) {
+        let right = rs
+            .iter()
+            .flat_map(|r| r.flows.iter().map(|b| b.max as f64))
+            .fold(2.0f64, f64::max)
+            * 1.5;
+        let mut chart = ChartBuilder::on(panel)
+            .caption(
+                format!("fast-path share by flow size: {workload}"),
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(50)
+            .build_cartesian_2d((1.0..right).log_scale(), 0.0..100.0)
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_desc("flow size (packets, log)")
+            .y_desc("% of packets on the switch only")
+            .draw()
+            .map_err(err)?;
+        for (i, r) in rs.iter().enumerate() {
+            let color = Palette99::pick(i).to_rgba();
+            let points: Vec<(f64, f64)> = r
+                .flows
+                .iter()
+                .filter(|b| b.packets > 0)
+                .map(|b| {
+                    (
+                        ((b.min * b.max) as f64).sqrt().max(1.0),
+                        100.0 * b.fast_path as f64 / b.packets as f64,
+                    )
+                })
+                .collect();
+            chart
+                .draw_series(LineSeries::new(points.clone(), color.stroke_width(2)))
+                .map_err(err)?
+                .label(r.nf.clone())
+                .legend(move |(x, y)| {
+                    PathElement::new(vec![(x, y), (x + 16, y)], color.stroke_width(2))
+                });
+            chart
+                .draw_series(
+                    points
+                        .into_iter()
+                        .map(|p| Circle::new(p, 3, color.filled())),
+                )
+                .map_err(err)?;
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::LowerRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(err)?;
+    }
+    root.present().map_err(err)
+}

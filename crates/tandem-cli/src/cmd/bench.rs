@@ -1,0 +1,506 @@
+//! `tandem bench`: the baseline (original NF, every packet on the server) and the offloaded
+//! pair on the same trace, as ratios; `tandem bench-report`: BENCHMARKS.md and the figures
+//! from many results. The measuring itself is in `tandem-bench`.
+
+use std::ffi::OsString;
+use std::path::{Path, PathBuf};
+use std::sync::atomic::AtomicU64;
+use std::sync::Arc;
+use std::time::Instant;
+
+use anyhow::Context;
+use tandem_bench::measure::{self, Recorded};
+use tandem_bench::report::{EngineRate, ReportInputs};
+use tandem_bench::{callgrind, BenchError, BenchResult, Machine, StageTime};
+use tandem_offload::{Bundle, NfSource, Offloaded, RunOptions};
+use tandem_p4::P4Options;
+use tandem_partition::PartitionOptions;
+use tandem_traffic::{
+    GenOptions, Generator, Plan, TracePacket, TraceReader, TraceWriter, Workload,
+};
+
+use crate::cmd::host::{load_nf, TrafficArgs};
+
+#[derive(clap::Args)]
+pub struct Args {
+    /// The NF source (`.cc`).
+    pub nf: PathBuf,
+    /// The NF's configuration (default: `<stem>.toml` beside the source, if any).
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// Target profile for partitioning (tofino1, tofino2, bmv2, tiny, or a `.toml`).
+    #[arg(long, default_value = "tofino1")]
+    pub profile: String,
+    #[command(flatten)]
+    pub traffic: TrafficArgs,
+    /// Stop after this many packets (default: every packet of every flow).
+    #[arg(long)]
+    pub packets: Option<usize>,
+    /// Where to write bench.json, the recorded trace, the compiled pair and the callgrind
+    /// profiles.
+    #[arg(long, default_value = "out/bench")]
+    pub out_dir: PathBuf,
+    /// Also write the result (JSON) here.
+    #[arg(long, value_name = "FILE")]
+    pub json: Option<PathBuf>,
+    /// Skip the instruction counts (callgrind); only wall time.
+    #[arg(long)]
+    pub no_callgrind: bool,
+    /// Repetitions of each wall-time measurement (the median is reported).
+    #[arg(long, default_value_t = 3)]
+    pub reps: usize,
+    /// Minimum milliseconds per repetition of the switch-alone measurement.
+    #[arg(long, default_value_t = 300)]
+    pub switch_ms: u64,
+}
+
+/// The process `tandem bench` runs under callgrind.
+#[derive(clap::Args)]
+pub struct WorkerArgs {
+    /// `baseline` (the original NF) or `server` (the offloaded pair; only the server counts).
+    #[arg(long)]
+    pub role: String,
+    /// The recorded trace (pcapng).
+    #[arg(long)]
+    pub trace: PathBuf,
+    /// The NF source.
+    #[arg(long)]
+    pub nf: PathBuf,
+    #[arg(long)]
+    pub config: Option<PathBuf>,
+    /// The compiled pair (role `server`).
+    #[arg(long)]
+    pub compiled: Option<PathBuf>,
+    /// Where the compiled server partition is cached.
+    #[arg(long)]
+    pub cache: Option<PathBuf>,
+}
+
+#[derive(clap::Args)]
+pub struct ReportArgs {
+    /// `bench.json` files written by `tandem bench`.
+    #[arg(required = true)]
+    pub results: Vec<PathBuf>,
+    /// The markdown file to write.
+    #[arg(short, long, default_value = "BENCHMARKS.md")]
+    pub output: PathBuf,
+    /// Directory for the SVG figures (linked relative to the markdown file).
+    #[arg(long, default_value = "docs/bench")]
+    pub figures: PathBuf,
+    /// `tandem switch bench --json` output, for the switch engine section.
+    #[arg(long, value_name = "FILE")]
+    pub engine: Option<PathBuf>,
+    /// Hand-written notes (markdown) to include after the figures.
+    #[arg(long, value_name = "FILE")]
+    pub notes: Option<PathBuf>,
+    /// The command that reproduces the whole file.
+    #[arg(long, default_value = "make bench")]
+    pub command: String,
+}
+
+fn timed<T>(stages: &mut Vec<StageTime>, name: &str, f: impl FnOnce() -> T) -> T {
+    let t0 = Instant::now();
+    let r = f();
+    stages.push(StageTime {
+        stage: name.into(),
+        ms: t0.elapsed().as_secs_f64() * 1e3,
+    });
+    r
+}
+
+/// Compiles the NF stage by stage (a fresh cache, so nothing is reused) and writes the
+/// pair to `dir` as `tandem compile` would.
+fn compile_timed(a: &Args, cache: &Path, dir: &Path) -> anyhow::Result<(Bundle, Vec<StageTime>)> {
+    let profile = super::partition::load_profile(&a.profile)?;
+    let include = tandem_runtime::nfapi::materialize(cache)?;
+    let mut st = Vec::new();
+    let ll = timed(&mut st, "clang (analysis build)", || {
+        tandem_lift::driver::emit_llvm(
+            &tandem_runtime::build::find_cxx(),
+            &include,
+            &a.nf,
+            &cache.join("analysis"),
+        )
+    })
+    .with_context(|| format!("compiling {}", a.nf.display()))?;
+    let module = timed(&mut st, "lift", || -> anyhow::Result<_> {
+        let lifted = tandem_lift::lift(&ll).map_err(|e| anyhow::anyhow!("{e}"))?;
+        tandem_ir::verify_module(&lifted.module)
+            .map_err(|e| anyhow::anyhow!("the lifted module does not verify:\n{e}"))?;
+        Ok(tandem_ir::renumber(&lifted.module))
+    })?;
+    let plan = timed(&mut st, "partition", || {
+        tandem_partition::partition_module(&module, &profile, &PartitionOptions::default())
+    })?
+    .plan;
+    let m = plan.module()?;
+    let (p4_text, manifest) = timed(&mut st, "P4", || -> anyhow::Result<_> {
+        let out = tandem_p4::generate(&plan, &m, &P4Options::default())?;
+        Ok((tandem_p4_syntax::print_program(&out.program), out.manifest))
+    })?;
+    let cc = timed(&mut st, "C++", || tandem_cpp::generate(&plan, &m))?;
+    timed(&mut st, "server build (clang++ -O2)", || {
+        tandem_offload::server::compile_server(&cc, cache)
+    })?;
+    timed(&mut st, "switch load", || {
+        tandem_switch::Switch::from_source(&p4_text).map_err(|e| anyhow::anyhow!("{e}"))
+    })?;
+    std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    let write = |name: &str, text: &str| {
+        std::fs::write(dir.join(name), text)
+            .with_context(|| format!("writing {}", dir.join(name).display()))
+    };
+    write("plan.json", &(plan.to_json() + "\n"))?;
+    write("manifest.json", &(manifest.to_json() + "\n"))?;
+    write("switch.p4", &p4_text)?;
+    write("server.cc", &cc)?;
+    let nf = NfSource {
+        source: std::fs::canonicalize(&a.nf).unwrap_or_else(|_| a.nf.clone()),
+        config: a.config.clone(),
+    };
+    write("nf.json", &serde_json::to_string_pretty(&nf)?)?;
+    let bundle = Bundle::new(plan, manifest, p4_text, cc, Some(nf))?;
+    Ok((bundle, st))
+}
+
+/// Packets with their generator flow index (none for a trace file).
+type Source = Box<dyn Iterator<Item = Result<(Option<u64>, TracePacket), BenchError>>>;
+
+/// The packets with their generator flow index (none for a trace file).
+fn source(a: &Args) -> anyhow::Result<Source> {
+    let limit = a.packets.unwrap_or(usize::MAX);
+    let t = &a.traffic;
+    match (&t.input, &t.workload) {
+        (Some(path), _) => {
+            let r = TraceReader::open(path)?.with_default_port(t.in_port);
+            Ok(Box::new(r.take(limit).map(|p| {
+                p.map(|p| (None, p))
+                    .map_err(|e| BenchError::Setup(e.to_string()))
+            })))
+        }
+        (None, Some(w)) => {
+            let workload = Workload::resolve(w)?;
+            let plan: Plan = t.plan.parse().map_err(|e| anyhow::anyhow!("{e}"))?;
+            let mut g = Generator::new(
+                &workload,
+                GenOptions {
+                    flows: t.flows,
+                    seed: t.seed,
+                    plan,
+                    ..GenOptions::default()
+                },
+            )?;
+            Ok(Box::new(
+                std::iter::from_fn(move || g.next_with_flow())
+                    .take(limit)
+                    .map(|(f, p)| Ok((Some(f), p))),
+            ))
+        }
+        (None, None) => anyhow::bail!("give a trace (--in FILE) or a workload (--workload NAME)"),
+    }
+}
+
+fn write_trace(rec: &Recorded, path: &Path) -> anyhow::Result<()> {
+    let ports = rec.packets.iter().map(|p| p.port + 1).max().unwrap_or(1);
+    let mut w = TraceWriter::create(path, ports)?;
+    for p in &rec.packets {
+        w.write(p)?;
+    }
+    w.finish()?;
+    Ok(())
+}
+
+fn initial_state(nf: &Path, config: Option<&Path>) -> anyhow::Result<serde_json::Value> {
+    let mut native = load_nf(nf, config)?;
+    if native.timer_interval_ns() > 0 {
+        anyhow::bail!(
+            "{}: NFs with on_timer() cannot be offloaded yet",
+            nf.display()
+        );
+    }
+    Ok(native.dump_state(0)?)
+}
+
+/// The command line that reproduces `a`.
+fn command_line(a: &Args) -> String {
+    let mut c = format!("tandem bench {}", a.nf.display());
+    if let Some(cfg) = &a.config {
+        c += &format!(" --config {}", cfg.display());
+    }
+    c += &format!(" --profile {}", a.profile);
+    match (&a.traffic.input, &a.traffic.workload) {
+        (Some(p), _) => c += &format!(" --in {}", p.display()),
+        (None, Some(w)) => {
+            c += &format!(
+                " --workload {w} --flows {} --seed {} --plan {}",
+                a.traffic.flows, a.traffic.seed, a.traffic.plan
+            )
+        }
+        _ => {}
+    }
+    if let Some(n) = a.packets {
+        c += &format!(" --packets {n}");
+    }
+    if a.traffic.open_loop {
+        c += " --open-loop";
+    }
+    c
+}
+
+pub fn run(a: Args) -> anyhow::Result<()> {
+    let out = &a.out_dir;
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let cache = tempfile::Builder::new()
+        .prefix("tandem-bench-")
+        .tempdir()
+        .context("creating a build directory")?;
+    let compiled = out.join("compiled");
+    println!(
+        "compiling {} (stage by stage, nothing cached)",
+        a.nf.display()
+    );
+    let (bundle, compile) = compile_timed(&a, cache.path(), &compiled)?;
+    let fresh =
+        || load_nf(&a.nf, a.config.as_deref()).map_err(|e| BenchError::Setup(format!("{e:#}")));
+
+    let mut nf = fresh()?;
+    let rec = measure::record(&mut nf, source(&a)?, !a.traffic.open_loop)?;
+    drop(nf);
+    let trace_path = out.join("trace.pcapng");
+    write_trace(&rec, &trace_path)?;
+    let trace = rec.summary();
+    println!(
+        "trace: {} packets, {} flows, {} bytes (recorded as fed: {})",
+        trace.packets,
+        trace.flows,
+        trace.bytes,
+        trace_path.display()
+    );
+
+    let mut baseline = measure::time_baseline(fresh, &rec, a.reps)?;
+
+    let initial = initial_state(&a.nf, a.config.as_deref())?;
+    let control_ns = Arc::new(AtomicU64::new(0));
+    let options = RunOptions {
+        cache_dir: cache.path().to_path_buf(),
+        ..RunOptions::default()
+    };
+    let mut sys = Offloaded::new(
+        &bundle,
+        &initial,
+        &options,
+        Some(measure::timed_control(control_ns.clone())),
+    )?;
+    let run = measure::run_offloaded(&mut sys, &rec, &control_ns)?;
+    let flows = measure::flow_buckets(&rec, &run.fast);
+    let switch = measure::switch_rate(sys.switch(), &rec, a.reps, a.switch_ms);
+    let mut offloaded = run.figures;
+    drop(sys);
+
+    let mut machine = Machine::detect();
+    if !a.no_callgrind {
+        machine.valgrind = callgrind::valgrind_version();
+        let exe = std::env::current_exe().context("finding the tandem executable")?;
+        let worker = |role: &str, toggles: &[&str], exclude: &[&str]| -> anyhow::Result<u64> {
+            let mut args: Vec<OsString> = vec![
+                "bench-worker".into(),
+                "--role".into(),
+                role.into(),
+                "--trace".into(),
+                trace_path.clone().into(),
+                "--nf".into(),
+                a.nf.clone().into(),
+                "--compiled".into(),
+                compiled.clone().into(),
+                "--cache".into(),
+                cache.path().into(),
+            ];
+            if let Some(c) = &a.config {
+                args.push("--config".into());
+                args.push(c.into());
+            }
+            println!("counting instructions: {role} under callgrind");
+            let profile = out.join(format!("callgrind.{role}.out"));
+            Ok(callgrind::count(&exe, &args, toggles, exclude, &profile)?)
+        };
+        baseline.instructions = Some(worker("baseline", callgrind::BASELINE_TOGGLES, &[])?);
+        offloaded.server_instructions = Some(worker(
+            "server",
+            callgrind::SERVER_TOGGLES,
+            callgrind::SERVER_EXCLUDE,
+        )?);
+    }
+
+    let result = BenchResult {
+        nf: bundle.plan.nf.clone(),
+        workload: a
+            .traffic
+            .workload
+            .clone()
+            .or_else(|| a.traffic.input.as_ref().map(|p| p.display().to_string()))
+            .unwrap_or_default(),
+        profile: bundle.plan.target.clone(),
+        trace,
+        compile,
+        baseline,
+        offloaded,
+        switch,
+        flows,
+        machine,
+        command: command_line(&a),
+    };
+    let text = serde_json::to_string_pretty(&result)? + "\n";
+    let json = out.join("bench.json");
+    std::fs::write(&json, &text).with_context(|| format!("writing {}", json.display()))?;
+    if let Some(p) = &a.json {
+        std::fs::write(p, &text).with_context(|| format!("writing {}", p.display()))?;
+    }
+    print_result(&result);
+    println!("  wrote {}", json.display());
+    if !result.offloaded.outputs_equal {
+        anyhow::bail!(
+            "the offloaded outputs differ from the baseline's: run `tandem check` on this NF and workload"
+        );
+    }
+    Ok(())
+}
+
+fn print_result(r: &BenchResult) {
+    println!(
+        "bench {} ({}, {}): {} packets, {} flows",
+        r.nf, r.workload, r.profile, r.trace.packets, r.trace.flows
+    );
+    let o = &r.offloaded;
+    println!(
+        "  fast path           {:>9.2}%  ({} via the server, {} whole on the server; {:.2} server visits per flow)",
+        100.0 * r.fast_path_share(),
+        o.via_server,
+        o.whole_on_server,
+        r.visits_per_flow()
+    );
+    if let (Some(b), Some(s), Some(x)) = (
+        r.baseline_instr_per_packet(),
+        r.server_instr_per_packet(),
+        r.instr_reduction(),
+    ) {
+        println!(
+            "  server instructions {b:>10.1} → {s:.1} per packet  ({:.2}% fewer)",
+            100.0 * x
+        );
+    }
+    println!(
+        "  server wall time    {:>10.1} → {:.1} ns per packet  ({:.2}% less; switch control-plane time {:.1} ms not counted)",
+        r.baseline.ns_per_packet,
+        r.server_ns_per_packet(),
+        100.0 * r.time_reduction(),
+        o.control_ns as f64 / 1e6
+    );
+    println!(
+        "  switch alone        {:>10.2} Mpps per core on the generated program ({:.1}× the baseline host's {:.2} Mpps)",
+        r.switch_pps() / 1e6,
+        if r.baseline_pps() > 0.0 {
+            r.switch_pps() / r.baseline_pps()
+        } else {
+            0.0
+        },
+        r.baseline_pps() / 1e6
+    );
+    let stages: Vec<String> = r
+        .compile
+        .iter()
+        .map(|s| format!("{} {:.1}", s.stage, s.ms))
+        .collect();
+    println!(
+        "  compile             {:>10.1} ms  ({})",
+        r.compile_ms(),
+        stages.join(", ")
+    );
+    println!(
+        "  outputs             {}",
+        if o.outputs_equal {
+            "equal to the baseline's on every port"
+        } else {
+            "DIFFER from the baseline's"
+        }
+    );
+}
+
+pub fn worker(a: WorkerArgs) -> anyhow::Result<()> {
+    let packets = TraceReader::read_all(&a.trace)?;
+    match a.role.as_str() {
+        "baseline" => {
+            let mut nf = load_nf(&a.nf, a.config.as_deref())?;
+            measure::replay_baseline(&mut nf, &packets)?;
+        }
+        "server" => {
+            let dir = a
+                .compiled
+                .as_deref()
+                .context("--compiled is needed for role `server`")?;
+            let bundle = Bundle::load(dir)?;
+            let initial = initial_state(&a.nf, a.config.as_deref())?;
+            let mut options = RunOptions::default();
+            if let Some(c) = &a.cache {
+                options.cache_dir = c.clone();
+            }
+            let mut sys = Offloaded::new(&bundle, &initial, &options, None)?;
+            for p in &packets {
+                sys.process(p)?;
+            }
+        }
+        other => anyhow::bail!("unknown role `{other}` (baseline or server)"),
+    }
+    Ok(())
+}
+
+pub fn report(a: ReportArgs) -> anyhow::Result<()> {
+    let mut results = Vec::new();
+    for p in &a.results {
+        let text =
+            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+        let r: BenchResult =
+            serde_json::from_str(&text).with_context(|| format!("parsing {}", p.display()))?;
+        results.push(r);
+    }
+    let engine: Vec<EngineRate> = match &a.engine {
+        Some(p) => serde_json::from_str(
+            &std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?,
+        )
+        .with_context(|| format!("parsing {}", p.display()))?,
+        None => Vec::new(),
+    };
+    std::fs::create_dir_all(&a.figures)
+        .with_context(|| format!("creating {}", a.figures.display()))?;
+    let base = a.output.parent().unwrap_or(Path::new(""));
+    let rel = |p: &Path| -> String { p.strip_prefix(base).unwrap_or(p).display().to_string() };
+    let work = a.figures.join("server_work.svg");
+    tandem_bench::plot::server_work(&results, &work)?;
+    let share = a.figures.join("fast_path_by_flow_size.svg");
+    tandem_bench::plot::fast_path_by_flow_size(&results, &share)?;
+    let notes = match &a.notes {
+        Some(p) => {
+            Some(std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?)
+        }
+        None => None,
+    };
+    let md = tandem_bench::report::markdown(
+        &results,
+        &ReportInputs {
+            engine,
+            figures: vec![
+                ("server instructions per packet".into(), rel(&work)),
+                ("fast-path share by flow size".into(), rel(&share)),
+            ],
+            notes,
+            command: a.command.clone(),
+        },
+    );
+    std::fs::write(&a.output, md).with_context(|| format!("writing {}", a.output.display()))?;
+    println!(
+        "wrote {}, {}, {}",
+        a.output.display(),
+        work.display(),
+        share.display()
+    );
+    Ok(())
+}
