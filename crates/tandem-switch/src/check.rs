@@ -230,6 +230,8 @@ pub(crate) fn check_program(prog: &Program, optimize: bool) -> Result<Checked, V
             counters: vec![],
             std: StdSlots::default(),
             init: vec![],
+            phv0: vec![],
+            optimize,
             scratch_size: 0,
             code: Default::default(),
         },
@@ -269,6 +271,13 @@ pub(crate) fn check_program(prog: &Program, optimize: bool) -> Result<Checked, V
     if cx.c.scratch_size > HB_SIZE / 2 {
         cx.err(Span::default(), "headers too large for the packet buffer");
     }
+    let mut phv0 = vec![0; cx.c.nslots.min(PHV_SLOTS)];
+    for &(s, v) in &cx.c.init {
+        if let Some(x) = phv0.get_mut(s as usize) {
+            *x = v;
+        }
+    }
+    cx.c.phv0 = phv0;
     if optimize && cx.diags.is_empty() {
         crate::opt::optimize(&mut cx.c);
     }

@@ -102,6 +102,12 @@ pub(crate) enum Ex {
     Bool(Box<Ex>),
 }
 
+/// A slot's PHV index (masked: never out of bounds).
+#[inline(always)]
+fn ix(s: Slot) -> usize {
+    s as usize & PHV_MASK
+}
+
 /// The low `n` (1..=8) bytes of `v` in reverse order.
 #[inline(always)]
 fn bswap(v: u64, n: u32) -> u64 {
@@ -538,8 +544,13 @@ pub(crate) struct Compiled {
     pub registers: Vec<RegisterDef>,
     pub counters: Vec<CounterDef>,
     pub std: StdSlots,
+    /// whether the optimisation passes ran (then expressions are lowered to
+    /// register ops)
+    pub optimize: bool,
     /// slot values to set before each packet (constant-initialised locals)
     pub init: Vec<(Slot, u64)>,
+    /// the PHV at the start of each packet (`nslots` values: zero, or `init`)
+    pub phv0: Vec<u64>,
     /// the flat code actually executed (lowered from the trees above)
     pub code: Code,
 }
@@ -607,7 +618,9 @@ impl<'a> Ctx<'a> {
     #[inline]
     pub(crate) fn run_pipeline(&mut self, port: u32) -> Verdict {
         let p = self.prog;
-        self.phv[..p.nslots.min(PHV_SLOTS)].fill(0);
+        // every slot zero but the constant-initialised ones (one copy)
+        let n = p.phv0.len().min(PHV_SLOTS);
+        self.phv[..n].copy_from_slice(&p.phv0[..n]);
         // Scratch regions are zeroed: fields of invalid headers read as zero
         // (deterministic, like BMv2). The packet follows, with 8 bytes of slack
         // so every field window is in bounds.
@@ -621,9 +634,6 @@ impl<'a> Ctx<'a> {
         self.extracted.clear();
         self.emitted.clear();
         self.in_place = false;
-        for &(s, v) in &p.init {
-            self.phv[s as usize & PHV_MASK] = v;
-        }
         let std = &p.std;
         self.phv[std.ingress_port as usize & PHV_MASK] = port as u64 & mask(9);
         self.phv[std.packet_length as usize & PHV_MASK] = self.pkt.len() as u64;
@@ -660,20 +670,16 @@ impl<'a> Ctx<'a> {
                 // ones; the emitted list is only needed otherwise
                 let mut n = 0;
                 let mut same = true;
-                for &h in hs {
-                    if let Some(hl) = p.headers.get(h as usize) {
-                        if self.phv[hl.valid as usize & PHV_MASK] != 0 {
-                            same &= self.extracted.get(n) == Some(&h);
-                            n += 1;
-                        }
+                for &(h, valid) in hs {
+                    if self.phv[valid as usize & PHV_MASK] != 0 {
+                        same &= self.extracted.get(n) == Some(&h);
+                        n += 1;
                     }
                 }
                 if !(same && n == self.extracted.len()) {
-                    for &h in hs {
-                        if let Some(hl) = p.headers.get(h as usize) {
-                            if self.phv[hl.valid as usize & PHV_MASK] != 0 {
-                                self.emitted.push(h);
-                            }
+                    for &(h, valid) in hs {
+                        if self.phv[valid as usize & PHV_MASK] != 0 {
+                            self.emitted.push(h);
                         }
                     }
                 }
@@ -765,6 +771,68 @@ impl<'a> Ctx<'a> {
                                 }
                             }
                         }
+                    }
+                }
+                Op::Add(d, a, b, m) => phv[ix(*d)] = phv[ix(*a)].wrapping_add(phv[ix(*b)]) & m,
+                Op::AddC(d, a, c, m) => phv[ix(*d)] = phv[ix(*a)].wrapping_add(*c) & m,
+                Op::Sub(d, a, b, m) => phv[ix(*d)] = phv[ix(*a)].wrapping_sub(phv[ix(*b)]) & m,
+                Op::And(d, a, b) => phv[ix(*d)] = phv[ix(*a)] & phv[ix(*b)],
+                Op::AndC(d, a, c) => phv[ix(*d)] = phv[ix(*a)] & c,
+                Op::Or(d, a, b) => phv[ix(*d)] = phv[ix(*a)] | phv[ix(*b)],
+                Op::OrC(d, a, c) => phv[ix(*d)] = phv[ix(*a)] | c,
+                Op::Xor(d, a, b) => phv[ix(*d)] = phv[ix(*a)] ^ phv[ix(*b)],
+                Op::XorC(d, a, c) => phv[ix(*d)] = phv[ix(*a)] ^ c,
+                Op::ShrC(d, a, c) => phv[ix(*d)] = phv[ix(*a)] >> (c & 63),
+                Op::ShlC(d, a, c, m) => phv[ix(*d)] = (phv[ix(*a)] << (c & 63)) & m,
+                Op::EqC(d, a, c) => phv[ix(*d)] = (phv[ix(*a)] == *c) as u64,
+                Op::NeC(d, a, c) => phv[ix(*d)] = (phv[ix(*a)] != *c) as u64,
+                Op::Bin(k, d, a, b, m) => phv[ix(*d)] = binop(*k, phv[ix(*a)], phv[ix(*b)], *m),
+                Op::BinC(k, d, a, c, m) => phv[ix(*d)] = binop(*k, phv[ix(*a)], *c, *m),
+                Op::SliceR(d, a, lo, m) => phv[ix(*d)] = (phv[ix(*a)] >> (lo & 63)) & m,
+                Op::ConcatR(d, a, b, bw) => phv[ix(*d)] = (phv[ix(*a)] << (bw & 63)) | phv[ix(*b)],
+                Op::SExtR(d, a, from, m) => phv[ix(*d)] = to_signed(phv[ix(*a)], *from) as u64 & m,
+                Op::BitNotR(d, a, m) => phv[ix(*d)] = !phv[ix(*a)] & m,
+                Op::BswapR(d, a, n) => phv[ix(*d)] = bswap(phv[ix(*a)], *n),
+                Op::AddSM(d, a, x, sh, mk, m) => {
+                    let v = (phv[ix(*x)] >> (sh & 63)) & mk;
+                    phv[ix(*d)] = phv[ix(*a)].wrapping_add(v) & m
+                }
+                Op::AddSM2(d, x, s1, k1, y, s2, k2, m) => {
+                    let a = (phv[ix(*x)] >> (s1 & 63)) & k1;
+                    let b = (phv[ix(*y)] >> (s2 & 63)) & k2;
+                    phv[ix(*d)] = a.wrapping_add(b) & m
+                }
+                Op::XorSMC(d, x, sh, mk, c) => phv[ix(*d)] = ((phv[ix(*x)] >> (sh & 63)) & mk) ^ c,
+                Op::LoadBswap(d, f, n) => phv[ix(*d)] = bswap(f.load(phv, hb), *n),
+                Op::StoreBswap(f, a, n) => {
+                    let v = bswap(phv[ix(*a)], *n);
+                    f.store(phv, hb, v);
+                }
+                Op::CondR(d, c, a, b) => {
+                    phv[ix(*d)] = if phv[ix(*c)] != 0 {
+                        phv[ix(*a)]
+                    } else {
+                        phv[ix(*b)]
+                    }
+                }
+                Op::Jz(a, t) => {
+                    if phv[ix(*a)] == 0 {
+                        pc = *t as usize;
+                    }
+                }
+                Op::Jnz(a, t) => {
+                    if phv[ix(*a)] != 0 {
+                        pc = *t as usize;
+                    }
+                }
+                Op::JEqC(a, c, t) => {
+                    if phv[ix(*a)] == *c {
+                        pc = *t as usize;
+                    }
+                }
+                Op::JNeC(a, c, t) => {
+                    if phv[ix(*a)] != *c {
+                        pc = *t as usize;
                     }
                 }
                 Op::JumpIfZero(c, t) => {

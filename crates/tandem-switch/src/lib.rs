@@ -21,7 +21,12 @@
 //!    constants into every use), and removal of dead and self assignments.
 //! 4. `vm` flattens the trees into one instruction array (jumps for `if`,
 //!    `switch` and parser transitions, call/return for actions); `exec` runs it
-//!    in a single loop. Headers are not copied: `extract` records where a header
+//!    in a single loop. Optimised programs have their assignments and branch
+//!    conditions lowered to register ops: three-address code over slots with
+//!    per-statement temporaries past the program's slots, constant operands
+//!    and compare-and-branch inline, byte swaps fused with field loads and
+//!    stores, and the shift or mask making an operand fused into the `+` or
+//!    `^` using it (the checksum-update idiom). Headers are not copied: `extract` records where a header
 //!    starts, fields are read and written in the packet buffer, and when the
 //!    deparser emits exactly the parsed headers the modified buffer *is* the
 //!    output frame. csum16 over header bytes is summed in place.

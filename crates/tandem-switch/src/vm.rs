@@ -29,6 +29,55 @@ pub(crate) enum Op {
     SetFieldConst(FieldLoc, u64),
     SetSlice(Slot, u32, u64, Ex),
     Copy(Vec<CopyItem>),
+    // Register ops: expressions flattened to three-address code over slots
+    // (temporaries are slots past the program's). `d` is the destination,
+    // `a`/`b` slots, `c` a constant, `m` the result mask.
+    Add(Slot, Slot, Slot, u64),
+    AddC(Slot, Slot, u64, u64),
+    Sub(Slot, Slot, Slot, u64),
+    And(Slot, Slot, Slot),
+    AndC(Slot, Slot, u64),
+    Or(Slot, Slot, Slot),
+    OrC(Slot, Slot, u64),
+    Xor(Slot, Slot, Slot),
+    XorC(Slot, Slot, u64),
+    /// `a >> c` (c < 64)
+    ShrC(Slot, Slot, u32),
+    /// `(a << c) & m` (c < 64)
+    ShlC(Slot, Slot, u32, u64),
+    EqC(Slot, Slot, u64),
+    NeC(Slot, Slot, u64),
+    /// any other binary operation
+    Bin(BinK, Slot, Slot, Slot, u64),
+    BinC(BinK, Slot, Slot, u64, u64),
+    /// `(a >> lo) & m`
+    SliceR(Slot, Slot, u32, u64),
+    /// `(a << bw) | b`
+    ConcatR(Slot, Slot, Slot, u32),
+    /// sign-extend from width `from`, then mask
+    SExtR(Slot, Slot, u32, u64),
+    /// `!a & m`
+    BitNotR(Slot, Slot, u64),
+    /// the low `n` bytes of `a` reversed
+    BswapR(Slot, Slot, u32),
+    /// `d = (a + ((x >> sh) & mk)) & m` (an `Add` fused with the shift or
+    /// mask that made its operand)
+    AddSM(Slot, Slot, Slot, u32, u64, u64),
+    /// `d = (((x >> sh) & mk) + ((y >> sh2) & mk2)) & m`
+    AddSM2(Slot, Slot, u32, u64, Slot, u32, u64, u64),
+    /// `d = ((x >> sh) & mk) ^ c`
+    XorSMC(Slot, Slot, u32, u64, u64),
+    /// a field's low `n` bytes reversed, into a slot
+    LoadBswap(Slot, FieldLoc, u32),
+    /// a slot's low `n` bytes reversed, into a field
+    StoreBswap(FieldLoc, Slot, u32),
+    /// `d = if c != 0 { a } else { b }`
+    CondR(Slot, Slot, Slot, Slot),
+    /// jump if the slot is zero / non-zero / equal to / not equal to a constant
+    Jz(Slot, u32),
+    Jnz(Slot, u32),
+    JEqC(Slot, u64, u32),
+    JNeC(Slot, u64, u32),
     JumpIfZero(Ex, u32),
     Jump(u32),
     SwitchJump(Slot, Vec<(u64, u32)>, u32),
@@ -129,7 +178,7 @@ pub(crate) struct Code {
     /// without entering the interpreter loop)
     pub compute_checksums: Option<Vec<u32>>,
     /// the deparser when it is only `emit`s: the headers, in order
-    pub deparser_emits: Option<Vec<u32>>,
+    pub deparser_emits: Option<Vec<(u32, Slot)>>,
 }
 
 /// The ops of the block at `entry` up to its `End`, if each satisfies `f`.
@@ -146,6 +195,26 @@ fn straight_block<T>(ops: &[Op], entry: u32, f: impl Fn(u32, &Op) -> Option<T>) 
 
 struct Lower {
     ops: Vec<Op>,
+    /// first temporary slot; temporaries of a statement are `tbase..tnext`
+    tbase: u32,
+    tnext: u32,
+    /// register ops on (else every expression is one tree op)
+    regs: bool,
+}
+
+/// A flattened expression's value: in a slot or a constant.
+#[derive(Clone, Copy, Debug, PartialEq)]
+enum Opd {
+    S(Slot),
+    C(u64),
+}
+
+fn commutes(k: BinK) -> bool {
+    use BinK::*;
+    matches!(
+        k,
+        Add | Mul | And | Or | Xor | Eq | Ne | LAnd | LOr | AddSat
+    )
 }
 
 fn is_cmp(k: BinK) -> bool {
@@ -310,8 +379,338 @@ impl Lower {
 
     fn patch(&mut self, at: u32, to: u32) {
         match self.ops.get_mut(at as usize) {
-            Some(Op::JumpIfZero(_, t)) | Some(Op::Jump(t)) => *t = to,
+            Some(Op::JumpIfZero(_, t))
+            | Some(Op::Jump(t))
+            | Some(Op::Jz(_, t))
+            | Some(Op::Jnz(_, t))
+            | Some(Op::JEqC(_, _, t))
+            | Some(Op::JNeC(_, _, t)) => *t = to,
             _ => {}
+        }
+    }
+
+    fn temp(&mut self) -> Option<Slot> {
+        if (self.tnext as usize) < PHV_SLOTS {
+            self.tnext += 1;
+            Some(self.tnext - 1)
+        } else {
+            None
+        }
+    }
+
+    /// `d`, or a new temporary.
+    fn out(&mut self, d: Option<Slot>) -> Option<Slot> {
+        d.or_else(|| self.temp())
+    }
+
+    /// The operand in a slot (constants go to a temporary).
+    fn in_slot(&mut self, o: Opd) -> Option<Slot> {
+        match o {
+            Opd::S(s) => Some(s),
+            Opd::C(c) => {
+                let t = self.temp()?;
+                self.ops.push(Op::SetSlotConst(t, c));
+                Some(t)
+            }
+        }
+    }
+
+    fn bin(&mut self, k: BinK, a: Opd, b: Opd, m: u64, d: Option<Slot>) -> Option<Opd> {
+        let (a, b) = match (a, b) {
+            (Opd::C(x), Opd::C(y)) => return Some(Opd::C(binop(k, x, y, m))),
+            (Opd::C(_), Opd::S(_)) if commutes(k) => (b, a),
+            (Opd::C(_), _) => (Opd::S(self.in_slot(a)?), b),
+            _ => (a, b),
+        };
+        let Opd::S(a) = a else { return None };
+        let op = match b {
+            Opd::C(c) => {
+                let d = self.out(d)?;
+                match k {
+                    BinK::Add => Op::AddC(d, a, c, m),
+                    BinK::Sub => Op::AddC(d, a, c.wrapping_neg(), m),
+                    BinK::And => Op::AndC(d, a, c),
+                    BinK::Or => Op::OrC(d, a, c),
+                    BinK::Xor => Op::XorC(d, a, c),
+                    BinK::Shr if c >= 64 => Op::SetSlotConst(d, 0),
+                    BinK::Shr => Op::ShrC(d, a, c as u32),
+                    BinK::Shl if c >= 64 => Op::SetSlotConst(d, 0),
+                    BinK::Shl => Op::ShlC(d, a, c as u32, m),
+                    BinK::Eq => Op::EqC(d, a, c),
+                    BinK::Ne => Op::NeC(d, a, c),
+                    k => Op::BinC(k, d, a, c, m),
+                }
+            }
+            Opd::S(b) => {
+                let d = self.out(d)?;
+                match k {
+                    BinK::Add => Op::Add(d, a, b, m),
+                    BinK::Sub => Op::Sub(d, a, b, m),
+                    BinK::And => Op::And(d, a, b),
+                    BinK::Or => Op::Or(d, a, b),
+                    BinK::Xor => Op::Xor(d, a, b),
+                    k => Op::Bin(k, d, a, b, m),
+                }
+            }
+        };
+        let d = match op {
+            Op::AddC(d, ..)
+            | Op::AndC(d, ..)
+            | Op::OrC(d, ..)
+            | Op::XorC(d, ..)
+            | Op::SetSlotConst(d, _)
+            | Op::ShrC(d, ..)
+            | Op::ShlC(d, ..)
+            | Op::EqC(d, ..)
+            | Op::NeC(d, ..)
+            | Op::BinC(_, d, ..)
+            | Op::Add(d, ..)
+            | Op::Sub(d, ..)
+            | Op::And(d, ..)
+            | Op::Or(d, ..)
+            | Op::Xor(d, ..)
+            | Op::Bin(_, d, ..) => d,
+            _ => return None,
+        };
+        self.ops.push(op);
+        Some(Opd::S(d))
+    }
+
+    /// A one-operand op on `x`'s value.
+    fn unary(&mut self, x: &Ex, d: Option<Slot>, f: impl FnOnce(Slot, Slot) -> Op) -> Option<Opd> {
+        let o = self.ex(x, None)?;
+        let a = self.in_slot(o)?;
+        let d = self.out(d)?;
+        self.ops.push(f(d, a));
+        Some(Opd::S(d))
+    }
+
+    /// Emits register ops computing `e`; the last op writes `d` if given and an
+    /// op is needed. `None`: out of temporaries.
+    fn ex(&mut self, e: &Ex, d: Option<Slot>) -> Option<Opd> {
+        Some(match e {
+            Ex::Const(c) => Opd::C(*c),
+            Ex::Slot(s) => Opd::S(*s),
+            Ex::Field(f) => {
+                let d = self.out(d)?;
+                self.ops.push(Op::SetSlotField(d, *f));
+                Opd::S(d)
+            }
+            Ex::SlotConst(k, a, c, m) => self.bin(*k, Opd::S(*a), Opd::C(*c), *m, d)?,
+            Ex::SlotSlot(k, a, b, m) => self.bin(*k, Opd::S(*a), Opd::S(*b), *m, d)?,
+            Ex::FieldConst(k, f, c, m) => {
+                let a = self.ex(&Ex::Field(*f), None)?;
+                self.bin(*k, a, Opd::C(*c), *m, d)?
+            }
+            Ex::Bin(k, a, b, m) => {
+                let a = self.ex(a, None)?;
+                let b = self.ex(b, None)?;
+                self.bin(*k, a, b, *m, d)?
+            }
+            Ex::Not(x) => {
+                let a = self.ex(x, None)?;
+                self.bin(BinK::Eq, a, Opd::C(0), 1, d)?
+            }
+            Ex::Bool(x) => {
+                let a = self.ex(x, None)?;
+                self.bin(BinK::Ne, a, Opd::C(0), 1, d)?
+            }
+            Ex::Mask(x, m) => {
+                let a = self.ex(x, None)?;
+                self.bin(BinK::And, a, Opd::C(*m), *m, d)?
+            }
+            Ex::BitNot(x, m) => self.unary(x, d, |d, a| Op::BitNotR(d, a, *m))?,
+            Ex::Slice(x, lo, m) => self.unary(x, d, |d, a| Op::SliceR(d, a, *lo, *m))?,
+            Ex::SlotSlice(s, lo, m) => {
+                let d = self.out(d)?;
+                self.ops.push(Op::SliceR(d, *s, *lo, *m));
+                Opd::S(d)
+            }
+            Ex::SExt(x, from, m) => self.unary(x, d, |d, a| Op::SExtR(d, a, *from, *m))?,
+            Ex::SlotBswap(s, n) => {
+                let d = self.out(d)?;
+                self.ops.push(Op::BswapR(d, *s, *n));
+                Opd::S(d)
+            }
+            Ex::Bswap(x, n) => match &**x {
+                Ex::Field(f) => {
+                    let d = self.out(d)?;
+                    self.ops.push(Op::LoadBswap(d, *f, *n));
+                    Opd::S(d)
+                }
+                x => self.unary(x, d, |d, a| Op::BswapR(d, a, *n))?,
+            },
+            Ex::Concat(x, y, bw) => {
+                let a = self.ex(x, None)?;
+                let a = self.in_slot(a)?;
+                let b = self.ex(y, None)?;
+                let b = self.in_slot(b)?;
+                let d = self.out(d)?;
+                self.ops.push(Op::ConcatR(d, a, b, *bw));
+                Opd::S(d)
+            }
+            Ex::Cond(c, x, y) => {
+                let c = self.ex(c, None)?;
+                let c = self.in_slot(c)?;
+                let a = self.ex(x, None)?;
+                let a = self.in_slot(a)?;
+                let b = self.ex(y, None)?;
+                let b = self.in_slot(b)?;
+                let d = self.out(d)?;
+                self.ops.push(Op::CondR(d, c, a, b));
+                Opd::S(d)
+            }
+        })
+    }
+
+    /// Fuses the shifts and masks that make a temporary into the `Add` or
+    /// `XorC` that uses it (each temporary of a statement is written once and
+    /// read once, by a later op of the same statement).
+    fn fuse(&mut self, at: usize) {
+        let tb = self.tbase;
+        // the (x, shift, mask) op at or after `at` and before `i` writing `t`
+        let prod = |ops: &[Op], i: usize, t: Slot| -> Option<(usize, (Slot, u32, u64))> {
+            if t < tb {
+                return None;
+            }
+            for (k, op) in ops.iter().enumerate().take(i).skip(at) {
+                match *op {
+                    Op::AndC(d, x, c) if d == t => return Some((k, (x, 0, c))),
+                    Op::ShrC(d, x, c) if d == t => return Some((k, (x, c, u64::MAX))),
+                    Op::SliceR(d, x, lo, m) if d == t => return Some((k, (x, lo, m))),
+                    _ => {}
+                }
+            }
+            None
+        };
+        let mut i = at;
+        while i < self.ops.len() {
+            let (new, gone) = match self.ops[i] {
+                Op::Add(d, a, b, m) => match (prod(&self.ops, i, a), prod(&self.ops, i, b)) {
+                    (Some((ka, (x, s1, k1))), Some((kb, (y, s2, k2)))) => {
+                        (Op::AddSM2(d, x, s1, k1, y, s2, k2, m), vec![ka, kb])
+                    }
+                    (None, Some((kb, (x, s, k)))) => (Op::AddSM(d, a, x, s, k, m), vec![kb]),
+                    (Some((ka, (x, s, k))), None) => (Op::AddSM(d, b, x, s, k, m), vec![ka]),
+                    (None, None) => {
+                        i += 1;
+                        continue;
+                    }
+                },
+                Op::XorC(d, t, c) => match prod(&self.ops, i, t) {
+                    Some((k, (x, s, mk))) => (Op::XorSMC(d, x, s, mk, c), vec![k]),
+                    None => {
+                        i += 1;
+                        continue;
+                    }
+                },
+                _ => {
+                    i += 1;
+                    continue;
+                }
+            };
+            self.ops[i] = new;
+            let mut gone = gone;
+            gone.sort_unstable();
+            for k in gone.iter().rev() {
+                self.ops.remove(*k);
+            }
+            i = i + 1 - gone.len();
+        }
+    }
+
+    /// `d = e` as register ops; false (nothing emitted) if out of temporaries.
+    fn set_regs(&mut self, d: Dst, e: &Ex) -> bool {
+        let at = self.ops.len();
+        self.tnext = self.tbase;
+        let ok = match d {
+            Dst::Slot(s) => match self.ex(e, Some(s)) {
+                Some(Opd::S(x)) if x == s => true,
+                Some(Opd::S(x)) => {
+                    self.ops.push(Op::SetSlotSlot(s, x));
+                    true
+                }
+                Some(Opd::C(c)) => {
+                    self.ops.push(Op::SetSlotConst(s, c));
+                    true
+                }
+                None => false,
+            },
+            Dst::Field(f) => {
+                let swap = match e {
+                    Ex::SlotBswap(x, n) => Some((Opd::S(*x), *n)),
+                    Ex::Bswap(x, n) => self.ex(x, None).map(|o| (o, *n)),
+                    _ => None,
+                };
+                match swap {
+                    Some((Opd::S(x), n)) => {
+                        self.ops.push(Op::StoreBswap(f, x, n));
+                        true
+                    }
+                    _ => {
+                        self.ops.truncate(at);
+                        self.tnext = self.tbase;
+                        match self.ex(e, None) {
+                            Some(Opd::S(x)) => {
+                                self.ops.push(Op::SetFieldSlot(f, x));
+                                true
+                            }
+                            Some(Opd::C(c)) => {
+                                self.ops.push(Op::SetFieldConst(f, c));
+                                true
+                            }
+                            None => false,
+                        }
+                    }
+                }
+            }
+        };
+        if ok {
+            self.fuse(at);
+        } else {
+            self.ops.truncate(at);
+        }
+        ok
+    }
+
+    /// A conditional jump taken when `c` is zero (target patched later).
+    fn branch_regs(&mut self, c: &Ex) {
+        let at = self.ops.len();
+        self.tnext = self.tbase;
+        let op = match c {
+            Ex::SlotConst(BinK::Eq, s, k, _) => Some(Op::JNeC(*s, *k, 0)),
+            Ex::SlotConst(BinK::Ne, s, k, _) => Some(Op::JEqC(*s, *k, 0)),
+            Ex::Slot(s) => Some(Op::Jz(*s, 0)),
+            Ex::Not(x) => match self.ex(x, None) {
+                Some(Opd::S(s)) => Some(Op::Jnz(s, 0)),
+                _ => None,
+            },
+            Ex::Bool(x) => match self.ex(x, None) {
+                Some(Opd::S(s)) => Some(Op::Jz(s, 0)),
+                _ => None,
+            },
+            Ex::FieldConst(k @ (BinK::Eq | BinK::Ne), f, v, _) => match self.temp() {
+                Some(t) => {
+                    self.ops.push(Op::SetSlotField(t, *f));
+                    Some(if *k == BinK::Eq {
+                        Op::JNeC(t, *v, 0)
+                    } else {
+                        Op::JEqC(t, *v, 0)
+                    })
+                }
+                None => None,
+            },
+            c => match self.ex(c, None) {
+                Some(Opd::S(s)) => Some(Op::Jz(s, 0)),
+                _ => None,
+            },
+        };
+        match op {
+            Some(op) => self.ops.push(op),
+            None => {
+                self.ops.truncate(at);
+                self.ops.push(Op::JumpIfZero(c.clone(), 0));
+            }
         }
     }
 
@@ -323,6 +722,16 @@ impl Lower {
 
     fn stmt(&mut self, s: &St, in_action: bool) {
         let op = match s {
+            St::Set(d, e) if self.regs => {
+                let e = simplify(e);
+                if self.set_regs(*d, &e) {
+                    return;
+                }
+                match d {
+                    Dst::Slot(a) => Op::SetSlot(*a, e),
+                    d => Op::Set(*d, e),
+                }
+            }
             St::Set(d, e) => match (d, simplify(e)) {
                 // `x = x`
                 (Dst::Slot(a), Ex::Slot(b)) if *a == b => return,
@@ -337,8 +746,13 @@ impl Lower {
             St::SetSlice(a, b, c, e) => Op::SetSlice(*a, *b, *c, simplify(e)),
             St::Copy(v) => Op::Copy(v.clone()),
             St::If(c, t, f) => {
-                let j = self.here();
-                self.ops.push(Op::JumpIfZero(simplify(c), 0));
+                let c = simplify(c);
+                if self.regs {
+                    self.branch_regs(&c);
+                } else {
+                    self.ops.push(Op::JumpIfZero(c, 0));
+                }
+                let j = self.here() - 1;
                 self.block(t, in_action);
                 if f.is_empty() {
                     let end = self.here();
@@ -474,7 +888,12 @@ impl Lower {
 
 /// Lowers the checked program's statement trees to flat code.
 pub(crate) fn lower(c: &Compiled) -> Code {
-    let mut l = Lower { ops: Vec::new() };
+    let mut l = Lower {
+        ops: Vec::new(),
+        tbase: c.nslots as u32,
+        tnext: c.nslots as u32,
+        regs: c.optimize,
+    };
     // a shared End for parser accept/reject
     let end = l.here();
     l.ops.push(Op::End);
@@ -578,7 +997,7 @@ pub(crate) fn lower(c: &Compiled) -> Code {
         matches!(op, Op::Checksum { .. }).then_some(i)
     });
     let deparser_emits = straight_block(&l.ops, deparser, |_, op| match op {
-        Op::Emit(h) => Some(*h),
+        Op::Emit(h) => Some((*h, c.headers.get(*h as usize)?.valid)),
         _ => None,
     });
     Code {
