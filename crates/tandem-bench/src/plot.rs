@@ -23,6 +23,15 @@ fn by_workload(results: &[BenchResult]) -> Vec<(String, Vec<&BenchResult>)> {
     out
 }
 
+/// An axis label: integers without decimals.
+fn number(v: f64) -> String {
+    if v >= 1.0 {
+        format!("{v:.0}")
+    } else {
+        format!("{v}")
+    }
+}
+
 const BASE: RGBColor = RGBColor(150, 150, 150);
 const OFFL: RGBColor = RGBColor(31, 119, 180);
 /// Where a zero sits on a log axis.
@@ -50,7 +59,7 @@ pub fn server_work(results: &[BenchResult], path: &Path) -> Result<(), BenchErro
             .iter()
             .flat_map(|(a, b)| [*a, *b])
             .fold(10.0f64, f64::max)
-            * 3.0;
+            * 40.0; // headroom for the legend
         let n = rs.len() as u32;
         let names: Vec<String> = rs.iter().map(|r| r.nf.clone()).collect();
         let mut chart = ChartBuilder::on(panel)
@@ -61,7 +70,10 @@ pub fn server_work(results: &[BenchResult], path: &Path) -> Result<(), BenchErro
             .margin(12)
             .x_label_area_size(40)
             .y_label_area_size(60)
-            .build_cartesian_2d((0..n).into_segmented(), (FLOOR..top).log_scale())
+            .build_cartesian_2d(
+                (0..n.saturating_sub(1).max(1)).into_segmented(),
+                (FLOOR..top).log_scale(),
+            )
             .map_err(err)?;
         chart
             .configure_mesh()
@@ -71,6 +83,7 @@ pub fn server_work(results: &[BenchResult], path: &Path) -> Result<(), BenchErro
                 SegmentValue::CenterOf(i) => names.get(*i as usize).cloned().unwrap_or_default(),
                 _ => String::new(),
             })
+            .y_label_formatter(&|v| number(*v))
             .y_desc("instructions / input packet (log)")
             .draw()
             .map_err(err)?;
@@ -154,6 +167,8 @@ pub fn fast_path_by_flow_size(results: &[BenchResult], path: &Path) -> Result<()
             .map_err(err)?;
         chart
             .configure_mesh()
+            .x_label_formatter(&|v| number(*v))
+            .y_label_formatter(&|v| format!("{v:.0}"))
             .x_desc("flow size (packets, log)")
             .y_desc("% of packets on the switch only")
             .draw()
