@@ -32,6 +32,25 @@ fn number(v: f64) -> String {
     }
 }
 
+type Panel<'a> = DrawingArea<SVGBackend<'a>, plotters::coord::Shift>;
+
+/// One SVG at `path` with a panel per workload, side by side; `draw` fills each.
+fn per_workload(
+    results: &[BenchResult],
+    path: &Path,
+    mut draw: impl FnMut(&str, &[&BenchResult], &Panel) -> Result<(), BenchError>,
+) -> Result<(), BenchError> {
+    let groups = by_workload(results);
+    let width = 520 * groups.len().max(1) as u32;
+    let root = SVGBackend::new(path, (width, 420)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let panels = root.split_evenly((1, groups.len().max(1)));
+    for ((workload, rs), panel) in groups.iter().zip(panels.iter()) {
+        draw(workload, rs, panel)?;
+    }
+    root.present().map_err(err)
+}
+
 const BASE: RGBColor = RGBColor(150, 150, 150);
 const OFFL: RGBColor = RGBColor(31, 119, 180);
 /// Where a zero sits on a log axis.
@@ -40,12 +59,7 @@ const FLOOR: f64 = 0.1;
 /// Bar chart: instructions per input packet, the baseline host vs the offloaded server,
 /// per NF (log scale; a server that did no work is drawn at the floor and labelled 0).
 pub fn server_work(results: &[BenchResult], path: &Path) -> Result<(), BenchError> {
-    let groups = by_workload(results);
-    let width = 520 * groups.len().max(1) as u32;
-    let root = SVGBackend::new(path, (width, 420)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
-    let panels = root.split_evenly((1, groups.len().max(1)));
-    for ((workload, rs), panel) in groups.iter().zip(panels.iter()) {
+    per_workload(results, path, |workload, rs, panel| {
         let vals: Vec<(f64, f64)> = rs
             .iter()
             .map(|r| {
@@ -137,19 +151,13 @@ pub fn server_work(results: &[BenchResult], path: &Path) -> Result<(), BenchErro
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()
-            .map_err(err)?;
-    }
-    root.present().map_err(err)
+            .map_err(err)
+    })
 }
 
 /// Lines: share of each flow-size class's packets that stayed on the switch, per NF.
 pub fn fast_path_by_flow_size(results: &[BenchResult], path: &Path) -> Result<(), BenchError> {
-    let groups = by_workload(results);
-    let width = 520 * groups.len().max(1) as u32;
-    let root = SVGBackend::new(path, (width, 420)).into_drawing_area();
-    root.fill(&WHITE).map_err(err)?;
-    let panels = root.split_evenly((1, groups.len().max(1)));
-    for ((workload, rs), panel) in groups.iter().zip(panels.iter()) {
+    per_workload(results, path, |workload, rs, panel| {
         let right = rs
             .iter()
             .flat_map(|r| r.flows.iter().map(|b| b.max as f64))
@@ -207,7 +215,6 @@ pub fn fast_path_by_flow_size(results: &[BenchResult], path: &Path) -> Result<()
             .background_style(WHITE.mix(0.8))
             .border_style(BLACK)
             .draw()
-            .map_err(err)?;
-    }
-    root.present().map_err(err)
+            .map_err(err)
+    })
 }
