@@ -939,8 +939,8 @@ impl<'a> Ctx<'a> {
                         }
                     }
                 }
-                Op::Hash { .. } => op_hash(op, phv, hb, self.scratch),
-                Op::Checksum { .. } => {
+                Op::Hash(_) => op_hash(op, phv, hb, self.scratch),
+                Op::Checksum(_) => {
                     let pl = pkt.get(self.cursor..).unwrap_or(&[]);
                     op_checksum(op, prog, phv, hb, pl, self.scratch);
                 }
@@ -1042,15 +1042,18 @@ impl<'a> Ctx<'a> {
 
 #[inline(never)]
 fn op_hash(op: &Op, phv: &mut Phv, hb: &mut Hb, scratch: &mut Vec<u8>) {
-    if let Op::Hash {
-        dst,
-        dst_mask,
-        algo,
-        base,
-        data,
-        max,
-    } = op
-    {
+    if let Op::Hash(st) = op {
+        let St::Hash {
+            dst,
+            dst_mask,
+            algo,
+            base,
+            data,
+            max,
+        } = &**st
+        else {
+            return;
+        };
         pack_bits(phv, hb, data, scratch);
         let h = compute_hash(*algo, scratch, &[]);
         let b = base.eval(phv, hb);
@@ -1084,17 +1087,20 @@ fn op_checksum_inline(
     payload: &[u8],
     scratch: &mut Vec<u8>,
 ) {
-    if let Op::Checksum {
-        verify,
-        payload: with_payload,
-        cond,
-        data,
-        plan,
-        field,
-        width,
-        algo,
-    } = op
-    {
+    if let Op::Checksum(st) = op {
+        let St::Checksum {
+            verify,
+            payload: with_payload,
+            cond,
+            data,
+            plan,
+            field,
+            width,
+            algo,
+        } = &**st
+        else {
+            return;
+        };
         if cond.eval(phv, hb) == 0 {
             return;
         }

@@ -13,21 +13,20 @@
 //! ```
 
 use crate::exec::*;
-use crate::hash::Algo;
 
 #[derive(Clone, Debug)]
 #[repr(u8)]
 pub(crate) enum Op {
-    Set(Dst, Ex),
+    Set(Dst, Box<Ex>),
     /// `Set` to a slot
-    SetSlot(Slot, Ex),
+    SetSlot(Slot, Box<Ex>),
     /// specialised `Set`s (the most frequent shapes)
     SetSlotSlot(Slot, Slot),
     SetSlotConst(Slot, u64),
     SetSlotField(Slot, FieldLoc),
     SetFieldSlot(FieldLoc, Slot),
     SetFieldConst(FieldLoc, u64),
-    SetSlice(Slot, u32, u64, Ex),
+    SetSlice(Slot, u32, u64, Box<Ex>),
     Copy(Vec<CopyItem>),
     // Register ops: expressions flattened to three-address code over slots
     // (temporaries are slots past the program's). `d` is the destination,
@@ -78,7 +77,7 @@ pub(crate) enum Op {
     Jnz(Slot, u32),
     JEqC(Slot, u64, u32),
     JNeC(Slot, u64, u32),
-    JumpIfZero(Ex, u32),
+    JumpIfZero(Box<Ex>, u32),
     Jump(u32),
     SwitchJump(Slot, Vec<(u64, u32)>, u32),
     /// look the table up, write the action's parameters, call it
@@ -100,36 +99,22 @@ pub(crate) enum Op {
     RegRead {
         reg: u32,
         dst: Dst,
-        idx: Ex,
+        idx: Box<Ex>,
     },
     RegWrite {
         reg: u32,
-        idx: Ex,
-        val: Ex,
+        idx: Box<Ex>,
+        val: Box<Ex>,
         m: u64,
     },
     Count {
         counter: u32,
-        idx: Ex,
+        idx: Box<Ex>,
     },
-    Hash {
-        dst: Dst,
-        dst_mask: u64,
-        algo: Algo,
-        base: Ex,
-        data: Vec<(Ex, u32)>,
-        max: Ex,
-    },
-    Checksum {
-        verify: bool,
-        payload: bool,
-        cond: Ex,
-        data: Vec<(Ex, u32)>,
-        plan: Option<Vec<CsumItem>>,
-        field: Dst,
-        width: u32,
-        algo: Algo,
-    },
+    /// `St::Hash`, boxed (rare; keeps ops small)
+    Hash(Box<St>),
+    /// `St::Checksum`, boxed
+    Checksum(Box<St>),
     /// on a too-short packet: set `PacketTooShort` and end the parser
     Extract(u32),
     Emit(u32),
@@ -137,15 +122,19 @@ pub(crate) enum Op {
     Goto(u32),
     /// parser select; targets are code positions; no match sets `NoMatch`, ends
     Select {
-        keys: Vec<Ex>,
-        cases: Vec<(Vec<KeySet>, u32)>,
+        keys: Box<[Ex]>,
+        cases: Box<[(Vec<KeySet>, u32)]>,
     },
     /// single-key select (the common case), cases inline
     Select1 {
-        key: Ex,
-        cases: Vec<(KeySet, u32)>,
+        key: Box<Ex>,
+        cases: Box<[(KeySet, u32)]>,
     },
 }
+
+// Ops stay small (rare, large operands are boxed) so the code of a program
+// stays in the first-level cache.
+const _: () = assert!(std::mem::size_of::<Op>() <= 48);
 
 impl Op {
     /// One-line rendering for `--show-compiled` listings.
@@ -709,7 +698,7 @@ impl Lower {
             Some(op) => self.ops.push(op),
             None => {
                 self.ops.truncate(at);
-                self.ops.push(Op::JumpIfZero(c.clone(), 0));
+                self.ops.push(Op::JumpIfZero(Box::new(c.clone()), 0));
             }
         }
     }
@@ -728,8 +717,8 @@ impl Lower {
                     return;
                 }
                 match d {
-                    Dst::Slot(a) => Op::SetSlot(*a, e),
-                    d => Op::Set(*d, e),
+                    Dst::Slot(a) => Op::SetSlot(*a, Box::new(e)),
+                    d => Op::Set(*d, Box::new(e)),
                 }
             }
             St::Set(d, e) => match (d, simplify(e)) {
@@ -738,19 +727,19 @@ impl Lower {
                 (Dst::Slot(a), Ex::Slot(b)) => Op::SetSlotSlot(*a, b),
                 (Dst::Slot(a), Ex::Const(c)) => Op::SetSlotConst(*a, c),
                 (Dst::Slot(a), Ex::Field(f)) => Op::SetSlotField(*a, f),
-                (Dst::Slot(a), e) => Op::SetSlot(*a, e),
+                (Dst::Slot(a), e) => Op::SetSlot(*a, Box::new(e)),
                 (Dst::Field(f), Ex::Slot(b)) => Op::SetFieldSlot(*f, b),
                 (Dst::Field(f), Ex::Const(c)) => Op::SetFieldConst(*f, c),
-                (d, e) => Op::Set(*d, e),
+                (d, e) => Op::Set(*d, Box::new(e)),
             },
-            St::SetSlice(a, b, c, e) => Op::SetSlice(*a, *b, *c, simplify(e)),
+            St::SetSlice(a, b, c, e) => Op::SetSlice(*a, *b, *c, Box::new(simplify(e))),
             St::Copy(v) => Op::Copy(v.clone()),
             St::If(c, t, f) => {
                 let c = simplify(c);
                 if self.regs {
                     self.branch_regs(&c);
                 } else {
-                    self.ops.push(Op::JumpIfZero(c, 0));
+                    self.ops.push(Op::JumpIfZero(Box::new(c), 0));
                 }
                 let j = self.here() - 1;
                 self.block(t, in_action);
@@ -818,52 +807,20 @@ impl Lower {
             St::RegRead { reg, dst, idx } => Op::RegRead {
                 reg: *reg,
                 dst: *dst,
-                idx: idx.clone(),
+                idx: Box::new(idx.clone()),
             },
             St::RegWrite { reg, idx, val, m } => Op::RegWrite {
                 reg: *reg,
-                idx: idx.clone(),
-                val: val.clone(),
+                idx: Box::new(idx.clone()),
+                val: Box::new(val.clone()),
                 m: *m,
             },
             St::Count { counter, idx } => Op::Count {
                 counter: *counter,
-                idx: idx.clone(),
+                idx: Box::new(idx.clone()),
             },
-            St::Hash {
-                dst,
-                dst_mask,
-                algo,
-                base,
-                data,
-                max,
-            } => Op::Hash {
-                dst: *dst,
-                dst_mask: *dst_mask,
-                algo: *algo,
-                base: base.clone(),
-                data: data.clone(),
-                max: max.clone(),
-            },
-            St::Checksum {
-                verify,
-                payload,
-                cond,
-                data,
-                plan,
-                field,
-                width,
-                algo,
-            } => Op::Checksum {
-                verify: *verify,
-                payload: *payload,
-                cond: cond.clone(),
-                data: data.clone(),
-                plan: plan.clone(),
-                field: *field,
-                width: *width,
-                algo: *algo,
-            },
+            St::Hash { .. } => Op::Hash(Box::new(s.clone())),
+            St::Checksum { .. } => Op::Checksum(Box::new(s.clone())),
             St::Extract(h) => Op::Extract(*h),
             St::Emit(h) => Op::Emit(*h),
             St::Exit => Op::End,
@@ -933,7 +890,7 @@ pub(crate) fn lower(c: &Compiled) -> Code {
                         })
                         .collect();
                     l.ops.push(Op::Select1 {
-                        key: key.clone(),
+                        key: Box::new(key.clone()),
                         cases: cs,
                     });
                     continue;
@@ -949,7 +906,7 @@ pub(crate) fn lower(c: &Compiled) -> Code {
                     })
                     .collect();
                 l.ops.push(Op::Select {
-                    keys: keys.clone(),
+                    keys: keys.clone().into_boxed_slice(),
                     cases: cs,
                 });
             }
@@ -994,7 +951,7 @@ pub(crate) fn lower(c: &Compiled) -> Code {
         .copied()
         .unwrap_or(parser_end);
     let compute_checksums = straight_block(&l.ops, compute, |i, op| {
-        matches!(op, Op::Checksum { .. }).then_some(i)
+        matches!(op, Op::Checksum(_)).then_some(i)
     });
     let deparser_emits = straight_block(&l.ops, deparser, |_, op| match op {
         Op::Emit(h) => Some((*h, c.headers.get(*h as usize)?.valid)),
