@@ -22,6 +22,7 @@ fn bench(nf: &str, plan: &str, out: &std::path::Path) -> Value {
         "1",
         "--switch-ms",
         "5",
+        "--keep-trace",
         "--out-dir",
         out.to_str().unwrap(),
     ]);

@@ -36,8 +36,8 @@ pub struct Args {
     /// Stop after this many packets (default: every packet of every flow).
     #[arg(long)]
     pub packets: Option<usize>,
-    /// Where to write bench.json, the recorded trace, the compiled pair and the callgrind
-    /// profiles.
+    /// Where to write bench.json, the compiled pair, the callgrind profiles (and the recorded
+    /// trace, with --keep-trace).
     #[arg(long, default_value = "out/bench")]
     pub out_dir: PathBuf,
     /// Also write the result (JSON) here.
@@ -49,6 +49,9 @@ pub struct Args {
     /// Repetitions of each wall-time measurement (the median is reported).
     #[arg(long, default_value_t = 3)]
     pub reps: usize,
+    /// Keep the recorded trace (out-dir/trace.pcapng; large for long workloads).
+    #[arg(long)]
+    pub keep_trace: bool,
     /// Minimum milliseconds per repetition of the switch-alone measurement.
     #[arg(long, default_value_t = 300)]
     pub switch_ms: u64,
@@ -270,11 +273,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     write_trace(&rec, &trace_path)?;
     let trace = rec.summary();
     println!(
-        "trace: {} packets, {} flows, {} bytes (recorded as fed: {})",
-        trace.packets,
-        trace.flows,
-        trace.bytes,
-        trace_path.display()
+        "trace: {} packets, {} flows, {} bytes",
+        trace.packets, trace.flows, trace.bytes
     );
 
     let mut baseline = measure::time_baseline(fresh, &rec, a.reps)?;
@@ -319,16 +319,25 @@ pub fn run(a: Args) -> anyhow::Result<()> {
                 args.push("--config".into());
                 args.push(c.into());
             }
-            println!("counting instructions: {role} under callgrind");
             let profile = out.join(format!("callgrind.{role}.out"));
             Ok(callgrind::count(&exe, &args, toggles, exclude, &profile)?)
         };
-        baseline.instructions = Some(worker("baseline", callgrind::BASELINE_TOGGLES, &[])?);
-        offloaded.server_instructions = Some(worker(
-            "server",
-            callgrind::SERVER_TOGGLES,
-            callgrind::SERVER_EXCLUDE,
-        )?);
+        println!("counting instructions under callgrind: baseline and server, in parallel");
+        let (base, server) = std::thread::scope(|s| {
+            let b = s.spawn(|| worker("baseline", callgrind::BASELINE_TOGGLES, &[]));
+            let server = worker(
+                "server",
+                callgrind::SERVER_TOGGLES,
+                callgrind::SERVER_EXCLUDE,
+            );
+            (b.join(), server)
+        });
+        let base = base.map_err(|_| anyhow::anyhow!("the baseline's callgrind run panicked"))?;
+        baseline.instructions = Some(base?);
+        offloaded.server_instructions = Some(server?);
+    }
+    if !a.keep_trace {
+        let _ = std::fs::remove_file(&trace_path);
     }
 
     let result = BenchResult {
