@@ -4,6 +4,7 @@
 //! compares it with the native NF on real traffic. Header presence follows the NF API's native
 //! accessors (see [`HeaderOffsets::parse`]) and is decided once, when the packet arrives.
 
+use crate::hash::FxHashMap;
 use crate::{
     BinOp, CastOp, EntityRef, HeaderField, Inst, InstKind, IntCC, Layout, Meta, Module, StateId,
     StateKind, Type, Value, VerifyErrors,
@@ -187,7 +188,7 @@ struct MapEntry {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Slot {
-    Map(BTreeMap<Vec<u64>, MapEntry>),
+    Map(FxHashMap<Vec<u64>, MapEntry>),
     Vector(VecSlot),
     Scalar(u64),
 }
@@ -373,6 +374,37 @@ fn check_fields(name: &str, what: &str, layout: &Layout, vals: &[u64]) -> Result
     Ok(())
 }
 
+/// What `map.*` instructions enforce on a map: its capacity and, for an expiring map, the
+/// idle timeout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MapRules {
+    /// Maximum number of entries (live ones, for an expiring map).
+    pub capacity: u64,
+    /// Idle timeout in ns of an expiring map; `None` for a plain hash map.
+    pub idle_timeout_ns: Option<u64>,
+}
+
+impl MapRules {
+    /// The rules of a map state; `None` for other kinds.
+    pub fn of(kind: &StateKind) -> Option<MapRules> {
+        match kind {
+            StateKind::HashMap { capacity, .. } => Some(MapRules {
+                capacity: *capacity,
+                idle_timeout_ns: None,
+            }),
+            StateKind::ExpiringMap {
+                capacity,
+                idle_timeout_ns,
+                ..
+            } => Some(MapRules {
+                capacity: *capacity,
+                idle_timeout_ns: Some(*idle_timeout_ns),
+            }),
+            _ => None,
+        }
+    }
+}
+
 impl StateStore {
     /// Empty maps, zeroed vectors and scalars for every state object of `module`.
     pub fn new(module: &Module) -> StateStore {
@@ -381,7 +413,7 @@ impl StateStore {
             .values()
             .map(|s| match &s.kind {
                 StateKind::HashMap { .. } | StateKind::ExpiringMap { .. } => {
-                    Slot::Map(BTreeMap::new())
+                    Slot::Map(FxHashMap::default())
                 }
                 StateKind::Vector { elem, len } => Slot::Vector(VecSlot {
                     len: *len,
@@ -557,6 +589,159 @@ impl StateStore {
             Some(Slot::Scalar(s)) => Ok(*s),
             _ => Err(Self::shape_err(name, "not a scalar")),
         }
+    }
+
+    fn map_slot(&mut self, id: StateId) -> Option<&mut FxHashMap<Vec<u64>, MapEntry>> {
+        match self.slots.get_mut(id.index()) {
+            Some(Slot::Map(m)) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// `map.find` exactly as the interpreter executes it, on map `id` at time `now`: a live
+    /// entry is refreshed (expiring maps) and its value fields copied into `out` (as many as
+    /// `out` holds); an expired entry is removed. Whether the key was found live; `None`
+    /// when `id` is not a map of this store. Keys and values are taken as given (the
+    /// interpreter passes them wrapped to their operand types).
+    pub fn map_find_at(
+        &mut self,
+        id: StateId,
+        rules: MapRules,
+        key: &[u64],
+        now: u64,
+        out: &mut [u64],
+    ) -> Option<bool> {
+        let map = self.map_slot(id)?;
+        match map.get_mut(key) {
+            None => return Some(false),
+            Some(e) if live(e, now, rules.idle_timeout_ns) => {
+                e.last_used = now;
+                for (o, v) in out.iter_mut().zip(&e.value) {
+                    *o = *v;
+                }
+                return Some(true);
+            }
+            Some(_) => {}
+        }
+        map.remove(key);
+        Some(false)
+    }
+
+    /// `map.insert` exactly as the interpreter executes it: an existing key is overwritten
+    /// (and refreshed); a new key is added only while the map holds fewer than `capacity`
+    /// entries (a full expiring map first drops its expired entries). Whether the key is in
+    /// the map afterwards (the instruction's result); `None` when `id` is not a map.
+    pub fn map_insert_at(
+        &mut self,
+        id: StateId,
+        rules: MapRules,
+        key: &[u64],
+        value: &[u64],
+        now: u64,
+    ) -> Option<bool> {
+        let map = self.map_slot(id)?;
+        if let Some(e) = map.get_mut(key) {
+            e.value.clear();
+            e.value.extend_from_slice(value);
+            e.last_used = now;
+            return Some(true);
+        }
+        if map.len() as u64 >= rules.capacity && rules.idle_timeout_ns.is_some() {
+            map.retain(|_, e| live(e, now, rules.idle_timeout_ns));
+        }
+        if (map.len() as u64) < rules.capacity {
+            map.insert(
+                key.to_vec(),
+                MapEntry {
+                    value: value.to_vec(),
+                    last_used: now,
+                },
+            );
+            Some(true)
+        } else {
+            Some(false)
+        }
+    }
+
+    /// `map.erase` exactly as the interpreter executes it; `None` when `id` is not a map.
+    pub fn map_erase_at(&mut self, id: StateId, key: &[u64]) -> Option<()> {
+        self.map_slot(id)?.remove(key);
+        Some(())
+    }
+
+    /// Host-side lookup of a live entry by state index (see [`StateStore::map_get_live`]);
+    /// `None` also when `id` is not a map. Does not refresh.
+    pub fn map_get_live_at(&self, id: StateId, rules: MapRules, key: &[u64]) -> Option<&[u64]> {
+        match self.slots.get(id.index()) {
+            Some(Slot::Map(m)) => m
+                .get(key)
+                .filter(|e| live(e, self.clock_ns, rules.idle_timeout_ns))
+                .map(|e| e.value.as_slice()),
+            _ => None,
+        }
+    }
+
+    /// A scalar by state index; `None` when `id` is not a scalar.
+    pub fn scalar_at(&self, id: StateId) -> Option<u64> {
+        match self.slots.get(id.index()) {
+            Some(Slot::Scalar(s)) => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// Writes a scalar by state index (the caller wraps the value to the scalar's type);
+    /// `None` when `id` is not a scalar.
+    pub fn set_scalar_at(&mut self, id: StateId, value: u64) -> Option<()> {
+        match self.slots.get_mut(id.index()) {
+            Some(Slot::Scalar(s)) => {
+                *s = value;
+                Some(())
+            }
+            _ => None,
+        }
+    }
+
+    /// Copies element `index` of vector `id` into `out` (zeros for an element never
+    /// written). `Some(false)` when the index is out of range, `None` when `id` is not a
+    /// vector.
+    pub fn vec_get_at(&self, id: StateId, index: u64, out: &mut [u64]) -> Option<bool> {
+        let Some(Slot::Vector(v)) = self.slots.get(id.index()) else {
+            return None;
+        };
+        if index >= v.len {
+            return Some(false);
+        }
+        match v.elems.get(&index) {
+            Some(e) => {
+                for (o, x) in out.iter_mut().zip(e) {
+                    *o = *x;
+                }
+            }
+            None => out.iter_mut().for_each(|o| *o = 0),
+        }
+        Some(true)
+    }
+
+    /// Writes element `index` of vector `id` (the caller checks the fields against the
+    /// layout). `Some(false)` when the index is out of range, `None` when `id` is not a
+    /// vector.
+    pub fn vec_set_at(&mut self, id: StateId, index: u64, elem: &[u64]) -> Option<bool> {
+        let Some(Slot::Vector(v)) = self.slots.get_mut(id.index()) else {
+            return None;
+        };
+        if index >= v.len {
+            return Some(false);
+        }
+        match v.elems.get_mut(&index) {
+            Some(e) => {
+                e.clear();
+                e.extend_from_slice(elem);
+            }
+            None => {
+                v.elems.insert(index, elem.to_vec());
+            }
+        }
+        Some(true)
     }
 
     /// Dumps every state object, in declaration order, entries sorted by key bytes.
@@ -1032,29 +1217,24 @@ impl Ctx<'_> {
                     | StateKind::ExpiringMap { capacity, .. } => *capacity,
                     _ => return Err(InterpError::Malformed(format!("{state} is not a map"))),
                 };
+                let rules = MapRules {
+                    capacity,
+                    idle_timeout_ns: timeout,
+                };
                 let k: Vec<u64> = key.iter().map(|&v| self.get(v)).collect::<Result<_, _>>()?;
                 let now = packet.timestamp_ns;
-                let Some(Slot::Map(map)) = store.slots.get_mut(state.index()) else {
-                    return Err(InterpError::StoreMismatch(format!(
-                        "{state} is not a map in the store"
-                    )));
-                };
+                let mismatch =
+                    || InterpError::StoreMismatch(format!("{state} is not a map in the store"));
                 match &data.kind {
                     InstKind::MapFind { .. } => {
-                        let hit = match map.get_mut(&k) {
-                            Some(e) if live(e, now, timeout) => {
-                                e.last_used = now;
-                                Some(e.value.clone())
-                            }
-                            Some(_) => {
-                                map.remove(&k);
-                                None
-                            }
-                            None => None,
-                        };
-                        let n = results.len().saturating_sub(1);
-                        self.set(res(0)?, u64::from(hit.is_some()))?;
-                        let vals = hit.unwrap_or_else(|| vec![0; n]);
+                        let mut vals = vec![0; results.len().saturating_sub(1)];
+                        let hit = store
+                            .map_find_at(*state, rules, &k, now, &mut vals)
+                            .ok_or_else(mismatch)?;
+                        if !hit {
+                            vals.iter_mut().for_each(|v| *v = 0);
+                        }
+                        self.set(res(0)?, u64::from(hit))?;
                         for (i, v) in vals.into_iter().enumerate() {
                             self.set(res(i + 1)?, v)?;
                         }
@@ -1064,27 +1244,13 @@ impl Ctx<'_> {
                             .iter()
                             .map(|&v| self.get(v))
                             .collect::<Result<_, _>>()?;
-                        let ok = if map.contains_key(&k) {
-                            true
-                        } else {
-                            if map.len() as u64 >= capacity && timeout.is_some() {
-                                map.retain(|_, e| live(e, now, timeout));
-                            }
-                            (map.len() as u64) < capacity
-                        };
-                        if ok {
-                            map.insert(
-                                k,
-                                MapEntry {
-                                    value: v,
-                                    last_used: now,
-                                },
-                            );
-                        }
+                        let ok = store
+                            .map_insert_at(*state, rules, &k, &v, now)
+                            .ok_or_else(mismatch)?;
                         self.set(res(0)?, u64::from(ok))?;
                     }
                     _ => {
-                        map.remove(&k);
+                        store.map_erase_at(*state, &k).ok_or_else(mismatch)?;
                     }
                 }
             }

@@ -165,6 +165,7 @@
 //!   `print(parse(print(m))) == print(m)`.
 
 mod entity;
+pub mod hash;
 mod header;
 mod inst;
 pub mod interp;
@@ -180,8 +181,8 @@ pub use entity::{Arena, Block, EntityRef, FileId, Inst, StateId, Value};
 pub use header::{Header, HeaderField, Meta};
 pub use inst::{BinOp, BlockCall, CastOp, Effect, InstKind, IntCC, SourceLoc};
 pub use interp::{
-    Action, DumpEntry, DumpFormat, InterpError, InterpOptions, Interpreter, Machine, OpaqueHandler,
-    Outcome, Packet, StateDump, StateStore, Step, StoreError,
+    Action, DumpEntry, DumpFormat, InterpError, InterpOptions, Interpreter, Machine, MapRules,
+    OpaqueHandler, Outcome, Packet, StateDump, StateStore, Step, StoreError,
 };
 pub use module::{
     BlockData, FuncBuilder, Function, InstData, InstEffects, Module, ValueData, ValueDef,

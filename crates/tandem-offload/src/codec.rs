@@ -97,56 +97,92 @@ impl TransferCodec {
     /// NF sees it (header removed, original EtherType restored). `None` when the frame does
     /// not carry a transfer header with the to-server tag.
     pub fn decode(&self, frame: &[u8]) -> Option<(Vec<u64>, Vec<u8>)> {
+        let (mut values, mut pkt) = (Vec::new(), Vec::new());
+        self.decode_into(frame, &mut values, &mut pkt)
+            .then_some((values, pkt))
+    }
+
+    /// [`TransferCodec::decode`] into buffers the caller reuses; false (buffers unspecified)
+    /// when the frame does not carry a to-server transfer header.
+    pub fn decode_into(&self, frame: &[u8], values: &mut Vec<u64>, pkt: &mut Vec<u8>) -> bool {
         if frame.len() < ETH_LEN + self.bytes
             || u16::from_be_bytes([frame[ETHERTYPE_AT], frame[ETHERTYPE_AT + 1]]) != self.ethertype
         {
-            return None;
+            return false;
         }
         let hdr = &frame[ETH_LEN..ETH_LEN + self.bytes];
-        let values: Vec<u64> = self
-            .fields
-            .iter()
-            .map(|&(off, bits)| get_bits(hdr, off, bits))
-            .collect();
-        if values[self.tag] != u64::from(self.to_server) {
-            return None;
+        values.clear();
+        if self.bytes <= MAX_FAST {
+            // A zero-padded copy, so that every field is one unaligned big-endian load.
+            let mut buf = [0u8; MAX_FAST + 16];
+            buf[..self.bytes].copy_from_slice(hdr);
+            values.extend(self.fields.iter().map(|&(off, bits)| load(&buf, off, bits)));
+        } else {
+            values.extend(
+                self.fields
+                    .iter()
+                    .map(|&(off, bits)| get_bits(hdr, off, bits)),
+            );
         }
-        let mut pkt = Vec::with_capacity(frame.len() - self.bytes);
+        if values[self.tag] != u64::from(self.to_server) {
+            return false;
+        }
+        pkt.clear();
+        pkt.reserve(frame.len() - self.bytes);
         pkt.extend_from_slice(&frame[..ETHERTYPE_AT]);
         pkt.extend_from_slice(&(values[self.orig] as u16).to_be_bytes());
         pkt.extend_from_slice(&frame[ETH_LEN + self.bytes..]);
-        Some((values, pkt))
+        true
     }
 
     /// The frame the server sends back to the switch: `pkt` (as the NF sees it, possibly
     /// rewritten by the server) with the header re-inserted, the tag set to "to post" and
     /// `orig_ethertype` taken from the packet. `values` are the server's output fields.
     pub fn encode(&self, pkt: &[u8], values: &[u64]) -> Vec<u8> {
-        let mut hdr = vec![0u8; self.bytes];
-        for (i, (&(off, bits), &v)) in self.fields.iter().zip(values).enumerate() {
-            let v = if i == self.tag {
+        let mut out = Vec::new();
+        self.encode_into(pkt, values, &mut out);
+        out
+    }
+
+    /// [`TransferCodec::encode`] into a buffer the caller reuses (replacing its contents).
+    pub fn encode_into(&self, pkt: &[u8], values: &[u64], out: &mut Vec<u8>) {
+        out.clear();
+        if pkt.len() < ETH_LEN {
+            // Not an Ethernet frame: the switch never sends one to the server.
+            out.extend_from_slice(pkt);
+            return;
+        }
+        out.reserve(pkt.len() + self.bytes);
+        out.extend_from_slice(&pkt[..ETHERTYPE_AT]);
+        out.extend_from_slice(&self.ethertype.to_be_bytes());
+        let value = |i: usize, v: u64| {
+            if i == self.tag {
                 u64::from(self.to_post)
-            } else if i == self.orig && pkt.len() >= ETH_LEN {
+            } else if i == self.orig {
                 u64::from(u16::from_be_bytes([
                     pkt[ETHERTYPE_AT],
                     pkt[ETHERTYPE_AT + 1],
                 ]))
             } else {
                 v
-            };
-            set_bits(&mut hdr, off, bits, v);
+            }
+        };
+        if self.bytes <= MAX_FAST {
+            // Bits no field covers are 0.
+            let mut buf = [0u8; MAX_FAST + 16];
+            for (i, (&(off, bits), &v)) in self.fields.iter().zip(values).enumerate() {
+                store(&mut buf, off, bits, value(i, v));
+            }
+            out.extend_from_slice(&buf[..self.bytes]);
+        } else {
+            let at = out.len();
+            out.resize(at + self.bytes, 0);
+            let hdr = &mut out[at..];
+            for (i, (&(off, bits), &v)) in self.fields.iter().zip(values).enumerate() {
+                set_bits(hdr, off, bits, value(i, v));
+            }
         }
-        let mut out = Vec::with_capacity(pkt.len() + self.bytes);
-        if pkt.len() < ETH_LEN {
-            // Not an Ethernet frame: the switch never sends one to the server.
-            out.extend_from_slice(pkt);
-            return out;
-        }
-        out.extend_from_slice(&pkt[..ETHERTYPE_AT]);
-        out.extend_from_slice(&self.ethertype.to_be_bytes());
-        out.extend_from_slice(&hdr);
         out.extend_from_slice(&pkt[ETH_LEN..]);
-        out
     }
 }
 
@@ -157,22 +193,78 @@ fn parse_u16(s: &str) -> Option<u16> {
     }
 }
 
-/// `bits` bits at bit `off` (bit 0 = the first byte's most significant bit), big-endian.
-fn get_bits(buf: &[u8], off: u32, bits: u32) -> u64 {
-    (off..off + bits).fold(0u64, |acc, b| {
-        (acc << 1) | u64::from((buf[(b / 8) as usize] >> (7 - b % 8)) & 1)
-    })
+/// Headers up to this many bytes are encoded and decoded with word loads and stores.
+const MAX_FAST: usize = 240;
+
+/// `bits` bits at bit `off` of `buf`, which extends at least 16 bytes past the field's
+/// first byte.
+fn load(buf: &[u8], off: u32, bits: u32) -> u64 {
+    let at = (off / 8) as usize;
+    let lead = off % 8;
+    if lead + bits <= 64 {
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&buf[at..at + 8]);
+        let w = u64::from_be_bytes(w);
+        (w << lead) >> (64 - bits)
+    } else {
+        let mut w = [0u8; 16];
+        w.copy_from_slice(&buf[at..at + 16]);
+        let w = u128::from_be_bytes(w);
+        ((w << lead) >> (128 - bits)) as u64
+    }
 }
 
+/// Writes the low `bits` bits of `v` at bit `off` of `buf` (see [`load`]).
+fn store(buf: &mut [u8], off: u32, bits: u32, v: u64) {
+    let at = (off / 8) as usize;
+    let lead = off % 8;
+    if lead + bits <= 64 {
+        let sh = 64 - lead - bits;
+        let m = (u64::MAX >> (64 - bits)) << sh;
+        let mut w = [0u8; 8];
+        w.copy_from_slice(&buf[at..at + 8]);
+        let w = (u64::from_be_bytes(w) & !m) | ((v << sh) & m);
+        buf[at..at + 8].copy_from_slice(&w.to_be_bytes());
+    } else {
+        let sh = 128 - lead - bits;
+        let m = (u128::from(u64::MAX >> (64 - bits))) << sh;
+        let mut w = [0u8; 16];
+        w.copy_from_slice(&buf[at..at + 16]);
+        let w = (u128::from_be_bytes(w) & !m) | ((u128::from(v) << sh) & m);
+        buf[at..at + 16].copy_from_slice(&w.to_be_bytes());
+    }
+}
+
+/// The bytes `off..off + bits` span (at most 9 for a field of up to 64 bits), as one
+/// big-endian number, and how many low bits of it lie past the field.
+fn span(buf: &[u8], off: u32, bits: u32) -> (u128, u32, std::ops::Range<usize>) {
+    let first = (off / 8) as usize;
+    let last = ((off + bits).div_ceil(8)) as usize;
+    let acc = buf[first..last]
+        .iter()
+        .fold(0u128, |a, &b| (a << 8) | u128::from(b));
+    let tail = (last as u32) * 8 - (off + bits);
+    (acc, tail, first..last)
+}
+
+fn mask(bits: u32) -> u128 {
+    (1u128 << bits) - 1
+}
+
+/// `bits` bits at bit `off` (bit 0 = the first byte's most significant bit), big-endian.
+fn get_bits(buf: &[u8], off: u32, bits: u32) -> u64 {
+    let (acc, tail, _) = span(buf, off, bits);
+    ((acc >> tail) & mask(bits)) as u64
+}
+
+/// Writes the low `bits` bits of `v` at bit `off` (see [`get_bits`]).
 fn set_bits(buf: &mut [u8], off: u32, bits: u32, v: u64) {
-    for i in 0..bits {
-        let b = off + i;
-        let mask = 1u8 << (7 - b % 8);
-        if (v >> (bits - 1 - i)) & 1 == 1 {
-            buf[(b / 8) as usize] |= mask;
-        } else {
-            buf[(b / 8) as usize] &= !mask;
-        }
+    let (acc, tail, range) = span(buf, off, bits);
+    let m = mask(bits) << tail;
+    let acc = (acc & !m) | ((u128::from(v) << tail) & m);
+    let n = range.len();
+    for (i, b) in buf[range].iter_mut().enumerate() {
+        *b = (acc >> (8 * (n - 1 - i))) as u8;
     }
 }
 
@@ -222,6 +314,107 @@ mod tests {
         f.extend_from_slice(&hdr);
         f.extend_from_slice(payload);
         f
+    }
+
+    /// The bit-at-a-time definition the byte-wise accessors must match.
+    fn get_bits_ref(buf: &[u8], off: u32, bits: u32) -> u64 {
+        (off..off + bits).fold(0u64, |acc, b| {
+            (acc << 1) | u64::from((buf[(b / 8) as usize] >> (7 - b % 8)) & 1)
+        })
+    }
+
+    fn set_bits_ref(buf: &mut [u8], off: u32, bits: u32, v: u64) {
+        for i in 0..bits {
+            let b = off + i;
+            let mask = 1u8 << (7 - b % 8);
+            if (v >> (bits - 1 - i)) & 1 == 1 {
+                buf[(b / 8) as usize] |= mask;
+            } else {
+                buf[(b / 8) as usize] &= !mask;
+            }
+        }
+    }
+
+    #[test]
+    fn bit_fields_match_the_bitwise_definition() {
+        let mut seed = 0x9e37_79b9_7f4a_7c15u64;
+        let mut next = || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        for _ in 0..5000 {
+            let mut buf: Vec<u8> = (0..12).map(|_| next() as u8).collect();
+            let bits = (next() % 64 + 1) as u32;
+            let off = (next() % (96 - u64::from(bits) + 1)) as u32;
+            assert_eq!(get_bits(&buf, off, bits), get_bits_ref(&buf, off, bits));
+            let mut padded = buf.clone();
+            padded.resize(buf.len() + 16, 0);
+            assert_eq!(load(&padded, off, bits), get_bits_ref(&buf, off, bits));
+            let v = next();
+            let mut want = buf.clone();
+            set_bits_ref(&mut want, off, bits, v);
+            set_bits(&mut buf, off, bits, v);
+            assert_eq!(buf, want, "off {off} bits {bits}");
+            store(&mut padded, off, bits, v);
+            assert_eq!(&padded[..buf.len()], &want[..], "off {off} bits {bits}");
+        }
+    }
+
+    #[test]
+    fn short_and_long_headers_encode_and_decode_alike() {
+        for bytes in [10u32, 24, 300] {
+            let mut h = header();
+            h.bytes = bytes;
+            if bytes > 16 {
+                h.fields.pop();
+                h.fields.push(field("d", 70, 64));
+                h.fields.push(field("e", bytes * 8 - 40, 40));
+            }
+            let c = TransferCodec::new(&h).unwrap();
+            let vals: Vec<u64> = h
+                .fields
+                .iter()
+                .enumerate()
+                .map(|(i, f)| {
+                    (0x0123_4567_89ab_cdefu64.rotate_left(i as u32 * 7))
+                        & ((1u128 << f.bits) - 1) as u64
+                })
+                .collect();
+            let mut pkt = vec![0xaa; 12];
+            pkt.extend_from_slice(&[0x08, 0x00, 0x45, 1, 2, 3]);
+            let f = c.encode(&pkt, &vals);
+            assert_eq!(&f[12..14], &[0x88, 0xb5]);
+            let hdr = &f[14..14 + bytes as usize];
+            for (i, fd) in h.fields.iter().enumerate() {
+                let want = match fd.name.as_str() {
+                    "tag" => 2,
+                    "orig_ethertype" => 0x0800,
+                    _ => vals[i],
+                };
+                assert_eq!(
+                    get_bits_ref(hdr, fd.offset, fd.bits),
+                    want,
+                    "{bytes} {}",
+                    fd.name
+                );
+            }
+            assert_eq!(&f[14 + bytes as usize..], &[0x45, 1, 2, 3]);
+            // Back as a to-server frame: the same values.
+            let mut g = f.clone();
+            set_bits_ref(&mut g[14..], 0, 8, 1);
+            let (back, p2) = c.decode(&g).unwrap();
+            for (i, fd) in h.fields.iter().enumerate() {
+                assert_eq!(
+                    back[i],
+                    get_bits_ref(&g[14..], fd.offset, fd.bits),
+                    "{}",
+                    fd.name
+                );
+            }
+            assert_eq!(p2, pkt);
+        }
     }
 
     #[test]

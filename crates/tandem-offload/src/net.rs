@@ -2002,32 +2002,34 @@ fn server_loop(
         back.port = h.port;
         back.id = h.id;
         back.ts_ns = h.ts_ns;
-        let datagram = match host.handle(frame, in_port, h.ts_ns) {
+        let err = match host.handle(frame, in_port, h.ts_ns) {
             Ok(Some(out)) => {
                 count(&|s| s.returned += 1);
-                back.datagram(&out)
+                send(&back.datagram(out))?;
+                continue;
             }
             Ok(None) => {
                 count(&|s| s.consumed += 1);
                 back.kind = Kind::Consumed;
-                back.datagram(&[])
-            }
-            Err(e) if held.is_none() && host.is_holding() => {
-                // Output commit: the frame goes back only once the switch has its updates;
-                // the switch keeps the packet pending meanwhile.
-                log::warn!("server: packet {} from port {in_port} held: {e}", h.id);
-                count(&|s| s.held += 1);
-                held = Some(back);
-                next_try = Instant::now() + HOLD_RETRY;
+                send(&back.datagram(&[]))?;
                 continue;
             }
-            Err(e) => {
-                log::warn!("server: packet {} from port {in_port}: {e}", h.id);
-                count(&|s| s.errors += 1);
-                back.kind = Kind::Consumed;
-                back.flags = flags::ERROR | flags::VIA_SERVER;
-                back.datagram(&[])
-            }
+            Err(e) => e,
+        };
+        let datagram = if held.is_none() && host.is_holding() {
+            // Output commit: the frame goes back only once the switch has its updates;
+            // the switch keeps the packet pending meanwhile.
+            log::warn!("server: packet {} from port {in_port} held: {err}", h.id);
+            count(&|s| s.held += 1);
+            held = Some(back);
+            next_try = Instant::now() + HOLD_RETRY;
+            continue;
+        } else {
+            log::warn!("server: packet {} from port {in_port}: {err}", h.id);
+            count(&|s| s.errors += 1);
+            back.kind = Kind::Consumed;
+            back.flags = flags::ERROR | flags::VIA_SERVER;
+            back.datagram(&[])
         };
         send(&datagram)?;
     }

@@ -1,11 +1,16 @@
 //! The server's primary copy of the NF state and the `tandem_state_ops` the generated
 //! `server.cc` calls (ABI of `include/tandem/server.h`).
 //!
-//! The primary copy is an IR [`StateStore`]; map operations run the module's own `map.*`
-//! instruction on the interpreter, so capacity, expiry and refresh follow the NF IR's
-//! semantics exactly (the same semantics the native build has, as the lifter's differential
-//! test checks). Every map key a server packet inserts or erases is remembered, so the runtime
-//! can send the switch exactly what changed ([`Primary::take_touched`]).
+//! The primary copy is an IR [`StateStore`]; map operations are the store's own `map.*`
+//! operations ([`StateStore::map_find_at`] and friends, which the interpreter runs too), with
+//! operands and results wrapped to the types of the module's own `map.*` instruction of that
+//! map — so capacity, expiry and refresh follow the NF IR's semantics exactly (the same
+//! semantics the native build has, as the lifter's differential test checks;
+//! `tests/primary.rs` checks the callbacks against the interpreter). The callbacks work by
+//! state index and do not allocate for keys and values of up to 16 fields. Every map key a
+//! server packet inserts or erases, and every scalar or vector cell it writes, is remembered
+//! ([`Touched`]), so the runtime can send the switch exactly what changed
+//! ([`Primary::touched`]).
 //!
 //! The callbacks never unwind into C++: an error is recorded ([`Primary::take_error`]) and
 //! the callback returns a neutral value; the runtime then fails the packet.
@@ -14,8 +19,9 @@ use std::collections::{BTreeMap, BTreeSet, HashMap};
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::Arc;
 
-use tandem_ir::interp::{Machine, NoOpaque, OpaqueHandler, Packet, StateStore};
-use tandem_ir::{Inst, InstKind, Module, StateId, StateKind, Type, Value};
+use tandem_ir::interp::{MapRules, OpaqueHandler, StateStore};
+use tandem_ir::{InstKind, Module, StateId, StateKind, Type, Value};
+use tandem_lift::translate::opaque_names;
 
 /// `tandem_state_ops` (include/tandem/server.h).
 #[repr(C)]
@@ -33,41 +39,223 @@ pub(crate) struct Ops {
         extern "C" fn(*mut c_void, *const c_char, *const u64, u32, *mut u64, u32, *mut u8, u32),
 }
 
+/// The longest key or value (in fields) the callbacks handle without allocating.
+const INLINE_FIELDS: usize = 16;
+
+/// Operand types of one of the module's map instructions (what the interpreter wraps the
+/// operands and results to).
+#[derive(Clone, Debug, Default)]
+struct OpTypes {
+    /// Key operands.
+    key: Vec<Type>,
+    /// Value operands (insert) or value results (find).
+    value: Vec<Type>,
+}
+
+/// What the callbacks need of one state object, by index.
+#[derive(Clone, Debug)]
+enum StateInfo {
+    Map {
+        rules: MapRules,
+        key_len: usize,
+        value_len: usize,
+        /// The module's first `map.find`/`map.insert`/`map.erase` of this map.
+        find: Option<OpTypes>,
+        insert: Option<OpTypes>,
+        erase: Option<OpTypes>,
+    },
+    Vector {
+        fields: Vec<Type>,
+    },
+    Scalar {
+        ty: Type,
+    },
+}
+
+/// What a server packet changed since the last [`Primary::clear_touched`]: map keys inserted
+/// or erased, and scalars/vector cells written. No allocation once warmed up.
+#[derive(Clone, Debug, Default)]
+pub struct Touched {
+    /// (state, start, len) into `keys`.
+    entries: Vec<(u32, u32, u32)>,
+    keys: Vec<u64>,
+    /// Scalars and vector cells written: (state, cell) — `None` for a scalar, or for "any
+    /// cell" of a vector.
+    others: Vec<(u32, Option<u64>)>,
+    /// `entries` and `others` are sorted and free of duplicates.
+    sorted: bool,
+}
+
+impl Touched {
+    /// Forgets everything (keeps the buffers).
+    pub fn clear(&mut self) {
+        self.entries.clear();
+        self.keys.clear();
+        self.others.clear();
+        self.sorted = true;
+    }
+
+    /// Records a map key inserted or erased.
+    pub fn key(&mut self, state: u32, key: &[u64]) {
+        let start = self.keys.len() as u32;
+        self.keys.extend_from_slice(key);
+        self.entries.push((state, start, key.len() as u32));
+        self.sorted = false;
+    }
+
+    /// Records a scalar (`cell` `None`) or a vector cell written; a vector with `None`: any
+    /// of its cells.
+    pub fn other(&mut self, state: u32, cell: Option<u64>) {
+        if self.others.last() != Some(&(state, cell)) {
+            self.others.push((state, cell));
+            self.sorted = false;
+        }
+    }
+
+    /// The changes a fallback walk reports ([`crate::fallback::Walk`]): map keys per state,
+    /// and scalars/vectors written (any cell).
+    pub fn from_sets(maps: &BTreeMap<u32, BTreeSet<Vec<u64>>>, others: &BTreeSet<u32>) -> Touched {
+        let mut t = Touched::default();
+        for (&s, keys) in maps {
+            for k in keys {
+                t.key(s, k);
+            }
+        }
+        for &s in others {
+            t.other(s, None);
+        }
+        t.sort();
+        t
+    }
+
+    /// Sorts by state and key and removes duplicates (so changes are published in a fixed
+    /// order whatever order the server partition made them in).
+    pub fn sort(&mut self) {
+        if self.sorted {
+            return;
+        }
+        let keys = &self.keys;
+        let k = |&(s, a, n): &(u32, u32, u32)| (s, &keys[a as usize..(a + n) as usize]);
+        self.entries.sort_unstable_by(|a, b| k(a).cmp(&k(b)));
+        self.entries.dedup_by(|a, b| k(a) == k(b));
+        self.others.sort_unstable();
+        self.others.dedup();
+        self.sorted = true;
+    }
+
+    /// Whether nothing was touched.
+    pub fn is_empty(&self) -> bool {
+        self.entries.is_empty() && self.others.is_empty()
+    }
+
+    /// Map keys, in the order recorded (sorted by state and key after [`Touched::sort`]).
+    pub fn keys(&self) -> impl Iterator<Item = (u32, &[u64])> + '_ {
+        self.entries
+            .iter()
+            .map(|&(s, a, n)| (s, &self.keys[a as usize..(a + n) as usize]))
+    }
+
+    /// The `i`-th map key of [`Touched::keys`].
+    pub fn key_at(&self, i: usize) -> (u32, &[u64]) {
+        let (s, a, n) = self.entries[i];
+        (s, &self.keys[a as usize..(a + n) as usize])
+    }
+
+    /// Scalars and vector cells written.
+    pub fn others(&self) -> &[(u32, Option<u64>)] {
+        &self.others
+    }
+}
+
 /// The primary copy of every state object, as the server partition sees it.
 pub struct Primary {
     module: Arc<Module>,
     /// The state.
     pub store: StateStore,
     now: u64,
-    find: HashMap<u32, Inst>,
-    insert: HashMap<u32, Inst>,
-    erase: HashMap<u32, Inst>,
+    /// Per state index.
+    info: Vec<StateInfo>,
     /// Result types of each opaque operation, by name.
     opaque_types: HashMap<String, Vec<Type>>,
-    /// Map keys inserted or erased since the last [`Primary::take_touched`], per state index.
-    touched: BTreeMap<u32, BTreeSet<Vec<u64>>>,
-    /// Scalars and vectors written since the last take, per state index.
-    touched_other: BTreeSet<u32>,
+    /// What was changed since the last [`Primary::clear_touched`].
+    touched: Touched,
     error: Option<String>,
+    /// Opaque operations met so far, by the address of their name (a string literal of the
+    /// loaded server partition).
+    opaque_seen: Vec<OpaqueOp>,
+    /// A copy of the packet for opaque operations that take it by `Vec`.
+    frame: Vec<u8>,
+}
+
+/// The payload accessors the server partition calls most, done in place on the packet.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum OpaqueKind {
+    PayloadLoad,
+    PayloadLen,
+    /// Anything else: through [`tandem_lift::PayloadOps`].
+    Other,
+}
+
+#[derive(Clone, Debug)]
+struct OpaqueOp {
+    ptr: usize,
+    name: String,
+    kind: OpaqueKind,
+    types: Vec<Type>,
+}
+
+fn types(module: &Module, vals: &[Value]) -> Vec<Type> {
+    vals.iter()
+        .map(|&v| module.process.value_type(v).unwrap_or(Type::I64))
+        .collect()
 }
 
 impl Primary {
     /// A primary copy holding `store`.
     pub fn new(module: Arc<Module>, store: StateStore) -> Primary {
-        let mut find = HashMap::new();
-        let mut insert = HashMap::new();
-        let mut erase = HashMap::new();
+        let mut info: Vec<StateInfo> = module
+            .states
+            .values()
+            .map(|o| match &o.kind {
+                StateKind::HashMap { key, value, .. }
+                | StateKind::ExpiringMap { key, value, .. } => StateInfo::Map {
+                    rules: MapRules::of(&o.kind).expect("a map"),
+                    key_len: key.fields.len(),
+                    value_len: value.fields.len(),
+                    find: None,
+                    insert: None,
+                    erase: None,
+                },
+                StateKind::Vector { elem, .. } => StateInfo::Vector {
+                    fields: elem.fields.iter().map(|f| f.ty).collect(),
+                },
+                StateKind::Scalar { ty } => StateInfo::Scalar { ty: *ty },
+            })
+            .collect();
         let mut opaque_types = HashMap::new();
-        for (i, d) in module.process.insts.iter() {
-            match &d.kind {
-                InstKind::MapFind { state, .. } => {
-                    find.entry(state.as_u32()).or_insert(i);
+        for (_, d) in module.process.insts.iter() {
+            let (state, which, t) = match &d.kind {
+                InstKind::MapFind { state, key } => {
+                    let value: Vec<Value> = d.results.iter().skip(1).copied().collect();
+                    let t = OpTypes {
+                        key: types(&module, key),
+                        value: types(&module, &value),
+                    };
+                    (state, 0, t)
                 }
-                InstKind::MapInsert { state, .. } => {
-                    insert.entry(state.as_u32()).or_insert(i);
+                InstKind::MapInsert { state, key, value } => {
+                    let t = OpTypes {
+                        key: types(&module, key),
+                        value: types(&module, value),
+                    };
+                    (state, 1, t)
                 }
-                InstKind::MapErase { state, .. } => {
-                    erase.entry(state.as_u32()).or_insert(i);
+                InstKind::MapErase { state, key } => {
+                    let t = OpTypes {
+                        key: types(&module, key),
+                        value: Vec::new(),
+                    };
+                    (state, 2, t)
                 }
                 InstKind::Opaque { name, .. } => {
                     let types = d
@@ -76,21 +264,36 @@ impl Primary {
                         .filter_map(|&r| module.process.value_type(r))
                         .collect();
                     opaque_types.entry(name.clone()).or_insert(types);
+                    continue;
                 }
-                _ => {}
+                _ => continue,
+            };
+            if let Some(StateInfo::Map {
+                find,
+                insert,
+                erase,
+                ..
+            }) = info.get_mut(state.as_u32() as usize)
+            {
+                let slot = [find, insert, erase].into_iter().nth(which).expect("3");
+                if slot.is_none() {
+                    *slot = Some(t);
+                }
             }
         }
         Primary {
             module,
             store,
             now: 0,
-            find,
-            insert,
-            erase,
+            info,
             opaque_types,
-            touched: BTreeMap::new(),
-            touched_other: BTreeSet::new(),
+            touched: Touched {
+                sorted: true,
+                ..Touched::default()
+            },
             error: None,
+            opaque_seen: Vec::new(),
+            frame: Vec::new(),
         }
     }
 
@@ -105,13 +308,20 @@ impl Primary {
         self.store.clock_ns = self.store.clock_ns.max(now);
     }
 
-    /// Map keys inserted or erased (per state index) and other states written since the
-    /// last call.
-    pub fn take_touched(&mut self) -> (BTreeMap<u32, BTreeSet<Vec<u64>>>, BTreeSet<u32>) {
-        (
-            std::mem::take(&mut self.touched),
-            std::mem::take(&mut self.touched_other),
-        )
+    /// Map keys inserted or erased and other states written since the last
+    /// [`Primary::clear_touched`] (sorted once [`Primary::sort_touched`] ran).
+    pub fn touched(&self) -> &Touched {
+        &self.touched
+    }
+
+    /// Sorts what was touched by state and key, without duplicates (see [`Touched::sort`]).
+    pub fn sort_touched(&mut self) {
+        self.touched.sort();
+    }
+
+    /// Forgets what was touched (once it has been published).
+    pub fn clear_touched(&mut self) {
+        self.touched.clear();
     }
 
     /// The first error a callback met since the last call.
@@ -122,11 +332,18 @@ impl Primary {
     /// The key's value if it is live in the map (present and, for an expiring map, not idle
     /// past its timeout at the current time). Does not refresh.
     pub fn map_value(&self, state: u32, key: &[u64]) -> Option<Vec<u64>> {
-        let obj = &self.module.states[StateId::from_u32(state)];
-        self.store
-            .map_get_live(&self.module, &obj.name, key)
-            .ok()
-            .flatten()
+        self.map_value_ref(state, key).map(<[u64]>::to_vec)
+    }
+
+    /// [`Primary::map_value`] without copying.
+    pub fn map_value_ref(&self, state: u32, key: &[u64]) -> Option<&[u64]> {
+        match self.info.get(state as usize)? {
+            StateInfo::Map { rules, .. } => {
+                self.store
+                    .map_get_live_at(StateId::from_u32(state), *rules, key)
+            }
+            _ => None,
+        }
     }
 
     fn fail(&mut self, msg: String) {
@@ -135,103 +352,198 @@ impl Primary {
         }
     }
 
-    /// Runs one of the module's instructions with the given operand values; its results.
-    fn run(&mut self, inst: Inst, inputs: &[(Value, u64)]) -> Option<Vec<u64>> {
-        let pkt = Packet {
-            bytes: Vec::new(),
-            in_port: 0,
-            timestamp_ns: self.now,
+    /// `map.find` on the primary copy, as the module's own `map.find` of this map runs on
+    /// the interpreter (operands and results wrapped to their types, expiring entries
+    /// refreshed or reclaimed); a map the NF never looks up in `process()` is read host-side
+    /// (live entries, no refresh). The value goes to `out`; whether the key was found.
+    pub fn find_into(&mut self, s: u32, key: &[u64], out: &mut [u64]) -> bool {
+        let Some(StateInfo::Map { rules, find, .. }) = self.info.get(s as usize) else {
+            self.fail(format!("map_find: state {s} is not a map"));
+            return false;
         };
-        let module = self.module.clone();
-        let mut m = Machine::new(&module, &mut self.store, &pkt);
-        for &(v, x) in inputs {
-            if let Err(e) = m.set_value(v, x) {
-                self.fail(e.to_string());
-                return None;
+        let Some(t) = find else {
+            // The NF never looks this map up in process(): a host-side read.
+            return match self.map_value_ref(s, key) {
+                Some(v) => {
+                    for (o, x) in out.iter_mut().zip(v) {
+                        *o = *x;
+                    }
+                    true
+                }
+                None => false,
+            };
+        };
+        let rules = *rules;
+        let mut k = [0u64; INLINE_FIELDS];
+        let mut heap = Vec::new();
+        let key = wrap_into(&t.key, key, &mut k, &mut heap);
+        let hit = match self
+            .store
+            .map_find_at(StateId::from_u32(s), rules, key, self.now, out)
+        {
+            Some(h) => h,
+            None => {
+                self.fail(format!("state {s} is not a map in the store"));
+                return false;
+            }
+        };
+        let Some(StateInfo::Map { find: Some(t), .. }) = self.info.get(s as usize) else {
+            return hit;
+        };
+        if hit {
+            for (o, ty) in out.iter_mut().zip(&t.value) {
+                *o = ty.wrap(*o);
             }
         }
-        if let Err(e) = m.exec(inst, &mut self.store, &pkt, &mut NoOpaque) {
-            self.fail(e.to_string());
-            return None;
-        }
-        let results = &module.process.insts[inst].results;
-        Some(results.iter().map(|&r| m.value(r).unwrap_or(0)).collect())
+        hit
     }
 
-    fn state_name(&self, s: u32) -> Option<String> {
-        self.valid_state(s)
-            .then(|| self.module.states[StateId::from_u32(s)].name.clone())
-    }
-
-    /// `map.find` on the primary copy (refreshes an expiring entry).
+    /// `map.find` on the primary copy (see [`Primary::find_into`]).
     pub fn find(&mut self, s: u32, key: &[u64]) -> Option<Vec<u64>> {
-        let Some(&inst) = self.find.get(&s) else {
-            // The NF never looks this map up in process(): a host-side read.
-            return self.map_value(s, key);
+        let n = match self.info.get(s as usize) {
+            Some(StateInfo::Map { value_len, .. }) => *value_len,
+            _ => 0,
         };
-        let InstKind::MapFind { key: args, .. } = self.module.process.insts[inst].kind.clone()
-        else {
-            return None;
-        };
-        let inputs: Vec<_> = args.iter().copied().zip(key.iter().copied()).collect();
-        let r = self.run(inst, &inputs)?;
-        (r.first() == Some(&1)).then(|| r[1..].to_vec())
+        let mut out = vec![0; n];
+        self.find_into(s, key, &mut out).then_some(out)
     }
 
-    /// `map.insert` on the primary copy; false when the map is full.
+    /// `map.insert` on the primary copy, as the module's own `map.insert` of this map runs
+    /// on the interpreter (capacity, expiry); false when the map is full.
     pub fn insert(&mut self, s: u32, key: &[u64], value: &[u64]) -> bool {
-        let Some(&inst) = self.insert.get(&s) else {
+        let Some(StateInfo::Map {
+            rules,
+            insert: Some(t),
+            ..
+        }) = self.info.get(s as usize)
+        else {
             self.fail(format!("state {s}: the NF never inserts into it"));
             return false;
         };
-        let InstKind::MapInsert {
-            key: k, value: v, ..
-        } = self.module.process.insts[inst].kind.clone()
-        else {
-            return false;
+        let rules = *rules;
+        let (mut k, mut v) = ([0u64; INLINE_FIELDS], [0u64; INLINE_FIELDS]);
+        let (mut kh, mut vh) = (Vec::new(), Vec::new());
+        let key = wrap_into(&t.key, key, &mut k, &mut kh);
+        let value = wrap_into(&t.value, value, &mut v, &mut vh);
+        let ok = match self
+            .store
+            .map_insert_at(StateId::from_u32(s), rules, key, value, self.now)
+        {
+            Some(ok) => ok,
+            None => {
+                self.fail(format!("state {s} is not a map in the store"));
+                false
+            }
         };
-        let mut inputs: Vec<_> = k.iter().copied().zip(key.iter().copied()).collect();
-        inputs.extend(v.iter().copied().zip(value.iter().copied()));
-        let ok = self
-            .run(inst, &inputs)
-            .is_some_and(|r| r.first() == Some(&1));
-        self.touched.entry(s).or_default().insert(key.to_vec());
+        self.touched.key(s, key);
         ok
     }
 
     /// `map.erase` on the primary copy.
     pub fn erase(&mut self, s: u32, key: &[u64]) {
-        let Some(&inst) = self.erase.get(&s) else {
+        let Some(StateInfo::Map { erase: Some(t), .. }) = self.info.get(s as usize) else {
             self.fail(format!("state {s}: the NF never erases from it"));
             return;
         };
-        let InstKind::MapErase { key: k, .. } = self.module.process.insts[inst].kind.clone() else {
-            return;
-        };
-        let inputs: Vec<_> = k.iter().copied().zip(key.iter().copied()).collect();
-        self.run(inst, &inputs);
-        self.touched.entry(s).or_default().insert(key.to_vec());
+        let mut k = [0u64; INLINE_FIELDS];
+        let mut kh = Vec::new();
+        let key = wrap_into(&t.key, key, &mut k, &mut kh);
+        if self.store.map_erase_at(StateId::from_u32(s), key).is_none() {
+            self.fail(format!("state {s} is not a map in the store"));
+        }
+        self.touched.key(s, key);
     }
 
     fn key_len(&self, s: u32) -> usize {
-        match &self.module.states[StateId::from_u32(s)].kind {
-            StateKind::HashMap { key, .. } | StateKind::ExpiringMap { key, .. } => key.fields.len(),
+        match self.info.get(s as usize) {
+            Some(StateInfo::Map { key_len, .. }) => *key_len,
             _ => 0,
         }
     }
 
     fn value_len(&self, s: u32) -> usize {
-        match &self.module.states[StateId::from_u32(s)].kind {
-            StateKind::HashMap { value, .. } | StateKind::ExpiringMap { value, .. } => {
-                value.fields.len()
-            }
-            StateKind::Vector { elem, .. } => elem.fields.len(),
+        match self.info.get(s as usize) {
+            Some(StateInfo::Map { value_len, .. }) => *value_len,
+            Some(StateInfo::Vector { fields }) => fields.len(),
             _ => 0,
         }
     }
 
     fn valid_state(&self, s: u32) -> bool {
-        (s as usize) < self.module.states.len()
+        (s as usize) < self.info.len()
+    }
+
+    fn state_name(&self, s: u32) -> &str {
+        &self.module.states[StateId::from_u32(s)].name
+    }
+
+    /// Element `index` of vector `s` into `out` (host-side read, as `StateStore::vec_get`).
+    fn vec_get_into(&mut self, s: u32, index: u64, out: &mut [u64]) {
+        match self.store.vec_get_at(StateId::from_u32(s), index, out) {
+            Some(true) => {}
+            Some(false) => {
+                let name = self.state_name(s).to_string();
+                self.fail(format!("state `{name}`: index out of range"));
+            }
+            None => {
+                let name = self.state_name(s).to_string();
+                self.fail(format!("state `{name}`: not a vector"));
+            }
+        }
+    }
+
+    /// Writes element `index` of vector `s` (host-side write, as `StateStore::vec_set`:
+    /// every field must fit its type).
+    fn vec_set_from(&mut self, s: u32, index: u64, elem: &[u64]) {
+        let name = || self.module.states[StateId::from_u32(s)].name.clone();
+        let Some(StateInfo::Vector { fields }) = self.info.get(s as usize) else {
+            let n = name();
+            self.fail(format!("state `{n}`: not a vector"));
+            return;
+        };
+        if fields.len() != elem.len() || fields.iter().zip(elem).any(|(t, &v)| t.wrap(v) != v) {
+            // The host-side API's own message.
+            let module = self.module.clone();
+            let n = name();
+            if let Err(e) = self.store.vec_set(&module, &n, index, elem) {
+                self.fail(e.to_string());
+            }
+            return;
+        }
+        match self.store.vec_set_at(StateId::from_u32(s), index, elem) {
+            Some(true) => {}
+            _ => {
+                let n = name();
+                self.fail(format!("state `{n}`: index out of range"));
+            }
+        }
+    }
+
+    fn scalar_load(&mut self, s: u32) -> u64 {
+        match self.store.scalar_at(StateId::from_u32(s)) {
+            Some(v) => v,
+            None => {
+                let name = self.state_name(s).to_string();
+                self.fail(format!("state `{name}`: not a scalar"));
+                0
+            }
+        }
+    }
+
+    fn scalar_store(&mut self, s: u32, v: u64) {
+        let ok = match self.info.get(s as usize) {
+            Some(StateInfo::Scalar { ty }) if ty.wrap(v) == v => {
+                self.store.set_scalar_at(StateId::from_u32(s), v).is_some()
+            }
+            _ => false,
+        };
+        if !ok {
+            let module = self.module.clone();
+            let name = self.state_name(s).to_string();
+            if let Err(e) = self.store.scalar_set(&module, &name, v) {
+                self.fail(e.to_string());
+            }
+        }
     }
 
     /// The callbacks, with `self` as their context. The pointer is valid while `self` is
@@ -249,6 +561,27 @@ impl Primary {
             opaque: cb_opaque,
         }
     }
+}
+
+/// `vals` wrapped to `types` (missing operands are 0, as unset interpreter values), in `buf`
+/// when it fits, else in `heap`.
+fn wrap_into<'a>(
+    types: &[Type],
+    vals: &[u64],
+    buf: &'a mut [u64; INLINE_FIELDS],
+    heap: &'a mut Vec<u64>,
+) -> &'a [u64] {
+    let n = types.len();
+    let out: &mut [u64] = if n <= INLINE_FIELDS {
+        &mut buf[..n]
+    } else {
+        heap.resize(n, 0);
+        heap
+    };
+    for (i, (o, ty)) in out.iter_mut().zip(types).enumerate() {
+        *o = ty.wrap(vals.get(i).copied().unwrap_or(0));
+    }
+    out
 }
 
 fn primary<'a>(ctx: *mut c_void) -> &'a mut Primary {
@@ -281,13 +614,21 @@ extern "C" fn cb_map_find(ctx: *mut c_void, s: u32, key: *const u64, value: *mut
         p.fail(format!("map_find: no state {s}"));
         return 0;
     }
-    let key = slice(key, p.key_len(s)).to_vec();
-    match p.find(s, &key) {
-        Some(v) => {
-            write_out(value, &v);
-            1
-        }
-        None => 0,
+    let key = slice(key, p.key_len(s));
+    let n = p.value_len(s);
+    let mut buf = [0u64; INLINE_FIELDS];
+    let mut heap = Vec::new();
+    let out: &mut [u64] = if n <= INLINE_FIELDS {
+        &mut buf[..n]
+    } else {
+        heap.resize(n, 0);
+        &mut heap
+    };
+    if p.find_into(s, key, out) {
+        write_out(value, out);
+        1
+    } else {
+        0
     }
 }
 
@@ -297,9 +638,9 @@ extern "C" fn cb_map_insert(ctx: *mut c_void, s: u32, key: *const u64, value: *c
         p.fail(format!("map_insert: no state {s}"));
         return 0;
     }
-    let key = slice(key, p.key_len(s)).to_vec();
-    let value = slice(value, p.value_len(s)).to_vec();
-    c_int::from(p.insert(s, &key, &value))
+    let key = slice(key, p.key_len(s));
+    let value = slice(value, p.value_len(s));
+    c_int::from(p.insert(s, key, value))
 }
 
 extern "C" fn cb_map_erase(ctx: *mut c_void, s: u32, key: *const u64) {
@@ -308,59 +649,82 @@ extern "C" fn cb_map_erase(ctx: *mut c_void, s: u32, key: *const u64) {
         p.fail(format!("map_erase: no state {s}"));
         return;
     }
-    let key = slice(key, p.key_len(s)).to_vec();
-    p.erase(s, &key);
+    let key = slice(key, p.key_len(s));
+    p.erase(s, key);
 }
 
 extern "C" fn cb_vec_get(ctx: *mut c_void, s: u32, index: u64, elem: *mut u64) {
     let p = primary(ctx);
-    let Some(name) = p.state_name(s) else {
+    if !p.valid_state(s) {
         p.fail(format!("vec_get: no state {s}"));
         return;
+    }
+    let n = p.value_len(s);
+    let mut buf = [0u64; INLINE_FIELDS];
+    let mut heap = Vec::new();
+    let out: &mut [u64] = if n <= INLINE_FIELDS {
+        &mut buf[..n]
+    } else {
+        heap.resize(n, 0);
+        &mut heap
     };
-    match p.store.vec_get(&p.module, &name, index) {
-        Ok(e) => write_out(elem, &e),
-        Err(e) => p.fail(e.to_string()),
+    p.vec_get_into(s, index, out);
+    if p.error.is_none() {
+        write_out(elem, out);
     }
 }
 
 extern "C" fn cb_vec_set(ctx: *mut c_void, s: u32, index: u64, elem: *const u64) {
     let p = primary(ctx);
-    let Some(name) = p.state_name(s) else {
+    if !p.valid_state(s) {
         p.fail(format!("vec_set: no state {s}"));
         return;
-    };
-    let e = slice(elem, p.value_len(s)).to_vec();
-    let module = p.module.clone();
-    if let Err(e) = p.store.vec_set(&module, &name, index, &e) {
-        p.fail(e.to_string());
     }
-    p.touched_other.insert(s);
+    let e = slice(elem, p.value_len(s));
+    p.vec_set_from(s, index, e);
+    p.touched.other(s, Some(index));
 }
 
 extern "C" fn cb_scalar_load(ctx: *mut c_void, s: u32) -> u64 {
     let p = primary(ctx);
-    let Some(name) = p.state_name(s) else {
+    if !p.valid_state(s) {
         p.fail(format!("scalar_load: no state {s}"));
         return 0;
-    };
-    p.store.scalar_get(&p.module, &name).unwrap_or_else(|e| {
-        p.fail(e.to_string());
-        0
-    })
+    }
+    p.scalar_load(s)
 }
 
 extern "C" fn cb_scalar_store(ctx: *mut c_void, s: u32, v: u64) {
     let p = primary(ctx);
-    let Some(name) = p.state_name(s) else {
+    if !p.valid_state(s) {
         p.fail(format!("scalar_store: no state {s}"));
         return;
-    };
-    let module = p.module.clone();
-    if let Err(e) = p.store.scalar_set(&module, &name, v) {
-        p.fail(e.to_string());
     }
-    p.touched_other.insert(s);
+    p.scalar_store(s, v);
+    p.touched.other(s, None);
+}
+
+/// `tandem.payload_load` of [`tandem_lift::PayloadOps`] without copying the packet: the
+/// little-endian value of the `ty`-wide payload bytes at `off` (0 beyond the end).
+fn payload_load(packet: &[u8], off: u64, ty: Type) -> u64 {
+    let start = tandem_lift::payload::payload_offset(packet);
+    let off = off as i64;
+    let mut v = 0u64;
+    for i in 0..i64::from(ty.bytes()) {
+        let pos = start as i64 + off + i;
+        let b = usize::try_from(pos)
+            .ok()
+            .and_then(|p| packet.get(p))
+            .copied()
+            .unwrap_or(0);
+        v |= u64::from(b) << (8 * i);
+    }
+    v
+}
+
+/// `tandem.payload_len` of [`tandem_lift::PayloadOps`] without copying the packet.
+fn payload_len(packet: &[u8]) -> u64 {
+    (packet.len() - tandem_lift::payload::payload_offset(packet)) as u64
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -379,20 +743,56 @@ extern "C" fn cb_opaque(
         p.fail("opaque: null name or packet".into());
         return;
     }
-    // SAFETY: the generated code passes a NUL-terminated string literal.
-    let name = match unsafe { CStr::from_ptr(name) }.to_str() {
-        Ok(n) => n.to_string(),
-        Err(_) => {
-            p.fail("opaque: name is not UTF-8".into());
-            return;
+    let at = match p.opaque_seen.iter().position(|o| o.ptr == name as usize) {
+        Some(i) => i,
+        None => {
+            // SAFETY: the generated code passes a NUL-terminated string literal.
+            let n = match unsafe { CStr::from_ptr(name) }.to_str() {
+                Ok(n) => n.to_string(),
+                Err(_) => {
+                    p.fail("opaque: name is not UTF-8".into());
+                    return;
+                }
+            };
+            let kind = match n.as_str() {
+                opaque_names::PAYLOAD_LOAD => OpaqueKind::PayloadLoad,
+                opaque_names::PAYLOAD_LEN => OpaqueKind::PayloadLen,
+                _ => OpaqueKind::Other,
+            };
+            let types = p.opaque_types.get(&n).cloned().unwrap_or_default();
+            p.opaque_seen.push(OpaqueOp {
+                ptr: name as usize,
+                name: n,
+                kind,
+                types,
+            });
+            p.opaque_seen.len() - 1
         }
     };
-    let types = p.opaque_types.get(&name).cloned().unwrap_or_default();
     // SAFETY: `pkt` points to `len` bytes owned by the caller for the duration of the call.
     let bytes = unsafe { std::slice::from_raw_parts_mut(pkt, len as usize) };
-    let mut frame = bytes.to_vec();
-    let args = slice(args, nargs as usize).to_vec();
-    match tandem_lift::PayloadOps.call(&name, &args, &types, &mut frame, &mut p.store) {
+    let args = slice(args, nargs as usize);
+    let op = &p.opaque_seen[at];
+    let one = match op.kind {
+        OpaqueKind::PayloadLoad => Some(payload_load(
+            bytes,
+            args.first().copied().unwrap_or(0),
+            op.types.first().copied().unwrap_or(Type::I8),
+        )),
+        OpaqueKind::PayloadLen => Some(payload_len(bytes)),
+        OpaqueKind::Other => None,
+    };
+    if let Some(v) = one {
+        if nresults > 0 {
+            write_out(results, &[v]);
+        }
+        return;
+    }
+    let (name, types) = (op.name.clone(), op.types.clone());
+    let mut frame = std::mem::take(&mut p.frame);
+    frame.clear();
+    frame.extend_from_slice(bytes);
+    match tandem_lift::PayloadOps.call(&name, args, &types, &mut frame, &mut p.store) {
         Ok(out) => {
             let n = bytes.len().min(frame.len());
             bytes[..n].copy_from_slice(&frame[..n]);
@@ -400,5 +800,62 @@ extern "C" fn cb_opaque(
             write_out(results, &out);
         }
         Err(e) => p.fail(format!("opaque `{name}`: {e}")),
+    }
+    p.frame = frame;
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// The in-place payload accessors against [`tandem_lift::PayloadOps`] on assorted
+    /// frames (TCP with options, UDP, IPv4 with options, bare Ethernet, runts).
+    #[test]
+    fn payload_accessors_match_payload_ops() {
+        let mut seed = 0x853c_49e6_748f_ea9bu64;
+        let mut next = move || {
+            seed ^= seed << 13;
+            seed ^= seed >> 7;
+            seed ^= seed << 17;
+            seed
+        };
+        let mut store = StateStore::new(&Module::new("x"));
+        for _ in 0..3000 {
+            let len = (next() % 120) as usize;
+            let mut f: Vec<u8> = (0..len).map(|_| next() as u8).collect();
+            if len > 14 && next() % 4 != 0 {
+                f[12] = 0x08;
+                f[13] = 0x00;
+                if len > 24 {
+                    f[14] = 0x40 | (5 + (next() % 3) as u8);
+                    f[23] = [6u8, 17, 1][(next() % 3) as usize];
+                }
+            }
+            let off = next() % 80;
+            for ty in [Type::I8, Type::I16, Type::I32, Type::I64] {
+                let mut frame = f.clone();
+                let want = tandem_lift::PayloadOps
+                    .call(
+                        opaque_names::PAYLOAD_LOAD,
+                        &[off],
+                        &[ty],
+                        &mut frame,
+                        &mut store,
+                    )
+                    .unwrap();
+                assert_eq!(vec![payload_load(&f, off, ty)], want);
+            }
+            let mut frame = f.clone();
+            let want = tandem_lift::PayloadOps
+                .call(
+                    opaque_names::PAYLOAD_LEN,
+                    &[],
+                    &[Type::I32],
+                    &mut frame,
+                    &mut store,
+                )
+                .unwrap();
+            assert_eq!(vec![payload_len(&f)], want);
+        }
     }
 }

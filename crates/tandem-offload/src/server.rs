@@ -106,7 +106,7 @@ impl ServerLib {
     }
 
     /// Runs the server partition on `pkt` (as the NF sees it; rewritten in place) with the
-    /// transfer-header values `input`; returns the output values.
+    /// transfer-header values `input`; the output values go to `output` (one per input).
     pub fn call(
         &self,
         primary: &mut Primary,
@@ -114,9 +114,11 @@ impl ServerLib {
         in_port: u16,
         now_ns: u64,
         input: &[u64],
-    ) -> Result<Vec<u64>, OffloadError> {
+        output: &mut Vec<u64>,
+    ) -> Result<(), OffloadError> {
         primary.set_now(now_ns);
-        let mut output = vec![0u64; input.len()];
+        output.clear();
+        output.resize(input.len(), 0);
         let mut cpkt = CPacket {
             data: pkt.as_mut_ptr(),
             len: pkt.len() as u32,
@@ -136,6 +138,6 @@ impl ServerLib {
                 "tandem_server_process returned {rc}"
             )));
         }
-        Ok(output)
+        Ok(())
     }
 }

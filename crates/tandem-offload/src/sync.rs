@@ -25,14 +25,22 @@
 //! Replicated scalars and vectors live in registers; a single register write is atomic, but
 //! register writes are not part of the table batch.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
+//!
+//! **Cost.** A server packet's batch is built without copying any table: the primary copy
+//! reports exactly the keys and cells the packet wrote ([`Touched`]), each is compared with
+//! what the switch shows, and the control-plane requests are composed in reusable buffers
+//! (strings and vectors of earlier requests are overwritten in place), so a steady-state
+//! batch allocates only the staged keys and values themselves.
 
-use tandem_ir::{Module, StateKind};
+use std::collections::{BTreeMap, BTreeSet, HashSet};
+
+use tandem_ir::hash::{FxHashMap, FxHashSet};
+use tandem_ir::{Module, StateId, StateKind};
 use tandem_p4::manifest::{Manifest, TableRole};
 use tandem_switch::{ControlOp, KeyMatch, TableEntry};
 
 use crate::control::{ControlFailure, ControlPlane, RetryPolicy};
-use crate::primary::Primary;
+use crate::primary::{Primary, Touched};
 use crate::OffloadError;
 
 /// One desired change to the switch's copy of a map: the key's new value, or `None` to
@@ -70,6 +78,113 @@ pub struct SyncStats {
 
 const BATCH_BUCKETS: usize = 9;
 
+/// A reusable write request: its slots keep their strings and vectors from one request to
+/// the next, so composing a request of the same shape again allocates nothing.
+#[derive(Debug, Default)]
+struct OpBuf {
+    ops: Vec<ControlOp>,
+    n: usize,
+}
+
+fn set_str(s: &mut String, v: &str) {
+    s.clear();
+    s.push_str(v);
+}
+
+fn set_key(m: &mut Vec<KeyMatch>, key: &[u64]) {
+    m.clear();
+    m.extend(key.iter().map(|&k| KeyMatch::Exact(k)));
+}
+
+/// The table name and key buffer of an operation, for reuse in another kind of operation.
+fn take_parts(op: &mut ControlOp) -> (String, Vec<KeyMatch>) {
+    match op {
+        ControlOp::Insert { table, entry } | ControlOp::Modify { table, entry } => {
+            (std::mem::take(table), std::mem::take(&mut entry.matches))
+        }
+        ControlOp::Delete { table, matches, .. } => {
+            (std::mem::take(table), std::mem::take(matches))
+        }
+        ControlOp::SetDefault { table, .. } | ControlOp::Clear { table } => {
+            (std::mem::take(table), Vec::new())
+        }
+    }
+}
+
+impl OpBuf {
+    fn clear(&mut self) {
+        self.n = 0;
+    }
+
+    fn ops(&self) -> &[ControlOp] {
+        &self.ops[..self.n]
+    }
+
+    fn next(&mut self) -> &mut ControlOp {
+        if self.n == self.ops.len() {
+            self.ops.push(ControlOp::Clear {
+                table: String::new(),
+            });
+        }
+        self.n += 1;
+        &mut self.ops[self.n - 1]
+    }
+
+    /// Appends an insert (or, with `modify`, a modify) of `key` → `action(args)`.
+    fn entry(&mut self, modify: bool, table: &str, key: &[u64], action: &str, args: &[u64]) {
+        let op = self.next();
+        let same = matches!(
+            (&*op, modify),
+            (ControlOp::Insert { .. }, false) | (ControlOp::Modify { .. }, true)
+        );
+        if !same {
+            let (t, m) = take_parts(op);
+            let entry = TableEntry {
+                matches: m,
+                action: String::new(),
+                args: Vec::new(),
+                priority: None,
+            };
+            *op = if modify {
+                ControlOp::Modify { table: t, entry }
+            } else {
+                ControlOp::Insert { table: t, entry }
+            };
+        }
+        if let ControlOp::Insert { table: t, entry } | ControlOp::Modify { table: t, entry } = op {
+            set_str(t, table);
+            set_key(&mut entry.matches, key);
+            set_str(&mut entry.action, action);
+            entry.args.clear();
+            entry.args.extend_from_slice(args);
+            entry.priority = None;
+        }
+    }
+
+    /// Appends a delete of `key`.
+    fn delete(&mut self, table: &str, key: &[u64]) {
+        let op = self.next();
+        if !matches!(op, ControlOp::Delete { .. }) {
+            let (t, m) = take_parts(op);
+            *op = ControlOp::Delete {
+                table: t,
+                matches: m,
+                priority: None,
+            };
+        }
+        if let ControlOp::Delete {
+            table: t,
+            matches,
+            priority,
+        } = op
+        {
+            set_str(t, table);
+            set_key(matches, key);
+            *priority = None;
+        }
+    }
+}
+
 /// What the switch holds of one map.
 #[derive(Debug)]
 struct MapSync {
@@ -85,18 +200,24 @@ struct MapSync {
     /// Entries the write-back tables can hold.
     wb_size: u64,
     /// What the main tables hold.
-    on_main: HashMap<Vec<u64>, Vec<u64>>,
+    on_main: FxHashMap<Vec<u64>, Vec<u64>>,
     /// What the write-back tables hold (visible while the flag is set).
-    staged: HashMap<Vec<u64>, Option<Vec<u64>>>,
-    server_only: HashSet<Vec<u64>>,
+    staged: FxHashMap<Vec<u64>, Option<Vec<u64>>>,
+    /// Entries of `staged` whose key the main tables do not hold (keys the batch adds).
+    staged_adds: u64,
+    server_only: FxHashSet<Vec<u64>>,
+    /// Request buffers: per main table; per write-back table for staging and for clearing.
+    main_ops: Vec<OpBuf>,
+    wb_ops: Vec<OpBuf>,
+    wb_clear_ops: Vec<OpBuf>,
 }
 
 impl MapSync {
     /// The key's value as packets see it.
-    fn visible(&self, key: &[u64]) -> Option<&Vec<u64>> {
+    fn visible(&self, key: &[u64]) -> Option<&[u64]> {
         match self.staged.get(key) {
-            Some(v) => v.as_ref(),
-            None => self.on_main.get(key),
+            Some(v) => v.as_deref(),
+            None => self.on_main.get(key).map(Vec::as_slice),
         }
     }
 
@@ -112,6 +233,25 @@ impl MapSync {
         }
         n.max(0) as u64
     }
+
+    /// Puts `key` → `value` into the batch being staged.
+    fn stage(&mut self, key: &[u64], value: Option<&[u64]>, on_main: bool) {
+        let add = value.is_some() && !on_main;
+        match self.staged.get_mut(key) {
+            Some(slot) => {
+                if slot.is_some() && !on_main {
+                    self.staged_adds -= 1;
+                }
+                *slot = value.map(<[u64]>::to_vec);
+            }
+            None => {
+                self.staged.insert(key.to_vec(), value.map(<[u64]>::to_vec));
+            }
+        }
+        if add {
+            self.staged_adds += 1;
+        }
+    }
 }
 
 /// Registers holding a scalar or vector: (register name, element field index).
@@ -120,7 +260,55 @@ struct RegSync {
     name: String,
     regs: Vec<(String, usize)>,
     /// Values last written, per (register, index).
-    written: HashMap<(usize, u32), u64>,
+    written: FxHashMap<(usize, u32), u64>,
+}
+
+/// Which cells of a scalar or vector to bring up to date.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Cells {
+    /// Every cell, written whether changed or not.
+    AllForced,
+    /// Every cell whose value changed.
+    AllChanged,
+    /// This cell, if its value changed.
+    One(u64),
+}
+
+/// A batch of map changes, by position.
+trait Changes {
+    fn count(&self) -> usize;
+    fn get(&self, i: usize) -> (u32, &[u64], Option<&[u64]>);
+}
+
+impl Changes for [Change] {
+    fn count(&self) -> usize {
+        self.len()
+    }
+
+    fn get(&self, i: usize) -> (u32, &[u64], Option<&[u64]>) {
+        let c = &self[i];
+        (c.state, &c.key, c.value.as_deref())
+    }
+}
+
+/// The changes of a server packet: the touched keys that differ from what the switch shows,
+/// with their values in the primary copy.
+struct Pending<'a> {
+    touched: &'a Touched,
+    primary: &'a Primary,
+    /// Indices of touched keys.
+    idx: &'a [u32],
+}
+
+impl Changes for Pending<'_> {
+    fn count(&self) -> usize {
+        self.idx.len()
+    }
+
+    fn get(&self, i: usize) -> (u32, &[u64], Option<&[u64]>) {
+        let (s, k) = self.touched.key_at(self.idx[i] as usize);
+        (s, k, self.primary.map_value_ref(s, k))
+    }
 }
 
 /// Keeps the switch's copies of the NF state equal to the primary copy.
@@ -139,21 +327,50 @@ pub struct SyncEngine {
     /// The first install went through: from then on the switch-owned registers hold the
     /// primary copy and are never overwritten from the server's (stale) copy.
     installed: bool,
+    /// Buffer: touched keys that differ from the switch (indices into the [`Touched`]).
+    pending: Vec<u32>,
+    /// Buffer: a vector element.
+    cell: Vec<u64>,
 }
 
 fn short(action: &str) -> String {
     action.rsplit('.').next().unwrap_or(action).to_string()
 }
 
-fn exact(key: &[u64]) -> Vec<KeyMatch> {
-    key.iter().map(|&k| KeyMatch::Exact(k)).collect()
+/// One write request, retried by `policy`.
+fn send(
+    policy: &RetryPolicy,
+    stats: &mut SyncStats,
+    cp: &mut dyn ControlPlane,
+    ops: &[ControlOp],
+) -> Result<(), ControlFailure> {
+    if ops.is_empty() {
+        return Ok(());
+    }
+    policy.run(&mut stats.retries, || cp.write(ops))?;
+    stats.requests += 1;
+    Ok(())
+}
+
+/// One register write, retried by `policy`.
+fn send_register(
+    policy: &RetryPolicy,
+    stats: &mut SyncStats,
+    cp: &mut dyn ControlPlane,
+    name: &str,
+    index: u32,
+    value: u64,
+) -> Result<(), ControlFailure> {
+    policy.run(&mut stats.retries, || cp.register_write(name, index, value))?;
+    stats.requests += 1;
+    Ok(())
 }
 
 impl SyncEngine {
     /// The switch-side layout of every state from the manifest, checked against the module.
     pub fn new(module: &Module, manifest: &Manifest) -> Result<SyncEngine, OffloadError> {
         let bad = |m: String| OffloadError::Manifest(m);
-        let index: HashMap<&str, u32> = module
+        let index: std::collections::HashMap<&str, u32> = module
             .states
             .iter()
             .map(|(id, o)| (o.name.as_str(), id.as_u32()))
@@ -168,7 +385,7 @@ impl SyncEngine {
                     sm.name
                 )));
             };
-            let kind = &module.states[tandem_ir::StateId::from_u32(sid)].kind;
+            let kind = &module.states[StateId::from_u32(sid)].kind;
             if sm.placement == "switch_register" {
                 switch_owned.insert(sid);
             }
@@ -232,9 +449,13 @@ impl SyncEngine {
                         value_fields: vl.fields.len(),
                         size: main.iter().map(|t| t.size).min().unwrap_or(0),
                         wb_size: wb.iter().map(|t| t.size).min().unwrap_or(0),
-                        on_main: HashMap::new(),
-                        staged: HashMap::new(),
-                        server_only: HashSet::new(),
+                        on_main: FxHashMap::default(),
+                        staged: FxHashMap::default(),
+                        staged_adds: 0,
+                        server_only: FxHashSet::default(),
+                        main_ops: main.iter().map(|_| OpBuf::default()).collect(),
+                        wb_ops: wb.iter().map(|_| OpBuf::default()).collect(),
+                        wb_clear_ops: wb.iter().map(|_| OpBuf::default()).collect(),
                     },
                 );
             }
@@ -264,7 +485,7 @@ impl SyncEngine {
                     RegSync {
                         name: sm.name.clone(),
                         regs: rs,
-                        written: HashMap::new(),
+                        written: FxHashMap::default(),
                     },
                 );
             }
@@ -281,6 +502,8 @@ impl SyncEngine {
                 batch_sizes: vec![0; BATCH_BUCKETS],
                 ..SyncStats::default()
             },
+            pending: Vec::new(),
+            cell: Vec::new(),
         })
     }
 
@@ -315,7 +538,7 @@ impl SyncEngine {
 
     /// The value packets see for a key on the switch.
     pub fn switch_value(&self, state: u32, key: &[u64]) -> Option<Vec<u64>> {
-        self.maps.get(&state)?.visible(key).cloned()
+        self.maps.get(&state)?.visible(key).map(<[u64]>::to_vec)
     }
 
     fn request(
@@ -323,13 +546,7 @@ impl SyncEngine {
         cp: &mut dyn ControlPlane,
         ops: &[ControlOp],
     ) -> Result<(), ControlFailure> {
-        if ops.is_empty() {
-            return Ok(());
-        }
-        let policy = self.policy;
-        policy.run(&mut self.stats.retries, || cp.write(ops))?;
-        self.stats.requests += 1;
-        Ok(())
+        send(&self.policy, &mut self.stats, cp, ops)
     }
 
     fn write_register(
@@ -339,12 +556,7 @@ impl SyncEngine {
         index: u32,
         value: u64,
     ) -> Result<(), ControlFailure> {
-        let policy = self.policy;
-        policy.run(&mut self.stats.retries, || {
-            cp.register_write(name, index, value)
-        })?;
-        self.stats.requests += 1;
-        Ok(())
+        send_register(&self.policy, &mut self.stats, cp, name, index, value)
     }
 
     /// Reads a register cell (with retries).
@@ -405,6 +617,7 @@ impl SyncEngine {
         for m in self.maps.values_mut() {
             m.on_main.clear();
             m.staged.clear();
+            m.staged_adds = 0;
             m.server_only.clear();
         }
         for r in self.regs.values_mut() {
@@ -429,7 +642,7 @@ impl SyncEngine {
         let sids: Vec<u32> = self.maps.keys().copied().collect();
         for sid in sids {
             let name = self.maps[&sid].name.clone();
-            let (kl, vl) = module.states[tandem_ir::StateId::from_u32(sid)]
+            let (kl, vl) = module.states[StateId::from_u32(sid)]
                 .kind
                 .map_layouts()
                 .ok_or_else(|| OffloadError::State(format!("`{name}` is not a map")))?;
@@ -444,7 +657,7 @@ impl SyncEngine {
                     value: Some(canonical_fields(&e.value, vl)),
                 });
             }
-            self.write_main(cp, sid, &changes)?;
+            self.write_main(cp, sid, changes.as_slice())?;
         }
         let rsids: Vec<u32> = self
             .regs
@@ -453,142 +666,178 @@ impl SyncEngine {
             .filter(|s| !(self.installed && self.switch_owned.contains(s)))
             .collect();
         for sid in rsids {
-            self.sync_registers(cp, primary, sid, true)?;
+            self.sync_registers(cp, primary, sid, Cells::AllForced)?;
         }
         Ok(())
     }
 
-    /// Writes changes straight into the main tables of one map (no atomicity across keys or
-    /// tables); keys that do not fit become server-only.
-    fn write_main(
+    /// Writes the changes of state `sid` straight into its main tables (no atomicity across
+    /// keys or tables); keys that do not fit become server-only. Updates what the engine
+    /// knows of the switch as it goes: on an error the caller resyncs.
+    fn write_main<C: Changes + ?Sized>(
         &mut self,
         cp: &mut dyn ControlPlane,
         sid: u32,
-        changes: &[Change],
+        changes: &C,
     ) -> Result<(), OffloadError> {
-        let m = &self.maps[&sid];
-        let mut ops: Vec<Vec<ControlOp>> = vec![Vec::new(); m.main.len()];
-        let mut on_main = m.on_main.clone();
-        let mut server_only = m.server_only.clone();
+        let Some(m) = self.maps.get_mut(&sid) else {
+            return Ok(());
+        };
+        let MapSync {
+            main,
+            on_main,
+            server_only,
+            main_ops,
+            size,
+            ..
+        } = m;
+        for o in main_ops.iter_mut() {
+            o.clear();
+        }
         let mut full = 0;
-        for c in changes {
-            let present = on_main.contains_key(&c.key);
-            match &c.value {
+        for i in 0..changes.count() {
+            let (s, key, value) = changes.get(i);
+            if s != sid {
+                continue;
+            }
+            match value {
                 Some(v) => {
-                    if present && on_main.get(&c.key) == Some(v) {
-                        continue;
-                    }
+                    let present = match on_main.get(key) {
+                        Some(old) if old.as_slice() == v => continue,
+                        Some(_) => true,
+                        None => false,
+                    };
                     if !present {
-                        if on_main.len() as u64 >= m.size {
-                            if server_only.insert(c.key.clone()) {
+                        if on_main.len() as u64 >= *size {
+                            if !server_only.contains(key) {
+                                server_only.insert(key.to_vec());
                                 full += 1;
                             }
                             continue;
                         }
-                        server_only.remove(&c.key);
+                        server_only.remove(key);
                     }
-                    for ((t, hit), o) in m.main.iter().zip(&mut ops) {
-                        let entry = TableEntry {
-                            matches: exact(&c.key),
-                            action: hit.clone(),
-                            args: v.clone(),
-                            priority: None,
-                        };
-                        let table = t.clone();
-                        o.push(if present {
-                            ControlOp::Modify { table, entry }
-                        } else {
-                            ControlOp::Insert { table, entry }
-                        });
+                    for ((t, hit), o) in main.iter().zip(main_ops.iter_mut()) {
+                        o.entry(present, t, key, hit, v);
                     }
-                    on_main.insert(c.key.clone(), v.clone());
+                    match on_main.get_mut(key) {
+                        Some(old) => {
+                            old.clear();
+                            old.extend_from_slice(v);
+                        }
+                        None => {
+                            on_main.insert(key.to_vec(), v.to_vec());
+                        }
+                    }
                 }
                 None => {
-                    server_only.remove(&c.key);
-                    if !present {
+                    server_only.remove(key);
+                    if on_main.remove(key).is_none() {
                         continue;
                     }
-                    for ((t, _), o) in m.main.iter().zip(&mut ops) {
-                        o.push(ControlOp::Delete {
-                            table: t.clone(),
-                            matches: exact(&c.key),
-                            priority: None,
-                        });
+                    for ((t, _), o) in main.iter().zip(main_ops.iter_mut()) {
+                        o.delete(t, key);
                     }
-                    on_main.remove(&c.key);
                 }
             }
         }
-        for o in &ops {
-            self.request(cp, o)?;
-        }
-        let m = self.maps.get_mut(&sid).expect("map present");
-        m.on_main = on_main;
-        m.server_only = server_only;
         self.stats.table_full += full;
+        for o in m.main_ops.iter() {
+            send(&self.policy, &mut self.stats, cp, o.ops())?;
+        }
         Ok(())
     }
 
-    /// Brings the registers of a scalar or vector up to the primary copy (`all`: write every
-    /// cell, else only cells whose value changed).
+    /// Brings the registers of a scalar or vector up to the primary copy.
     fn sync_registers(
         &mut self,
         cp: &mut dyn ControlPlane,
         primary: &Primary,
         sid: u32,
-        all: bool,
+        cells: Cells,
     ) -> Result<(), OffloadError> {
         let module = primary.module();
-        let obj = &module.states[tandem_ir::StateId::from_u32(sid)];
-        let cells: Vec<Vec<u64>> = match &obj.kind {
-            StateKind::Scalar { .. } => vec![vec![primary
-                .store
-                .scalar_get(module, &obj.name)
-                .map_err(|e| OffloadError::State(e.to_string()))?]],
-            StateKind::Vector { len, .. } => (0..*len)
-                .map(|i| primary.store.vec_get(module, &obj.name, i))
-                .collect::<Result<_, _>>()
-                .map_err(|e| OffloadError::State(e.to_string()))?,
+        let id = StateId::from_u32(sid);
+        let (len, fields) = match &module.states[id].kind {
+            StateKind::Scalar { .. } => (1, 1),
+            StateKind::Vector { len, elem } => (*len, elem.fields.len()),
             _ => return Ok(()),
         };
-        let Some(rs) = self.regs.get(&sid) else {
+        let Some(rs) = self.regs.get_mut(&sid) else {
             return Ok(());
         };
-        let mut writes = Vec::new();
-        for (ri, (reg, field)) in rs.regs.iter().enumerate() {
-            for (i, cell) in cells.iter().enumerate() {
+        let range = match cells {
+            Cells::One(i) if i < len => i..i + 1,
+            Cells::One(_) => return Ok(()),
+            Cells::AllForced | Cells::AllChanged => 0..len,
+        };
+        let all = cells == Cells::AllForced;
+        let cell = &mut self.cell;
+        cell.resize(fields, 0);
+        let read = |cell: &mut Vec<u64>, i: u64| -> Result<(), OffloadError> {
+            let ok = match primary.store.scalar_at(id) {
+                Some(v) => {
+                    cell[0] = v;
+                    true
+                }
+                None => primary.store.vec_get_at(id, i, cell) == Some(true),
+            };
+            if ok {
+                Ok(())
+            } else {
+                Err(OffloadError::State(format!(
+                    "`{}`: cannot read cell {i}",
+                    module.states[id].name
+                )))
+            }
+        };
+        if range.end - range.start == 1 {
+            // One cell: read it once for every register.
+            read(cell, range.start)?;
+            let i = range.start as u32;
+            for (ri, (reg, field)) in rs.regs.iter().enumerate() {
                 let v = cell.get(*field).copied().unwrap_or(0);
-                if all || rs.written.get(&(ri, i as u32)) != Some(&v) {
-                    writes.push((ri, reg.clone(), i as u32, v));
+                if all || rs.written.get(&(ri, i)) != Some(&v) {
+                    send_register(&self.policy, &mut self.stats, cp, reg, i, v)?;
+                    self.stats.register_writes += 1;
+                    rs.written.insert((ri, i), v);
                 }
             }
+            return Ok(());
         }
-        for (ri, reg, i, v) in writes {
-            self.write_register(cp, &reg, i, v)?;
-            self.stats.register_writes += 1;
-            if let Some(rs) = self.regs.get_mut(&sid) {
-                rs.written.insert((ri, i), v);
+        let mut cells_v: Vec<Vec<u64>> = Vec::with_capacity(len as usize);
+        for i in range {
+            read(cell, i)?;
+            cells_v.push(cell.clone());
+        }
+        for (ri, (reg, field)) in rs.regs.iter().enumerate() {
+            for (i, c) in cells_v.iter().enumerate() {
+                let v = c.get(*field).copied().unwrap_or(0);
+                if all || rs.written.get(&(ri, i as u32)) != Some(&v) {
+                    send_register(&self.policy, &mut self.stats, cp, reg, i as u32, v)?;
+                    self.stats.register_writes += 1;
+                    rs.written.insert((ri, i as u32), v);
+                }
             }
         }
         Ok(())
     }
 
-    /// Publishes what a server packet changed: `maps` are the map keys it inserted or erased
-    /// (per state), `others` the scalars/vectors it wrote; the values are read from the
-    /// primary copy. Returns once the batch is visible on the switch (output commit).
+    /// Publishes what a server packet changed (`touched`: the map keys it inserted or
+    /// erased, the scalars and vector cells it wrote); the values are read from the primary
+    /// copy. Returns once the batch is visible on the switch (output commit).
     pub fn commit(
         &mut self,
         cp: &mut dyn ControlPlane,
         primary: &Primary,
-        maps: &BTreeMap<u32, BTreeSet<Vec<u64>>>,
-        others: &BTreeSet<u32>,
+        touched: &Touched,
     ) -> Result<usize, OffloadError> {
         if self.needs_resync {
             // Everything, including this packet's updates, from the primary copy.
             self.resync(cp, primary)?;
             return Ok(0);
         }
-        let r = self.commit_inner(cp, primary, maps, others);
+        let r = self.commit_inner(cp, primary, touched);
         self.needs_resync = r.is_err();
         r
     }
@@ -597,31 +846,37 @@ impl SyncEngine {
         &mut self,
         cp: &mut dyn ControlPlane,
         primary: &Primary,
-        maps: &BTreeMap<u32, BTreeSet<Vec<u64>>>,
-        others: &BTreeSet<u32>,
+        touched: &Touched,
     ) -> Result<usize, OffloadError> {
-        for &sid in others {
+        for &(sid, cell) in touched.others() {
             if self.regs.contains_key(&sid) && !self.switch_owned.contains(&sid) {
-                self.sync_registers(cp, primary, sid, false)?;
+                let cells = match cell {
+                    Some(i) => Cells::One(i),
+                    None => Cells::AllChanged,
+                };
+                self.sync_registers(cp, primary, sid, cells)?;
             }
         }
-        let mut changes = Vec::new();
-        for (&sid, keys) in maps {
+        let mut pending = std::mem::take(&mut self.pending);
+        pending.clear();
+        for (i, (sid, k)) in touched.keys().enumerate() {
             let Some(m) = self.maps.get(&sid) else {
                 continue;
             };
-            for k in keys {
-                let want = primary.map_value(sid, k);
-                if m.visible(k) != want.as_ref() || m.server_only.contains(k) {
-                    changes.push(Change {
-                        state: sid,
-                        key: k.clone(),
-                        value: want,
-                    });
-                }
+            if m.visible(k) != primary.map_value_ref(sid, k) || m.server_only.contains(k) {
+                pending.push(i as u32);
             }
         }
-        self.publish(cp, &changes)
+        let r = self.publish_changes(
+            cp,
+            &Pending {
+                touched,
+                primary,
+                idx: &pending,
+            },
+        );
+        self.pending = pending;
+        r
     }
 
     /// Publishes a batch of changes atomically (see the module docs); returns the number of
@@ -631,112 +886,118 @@ impl SyncEngine {
         cp: &mut dyn ControlPlane,
         changes: &[Change],
     ) -> Result<usize, OffloadError> {
-        if changes.is_empty() {
+        self.publish_changes(cp, changes)
+    }
+
+    fn publish_changes<C: Changes + ?Sized>(
+        &mut self,
+        cp: &mut dyn ControlPlane,
+        changes: &C,
+    ) -> Result<usize, OffloadError> {
+        if changes.count() == 0 {
             return Ok(0);
         }
-        let Some(flag) = self.flag.clone() else {
+        let Some(flag) = self.flag.take() else {
             // No write-back tables in the program: straight into the main tables.
-            let mut by_state: BTreeMap<u32, Vec<Change>> = BTreeMap::new();
-            for c in changes {
-                by_state.entry(c.state).or_default().push(c.clone());
-            }
+            let sids: BTreeSet<u32> = (0..changes.count()).map(|i| changes.get(i).0).collect();
             let mut n = 0;
-            for (sid, cs) in by_state {
+            for sid in sids {
+                let cs = (0..changes.count())
+                    .filter(|&i| changes.get(i).0 == sid)
+                    .count();
                 let before = self.maps.get(&sid).map_or(0, |m| m.server_only.len());
-                self.write_main(cp, sid, &cs)?;
+                self.write_main(cp, sid, changes)?;
                 let after = self.maps.get(&sid).map_or(0, |m| m.server_only.len());
-                n += cs.len().saturating_sub(after.saturating_sub(before));
+                n += cs.saturating_sub(after.saturating_sub(before));
             }
             self.count_batch(n);
             return Ok(n);
         };
+        let r = self.publish_staged(cp, &flag, changes);
+        self.flag = Some(flag);
+        r
+    }
+
+    fn publish_staged<C: Changes + ?Sized>(
+        &mut self,
+        cp: &mut dyn ControlPlane,
+        flag: &str,
+        changes: &C,
+    ) -> Result<usize, OffloadError> {
         // 1. Retire the staged batch into the main tables.
-        self.retire(cp, &flag)?;
+        self.retire(cp, flag)?;
         // 2. Stage the new batch: decide what fits, write the write-back tables.
-        let mut staged: BTreeMap<u32, HashMap<Vec<u64>, Option<Vec<u64>>>> = BTreeMap::new();
         let mut full = 0;
-        for c in changes {
-            let Some(m) = self.maps.get_mut(&c.state) else {
+        for i in 0..changes.count() {
+            let (sid, key, value) = changes.get(i);
+            let Some(m) = self.maps.get_mut(&sid) else {
                 continue;
             };
-            let on_switch = m.on_main.contains_key(&c.key);
-            let st = staged.entry(c.state).or_default();
-            match &c.value {
-                Some(_) if !on_switch => {
-                    let adds = st
-                        .iter()
-                        .filter(|(k, v)| v.is_some() && !m.on_main.contains_key(*k))
-                        .count() as u64;
-                    if m.on_main.len() as u64 + adds >= m.size || st.len() as u64 >= m.wb_size {
-                        if m.server_only.insert(c.key.clone()) {
+            let on_switch = m.on_main.contains_key(key);
+            match value {
+                Some(v) if !on_switch => {
+                    if m.on_main.len() as u64 + m.staged_adds >= m.size
+                        || m.staged.len() as u64 >= m.wb_size
+                    {
+                        if !m.server_only.contains(key) {
+                            m.server_only.insert(key.to_vec());
                             full += 1;
                         }
                         continue;
                     }
-                    m.server_only.remove(&c.key);
-                    st.insert(c.key.clone(), c.value.clone());
+                    m.server_only.remove(key);
+                    m.stage(key, Some(v), false);
                 }
-                Some(_) => {
-                    if st.len() as u64 >= m.wb_size {
+                Some(v) => {
+                    if m.staged.len() as u64 >= m.wb_size {
                         // Cannot stage it: keep the stale switch entry out of the way.
-                        m.server_only.insert(c.key.clone());
-                        st.insert(c.key.clone(), None);
+                        if !m.server_only.contains(key) {
+                            m.server_only.insert(key.to_vec());
+                        }
+                        m.stage(key, None, true);
                         full += 1;
                         continue;
                     }
-                    m.server_only.remove(&c.key);
-                    st.insert(c.key.clone(), c.value.clone());
+                    m.server_only.remove(key);
+                    m.stage(key, Some(v), true);
                 }
                 None => {
-                    m.server_only.remove(&c.key);
+                    m.server_only.remove(key);
                     if on_switch {
-                        st.insert(c.key.clone(), None);
+                        m.stage(key, None, true);
                     }
                 }
             }
         }
         self.stats.table_full += full;
         let mut n = 0;
-        for (sid, st) in &staged {
-            let m = &self.maps[sid];
-            let mut ops: Vec<Vec<ControlOp>> = vec![Vec::new(); m.wb.len()];
-            for (k, v) in st {
-                for ((t, hit, delete), o) in m.wb.iter().zip(&mut ops) {
-                    let (action, args) = match v {
-                        Some(v) => (hit.clone(), v.clone()),
-                        None => match delete {
-                            Some(d) => (d.clone(), Vec::new()),
-                            None => {
-                                return Err(OffloadError::Manifest(format!(
-                                    "write-back table `{t}` has no delete action"
-                                )))
-                            }
-                        },
-                    };
-                    o.push(ControlOp::Insert {
-                        table: t.clone(),
-                        entry: TableEntry {
-                            matches: exact(k),
-                            action,
-                            args,
-                            priority: None,
-                        },
-                    });
+        for m in self.maps.values_mut() {
+            if m.staged.is_empty() {
+                continue;
+            }
+            let MapSync {
+                wb, staged, wb_ops, ..
+            } = m;
+            for ((t, hit, delete), o) in wb.iter().zip(wb_ops.iter_mut()) {
+                o.clear();
+                for (k, v) in staged.iter() {
+                    match (v, delete) {
+                        (Some(v), _) => o.entry(false, t, k, hit, v),
+                        (None, Some(d)) => o.entry(false, t, k, d, &[]),
+                        (None, None) => {
+                            return Err(OffloadError::Manifest(format!(
+                                "write-back table `{t}` has no delete action"
+                            )))
+                        }
+                    }
                 }
+                send(&self.policy, &mut self.stats, cp, o.ops())?;
             }
-            for o in &ops {
-                self.request(cp, o)?;
-            }
-            n += st.len();
-        }
-        for (sid, st) in staged {
-            if let Some(m) = self.maps.get_mut(&sid) {
-                m.staged = st;
-            }
+            n += staged.len();
         }
         if n > 0 {
             // The commit point: one register write makes the batch visible.
-            self.write_register(cp, &flag, 0, 1)?;
+            self.write_register(cp, flag, 0, 1)?;
         }
         self.count_batch(n);
         Ok(n)
@@ -753,50 +1014,76 @@ impl SyncEngine {
 
     /// Merges the staged batch into the main tables and clears the write-back tables.
     fn retire(&mut self, cp: &mut dyn ControlPlane, flag: &str) -> Result<(), OffloadError> {
-        let sids: Vec<u32> = self
-            .maps
-            .iter()
-            .filter(|(_, m)| !m.staged.is_empty())
-            .map(|(s, _)| *s)
-            .collect();
-        if sids.is_empty() {
+        if self.maps.values().all(|m| m.staged.is_empty()) {
             return Ok(());
         }
-        for &sid in &sids {
-            let changes: Vec<Change> = self.maps[&sid]
-                .staged
-                .iter()
-                .map(|(k, v)| Change {
-                    state: sid,
-                    key: k.clone(),
-                    value: v.clone(),
-                })
-                .collect();
-            // Room was checked when the batch was staged.
-            let keep = self.maps[&sid].server_only.clone();
-            self.write_main(cp, sid, &changes)?;
-            if let Some(m) = self.maps.get_mut(&sid) {
-                m.server_only.extend(keep);
+        let mut full = 0;
+        for m in self.maps.values_mut() {
+            let MapSync {
+                main,
+                wb,
+                size,
+                on_main,
+                staged,
+                staged_adds,
+                server_only,
+                main_ops,
+                wb_clear_ops,
+                ..
+            } = m;
+            for o in main_ops.iter_mut().chain(wb_clear_ops.iter_mut()) {
+                o.clear();
             }
-        }
-        self.write_register(cp, flag, 0, 0)?;
-        for &sid in &sids {
-            let m = &self.maps[&sid];
-            let mut ops: Vec<Vec<ControlOp>> = vec![Vec::new(); m.wb.len()];
-            for k in m.staged.keys() {
-                for ((t, _, _), o) in m.wb.iter().zip(&mut ops) {
-                    o.push(ControlOp::Delete {
-                        table: t.clone(),
-                        matches: exact(k),
-                        priority: None,
-                    });
+            if staged.is_empty() {
+                continue;
+            }
+            *staged_adds = 0;
+            for (k, v) in staged.drain() {
+                for ((t, _, _), o) in wb.iter().zip(wb_clear_ops.iter_mut()) {
+                    o.delete(t, &k);
+                }
+                // Room was checked when the batch was staged; keys kept on the server only
+                // stay so (a stale entry staged as deleted is one of them).
+                match v {
+                    Some(v) => match on_main.get_mut(&k) {
+                        Some(old) if *old == v => {}
+                        Some(old) => {
+                            for ((t, hit), o) in main.iter().zip(main_ops.iter_mut()) {
+                                o.entry(true, t, &k, hit, &v);
+                            }
+                            *old = v;
+                        }
+                        None => {
+                            if on_main.len() as u64 >= *size {
+                                if server_only.insert(k) {
+                                    full += 1;
+                                }
+                                continue;
+                            }
+                            for ((t, hit), o) in main.iter().zip(main_ops.iter_mut()) {
+                                o.entry(false, t, &k, hit, &v);
+                            }
+                            on_main.insert(k, v);
+                        }
+                    },
+                    None => {
+                        if on_main.remove(&k).is_some() {
+                            for ((t, _), o) in main.iter().zip(main_ops.iter_mut()) {
+                                o.delete(t, &k);
+                            }
+                        }
+                    }
                 }
             }
-            for o in &ops {
-                self.request(cp, o)?;
+            for o in main_ops.iter() {
+                send(&self.policy, &mut self.stats, cp, o.ops())?;
             }
-            if let Some(m) = self.maps.get_mut(&sid) {
-                m.staged.clear();
+        }
+        self.stats.table_full += full;
+        self.write_register(cp, flag, 0, 0)?;
+        for m in self.maps.values() {
+            for o in &m.wb_clear_ops {
+                send(&self.policy, &mut self.stats, cp, o.ops())?;
             }
         }
         Ok(())
@@ -837,7 +1124,7 @@ impl SyncEngine {
                     .collect()
             };
             let module = primary.module().clone();
-            let obj = &module.states[tandem_ir::StateId::from_u32(sid)];
+            let obj = &module.states[StateId::from_u32(sid)];
             match &obj.kind {
                 StateKind::Scalar { .. } => {
                     if let Some((reg, _)) = first.first() {
@@ -875,7 +1162,7 @@ impl SyncEngine {
     ) -> Result<(), OffloadError> {
         let owned: Vec<u32> = self.switch_owned.iter().copied().collect();
         for sid in owned {
-            self.sync_registers(cp, primary, sid, true)?;
+            self.sync_registers(cp, primary, sid, Cells::AllForced)?;
         }
         Ok(())
     }

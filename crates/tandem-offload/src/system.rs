@@ -33,7 +33,7 @@ use tandem_traffic::TracePacket;
 use crate::codec::TransferCodec;
 use crate::control::{ControlPlane, ControlWrap, RetryPolicy, SwitchControl};
 use crate::fallback::walk;
-use crate::primary::Primary;
+use crate::primary::{Primary, Touched};
 use crate::server::{compile_server, ServerLib};
 use crate::sync::{SyncEngine, SyncStats};
 use crate::OffloadError;
@@ -186,6 +186,12 @@ pub struct ServerHost {
     /// A frame whose state updates the switch has not confirmed: it is not released until
     /// [`ServerHost::release_held`] succeeds.
     held: Option<Vec<u8>>,
+    /// Per-packet buffers, reused: transfer-header values in and out, the packet as the NF
+    /// sees it, the frame going back.
+    input: Vec<u64>,
+    output: Vec<u64>,
+    pkt: Vec<u8>,
+    back: Vec<u8>,
 }
 
 impl ServerHost {
@@ -224,43 +230,57 @@ impl ServerHost {
             payload: tandem_lift::PayloadOps,
             server_ns: 0,
             held: None,
+            input: Vec::new(),
+            output: Vec::new(),
+            pkt: Vec::new(),
+            back: Vec::new(),
         })
     }
 
     /// Handles a frame the switch sent to the server port: runs the server partition,
     /// publishes the state updates and waits until the switch confirmed them (output
-    /// commit), and returns the frame to send back to the switch. `None`: the frame carries
-    /// no transfer header for the server (the NF itself sent it to that port).
+    /// commit), and returns the frame to send back to the switch (valid until the next
+    /// call). `None`: the frame carries no transfer header for the server (the NF itself
+    /// sent it to that port).
+    // `tandem bench` counts the server's instructions between this symbol and the other
+    // `#[inline(never)]` ones here and in `control` (`SwitchControl`): keep them out of line.
+    #[inline(never)]
     pub fn handle(
         &mut self,
         frame: &[u8],
         in_port: u16,
         now_ns: u64,
-    ) -> Result<Option<Vec<u8>>, OffloadError> {
+    ) -> Result<Option<&[u8]>, OffloadError> {
         if self.held.is_some() {
             return Err(OffloadError::Held);
         }
         let Some(codec) = self.codec.as_ref() else {
             return Ok(None);
         };
-        let Some((input, mut pkt)) = codec.decode(frame) else {
+        if !codec.decode_into(frame, &mut self.input, &mut self.pkt) {
             return Ok(None);
-        };
+        }
         let t0 = Instant::now();
-        let output = self
-            .server
-            .call(&mut self.primary, &mut pkt, in_port, now_ns, &input)?;
-        let back = codec.encode(&pkt, &output);
-        let (maps, others) = self.primary.take_touched();
+        self.server.call(
+            &mut self.primary,
+            &mut self.pkt,
+            in_port,
+            now_ns,
+            &self.input,
+            &mut self.output,
+        )?;
+        codec.encode_into(&self.pkt, &self.output, &mut self.back);
         // Output commit: the frame goes back only once its updates are visible.
+        self.primary.sort_touched();
         let r = self
             .sync
-            .commit(self.cp.as_mut(), &self.primary, &maps, &others);
+            .commit(self.cp.as_mut(), &self.primary, self.primary.touched());
+        self.primary.clear_touched();
         self.server_ns += t0.elapsed().as_nanos() as u64;
         match r {
-            Ok(_) => Ok(Some(back)),
+            Ok(_) => Ok(Some(&self.back)),
             Err(e) => {
-                self.held = Some(back);
+                self.held = Some(self.back.clone());
                 Err(e)
             }
         }
@@ -273,13 +293,13 @@ impl ServerHost {
 
     /// Tries again to bring the switch up to date (rebuilding its copies from the primary
     /// copy) and, once it is, releases the held frame.
+    #[inline(never)]
     pub fn release_held(&mut self) -> Result<Option<Vec<u8>>, OffloadError> {
         if self.held.is_none() {
             return Ok(None);
         }
-        let (maps, others) = (BTreeMap::new(), Default::default());
         self.sync
-            .commit(self.cp.as_mut(), &self.primary, &maps, &others)?;
+            .commit(self.cp.as_mut(), &self.primary, &Touched::default())?;
         Ok(self.held.take())
     }
 
@@ -310,6 +330,7 @@ impl ServerHost {
     }
 
     /// Runs the whole NF on the server for one packet and publishes what it changed.
+    #[inline(never)]
     pub fn whole_on_server(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
         let t0 = Instant::now();
         self.sync
@@ -333,8 +354,9 @@ impl ServerHost {
             .copied()
             .filter(|s| !owned.contains(s))
             .collect();
+        let touched = Touched::from_sets(&w.touched, &others);
         self.sync
-            .commit(self.cp.as_mut(), &self.primary, &w.touched, &others)?;
+            .commit(self.cp.as_mut(), &self.primary, &touched)?;
         self.server_ns += t0.elapsed().as_nanos() as u64;
         Ok(match w.action {
             Some(Action::Send(p)) => Verdict::Send {
@@ -460,12 +482,15 @@ impl Offloaded {
             self.stats.fast_path += 1;
             return Ok(Verdict::Drop);
         };
-        let back = if port == self.server_port {
-            self.host.handle(bytes, pkt.port as u16, pkt.ts_ns)?
-        } else {
-            None
-        };
-        let Some(back) = back else {
+        if port != self.server_port {
+            self.stats.fast_path += 1;
+            return Ok(Verdict::Send {
+                port,
+                frame: bytes.to_vec(),
+            });
+        }
+        let Some(back) = self.host.handle(bytes, pkt.port as u16, pkt.ts_ns)? else {
+            // The NF itself sent the frame to the server port.
             self.stats.fast_path += 1;
             return Ok(Verdict::Send {
                 port,
@@ -473,7 +498,7 @@ impl Offloaded {
             });
         };
         self.stats.via_server += 1;
-        self.post(&back)
+        post(&mut self.worker, self.server_port, back)
     }
 
     /// The NF state as a whole, normalised (see [`ServerHost::state`]).
@@ -489,25 +514,26 @@ impl Offloaded {
             return Ok(None);
         };
         self.stats.via_server += 1;
-        let v = self.post(&back)?;
+        let v = post(&mut self.worker, self.server_port, &back)?;
         match &v {
             Verdict::Send { port, .. } => *self.stats.out_per_port.entry(*port).or_default() += 1,
             Verdict::Drop => self.stats.dropped += 1,
         }
         Ok(Some(v))
     }
+}
 
-    fn post(&mut self, back: &[u8]) -> Result<Verdict, OffloadError> {
-        match self.worker.process(self.server_port, back) {
-            None => Ok(Verdict::Drop),
-            Some((p, _)) if p == self.server_port => Err(OffloadError::Switch(
-                "the switch sent a packet back to the server from post".into(),
-            )),
-            Some((p, b)) => Ok(Verdict::Send {
-                port: p,
-                frame: b.to_vec(),
-            }),
-        }
+/// Runs a frame from the server through the switch (post).
+fn post(worker: &mut Worker, server_port: u32, back: &[u8]) -> Result<Verdict, OffloadError> {
+    match worker.process(server_port, back) {
+        None => Ok(Verdict::Drop),
+        Some((p, _)) if p == server_port => Err(OffloadError::Switch(
+            "the switch sent a packet back to the server from post".into(),
+        )),
+        Some((p, b)) => Ok(Verdict::Send {
+            port: p,
+            frame: b.to_vec(),
+        }),
     }
 }
 

@@ -125,7 +125,7 @@ fn race(atomic: bool, delay: Duration) -> (Vec<Seen>, Verdict, Verdict) {
         })
     };
     std::thread::sleep(Duration::from_millis(20));
-    let back = host.handle(&frame, 0, syn.ts_ns).unwrap().unwrap();
+    let back = host.handle(&frame, 0, syn.ts_ns).unwrap().unwrap().to_vec();
     released.store(true, Ordering::SeqCst);
     let got = match w.process(64, &back) {
         Some((p, f)) => Verdict::Send {

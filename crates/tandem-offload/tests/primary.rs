@@ -1,0 +1,132 @@
+//! The primary copy's map operations (direct `StateStore` operations, as the server
+//! partition's callbacks run them) against the module's own `map.*` instructions run on the
+//! interpreter: same results, same state, for plain and expiring maps at and past capacity,
+//! with expiry, refresh and keys/values wider than their types.
+
+use std::sync::Arc;
+
+use tandem_ir::interp::{Machine, NoOpaque, Packet, StateStore};
+use tandem_ir::{parse_module, Inst, InstKind, Module, StateId};
+use tandem_offload::primary::Primary;
+
+const NF: &str = r#"nf Maps
+
+state flows: expiring_map<{k0: i16 @0, k2: i8 @2} size 4, {v0: i32 @0, v4: i8 @4} size 8, 4, 100>
+state table: hashmap<{k0: i16 @0, k2: i8 @2} size 4, {v0: i32 @0, v4: i8 @4} size 8, 3>
+
+fn process {
+block0:
+    v0:i16 = const 1
+    v1:i8 = const 2
+    v2:i32 = const 3
+    v3:i8 = const 4
+    v4:i1, v5:i32, v6:i8 = map.find flows(v0, v1)
+    v7:i1 = map.insert flows(v0, v1) -> (v2, v3)
+    map.erase flows(v0, v1)
+    v8:i1, v9:i32, v10:i8 = map.find table(v0, v1)
+    v11:i1 = map.insert table(v0, v1) -> (v2, v3)
+    map.erase table(v0, v1)
+    return
+}
+"#;
+
+/// The operation the old runtime ran: the module's instruction on a fresh machine.
+fn reference(
+    module: &Module,
+    store: &mut StateStore,
+    inst: Inst,
+    now: u64,
+    operands: &[u64],
+) -> Vec<u64> {
+    let pkt = Packet {
+        bytes: Vec::new(),
+        in_port: 0,
+        timestamp_ns: now,
+    };
+    let d = &module.process.insts[inst];
+    let args: Vec<_> = match &d.kind {
+        InstKind::MapFind { key, .. } | InstKind::MapErase { key, .. } => key.clone(),
+        InstKind::MapInsert { key, value, .. } => key.iter().chain(value).copied().collect(),
+        _ => unreachable!(),
+    };
+    let mut m = Machine::new(module, store, &pkt);
+    for (&v, &x) in args.iter().zip(operands) {
+        m.set_value(v, x).unwrap();
+    }
+    m.exec(inst, store, &pkt, &mut NoOpaque).unwrap();
+    d.results.iter().map(|&r| m.value(r).unwrap()).collect()
+}
+
+#[test]
+fn map_operations_match_the_interpreter() {
+    let module = Arc::new(parse_module(NF).unwrap());
+    let insts: Vec<(Inst, u32, u8)> = module
+        .process
+        .insts
+        .iter()
+        .filter_map(|(i, d)| match &d.kind {
+            InstKind::MapFind { state, .. } => Some((i, state.as_u32(), 0)),
+            InstKind::MapInsert { state, .. } => Some((i, state.as_u32(), 1)),
+            InstKind::MapErase { state, .. } => Some((i, state.as_u32(), 2)),
+            _ => None,
+        })
+        .collect();
+    let mut primary = Primary::new(module.clone(), StateStore::new(&module));
+    let mut store = StateStore::new(&module);
+    let mut seed = 0x2545_f491_4f6c_dd1du64;
+    let mut next = move || {
+        seed ^= seed << 13;
+        seed ^= seed >> 7;
+        seed ^= seed << 17;
+        seed
+    };
+    let mut now = 0u64;
+    let mut refused = [0u32; 2];
+    for step in 0..20_000 {
+        now += next() % 40;
+        let (inst, state, op) = insts[(next() % insts.len() as u64) as usize];
+        // Keys from a small set (so maps fill up), sometimes wider than the key types.
+        let mut key = vec![next() % 6, next() % 2];
+        if next() % 10 == 0 {
+            key[0] |= 1 << 20;
+            key[1] |= 0x300;
+        }
+        let value = vec![next() % (1 << 33), next() % 300];
+        primary.set_now(now);
+        let want = match op {
+            0 => reference(&module, &mut store, inst, now, &key),
+            1 => {
+                let ops: Vec<u64> = key.iter().chain(&value).copied().collect();
+                reference(&module, &mut store, inst, now, &ops)
+            }
+            _ => reference(&module, &mut store, inst, now, &key),
+        };
+        let got = match op {
+            0 => match primary.find(state, &key) {
+                Some(v) => [vec![1], v].concat(),
+                None => vec![0, 0, 0],
+            },
+            1 => vec![u64::from(primary.insert(state, &key, &value))],
+            _ => {
+                primary.erase(state, &key);
+                Vec::new()
+            }
+        };
+        assert_eq!(
+            got, want,
+            "step {step}: op {op} on state {state} key {key:?} at {now}"
+        );
+        assert!(primary.take_error().is_none());
+        assert_eq!(primary.store, store, "step {step}");
+        if op == 1 && got == [0] {
+            refused[state as usize] += 1;
+        }
+        let name = &module.states[StateId::from_u32(state)].name;
+        assert_eq!(
+            primary.map_value(state, &key[..]),
+            store.map_get_live(&module, name, &key).unwrap_or(None),
+        );
+    }
+    // Both maps were driven past capacity.
+    assert!(refused.iter().all(|&n| n > 0), "{refused:?}");
+}
