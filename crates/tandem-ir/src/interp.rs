@@ -5,6 +5,7 @@
 //! accessors (see [`HeaderOffsets::parse`]) and is decided once, when the packet arrives.
 
 use crate::hash::FxHashMap;
+use crate::words::Words;
 use crate::{
     BinOp, CastOp, EntityRef, HeaderField, Inst, InstKind, IntCC, Layout, Meta, Module, StateId,
     StateKind, Type, Value, VerifyErrors,
@@ -182,13 +183,13 @@ impl HeaderOffsets {
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct MapEntry {
-    value: Vec<u64>,
+    value: Words,
     last_used: u64,
 }
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 enum Slot {
-    Map(FxHashMap<Vec<u64>, MapEntry>),
+    Map(FxHashMap<Words, MapEntry>),
     Vector(VecSlot),
     Scalar(u64),
 }
@@ -463,9 +464,9 @@ impl StateStore {
         match self.slots.get_mut(id.index()) {
             Some(Slot::Map(m)) => {
                 m.insert(
-                    key.to_vec(),
+                    Words::new(key),
                     MapEntry {
-                        value: value.to_vec(),
+                        value: Words::new(value),
                         last_used: clock,
                     },
                 );
@@ -484,7 +485,7 @@ impl StateStore {
     ) -> Result<Option<Vec<u64>>, StoreError> {
         let (id, _) = self.lookup(module, name)?;
         match self.slots.get(id.index()) {
-            Some(Slot::Map(m)) => Ok(m.get(key).map(|e| e.value.clone())),
+            Some(Slot::Map(m)) => Ok(m.get(key).map(|e| e.value.to_vec())),
             _ => Err(Self::shape_err(name, "not a map")),
         }
     }
@@ -509,7 +510,7 @@ impl StateStore {
             Some(Slot::Map(m)) => Ok(m
                 .get(key)
                 .filter(|e| live(e, self.clock_ns, timeout))
-                .map(|e| e.value.clone())),
+                .map(|e| e.value.to_vec())),
             _ => Err(Self::shape_err(name, "not a map")),
         }
     }
@@ -591,7 +592,7 @@ impl StateStore {
         }
     }
 
-    fn map_slot(&mut self, id: StateId) -> Option<&mut FxHashMap<Vec<u64>, MapEntry>> {
+    fn map_slot(&mut self, id: StateId) -> Option<&mut FxHashMap<Words, MapEntry>> {
         match self.slots.get_mut(id.index()) {
             Some(Slot::Map(m)) => Some(m),
             _ => None,
@@ -616,7 +617,7 @@ impl StateStore {
             None => return Some(false),
             Some(e) if live(e, now, rules.idle_timeout_ns) => {
                 e.last_used = now;
-                for (o, v) in out.iter_mut().zip(&e.value) {
+                for (o, v) in out.iter_mut().zip(e.value.iter()) {
                     *o = *v;
                 }
                 return Some(true);
@@ -641,8 +642,7 @@ impl StateStore {
     ) -> Option<bool> {
         let map = self.map_slot(id)?;
         if let Some(e) = map.get_mut(key) {
-            e.value.clear();
-            e.value.extend_from_slice(value);
+            e.value.set(value);
             e.last_used = now;
             return Some(true);
         }
@@ -651,9 +651,9 @@ impl StateStore {
         }
         if (map.len() as u64) < rules.capacity {
             map.insert(
-                key.to_vec(),
+                Words::new(key),
                 MapEntry {
-                    value: value.to_vec(),
+                    value: Words::new(value),
                     last_used: now,
                 },
             );
@@ -678,6 +678,20 @@ impl StateStore {
                 .filter(|e| live(e, self.clock_ns, rules.idle_timeout_ns))
                 .map(|e| e.value.as_slice()),
             _ => None,
+        }
+    }
+
+    /// Makes room in every map for up to `max` entries (or its capacity, if smaller) ahead
+    /// of time, so that inserts do not grow the table while packets are being processed.
+    pub fn reserve_maps(&mut self, module: &Module, max: u64) {
+        for (id, obj) in module.states.iter() {
+            let (Some(rules), Some(Slot::Map(m))) =
+                (MapRules::of(&obj.kind), self.slots.get_mut(id.index()))
+            else {
+                continue;
+            };
+            let want = rules.capacity.min(max) as usize;
+            m.reserve(want.saturating_sub(m.len()));
         }
     }
 

@@ -176,6 +176,7 @@ mod renumber;
 mod state;
 mod types;
 pub mod verify;
+pub mod words;
 
 pub use entity::{Arena, Block, EntityRef, FileId, Inst, StateId, Value};
 pub use header::{Header, HeaderField, Meta};

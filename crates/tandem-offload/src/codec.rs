@@ -20,6 +20,8 @@ pub struct TransferCodec {
     bytes: usize,
     /// (offset bits, width bits) per field, manifest order.
     fields: Vec<(u32, u32)>,
+    /// Where each field lies in the header read as big-endian 64-bit words.
+    pos: Vec<Pos>,
     names: Vec<String>,
     tag: usize,
     orig: usize,
@@ -66,10 +68,15 @@ impl TransferCodec {
         if fields[orig].1 != 16 {
             return Err(bad("`orig_ethertype` is not 16 bits".into()));
         }
+        let pos = fields
+            .iter()
+            .map(|&(off, bits)| Pos::new(off, bits))
+            .collect();
         Ok(TransferCodec {
             ethertype,
             bytes: th.bytes as usize,
             fields,
+            pos,
             names,
             tag,
             orig,
@@ -113,10 +120,12 @@ impl TransferCodec {
         let hdr = &frame[ETH_LEN..ETH_LEN + self.bytes];
         values.clear();
         if self.bytes <= MAX_FAST {
-            // A zero-padded copy, so that every field is one unaligned big-endian load.
-            let mut buf = [0u8; MAX_FAST + 16];
-            buf[..self.bytes].copy_from_slice(hdr);
-            values.extend(self.fields.iter().map(|&(off, bits)| load(&buf, off, bits)));
+            let mut words = [0u64; WORDS];
+            to_words(hdr, &mut words);
+            values.resize(self.pos.len(), 0);
+            for (v, p) in values.iter_mut().zip(&self.pos) {
+                *v = p.get(&words);
+            }
         } else {
             values.extend(
                 self.fields
@@ -155,23 +164,30 @@ impl TransferCodec {
         out.reserve(pkt.len() + self.bytes);
         out.extend_from_slice(&pkt[..ETHERTYPE_AT]);
         out.extend_from_slice(&self.ethertype.to_be_bytes());
+        let orig = u64::from(u16::from_be_bytes([
+            pkt[ETHERTYPE_AT],
+            pkt[ETHERTYPE_AT + 1],
+        ]));
         let value = |i: usize, v: u64| {
             if i == self.tag {
                 u64::from(self.to_post)
             } else if i == self.orig {
-                u64::from(u16::from_be_bytes([
-                    pkt[ETHERTYPE_AT],
-                    pkt[ETHERTYPE_AT + 1],
-                ]))
+                orig
             } else {
                 v
             }
         };
         if self.bytes <= MAX_FAST {
             // Bits no field covers are 0.
-            let mut buf = [0u8; MAX_FAST + 16];
-            for (i, (&(off, bits), &v)) in self.fields.iter().zip(values).enumerate() {
-                store(&mut buf, off, bits, value(i, v));
+            let mut words = [0u64; WORDS];
+            for (p, &v) in self.pos.iter().zip(values) {
+                p.set(&mut words, v);
+            }
+            self.pos[self.tag].set(&mut words, u64::from(self.to_post));
+            self.pos[self.orig].set(&mut words, orig);
+            let mut buf = [0u8; WORDS * 8];
+            for (c, w) in buf.chunks_exact_mut(8).zip(&words) {
+                c.copy_from_slice(&w.to_be_bytes());
             }
             out.extend_from_slice(&buf[..self.bytes]);
         } else {
@@ -193,45 +209,83 @@ fn parse_u16(s: &str) -> Option<u16> {
     }
 }
 
-/// Headers up to this many bytes are encoded and decoded with word loads and stores.
+/// Headers up to this many bytes are encoded and decoded as big-endian 64-bit words.
 const MAX_FAST: usize = 240;
+/// Words of such a header (one spare).
+const WORDS: usize = MAX_FAST / 8 + 1;
 
-/// `bits` bits at bit `off` of `buf`, which extends at least 16 bytes past the field's
-/// first byte.
-fn load(buf: &[u8], off: u32, bits: u32) -> u64 {
-    let at = (off / 8) as usize;
-    let lead = off % 8;
-    if lead + bits <= 64 {
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&buf[at..at + 8]);
-        let w = u64::from_be_bytes(w);
-        (w << lead) >> (64 - bits)
-    } else {
-        let mut w = [0u8; 16];
-        w.copy_from_slice(&buf[at..at + 16]);
-        let w = u128::from_be_bytes(w);
-        ((w << lead) >> (128 - bits)) as u64
+/// The header (at most [`MAX_FAST`] bytes) as big-endian words, zero-padded.
+fn to_words(hdr: &[u8], words: &mut [u64; WORDS]) {
+    let mut buf = [0u8; WORDS * 8];
+    buf[..hdr.len()].copy_from_slice(hdr);
+    for (w, c) in words.iter_mut().zip(buf.chunks_exact(8)) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(c);
+        *w = u64::from_be_bytes(b);
     }
 }
 
-/// Writes the low `bits` bits of `v` at bit `off` of `buf` (see [`load`]).
-fn store(buf: &mut [u8], off: u32, bits: u32, v: u64) {
-    let at = (off / 8) as usize;
-    let lead = off % 8;
-    if lead + bits <= 64 {
-        let sh = 64 - lead - bits;
-        let m = (u64::MAX >> (64 - bits)) << sh;
-        let mut w = [0u8; 8];
-        w.copy_from_slice(&buf[at..at + 8]);
-        let w = (u64::from_be_bytes(w) & !m) | ((v << sh) & m);
-        buf[at..at + 8].copy_from_slice(&w.to_be_bytes());
+fn mask64(bits: u32) -> u64 {
+    if bits >= 64 {
+        u64::MAX
     } else {
-        let sh = 128 - lead - bits;
-        let m = (u128::from(u64::MAX >> (64 - bits))) << sh;
-        let mut w = [0u8; 16];
-        w.copy_from_slice(&buf[at..at + 16]);
-        let w = (u128::from_be_bytes(w) & !m) | ((u128::from(v) << sh) & m);
-        buf[at..at + 16].copy_from_slice(&w.to_be_bytes());
+        (1u64 << bits) - 1
+    }
+}
+
+/// A field of 1 to 64 bits in a header read as big-endian words: word `idx`, bit `start`
+/// of it (0 = most significant); a field that crosses into the next word is "wide".
+#[derive(Clone, Copy, Debug)]
+struct Pos {
+    idx: usize,
+    start: u32,
+    bits: u32,
+    wide: bool,
+    /// Narrow fields: the field's bits in its word, and how far its low bit lies from the
+    /// word's.
+    mask: u64,
+    sh: u32,
+}
+
+impl Pos {
+    fn new(off: u32, bits: u32) -> Pos {
+        let start = off % 64;
+        let wide = start + bits > 64;
+        let sh = if wide { 0 } else { 64 - start - bits };
+        Pos {
+            idx: (off / 64) as usize,
+            start,
+            bits,
+            wide,
+            mask: if wide { 0 } else { mask64(bits) << sh },
+            sh,
+        }
+    }
+
+    #[inline(always)]
+    fn get(&self, words: &[u64; WORDS]) -> u64 {
+        if !self.wide {
+            return (words[self.idx] & self.mask) >> self.sh;
+        }
+        let first = 64 - self.start;
+        let rest = self.bits - first;
+        ((words[self.idx] & mask64(first)) << rest) | (words[self.idx + 1] >> (64 - rest))
+    }
+
+    /// Writes the low `bits` bits of `v`.
+    #[inline(always)]
+    fn set(&self, words: &mut [u64; WORDS], v: u64) {
+        if !self.wide {
+            let w = &mut words[self.idx];
+            *w = (*w & !self.mask) | ((v << self.sh) & self.mask);
+            return;
+        }
+        let first = 64 - self.start;
+        let rest = self.bits - first;
+        let m0 = mask64(first);
+        words[self.idx] = (words[self.idx] & !m0) | ((v >> rest) & m0);
+        let m1 = mask64(rest) << (64 - rest);
+        words[self.idx + 1] = (words[self.idx + 1] & !m1) | (v << (64 - rest));
     }
 }
 
@@ -349,16 +403,18 @@ mod tests {
             let bits = (next() % 64 + 1) as u32;
             let off = (next() % (96 - u64::from(bits) + 1)) as u32;
             assert_eq!(get_bits(&buf, off, bits), get_bits_ref(&buf, off, bits));
-            let mut padded = buf.clone();
-            padded.resize(buf.len() + 16, 0);
-            assert_eq!(load(&padded, off, bits), get_bits_ref(&buf, off, bits));
+            let mut words = [0u64; WORDS];
+            to_words(&buf, &mut words);
+            let p = Pos::new(off, bits);
+            assert_eq!(p.get(&words), get_bits_ref(&buf, off, bits));
             let v = next();
             let mut want = buf.clone();
             set_bits_ref(&mut want, off, bits, v);
             set_bits(&mut buf, off, bits, v);
             assert_eq!(buf, want, "off {off} bits {bits}");
-            store(&mut padded, off, bits, v);
-            assert_eq!(&padded[..buf.len()], &want[..], "off {off} bits {bits}");
+            p.set(&mut words, v);
+            let bytes: Vec<u8> = words.iter().flat_map(|w| w.to_be_bytes()).collect();
+            assert_eq!(&bytes[..buf.len()], &want[..], "off {off} bits {bits}");
         }
     }
 

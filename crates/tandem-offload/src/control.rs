@@ -212,13 +212,32 @@ impl Default for RetryPolicy {
 impl RetryPolicy {
     /// Runs `f` until it succeeds, fails with a non-transient error, or the attempts run
     /// out; counts retries into `retries`.
+    #[inline]
     pub fn run<T>(
         &self,
         retries: &mut u64,
         mut f: impl FnMut() -> Result<T, ControlFailure>,
     ) -> Result<T, ControlFailure> {
-        let mut wait = self.backoff;
-        let mut attempt = 1;
+        match f() {
+            Err(ControlFailure::Transient(e)) if self.attempts > 1 => self.retry(retries, f, e),
+            r => r,
+        }
+    }
+
+    /// After the first attempt failed transiently with `e`.
+    #[cold]
+    #[inline(never)]
+    fn retry<T>(
+        &self,
+        retries: &mut u64,
+        mut f: impl FnMut() -> Result<T, ControlFailure>,
+        e: String,
+    ) -> Result<T, ControlFailure> {
+        log::debug!("control plane: {e}; retrying in {:?}", self.backoff);
+        *retries += 1;
+        std::thread::sleep(self.backoff);
+        let mut wait = (self.backoff * 2).min(self.max_backoff);
+        let mut attempt = 2;
         loop {
             match f() {
                 Err(ControlFailure::Transient(e)) if attempt < self.attempts => {

@@ -134,12 +134,16 @@ impl Touched {
         if self.sorted {
             return;
         }
-        let keys = &self.keys;
-        let k = |&(s, a, n): &(u32, u32, u32)| (s, &keys[a as usize..(a + n) as usize]);
-        self.entries.sort_unstable_by(|a, b| k(a).cmp(&k(b)));
-        self.entries.dedup_by(|a, b| k(a) == k(b));
-        self.others.sort_unstable();
-        self.others.dedup();
+        if self.entries.len() > 1 {
+            let keys = &self.keys;
+            let k = |&(s, a, n): &(u32, u32, u32)| (s, &keys[a as usize..(a + n) as usize]);
+            self.entries.sort_unstable_by(|a, b| k(a).cmp(&k(b)));
+            self.entries.dedup_by(|a, b| k(a) == k(b));
+        }
+        if self.others.len() > 1 {
+            self.others.sort_unstable();
+            self.others.dedup();
+        }
         self.sorted = true;
     }
 

@@ -35,6 +35,7 @@
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use tandem_ir::hash::{FxHashMap, FxHashSet};
+use tandem_ir::words::Words;
 use tandem_ir::{Module, StateId, StateKind};
 use tandem_p4::manifest::{Manifest, TableRole};
 use tandem_switch::{ControlOp, KeyMatch, TableEntry};
@@ -78,10 +79,15 @@ pub struct SyncStats {
 
 const BATCH_BUCKETS: usize = 9;
 
-/// A reusable write request: its slots keep their strings and vectors from one request to
-/// the next, so composing a request of the same shape again allocates nothing.
-#[derive(Debug, Default)]
+/// Entries reserved ahead of time per map (the primary copy and the mirror of the switch's
+/// tables): up to the table's size, at most this many.
+pub const RESERVE: u64 = 1 << 16;
+
+/// A reusable write request to one table: its slots keep their strings and vectors from one
+/// request to the next, so composing a request of the same shape again allocates nothing.
+#[derive(Debug)]
 struct OpBuf {
+    table: String,
     ops: Vec<ControlOp>,
     n: usize,
 }
@@ -112,6 +118,14 @@ fn take_parts(op: &mut ControlOp) -> (String, Vec<KeyMatch>) {
 }
 
 impl OpBuf {
+    fn new(table: &str) -> OpBuf {
+        OpBuf {
+            table: table.to_string(),
+            ops: Vec::new(),
+            n: 0,
+        }
+    }
+
     fn clear(&mut self) {
         self.n = 0;
     }
@@ -123,15 +137,16 @@ impl OpBuf {
     fn next(&mut self) -> &mut ControlOp {
         if self.n == self.ops.len() {
             self.ops.push(ControlOp::Clear {
-                table: String::new(),
+                table: self.table.clone(),
             });
         }
         self.n += 1;
         &mut self.ops[self.n - 1]
     }
 
-    /// Appends an insert (or, with `modify`, a modify) of `key` → `action(args)`.
-    fn entry(&mut self, modify: bool, table: &str, key: &[u64], action: &str, args: &[u64]) {
+    /// Appends an insert (or, with `modify`, a modify) of `key` → `action(args)`. (Slots
+    /// are made with the buffer's table and keep it when they change kind.)
+    fn entry(&mut self, modify: bool, key: &[u64], action: &str, args: &[u64]) {
         let op = self.next();
         let same = matches!(
             (&*op, modify),
@@ -151,10 +166,11 @@ impl OpBuf {
                 ControlOp::Insert { table: t, entry }
             };
         }
-        if let ControlOp::Insert { table: t, entry } | ControlOp::Modify { table: t, entry } = op {
-            set_str(t, table);
+        if let ControlOp::Insert { entry, .. } | ControlOp::Modify { entry, .. } = op {
             set_key(&mut entry.matches, key);
-            set_str(&mut entry.action, action);
+            if entry.action != action {
+                set_str(&mut entry.action, action);
+            }
             entry.args.clear();
             entry.args.extend_from_slice(args);
             entry.priority = None;
@@ -162,7 +178,7 @@ impl OpBuf {
     }
 
     /// Appends a delete of `key`.
-    fn delete(&mut self, table: &str, key: &[u64]) {
+    fn delete(&mut self, key: &[u64]) {
         let op = self.next();
         if !matches!(op, ControlOp::Delete { .. }) {
             let (t, m) = take_parts(op);
@@ -173,12 +189,9 @@ impl OpBuf {
             };
         }
         if let ControlOp::Delete {
-            table: t,
-            matches,
-            priority,
+            matches, priority, ..
         } = op
         {
-            set_str(t, table);
             set_key(matches, key);
             *priority = None;
         }
@@ -200,12 +213,12 @@ struct MapSync {
     /// Entries the write-back tables can hold.
     wb_size: u64,
     /// What the main tables hold.
-    on_main: FxHashMap<Vec<u64>, Vec<u64>>,
+    on_main: FxHashMap<Words, Words>,
     /// What the write-back tables hold (visible while the flag is set).
-    staged: FxHashMap<Vec<u64>, Option<Vec<u64>>>,
+    staged: FxHashMap<Words, Option<Words>>,
     /// Entries of `staged` whose key the main tables do not hold (keys the batch adds).
     staged_adds: u64,
-    server_only: FxHashSet<Vec<u64>>,
+    server_only: FxHashSet<Words>,
     /// Request buffers: per main table; per write-back table for staging and for clearing.
     main_ops: Vec<OpBuf>,
     wb_ops: Vec<OpBuf>,
@@ -217,7 +230,7 @@ impl MapSync {
     fn visible(&self, key: &[u64]) -> Option<&[u64]> {
         match self.staged.get(key) {
             Some(v) => v.as_deref(),
-            None => self.on_main.get(key).map(Vec::as_slice),
+            None => self.on_main.get(key).map(Words::as_slice),
         }
     }
 
@@ -242,10 +255,10 @@ impl MapSync {
                 if slot.is_some() && !on_main {
                     self.staged_adds -= 1;
                 }
-                *slot = value.map(<[u64]>::to_vec);
+                *slot = value.map(Words::new);
             }
             None => {
-                self.staged.insert(key.to_vec(), value.map(<[u64]>::to_vec));
+                self.staged.insert(Words::new(key), value.map(Words::new));
             }
         }
         if add {
@@ -449,13 +462,18 @@ impl SyncEngine {
                         value_fields: vl.fields.len(),
                         size: main.iter().map(|t| t.size).min().unwrap_or(0),
                         wb_size: wb.iter().map(|t| t.size).min().unwrap_or(0),
-                        on_main: FxHashMap::default(),
+                        // Room for what the tables can hold (up to a bound), so that
+                        // inserts do not grow the mirror while packets are processed.
+                        on_main: FxHashMap::with_capacity_and_hasher(
+                            main.iter().map(|t| t.size).min().unwrap_or(0).min(RESERVE) as usize,
+                            Default::default(),
+                        ),
                         staged: FxHashMap::default(),
                         staged_adds: 0,
                         server_only: FxHashSet::default(),
-                        main_ops: main.iter().map(|_| OpBuf::default()).collect(),
-                        wb_ops: wb.iter().map(|_| OpBuf::default()).collect(),
-                        wb_clear_ops: wb.iter().map(|_| OpBuf::default()).collect(),
+                        main_ops: main.iter().map(|t| OpBuf::new(&t.name)).collect(),
+                        wb_ops: wb.iter().map(|t| OpBuf::new(&t.name)).collect(),
+                        wb_clear_ops: wb.iter().map(|t| OpBuf::new(&t.name)).collect(),
                     },
                 );
             }
@@ -710,33 +728,34 @@ impl SyncEngine {
                     if !present {
                         if on_main.len() as u64 >= *size {
                             if !server_only.contains(key) {
-                                server_only.insert(key.to_vec());
+                                server_only.insert(Words::new(key));
                                 full += 1;
                             }
                             continue;
                         }
-                        server_only.remove(key);
+                        if !server_only.is_empty() {
+                            server_only.remove(key);
+                        }
                     }
-                    for ((t, hit), o) in main.iter().zip(main_ops.iter_mut()) {
-                        o.entry(present, t, key, hit, v);
+                    for ((_, hit), o) in main.iter().zip(main_ops.iter_mut()) {
+                        o.entry(present, key, hit, v);
                     }
                     match on_main.get_mut(key) {
-                        Some(old) => {
-                            old.clear();
-                            old.extend_from_slice(v);
-                        }
+                        Some(old) => old.set(v),
                         None => {
-                            on_main.insert(key.to_vec(), v.to_vec());
+                            on_main.insert(Words::new(key), Words::new(v));
                         }
                     }
                 }
                 None => {
-                    server_only.remove(key);
+                    if !server_only.is_empty() {
+                        server_only.remove(key);
+                    }
                     if on_main.remove(key).is_none() {
                         continue;
                     }
-                    for ((t, _), o) in main.iter().zip(main_ops.iter_mut()) {
-                        o.delete(t, key);
+                    for o in main_ops.iter_mut() {
+                        o.delete(key);
                     }
                 }
             }
@@ -940,29 +959,35 @@ impl SyncEngine {
                         || m.staged.len() as u64 >= m.wb_size
                     {
                         if !m.server_only.contains(key) {
-                            m.server_only.insert(key.to_vec());
+                            m.server_only.insert(Words::new(key));
                             full += 1;
                         }
                         continue;
                     }
-                    m.server_only.remove(key);
+                    if !m.server_only.is_empty() {
+                        m.server_only.remove(key);
+                    }
                     m.stage(key, Some(v), false);
                 }
                 Some(v) => {
                     if m.staged.len() as u64 >= m.wb_size {
                         // Cannot stage it: keep the stale switch entry out of the way.
                         if !m.server_only.contains(key) {
-                            m.server_only.insert(key.to_vec());
+                            m.server_only.insert(Words::new(key));
                         }
                         m.stage(key, None, true);
                         full += 1;
                         continue;
                     }
-                    m.server_only.remove(key);
+                    if !m.server_only.is_empty() {
+                        m.server_only.remove(key);
+                    }
                     m.stage(key, Some(v), true);
                 }
                 None => {
-                    m.server_only.remove(key);
+                    if !m.server_only.is_empty() {
+                        m.server_only.remove(key);
+                    }
                     if on_switch {
                         m.stage(key, None, true);
                     }
@@ -982,8 +1007,8 @@ impl SyncEngine {
                 o.clear();
                 for (k, v) in staged.iter() {
                     match (v, delete) {
-                        (Some(v), _) => o.entry(false, t, k, hit, v),
-                        (None, Some(d)) => o.entry(false, t, k, d, &[]),
+                        (Some(v), _) => o.entry(false, k, hit, v),
+                        (None, Some(d)) => o.entry(false, k, d, &[]),
                         (None, None) => {
                             return Err(OffloadError::Manifest(format!(
                                 "write-back table `{t}` has no delete action"
@@ -1021,7 +1046,6 @@ impl SyncEngine {
         for m in self.maps.values_mut() {
             let MapSync {
                 main,
-                wb,
                 size,
                 on_main,
                 staged,
@@ -1039,8 +1063,8 @@ impl SyncEngine {
             }
             *staged_adds = 0;
             for (k, v) in staged.drain() {
-                for ((t, _, _), o) in wb.iter().zip(wb_clear_ops.iter_mut()) {
-                    o.delete(t, &k);
+                for o in wb_clear_ops.iter_mut() {
+                    o.delete(&k);
                 }
                 // Room was checked when the batch was staged; keys kept on the server only
                 // stay so (a stale entry staged as deleted is one of them).
@@ -1048,8 +1072,8 @@ impl SyncEngine {
                     Some(v) => match on_main.get_mut(&k) {
                         Some(old) if *old == v => {}
                         Some(old) => {
-                            for ((t, hit), o) in main.iter().zip(main_ops.iter_mut()) {
-                                o.entry(true, t, &k, hit, &v);
+                            for ((_, hit), o) in main.iter().zip(main_ops.iter_mut()) {
+                                o.entry(true, &k, hit, &v);
                             }
                             *old = v;
                         }
@@ -1060,16 +1084,16 @@ impl SyncEngine {
                                 }
                                 continue;
                             }
-                            for ((t, hit), o) in main.iter().zip(main_ops.iter_mut()) {
-                                o.entry(false, t, &k, hit, &v);
+                            for ((_, hit), o) in main.iter().zip(main_ops.iter_mut()) {
+                                o.entry(false, &k, hit, &v);
                             }
                             on_main.insert(k, v);
                         }
                     },
                     None => {
                         if on_main.remove(&k).is_some() {
-                            for ((t, _), o) in main.iter().zip(main_ops.iter_mut()) {
-                                o.delete(t, &k);
+                            for o in main_ops.iter_mut() {
+                                o.delete(&k);
                             }
                         }
                     }

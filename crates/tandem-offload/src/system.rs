@@ -216,6 +216,7 @@ impl ServerHost {
         let mut store = StateStore::new(&module);
         load_native_state(&module, &mut store, initial)
             .map_err(|e| OffloadError::State(e.to_string()))?;
+        store.reserve_maps(&module, crate::sync::RESERVE);
         let primary = Primary::new(module.clone(), store);
         let mut sync = SyncEngine::new(&module, &bundle.manifest)?;
         sync.policy = options.retry;
