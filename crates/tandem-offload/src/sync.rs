@@ -5,11 +5,13 @@
 //! published in two phases, each a sequence of ordinary control-plane writes:
 //!
 //! 1. *retire* the previous batch: write its entries into the main tables (they are also in
-//!    the write-back tables and visible there, so packets see no change), clear the flag,
-//!    delete the write-back entries;
-//! 2. *stage* the new batch in the write-back tables (invisible while the flag is 0:
-//!    deletions are entries whose action marks the key deleted), then set the flag: one
-//!    register write makes the whole batch visible at once.
+//!    the write-back tables and visible there, so packets see no change), clear the flag;
+//! 2. *stage* the new batch: one write request per write-back table deletes the previous
+//!    batch's entries and writes the new ones (invisible while the flag is 0: deletions are
+//!    entries whose action marks the key deleted), then set the flag: one register write
+//!    makes the whole batch visible at once.
+//!
+//! So a batch takes four requests (main tables, flag 0, write-back tables, flag 1).
 //!
 //! **Output commit.** [`SyncEngine::commit`] returns only once the flag write is confirmed;
 //! the runtime releases the packet that made the batch after that, so any packet sent after
@@ -214,24 +216,31 @@ struct MapSync {
     wb_size: u64,
     /// What the main tables hold.
     on_main: FxHashMap<Words, Words>,
-    /// What the write-back tables hold (visible while the flag is set).
-    staged: FxHashMap<Words, Option<Words>>,
+    /// What the write-back tables hold (visible while the flag is set). A batch is what one
+    /// packet changed, a few keys: a vector scanned linearly beats hashing.
+    staged: Vec<(Words, Option<Words>)>,
     /// Entries of `staged` whose key the main tables do not hold (keys the batch adds).
     staged_adds: u64,
     server_only: FxHashSet<Words>,
-    /// Request buffers: per main table; per write-back table for staging and for clearing.
+    /// Request buffers: per main table; per write-back table (retiring the previous batch
+    /// and staging the next one in one request).
     main_ops: Vec<OpBuf>,
     wb_ops: Vec<OpBuf>,
-    wb_clear_ops: Vec<OpBuf>,
 }
 
 impl MapSync {
     /// The key's value as packets see it.
     fn visible(&self, key: &[u64]) -> Option<&[u64]> {
-        match self.staged.get(key) {
-            Some(v) => v.as_deref(),
+        match self.staged_at(key) {
+            Some(i) => self.staged[i].1.as_deref(),
             None => self.on_main.get(key).map(Words::as_slice),
         }
+    }
+
+    /// Where `key` is in the staged batch.
+    #[inline]
+    fn staged_at(&self, key: &[u64]) -> Option<usize> {
+        self.staged.iter().position(|(k, _)| k.as_slice() == key)
     }
 
     /// Entries the main tables will hold after retiring the staged batch.
@@ -250,15 +259,16 @@ impl MapSync {
     /// Puts `key` → `value` into the batch being staged.
     fn stage(&mut self, key: &[u64], value: Option<&[u64]>, on_main: bool) {
         let add = value.is_some() && !on_main;
-        match self.staged.get_mut(key) {
-            Some(slot) => {
+        match self.staged_at(key) {
+            Some(i) => {
+                let slot = &mut self.staged[i].1;
                 if slot.is_some() && !on_main {
                     self.staged_adds -= 1;
                 }
                 *slot = value.map(Words::new);
             }
             None => {
-                self.staged.insert(Words::new(key), value.map(Words::new));
+                self.staged.push((Words::new(key), value.map(Words::new)));
             }
         }
         if add {
@@ -468,12 +478,11 @@ impl SyncEngine {
                             main.iter().map(|t| t.size).min().unwrap_or(0).min(RESERVE) as usize,
                             Default::default(),
                         ),
-                        staged: FxHashMap::default(),
+                        staged: Vec::new(),
                         staged_adds: 0,
                         server_only: FxHashSet::default(),
                         main_ops: main.iter().map(|t| OpBuf::new(&t.name)).collect(),
                         wb_ops: wb.iter().map(|t| OpBuf::new(&t.name)).collect(),
-                        wb_clear_ops: wb.iter().map(|t| OpBuf::new(&t.name)).collect(),
                     },
                 );
             }
@@ -995,16 +1004,14 @@ impl SyncEngine {
             }
         }
         self.stats.table_full += full;
+        // 3. One request per write-back table: delete the retired batch (queued by `retire`)
+        // and write the new one. The flag is 0, so none of it is visible yet.
         let mut n = 0;
         for m in self.maps.values_mut() {
-            if m.staged.is_empty() {
-                continue;
-            }
             let MapSync {
                 wb, staged, wb_ops, ..
             } = m;
             for ((t, hit, delete), o) in wb.iter().zip(wb_ops.iter_mut()) {
-                o.clear();
                 for (k, v) in staged.iter() {
                     match (v, delete) {
                         (Some(v), _) => o.entry(false, k, hit, v),
@@ -1037,8 +1044,15 @@ impl SyncEngine {
         self.stats.batch_sizes[n.min(BATCH_BUCKETS - 1)] += 1;
     }
 
-    /// Merges the staged batch into the main tables and clears the write-back tables.
+    /// Merges the staged batch into the main tables and hides the write-back tables (flag
+    /// 0); queues the deletion of the write-back entries in the write-back request buffers
+    /// (sent with the next batch by `publish_staged`).
     fn retire(&mut self, cp: &mut dyn ControlPlane, flag: &str) -> Result<(), OffloadError> {
+        for m in self.maps.values_mut() {
+            for o in m.wb_ops.iter_mut() {
+                o.clear();
+            }
+        }
         if self.maps.values().all(|m| m.staged.is_empty()) {
             return Ok(());
         }
@@ -1052,18 +1066,18 @@ impl SyncEngine {
                 staged_adds,
                 server_only,
                 main_ops,
-                wb_clear_ops,
+                wb_ops,
                 ..
             } = m;
-            for o in main_ops.iter_mut().chain(wb_clear_ops.iter_mut()) {
-                o.clear();
-            }
             if staged.is_empty() {
                 continue;
             }
+            for o in main_ops.iter_mut() {
+                o.clear();
+            }
             *staged_adds = 0;
-            for (k, v) in staged.drain() {
-                for o in wb_clear_ops.iter_mut() {
+            for (k, v) in staged.drain(..) {
+                for o in wb_ops.iter_mut() {
                     o.delete(&k);
                 }
                 // Room was checked when the batch was staged; keys kept on the server only
@@ -1105,11 +1119,6 @@ impl SyncEngine {
         }
         self.stats.table_full += full;
         self.write_register(cp, flag, 0, 0)?;
-        for m in self.maps.values() {
-            for o in &m.wb_clear_ops {
-                send(&self.policy, &mut self.stats, cp, o.ops())?;
-            }
-        }
         Ok(())
     }
 
