@@ -7,7 +7,7 @@
 set -euo pipefail
 cd "$(dirname "$0")/.."
 TANDEM=${TANDEM:-target/release/tandem}
-FLOWS=${FLOWS:-2000}
+FLOWS=${FLOWS:-4000}
 OUT=${OUT:-out/bench}
 PROFILE=${PROFILE:-tofino1}
 NFS=${NFS:-minilb mazunat l4lb firewall proxy statefilter trojan}

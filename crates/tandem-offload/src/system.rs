@@ -258,10 +258,11 @@ impl ServerHost {
         let Some(codec) = self.codec.as_ref() else {
             return Ok(None);
         };
+        // server_ns covers the transfer header too (decode here, encode below).
+        let t0 = Instant::now();
         if !codec.decode_into(frame, &mut self.input, &mut self.pkt) {
             return Ok(None);
         }
-        let t0 = Instant::now();
         self.server.call(
             &mut self.primary,
             &mut self.pkt,
