@@ -641,6 +641,23 @@ impl StateStore {
         now: u64,
     ) -> Option<bool> {
         let map = self.map_slot(id)?;
+        if (map.len() as u64) < rules.capacity {
+            // Room for a new key: one hash lookup either way.
+            match map.entry(Words::new(key)) {
+                std::collections::hash_map::Entry::Occupied(mut o) => {
+                    let e = o.get_mut();
+                    e.value.set(value);
+                    e.last_used = now;
+                }
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(MapEntry {
+                        value: Words::new(value),
+                        last_used: now,
+                    });
+                }
+            }
+            return Some(true);
+        }
         if let Some(e) = map.get_mut(key) {
             e.value.set(value);
             e.last_used = now;

@@ -34,6 +34,7 @@
 //! (strings and vectors of earlier requests are overwritten in place), so a steady-state
 //! batch allocates only the staged keys and values themselves.
 
+use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use tandem_ir::hash::{FxHashMap, FxHashSet};
@@ -169,12 +170,24 @@ impl OpBuf {
             };
         }
         if let ControlOp::Insert { entry, .. } | ControlOp::Modify { entry, .. } = op {
-            set_key(&mut entry.matches, key);
-            if entry.action != action {
+            if entry.matches.len() == key.len() {
+                for (m, &k) in entry.matches.iter_mut().zip(key) {
+                    *m = KeyMatch::Exact(k);
+                }
+            } else {
+                set_key(&mut entry.matches, key);
+            }
+            if entry.action.len() != action.len() || entry.action != action {
                 set_str(&mut entry.action, action);
             }
-            entry.args.clear();
-            entry.args.extend_from_slice(args);
+            if entry.args.len() == args.len() {
+                for (a, &v) in entry.args.iter_mut().zip(args) {
+                    *a = v;
+                }
+            } else {
+                entry.args.clear();
+                entry.args.extend_from_slice(args);
+            }
             entry.priority = None;
         }
     }
@@ -194,7 +207,13 @@ impl OpBuf {
             matches, priority, ..
         } = op
         {
-            set_key(matches, key);
+            if matches.len() == key.len() {
+                for (m, &k) in matches.iter_mut().zip(key) {
+                    *m = KeyMatch::Exact(k);
+                }
+            } else {
+                set_key(matches, key);
+            }
             *priority = None;
         }
     }
@@ -231,9 +250,19 @@ struct MapSync {
 impl MapSync {
     /// The key's value as packets see it.
     fn visible(&self, key: &[u64]) -> Option<&[u64]> {
+        self.lookup(key).0
+    }
+
+    /// The key's value as packets see it, and, when the key is not staged, whether the main
+    /// tables hold it (retiring the staged batch leaves that unchanged).
+    #[inline]
+    fn lookup(&self, key: &[u64]) -> (Option<&[u64]>, Option<bool>) {
         match self.staged_at(key) {
-            Some(i) => self.staged[i].1.as_deref(),
-            None => self.on_main.get(key).map(Words::as_slice),
+            Some(i) => (self.staged[i].1.as_deref(), None),
+            None => match self.on_main.get(key) {
+                Some(v) => (Some(v.as_slice()), Some(true)),
+                None => (None, Some(false)),
+            },
         }
     }
 
@@ -277,6 +306,73 @@ impl MapSync {
     }
 }
 
+/// The replicated maps by state index: a dense index instead of a search tree, since the
+/// engine looks them up and walks them several times per batch.
+#[derive(Debug, Default)]
+struct Maps {
+    /// Position in `list` by state index (`u32::MAX`: none).
+    slot: Vec<u32>,
+    /// By ascending state index.
+    list: Vec<(u32, MapSync)>,
+}
+
+impl Maps {
+    fn from_sorted(maps: BTreeMap<u32, MapSync>) -> Maps {
+        let mut slot = Vec::new();
+        let list: Vec<(u32, MapSync)> = maps.into_iter().collect();
+        for (i, (sid, _)) in list.iter().enumerate() {
+            let at = *sid as usize;
+            if slot.len() <= at {
+                slot.resize(at + 1, u32::MAX);
+            }
+            slot[at] = i as u32;
+        }
+        Maps { slot, list }
+    }
+
+    #[inline]
+    fn at(&self, sid: u32) -> Option<usize> {
+        match self.slot.get(sid as usize) {
+            Some(&i) if i != u32::MAX => Some(i as usize),
+            _ => None,
+        }
+    }
+
+    #[inline]
+    fn contains_key(&self, sid: &u32) -> bool {
+        self.at(*sid).is_some()
+    }
+
+    #[inline]
+    fn get(&self, sid: &u32) -> Option<&MapSync> {
+        self.at(*sid).map(|i| &self.list[i].1)
+    }
+
+    #[inline]
+    fn get_mut(&mut self, sid: &u32) -> Option<&mut MapSync> {
+        self.at(*sid).map(|i| &mut self.list[i].1)
+    }
+
+    fn keys(&self) -> impl Iterator<Item = &u32> {
+        self.list.iter().map(|(s, _)| s)
+    }
+
+    fn values(&self) -> impl Iterator<Item = &MapSync> {
+        self.list.iter().map(|(_, m)| m)
+    }
+
+    fn values_mut(&mut self) -> impl Iterator<Item = &mut MapSync> {
+        self.list.iter_mut().map(|(_, m)| m)
+    }
+}
+
+impl std::ops::Index<&u32> for Maps {
+    type Output = MapSync;
+    fn index(&self, sid: &u32) -> &MapSync {
+        self.get(sid).expect("a replicated map")
+    }
+}
+
 /// Registers holding a scalar or vector: (register name, element field index).
 #[derive(Debug)]
 struct RegSync {
@@ -301,6 +397,11 @@ enum Cells {
 trait Changes {
     fn count(&self) -> usize;
     fn get(&self, i: usize) -> (u32, &[u64], Option<&[u64]>);
+    /// Whether the main tables hold change `i`'s key after the staged batch is retired, if
+    /// already known.
+    fn on_main(&self, _i: usize) -> Option<bool> {
+        None
+    }
 }
 
 impl Changes for [Change] {
@@ -315,12 +416,24 @@ impl Changes for [Change] {
 }
 
 /// The changes of a server packet: the touched keys that differ from what the switch shows,
-/// with their values in the primary copy.
+/// with their values in the primary copy (copied when the key was compared, so that the
+/// primary copy is looked up once per key).
 struct Pending<'a> {
     touched: &'a Touched,
-    primary: &'a Primary,
-    /// Indices of touched keys.
-    idx: &'a [u32],
+    idx: &'a [PendingKey],
+    vals: &'a [u64],
+}
+
+/// A touched key that differs from the switch.
+#[derive(Clone, Copy, Debug)]
+struct PendingKey {
+    /// Index of the touched key.
+    touched: u32,
+    /// Start and length of its value in [`Pending::vals`] (length `u32::MAX`: absent).
+    start: u32,
+    len: u32,
+    /// Whether the main tables hold it (see [`MapSync::lookup`]).
+    on_main: Option<bool>,
 }
 
 impl Changes for Pending<'_> {
@@ -329,14 +442,21 @@ impl Changes for Pending<'_> {
     }
 
     fn get(&self, i: usize) -> (u32, &[u64], Option<&[u64]>) {
-        let (s, k) = self.touched.key_at(self.idx[i] as usize);
-        (s, k, self.primary.map_value_ref(s, k))
+        let p = self.idx[i];
+        let (s, k) = self.touched.key_at(p.touched as usize);
+        let v =
+            (p.len != u32::MAX).then(|| &self.vals[p.start as usize..(p.start + p.len) as usize]);
+        (s, k, v)
+    }
+
+    fn on_main(&self, i: usize) -> Option<bool> {
+        self.idx[i].on_main
     }
 }
 
 /// Keeps the switch's copies of the NF state equal to the primary copy.
 pub struct SyncEngine {
-    maps: BTreeMap<u32, MapSync>,
+    maps: Maps,
     regs: BTreeMap<u32, RegSync>,
     /// States whose registers hold the primary copy (switch_register placement).
     switch_owned: BTreeSet<u32>,
@@ -350,8 +470,9 @@ pub struct SyncEngine {
     /// The first install went through: from then on the switch-owned registers hold the
     /// primary copy and are never overwritten from the server's (stale) copy.
     installed: bool,
-    /// Buffer: touched keys that differ from the switch (indices into the [`Touched`]).
-    pending: Vec<u32>,
+    /// Buffers: touched keys that differ from the switch ([`Pending`]).
+    pending: Vec<PendingKey>,
+    pending_vals: Vec<u64>,
     /// Buffer: a vector element.
     cell: Vec<u64>,
 }
@@ -518,7 +639,7 @@ impl SyncEngine {
             }
         }
         Ok(SyncEngine {
-            maps,
+            maps: Maps::from_sorted(maps),
             regs,
             switch_owned,
             flag: manifest.visibility_flag.clone(),
@@ -530,6 +651,7 @@ impl SyncEngine {
                 ..SyncStats::default()
             },
             pending: Vec::new(),
+            pending_vals: Vec::new(),
             cell: Vec::new(),
         })
     }
@@ -886,24 +1008,42 @@ impl SyncEngine {
             }
         }
         let mut pending = std::mem::take(&mut self.pending);
+        let mut vals = std::mem::take(&mut self.pending_vals);
         pending.clear();
+        vals.clear();
         for (i, (sid, k)) in touched.keys().enumerate() {
             let Some(m) = self.maps.get(&sid) else {
                 continue;
             };
-            if m.visible(k) != primary.map_value_ref(sid, k) || m.server_only.contains(k) {
-                pending.push(i as u32);
+            let v = primary.map_value_ref(sid, k);
+            let (shown, on_main) = m.lookup(k);
+            if shown != v || (!m.server_only.is_empty() && m.server_only.contains(k)) {
+                let start = vals.len() as u32;
+                let len = match v {
+                    Some(v) => {
+                        vals.extend_from_slice(v);
+                        v.len() as u32
+                    }
+                    None => u32::MAX,
+                };
+                pending.push(PendingKey {
+                    touched: i as u32,
+                    start,
+                    len,
+                    on_main,
+                });
             }
         }
         let r = self.publish_changes(
             cp,
             &Pending {
                 touched,
-                primary,
                 idx: &pending,
+                vals: &vals,
             },
         );
         self.pending = pending;
+        self.pending_vals = vals;
         r
     }
 
@@ -961,7 +1101,10 @@ impl SyncEngine {
             let Some(m) = self.maps.get_mut(&sid) else {
                 continue;
             };
-            let on_switch = m.on_main.contains_key(key);
+            let on_switch = match changes.on_main(i) {
+                Some(b) => b,
+                None => m.on_main.contains_key(key),
+            };
             match value {
                 Some(v) if !on_switch => {
                     if m.on_main.len() as u64 + m.staged_adds >= m.size
@@ -1083,27 +1226,30 @@ impl SyncEngine {
                 // Room was checked when the batch was staged; keys kept on the server only
                 // stay so (a stale entry staged as deleted is one of them).
                 match v {
-                    Some(v) => match on_main.get_mut(&k) {
-                        Some(old) if *old == v => {}
-                        Some(old) => {
-                            for ((_, hit), o) in main.iter().zip(main_ops.iter_mut()) {
-                                o.entry(true, &k, hit, &v);
+                    Some(v) => {
+                        let room = (on_main.len() as u64) < *size;
+                        match on_main.entry(k) {
+                            Entry::Occupied(mut e) => {
+                                if *e.get() != v {
+                                    for ((_, hit), o) in main.iter().zip(main_ops.iter_mut()) {
+                                        o.entry(true, e.key(), hit, &v);
+                                    }
+                                    *e.get_mut() = v;
+                                }
                             }
-                            *old = v;
-                        }
-                        None => {
-                            if on_main.len() as u64 >= *size {
-                                if server_only.insert(k) {
+                            Entry::Vacant(e) if !room => {
+                                if server_only.insert(e.into_key()) {
                                     full += 1;
                                 }
-                                continue;
                             }
-                            for ((_, hit), o) in main.iter().zip(main_ops.iter_mut()) {
-                                o.entry(false, &k, hit, &v);
+                            Entry::Vacant(e) => {
+                                for ((_, hit), o) in main.iter().zip(main_ops.iter_mut()) {
+                                    o.entry(false, e.key(), hit, &v);
+                                }
+                                e.insert(v);
                             }
-                            on_main.insert(k, v);
                         }
-                    },
+                    }
                     None => {
                         if on_main.remove(&k).is_some() {
                             for o in main_ops.iter_mut() {
