@@ -46,10 +46,10 @@ const INLINE_FIELDS: usize = 16;
 /// operands and results to).
 #[derive(Clone, Debug, Default)]
 struct OpTypes {
-    /// Key operands.
-    key: Vec<Type>,
-    /// Value operands (insert) or value results (find).
-    value: Vec<Type>,
+    /// Key operands (as masks: [`Type::mask`]).
+    key: Vec<u64>,
+    /// Value operands (insert) or value results (find), as masks.
+    value: Vec<u64>,
 }
 
 /// What the callbacks need of one state object, by index.
@@ -214,6 +214,10 @@ fn types(module: &Module, vals: &[Value]) -> Vec<Type> {
         .collect()
 }
 
+fn masks(module: &Module, vals: &[Value]) -> Vec<u64> {
+    types(module, vals).into_iter().map(Type::mask).collect()
+}
+
 impl Primary {
     /// A primary copy holding `store`.
     pub fn new(module: Arc<Module>, store: StateStore) -> Primary {
@@ -242,21 +246,21 @@ impl Primary {
                 InstKind::MapFind { state, key } => {
                     let value: Vec<Value> = d.results.iter().skip(1).copied().collect();
                     let t = OpTypes {
-                        key: types(&module, key),
-                        value: types(&module, &value),
+                        key: masks(&module, key),
+                        value: masks(&module, &value),
                     };
                     (state, 0, t)
                 }
                 InstKind::MapInsert { state, key, value } => {
                     let t = OpTypes {
-                        key: types(&module, key),
-                        value: types(&module, value),
+                        key: masks(&module, key),
+                        value: masks(&module, value),
                     };
                     (state, 1, t)
                 }
                 InstKind::MapErase { state, key } => {
                     let t = OpTypes {
-                        key: types(&module, key),
+                        key: masks(&module, key),
                         value: Vec::new(),
                     };
                     (state, 2, t)
@@ -395,8 +399,8 @@ impl Primary {
             return hit;
         };
         if hit {
-            for (o, ty) in out.iter_mut().zip(&t.value) {
-                *o = ty.wrap(*o);
+            for (o, m) in out.iter_mut().zip(&t.value) {
+                *o &= m;
             }
         }
         hit
@@ -567,23 +571,31 @@ impl Primary {
     }
 }
 
-/// `vals` wrapped to `types` (missing operands are 0, as unset interpreter values), in `buf`
-/// when it fits, else in `heap`.
+/// `vals` wrapped to the operand types (`masks`: [`Type::mask`]; missing operands are 0, as
+/// unset interpreter values), in `buf` when it fits, else in `heap`.
+#[inline(always)]
 fn wrap_into<'a>(
-    types: &[Type],
+    masks: &[u64],
     vals: &[u64],
     buf: &'a mut [u64; INLINE_FIELDS],
     heap: &'a mut Vec<u64>,
 ) -> &'a [u64] {
-    let n = types.len();
+    let n = masks.len();
     let out: &mut [u64] = if n <= INLINE_FIELDS {
         &mut buf[..n]
     } else {
         heap.resize(n, 0);
         heap
     };
-    for (i, (o, ty)) in out.iter_mut().zip(types).enumerate() {
-        *o = ty.wrap(vals.get(i).copied().unwrap_or(0));
+    if vals.len() >= n {
+        let (out, vals) = (&mut out[..n], &vals[..n]);
+        for i in 0..n {
+            out[i] = vals[i] & masks[i];
+        }
+    } else {
+        for (i, (o, &m)) in out.iter_mut().zip(masks).enumerate() {
+            *o = vals.get(i).copied().unwrap_or(0) & m;
+        }
     }
     out
 }
