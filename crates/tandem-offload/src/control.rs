@@ -9,7 +9,7 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
-use tandem_switch::{ControlError, ControlOp, Switch};
+use tandem_switch::{ControlError, ControlOp, KeyMatch, Switch, TableEntry};
 
 /// Why a control-plane request failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -28,10 +28,100 @@ pub enum ControlFailure {
     Rejected(String),
 }
 
+/// What an [`ExactOp`] does.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ExactKind {
+    /// Adds an entry.
+    Insert,
+    /// Changes the action (and arguments) of an entry.
+    Modify,
+    /// Removes an entry.
+    Delete,
+}
+
+/// One write to an exact-match table in compact form: table and action as indices into the
+/// request's name lists, key and action arguments packed in the request's words (the key at
+/// `at`, the arguments right after it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ExactOp {
+    /// What the write does.
+    pub kind: ExactKind,
+    /// Index into [`ExactBatch::tables`].
+    pub table: u32,
+    /// Index into [`ExactBatch::actions`] (ignored by deletes).
+    pub action: u32,
+    /// Where the key starts in [`ExactBatch::words`].
+    pub at: u32,
+    /// Key fields.
+    pub key_len: u32,
+    /// Action arguments (after the key).
+    pub args_len: u32,
+}
+
+/// A write request of exact-match table writes in compact form (numeric ids and packed
+/// operands, as a P4Runtime client sends them): what the runtime composes per batch without
+/// building strings or vectors per entry. [`ExactBatch::to_ops`] spells it out.
+#[derive(Clone, Copy, Debug)]
+pub struct ExactBatch<'a> {
+    /// Table names, by index.
+    pub tables: &'a [String],
+    /// Action names, by index.
+    pub actions: &'a [String],
+    /// The writes, in order.
+    pub ops: &'a [ExactOp],
+    /// Keys and arguments of the writes.
+    pub words: &'a [u64],
+}
+
+impl ExactBatch<'_> {
+    /// The same request as [`ControlOp`]s.
+    pub fn to_ops(&self) -> Vec<ControlOp> {
+        self.ops
+            .iter()
+            .map(|o| {
+                let table = self.tables[o.table as usize].clone();
+                let at = o.at as usize;
+                let key = &self.words[at..at + o.key_len as usize];
+                let matches: Vec<KeyMatch> = key.iter().map(|&k| KeyMatch::Exact(k)).collect();
+                let args_at = at + o.key_len as usize;
+                let entry = || TableEntry {
+                    matches: matches.clone(),
+                    action: self.actions[o.action as usize].clone(),
+                    args: self.words[args_at..args_at + o.args_len as usize].to_vec(),
+                    priority: None,
+                };
+                match o.kind {
+                    ExactKind::Insert => ControlOp::Insert {
+                        table,
+                        entry: entry(),
+                    },
+                    ExactKind::Modify => ControlOp::Modify {
+                        table,
+                        entry: entry(),
+                    },
+                    ExactKind::Delete => ControlOp::Delete {
+                        table,
+                        matches,
+                        priority: None,
+                    },
+                }
+            })
+            .collect()
+    }
+}
+
 /// A switch's control plane.
 pub trait ControlPlane: Send {
     /// One write request. On error nothing of it took effect.
     fn write(&mut self, ops: &[ControlOp]) -> Result<(), ControlFailure>;
+    /// One write request in compact form (by default: [`ExactBatch::to_ops`], then
+    /// [`ControlPlane::write`]). On error nothing of it took effect.
+    fn write_exact(&mut self, batch: &ExactBatch<'_>) -> Result<(), ControlFailure> {
+        if batch.ops.is_empty() {
+            return Ok(());
+        }
+        self.write(&batch.to_ops())
+    }
     /// Writes one register cell.
     fn register_write(&mut self, name: &str, index: u32, value: u64) -> Result<(), ControlFailure>;
     /// Reads one register cell.
@@ -71,6 +161,16 @@ impl ControlPlane for SwitchControl {
             return Ok(());
         }
         Ok(self.sw.apply_batch(ops)?)
+    }
+
+    // The switch's control API takes names: the request is spelled out here, on the
+    // switch's side of the control channel (as a switch driver decodes a P4Runtime request).
+    #[inline(never)]
+    fn write_exact(&mut self, batch: &ExactBatch<'_>) -> Result<(), ControlFailure> {
+        if batch.ops.is_empty() {
+            return Ok(());
+        }
+        Ok(self.sw.apply_batch(&batch.to_ops())?)
     }
 
     #[inline(never)]
@@ -165,6 +265,13 @@ impl<C: ControlPlane> ControlPlane for FaultyControl<C> {
     fn write(&mut self, ops: &[ControlOp]) -> Result<(), ControlFailure> {
         self.next()?;
         self.inner.write(ops)?;
+        self.applied += 1;
+        Ok(())
+    }
+
+    fn write_exact(&mut self, batch: &ExactBatch<'_>) -> Result<(), ControlFailure> {
+        self.next()?;
+        self.inner.write_exact(batch)?;
         self.applied += 1;
         Ok(())
     }

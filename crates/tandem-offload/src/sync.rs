@@ -41,9 +41,9 @@ use tandem_ir::hash::{FxHashMap, FxHashSet};
 use tandem_ir::words::Words;
 use tandem_ir::{Module, StateId, StateKind};
 use tandem_p4::manifest::{Manifest, TableRole};
-use tandem_switch::{ControlOp, KeyMatch, TableEntry};
+use tandem_switch::ControlOp;
 
-use crate::control::{ControlFailure, ControlPlane, RetryPolicy};
+use crate::control::{ControlFailure, ControlPlane, ExactBatch, ExactKind, ExactOp, RetryPolicy};
 use crate::primary::{Primary, Touched};
 use crate::OffloadError;
 
@@ -86,136 +86,79 @@ const BATCH_BUCKETS: usize = 9;
 /// tables): up to the table's size, at most this many.
 pub const RESERVE: u64 = 1 << 16;
 
-/// A reusable write request to one table: its slots keep their strings and vectors from one
-/// request to the next, so composing a request of the same shape again allocates nothing.
+/// A reusable write request to one table, in compact form ([`ExactBatch`]): composing an
+/// entry appends its key and arguments to one word buffer, with the table and action as
+/// indices (0: the hit action, 1: the delete action of a write-back table).
 #[derive(Debug)]
 struct OpBuf {
-    table: String,
-    ops: Vec<ControlOp>,
-    n: usize,
+    table: [String; 1],
+    actions: Vec<String>,
+    ops: Vec<ExactOp>,
+    words: Vec<u64>,
 }
 
-fn set_str(s: &mut String, v: &str) {
-    s.clear();
-    s.push_str(v);
-}
-
-fn set_key(m: &mut Vec<KeyMatch>, key: &[u64]) {
-    m.clear();
-    m.extend(key.iter().map(|&k| KeyMatch::Exact(k)));
-}
-
-/// The table name and key buffer of an operation, for reuse in another kind of operation.
-fn take_parts(op: &mut ControlOp) -> (String, Vec<KeyMatch>) {
-    match op {
-        ControlOp::Insert { table, entry } | ControlOp::Modify { table, entry } => {
-            (std::mem::take(table), std::mem::take(&mut entry.matches))
-        }
-        ControlOp::Delete { table, matches, .. } => {
-            (std::mem::take(table), std::mem::take(matches))
-        }
-        ControlOp::SetDefault { table, .. } | ControlOp::Clear { table } => {
-            (std::mem::take(table), Vec::new())
-        }
-    }
-}
+/// The hit action of a table's [`OpBuf`].
+const HIT: u32 = 0;
+/// The delete action of a write-back table's [`OpBuf`].
+const DELETE: u32 = 1;
 
 impl OpBuf {
-    fn new(table: &str) -> OpBuf {
+    fn new(table: &str, actions: Vec<String>) -> OpBuf {
         OpBuf {
-            table: table.to_string(),
+            table: [table.to_string()],
+            actions,
             ops: Vec::new(),
-            n: 0,
+            words: Vec::new(),
         }
     }
 
     fn clear(&mut self) {
-        self.n = 0;
+        self.ops.clear();
+        self.words.clear();
     }
 
-    fn ops(&self) -> &[ControlOp] {
-        &self.ops[..self.n]
+    fn batch(&self) -> ExactBatch<'_> {
+        ExactBatch {
+            tables: &self.table,
+            actions: &self.actions,
+            ops: &self.ops,
+            words: &self.words,
+        }
     }
 
-    fn next(&mut self) -> &mut ControlOp {
-        if self.n == self.ops.len() {
-            self.ops.push(ControlOp::Clear {
-                table: self.table.clone(),
-            });
-        }
-        self.n += 1;
-        &mut self.ops[self.n - 1]
-    }
-
-    /// Appends an insert (or, with `modify`, a modify) of `key` → `action(args)`. (Slots
-    /// are made with the buffer's table and keep it when they change kind.)
-    fn entry(&mut self, modify: bool, key: &[u64], action: &str, args: &[u64]) {
-        let op = self.next();
-        let same = matches!(
-            (&*op, modify),
-            (ControlOp::Insert { .. }, false) | (ControlOp::Modify { .. }, true)
-        );
-        if !same {
-            let (t, m) = take_parts(op);
-            let entry = TableEntry {
-                matches: m,
-                action: String::new(),
-                args: Vec::new(),
-                priority: None,
-            };
-            *op = if modify {
-                ControlOp::Modify { table: t, entry }
+    /// Appends an insert (or, with `modify`, a modify) of `key` → `action(args)`.
+    #[inline]
+    fn entry(&mut self, modify: bool, key: &[u64], action: u32, args: &[u64]) {
+        let at = self.words.len() as u32;
+        self.words.extend_from_slice(key);
+        self.words.extend_from_slice(args);
+        self.ops.push(ExactOp {
+            kind: if modify {
+                ExactKind::Modify
             } else {
-                ControlOp::Insert { table: t, entry }
-            };
-        }
-        if let ControlOp::Insert { entry, .. } | ControlOp::Modify { entry, .. } = op {
-            if entry.matches.len() == key.len() {
-                for (m, &k) in entry.matches.iter_mut().zip(key) {
-                    *m = KeyMatch::Exact(k);
-                }
-            } else {
-                set_key(&mut entry.matches, key);
-            }
-            if entry.action.len() != action.len() || entry.action != action {
-                set_str(&mut entry.action, action);
-            }
-            if entry.args.len() == args.len() {
-                for (a, &v) in entry.args.iter_mut().zip(args) {
-                    *a = v;
-                }
-            } else {
-                entry.args.clear();
-                entry.args.extend_from_slice(args);
-            }
-            entry.priority = None;
-        }
+                ExactKind::Insert
+            },
+            table: 0,
+            action,
+            at,
+            key_len: key.len() as u32,
+            args_len: args.len() as u32,
+        });
     }
 
     /// Appends a delete of `key`.
+    #[inline]
     fn delete(&mut self, key: &[u64]) {
-        let op = self.next();
-        if !matches!(op, ControlOp::Delete { .. }) {
-            let (t, m) = take_parts(op);
-            *op = ControlOp::Delete {
-                table: t,
-                matches: m,
-                priority: None,
-            };
-        }
-        if let ControlOp::Delete {
-            matches, priority, ..
-        } = op
-        {
-            if matches.len() == key.len() {
-                for (m, &k) in matches.iter_mut().zip(key) {
-                    *m = KeyMatch::Exact(k);
-                }
-            } else {
-                set_key(matches, key);
-            }
-            *priority = None;
-        }
+        let at = self.words.len() as u32;
+        self.words.extend_from_slice(key);
+        self.ops.push(ExactOp {
+            kind: ExactKind::Delete,
+            table: 0,
+            action: 0,
+            at,
+            key_len: key.len() as u32,
+            args_len: 0,
+        });
     }
 }
 
@@ -496,6 +439,21 @@ fn send(
     Ok(())
 }
 
+/// One write request in compact form, retried by `policy`.
+fn send_exact(
+    policy: &RetryPolicy,
+    stats: &mut SyncStats,
+    cp: &mut dyn ControlPlane,
+    batch: &ExactBatch<'_>,
+) -> Result<(), ControlFailure> {
+    if batch.ops.is_empty() {
+        return Ok(());
+    }
+    policy.run(&mut stats.retries, || cp.write_exact(batch))?;
+    stats.requests += 1;
+    Ok(())
+}
+
 /// One register write, retried by `policy`.
 fn send_register(
     policy: &RetryPolicy,
@@ -602,8 +560,18 @@ impl SyncEngine {
                         staged: Vec::new(),
                         staged_adds: 0,
                         server_only: FxHashSet::default(),
-                        main_ops: main.iter().map(|t| OpBuf::new(&t.name)).collect(),
-                        wb_ops: wb.iter().map(|t| OpBuf::new(&t.name)).collect(),
+                        main_ops: main
+                            .iter()
+                            .map(|t| OpBuf::new(&t.name, vec![short(&t.hit_action.name)]))
+                            .collect(),
+                        wb_ops: wb
+                            .iter()
+                            .map(|t| {
+                                let mut acts = vec![short(&t.hit_action.name)];
+                                acts.extend(t.delete_action.as_ref().map(|a| short(&a.name)));
+                                OpBuf::new(&t.name, acts)
+                            })
+                            .collect(),
                     },
                 );
             }
@@ -833,7 +801,6 @@ impl SyncEngine {
             return Ok(());
         };
         let MapSync {
-            main,
             on_main,
             server_only,
             main_ops,
@@ -868,8 +835,8 @@ impl SyncEngine {
                             server_only.remove(key);
                         }
                     }
-                    for ((_, hit), o) in main.iter().zip(main_ops.iter_mut()) {
-                        o.entry(present, key, hit, v);
+                    for o in main_ops.iter_mut() {
+                        o.entry(present, key, HIT, v);
                     }
                     match on_main.get_mut(key) {
                         Some(old) => old.set(v),
@@ -893,7 +860,7 @@ impl SyncEngine {
         }
         self.stats.table_full += full;
         for o in m.main_ops.iter() {
-            send(&self.policy, &mut self.stats, cp, o.ops())?;
+            send_exact(&self.policy, &mut self.stats, cp, &o.batch())?;
         }
         Ok(())
     }
@@ -1154,11 +1121,11 @@ impl SyncEngine {
             let MapSync {
                 wb, staged, wb_ops, ..
             } = m;
-            for ((t, hit, delete), o) in wb.iter().zip(wb_ops.iter_mut()) {
+            for ((t, _, delete), o) in wb.iter().zip(wb_ops.iter_mut()) {
                 for (k, v) in staged.iter() {
                     match (v, delete) {
-                        (Some(v), _) => o.entry(false, k, hit, v),
-                        (None, Some(d)) => o.entry(false, k, d, &[]),
+                        (Some(v), _) => o.entry(false, k, HIT, v),
+                        (None, Some(_)) => o.entry(false, k, DELETE, &[]),
                         (None, None) => {
                             return Err(OffloadError::Manifest(format!(
                                 "write-back table `{t}` has no delete action"
@@ -1166,7 +1133,7 @@ impl SyncEngine {
                         }
                     }
                 }
-                send(&self.policy, &mut self.stats, cp, o.ops())?;
+                send_exact(&self.policy, &mut self.stats, cp, &o.batch())?;
             }
             n += staged.len();
         }
@@ -1202,7 +1169,6 @@ impl SyncEngine {
         let mut full = 0;
         for m in self.maps.values_mut() {
             let MapSync {
-                main,
                 size,
                 on_main,
                 staged,
@@ -1231,8 +1197,8 @@ impl SyncEngine {
                         match on_main.entry(k) {
                             Entry::Occupied(mut e) => {
                                 if *e.get() != v {
-                                    for ((_, hit), o) in main.iter().zip(main_ops.iter_mut()) {
-                                        o.entry(true, e.key(), hit, &v);
+                                    for o in main_ops.iter_mut() {
+                                        o.entry(true, e.key(), HIT, &v);
                                     }
                                     *e.get_mut() = v;
                                 }
@@ -1243,8 +1209,8 @@ impl SyncEngine {
                                 }
                             }
                             Entry::Vacant(e) => {
-                                for ((_, hit), o) in main.iter().zip(main_ops.iter_mut()) {
-                                    o.entry(false, e.key(), hit, &v);
+                                for o in main_ops.iter_mut() {
+                                    o.entry(false, e.key(), HIT, &v);
                                 }
                                 e.insert(v);
                             }
@@ -1260,7 +1226,7 @@ impl SyncEngine {
                 }
             }
             for o in main_ops.iter() {
-                send(&self.policy, &mut self.stats, cp, o.ops())?;
+                send_exact(&self.policy, &mut self.stats, cp, &o.batch())?;
             }
         }
         self.stats.table_full += full;
