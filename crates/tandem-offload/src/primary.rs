@@ -137,8 +137,11 @@ impl Touched {
         if self.entries.len() > 1 {
             let keys = &self.keys;
             let k = |&(s, a, n): &(u32, u32, u32)| (s, &keys[a as usize..(a + n) as usize]);
-            self.entries.sort_unstable_by(|a, b| k(a).cmp(&k(b)));
-            self.entries.dedup_by(|a, b| k(a) == k(b));
+            // Usually already in order without duplicates (a few keys, one per state).
+            if !self.entries.windows(2).all(|w| k(&w[0]) < k(&w[1])) {
+                self.entries.sort_unstable_by(|a, b| k(a).cmp(&k(b)));
+                self.entries.dedup_by(|a, b| k(a) == k(b));
+            }
         }
         if self.others.len() > 1 {
             self.others.sort_unstable();

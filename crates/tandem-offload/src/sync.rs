@@ -97,6 +97,12 @@ struct OpBuf {
     words: Vec<u64>,
 }
 
+/// `a == b` for short keys (a loop, not a `memcmp` call).
+#[inline]
+fn same_words(a: &[u64], b: &[u64]) -> bool {
+    a.len() == b.len() && a.iter().zip(b).all(|(x, y)| x == y)
+}
+
 /// The hit action of a table's [`OpBuf`].
 const HIT: u32 = 0;
 /// The delete action of a write-back table's [`OpBuf`].
@@ -212,7 +218,9 @@ impl MapSync {
     /// Where `key` is in the staged batch.
     #[inline]
     fn staged_at(&self, key: &[u64]) -> Option<usize> {
-        self.staged.iter().position(|(k, _)| k.as_slice() == key)
+        self.staged
+            .iter()
+            .position(|(k, _)| same_words(k.as_slice(), key))
     }
 
     /// Entries the main tables will hold after retiring the staged batch.
@@ -984,7 +992,12 @@ impl SyncEngine {
             };
             let v = primary.map_value_ref(sid, k);
             let (shown, on_main) = m.lookup(k);
-            if shown != v || (!m.server_only.is_empty() && m.server_only.contains(k)) {
+            let differs = match (shown, v) {
+                (Some(a), Some(b)) => !same_words(a, b),
+                (None, None) => false,
+                _ => true,
+            };
+            if differs || (!m.server_only.is_empty() && m.server_only.contains(k)) {
                 let start = vals.len() as u32;
                 let len = match v {
                     Some(v) => {
@@ -1196,7 +1209,7 @@ impl SyncEngine {
                         let room = (on_main.len() as u64) < *size;
                         match on_main.entry(k) {
                             Entry::Occupied(mut e) => {
-                                if *e.get() != v {
+                                if !same_words(e.get(), &v) {
                                     for o in main_ops.iter_mut() {
                                         o.entry(true, e.key(), HIT, &v);
                                     }
