@@ -30,9 +30,11 @@
 //!
 //! **Cost.** A server packet's batch is built without copying any table: the primary copy
 //! reports exactly the keys and cells the packet wrote ([`Touched`]), each is compared with
-//! what the switch shows, and the control-plane requests are composed in reusable buffers
-//! (strings and vectors of earlier requests are overwritten in place), so a steady-state
-//! batch allocates only the staged keys and values themselves.
+//! what the switch shows (each key looked up once in the primary copy and once in the
+//! mirror of the switch), and the control-plane requests are composed in reusable buffers in
+//! compact form ([`ExactBatch`]: table and action indices, keys and arguments packed in one
+//! word buffer); the staged batch is a packed word buffer too, so a steady-state batch
+//! allocates nothing.
 
 use std::collections::hash_map::Entry;
 use std::collections::{BTreeMap, BTreeSet, HashSet};
@@ -168,6 +170,100 @@ impl OpBuf {
     }
 }
 
+/// A staged batch: keys and values packed in one word buffer.
+#[derive(Debug, Default)]
+struct Staged {
+    ents: Vec<StagedEnt>,
+    words: Vec<u64>,
+}
+
+/// One staged key: where its key and value are in [`Staged::words`].
+#[derive(Clone, Copy, Debug)]
+struct StagedEnt {
+    key_at: u32,
+    key_len: u32,
+    val_at: u32,
+    /// `u32::MAX`: staged as deleted.
+    val_len: u32,
+}
+
+impl Staged {
+    #[inline]
+    fn len(&self) -> usize {
+        self.ents.len()
+    }
+
+    #[inline]
+    fn is_empty(&self) -> bool {
+        self.ents.is_empty()
+    }
+
+    fn clear(&mut self) {
+        self.ents.clear();
+        self.words.clear();
+    }
+
+    #[inline]
+    fn key(&self, i: usize) -> &[u64] {
+        let e = self.ents[i];
+        &self.words[e.key_at as usize..(e.key_at + e.key_len) as usize]
+    }
+
+    #[inline]
+    fn value(&self, i: usize) -> Option<&[u64]> {
+        let e = self.ents[i];
+        (e.val_len != u32::MAX)
+            .then(|| &self.words[e.val_at as usize..(e.val_at + e.val_len) as usize])
+    }
+
+    #[inline]
+    fn position(&self, key: &[u64]) -> Option<usize> {
+        (0..self.ents.len()).find(|&i| same_words(self.key(i), key))
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (&[u64], Option<&[u64]>)> {
+        (0..self.ents.len()).map(|i| (self.key(i), self.value(i)))
+    }
+
+    /// Appends `v` to the buffer: (start, length or `u32::MAX`).
+    fn put(&mut self, v: Option<&[u64]>) -> (u32, u32) {
+        let at = self.words.len() as u32;
+        match v {
+            Some(v) => {
+                self.words.extend_from_slice(v);
+                (at, v.len() as u32)
+            }
+            None => (at, u32::MAX),
+        }
+    }
+
+    fn push(&mut self, key: &[u64], value: Option<&[u64]>) {
+        let key_at = self.words.len() as u32;
+        self.words.extend_from_slice(key);
+        let (val_at, val_len) = self.put(value);
+        self.ents.push(StagedEnt {
+            key_at,
+            key_len: key.len() as u32,
+            val_at,
+            val_len,
+        });
+    }
+
+    fn set_value(&mut self, i: usize, value: Option<&[u64]>) {
+        let e = self.ents[i];
+        match value {
+            Some(v) if e.val_len as usize == v.len() => {
+                self.words[e.val_at as usize..e.val_at as usize + v.len()].copy_from_slice(v);
+            }
+            _ => {
+                let (val_at, val_len) = self.put(value);
+                self.ents[i].val_at = val_at;
+                self.ents[i].val_len = val_len;
+            }
+        }
+    }
+}
+
 /// What the switch holds of one map.
 #[derive(Debug)]
 struct MapSync {
@@ -185,8 +281,8 @@ struct MapSync {
     /// What the main tables hold.
     on_main: FxHashMap<Words, Words>,
     /// What the write-back tables hold (visible while the flag is set). A batch is what one
-    /// packet changed, a few keys: a vector scanned linearly beats hashing.
-    staged: Vec<(Words, Option<Words>)>,
+    /// packet changed, a few keys: a flat buffer scanned linearly beats hashing.
+    staged: Staged,
     /// Entries of `staged` whose key the main tables do not hold (keys the batch adds).
     staged_adds: u64,
     server_only: FxHashSet<Words>,
@@ -207,7 +303,7 @@ impl MapSync {
     #[inline]
     fn lookup(&self, key: &[u64]) -> (Option<&[u64]>, Option<bool>) {
         match self.staged_at(key) {
-            Some(i) => (self.staged[i].1.as_deref(), None),
+            Some(i) => (self.staged.value(i), None),
             None => match self.on_main.get(key) {
                 Some(v) => (Some(v.as_slice()), Some(true)),
                 None => (None, Some(false)),
@@ -218,15 +314,13 @@ impl MapSync {
     /// Where `key` is in the staged batch.
     #[inline]
     fn staged_at(&self, key: &[u64]) -> Option<usize> {
-        self.staged
-            .iter()
-            .position(|(k, _)| same_words(k.as_slice(), key))
+        self.staged.position(key)
     }
 
     /// Entries the main tables will hold after retiring the staged batch.
     fn occupancy_after_retire(&self) -> u64 {
         let mut n = self.on_main.len() as i64;
-        for (k, v) in &self.staged {
+        for (k, v) in self.staged.iter() {
             match (self.on_main.contains_key(k), v.is_some()) {
                 (false, true) => n += 1,
                 (true, false) => n -= 1,
@@ -241,15 +335,12 @@ impl MapSync {
         let add = value.is_some() && !on_main;
         match self.staged_at(key) {
             Some(i) => {
-                let slot = &mut self.staged[i].1;
-                if slot.is_some() && !on_main {
+                if self.staged.value(i).is_some() && !on_main {
                     self.staged_adds -= 1;
                 }
-                *slot = value.map(Words::new);
+                self.staged.set_value(i, value);
             }
-            None => {
-                self.staged.push((Words::new(key), value.map(Words::new)));
-            }
+            None => self.staged.push(key, value),
         }
         if add {
             self.staged_adds += 1;
@@ -565,7 +656,7 @@ impl SyncEngine {
                             main.iter().map(|t| t.size).min().unwrap_or(0).min(RESERVE) as usize,
                             Default::default(),
                         ),
-                        staged: Vec::new(),
+                        staged: Staged::default(),
                         staged_adds: 0,
                         server_only: FxHashSet::default(),
                         main_ops: main
@@ -1198,22 +1289,22 @@ impl SyncEngine {
                 o.clear();
             }
             *staged_adds = 0;
-            for (k, v) in staged.drain(..) {
+            for (k, v) in staged.iter() {
                 for o in wb_ops.iter_mut() {
-                    o.delete(&k);
+                    o.delete(k);
                 }
                 // Room was checked when the batch was staged; keys kept on the server only
                 // stay so (a stale entry staged as deleted is one of them).
                 match v {
                     Some(v) => {
                         let room = (on_main.len() as u64) < *size;
-                        match on_main.entry(k) {
+                        match on_main.entry(Words::new(k)) {
                             Entry::Occupied(mut e) => {
-                                if !same_words(e.get(), &v) {
+                                if !same_words(e.get(), v) {
                                     for o in main_ops.iter_mut() {
-                                        o.entry(true, e.key(), HIT, &v);
+                                        o.entry(true, k, HIT, v);
                                     }
-                                    *e.get_mut() = v;
+                                    e.get_mut().set(v);
                                 }
                             }
                             Entry::Vacant(e) if !room => {
@@ -1223,21 +1314,22 @@ impl SyncEngine {
                             }
                             Entry::Vacant(e) => {
                                 for o in main_ops.iter_mut() {
-                                    o.entry(false, e.key(), HIT, &v);
+                                    o.entry(false, k, HIT, v);
                                 }
-                                e.insert(v);
+                                e.insert(Words::new(v));
                             }
                         }
                     }
                     None => {
-                        if on_main.remove(&k).is_some() {
+                        if on_main.remove(k).is_some() {
                             for o in main_ops.iter_mut() {
-                                o.delete(&k);
+                                o.delete(k);
                             }
                         }
                     }
                 }
             }
+            staged.clear();
             for o in main_ops.iter() {
                 send_exact(&self.policy, &mut self.stats, cp, &o.batch())?;
             }
