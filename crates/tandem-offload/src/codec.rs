@@ -185,11 +185,15 @@ impl TransferCodec {
             }
             self.pos[self.tag].set(&mut words, u64::from(self.to_post));
             self.pos[self.orig].set(&mut words, orig);
-            let mut buf = [0u8; WORDS * 8];
-            for (c, w) in buf.chunks_exact_mut(8).zip(&words) {
-                c.copy_from_slice(&w.to_be_bytes());
+            // Only the header's own words.
+            let full = self.bytes / 8;
+            for w in &words[..full] {
+                out.extend_from_slice(&w.to_be_bytes());
             }
-            out.extend_from_slice(&buf[..self.bytes]);
+            let rem = self.bytes % 8;
+            if rem > 0 {
+                out.extend_from_slice(&words[full].to_be_bytes()[..rem]);
+            }
         } else {
             let at = out.len();
             out.resize(at + self.bytes, 0);
@@ -216,12 +220,18 @@ const WORDS: usize = MAX_FAST / 8 + 1;
 
 /// The header (at most [`MAX_FAST`] bytes) as big-endian words, zero-padded.
 fn to_words(hdr: &[u8], words: &mut [u64; WORDS]) {
-    let mut buf = [0u8; WORDS * 8];
-    buf[..hdr.len()].copy_from_slice(hdr);
-    for (w, c) in words.iter_mut().zip(buf.chunks_exact(8)) {
+    // Only the header's own words (the rest stay 0).
+    let mut chunks = hdr.chunks_exact(8);
+    for (w, c) in words.iter_mut().zip(&mut chunks) {
         let mut b = [0u8; 8];
         b.copy_from_slice(c);
         *w = u64::from_be_bytes(b);
+    }
+    let rem = chunks.remainder();
+    if !rem.is_empty() {
+        let mut b = [0u8; 8];
+        b[..rem.len()].copy_from_slice(rem);
+        words[hdr.len() / 8] = u64::from_be_bytes(b);
     }
 }
 
