@@ -11,7 +11,8 @@
 //!    entries whose action marks the key deleted), then set the flag: one register write
 //!    makes the whole batch visible at once.
 //!
-//! So a batch takes four requests (main tables, flag 0, write-back tables, flag 1).
+//! So a batch takes one request per main table, the flag write 0, one request per write-back
+//! table and the flag write 1: four requests for a map with one copy of each table.
 //!
 //! **Output commit.** [`SyncEngine::commit`] returns only once the flag write is confirmed;
 //! the runtime releases the packet that made the batch after that, so any packet sent after
