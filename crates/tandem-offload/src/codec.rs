@@ -22,6 +22,10 @@ pub struct TransferCodec {
     fields: Vec<(u32, u32)>,
     /// Where each field lies in the header read as big-endian 64-bit words.
     pos: Vec<Pos>,
+    /// The same for the branch-free loops (wide fields: nothing, see `wide`).
+    narrow: Vec<Narrow>,
+    /// Fields that cross a word boundary (read and written after the others).
+    wide: Vec<usize>,
     names: Vec<String>,
     tag: usize,
     orig: usize,
@@ -68,15 +72,19 @@ impl TransferCodec {
         if fields[orig].1 != 16 {
             return Err(bad("`orig_ethertype` is not 16 bits".into()));
         }
-        let pos = fields
+        let pos: Vec<Pos> = fields
             .iter()
             .map(|&(off, bits)| Pos::new(off, bits))
             .collect();
+        let narrow = pos.iter().map(Narrow::of).collect();
+        let wide = (0..pos.len()).filter(|&i| pos[i].wide).collect();
         Ok(TransferCodec {
             ethertype,
             bytes: th.bytes as usize,
             fields,
             pos,
+            narrow,
+            wide,
             names,
             tag,
             orig,
@@ -123,8 +131,11 @@ impl TransferCodec {
             let mut words = [0u64; WORDS];
             to_words(hdr, &mut words);
             values.resize(self.pos.len(), 0);
-            for (v, p) in values.iter_mut().zip(&self.pos) {
-                *v = p.get(&words);
+            for (v, n) in values.iter_mut().zip(&self.narrow) {
+                *v = (words[n.idx as usize] >> n.sh) & n.low;
+            }
+            for &i in &self.wide {
+                values[i] = self.pos[i].get(&words);
             }
         } else {
             values.extend(
@@ -180,8 +191,15 @@ impl TransferCodec {
         if self.bytes <= MAX_FAST {
             // Bits no field covers are 0.
             let mut words = [0u64; WORDS];
-            for (p, &v) in self.pos.iter().zip(values) {
-                p.set(&mut words, v);
+            // Fields do not overlap and start as 0: OR them in (tag and orig_ethertype are
+            // overwritten below).
+            for (n, &v) in self.narrow.iter().zip(values) {
+                words[n.idx as usize] |= (v & n.low) << n.sh;
+            }
+            for &i in &self.wide {
+                if let Some(&v) = values.get(i) {
+                    self.pos[i].set(&mut words, v);
+                }
             }
             self.pos[self.tag].set(&mut words, u64::from(self.to_post));
             self.pos[self.orig].set(&mut words, orig);
@@ -240,6 +258,33 @@ fn mask64(bits: u32) -> u64 {
         u64::MAX
     } else {
         (1u64 << bits) - 1
+    }
+}
+
+/// A narrow field as the branch-free loops read it: `(words[idx] >> sh) & low` (a wide field:
+/// `low` 0, so it reads 0 and writes nothing).
+#[derive(Clone, Copy, Debug)]
+struct Narrow {
+    idx: u32,
+    sh: u32,
+    low: u64,
+}
+
+impl Narrow {
+    fn of(p: &Pos) -> Narrow {
+        if p.wide {
+            Narrow {
+                idx: 0,
+                sh: 0,
+                low: 0,
+            }
+        } else {
+            Narrow {
+                idx: p.idx as u32,
+                sh: p.sh,
+                low: mask64(p.bits),
+            }
+        }
     }
 }
 
