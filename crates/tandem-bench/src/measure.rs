@@ -8,7 +8,7 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
-use tandem_offload::control::{ControlFailure, ControlPlane};
+use tandem_offload::control::{ControlFailure, ControlPlane, ExactBatch};
 use tandem_offload::{ControlWrap, Offloaded};
 use tandem_runtime::{NativeNf, Verdict};
 use tandem_switch::{ControlOp, Switch};
@@ -187,6 +187,9 @@ impl TimedControl {
 impl ControlPlane for TimedControl {
     fn write(&mut self, ops: &[ControlOp]) -> Result<(), ControlFailure> {
         self.timed(|c| c.write(ops))
+    }
+    fn write_exact(&mut self, batch: &ExactBatch<'_>) -> Result<(), ControlFailure> {
+        self.timed(|c| c.write_exact(batch))
     }
     fn register_write(&mut self, name: &str, index: u32, value: u64) -> Result<(), ControlFailure> {
         self.timed(|c| c.register_write(name, index, value))
