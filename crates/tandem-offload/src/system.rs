@@ -157,6 +157,10 @@ pub struct RunOptions {
     pub cache_dir: PathBuf,
     /// How control-plane requests are retried.
     pub retry: RetryPolicy,
+    /// Measure the server's wall time ([`RunStats::server_ns`]). `tandem bench` turns it
+    /// off where it counts the server's instructions, so the stopwatch is not counted as
+    /// server work.
+    pub time_server: bool,
 }
 
 impl Default for RunOptions {
@@ -164,6 +168,7 @@ impl Default for RunOptions {
         RunOptions {
             cache_dir: tandem_runtime::build::default_cache_dir(),
             retry: RetryPolicy::default(),
+            time_server: true,
         }
     }
 }
@@ -183,6 +188,7 @@ pub struct ServerHost {
     payload: tandem_lift::PayloadOps,
     /// Time in the server partition and the synchronisation, ns.
     server_ns: u64,
+    time_server: bool,
     /// A frame whose state updates the switch has not confirmed: it is not released until
     /// [`ServerHost::release_held`] succeeds.
     held: Option<Vec<u8>>,
@@ -230,6 +236,7 @@ impl ServerHost {
             cp,
             payload: tandem_lift::PayloadOps,
             server_ns: 0,
+            time_server: options.time_server,
             held: None,
             input: Vec::new(),
             output: Vec::new(),
@@ -259,7 +266,7 @@ impl ServerHost {
             return Ok(None);
         };
         // server_ns covers the transfer header too (decode here, encode below).
-        let t0 = Instant::now();
+        let t0 = self.time_server.then(Instant::now);
         if !codec.decode_into(frame, &mut self.input, &mut self.pkt) {
             return Ok(None);
         }
@@ -278,7 +285,7 @@ impl ServerHost {
             .sync
             .commit(self.cp.as_mut(), &self.primary, self.primary.touched());
         self.primary.clear_touched();
-        self.server_ns += t0.elapsed().as_nanos() as u64;
+        self.add_server_time(t0);
         match r {
             Ok(_) => Ok(Some(&self.back)),
             Err(e) => {
@@ -331,10 +338,16 @@ impl ServerHost {
             .any(|(s, k)| self.sync.is_server_only(*s, k)))
     }
 
+    fn add_server_time(&mut self, t0: Option<Instant>) {
+        if let Some(t0) = t0 {
+            self.server_ns += t0.elapsed().as_nanos() as u64;
+        }
+    }
+
     /// Runs the whole NF on the server for one packet and publishes what it changed.
     #[inline(never)]
     pub fn whole_on_server(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
-        let t0 = Instant::now();
+        let t0 = self.time_server.then(Instant::now);
         self.sync
             .read_switch_owned(self.cp.as_mut(), &mut self.primary)?;
         self.primary.set_now(pkt.ts_ns);
@@ -359,7 +372,7 @@ impl ServerHost {
         let touched = Touched::from_sets(&w.touched, &others);
         self.sync
             .commit(self.cp.as_mut(), &self.primary, &touched)?;
-        self.server_ns += t0.elapsed().as_nanos() as u64;
+        self.add_server_time(t0);
         Ok(match w.action {
             Some(Action::Send(p)) => Verdict::Send {
                 port: u32::from(p),

@@ -97,6 +97,7 @@ fn an_outage_holds_the_packet_and_loses_nothing() {
             backoff: Duration::from_micros(10),
             max_backoff: Duration::from_micros(100),
         },
+        ..RunOptions::default()
     };
     let mut sys = Offloaded::new(&b, &initial, &opts, Some(wrap)).unwrap();
     let mut replies = ReplyRewriter::new();

@@ -363,6 +363,7 @@ fn an_outage_holds_the_packet_until_the_switch_is_back() {
             backoff: Duration::from_millis(1),
             max_backoff: Duration::from_millis(2),
         },
+        ..RunOptions::default()
     };
     let server = ServerDaemon::start(&b, &initial, opts, &config).unwrap();
     let mut pair = Pair {

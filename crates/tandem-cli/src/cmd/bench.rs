@@ -448,7 +448,10 @@ pub fn worker(a: WorkerArgs) -> anyhow::Result<()> {
                 .context("--compiled is needed for role `server`")?;
             let bundle = Bundle::load(dir)?;
             let initial = initial_state(&a.nf, a.config.as_deref())?;
-            let mut options = RunOptions::default();
+            let mut options = RunOptions {
+                time_server: false,
+                ..RunOptions::default()
+            };
             if let Some(c) = &a.cache {
                 options.cache_dir = c.clone();
             }
