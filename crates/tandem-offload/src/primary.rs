@@ -635,20 +635,14 @@ extern "C" fn cb_map_find(ctx: *mut c_void, s: u32, key: *const u64, value: *mut
     }
     let key = slice(key, p.key_len(s));
     let n = p.value_len(s);
-    let mut buf = [0u64; INLINE_FIELDS];
-    let mut heap = Vec::new();
-    let out: &mut [u64] = if n <= INLINE_FIELDS {
-        &mut buf[..n]
-    } else {
-        heap.resize(n, 0);
-        &mut heap
-    };
-    if p.find_into(s, key, out) {
-        write_out(value, out);
-        1
-    } else {
-        0
-    }
+    with_scratch(n, |out| {
+        if p.find_into(s, key, out) {
+            write_out(value, out);
+            1
+        } else {
+            0
+        }
+    })
 }
 
 extern "C" fn cb_map_insert(ctx: *mut c_void, s: u32, key: *const u64, value: *const u64) -> c_int {
@@ -679,17 +673,21 @@ extern "C" fn cb_vec_get(ctx: *mut c_void, s: u32, index: u64, elem: *mut u64) {
         return;
     }
     let n = p.value_len(s);
+    with_scratch(n, |out| {
+        p.vec_get_into(s, index, out);
+        if p.error.is_none() {
+            write_out(elem, out);
+        }
+    })
+}
+
+/// Runs `f` on `n` zeroed words: on the stack when they fit [`INLINE_FIELDS`].
+fn with_scratch<R>(n: usize, f: impl FnOnce(&mut [u64]) -> R) -> R {
     let mut buf = [0u64; INLINE_FIELDS];
-    let mut heap = Vec::new();
-    let out: &mut [u64] = if n <= INLINE_FIELDS {
-        &mut buf[..n]
+    if n <= INLINE_FIELDS {
+        f(&mut buf[..n])
     } else {
-        heap.resize(n, 0);
-        &mut heap
-    };
-    p.vec_get_into(s, index, out);
-    if p.error.is_none() {
-        write_out(elem, out);
+        f(&mut vec![0; n])
     }
 }
 

@@ -217,17 +217,7 @@ impl Cx<'_> {
                 l.insert(*d);
                 uses(e, &mut l);
             }
-            St::Copy(items) => {
-                for it in items {
-                    match *it {
-                        CopyItem::Slot(_, s) => l.insert(s),
-                        CopyItem::Bytes(d, s, _) => {
-                            l.insert(d);
-                            l.insert(s);
-                        }
-                    }
-                }
-            }
+            St::Copy(items) => copy_reads(items, &mut l),
             St::If(c, t, f) => {
                 let mut a = self.live_in(t, &l, ret, depth);
                 a.union(&self.live_in(f, &l, ret, depth));
@@ -526,6 +516,19 @@ impl Cx<'_> {
 }
 
 /// Every slot read anywhere in `stmts` (any path, any depth).
+/// The slots a `Copy` keeps live (both ends of a byte copy).
+fn copy_reads(items: &[CopyItem], l: &mut Live) {
+    for it in items {
+        match *it {
+            CopyItem::Slot(_, s) => l.insert(s),
+            CopyItem::Bytes(d, s, _) => {
+                l.insert(d);
+                l.insert(s);
+            }
+        }
+    }
+}
+
 fn all_reads(stmts: &[St], l: &mut Live) {
     for s in stmts {
         match s {
@@ -539,17 +542,7 @@ fn all_reads(stmts: &[St], l: &mut Live) {
                 l.insert(*d);
                 uses(e, l);
             }
-            St::Copy(items) => {
-                for it in items {
-                    match *it {
-                        CopyItem::Slot(_, s) => l.insert(s),
-                        CopyItem::Bytes(d, s, _) => {
-                            l.insert(d);
-                            l.insert(s);
-                        }
-                    }
-                }
-            }
+            St::Copy(items) => copy_reads(items, l),
             St::If(c, t, f) => {
                 uses(c, l);
                 all_reads(t, l);
