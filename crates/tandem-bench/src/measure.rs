@@ -230,7 +230,7 @@ pub fn run_offloaded(
     for p in &rec.packets {
         let v = sys.process(p)?;
         digest.add(&v);
-        let now = sys.stats().fast_path;
+        let now = sys.fast_path();
         fast.push(now > fast_so_far);
         fast_so_far = now;
     }

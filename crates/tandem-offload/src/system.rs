@@ -465,6 +465,12 @@ impl Offloaded {
         &self.host
     }
 
+    /// Packets handled by the switch alone so far (what [`Offloaded::stats`] says, without
+    /// copying the rest).
+    pub fn fast_path(&self) -> u64 {
+        self.stats.fast_path
+    }
+
     /// Counters so far.
     pub fn stats(&self) -> RunStats {
         let mut s = self.stats.clone();
