@@ -204,20 +204,13 @@ impl Cx<'_> {
     /// Slots live before `s` given those live after it; `ret` is what is live
     /// where a `return` goes.
     fn transfer(&self, s: &St, mut l: Live, ret: &Live, depth: u32) -> Live {
+        if let Some(d) = killed(s) {
+            l.remove(d);
+        }
+        if straight_reads(s, &mut l) {
+            return l;
+        }
         match s {
-            St::Set(Dst::Slot(d), e) => {
-                l.remove(*d);
-                uses(e, &mut l);
-            }
-            St::Set(Dst::Field(f), e) => {
-                l.insert(f.base);
-                uses(e, &mut l);
-            }
-            St::SetSlice(d, _, _, e) => {
-                l.insert(*d);
-                uses(e, &mut l);
-            }
-            St::Copy(items) => copy_reads(items, &mut l),
             St::If(c, t, f) => {
                 let mut a = self.live_in(t, &l, ret, depth);
                 a.union(&self.live_in(f, &l, ret, depth));
@@ -297,58 +290,6 @@ impl Cx<'_> {
                 }
                 return la;
             }
-            St::MarkToDrop | St::Extract(_) => {}
-            St::RegRead { dst, idx, .. } => {
-                match dst {
-                    Dst::Slot(x) => l.remove(*x),
-                    Dst::Field(f) => l.insert(f.base),
-                }
-                uses(idx, &mut l);
-            }
-            St::RegWrite { idx, val, .. } => {
-                uses(idx, &mut l);
-                uses(val, &mut l);
-            }
-            St::Count { idx, .. } => uses(idx, &mut l),
-            St::Hash {
-                dst,
-                base,
-                data,
-                max,
-                ..
-            } => {
-                match dst {
-                    Dst::Slot(x) => l.remove(*x),
-                    Dst::Field(f) => l.insert(f.base),
-                }
-                uses(base, &mut l);
-                uses(max, &mut l);
-                for (e, _) in data {
-                    uses(e, &mut l);
-                }
-            }
-            St::Checksum {
-                cond,
-                data,
-                plan,
-                field,
-                ..
-            } => {
-                match field {
-                    Dst::Slot(x) => l.insert(*x),
-                    Dst::Field(f) => l.insert(f.base),
-                }
-                uses(cond, &mut l);
-                for (e, _) in data {
-                    uses(e, &mut l);
-                }
-                for it in plan.iter().flatten() {
-                    match it {
-                        CsumItem::Val(e, _) => uses(e, &mut l),
-                        CsumItem::Bytes(b, ..) => l.insert(*b),
-                    }
-                }
-            }
             St::Emit(h) => {
                 if let Some(hl) = self.headers.get(*h as usize) {
                     l.insert(hl.valid);
@@ -357,6 +298,8 @@ impl Cx<'_> {
             }
             St::Exit => return self.exit.clone(),
             St::Return => return ret.clone(),
+            // straight-line statements: handled by `straight_reads` above
+            _ => {}
         }
         l
     }
@@ -515,34 +458,114 @@ impl Cx<'_> {
     }
 }
 
-/// Every slot read anywhere in `stmts` (any path, any depth).
-/// The slots a `Copy` keeps live (both ends of a byte copy).
-fn copy_reads(items: &[CopyItem], l: &mut Live) {
-    for it in items {
-        match *it {
-            CopyItem::Slot(_, s) => l.insert(s),
-            CopyItem::Bytes(d, s, _) => {
-                l.insert(d);
-                l.insert(s);
-            }
+/// The slot a straight-line statement overwrites whole (dead before it unless it reads it).
+fn killed(s: &St) -> Option<Slot> {
+    match s {
+        St::Set(Dst::Slot(d), _)
+        | St::RegRead {
+            dst: Dst::Slot(d), ..
         }
+        | St::Hash {
+            dst: Dst::Slot(d), ..
+        } => Some(*d),
+        _ => None,
     }
 }
 
+/// Adds the slots a straight-line statement reads (writing a field reads its header's
+/// base; a checksum reads its destination) and returns true; returns false, adding
+/// nothing, for control flow, table applies, action calls, `emit`, `exit` and `return`,
+/// which each caller treats its own way.
+fn straight_reads(s: &St, l: &mut Live) -> bool {
+    let dst_base = |d: &Dst, l: &mut Live| {
+        if let Dst::Field(f) = d {
+            l.insert(f.base);
+        }
+    };
+    match s {
+        St::Set(d, e) => {
+            dst_base(d, l);
+            uses(e, l);
+        }
+        St::SetSlice(d, _, _, e) => {
+            l.insert(*d);
+            uses(e, l);
+        }
+        St::Copy(items) => {
+            for it in items {
+                match *it {
+                    CopyItem::Slot(_, s) => l.insert(s),
+                    CopyItem::Bytes(d, s, _) => {
+                        l.insert(d);
+                        l.insert(s);
+                    }
+                }
+            }
+        }
+        St::RegRead { dst, idx, .. } => {
+            dst_base(dst, l);
+            uses(idx, l);
+        }
+        St::RegWrite { idx, val, .. } => {
+            uses(idx, l);
+            uses(val, l);
+        }
+        St::Count { idx, .. } => uses(idx, l),
+        St::Hash {
+            dst,
+            base,
+            data,
+            max,
+            ..
+        } => {
+            dst_base(dst, l);
+            uses(base, l);
+            uses(max, l);
+            for (e, _) in data {
+                uses(e, l);
+            }
+        }
+        St::Checksum {
+            cond,
+            data,
+            plan,
+            field,
+            ..
+        } => {
+            match field {
+                Dst::Slot(x) => l.insert(*x),
+                Dst::Field(f) => l.insert(f.base),
+            }
+            uses(cond, l);
+            for (e, _) in data {
+                uses(e, l);
+            }
+            for it in plan.iter().flatten() {
+                match it {
+                    CsumItem::Val(e, _) => uses(e, l),
+                    CsumItem::Bytes(b, ..) => l.insert(*b),
+                }
+            }
+        }
+        St::MarkToDrop | St::Extract(_) => {}
+        St::If(..)
+        | St::Switch(..)
+        | St::Apply { .. }
+        | St::CallAction { .. }
+        | St::Emit(_)
+        | St::Exit
+        | St::Return => return false,
+    }
+    true
+}
+
+/// Every slot read anywhere in `stmts` (any path, any depth).
 fn all_reads(stmts: &[St], l: &mut Live) {
     for s in stmts {
+        if straight_reads(s, l) {
+            continue;
+        }
         match s {
-            St::Set(d, e) => {
-                if let Dst::Field(f) = d {
-                    l.insert(f.base);
-                }
-                uses(e, l);
-            }
-            St::SetSlice(d, _, _, e) => {
-                l.insert(*d);
-                uses(e, l);
-            }
-            St::Copy(items) => copy_reads(items, l),
             St::If(c, t, f) => {
                 uses(c, l);
                 all_reads(t, l);
@@ -566,61 +589,8 @@ fn all_reads(stmts: &[St], l: &mut Live) {
                     l.insert(*s);
                 }
             }
-            St::RegRead { dst, idx, .. } => {
-                if let Dst::Field(f) = dst {
-                    l.insert(f.base);
-                }
-                uses(idx, l);
-            }
-            St::RegWrite { idx, val, .. } => {
-                uses(idx, l);
-                uses(val, l);
-            }
-            St::Count { idx, .. } => uses(idx, l),
-            St::Hash {
-                dst,
-                base,
-                data,
-                max,
-                ..
-            } => {
-                if let Dst::Field(f) = dst {
-                    l.insert(f.base);
-                }
-                uses(base, l);
-                uses(max, l);
-                for (e, _) in data {
-                    uses(e, l);
-                }
-            }
-            St::Checksum {
-                cond,
-                data,
-                plan,
-                field,
-                ..
-            } => {
-                match field {
-                    Dst::Slot(x) => l.insert(*x),
-                    Dst::Field(f) => l.insert(f.base),
-                }
-                uses(cond, l);
-                for (e, _) in data {
-                    uses(e, l);
-                }
-                for it in plan.iter().flatten() {
-                    match it {
-                        CsumItem::Val(e, _) => uses(e, l),
-                        CsumItem::Bytes(b, ..) => l.insert(*b),
-                    }
-                }
-            }
-            St::Apply { .. }
-            | St::MarkToDrop
-            | St::Extract(_)
-            | St::Emit(_)
-            | St::Exit
-            | St::Return => {}
+            // applies, emit, exit, return read nothing here; straight-line ones are done
+            _ => {}
         }
     }
 }
