@@ -17,13 +17,17 @@
 //!    packets that never needed it), tables for maps, registers for scalars and vectors, the
 //!    atomic-update write-back tables and visibility flag, deparser; the manifest;
 //! 4. [`inline::inline_single_use_values`]: single-use arithmetic folds into its reader;
-//! 5. [`reuse::reuse_metadata_slots`]: values with disjoint live ranges share metadata.
+//! 5. [`reuse::reuse_metadata_slots`]: values with disjoint live ranges share metadata;
+//! 6. [`self_check`]: the program is printed, parsed back and checked against the target's
+//!    rules ([`constraints`], docs/targets.md) and, for v1model, loaded on Tandem's switch —
+//!    a program a target would refuse is an internal error naming the line, never output.
 //!
 //! The program is built as a `tandem-p4-syntax` AST; print it with
 //! [`tandem_p4_syntax::print_program`]. Pure: no I/O, deterministic; anything the switch
 //! cannot express is a [`P4Error::Unsupported`] naming the statement.
 
 mod build;
+pub mod constraints;
 pub mod inline;
 mod lower;
 pub mod manifest;
@@ -64,6 +68,19 @@ pub enum P4Error {
     /// Tail duplication grew too large.
     #[error("{0}: the structured walk exceeds {max} nodes", max = walk::MAX_NODES)]
     TooLarge(String),
+    /// The generated program breaks a rule of its target (an internal error: the generator
+    /// must never emit it).
+    #[error("internal error: the generated {arch} program is not accepted by its target: switch.p4:{line}: {detail}\n    {source_line}")]
+    SelfCheck {
+        /// `v1model` or `tna`.
+        arch: String,
+        /// Line in the printed program (0 when unknown).
+        line: u32,
+        /// That line's text.
+        source_line: String,
+        /// The rule and what breaks it.
+        detail: String,
+    },
     /// An architecture this back end does not generate.
     #[error("architecture `{0}` is not supported (supported: v1model, tna)")]
     Arch(String),
@@ -79,6 +96,14 @@ pub enum Arch {
 }
 
 impl Arch {
+    /// `v1model` or `tna`.
+    pub fn name(self) -> &'static str {
+        match self {
+            Arch::V1Model => "v1model",
+            Arch::Tna => "tna",
+        }
+    }
+
     /// Parses `v1model` or `tna`.
     pub fn from_name(s: &str) -> Result<Arch, P4Error> {
         match s {
@@ -146,6 +171,7 @@ pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Outp
     } else {
         reuse::ReuseInfo::default()
     };
+    self_check(&tandem_p4_syntax::print_program(&program), opts.arch)?;
     Ok(P4Output {
         program,
         manifest,
@@ -157,4 +183,39 @@ impl From<view::BadPlan> for P4Error {
     fn from(e: view::BadPlan) -> Self {
         P4Error::BadPlan(e.0)
     }
+}
+
+/// Checks a printed program for `arch`: it parses, breaks none of the target's rules
+/// ([`constraints::check_constraints`]) and, for v1model, loads on Tandem's switch (whose
+/// checker resolves every name, type and width). The first problem is an error with its line.
+pub fn self_check(text: &str, arch: Arch) -> Result<(), P4Error> {
+    let fail = |line: u32, detail: String| P4Error::SelfCheck {
+        arch: arch.name().into(),
+        line,
+        source_line: text
+            .lines()
+            .nth((line as usize).wrapping_sub(1))
+            .unwrap_or("")
+            .trim()
+            .to_string(),
+        detail,
+    };
+    let program = tandem_p4_syntax::parse_program(text)
+        .map_err(|e| fail(e.span.line, format!("does not parse: {e}")))?;
+    if let Some(v) = constraints::check_constraints(&program, arch)
+        .into_iter()
+        .next()
+    {
+        return Err(fail(v.span.line, format!("[{}] {}", v.rule, v.detail)));
+    }
+    if arch == Arch::V1Model {
+        if let Err(e) = tandem_switch::Switch::from_program(&program) {
+            let line = match &e {
+                tandem_switch::LoadError::Check(d) => d.first().map(|d| d.span.line).unwrap_or(0),
+                tandem_switch::LoadError::Syntax(s) => s.span.line,
+            };
+            return Err(fail(line, format!("[tandem-switch] {e}")));
+        }
+    }
+    Ok(())
 }

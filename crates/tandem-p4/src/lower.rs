@@ -950,31 +950,36 @@ impl Gen<'_, '_> {
             IrBin::And => bin(BinOp::BitAnd, a, b),
             IrBin::Or => bin(BinOp::BitOr, a, b),
             IrBin::Xor => bin(BinOp::BitXor, a, b),
-            IrBin::Shl => bin(BinOp::Shl, a, b),
-            IrBin::Lshr => bin(BinOp::Shr, a, b),
+            IrBin::Shl => bin(BinOp::Shl, a, shift_amount(b, cy, bits)),
+            IrBin::Lshr => bin(BinOp::Shr, a, shift_amount(b, cy, bits)),
             IrBin::Ashr => {
-                // Arithmetic shift: complement, shift, complement for negative values.
+                // Arithmetic shift: complement, shift, complement for negative values. An
+                // amount >= the width shifts every bit out, so both arms give the sign fill.
+                let amount = shift_amount(b, cy, bits);
                 let neg = is_one(slice(a.clone(), bits - 1, bits - 1));
                 let shifted_neg = un(
                     UnOp::BitNot,
-                    bin(BinOp::Shr, un(UnOp::BitNot, a.clone()), b.clone()),
+                    bin(BinOp::Shr, un(UnOp::BitNot, a.clone()), amount.clone()),
                 );
-                ternary(neg, shifted_neg, bin(BinOp::Shr, a, b))
+                ternary(neg, shifted_neg, bin(BinOp::Shr, a, amount))
             }
-            IrBin::Mul => match pow2 {
-                Some(k) => bin(BinOp::Shl, a, lit(u64::from(k), bits)),
-                None => bin(BinOp::Mul, a, b),
-            },
+            IrBin::Mul => {
+                let pow2_x = self
+                    .const_of(x)
+                    .filter(|c| c.is_power_of_two())
+                    .map(|c| c.trailing_zeros());
+                match (pow2, pow2_x) {
+                    (Some(k), _) => bin(BinOp::Shl, a, lit(u64::from(k), SHIFT_AMOUNT_BITS)),
+                    (None, Some(k)) => bin(BinOp::Shl, b, lit(u64::from(k), SHIFT_AMOUNT_BITS)),
+                    (None, None) => bin(BinOp::Mul, a, b),
+                }
+            }
+            // p4c evaluates `/` and `%` only at compile time (its `CompileTimeOperations` pass,
+            // in p4c-bm2-ss and p4test alike): a constant power of two becomes a shift or a
+            // mask, anything else stays on the server (the profiles do not offer `udiv`).
             IrBin::Udiv => match (cy, pow2) {
                 (Some(0), _) => lit(0, bits),
-                (_, Some(k)) => bin(BinOp::Shr, a, lit(u64::from(k), bits)),
-                // BMv2 divides at run time; x / 0 = 0 as in the NF IR.
-                (Some(_), None) if !self.tna() => bin(BinOp::Div, a, b),
-                _ if !self.tna() => ternary(
-                    bin(BinOp::Eq, b.clone(), lit(0, bits)),
-                    lit(0, bits),
-                    bin(BinOp::Div, a, b),
-                ),
+                (_, Some(k)) => bin(BinOp::Shr, a, lit(u64::from(k), SHIFT_AMOUNT_BITS)),
                 _ => {
                     return Err(self.unsupported(
                         inst,
@@ -985,13 +990,6 @@ impl Gen<'_, '_> {
             IrBin::Urem => match (cy, pow2) {
                 (Some(0), _) => a,
                 (Some(c), Some(_)) => bin(BinOp::BitAnd, a, lit(c - 1, bits)),
-                // x % 0 = x as in the NF IR.
-                (Some(_), None) if !self.tna() => bin(BinOp::Mod, a, b),
-                _ if !self.tna() => ternary(
-                    bin(BinOp::Eq, b.clone(), lit(0, bits)),
-                    a.clone(),
-                    bin(BinOp::Mod, a, b),
-                ),
                 _ => {
                     return Err(self.unsupported(
                         inst,
@@ -999,27 +997,6 @@ impl Gen<'_, '_> {
                     ))
                 }
             },
-            IrBin::Sdiv | IrBin::Srem if !self.tna() => {
-                // On magnitudes: |a| / |b| with the quotient negated when the signs differ,
-                // |a| % |b| with the dividend's sign; x / 0 = 0, x % 0 = x.
-                let neg = |x: &Expr| is_one(slice(x.clone(), bits - 1, bits - 1));
-                let minus = |x: Expr| bin(BinOp::Sub, lit(0, bits), x);
-                let abs = |x: &Expr| ternary(neg(x), minus(x.clone()), x.clone());
-                let (ma, mb) = (abs(&a), abs(&b));
-                let zero = bin(BinOp::Eq, b.clone(), lit(0, bits));
-                if op == IrBin::Sdiv {
-                    let q = ternary(zero, lit(0, bits), bin(BinOp::Div, ma, mb));
-                    let differ = bin(
-                        BinOp::Ne,
-                        slice(a.clone(), bits - 1, bits - 1),
-                        slice(b.clone(), bits - 1, bits - 1),
-                    );
-                    ternary(differ, minus(q.clone()), q)
-                } else {
-                    let r = ternary(zero, ma.clone(), bin(BinOp::Mod, ma, mb));
-                    ternary(neg(&a), minus(r.clone()), r)
-                }
-            }
             IrBin::Sdiv | IrBin::Srem => {
                 return Err(self.unsupported(inst, "signed division on the switch"))
             }
@@ -1073,7 +1050,7 @@ impl Gen<'_, '_> {
             ];
             for f in &th.fields {
                 let Some(v) = &f.value else {
-                    if f.name == "pad" {
+                    if f.name.starts_with("pad") {
                         pack.push(assign(tandem(&f.name), lit(0, f.bits)));
                     }
                     continue;
@@ -1755,4 +1732,32 @@ fn p4_name(state: &str) -> String {
 
 fn tandem(f: &str) -> Expr {
     member(member(name("hdr"), "tandem"), f)
+}
+
+/// Width of every shift amount the generator emits: p4c's BMv2 back end refuses a shift whose
+/// amount is wider than 8 bits ("shift amount limited to 8 bits on this target"), constants
+/// included; TNA and our switch accept it too.
+pub const SHIFT_AMOUNT_BITS: u32 = 8;
+
+/// The amount of a `bits`-wide shift as a `bit<8>` expression with the IR's result kept:
+/// P4 shifts by an amount `>= bits` give 0 (as the IR's `shl`/`lshr`; `ashr` complements
+/// around it), so an amount that does not fit 8 bits is clamped to `bits` before the cast
+/// (`bits <= 64`), never truncated (`256 & 0xff = 0` would shift by nothing).
+///
+/// ```text
+/// before: meta.v3 = meta.v1 >> meta.v2;            // bit<32> >> bit<32>: p4c-bm2-ss refuses
+/// after:  meta.v3 = meta.v1 >> (bit<8>)(meta.v2 < 32w32 ? meta.v2 : 32w32);
+/// ```
+fn shift_amount(amount: Expr, constant: Option<u64>, bits: u32) -> Expr {
+    if let Some(c) = constant {
+        return lit(c.min(u64::from(bits)), SHIFT_AMOUNT_BITS);
+    }
+    if bits <= SHIFT_AMOUNT_BITS {
+        return amount;
+    }
+    let limit = lit(u64::from(bits), bits);
+    cast(
+        SHIFT_AMOUNT_BITS,
+        ternary(bin(BinOp::Lt, amount.clone(), limit.clone()), amount, limit),
+    )
 }

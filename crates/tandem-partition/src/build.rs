@@ -482,6 +482,21 @@ pub(crate) fn evaluate(ctx: &Context, lab: &Labelling) -> Evaluation {
                 .insert(c.to);
         }
         for ((from, _, name, bits), to) in entries {
+            // A field wider than 56 bits starts on a byte boundary: an 8-byte window then
+            // holds it whole (tandem-switch reads fields through one such window, and so do
+            // most hardware parsers' extractors).
+            let off: u32 = fields.iter().map(|f| f.bits).sum();
+            if bits > 56 && !off.is_multiple_of(8) {
+                let n = fields.iter().filter(|f| f.name.starts_with("pad")).count();
+                push(
+                    &mut fields,
+                    format!("pad_{n}"),
+                    None,
+                    8 - off % 8,
+                    None,
+                    vec![],
+                );
+            }
             let field = name.replace('.', "_");
             push(
                 &mut fields,

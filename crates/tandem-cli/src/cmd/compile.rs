@@ -11,7 +11,8 @@ use tandem_p4::{Arch, P4Options};
 pub struct Args {
     /// The NF source (`.cc`), or its NF IR (`.nfir`).
     pub nf: PathBuf,
-    /// Switch architecture of the generated P4 (`v1model`).
+    /// Switch architecture of the generated P4: `v1model` (BMv2, Tandem's switch) or `tna`
+    /// (Tofino). docs/targets.md says what each accepts.
     #[arg(long, default_value = "v1model")]
     pub target: String,
     /// Target profile for partitioning: a built-in name (tofino1, tofino2, bmv2, tiny) or a

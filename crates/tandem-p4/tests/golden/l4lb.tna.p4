@@ -562,9 +562,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 meta.to_server = 1w1;
                                 meta.tmp32_0 = (bit<32>) meta.tmp16_0;
                                 meta.tmp32_5 = (bit<32>) meta.tmp16_1;
-                                meta.tmp32_0 = (meta.tmp32_4 ^ meta.tmp32_3) ^ ((meta.tmp32_5 << 32w16) | meta.tmp32_0);
+                                meta.tmp32_0 = (meta.tmp32_4 ^ meta.tmp32_3) ^ ((meta.tmp32_5 << 8w16) | meta.tmp32_0);
                                 meta.tmp32_0 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
-                                meta.tmp32_0 = ((meta.tmp32_0 >> 32w16) ^ ((bit<32>) meta.tmp8_0)) ^ meta.tmp32_0;
+                                meta.tmp32_0 = ((meta.tmp32_0 >> 8w16) ^ ((bit<32>) meta.tmp8_0)) ^ meta.tmp32_0;
                                 if (meta.tmp1_7 == 1w1) {
                                     meta.tmp8_0 = hdr.tcp.flags;
                                     meta.tmp1_3 = ((meta.tmp8_0 & 8w22) == 8w2) ? 1w1 : 1w0;
@@ -630,17 +630,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     meta.tmp32_4 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
                                     hdr.ipv4.daddr = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                                     meta.tmp16_2 = hdr.ipv4.check;
-                                    meta.tmp32_3 = (((meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16)) + ((meta.tmp32_4 ^ 32w0xffffffff) >> 32w16)) + ((meta.tmp32_4 & 32w0xffff) ^ 32w0xffff);
+                                    meta.tmp32_3 = (((meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 8w16)) + ((meta.tmp32_4 ^ 32w0xffffffff) >> 8w16)) + ((meta.tmp32_4 & 32w0xffff) ^ 32w0xffff);
                                     meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
-                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
+                                    meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 8w16);
+                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 8w16) + meta.tmp32_4)) ^ 16w0xffff;
                                     hdr.ipv4.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                     meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
                                     if (meta.tmp1_6 == 1w1) {
                                         meta.tmp16_2 = hdr.tcp.check;
                                         meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                        meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
-                                        meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
+                                        meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 8w16);
+                                        meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 8w16) + meta.tmp32_4)) ^ 16w0xffff;
                                         hdr.tcp.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                     }
                                     meta.tmp1_6 = hdr.udp.isValid() ? 1w1 : 1w0;
@@ -651,8 +651,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             meta.tmp16_2 = 16w0;
                                         } else {
                                             meta.tmp32_3 = meta.tmp32_3 + ((bit<32>) (meta.tmp16_2 ^ 16w0xffff));
-                                            meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
-                                            meta.tmp16_2 = (bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3);
+                                            meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 8w16);
+                                            meta.tmp16_2 = (bit<16>) ((meta.tmp32_3 >> 8w16) + meta.tmp32_3);
                                             meta.tmp16_2 = (meta.tmp16_2 == 16w0xffff) ? 16w0xffff : (meta.tmp16_2 ^ 16w0xffff);
                                         }
                                         meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
@@ -696,18 +696,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 hdr.ipv4.saddr = meta.tmp32_4;
                                 meta.tmp16_2 = hdr.ipv4.check;
                                 meta.tmp32_4 = meta.tmp32_6 & 32w0xffff;
-                                meta.tmp32_5 = meta.tmp32_6 >> 32w16;
-                                meta.tmp32_3 = ((meta.tmp32_4 + meta.tmp32_5) + ((meta.tmp32_3 ^ 32w0xffffffff) >> 32w16)) + ((meta.tmp32_3 & 32w0xffff) ^ 32w0xffff);
+                                meta.tmp32_5 = meta.tmp32_6 >> 8w16;
+                                meta.tmp32_3 = ((meta.tmp32_4 + meta.tmp32_5) + ((meta.tmp32_3 ^ 32w0xffffffff) >> 8w16)) + ((meta.tmp32_3 & 32w0xffff) ^ 32w0xffff);
                                 meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
-                                meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
+                                meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 8w16);
+                                meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 8w16) + meta.tmp32_4)) ^ 16w0xffff;
                                 hdr.ipv4.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                 meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
                                 if (meta.tmp1_6 == 1w1) {
                                     meta.tmp16_2 = hdr.tcp.check;
                                     meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
-                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
+                                    meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 8w16);
+                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 8w16) + meta.tmp32_4)) ^ 16w0xffff;
                                     hdr.tcp.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                 }
                                 meta.tmp1_6 = hdr.udp.isValid() ? 1w1 : 1w0;
@@ -718,8 +718,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         meta.tmp16_2 = 16w0;
                                     } else {
                                         meta.tmp32_3 = meta.tmp32_3 + ((bit<32>) (meta.tmp16_2 ^ 16w0xffff));
-                                        meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
-                                        meta.tmp16_2 = (bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3);
+                                        meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 8w16);
+                                        meta.tmp16_2 = (bit<16>) ((meta.tmp32_3 >> 8w16) + meta.tmp32_3);
                                         meta.tmp16_2 = (meta.tmp16_2 == 16w0xffff) ? 16w0xffff : (meta.tmp16_2 ^ 16w0xffff);
                                     }
                                     meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
@@ -792,17 +792,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
                                         meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffff;
                                         meta.tmp32_1 = meta.tmp32_1 ^ 32w0xffffffff;
-                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_4 = meta.tmp32_0 & 32w0xffff;
-                                        meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                        meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                         meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_0;
                                         meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                         meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_3;
                                         meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
                                         meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                         meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                         meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -817,9 +817,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                             meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_1;
                                             meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                            meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                            meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                             meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                            meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                            meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                             meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                             meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                             meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -839,9 +839,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                                 meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                                 meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                                meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                                meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                                 meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                                meta.tmp32_1 = meta.tmp32_0 >> 32w16;
+                                                meta.tmp32_1 = meta.tmp32_0 >> 8w16;
                                                 meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
                                                 meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                                 meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
@@ -873,17 +873,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
                                         meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffff;
                                         meta.tmp32_1 = meta.tmp32_1 ^ 32w0xffffffff;
-                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_4 = meta.tmp32_0 & 32w0xffff;
-                                        meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                        meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                         meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_0;
                                         meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                         meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_3;
                                         meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
                                         meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                         meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                         meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -898,9 +898,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                             meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_1;
                                             meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                            meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                            meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                             meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                            meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                            meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                             meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                             meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                             meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -920,9 +920,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                                 meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                                 meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                                meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                                meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                                 meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                                meta.tmp32_1 = meta.tmp32_0 >> 32w16;
+                                                meta.tmp32_1 = meta.tmp32_0 >> 8w16;
                                                 meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
                                                 meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                                 meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
@@ -960,17 +960,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
                                     meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffff;
                                     meta.tmp32_1 = meta.tmp32_1 ^ 32w0xffffffff;
-                                    meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                     meta.tmp32_4 = meta.tmp32_0 & 32w0xffff;
-                                    meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                    meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                     meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_0;
                                     meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                     meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_3;
                                     meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
                                     meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                    meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                     meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                    meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                     meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                     meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                     meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -985,9 +985,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                         meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_1;
                                         meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                         meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                         meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -1007,9 +1007,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                             meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                             meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                            meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                            meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                             meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                            meta.tmp32_1 = meta.tmp32_0 >> 32w16;
+                                            meta.tmp32_1 = meta.tmp32_0 >> 8w16;
                                             meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
                                             meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                             meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
@@ -1046,17 +1046,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
                                     meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffff;
                                     meta.tmp32_1 = meta.tmp32_1 ^ 32w0xffffffff;
-                                    meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                     meta.tmp32_4 = meta.tmp32_0 & 32w0xffff;
-                                    meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                    meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                     meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_0;
                                     meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                     meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_3;
                                     meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
                                     meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                    meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                     meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                    meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                     meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                     meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                     meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -1071,9 +1071,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                         meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_1;
                                         meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                         meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                         meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -1093,9 +1093,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                             meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                             meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                            meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                            meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                             meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                            meta.tmp32_1 = meta.tmp32_0 >> 32w16;
+                                            meta.tmp32_1 = meta.tmp32_0 >> 8w16;
                                             meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
                                             meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                             meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;

@@ -548,9 +548,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 meta.to_server = 1w1;
                                 meta.tmp32_0 = (bit<32>) meta.tmp16_0;
                                 meta.tmp32_5 = (bit<32>) meta.tmp16_1;
-                                meta.tmp32_0 = (meta.tmp32_4 ^ meta.tmp32_3) ^ ((meta.tmp32_5 << 32w16) | meta.tmp32_0);
+                                meta.tmp32_0 = (meta.tmp32_4 ^ meta.tmp32_3) ^ ((meta.tmp32_5 << 8w16) | meta.tmp32_0);
                                 meta.tmp32_0 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
-                                meta.tmp32_0 = ((meta.tmp32_0 >> 32w16) ^ ((bit<32>) meta.tmp8_0)) ^ meta.tmp32_0;
+                                meta.tmp32_0 = ((meta.tmp32_0 >> 8w16) ^ ((bit<32>) meta.tmp8_0)) ^ meta.tmp32_0;
                                 if (meta.tmp1_7 == 1w1) {
                                     meta.tmp8_0 = hdr.tcp.flags;
                                     meta.tmp1_3 = ((meta.tmp8_0 & 8w22) == 8w2) ? 1w1 : 1w0;
@@ -616,17 +616,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.tmp32_4 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
                                     hdr.ipv4.daddr = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                                     meta.tmp16_2 = hdr.ipv4.check;
-                                    meta.tmp32_3 = (((meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16)) + ((meta.tmp32_4 ^ 32w0xffffffff) >> 32w16)) + ((meta.tmp32_4 & 32w0xffff) ^ 32w0xffff);
+                                    meta.tmp32_3 = (((meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 8w16)) + ((meta.tmp32_4 ^ 32w0xffffffff) >> 8w16)) + ((meta.tmp32_4 & 32w0xffff) ^ 32w0xffff);
                                     meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
-                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
+                                    meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 8w16);
+                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 8w16) + meta.tmp32_4)) ^ 16w0xffff;
                                     hdr.ipv4.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                     meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
                                     if (meta.tmp1_6 == 1w1) {
                                         meta.tmp16_2 = hdr.tcp.check;
                                         meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                        meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
-                                        meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
+                                        meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 8w16);
+                                        meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 8w16) + meta.tmp32_4)) ^ 16w0xffff;
                                         hdr.tcp.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                     }
                                     meta.tmp1_6 = hdr.udp.isValid() ? 1w1 : 1w0;
@@ -637,8 +637,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             meta.tmp16_2 = 16w0;
                                         } else {
                                             meta.tmp32_3 = meta.tmp32_3 + ((bit<32>) (meta.tmp16_2 ^ 16w0xffff));
-                                            meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
-                                            meta.tmp16_2 = (bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3);
+                                            meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 8w16);
+                                            meta.tmp16_2 = (bit<16>) ((meta.tmp32_3 >> 8w16) + meta.tmp32_3);
                                             meta.tmp16_2 = (meta.tmp16_2 == 16w0xffff) ? 16w0xffff : (meta.tmp16_2 ^ 16w0xffff);
                                         }
                                         meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
@@ -682,18 +682,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 hdr.ipv4.saddr = meta.tmp32_4;
                                 meta.tmp16_2 = hdr.ipv4.check;
                                 meta.tmp32_4 = meta.tmp32_6 & 32w0xffff;
-                                meta.tmp32_5 = meta.tmp32_6 >> 32w16;
-                                meta.tmp32_3 = ((meta.tmp32_4 + meta.tmp32_5) + ((meta.tmp32_3 ^ 32w0xffffffff) >> 32w16)) + ((meta.tmp32_3 & 32w0xffff) ^ 32w0xffff);
+                                meta.tmp32_5 = meta.tmp32_6 >> 8w16;
+                                meta.tmp32_3 = ((meta.tmp32_4 + meta.tmp32_5) + ((meta.tmp32_3 ^ 32w0xffffffff) >> 8w16)) + ((meta.tmp32_3 & 32w0xffff) ^ 32w0xffff);
                                 meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
-                                meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
+                                meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 8w16);
+                                meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 8w16) + meta.tmp32_4)) ^ 16w0xffff;
                                 hdr.ipv4.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                 meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
                                 if (meta.tmp1_6 == 1w1) {
                                     meta.tmp16_2 = hdr.tcp.check;
                                     meta.tmp32_4 = meta.tmp32_3 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
-                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
+                                    meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 8w16);
+                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_4 >> 8w16) + meta.tmp32_4)) ^ 16w0xffff;
                                     hdr.tcp.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                 }
                                 meta.tmp1_6 = hdr.udp.isValid() ? 1w1 : 1w0;
@@ -704,8 +704,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         meta.tmp16_2 = 16w0;
                                     } else {
                                         meta.tmp32_3 = meta.tmp32_3 + ((bit<32>) (meta.tmp16_2 ^ 16w0xffff));
-                                        meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 32w16);
-                                        meta.tmp16_2 = (bit<16>) ((meta.tmp32_3 >> 32w16) + meta.tmp32_3);
+                                        meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 8w16);
+                                        meta.tmp16_2 = (bit<16>) ((meta.tmp32_3 >> 8w16) + meta.tmp32_3);
                                         meta.tmp16_2 = (meta.tmp16_2 == 16w0xffff) ? 16w0xffff : (meta.tmp16_2 ^ 16w0xffff);
                                     }
                                     meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
@@ -778,17 +778,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
                                         meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffff;
                                         meta.tmp32_1 = meta.tmp32_1 ^ 32w0xffffffff;
-                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_4 = meta.tmp32_0 & 32w0xffff;
-                                        meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                        meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                         meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_0;
                                         meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                         meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_3;
                                         meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
                                         meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                         meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                         meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -803,9 +803,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                             meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_1;
                                             meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                            meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                            meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                             meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                            meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                            meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                             meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                             meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                             meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -825,9 +825,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                                 meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                                 meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                                meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                                meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                                 meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                                meta.tmp32_1 = meta.tmp32_0 >> 32w16;
+                                                meta.tmp32_1 = meta.tmp32_0 >> 8w16;
                                                 meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
                                                 meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                                 meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
@@ -859,17 +859,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
                                         meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffff;
                                         meta.tmp32_1 = meta.tmp32_1 ^ 32w0xffffffff;
-                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_4 = meta.tmp32_0 & 32w0xffff;
-                                        meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                        meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                         meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_0;
                                         meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                         meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_3;
                                         meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
                                         meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                         meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                         meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -884,9 +884,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                             meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_1;
                                             meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                            meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                            meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                             meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                            meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                            meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                             meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                             meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                             meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -906,9 +906,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                                 meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                                 meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                                meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                                meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                                 meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                                meta.tmp32_1 = meta.tmp32_0 >> 32w16;
+                                                meta.tmp32_1 = meta.tmp32_0 >> 8w16;
                                                 meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
                                                 meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                                 meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
@@ -946,17 +946,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
                                     meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffff;
                                     meta.tmp32_1 = meta.tmp32_1 ^ 32w0xffffffff;
-                                    meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                     meta.tmp32_4 = meta.tmp32_0 & 32w0xffff;
-                                    meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                    meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                     meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_0;
                                     meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                     meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_3;
                                     meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
                                     meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                    meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                     meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                    meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                     meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                     meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                     meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -971,9 +971,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                         meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_1;
                                         meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                         meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                         meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -993,9 +993,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                             meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                             meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                            meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                            meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                             meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                            meta.tmp32_1 = meta.tmp32_0 >> 32w16;
+                                            meta.tmp32_1 = meta.tmp32_0 >> 8w16;
                                             meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
                                             meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                             meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
@@ -1032,17 +1032,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
                                     meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffff;
                                     meta.tmp32_1 = meta.tmp32_1 ^ 32w0xffffffff;
-                                    meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                     meta.tmp32_4 = meta.tmp32_0 & 32w0xffff;
-                                    meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                    meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                     meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_0;
                                     meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                     meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_3;
                                     meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
                                     meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                    meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                     meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                    meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                    meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                     meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                     meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                     meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -1057,9 +1057,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                         meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_1;
                                         meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                        meta.tmp32_1 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_1 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                        meta.tmp32_2 = meta.tmp32_1 >> 32w16;
+                                        meta.tmp32_2 = meta.tmp32_1 >> 8w16;
                                         meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
                                         meta.tmp16_0 = (bit<16>) meta.tmp32_1;
                                         meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
@@ -1079,9 +1079,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                                             meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
                                             meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                            meta.tmp32_0 = meta.tmp32_0 >> 32w16;
+                                            meta.tmp32_0 = meta.tmp32_0 >> 8w16;
                                             meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                            meta.tmp32_1 = meta.tmp32_0 >> 32w16;
+                                            meta.tmp32_1 = meta.tmp32_0 >> 8w16;
                                             meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
                                             meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                             meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;

@@ -481,10 +481,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             meta.tmp32_1 = external_ip_0.read(32w0);
                             hdr.ipv4.saddr = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
                             meta.tmp16_4 = hdr.ipv4.check;
-                            meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 32w16)) + (meta.tmp32_1 >> 32w16)) + (meta.tmp32_1 & 32w0xffff);
+                            meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 8w16)) + (meta.tmp32_1 >> 8w16)) + (meta.tmp32_1 & 32w0xffff);
                             meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
-                            meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
-                            meta.tmp16_4 = ((bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1)) ^ 16w0xffff;
+                            meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 8w16);
+                            meta.tmp16_4 = ((bit<16>) ((meta.tmp32_1 >> 8w16) + meta.tmp32_1)) ^ 16w0xffff;
                             hdr.ipv4.check = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
                             if (meta.tmp1_4 == 1w1) {
                                 hdr.udp.sport = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
@@ -494,12 +494,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     meta.tmp16_3 = 16w0;
                                 } else {
                                     meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) (meta.tmp16_4 ^ 16w0xffff));
-                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                    meta.tmp32_0 = ((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff;
+                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                    meta.tmp32_0 = ((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff;
                                     meta.tmp16_4 = meta.tmp16_0 ^ 16w0xffff;
                                     meta.tmp32_0 = (((bit<32>) meta.tmp16_3) + ((bit<32>) meta.tmp16_4)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
-                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                    meta.tmp16_3 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
+                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                    meta.tmp16_3 = (bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0);
                                     meta.tmp16_3 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
                                 }
                                 meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
@@ -508,11 +508,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 hdr.tcp.sport = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 meta.tmp16_4 = hdr.tcp.check;
                                 meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
-                                meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
                                 meta.tmp16_4 = meta.tmp16_0 ^ 16w0xffff;
-                                meta.tmp32_0 = (((bit<32>) meta.tmp16_3) + ((bit<32>) meta.tmp16_4)) + (((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff);
-                                meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0)) ^ 16w0xffff;
+                                meta.tmp32_0 = (((bit<32>) meta.tmp16_3) + ((bit<32>) meta.tmp16_4)) + (((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff);
+                                meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0)) ^ 16w0xffff;
                                 hdr.tcp.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                             }
                         }
@@ -543,11 +543,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 hdr.ipv4.daddr = meta.tmp32_1;
                                 meta.tmp16_3 = hdr.ipv4.check;
                                 meta.tmp32_1 = meta.tmp32_3 & 32w0xffff;
-                                meta.tmp32_2 = meta.tmp32_3 >> 32w16;
-                                meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 32w16)) + meta.tmp32_2) + meta.tmp32_1;
+                                meta.tmp32_2 = meta.tmp32_3 >> 8w16;
+                                meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 8w16)) + meta.tmp32_2) + meta.tmp32_1;
                                 meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff));
-                                meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
-                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1)) ^ 16w0xffff;
+                                meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 8w16);
+                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_1 >> 8w16) + meta.tmp32_1)) ^ 16w0xffff;
                                 hdr.ipv4.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 if (meta.tmp1_4 == 1w1) {
                                     meta.tmp16_3 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
@@ -558,13 +558,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         meta.tmp16_3 = 16w0;
                                     } else {
                                         meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) (meta.tmp16_3 ^ 16w0xffff));
-                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                        meta.tmp32_0 = ((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff;
+                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                        meta.tmp32_0 = ((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff;
                                         meta.tmp16_3 = meta.tmp16_1 ^ 16w0xffff;
                                         meta.tmp32_1 = (bit<32>) meta.tmp16_4;
                                         meta.tmp32_0 = (meta.tmp32_1 + ((bit<32>) meta.tmp16_3)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
-                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                        meta.tmp16_3 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
+                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                        meta.tmp16_3 = (bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0);
                                         meta.tmp16_3 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
                                     }
                                     meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
@@ -574,12 +574,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     hdr.tcp.dport = meta.tmp16_3;
                                     meta.tmp16_3 = hdr.tcp.check;
                                     meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
                                     meta.tmp16_3 = meta.tmp16_1 ^ 16w0xffff;
                                     meta.tmp32_1 = (bit<32>) meta.tmp16_4;
-                                    meta.tmp32_0 = (meta.tmp32_1 + ((bit<32>) meta.tmp16_3)) + (((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff);
-                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                    meta.tmp16_3 = ((bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0)) ^ 16w0xffff;
+                                    meta.tmp32_0 = (meta.tmp32_1 + ((bit<32>) meta.tmp16_3)) + (((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff);
+                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                    meta.tmp16_3 = ((bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0)) ^ 16w0xffff;
                                     hdr.tcp.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 }
                             }
@@ -626,10 +626,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     meta.tmp32_1 = external_ip_2.read(32w0);
                                     hdr.ipv4.saddr = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
                                     meta.tmp16_2 = hdr.ipv4.check;
-                                    meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 32w16)) + (meta.tmp32_1 >> 32w16)) + (meta.tmp32_1 & 32w0xffff);
+                                    meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 8w16)) + (meta.tmp32_1 >> 8w16)) + (meta.tmp32_1 & 32w0xffff);
                                     meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
-                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1)) ^ 16w0xffff;
+                                    meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 8w16);
+                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_1 >> 8w16) + meta.tmp32_1)) ^ 16w0xffff;
                                     hdr.ipv4.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                     if (meta.tmp1_4 == 1w1) {
                                         hdr.udp.sport = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
@@ -639,12 +639,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             meta.tmp16_0 = 16w0;
                                         } else {
                                             meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) (meta.tmp16_2 ^ 16w0xffff));
-                                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                            meta.tmp32_0 = ((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff;
+                                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                            meta.tmp32_0 = ((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff;
                                             meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
                                             meta.tmp32_0 = (((bit<32>) meta.tmp16_1) + ((bit<32>) meta.tmp16_0)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
-                                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                            meta.tmp16_0 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
+                                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                            meta.tmp16_0 = (bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0);
                                             meta.tmp16_0 = (meta.tmp16_0 == 16w0xffff) ? 16w0xffff : (meta.tmp16_0 ^ 16w0xffff);
                                         }
                                         meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
@@ -653,11 +653,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         hdr.tcp.sport = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                                         meta.tmp16_2 = hdr.tcp.check;
                                         meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
                                         meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
-                                        meta.tmp32_0 = (((bit<32>) meta.tmp16_1) + ((bit<32>) meta.tmp16_0)) + (((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff);
-                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0)) ^ 16w0xffff;
+                                        meta.tmp32_0 = (((bit<32>) meta.tmp16_1) + ((bit<32>) meta.tmp16_0)) + (((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff);
+                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0)) ^ 16w0xffff;
                                         hdr.tcp.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                                     }
                                     meta.tmp32_0 = outside_port_2.read(32w0);

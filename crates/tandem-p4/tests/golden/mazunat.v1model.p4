@@ -473,10 +473,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             external_ip_0.read(meta.tmp32_1, 32w0);
                             hdr.ipv4.saddr = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
                             meta.tmp16_4 = hdr.ipv4.check;
-                            meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 32w16)) + (meta.tmp32_1 >> 32w16)) + (meta.tmp32_1 & 32w0xffff);
+                            meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 8w16)) + (meta.tmp32_1 >> 8w16)) + (meta.tmp32_1 & 32w0xffff);
                             meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
-                            meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
-                            meta.tmp16_4 = ((bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1)) ^ 16w0xffff;
+                            meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 8w16);
+                            meta.tmp16_4 = ((bit<16>) ((meta.tmp32_1 >> 8w16) + meta.tmp32_1)) ^ 16w0xffff;
                             hdr.ipv4.check = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
                             if (meta.tmp1_4 == 1w1) {
                                 hdr.udp.sport = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
@@ -486,12 +486,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.tmp16_3 = 16w0;
                                 } else {
                                     meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) (meta.tmp16_4 ^ 16w0xffff));
-                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                    meta.tmp32_0 = ((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff;
+                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                    meta.tmp32_0 = ((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff;
                                     meta.tmp16_4 = meta.tmp16_0 ^ 16w0xffff;
                                     meta.tmp32_0 = (((bit<32>) meta.tmp16_3) + ((bit<32>) meta.tmp16_4)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
-                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                    meta.tmp16_3 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
+                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                    meta.tmp16_3 = (bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0);
                                     meta.tmp16_3 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
                                 }
                                 meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
@@ -500,11 +500,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 hdr.tcp.sport = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 meta.tmp16_4 = hdr.tcp.check;
                                 meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
-                                meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
                                 meta.tmp16_4 = meta.tmp16_0 ^ 16w0xffff;
-                                meta.tmp32_0 = (((bit<32>) meta.tmp16_3) + ((bit<32>) meta.tmp16_4)) + (((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff);
-                                meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0)) ^ 16w0xffff;
+                                meta.tmp32_0 = (((bit<32>) meta.tmp16_3) + ((bit<32>) meta.tmp16_4)) + (((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff);
+                                meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0)) ^ 16w0xffff;
                                 hdr.tcp.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                             }
                         }
@@ -535,11 +535,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 hdr.ipv4.daddr = meta.tmp32_1;
                                 meta.tmp16_3 = hdr.ipv4.check;
                                 meta.tmp32_1 = meta.tmp32_3 & 32w0xffff;
-                                meta.tmp32_2 = meta.tmp32_3 >> 32w16;
-                                meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 32w16)) + meta.tmp32_2) + meta.tmp32_1;
+                                meta.tmp32_2 = meta.tmp32_3 >> 8w16;
+                                meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 8w16)) + meta.tmp32_2) + meta.tmp32_1;
                                 meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff));
-                                meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
-                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1)) ^ 16w0xffff;
+                                meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 8w16);
+                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_1 >> 8w16) + meta.tmp32_1)) ^ 16w0xffff;
                                 hdr.ipv4.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 if (meta.tmp1_4 == 1w1) {
                                     meta.tmp16_3 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
@@ -550,13 +550,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         meta.tmp16_3 = 16w0;
                                     } else {
                                         meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) (meta.tmp16_3 ^ 16w0xffff));
-                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                        meta.tmp32_0 = ((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff;
+                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                        meta.tmp32_0 = ((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff;
                                         meta.tmp16_3 = meta.tmp16_1 ^ 16w0xffff;
                                         meta.tmp32_1 = (bit<32>) meta.tmp16_4;
                                         meta.tmp32_0 = (meta.tmp32_1 + ((bit<32>) meta.tmp16_3)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
-                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                        meta.tmp16_3 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
+                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                        meta.tmp16_3 = (bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0);
                                         meta.tmp16_3 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
                                     }
                                     meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
@@ -566,12 +566,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     hdr.tcp.dport = meta.tmp16_3;
                                     meta.tmp16_3 = hdr.tcp.check;
                                     meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
                                     meta.tmp16_3 = meta.tmp16_1 ^ 16w0xffff;
                                     meta.tmp32_1 = (bit<32>) meta.tmp16_4;
-                                    meta.tmp32_0 = (meta.tmp32_1 + ((bit<32>) meta.tmp16_3)) + (((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff);
-                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                    meta.tmp16_3 = ((bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0)) ^ 16w0xffff;
+                                    meta.tmp32_0 = (meta.tmp32_1 + ((bit<32>) meta.tmp16_3)) + (((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff);
+                                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                    meta.tmp16_3 = ((bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0)) ^ 16w0xffff;
                                     hdr.tcp.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 }
                             }
@@ -618,10 +618,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     external_ip_2.read(meta.tmp32_1, 32w0);
                                     hdr.ipv4.saddr = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
                                     meta.tmp16_2 = hdr.ipv4.check;
-                                    meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 32w16)) + (meta.tmp32_1 >> 32w16)) + (meta.tmp32_1 & 32w0xffff);
+                                    meta.tmp32_0 = ((((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 8w16)) + (meta.tmp32_1 >> 8w16)) + (meta.tmp32_1 & 32w0xffff);
                                     meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 32w16);
-                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_1 >> 32w16) + meta.tmp32_1)) ^ 16w0xffff;
+                                    meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 8w16);
+                                    meta.tmp16_2 = ((bit<16>) ((meta.tmp32_1 >> 8w16) + meta.tmp32_1)) ^ 16w0xffff;
                                     hdr.ipv4.check = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
                                     if (meta.tmp1_4 == 1w1) {
                                         hdr.udp.sport = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
@@ -631,12 +631,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             meta.tmp16_0 = 16w0;
                                         } else {
                                             meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) (meta.tmp16_2 ^ 16w0xffff));
-                                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                            meta.tmp32_0 = ((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff;
+                                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                            meta.tmp32_0 = ((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff;
                                             meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
                                             meta.tmp32_0 = (((bit<32>) meta.tmp16_1) + ((bit<32>) meta.tmp16_0)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
-                                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                            meta.tmp16_0 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
+                                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                            meta.tmp16_0 = (bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0);
                                             meta.tmp16_0 = (meta.tmp16_0 == 16w0xffff) ? 16w0xffff : (meta.tmp16_0 ^ 16w0xffff);
                                         }
                                         meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
@@ -645,11 +645,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         hdr.tcp.sport = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                                         meta.tmp16_2 = hdr.tcp.check;
                                         meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) ^ 16w0xffff));
-                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
+                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
                                         meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
-                                        meta.tmp32_0 = (((bit<32>) meta.tmp16_1) + ((bit<32>) meta.tmp16_0)) + (((meta.tmp32_0 >> 32w16) + meta.tmp32_0) & 32w0xffff);
-                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0)) ^ 16w0xffff;
+                                        meta.tmp32_0 = (((bit<32>) meta.tmp16_1) + ((bit<32>) meta.tmp16_0)) + (((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff);
+                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0)) ^ 16w0xffff;
                                         hdr.tcp.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                                     }
                                     outside_port_2.read(meta.tmp32_0, 32w0);

@@ -322,17 +322,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                     meta.tmp16_0 = hdr.ipv4.check;
                     meta.tmp32_5 = meta.tmp32_2 & 32w0xffff;
                     meta.tmp32_2 = meta.tmp32_2 ^ 32w0xffffffff;
-                    meta.tmp32_2 = (meta.tmp32_5 ^ 32w0xffff) + (meta.tmp32_2 >> 32w16);
-                    meta.tmp32_4 = (((meta.tmp32_4 >> 32w16) + meta.tmp32_2) + (meta.tmp32_4 & 32w0xffff)) + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff));
-                    meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
-                    meta.tmp16_0 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
+                    meta.tmp32_2 = (meta.tmp32_5 ^ 32w0xffff) + (meta.tmp32_2 >> 8w16);
+                    meta.tmp32_4 = (((meta.tmp32_4 >> 8w16) + meta.tmp32_2) + (meta.tmp32_4 & 32w0xffff)) + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff));
+                    meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 8w16);
+                    meta.tmp16_0 = ((bit<16>) ((meta.tmp32_4 >> 8w16) + meta.tmp32_4)) ^ 16w0xffff;
                     hdr.ipv4.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                     meta.tmp1_1 = hdr.tcp.isValid() ? 1w1 : 1w0;
                     if (meta.tmp1_1 == 1w1) {
                         meta.tmp16_0 = hdr.tcp.check;
-                        meta.tmp32_4 = ((meta.tmp32_2 + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff))) + (meta.tmp32_3 >> 32w16)) + (meta.tmp32_3 & 32w0xffff);
-                        meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 32w16);
-                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_4 >> 32w16) + meta.tmp32_4)) ^ 16w0xffff;
+                        meta.tmp32_4 = ((meta.tmp32_2 + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff))) + (meta.tmp32_3 >> 8w16)) + (meta.tmp32_3 & 32w0xffff);
+                        meta.tmp32_4 = (meta.tmp32_4 & 32w0xffff) + (meta.tmp32_4 >> 8w16);
+                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_4 >> 8w16) + meta.tmp32_4)) ^ 16w0xffff;
                         hdr.tcp.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                     }
                     meta.tmp1_1 = hdr.udp.isValid() ? 1w1 : 1w0;
@@ -342,9 +342,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                         if (meta.tmp16_0 == 16w0) {
                             meta.tmp16_0 = 16w0;
                         } else {
-                            meta.tmp32_2 = ((meta.tmp32_2 + ((bit<32>) (meta.tmp16_0 ^ 16w0xffff))) + (meta.tmp32_3 >> 32w16)) + (meta.tmp32_3 & 32w0xffff);
-                            meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 32w16);
-                            meta.tmp16_0 = (bit<16>) ((meta.tmp32_2 >> 32w16) + meta.tmp32_2);
+                            meta.tmp32_2 = ((meta.tmp32_2 + ((bit<32>) (meta.tmp16_0 ^ 16w0xffff))) + (meta.tmp32_3 >> 8w16)) + (meta.tmp32_3 & 32w0xffff);
+                            meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
+                            meta.tmp16_0 = (bit<16>) ((meta.tmp32_2 >> 8w16) + meta.tmp32_2);
                             meta.tmp16_0 = (meta.tmp16_0 == 16w0xffff) ? 16w0xffff : (meta.tmp16_0 ^ 16w0xffff);
                         }
                         meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
@@ -378,17 +378,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                     meta.tmp16_0 = hdr.ipv4.check;
                     meta.tmp32_3 = meta.tmp32_2 & 32w0xffff;
                     meta.tmp32_2 = meta.tmp32_2 ^ 32w0xffffffff;
-                    meta.tmp32_2 = (meta.tmp32_3 ^ 32w0xffff) + (meta.tmp32_2 >> 32w16);
-                    meta.tmp32_0 = (((meta.tmp32_0 >> 32w16) + meta.tmp32_2) + (meta.tmp32_0 & 32w0xffff)) + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff));
-                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                    meta.tmp16_0 = ((bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0)) ^ 16w0xffff;
+                    meta.tmp32_2 = (meta.tmp32_3 ^ 32w0xffff) + (meta.tmp32_2 >> 8w16);
+                    meta.tmp32_0 = (((meta.tmp32_0 >> 8w16) + meta.tmp32_2) + (meta.tmp32_0 & 32w0xffff)) + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff));
+                    meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                    meta.tmp16_0 = ((bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0)) ^ 16w0xffff;
                     hdr.ipv4.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                     meta.tmp1_0 = hdr.tcp.isValid() ? 1w1 : 1w0;
                     if (meta.tmp1_0 == 1w1) {
                         meta.tmp16_0 = hdr.tcp.check;
-                        meta.tmp32_0 = ((meta.tmp32_2 + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff))) + (meta.tmp32_1 >> 32w16)) + (meta.tmp32_1 & 32w0xffff);
-                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0)) ^ 16w0xffff;
+                        meta.tmp32_0 = ((meta.tmp32_2 + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff))) + (meta.tmp32_1 >> 8w16)) + (meta.tmp32_1 & 32w0xffff);
+                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0)) ^ 16w0xffff;
                         hdr.tcp.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                     }
                     meta.tmp1_0 = hdr.udp.isValid() ? 1w1 : 1w0;
@@ -398,9 +398,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                         if (meta.tmp16_0 == 16w0) {
                             meta.tmp16_0 = 16w0;
                         } else {
-                            meta.tmp32_0 = ((meta.tmp32_2 + ((bit<32>) (meta.tmp16_0 ^ 16w0xffff))) + (meta.tmp32_1 >> 32w16)) + (meta.tmp32_1 & 32w0xffff);
-                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 32w16);
-                            meta.tmp16_0 = (bit<16>) ((meta.tmp32_0 >> 32w16) + meta.tmp32_0);
+                            meta.tmp32_0 = ((meta.tmp32_2 + ((bit<32>) (meta.tmp16_0 ^ 16w0xffff))) + (meta.tmp32_1 >> 8w16)) + (meta.tmp32_1 & 32w0xffff);
+                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                            meta.tmp16_0 = (bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0);
                             meta.tmp16_0 = (meta.tmp16_0 == 16w0xffff) ? 16w0xffff : (meta.tmp16_0 ^ 16w0xffff);
                         }
                         meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];

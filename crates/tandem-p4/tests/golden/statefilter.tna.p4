@@ -318,7 +318,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                     meta.to_server = 1w1;
                     meta.tmp8_0 = hdr.ipv4.protocol;
                     meta.tmp32_2 = new_from.read(32w0);
-                    meta.tmp32_3 = 32w1 << meta.tmp32_0;
+                    meta.tmp32_3 = 32w1 << ((bit<8>) ((meta.tmp32_0 < 32w32) ? meta.tmp32_0 : 32w32));
                     meta.tmp1_4 = ((meta.tmp32_2 & meta.tmp32_3) == 32w0) ? 1w1 : 1w0;
                     if (meta.tmp1_6 == 1w1) {
                         meta.to_server = 1w1;

@@ -312,7 +312,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     meta.to_server = 1w1;
                     meta.tmp8_0 = hdr.ipv4.protocol;
                     new_from.read(meta.tmp32_2, 32w0);
-                    meta.tmp32_3 = 32w1 << meta.tmp32_0;
+                    meta.tmp32_3 = 32w1 << ((bit<8>) ((meta.tmp32_0 < 32w32) ? meta.tmp32_0 : 32w32));
                     meta.tmp1_4 = ((meta.tmp32_2 & meta.tmp32_3) == 32w0) ? 1w1 : 1w0;
                     if (meta.tmp1_6 == 1w1) {
                         meta.to_server = 1w1;
