@@ -8,7 +8,9 @@
 //! * **R2** `S' ⇝ S ∧ pre ∉ L(S') ⇒ pre ∉ L(S)`;
 //! * **R3** `S' ⇝* S`, both access the same state, `pre ∈ L(S') ⇒ pre ∉ L(S)`;
 //! * **R4** `S' ⇝* S`, both access the same state, `post ∈ L(S) ⇒ post ∉ L(S')`;
-//! * **R5** a statement in a loop is server-only (applied once, at the start).
+//! * **R5** a statement in a loop is server-only, and so is one whose execution depends on a
+//!   branch in a loop (a loop's exit decided on the server: a switch partition would have to
+//!   follow the loop to know which way it left; applied once, at the start).
 //!
 //! R3/R4 skip two pairs that the target can do anyway: two lookups of a map the switch only
 //! reads when the profile allows duplicate read-only tables (each lookup gets its own table),
@@ -371,6 +373,17 @@ impl<'a> Context<'a> {
         }
     }
 
+    /// A block in a CFG cycle whose branch decides whether `s` runs (control dependence, or
+    /// the gating branches of a join `s` sits at).
+    fn loop_branch_controlling(&self, s: StmtId) -> Option<tandem_ir::Block> {
+        let b = self.info.graph.stmt(s).block.as_u32() as usize;
+        self.ctrl_closure[b]
+            .iter()
+            .chain(&self.gating_closure[b])
+            .copied()
+            .find(|&c| self.info.cfg.in_cycle(c))
+    }
+
     /// Initial labels: expressibility (and R5, loops).
     pub fn initial(&self) -> Labelling {
         let mut lab = Labelling {
@@ -388,6 +401,13 @@ impl<'a> Context<'a> {
             } else if self.info.graph.stmt(s).in_loop {
                 let mut r = self.reason(Rule::R5, s, None);
                 r.detail = "it is in a loop; P4 has no loops".into();
+                lab.move_to_server(s, r);
+            } else if let Some(b) = self.loop_branch_controlling(s) {
+                let origin = self.info.graph.term_stmt(b).unwrap_or(s);
+                let mut r = self.reason(Rule::R5, origin, None);
+                r.detail = format!(
+                    "whether it runs depends on how the loop at {b} exits; P4 has no loops to follow"
+                );
                 lab.move_to_server(s, r);
             }
         }

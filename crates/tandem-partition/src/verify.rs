@@ -183,6 +183,14 @@ pub fn verify_plan(
         (Partition::Post, &plan.follows.post),
     ] {
         for &b in blocks {
+            // The P4 back end walks a switch partition as nested branches: it cannot follow
+            // a branch in a loop.
+            if x != Partition::Server && info.cfg.in_cycle(tandem_ir::Block::from_u32(b)) {
+                errs.push(format!(
+                    "{} follows block{b}, which is in a loop (P4 has no loops)",
+                    x.name()
+                ));
+            }
             if let Some(t) = g.term_stmt(tandem_ir::Block::from_u32(b)) {
                 if part(t) > x {
                     errs.push(format!(

@@ -251,3 +251,72 @@ fn memory_evicts_the_largest_table() {
     let find = stmt(&plan, "map.find");
     assert_eq!(find.why.as_ref().unwrap().rule, "C1");
 }
+
+/// A payload scan with an early exit: whether the TTL rewrite after the loop runs depends on
+/// how the loop exits, which only the server knows. The P4 back end walks a switch partition
+/// as nested branches and cannot follow a loop, so the statements after the loop stay on the
+/// server (R5), and `verify_plan` refuses a plan whose switch partition follows a loop block.
+const SCAN: &str = "nf scan
+
+fn process {
+block0:
+    v0:i32 = opaque \"tandem.payload_len\"() reads [payload] writes []
+    v1:i32 = const 0
+    br block1(v1)
+
+block1(v2:i32):
+    v3:i1 = icmp ult v2, v0
+    brif v3, block2, block4
+
+block2:
+    v4:i8 = opaque \"tandem.payload_load\"(v2) reads [payload] writes []
+    v5:i8 = const 88
+    v6:i1 = icmp eq v4, v5
+    brif v6, block3, block5
+
+block5:
+    v7:i32 = const 1
+    v8:i32 = add v2, v7
+    br block1(v8)
+
+block3:
+    drop
+    return
+
+block4:
+    v9:i8 = hdr.read ipv4.ttl
+    v10:i8 = const 1
+    v11:i8 = sub v9, v10
+    hdr.write ipv4.ttl, v11
+    v12:i16 = const 1
+    send v12
+    return
+}
+";
+
+#[test]
+fn statements_after_a_server_loop_exit_stay_on_the_server() {
+    let m = module(SCAN);
+    for p in [tofino(), TargetProfile::builtin("bmv2").unwrap()] {
+        let plan = run(&m, &p);
+        let ttl = stmt(&plan, "hdr.write ipv4.ttl");
+        assert_eq!(ttl.partition, Partition::Server, "{}", p.name);
+        assert_eq!(ttl.why.as_ref().unwrap().rule, "R5");
+        assert!(plan.follows.post.is_empty(), "{:?}", plan.follows.post);
+    }
+}
+
+#[test]
+fn verify_plan_refuses_a_switch_partition_that_follows_a_loop() {
+    let m = module(SCAN);
+    let info = compute_deps(&m);
+    let p = tofino();
+    let mut plan = partition(&m, &info, &p).unwrap();
+    plan.follows.post.push(1);
+    let errs = verify_plan(&m, &info, &p, &plan).unwrap_err();
+    assert!(
+        errs.iter()
+            .any(|e| e.contains("block1, which is in a loop")),
+        "{errs:#?}"
+    );
+}
