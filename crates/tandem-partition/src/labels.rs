@@ -373,13 +373,21 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// A block in a CFG cycle whose branch decides whether `s` runs (control dependence, or
-    /// the gating branches of a join `s` sits at).
+    /// A block in a CFG cycle whose branch a switch partition running `s` would have to
+    /// follow: `s`'s control dependences and, for a join parameter, the join's gating
+    /// branches (as `build::follows_of` collects them).
     fn loop_branch_controlling(&self, s: StmtId) -> Option<tandem_ir::Block> {
-        let b = self.info.graph.stmt(s).block.as_u32() as usize;
+        let stmt = self.info.graph.stmt(s);
+        let b = stmt.block.as_u32() as usize;
+        let gating: &[tandem_ir::Block] = match stmt.kind {
+            tandem_analysis::StmtKind::Param { block, .. } => {
+                &self.gating_closure[block.as_u32() as usize]
+            }
+            _ => &[],
+        };
         self.ctrl_closure[b]
             .iter()
-            .chain(&self.gating_closure[b])
+            .chain(gating)
             .copied()
             .find(|&c| self.info.cfg.in_cycle(c))
     }
