@@ -804,6 +804,57 @@ fn why(ctx: &Context, r: &Reason, label: &str) -> Why {
     }
 }
 
+/// The estimated share of packets that visit the server: the probability of reaching a
+/// block that holds a server statement when every branch splits its packets evenly (a
+/// static estimate without a traffic profile; back edges carry nothing — loops run on the
+/// server anyway). The refinement uses it to keep the common path on the switch.
+///
+/// ```text
+/// block0: brif syn, block1, block2      block1 on the server: 0.5
+/// block1: (server) ...                  block2 on the server too: 1.0
+/// ```
+pub(crate) fn server_share(ctx: &Context, parts: &[Partition]) -> f64 {
+    estimated_server_share(ctx.info, parts)
+}
+
+/// [`server_share`] from the dependency info alone (`parts[i]`: statement `i`'s partition).
+pub fn estimated_server_share(info: &tandem_analysis::DepInfo, parts: &[Partition]) -> f64 {
+    let g = &info.graph;
+    let cfg = &info.cfg;
+    let mut server = vec![false; cfg.num_blocks];
+    for (i, s) in g.stmts.iter().enumerate() {
+        if parts[i] == Partition::Server {
+            server[s.block.index()] = true;
+        }
+    }
+    // Mass reaching each block without having visited the server.
+    let mut mass = vec![0.0f64; cfg.num_blocks];
+    let Some(&entry) = cfg.rpo.first() else {
+        return 0.0;
+    };
+    mass[entry.index()] = 1.0;
+    let mut visited = 0.0;
+    for &b in &cfg.rpo {
+        let m = mass[b.index()];
+        if m == 0.0 {
+            continue;
+        }
+        if server[b.index()] {
+            visited += m;
+            continue;
+        }
+        let here = cfg.rpo_index.get(b.index()).copied().flatten();
+        let succs = &cfg.succs[b.index()];
+        let share = m / succs.len().max(1) as f64;
+        for &t in succs {
+            if cfg.rpo_index.get(t.index()).copied().flatten() > here {
+                mass[t.index()] += share;
+            }
+        }
+    }
+    visited.min(1.0)
+}
+
 /// Statements in blocks reachable from the entry without passing a server block.
 fn fast_path(ctx: &Context, parts: &[Partition]) -> u32 {
     let g = &ctx.info.graph;

@@ -44,6 +44,7 @@
 //!
 //! Deterministic, no I/O; a profile is parsed from a string ([`parse_profile`]).
 
+mod budget;
 mod build;
 pub mod labels;
 pub mod ops;
@@ -55,10 +56,12 @@ mod split;
 mod verify;
 pub mod view;
 
+pub use budget::{budget_cost, BudgetCost};
+pub use build::estimated_server_share;
 pub use labels::{Labelling, Reason, Rule};
 pub use plan::*;
 pub use profile::{parse_profile, MatchKind, ProfileError, StageCosts, TargetProfile, OP_NAMES};
-pub use report::{report, write_dot};
+pub use report::{report, report_for, write_dot};
 pub use split::split_server_joins;
 pub use verify::verify_plan;
 

@@ -11,11 +11,16 @@
 //!    most switch statements (exhaustive up to a limit of combinations, then state by state).
 //! 3. **C1 memory**: while SRAM, tables or stateful ALUs are over budget, move every access
 //!    of the largest switch state object to the server.
-//! 4. **C4 metadata and C5 transfer header**: visit switch statements in a fixed
-//!    topological (program) order — post statements first from the server boundary, then
-//!    pre statements backwards from it — and move each to the server if that lowers the
-//!    excess; when a full scan makes no progress, move the next one regardless (Gallium's
-//!    greedy scan). The labelling is re-run after each move.
+//! 4. **C4 metadata and C5 transfer header**: the candidates are the switch statements on
+//!    the server boundary in a fixed topological order — post statements first, then pre
+//!    statements backwards from it (Gallium's greedy scan). Each step tries the first
+//!    [`GREEDY_TRIES`] candidates, re-running the labelling for each, and takes the move that
+//!    lowers the excess while sending the smallest share of packets to the server
+//!    ([`crate::build::server_share`]; ties: the larger reduction, then the earlier
+//!    candidate). Moving the one statement every packet runs (`send(out_port)`'s load) would
+//!    also shrink the header, but it would end the fast path; moving work on paths that
+//!    visit the server anyway costs nothing. When no candidate lowers the excess, the one
+//!    that costs the fewest packets moves regardless.
 
 use crate::build::{evaluate, Evaluation};
 use crate::labels::{Context, Labelling, Reason, Rule, Which};
@@ -238,8 +243,8 @@ fn excess(ctx: &Context, ev: &Evaluation) -> u64 {
         .sum()
 }
 
-/// How many candidates one greedy step tries before forcing a move.
-const GREEDY_TRIES: usize = 8;
+/// How many candidates one greedy step tries.
+const GREEDY_TRIES: usize = 48;
 
 /// C4 and C5: greedy moves.
 pub(crate) fn fit_transfer(ctx: &Context, lab: &mut Labelling) -> u32 {
@@ -289,7 +294,8 @@ pub(crate) fn fit_transfer(ctx: &Context, lab: &mut Labelling) -> u32 {
                 fmt_budget(r.transfer_header.budget)
             ),
         };
-        let mut progressed = false;
+        // (lowers the excess, share of packets to the server, excess after, trial)
+        let mut best: Option<(bool, f64, u64, Labelling, Evaluation)> = None;
         for &i in order.iter().take(GREEDY_TRIES) {
             if !lab.on_switch(StmtId(i as u32)) {
                 continue;
@@ -300,24 +306,39 @@ pub(crate) fn fit_transfer(ctx: &Context, lab: &mut Labelling) -> u32 {
             ctx.fixpoint(&mut trial);
             let tev = evaluate(ctx, &trial);
             let t = excess(ctx, &tev);
-            if t < cur {
+            let share = crate::build::server_share(ctx, &tev.parts);
+            let lowers = t < cur;
+            let better = match &best {
+                None => true,
+                Some((b_lowers, b_share, b_t, _, _)) => {
+                    if lowers != *b_lowers {
+                        lowers
+                    } else if (share - b_share).abs() > 1e-12 {
+                        share < *b_share
+                    } else {
+                        t < *b_t
+                    }
+                }
+            };
+            if better {
+                best = Some((lowers, share, t, trial, tev));
+            }
+        }
+        match best {
+            Some((_, _, t, trial, tev)) => {
                 *lab = trial;
                 ev = tev;
                 cur = t;
-                moves += 1;
-                progressed = true;
-                break;
+            }
+            None => {
+                let s = StmtId(order[0] as u32);
+                lab.move_to_server(s, reason(what, s, detail(&r)));
+                ctx.fixpoint(lab);
+                ev = evaluate(ctx, lab);
+                cur = excess(ctx, &ev);
             }
         }
-        if !progressed {
-            // Gallium's forced move: the first statement in the fixed order.
-            let s = StmtId(order[0] as u32);
-            lab.move_to_server(s, reason(what, s, detail(&r)));
-            ctx.fixpoint(lab);
-            ev = evaluate(ctx, lab);
-            cur = excess(ctx, &ev);
-            moves += 1;
-        }
+        moves += 1;
     }
     moves
 }

@@ -9,6 +9,24 @@ fn budget(b: Option<u64>) -> String {
     b.map(|b| b.to_string()).unwrap_or_else(|| "∞".into())
 }
 
+/// [`report`] with what the profile's header and metadata budgets cost
+/// ([`crate::budget_cost`]) after the summary line.
+pub fn report_for(
+    module: &Module,
+    info: &DepInfo,
+    profile: &crate::TargetProfile,
+    plan: &Plan,
+) -> String {
+    let text = report(module, info, plan);
+    match crate::budget_cost(module, info, profile, plan) {
+        Some(cost) => match text.split_once('\n') {
+            Some((first, rest)) => format!("{first}\n{}{rest}", cost.to_text(&profile.name)),
+            None => text,
+        },
+        None => text,
+    }
+}
+
 /// The report `tandem partition` prints.
 pub fn report(module: &Module, info: &DepInfo, plan: &Plan) -> String {
     let mut o = String::new();

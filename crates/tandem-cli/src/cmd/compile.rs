@@ -95,7 +95,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let p4_text = tandem_p4_syntax::print_program(&p4.program);
     let cc = tandem_cpp::generate(&plan, &module)
         .with_context(|| format!("generating C++ for {}", args.nf.display()))?;
-    let report = tandem_partition::report(&module, &info, &plan);
+    let report = tandem_partition::report_for(&module, &info, &profile, &plan);
 
     let out = &args.output;
     std::fs::create_dir_all(out.join("include/tandem"))

@@ -98,7 +98,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if args.show_plan {
         println!("{}", plan.to_json());
     } else {
-        print!("{}", tandem_partition::report(&module, &info, &plan));
+        print!(
+            "{}",
+            tandem_partition::report_for(&module, &info, &profile, &plan)
+        );
     }
     Ok(())
 }
