@@ -14,17 +14,38 @@ header eth_t {
 header tandem_t {
     bit<8> tag;
     bit<16> orig_ethertype;
-    bit<32> v1;
     bit<1> v3;
+    bit<32> v5;
+    bit<16> v22;
+    bit<1> v31;
     bit<1> v37;
     bit<1> v38;
-    bit<1> v41;
-    bit<32> v45;
-    bit<16> v47;
-    bit<16> v48;
     bit<1> v59;
+    bit<32> v60;
+    bit<1> v80;
+    bit<1> v84;
+    bit<1> v88;
+    bit<1> v92;
+    bit<1> v68;
+    bit<1> v99;
+    bit<8> v113;
+    bit<1> v115;
+    bit<1> v132;
+    bit<1> v147;
+    bit<1> v164;
+    bit<1> v176;
+    bit<1> v182;
+    bit<1> v185;
+    bit<1> v198;
+    bit<1> v205;
+    bit<1> v224;
+    bit<1> v227;
+    bit<1> v237;
+    bit<1> v241;
+    bit<1> v260;
+    bit<1> v264;
     bit<17> fate;
-    bit<2> pad;
+    bit<5> pad;
 }
 
 header ipv4_vihl_t {
@@ -97,10 +118,32 @@ struct meta_t {
     bit<1> tmp1_4;
     bit<1> tmp1_5;
     bit<1> tmp1_6;
+    bit<1> tmp1_7;
+    bit<1> tmp1_8;
+    bit<1> tmp1_9;
+    bit<1> tmp1_10;
+    bit<1> tmp1_11;
+    bit<1> tmp1_12;
+    bit<1> tmp1_13;
+    bit<1> tmp1_14;
+    bit<1> tmp1_15;
+    bit<1> tmp1_16;
+    bit<1> tmp1_17;
+    bit<1> tmp1_18;
+    bit<1> tmp1_19;
+    bit<1> tmp1_20;
+    bit<1> tmp1_21;
+    bit<1> tmp1_22;
+    bit<1> tmp1_23;
+    bit<1> tmp1_24;
+    bit<1> tmp1_25;
+    bit<1> tmp1_26;
+    bit<1> tmp1_27;
+    bit<1> tmp1_28;
     bit<8> tmp8_0;
+    bit<8> tmp8_1;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
-    bit<16> tmp16_2;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
@@ -247,18 +290,40 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
 control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
     Register<bit<32>, bit<32> >(32w1) new_from;
     Register<bit<32>, bit<32> >(32w1) udp_mode;
+    Register<bit<32>, bit<32> >(32w1) other_allowed;
     apply {
         if (hdr.tandem.isValid()) {
             if (hdr.tandem.tag == 8w2) {
-                meta.tmp32_0 = hdr.tandem.v1;
                 meta.tmp1_0 = hdr.tandem.v3;
-                meta.tmp1_1 = hdr.tandem.v37;
-                meta.tmp1_2 = hdr.tandem.v38;
-                meta.tmp1_3 = hdr.tandem.v41;
-                meta.tmp32_1 = hdr.tandem.v45;
-                meta.tmp16_0 = hdr.tandem.v47;
-                meta.tmp16_1 = hdr.tandem.v48;
+                meta.tmp32_0 = hdr.tandem.v5;
+                meta.tmp16_0 = hdr.tandem.v22;
+                meta.tmp1_1 = hdr.tandem.v31;
+                meta.tmp1_2 = hdr.tandem.v37;
+                meta.tmp1_3 = hdr.tandem.v38;
                 meta.tmp1_4 = hdr.tandem.v59;
+                meta.tmp32_1 = hdr.tandem.v60;
+                meta.tmp1_5 = hdr.tandem.v80;
+                meta.tmp1_6 = hdr.tandem.v84;
+                meta.tmp1_7 = hdr.tandem.v88;
+                meta.tmp1_8 = hdr.tandem.v92;
+                meta.tmp1_9 = hdr.tandem.v68;
+                meta.tmp1_10 = hdr.tandem.v99;
+                meta.tmp8_0 = hdr.tandem.v113;
+                meta.tmp1_11 = hdr.tandem.v115;
+                meta.tmp1_12 = hdr.tandem.v132;
+                meta.tmp1_13 = hdr.tandem.v147;
+                meta.tmp1_14 = hdr.tandem.v164;
+                meta.tmp1_15 = hdr.tandem.v176;
+                meta.tmp1_16 = hdr.tandem.v182;
+                meta.tmp1_17 = hdr.tandem.v185;
+                meta.tmp1_18 = hdr.tandem.v198;
+                meta.tmp1_19 = hdr.tandem.v205;
+                meta.tmp1_20 = hdr.tandem.v224;
+                meta.tmp1_21 = hdr.tandem.v227;
+                meta.tmp1_22 = hdr.tandem.v237;
+                meta.tmp1_23 = hdr.tandem.v241;
+                meta.tmp1_24 = hdr.tandem.v260;
+                meta.tmp1_25 = hdr.tandem.v264;
                 meta.fate = hdr.tandem.fate;
                 hdr.eth.ethertype = hdr.tandem.orig_ethertype;
                 hdr.tandem.setInvalid();
@@ -268,67 +333,54 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         } else {
             meta.in_port = (bit<16>) ig_intr_md.ingress_port;
-            meta.tmp32_0 = (bit<32>) meta.in_port;
-            meta.tmp1_0 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
-            if (meta.tmp1_0 == 1w1) {
-                meta.to_server = 1w1;
-            } else {
-                meta.to_server = 1w1;
-                meta.tmp1_5 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_5 = meta.tmp1_5 ^ 1w1;
-                meta.tmp1_6 = hdr.udp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_6 = meta.tmp1_6 ^ 1w1;
-                if ((meta.tmp1_5 & meta.tmp1_6) == 1w1) {
+            meta.tmp32_2 = (bit<32>) meta.in_port;
+            meta.tmp1_0 = (meta.tmp32_2 > 32w1) ? 1w1 : 1w0;
+            if (meta.tmp1_0 == 1w0) {
+                meta.tmp32_0 = 32w1 - meta.tmp32_2;
+                meta.tmp1_26 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_26 = meta.tmp1_26 ^ 1w1;
+                meta.tmp1_27 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_27 = meta.tmp1_27 ^ 1w1;
+                meta.tmp1_28 = meta.tmp1_26 & meta.tmp1_27;
+                if (meta.tmp1_28 == 1w0) {
                     meta.to_server = 1w1;
-                } else {
+                    meta.tmp8_1 = (meta.tmp1_26 == 1w1) ? 8w0 : 8w1;
                     meta.tmp16_0 = hdr.udp.sport;
                     meta.tmp16_1 = hdr.tcp.sport;
-                    meta.tmp16_1 = (((meta.tmp1_5 == 1w1) ? 8w0 : 8w1) == 8w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
-                    meta.tmp16_0 = hdr.udp.dport;
-                    meta.tmp16_2 = hdr.tcp.dport;
-                    meta.tmp16_2 = (((meta.tmp1_5 == 1w1) ? 8w0 : 8w1) == 8w1) ? (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
-                    meta.tmp32_1 = hdr.ipv4.saddr;
-                    meta.tmp32_2 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
-                    meta.tmp32_3 = hdr.ipv4.daddr;
-                    meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-                    meta.tmp1_1 = (meta.tmp32_1 < meta.tmp32_3) ? 1w1 : 1w0;
-                    if (meta.tmp1_1 == 1w1) {
-                        meta.tmp32_1 = meta.tmp32_2;
-                        meta.tmp16_0 = meta.tmp16_1;
-                        meta.tmp16_1 = meta.tmp16_2;
-                    } else {
-                        meta.tmp1_2 = (meta.tmp32_2 == meta.tmp32_4) ? 1w1 : 1w0;
-                        if (meta.tmp1_2 == 1w1) {
-                            meta.tmp1_3 = ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) > (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8])) ? 1w1 : 1w0;
-                            if (meta.tmp1_3 == 1w1) {
-                                meta.tmp32_1 = meta.tmp32_4;
-                                meta.tmp16_0 = meta.tmp16_2;
-                                meta.tmp16_1 = meta.tmp16_1;
-                            } else {
-                                meta.tmp32_1 = meta.tmp32_2;
-                                meta.tmp16_0 = meta.tmp16_1;
-                                meta.tmp16_1 = meta.tmp16_2;
-                            }
-                        } else {
-                            meta.tmp32_1 = meta.tmp32_4;
-                            meta.tmp16_0 = meta.tmp16_2;
-                            meta.tmp16_1 = meta.tmp16_1;
+                    meta.tmp16_0 = (meta.tmp8_1 == 8w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
+                    meta.tmp8_1 = (meta.tmp1_26 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp16_1 = hdr.udp.dport;
+                    meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                    meta.tmp16_1 = hdr.tcp.dport;
+                    meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                    meta.tmp1_1 = (meta.tmp8_1 == 8w1) ? 1w1 : 1w0;
+                    meta.tmp32_3 = hdr.ipv4.saddr;
+                    meta.tmp32_4 = hdr.ipv4.daddr;
+                    meta.tmp1_2 = (meta.tmp32_3 < meta.tmp32_4) ? 1w1 : 1w0;
+                    if (meta.tmp1_2 == 1w0) {
+                        meta.tmp1_3 = ((((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24]) == (((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24])) ? 1w1 : 1w0;
+                        if (meta.tmp1_3 == 1w1) {
+                            meta.to_server = 1w1;
+                            meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                         }
                     }
                     meta.to_server = 1w1;
-                    meta.tmp8_0 = hdr.ipv4.protocol;
-                    meta.tmp32_2 = new_from.read(32w0);
-                    meta.tmp32_3 = 32w1 << ((bit<8>) ((meta.tmp32_0 < 32w32) ? meta.tmp32_0 : 32w32));
-                    meta.tmp1_4 = ((meta.tmp32_2 & meta.tmp32_3) == 32w0) ? 1w1 : 1w0;
-                    if (meta.tmp1_6 == 1w1) {
+                    meta.tmp8_1 = hdr.ipv4.protocol;
+                    meta.tmp32_3 = new_from.read(32w0);
+                    meta.tmp1_4 = ((meta.tmp32_3 & (32w1 << ((bit<8>) ((meta.tmp32_2 < 32w32) ? meta.tmp32_2 : 32w32)))) == 32w0) ? 1w1 : 1w0;
+                    if (meta.tmp1_27 == 1w1) {
                         meta.to_server = 1w1;
+                        meta.tmp8_1 = hdr.tcp.flags;
+                        meta.tmp32_2 = (bit<32>) meta.tmp8_1;
+                        meta.tmp1_5 = ((meta.tmp32_2 & 32w2) == 32w0) ? 1w1 : 1w0;
+                        meta.tmp1_6 = ((meta.tmp32_2 & 32w16) == 32w0) ? 1w1 : 1w0;
+                        meta.tmp1_7 = ((meta.tmp32_2 & 32w1) == 32w0) ? 1w1 : 1w0;
+                        meta.tmp1_8 = ((meta.tmp32_2 & 32w4) == 32w0) ? 1w1 : 1w0;
                     } else {
-                        meta.tmp32_2 = udp_mode.read(32w0);
-                        if (meta.tmp32_2 == 32w1) {
-                            meta.to_server = 1w1;
+                        meta.tmp32_1 = udp_mode.read(32w0);
+                        if (meta.tmp32_1 == 32w1) {
                         } else {
-                            if (meta.tmp32_2 == 32w0) {
-                                meta.to_server = 1w1;
+                            if (meta.tmp32_1 == 32w0) {
                             } else {
                                 meta.to_server = 1w1;
                             }
@@ -341,17 +393,165 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 hdr.tandem.tag = 8w1;
                 hdr.tandem.orig_ethertype = hdr.eth.ethertype;
                 hdr.eth.ethertype = TANDEM_ETHERTYPE;
-                hdr.tandem.v1 = meta.tmp32_0;
                 hdr.tandem.v3 = meta.tmp1_0;
-                hdr.tandem.v37 = meta.tmp1_1;
-                hdr.tandem.v38 = meta.tmp1_2;
-                hdr.tandem.v41 = meta.tmp1_3;
-                hdr.tandem.v45 = meta.tmp32_1;
-                hdr.tandem.v47 = meta.tmp16_0;
-                hdr.tandem.v48 = meta.tmp16_1;
+                hdr.tandem.v5 = meta.tmp32_0;
+                hdr.tandem.v22 = meta.tmp16_0;
+                hdr.tandem.v31 = meta.tmp1_1;
+                hdr.tandem.v37 = meta.tmp1_2;
+                hdr.tandem.v38 = meta.tmp1_3;
                 hdr.tandem.v59 = meta.tmp1_4;
+                hdr.tandem.v60 = meta.tmp32_1;
+                hdr.tandem.v80 = meta.tmp1_5;
+                hdr.tandem.v84 = meta.tmp1_6;
+                hdr.tandem.v88 = meta.tmp1_7;
+                hdr.tandem.v92 = meta.tmp1_8;
+                hdr.tandem.v68 = 1w0;
+                hdr.tandem.v99 = 1w0;
+                hdr.tandem.v113 = 8w0;
+                hdr.tandem.v115 = 1w0;
+                hdr.tandem.v132 = 1w0;
+                hdr.tandem.v147 = 1w0;
+                hdr.tandem.v164 = 1w0;
+                hdr.tandem.v176 = 1w0;
+                hdr.tandem.v182 = 1w0;
+                hdr.tandem.v185 = 1w0;
+                hdr.tandem.v198 = 1w0;
+                hdr.tandem.v205 = 1w0;
+                hdr.tandem.v224 = 1w0;
+                hdr.tandem.v227 = 1w0;
+                hdr.tandem.v237 = 1w0;
+                hdr.tandem.v241 = 1w0;
+                hdr.tandem.v260 = 1w0;
+                hdr.tandem.v264 = 1w0;
                 hdr.tandem.fate = meta.fate;
-                hdr.tandem.pad = 2w0;
+                hdr.tandem.pad = 5w0;
+            }
+        }
+        if (meta.to_server == 1w0) {
+            if (meta.tmp1_0 == 1w1) {
+                meta.fate = 17w0;
+            } else {
+                meta.tmp1_26 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_26 = meta.tmp1_26 ^ 1w1;
+                meta.tmp1_27 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_27 = meta.tmp1_27 ^ 1w1;
+                meta.tmp1_28 = meta.tmp1_26 & meta.tmp1_27;
+                if (meta.tmp1_28 == 1w1) {
+                    meta.tmp32_1 = other_allowed.read(32w0);
+                    if (meta.tmp32_1 == 32w0) {
+                        meta.fate = 17w0;
+                    } else {
+                        meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                        meta.fate = 1w1 ++ meta.tmp16_0;
+                    }
+                } else {
+                    if (meta.tmp1_27 == 1w1) {
+                        if (meta.tmp1_10 == 1w1) {
+                            if (meta.tmp1_20 == 1w1) {
+                                if (meta.tmp1_24 == 1w1) {
+                                    meta.fate = 17w0;
+                                } else {
+                                    if (meta.tmp1_25 == 1w1) {
+                                        meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                        meta.fate = 1w1 ++ meta.tmp16_0;
+                                    } else {
+                                        meta.fate = 17w0;
+                                    }
+                                }
+                            } else {
+                                if (meta.tmp1_22 == 1w1) {
+                                    if (meta.tmp1_8 == 1w1) {
+                                        meta.tmp1_0 = (meta.tmp1_6 == 1w1) ? 1w1 : meta.tmp1_21;
+                                        if (meta.tmp1_0 == 1w1) {
+                                            meta.fate = 17w0;
+                                        } else {
+                                            meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                            meta.fate = 1w1 ++ meta.tmp16_0;
+                                        }
+                                    } else {
+                                        meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                        meta.fate = 1w1 ++ meta.tmp16_0;
+                                    }
+                                } else {
+                                    if (meta.tmp1_23 == 1w1) {
+                                        meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                        meta.fate = 1w1 ++ meta.tmp16_0;
+                                    } else {
+                                        meta.fate = 17w0;
+                                    }
+                                }
+                            }
+                        } else {
+                            if (meta.tmp1_11 == 1w1) {
+                                meta.fate = 17w0;
+                            } else {
+                                if (meta.tmp1_8 == 1w1) {
+                                    if (meta.tmp8_0 == 8w1) {
+                                        if (meta.tmp1_18 == 1w1) {
+                                            if (meta.tmp1_19 == 1w1) {
+                                                meta.fate = 17w0;
+                                            }
+                                        }
+                                    } else {
+                                        if (meta.tmp8_0 == 8w2) {
+                                            if (meta.tmp1_5 == 1w1) {
+                                                if (meta.tmp1_17 == 1w1) {
+                                                    meta.fate = 17w0;
+                                                }
+                                            } else {
+                                                if (meta.tmp1_16 == 1w0) {
+                                                    meta.fate = 17w0;
+                                                }
+                                            }
+                                        } else {
+                                            if (meta.tmp8_0 == 8w3) {
+                                                if (meta.tmp1_15 == 1w1) {
+                                                    meta.fate = 17w0;
+                                                }
+                                            } else {
+                                                if (meta.tmp8_0 == 8w4) {
+                                                    if (meta.tmp1_14 == 1w1) {
+                                                        meta.fate = 17w0;
+                                                    }
+                                                } else {
+                                                    if (meta.tmp8_0 == 8w5) {
+                                                        if (meta.tmp1_13 == 1w1) {
+                                                            meta.fate = 17w0;
+                                                        }
+                                                    } else {
+                                                        meta.fate = 17w0;
+                                                    }
+                                                }
+                                            }
+                                        }
+                                    }
+                                } else {
+                                    if (meta.tmp1_12 == 1w1) {
+                                        meta.fate = 17w0;
+                                    }
+                                }
+                            }
+                        }
+                    } else {
+                        if (meta.tmp32_1 == 32w1) {
+                            meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                            meta.fate = 1w1 ++ meta.tmp16_0;
+                        } else {
+                            if (meta.tmp32_1 == 32w0) {
+                                meta.fate = 17w0;
+                            } else {
+                                if (meta.tmp1_9 == 1w1) {
+                                    if (meta.tmp1_4 == 1w1) {
+                                        meta.fate = 17w0;
+                                    }
+                                } else {
+                                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                                    meta.fate = 1w1 ++ meta.tmp16_0;
+                                }
+                            }
+                        }
+                    }
+                }
             }
         }
         if (meta.to_server == 1w1) {
