@@ -251,11 +251,20 @@ pub fn normalize_ir(module: &Module, dump: &[StateDump]) -> NormalState {
     out
 }
 
-/// Differences between two normalised states, for the names both have; empty when equal.
+/// Differences between two normalised states; empty when equal. A state object present on
+/// one side only is a difference too (a state the lifter dropped must not go uncompared).
 pub fn diff_states(reference: &NormalState, candidate: &NormalState) -> Vec<String> {
     let mut out = Vec::new();
+    for name in reference.keys().filter(|n| !candidate.contains_key(*n)) {
+        out.push(format!(
+            "state `{name}`: in the reference, missing from the candidate"
+        ));
+    }
     for (name, rows) in candidate {
         let Some(r) = reference.get(name) else {
+            out.push(format!(
+                "state `{name}`: in the candidate, missing from the reference"
+            ));
             continue;
         };
         if r == rows {
@@ -345,5 +354,26 @@ impl<'m> IrHost<'m> {
             .dump(self.module, DumpFormat::Cpp)
             .map_err(|e| state_err("*", e))?;
         Ok(normalize_ir(self.module, &d))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::{diff_states, NormalState};
+
+    #[test]
+    fn a_state_on_one_side_only_is_a_difference() {
+        let mut a = NormalState::new();
+        a.insert("conns".into(), vec![("k".into(), "v".into())]);
+        a.insert("dropped".into(), vec![]);
+        let mut b = NormalState::new();
+        b.insert("conns".into(), vec![("k".into(), "v".into())]);
+        assert_eq!(
+            diff_states(&a, &b),
+            vec!["state `dropped`: in the reference, missing from the candidate".to_string()]
+        );
+        assert_eq!(diff_states(&a, &a), Vec::<String>::new());
+        b.insert("extra".into(), vec![]);
+        assert_eq!(diff_states(&a, &b).len(), 2);
     }
 }
