@@ -41,6 +41,16 @@ pub enum OffloadError {
     /// Plan, manifest or transfer header are inconsistent.
     #[error("bad compiled NF: {0}")]
     Manifest(String),
+    /// Partitioning failed (`PartitionError::Infeasible`: no plan fits the profile).
+    #[error("partitioning: {0}")]
+    Partition(#[from] tandem_partition::PartitionError),
+    /// The P4 back end refused the plan (or its self-check caught a program its target
+    /// would refuse).
+    #[error("generating P4: {0}")]
+    P4(#[from] tandem_p4::P4Error),
+    /// The C++ back end refused the plan.
+    #[error("generating C++: {0}")]
+    Cpp(#[from] tandem_cpp::CppError),
     /// The switch program did not load, or the switch misbehaved.
     #[error("switch: {0}")]
     Switch(String),

@@ -566,16 +566,10 @@ pub fn compile_bundle(
     p4: &tandem_p4::P4Options,
     nf: Option<NfSource>,
 ) -> Result<Bundle, OffloadError> {
-    let plan = tandem_partition::partition_module(module, profile, partition)
-        .map_err(|e| OffloadError::Manifest(format!("partitioning: {e}")))?
-        .plan;
-    let m = plan
-        .module()
-        .map_err(|e| OffloadError::Manifest(e.to_string()))?;
-    let out = tandem_p4::generate(&plan, &m, p4)
-        .map_err(|e| OffloadError::Manifest(format!("generating P4: {e}")))?;
-    let cc = tandem_cpp::generate(&plan, &m)
-        .map_err(|e| OffloadError::Manifest(format!("generating C++: {e}")))?;
+    let plan = tandem_partition::partition_module(module, profile, partition)?.plan;
+    let m = plan.module()?;
+    let out = tandem_p4::generate(&plan, &m, p4)?;
+    let cc = tandem_cpp::generate(&plan, &m)?;
     let p4_text = tandem_p4_syntax::print_program(&out.program);
     Bundle::new(plan, out.manifest, p4_text, cc, nf)
 }

@@ -7,7 +7,9 @@ mod common;
 
 use common::*;
 use proptest::prelude::*;
-use tandem_partition::{PartitionOptions, TargetProfile};
+use proptest::test_runner::TestCaseError;
+use tandem_offload::OffloadError;
+use tandem_partition::{PartitionError, PartitionOptions, TargetProfile};
 
 /// A random profile no more capable than bmv2 (some operations removed, tight budgets).
 fn random_profile() -> impl Strategy<Value = TargetProfile> {
@@ -59,10 +61,14 @@ proptest! {
     fn random_profiles_check(nf in 0usize..7, profile in random_profile(), split in any::<bool>()) {
         let (name, addr, workload) = NFS[nf];
         let options = PartitionOptions { split_joins: split, ..PartitionOptions::default() };
-        // No plan fits some profiles: nothing to run then.
-        let Ok(b) = compile_bundle(&module(name), &profile, &options, &P4Options::default(), None)
-        else {
-            return Ok(());
+        // No plan fits some profiles: a rejected case (proptest still runs `cases` checked
+        // ones, and fails when too many are rejected). Any other failure is a bug.
+        let b = match compile_bundle(&module(name), &profile, &options, &P4Options::default(), None) {
+            Ok(b) => b,
+            Err(OffloadError::Partition(PartitionError::Infeasible { .. })) => {
+                return Err(TestCaseError::reject("no plan fits the profile"))
+            }
+            Err(e) => return Err(TestCaseError::fail(format!("{name}: {e}"))),
         };
         let mut pkts = trace(addr, workload, 60, 11).take(800);
         let r = check_with(&b, name, &mut pkts, None);
@@ -73,18 +79,23 @@ proptest! {
 
 #[test]
 fn every_nf_checks_on_every_builtin_profile() {
+    let mut ran = 0;
     for profile in ["tofino2", "tiny"] {
         for (name, addr, workload) in NFS {
             let p = TargetProfile::builtin(profile).unwrap();
-            let Ok(b) = compile_bundle(
+            let b = match compile_bundle(
                 &module(name),
                 &p,
                 &PartitionOptions::default(),
                 &P4Options::default(),
                 None,
-            ) else {
-                continue;
+            ) {
+                Ok(b) => b,
+                // Only "no plan fits this profile" may skip an NF.
+                Err(OffloadError::Partition(PartitionError::Infeasible { .. })) => continue,
+                Err(e) => panic!("{name}/{profile}: {e}"),
             };
+            ran += 1;
             let mut pkts = trace(addr, workload, 60, 13).take(1000);
             let r = check_with(&b, name, &mut pkts, None);
             assert!(
@@ -95,4 +106,6 @@ fn every_nf_checks_on_every_builtin_profile() {
             );
         }
     }
+    // Every example fits both profiles (everything on the server at worst): all 14 ran.
+    assert_eq!(ran, 2 * NFS.len(), "NFs checked");
 }
