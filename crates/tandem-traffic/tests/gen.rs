@@ -326,11 +326,14 @@ fn invalid_options_are_errors() {
 
 #[test]
 fn tcpdump_reads_generated_traces() {
-    let Ok(out) = std::process::Command::new("which").arg("tcpdump").output() else {
-        eprintln!("skipped: `which` not available");
-        return;
-    };
-    if !out.status.success() {
+    // CI installs tcpdump (scripts/bootstrap.sh): there, a missing one fails the test.
+    let ci = std::env::var_os("CI").is_some();
+    let installed = std::process::Command::new("tcpdump")
+        .arg("--version")
+        .output()
+        .is_ok_and(|o| o.status.success());
+    if !installed {
+        assert!(!ci, "tcpdump is not installed under CI");
         eprintln!("skipped: tcpdump is not installed");
         return;
     }
