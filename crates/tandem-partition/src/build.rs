@@ -6,7 +6,7 @@ use crate::labels::{Context, Labelling, Reason, Rule};
 use crate::plan::*;
 use std::collections::{BTreeMap, BTreeSet};
 use tandem_analysis::{StmtId, StmtKind};
-use tandem_ir::{Block, Effect, EntityRef, InstKind, Meta, StateKind, Type, Value};
+use tandem_ir::{Block, EntityRef, InstKind, Type, Value};
 
 /// Partitions from labels: `pre` if allowed, else `post` if allowed, else `server`; then
 /// **sinking**, backwards in program order: a statement that could run in pre or post moves
@@ -143,7 +143,7 @@ impl Evaluation {
     }
 }
 
-fn bits_of(ctx: &Context, v: Value) -> u32 {
+pub(crate) fn bits_of(ctx: &Context, v: Value) -> u32 {
     ctx.module
         .process
         .value_type(v)
@@ -151,7 +151,7 @@ fn bits_of(ctx: &Context, v: Value) -> u32 {
         .unwrap_or(1)
 }
 
-fn follows_of(ctx: &Context, parts: &[Partition], x: Partition) -> BTreeSet<Block> {
+pub(crate) fn follows_of(ctx: &Context, parts: &[Partition], x: Partition) -> BTreeSet<Block> {
     let g = &ctx.info.graph;
     let mut out = BTreeSet::new();
     let mut done_blocks: BTreeSet<Block> = BTreeSet::new();
@@ -272,15 +272,15 @@ fn needs_of(
 
 /// A value crossing into a partition: where from, and the blocks where it is used.
 #[derive(Clone, Debug)]
-struct Crossing {
-    from: Partition,
-    uses: BTreeSet<Block>,
+pub(crate) struct Crossing {
+    pub from: Partition,
+    pub uses: BTreeSet<Block>,
 }
 
-type CutMap = BTreeMap<(Value, Partition), Crossing>;
+pub(crate) type CutMap = BTreeMap<(Value, Partition), Crossing>;
 
 /// Cut values and recomputed values for server and post.
-fn cuts_of(
+pub(crate) fn cuts_of(
     ctx: &Context,
     parts: &[Partition],
     follows: &BTreeMap<Partition, BTreeSet<Block>>,
@@ -352,355 +352,12 @@ fn cuts_of(
 }
 
 /// Can one packet's path pass through both blocks?
-fn share_path(ctx: &Context, a: Block, b: Block) -> bool {
+pub(crate) fn share_path(ctx: &Context, a: Block, b: Block) -> bool {
     a == b || ctx.info.cfg.path(a, b) || ctx.info.cfg.path(b, a)
 }
 
-fn layout_bits(l: &tandem_ir::Layout) -> u64 {
+pub(crate) fn layout_bits(l: &tandem_ir::Layout) -> u64 {
     l.types().map(|t| u64::from(t.bits())).sum()
-}
-
-pub(crate) fn evaluate(ctx: &Context, lab: &Labelling) -> Evaluation {
-    let parts = assign(ctx, lab);
-    let g = &ctx.info.graph;
-    let module = ctx.module;
-    let mut follows = BTreeMap::new();
-    for x in [Partition::Pre, Partition::Server, Partition::Post] {
-        follows.insert(x, follows_of(ctx, &parts, x));
-    }
-    let (cut, remat) = cuts_of(ctx, &parts, &follows);
-    let server_blocks: BTreeSet<Block> = g
-        .stmts
-        .iter()
-        .enumerate()
-        .filter(|(i, _)| parts[*i] == Partition::Server)
-        .map(|(_, s)| s.block)
-        .collect();
-    let via_server = |b: Block| server_blocks.iter().any(|&s| share_path(ctx, s, b));
-    let mut cuts: Vec<CutEntry> = Vec::new();
-    for ((v, to), c) in &cut {
-        let in_header = c.from == Partition::Server
-            || *to == Partition::Server
-            || c.uses.iter().any(|&b| via_server(b));
-        cuts.push(CutEntry {
-            name: v.to_string(),
-            bits: bits_of(ctx, *v),
-            def: g.def_stmt(*v),
-            from: c.from,
-            to: *to,
-            in_header,
-        });
-    }
-    // Metadata read outside pre comes from pre through the header.
-    let mut metas: BTreeMap<Meta, BTreeSet<Partition>> = BTreeMap::new();
-    for (i, s) in g.stmts.iter().enumerate() {
-        if parts[i] == Partition::Pre {
-            continue;
-        }
-        if let Some(inst) = s.inst() {
-            if let InstKind::MetaRead { meta } = module.process.insts[inst].kind {
-                metas.entry(meta).or_default().insert(parts[i]);
-            }
-        }
-    }
-    for (m, tos) in &metas {
-        for &to in tos {
-            cuts.push(CutEntry {
-                name: format!("meta.{}", m.name()),
-                bits: m.ty().bits(),
-                def: None,
-                from: Partition::Pre,
-                to,
-                in_header: to == Partition::Server || !server_blocks.is_empty(),
-            });
-        }
-    }
-    // The packet's fate, when decided before or on the server for a packet that visits it.
-    let fate_from = g
-        .stmts
-        .iter()
-        .enumerate()
-        .filter(|(i, s)| {
-            parts[*i] != Partition::Post
-                && s.writes.contains(&Effect::Action)
-                && s.inst().is_some_and(|i| {
-                    matches!(
-                        module.process.insts[i].kind,
-                        InstKind::Send { .. } | InstKind::Drop
-                    )
-                })
-                && via_server(s.block)
-        })
-        .map(|(i, _)| parts[i])
-        .min();
-    if let Some(from) = fate_from {
-        cuts.push(CutEntry {
-            name: "fate".into(),
-            bits: 17,
-            def: None,
-            from,
-            to: Partition::Post,
-            in_header: true,
-        });
-    }
-    // Transfer header: one layout for both directions.
-    let any_server = !server_blocks.is_empty();
-    let mut fields: Vec<HeaderField> = Vec::new();
-    fn push(
-        fields: &mut Vec<HeaderField>,
-        name: String,
-        value: Option<String>,
-        bits: u32,
-        from: Option<Partition>,
-        to: Vec<Partition>,
-    ) {
-        let offset = fields.last().map(|f| f.offset + f.bits).unwrap_or(0);
-        fields.push(HeaderField {
-            name,
-            value,
-            offset,
-            bits,
-            from,
-            to,
-        });
-    }
-    if any_server {
-        push(&mut fields, "tag".into(), None, 8, None, vec![]);
-        push(&mut fields, "orig_ethertype".into(), None, 16, None, vec![]);
-        // (from, order, name, bits) -> readers
-        let mut entries: BTreeMap<(Partition, u32, String, u32), BTreeSet<Partition>> =
-            BTreeMap::new();
-        for c in cuts.iter().filter(|c| c.in_header) {
-            let order = match (&c.def, c.name.as_str()) {
-                (Some(_), name) => name.trim_start_matches('v').parse::<u32>().unwrap_or(0) + 1,
-                (None, "fate") => u32::MAX,
-                (None, _) => 0,
-            };
-            entries
-                .entry((c.from, order, c.name.clone(), c.bits))
-                .or_default()
-                .insert(c.to);
-        }
-        for ((from, _, name, bits), to) in entries {
-            // A field wider than 56 bits starts on a byte boundary: an 8-byte window then
-            // holds it whole (tandem-switch reads fields through one such window, and so do
-            // most hardware parsers' extractors).
-            let off: u32 = fields.iter().map(|f| f.bits).sum();
-            if bits > 56 && !off.is_multiple_of(8) {
-                let n = fields.iter().filter(|f| f.name.starts_with("pad")).count();
-                push(
-                    &mut fields,
-                    format!("pad_{n}"),
-                    None,
-                    8 - off % 8,
-                    None,
-                    vec![],
-                );
-            }
-            let field = name.replace('.', "_");
-            push(
-                &mut fields,
-                field,
-                Some(name),
-                bits,
-                Some(from),
-                to.into_iter().collect(),
-            );
-        }
-        let off: u32 = fields.iter().map(|f| f.bits).sum();
-        if !off.is_multiple_of(8) {
-            push(&mut fields, "pad".into(), None, 8 - off % 8, None, vec![]);
-        }
-    }
-    let off: u32 = fields.iter().map(|f| f.bits).sum();
-    let header = TransferHeader {
-        ethertype: format!("0x{TRANSFER_ETHERTYPE:04x}"),
-        bytes: off / 8,
-        tag_to_server: 1,
-        tag_to_post: 2,
-        fields,
-    };
-    // Dependency chains.
-    let mut chain = [0u64; 2];
-    for (k, x) in [Partition::Pre, Partition::Post].into_iter().enumerate() {
-        chain[k] = ctx.depths(|i| parts[i] == x).into_iter().max().unwrap_or(0);
-    }
-    // Metadata: the peak, over program points, of the bytes of live values a switch
-    // partition holds (values leaving pre count from their definition to the deparser).
-    let nv = module.process.values.len();
-    let vbytes: Vec<u64> = (0..nv)
-        .map(|i| u64::from(bits_of(ctx, Value::from_u32(i as u32)).div_ceil(8)))
-        .collect();
-    let mut meta = [0u64; 2];
-    for (k, x) in [Partition::Pre, Partition::Post].into_iter().enumerate() {
-        let mut held = vec![false; nv];
-        let mut out_always = vec![false; nv];
-        let mut any = false;
-        for (i, s) in g.stmts.iter().enumerate() {
-            if parts[i] == x {
-                for d in &s.defs {
-                    held[d.index()] = true;
-                    any = true;
-                }
-            }
-        }
-        for ((v, to), c) in &cut {
-            if *to == x {
-                held[v.index()] = true;
-                any = true;
-            }
-            if c.from == x && x == Partition::Pre {
-                out_always[v.index()] = true;
-            }
-        }
-        if let Some(r) = remat.get(&x) {
-            for v in r {
-                held[v.index()] = true;
-            }
-        }
-        let fixed: u64 = (0..nv).filter(|&i| out_always[i]).map(|i| vbytes[i]).sum();
-        let mut peak = 0;
-        for points in &ctx.live_points {
-            for live in points {
-                let here: u64 = live
-                    .iter()
-                    .map(|v| v.index())
-                    .filter(|&i| held[i] && !out_always[i])
-                    .map(|i| vbytes[i])
-                    .sum();
-                peak = peak.max(here);
-            }
-        }
-        meta[k] = if any { peak + fixed } else { 0 };
-    }
-    // States re-read by the server instead of receiving the value.
-    let reread: BTreeSet<usize> = remat
-        .get(&Partition::Server)
-        .into_iter()
-        .flatten()
-        .filter_map(|v| g.def_stmt(*v))
-        .filter_map(|d| ctx.access[d.index()].map(|a| a.state.index()))
-        .collect();
-    // States.
-    let p = ctx.profile;
-    let mut states = Vec::new();
-    let (mut sram, mut tables, mut salus) = (0u64, 0u64, 0u64);
-    for (sid, obj) in module.states.iter() {
-        let list = &ctx.accesses_of[sid.index()];
-        let sw: Vec<StmtId> = list
-            .iter()
-            .copied()
-            .filter(|s| parts[s.index()].on_switch())
-            .collect();
-        let sv: Vec<StmtId> = list
-            .iter()
-            .copied()
-            .filter(|s| !parts[s.index()].on_switch())
-            .collect();
-        let sw_writes = sw
-            .iter()
-            .any(|s| ctx.access[s.index()].is_some_and(|a| a.writes));
-        let mut sw_parts: Vec<Partition> = sw.iter().map(|s| parts[s.index()]).collect();
-        sw_parts.sort();
-        sw_parts.dedup();
-        let units = {
-            let mut u = sw.len() as u32;
-            for &(l, st) in &ctx.fused {
-                if sw.contains(&l) && sw.contains(&st) {
-                    u -= 1;
-                }
-            }
-            u
-        };
-        let copies = if sw.is_empty() {
-            0
-        } else if !sw_writes && p.duplicate_readonly_tables {
-            units
-        } else {
-            1
-        };
-        let (bits, is_map, ageing) = match &obj.kind {
-            StateKind::HashMap {
-                key,
-                value,
-                capacity,
-            } => (
-                capacity * (layout_bits(key) + layout_bits(value)),
-                true,
-                false,
-            ),
-            StateKind::ExpiringMap {
-                key,
-                value,
-                capacity,
-                ..
-            } => (
-                capacity * (layout_bits(key) + layout_bits(value)),
-                true,
-                true,
-            ),
-            StateKind::Vector { elem, len } => (len * layout_bits(elem), false, false),
-            StateKind::Scalar { ty } => (u64::from(ty.bits()), false, false),
-        };
-        let blocks_per_copy = bits.div_ceil(p.sram_block_bits).max(1);
-        let blocks = blocks_per_copy * u64::from(copies);
-        sram += blocks;
-        if is_map {
-            tables += u64::from(copies);
-        } else {
-            salus += u64::from(copies);
-        }
-        let placement = if sw.is_empty() {
-            Placement::Server
-        } else if sw_writes {
-            Placement::SwitchRegister
-        } else if !sv.is_empty() || reread.contains(&sid.index()) {
-            Placement::Replicated
-        } else if is_map {
-            Placement::SwitchTable
-        } else {
-            Placement::SwitchRegister
-        };
-        states.push(StatePlacement {
-            name: obj.name.clone(),
-            kind: obj.kind.keyword().to_string(),
-            placement,
-            switch_partitions: sw_parts,
-            switch_accesses: sw.iter().map(|s| s.0).collect(),
-            server_accesses: sv.iter().map(|s| s.0).collect(),
-            copies,
-            sram_blocks: blocks,
-            ageing: ageing && !sw.is_empty(),
-            revalidate: if placement == Placement::Replicated {
-                sw.iter()
-                    .filter(|a| {
-                        g.reachable_from(**a)
-                            .iter()
-                            .enumerate()
-                            .any(|(i, r)| *r && parts[i] == Partition::Server)
-                    })
-                    .map(|a| a.0)
-                    .collect()
-            } else {
-                Vec::new()
-            },
-        });
-    }
-    Evaluation {
-        parts,
-        follows,
-        cuts,
-        remat,
-        header,
-        chain_pre: chain[0],
-        chain_post: chain[1],
-        meta_pre: meta[0],
-        meta_post: meta[1],
-        states,
-        sram,
-        tables,
-        salus,
-    }
 }
 
 fn loc_string(ctx: &Context, loc: Option<tandem_ir::SourceLoc>, col: bool) -> Option<String> {

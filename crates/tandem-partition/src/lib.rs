@@ -46,6 +46,7 @@
 
 mod budget;
 mod build;
+mod evaluate;
 pub mod labels;
 pub mod ops;
 mod plan;
@@ -205,7 +206,7 @@ pub fn partition_with(
     moves += refine::single_access(&ctx, &mut lab, options.exhaustive_limit);
     moves += refine::fit_memory(&ctx, &mut lab);
     moves += refine::fit_transfer(&ctx, &mut lab);
-    let ev = build::evaluate(&ctx, &lab);
+    let ev = evaluate::evaluate(&ctx, &lab);
     let plan = build::build_plan(&ctx, &lab, &ev, moves);
     let r = &plan.resources;
     for (what, u) in [

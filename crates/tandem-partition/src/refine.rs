@@ -22,7 +22,8 @@
 //!    visit the server anyway costs nothing. When no candidate lowers the excess, the one
 //!    that costs the fewest packets moves regardless.
 
-use crate::build::{evaluate, Evaluation};
+use crate::build::Evaluation;
+use crate::evaluate::evaluate;
 use crate::labels::{Context, Labelling, Reason, Rule, Which};
 use tandem_analysis::StmtId;
 
