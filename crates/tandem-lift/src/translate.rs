@@ -617,13 +617,13 @@ impl<'a> Lifter<'a> {
             }
             Instruction::Load(l) if round == 1 => {
                 let p = self.prov_of(&l.address);
-                let len = layout::size_align(self.types, &l.loaded_ty).map_or(0, |x| x.0);
+                let len = layout::store_size(self.types, &l.loaded_ty).unwrap_or(0);
                 self.note_range(&p, 0, len);
             }
             Instruction::Store(s) if round == 1 => {
                 let p = self.prov_of(&s.address);
-                let len = layout::size_align(self.types, &self.types.type_of(&s.value))
-                    .map_or(0, |x| x.0);
+                let len =
+                    layout::store_size(self.types, &self.types.type_of(&s.value)).unwrap_or(0);
                 self.note_range(&p, 0, len);
             }
             Instruction::Call(c) => self.scan_call(c, round),
@@ -1483,7 +1483,7 @@ impl<'a> Lifter<'a> {
             Instruction::GetElementPtr(g) => self.translate_gep(g),
             Instruction::Load(l) => {
                 let p = self.ptr(&l.address);
-                let len = layout::size_align(self.types, &l.loaded_ty).map_or(0, |x| x.0);
+                let len = layout::store_size(self.types, &l.loaded_ty).unwrap_or(0);
                 if is_ptr(&l.loaded_ty) {
                     self.err(Code::UntraceablePointer, "a pointer loaded from memory");
                     self.vals.insert(l.dest.clone(), Lowered::Ptr(Ptr::Null));
@@ -1510,7 +1510,7 @@ impl<'a> Lifter<'a> {
                     self.err(Code::UntraceablePointer, "a pointer stored to memory");
                     return;
                 }
-                let len = layout::size_align(self.types, &vt).map_or(0, |x| x.0);
+                let len = layout::store_size(self.types, &vt).unwrap_or(0);
                 let v = self.int(&s.value);
                 let v = self.resize(v, ty_of_bytes(len));
                 self.store_ptr(&p, 0, len, v);
