@@ -39,6 +39,7 @@ use tandem_ir::{
 
 use crate::diag::{Code, Diagnostic, SrcLoc};
 use crate::layout;
+use crate::srcmap::{SrcMap, UserLoc};
 
 pub(crate) const ENTRY: &str = "tandem_nf_process_entry";
 const DESCRIBE: &str = "tandem_nf_describe";
@@ -160,6 +161,9 @@ pub(crate) struct Lifter<'a> {
     find_index: HashMap<Name, usize>,
     find_member: Vec<usize>,
     used_names: HashSet<Name>,
+    /// Values called as functions (function pointers): the call reports them (L003), not
+    /// the load that produced them.
+    call_targets: HashSet<Name>,
     // pass 2
     map_states: HashMap<usize, StateId>,
     vec_states: HashMap<usize, VecState>,
@@ -177,6 +181,12 @@ pub(crate) struct Lifter<'a> {
     loc: Option<SourceLoc>,
     srcloc: Option<SrcLoc>,
     files: HashMap<String, tandem_ir::FileId>,
+    /// Positions in the user's source and member names from the debug metadata.
+    srcmap: SrcMap,
+    /// Where diagnostics of the current instruction point: the user's line that led to it.
+    user: UserLoc,
+    /// Block index (in the LLVM function) and instruction index of the current instruction.
+    at: (usize, usize),
 }
 
 fn name_str(n: &Name) -> String {
@@ -188,7 +198,7 @@ fn name_str(n: &Name) -> String {
 
 /// Strips the cache directory from paths of the NF API headers (`.../tandem/net.hh` →
 /// `tandem/net.hh`) so locations do not depend on where the headers were materialised.
-fn display_path(filename: &str, directory: Option<&str>) -> String {
+pub(crate) fn display_path(filename: &str, directory: Option<&str>) -> String {
     if let Some(i) = filename.rfind("/tandem/") {
         if filename[i..].ends_with(".hh") {
             return filename[i + 1..].to_string();
@@ -203,7 +213,7 @@ fn ty_of_bytes(bytes: u64) -> Type {
 }
 
 impl<'a> Lifter<'a> {
-    pub(crate) fn new(lm: &'a LModule, f: &'a LFunction, nf_name: String) -> Self {
+    pub(crate) fn new(lm: &'a LModule, f: &'a LFunction, nf_name: String, srcmap: SrcMap) -> Self {
         Lifter {
             lm,
             types: &lm.types,
@@ -218,6 +228,7 @@ impl<'a> Lifter<'a> {
             find_index: HashMap::new(),
             find_member: Vec::new(),
             used_names: HashSet::new(),
+            call_targets: HashSet::new(),
             map_states: HashMap::new(),
             vec_states: HashMap::new(),
             scalar_states: HashMap::new(),
@@ -233,17 +244,37 @@ impl<'a> Lifter<'a> {
             loc: None,
             srcloc: None,
             files: HashMap::new(),
+            srcmap,
+            user: UserLoc::default(),
+            at: (0, 0),
         }
     }
 
+    /// Reports a diagnostic at the current instruction: at the user's line that led to it,
+    /// naming the library function it came from when it was inlined from one.
     fn err(&mut self, code: Code, msg: impl Into<String>) {
-        let d = Diagnostic::new(code, msg, self.srcloc.clone());
+        let mut msg = msg.into();
+        let loc = match &self.user.loc {
+            Some(l) => {
+                if let Some(inside) = &self.user.inside {
+                    msg = format!("{msg}, inside `{inside}` called here");
+                }
+                Some(l.clone())
+            }
+            None => self.srcloc.clone(),
+        };
+        let d = Diagnostic::new(code, msg, loc);
         if !self.diags.contains(&d) {
             self.diags.push(d);
         }
     }
 
     fn set_loc(&mut self, dl: &Option<llvm_ir::DebugLoc>) {
+        self.user = self
+            .srcmap
+            .at(self.at.0, self.at.1)
+            .cloned()
+            .unwrap_or_default();
         match dl {
             Some(d) => {
                 let file = display_path(&d.filename, d.directory.as_deref());
@@ -516,6 +547,13 @@ impl<'a> Lifter<'a> {
             for bb in order {
                 for inst in &bb.instrs {
                     if round == 0 {
+                        if let Instruction::Call(li::Call {
+                            function: either::Either::Right(Operand::LocalOperand { name, .. }),
+                            ..
+                        }) = inst
+                        {
+                            self.call_targets.insert(name.clone());
+                        }
                         for op in operands_of(inst) {
                             if let Operand::LocalOperand { name, .. } = op {
                                 self.used_names.insert(name.clone());
@@ -1187,12 +1225,49 @@ impl<'a> Lifter<'a> {
         }
     }
 
+    /// "member `x` is not listed in TANDEM_NF", by the name the source gives the member at
+    /// element byte offset `off`.
+    fn unlisted_member(&self, off: i64) -> String {
+        match self.srcmap.member_at(off) {
+            Some(m) => format!(
+                "member `{}` of `{}` is used but not listed in TANDEM_NF",
+                m.name, self.module.name
+            ),
+            None => format!("the element member at byte offset {off} is not listed in TANDEM_NF"),
+        }
+    }
+
+    /// Why a pointer loaded through `p` cannot be followed, in the source's terms: a member
+    /// that is a standard container (std::vector, std::string, ...) or holds a pointer.
+    fn pointer_load_reason(&self, p: &Ptr) -> (Code, String) {
+        let Ptr::Element(off) = p else {
+            return (Code::UntraceablePointer, "a pointer loaded from memory".into());
+        };
+        match self.srcmap.member_at(*off) {
+            Some(m) if m.allocating_std_type() => (
+                Code::DynamicMemory,
+                format!(
+                    "member `{}` is a `{}`, which allocates memory; use tandem::Vector, \
+                     tandem::HashMap or tandem::ExpiringMap with a capacity",
+                    m.name,
+                    m.ty.as_deref().unwrap_or("standard container")
+                ),
+            ),
+            Some(m) => (
+                Code::UntraceablePointer,
+                format!(
+                    "a pointer loaded from memory: process() follows the pointer in member `{}`",
+                    m.name
+                ),
+            ),
+            None => (Code::UntraceablePointer, "a pointer loaded from memory".into()),
+        }
+    }
+
     fn scalar_state(&mut self, off: i64) -> Option<StateId> {
         let Some(m) = self.member_at(off) else {
-            self.err(
-                Code::UndeclaredState,
-                format!("element member at byte offset {off} is not listed in TANDEM_NF"),
-            );
+            let msg = self.unlisted_member(off);
+            self.err(Code::UndeclaredState, msg);
             return None;
         };
         match self.scalar_states.get(&m) {
@@ -1376,10 +1451,30 @@ impl<'a> Lifter<'a> {
                 .collect();
             self.slot_params.insert(bb.name.clone(), params);
         }
+        let index: HashMap<&Name, usize> = self
+            .f
+            .basic_blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (&b.name, i))
+            .collect();
+        let shape_ok = self.srcmap.blocks.len() == self.f.basic_blocks.len()
+            && self
+                .f
+                .basic_blocks
+                .iter()
+                .zip(&self.srcmap.blocks)
+                .all(|(b, m)| m.len() == b.instrs.len() + 1);
+        if !shape_ok {
+            // The text did not have the shape of the parsed module: innermost locations only.
+            self.srcmap.blocks.clear();
+        }
         for (i, bb) in order.iter().enumerate() {
             self.cur = self.blocks[&bb.name];
             self.srcloc = None;
             self.loc = None;
+            self.user = UserLoc::default();
+            let bi = index.get(&bb.name).copied().unwrap_or(usize::MAX);
             // Incoming local-memory state.
             if i == 0 {
                 let widths: Vec<Vec<u64>> = self
@@ -1406,9 +1501,20 @@ impl<'a> Lifter<'a> {
                     .and_then(|p| self.end_slots.get(&p).cloned())
                     .unwrap_or_default();
             }
-            for inst in &bb.instrs {
+            for (k, inst) in bb.instrs.iter().enumerate() {
+                self.at = (bi, k);
                 self.translate_inst(inst, bb);
+                // An instruction that failed defines its result as 0, so that its uses do not
+                // report further errors.
+                if let Some(dest) = inst.try_get_result() {
+                    if !self.vals.contains_key(dest) {
+                        let ty = self.types.type_of(inst);
+                        let z = self.zero_of(&ty);
+                        self.vals.insert(dest.clone(), z);
+                    }
+                }
             }
+            self.at = (bi, bb.instrs.len());
             self.translate_term(bb);
         }
     }
@@ -1485,7 +1591,10 @@ impl<'a> Lifter<'a> {
                 let p = self.ptr(&l.address);
                 let len = layout::store_size(self.types, &l.loaded_ty).unwrap_or(0);
                 if is_ptr(&l.loaded_ty) {
-                    self.err(Code::UntraceablePointer, "a pointer loaded from memory");
+                    if !self.call_targets.contains(&l.dest) {
+                        let (code, msg) = self.pointer_load_reason(&p);
+                        self.err(code, msg);
+                    }
                     self.vals.insert(l.dest.clone(), Lowered::Ptr(Ptr::Null));
                     return;
                 }
@@ -1794,10 +1903,8 @@ impl<'a> Lifter<'a> {
             Ptr::Element(o) => {
                 let m = self.member_at(*o);
                 if m.is_none() {
-                    self.err(
-                        Code::UndeclaredState,
-                        format!("element member at byte offset {o} is not listed in TANDEM_NF"),
-                    );
+                    let msg = self.unlisted_member(*o);
+                    self.err(Code::UndeclaredState, msg);
                 }
                 m
             }
@@ -1839,13 +1946,18 @@ impl<'a> Lifter<'a> {
             self.translate_api(rest, &args, dest.as_ref(), used);
         } else if callee.starts_with("llvm.") {
             self.translate_intrinsic(&callee, &args, dest.as_ref());
-        } else if self.lm.functions.iter().any(|f| f.name == callee) {
+        } else if let Some(f) = self.lm.functions.iter().find(|f| f.name == callee) {
+            let noinline = f
+                .function_attributes
+                .contains(&llvm_ir::function::FunctionAttribute::NoInline);
+            let why = if noinline {
+                "is marked noinline, so it was not inlined into process()"
+            } else {
+                "was not inlined into process() (recursion?)"
+            };
             self.err(
                 Code::Recursion,
-                format!(
-                    "`{}` was not inlined into process() (recursion?)",
-                    demangle_hint(&callee)
-                ),
+                format!("`{}` {why}", demangle_hint(&callee)),
             );
         } else if is_allocator(&callee) {
             self.err(
@@ -2810,10 +2922,9 @@ fn is_allocator(name: &str) -> bool {
         || name.starts_with("_Zna")
 }
 
-/// A readable form of a (possibly mangled) name; full demangling is not needed to point the
-/// user at the call.
+/// The C++ name of a (possibly mangled) symbol.
 fn demangle_hint(name: &str) -> String {
-    name.to_string()
+    crate::srcmap::demangle(name)
 }
 
 fn constant_kind(c: &Constant) -> &'static str {

@@ -16,3 +16,44 @@ fn six_byte_store_writes_only_its_field() {
     assert!(!text.contains("hdr.write eth.ethertype"), "{text}");
     differential(&test_nf("set_src_mac"), Plan::Plain, "enterprise", 2_000);
 }
+
+fn errors_of(src: &std::path::Path) -> Vec<tandem_lift::Diagnostic> {
+    let ll = common::analysis_ll(src).unwrap_or_else(|e| panic!("{}: {e}", src.display()));
+    match tandem_lift::lift(&ll) {
+        Ok(_) => panic!("{} lifted without an error", src.display()),
+        Err(e) => e.diagnostics,
+    }
+}
+
+/// A `std::vector` member is one coded diagnostic at the user's line (not an LLVM crash on
+/// `noinline` + `alwaysinline`, not a cascade of errors in library headers), naming the member,
+/// its type and the library call, demangled.
+#[test]
+fn std_vector_member_is_one_coded_error_at_the_users_line() {
+    let src = test_nf("std_vector_member");
+    let diags = errors_of(&src);
+    assert_eq!(diags.len(), 1, "{diags:#?}");
+    let d = &diags[0];
+    assert_eq!(d.code, tandem_lift::Code::DynamicMemory, "{d}");
+    let loc = d.loc.as_ref().unwrap();
+    assert!(loc.file.ends_with("std_vector_member.cc") && loc.line == 14, "{d}");
+    let text = d.to_string();
+    assert!(text.contains("member `seen` is a `std::vector<unsigned int"), "{text}");
+    assert!(text.contains("::push_back(unsigned int const&)`"), "{text}");
+}
+
+/// A helper marked noinline is an L004 that says so, not an LLVM crash.
+#[test]
+fn noinline_helper_is_a_diagnostic() {
+    let src = test_nf("noinline_helper");
+    let diags = errors_of(&src);
+    let d = diags
+        .iter()
+        .find(|d| d.code == tandem_lift::Code::Recursion)
+        .unwrap_or_else(|| panic!("{diags:#?}"));
+    assert!(
+        d.message.contains("`mix(unsigned int)` is marked noinline"),
+        "{d}"
+    );
+    assert!(d.loc.as_ref().unwrap().file.ends_with("noinline_helper.cc"), "{d}");
+}
