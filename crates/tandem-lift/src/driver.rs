@@ -19,14 +19,20 @@ pub const ANALYSIS_FLAGS: &[&str] = &[
     "-emit-llvm",
 ];
 
-/// `opt` flags: the -O2 pipeline without vectorisers or unrolling, so loops stay loops and
-/// no SIMD appears.
+/// `opt` flags: the -O2 pipeline without vectorisers, so no SIMD appears. Loops with a
+/// constant trip count are unrolled in full when small (the -O2 cost threshold): a MAC copied
+/// byte by byte or the rows of a sketch become straight-line code with constant indices, which
+/// a switch can run. No other unrolling (partial, run-time trip counts, upper bounds) or
+/// peeling: those keep a loop and only add code.
 pub const OPT_FLAGS: &[&str] = &[
     "-S",
     "-passes=default<O2>",
     "-vectorize-loops=false",
     "-vectorize-slp=false",
-    "-unroll-threshold=0",
+    "-unroll-allow-partial=false",
+    "-unroll-runtime=false",
+    "-unroll-allow-peeling=false",
+    "-unroll-max-upperbound=0",
 ];
 
 /// The `opt` beside `cxx` (LLVM 16).

@@ -57,3 +57,12 @@ fn noinline_helper_is_a_diagnostic() {
     );
     assert!(d.loc.as_ref().unwrap().file.ends_with("noinline_helper.cc"), "{d}");
 }
+
+/// Loops with a constant trip count are unrolled: a MAC handled byte by byte, and the 3 rows
+/// of a sketch updated in a `for (r = 0; r < 3; r++)` (were L009, "indexed by a run-time
+/// value").
+#[test]
+fn constant_trip_count_loops_are_unrolled() {
+    differential(&test_nf("mac_copy_loop"), Plan::Plain, "enterprise", 2_000);
+    differential(&test_nf("sketch_rows"), Plan::Plain, "enterprise", 4_000);
+}
