@@ -22,6 +22,13 @@
 //! fields that overlap `[o, o+n)`; a store splits the same way (read-modify-write when it
 //! covers only part of a field). Map keys and values are host structs: a layout field at C++
 //! offset `o` of `w` bytes holds the little-endian number of those bytes.
+//!
+//! **Intrinsics** the NF IR has no instruction for are expanded into its integer operations
+//! with LLVM's results: saturating `{u,s}{add,sub}.sat` (wrap, compare, select the bound),
+//! `ctpop` (SWAR on 64 bits), `cttz`/`ctlz` (population counts of the trailing-zero mask and
+//! of the right-smeared value; the width for 0), `{u,s}{min,max}` and `abs` (compare and
+//! select), funnel shifts and rotates `fshl`/`fshr` by any amount (the IR's shifts by the
+//! width give 0, which makes an amount of 0 come out right).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -2447,38 +2454,83 @@ impl<'a> Lifter<'a> {
                 }
             }
             "llvm.fshl" | "llvm.fshr" => {
+                // fshl(a, b, s) = a << s | b >> (w - s); fshr(a, b, s) = a << (w - s) | b >> s,
+                // with s taken modulo w. The IR's shifts by w give 0, which makes s = 0 come
+                // out right (a for fshl, b for fshr) with no special case.
                 let a = self.int(args[0]);
                 let b = self.int(args[1]);
+                let s = self.int(args[2]);
                 let ty = self.ty(a);
                 let w = u64::from(ty.bits());
-                match Self::const_u64(args[2]) {
-                    Some(s) => {
-                        let s = s % w;
-                        // fshl(a, b, s) = a << s | b >> (w - s); fshr(a, b, s) = a << (w - s) | b >> s
-                        let (l, r) = if base == "llvm.fshl" {
-                            (s, w - s)
-                        } else {
-                            (w - s, s)
-                        };
-                        let v = if l % w == 0 && base == "llvm.fshl" {
-                            a
-                        } else if r % w == 0 && base == "llvm.fshr" {
-                            b
-                        } else {
-                            let lc = self.iconst(ty, l);
-                            let rc = self.iconst(ty, r);
-                            let x = self.binary(BinOp::Shl, a, lc);
-                            let y = self.binary(BinOp::Lshr, b, rc);
-                            self.binary(BinOp::Or, x, y)
-                        };
-                        if let Some(d) = dest {
-                            self.def(d, v);
-                        }
-                    }
-                    None => self.err(
-                        Code::UnsupportedInstruction,
-                        "a rotate by a run-time amount",
-                    ),
+                let wc = self.iconst(ty, w);
+                let s = if w.is_power_of_two() {
+                    let m = self.iconst(ty, w - 1);
+                    self.binary(BinOp::And, s, m)
+                } else {
+                    self.binary(BinOp::Urem, s, wc)
+                };
+                let rest = self.binary(BinOp::Sub, wc, s);
+                let (l, r) = if base == "llvm.fshl" {
+                    (s, rest)
+                } else {
+                    (rest, s)
+                };
+                let x = self.binary(BinOp::Shl, a, l);
+                let y = self.binary(BinOp::Lshr, b, r);
+                let v = self.binary(BinOp::Or, x, y);
+                if let Some(d) = dest {
+                    self.def(d, v);
+                }
+            }
+            "llvm.uadd" | "llvm.usub" | "llvm.sadd" | "llvm.ssub" if name.contains(".sat.") => {
+                let a = self.int(args[0]);
+                let b = self.int(args[1]);
+                let v = self.saturating(&base, a, b);
+                if let Some(d) = dest {
+                    self.def(d, v);
+                }
+            }
+            "llvm.ctpop" => {
+                let a = self.int(args[0]);
+                let v = self.popcount(a);
+                if let Some(d) = dest {
+                    self.def(d, v);
+                }
+            }
+            "llvm.cttz" => {
+                // cttz(x) = ctpop((x & -x) - 1): the mask of the trailing zeros (all ones for
+                // x = 0, giving the width, LLVM's result when zero is not poison).
+                let a = self.int(args[0]);
+                let ty = self.ty(a);
+                let z = self.iconst(ty, 0);
+                let one = self.iconst(ty, 1);
+                let neg = self.binary(BinOp::Sub, z, a);
+                let low = self.binary(BinOp::And, a, neg);
+                let mask = self.binary(BinOp::Sub, low, one);
+                let v = self.popcount(mask);
+                if let Some(d) = dest {
+                    self.def(d, v);
+                }
+            }
+            "llvm.ctlz" => {
+                // ctlz(x) = w - ctpop(x smeared right): the bits from the highest set one down
+                // (0 for x = 0, giving the width).
+                let a = self.int(args[0]);
+                let ty = self.ty(a);
+                let w = u64::from(ty.bits());
+                let mut x = a;
+                let mut sh = 1;
+                while sh < w {
+                    let c = self.iconst(ty, sh);
+                    let y = self.binary(BinOp::Lshr, x, c);
+                    x = self.binary(BinOp::Or, x, y);
+                    sh *= 2;
+                }
+                let ones = self.popcount(x);
+                let wc = self.iconst(ty, w);
+                let v = self.binary(BinOp::Sub, wc, ones);
+                if let Some(d) = dest {
+                    self.def(d, v);
                 }
             }
             "llvm.memset" => {
@@ -2530,6 +2582,89 @@ impl<'a> Lifter<'a> {
                 format!("the intrinsic `{name}`"),
             ),
         }
+    }
+
+    /// `llvm.{u,s}{add,sub}.sat` in integer operations: the wrapped result, or the bound it
+    /// crossed.
+    fn saturating(&mut self, base: &str, a: Value, b: Value) -> Value {
+        let ty = self.ty(a);
+        let w = ty.bits();
+        let select = |l: &mut Self, cond, if_true, if_false| {
+            l.ins1(
+                InstKind::Select {
+                    cond,
+                    if_true,
+                    if_false,
+                },
+                ty,
+            )
+        };
+        match base {
+            "llvm.uadd" => {
+                let sum = self.binary(BinOp::Add, a, b);
+                let carry = self.icmp(IntCC::Ult, sum, a);
+                let max = self.iconst(ty, ty.mask());
+                select(self, carry, max, sum)
+            }
+            "llvm.usub" => {
+                let diff = self.binary(BinOp::Sub, a, b);
+                let borrow = self.icmp(IntCC::Ult, a, b);
+                let zero = self.iconst(ty, 0);
+                select(self, borrow, zero, diff)
+            }
+            _ => {
+                let add = base == "llvm.sadd";
+                let r = self.binary(if add { BinOp::Add } else { BinOp::Sub }, a, b);
+                // Overflow: add when a and b have the same sign and r another; sub when a and
+                // b differ in sign and r differs from a.
+                let ra = self.binary(BinOp::Xor, r, a);
+                let other = if add {
+                    self.binary(BinOp::Xor, r, b)
+                } else {
+                    self.binary(BinOp::Xor, a, b)
+                };
+                let both = self.binary(BinOp::And, ra, other);
+                let zero = self.iconst(ty, 0);
+                let ovf = self.icmp(IntCC::Slt, both, zero);
+                let neg = self.icmp(IntCC::Slt, a, zero);
+                let min = self.iconst(ty, 1u64 << (w - 1));
+                let max = self.iconst(ty, ty.mask() >> 1);
+                let bound = select(self, neg, min, max);
+                select(self, ovf, bound, r)
+            }
+        }
+    }
+
+    /// The number of set bits of `v`, in `v`'s type (SWAR on 64 bits).
+    fn popcount(&mut self, v: Value) -> Value {
+        let ty = self.ty(v);
+        let x = self.resize(v, Type::I64);
+        let step = |l: &mut Self, x: Value, sh: u64, mask: u64| {
+            let c = l.iconst(Type::I64, sh);
+            let y = l.binary(BinOp::Lshr, x, c);
+            let m = l.iconst(Type::I64, mask);
+            (l.binary(BinOp::And, x, m), l.binary(BinOp::And, y, m))
+        };
+        // x - ((x >> 1) & 0x55..): two-bit counts.
+        let c1 = self.iconst(Type::I64, 1);
+        let h = self.binary(BinOp::Lshr, x, c1);
+        let m1 = self.iconst(Type::I64, 0x5555_5555_5555_5555);
+        let h = self.binary(BinOp::And, h, m1);
+        let x = self.binary(BinOp::Sub, x, h);
+        // Four-bit counts, then byte counts.
+        let (lo, hi) = step(self, x, 2, 0x3333_3333_3333_3333);
+        let x = self.binary(BinOp::Add, lo, hi);
+        let c4 = self.iconst(Type::I64, 4);
+        let y = self.binary(BinOp::Lshr, x, c4);
+        let x = self.binary(BinOp::Add, x, y);
+        let m4 = self.iconst(Type::I64, 0x0f0f_0f0f_0f0f_0f0f);
+        let x = self.binary(BinOp::And, x, m4);
+        // The sum of the byte counts in the top byte.
+        let k = self.iconst(Type::I64, 0x0101_0101_0101_0101);
+        let x = self.binary(BinOp::Mul, x, k);
+        let c56 = self.iconst(Type::I64, 56);
+        let n = self.binary(BinOp::Lshr, x, c56);
+        self.resize(n, ty)
     }
 
     fn edge_args(&mut self, from: &Name, to: &Name) -> (Block, Vec<Value>) {

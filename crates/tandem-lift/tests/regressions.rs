@@ -66,3 +66,14 @@ fn constant_trip_count_loops_are_unrolled() {
     differential(&test_nf("mac_copy_loop"), Plan::Plain, "enterprise", 2_000);
     differential(&test_nf("sketch_rows"), Plan::Plain, "enterprise", 4_000);
 }
+
+/// LLVM intrinsics from ordinary C++ (saturating add/sub, ctpop, ctlz/cttz, min/max, abs,
+/// rotates by run-time amounts) lift to IR arithmetic with the native results (were L002,
+/// after a spurious L005).
+#[test]
+fn bit_intrinsics_match_native() {
+    let lifted = lift_file(&test_nf("bit_tricks"));
+    let text = tandem_ir::print_module(&lifted.module);
+    assert!(!text.contains("opaque"), "{text}");
+    differential(&test_nf("bit_tricks"), Plan::Plain, "enterprise", 6_000);
+}
