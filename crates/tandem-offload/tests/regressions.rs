@@ -32,3 +32,20 @@ fn payload_reads_of_two_widths() {
     );
     assert_passed("payload_widths", &r);
 }
+
+/// now() written into header fields: the offloaded pair gives the packet's timestamp in ns,
+/// as the reference host does (the switch program read BMv2's microsecond
+/// `ingress_global_timestamp`, which the software switch never set).
+#[test]
+fn now_is_the_packet_timestamp_in_ns() {
+    for profile in ["tofino1", "bmv2"] {
+        let r = check_file(
+            &test_nf("now_stamp"),
+            Addr::Plain,
+            "enterprise",
+            profile,
+            1000,
+        );
+        assert_passed(&format!("now_stamp/{profile}"), &r);
+    }
+}

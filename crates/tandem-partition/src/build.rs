@@ -399,6 +399,10 @@ pub(crate) fn evaluate(ctx: &Context, lab: &Labelling) -> Evaluation {
         }
         if let Some(inst) = s.inst() {
             if let InstKind::MetaRead { meta } = module.process.insts[inst].kind {
+                // The server reads now() from the packet itself, not from pre.
+                if meta == Meta::Now && parts[i] == Partition::Server {
+                    continue;
+                }
                 metas.entry(meta).or_default().insert(parts[i]);
             }
         }
