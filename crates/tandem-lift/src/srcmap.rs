@@ -170,12 +170,7 @@ impl SrcMap {
                     continue;
                 }
                 let loc = dbg_of(line)
-                    .map(|id| {
-                        cache
-                            .entry(id)
-                            .or_insert_with(|| r.user_loc(id))
-                            .clone()
-                    })
+                    .map(|id| cache.entry(id).or_insert_with(|| r.user_loc(id)).clone())
                     .unwrap_or_default();
                 block.push(loc);
             } else if !line.is_empty() && !line.starts_with(';') && !block.is_empty() {
@@ -301,7 +296,10 @@ fn element_members(
     let Some(elements) = nodes
         .values()
         .filter(|n| n.kind == "DICompositeType")
-        .filter(|n| field(n.body, "tag") == Some("DW_TAG_structure_type") || field(n.body, "tag") == Some("DW_TAG_class_type"))
+        .filter(|n| {
+            field(n.body, "tag") == Some("DW_TAG_structure_type")
+                || field(n.body, "tag") == Some("DW_TAG_class_type")
+        })
         .filter(|n| field(n.body, "name") == Some(quoted.as_str()))
         .find_map(|n| field(n.body, "elements").and_then(md_ref))
     else {

@@ -1248,7 +1248,10 @@ impl<'a> Lifter<'a> {
     /// that is a standard container (std::vector, std::string, ...) or holds a pointer.
     fn pointer_load_reason(&self, p: &Ptr) -> (Code, String) {
         let Ptr::Element(off) = p else {
-            return (Code::UntraceablePointer, "a pointer loaded from memory".into());
+            return (
+                Code::UntraceablePointer,
+                "a pointer loaded from memory".into(),
+            );
         };
         match self.srcmap.member_at(*off) {
             Some(m) if m.allocating_std_type() => (
@@ -1267,7 +1270,10 @@ impl<'a> Lifter<'a> {
                     m.name
                 ),
             ),
-            None => (Code::UntraceablePointer, "a pointer loaded from memory".into()),
+            None => (
+                Code::UntraceablePointer,
+                "a pointer loaded from memory".into(),
+            ),
         }
     }
 

@@ -36,9 +36,15 @@ fn std_vector_member_is_one_coded_error_at_the_users_line() {
     let d = &diags[0];
     assert_eq!(d.code, tandem_lift::Code::DynamicMemory, "{d}");
     let loc = d.loc.as_ref().unwrap();
-    assert!(loc.file.ends_with("std_vector_member.cc") && loc.line == 14, "{d}");
+    assert!(
+        loc.file.ends_with("std_vector_member.cc") && loc.line == 14,
+        "{d}"
+    );
     let text = d.to_string();
-    assert!(text.contains("member `seen` is a `std::vector<unsigned int"), "{text}");
+    assert!(
+        text.contains("member `seen` is a `std::vector<unsigned int"),
+        "{text}"
+    );
     assert!(text.contains("::push_back(unsigned int const&)`"), "{text}");
 }
 
@@ -55,7 +61,10 @@ fn noinline_helper_is_a_diagnostic() {
         d.message.contains("`mix(unsigned int)` is marked noinline"),
         "{d}"
     );
-    assert!(d.loc.as_ref().unwrap().file.ends_with("noinline_helper.cc"), "{d}");
+    assert!(
+        d.loc.as_ref().unwrap().file.ends_with("noinline_helper.cc"),
+        "{d}"
+    );
 }
 
 /// Loops with a constant trip count are unrolled: a MAC handled byte by byte, and the 3 rows

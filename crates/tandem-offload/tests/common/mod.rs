@@ -146,7 +146,13 @@ pub fn native_file(src: &Path) -> NativeNf {
 
 /// `check` of a C++ file: lifted, partitioned for `profile`, run as the offloaded pair against
 /// its native build on `packets` packets of `workload`.
-pub fn check_file(src: &Path, addr: Addr, workload: &str, profile: &str, packets: usize) -> CheckReport {
+pub fn check_file(
+    src: &Path,
+    addr: Addr,
+    workload: &str,
+    profile: &str,
+    packets: usize,
+) -> CheckReport {
     let profile = TargetProfile::builtin(profile).unwrap();
     let b = compile_bundle(
         &lift_file(src),
