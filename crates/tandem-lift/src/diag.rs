@@ -76,10 +76,11 @@ reads and writes, and an indirect call hides its target.
 Fix: call the function directly (templates instead of virtual dispatch).";
     Recursion = "L004", Error, "recursive call",
 "process() calls a function that could not be inlined, which in the analysis build only
-happens for recursion (`tandem_nf_process_entry` is compiled with `flatten`). Switch programs
-have no call stack, and the dependency analysis needs one flat function.
+happens for recursion and for functions marked `noinline` (`__attribute__((noinline))`,
+`[[gnu::noinline]]`); every other function is inlined. Switch programs have no call stack,
+and the dependency analysis needs one flat function.
 
-Fix: rewrite the recursion as a bounded loop.";
+Fix: rewrite the recursion as a bounded loop; drop the noinline attribute.";
     UntraceablePointer = "L005", Error, "pointer whose target cannot be traced",
 "A pointer is used whose target the front end cannot determine: it is chosen at run time
 between different objects (a pointer phi or select mixing, say, a header and a local), read

@@ -51,6 +51,15 @@ pub fn size_align(types: &Types, ty: &TypeRef) -> Option<(u64, u64)> {
     }
 }
 
+/// Bytes a load or store of `ty` touches (LLVM's store size): `ceil(bits / 8)` for integers
+/// (an `i48` store writes 6 bytes, although an `i48` occupies 8 in memory), the size otherwise.
+pub fn store_size(types: &Types, ty: &TypeRef) -> Option<u64> {
+    match ty.as_ref() {
+        Type::IntegerType { bits } => Some(u64::from(bits.div_ceil(8))),
+        _ => size_align(types, ty).map(|(s, _)| s),
+    }
+}
+
 pub struct StructLayout {
     pub offsets: Vec<u64>,
     pub size: u64,

@@ -14,6 +14,7 @@ pub mod diag;
 pub mod driver;
 mod layout;
 pub mod payload;
+mod srcmap;
 pub mod translate;
 
 pub use diag::{Code, Diagnostic, Severity, SrcLoc};
@@ -60,7 +61,8 @@ pub fn lift(llvm_ir_text: &str) -> Result<Lifted, LiftError> {
         });
     };
     let name = translate::nf_type_name(&lm).unwrap_or_else(|| "nf".to_string());
-    let mut l = translate::Lifter::new(&lm, entry, name);
+    let srcmap = srcmap::SrcMap::read(llvm_ir_text, translate::ENTRY, Some(&name));
+    let mut l = translate::Lifter::new(&lm, entry, name, srcmap);
     l.read_members();
     let order = translate::rpo(entry);
     l.scan(&order);
@@ -78,7 +80,7 @@ pub fn lift(llvm_ir_text: &str) -> Result<Lifted, LiftError> {
     {
         module.server_functions.push("on_timer".into());
     }
-    let mut diags = l.diags;
+    let mut diags = first_error_per_statement(l.diags);
     diags.sort_by(|a, b| a.loc.cmp(&b.loc));
     let (errors, warnings): (Vec<_>, Vec<_>) = diags.into_iter().partition(Diagnostic::is_error);
     if !errors.is_empty() {
@@ -87,6 +89,27 @@ pub fn lift(llvm_ir_text: &str) -> Result<Lifted, LiftError> {
         });
     }
     Ok(Lifted { module, warnings })
+}
+
+/// Drops the diagnostics that follow an error of the same statement (source line), in the
+/// order they were found: once a statement cannot be lifted, what the front end says about the
+/// rest of it is a consequence, not news.
+fn first_error_per_statement(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
+    let mut failed: Vec<(String, u32)> = Vec::new();
+    let mut out = Vec::with_capacity(diags.len());
+    for d in diags {
+        let stmt = d.loc.as_ref().map(|l| (l.file.clone(), l.line));
+        if let Some(s) = &stmt {
+            if failed.contains(s) {
+                continue;
+            }
+            if d.is_error() {
+                failed.push(s.clone());
+            }
+        }
+        out.push(d);
+    }
+    out
 }
 
 /// Whether the NF defines on_timer(): its timer entry does more than return.

@@ -22,6 +22,13 @@
 //! fields that overlap `[o, o+n)`; a store splits the same way (read-modify-write when it
 //! covers only part of a field). Map keys and values are host structs: a layout field at C++
 //! offset `o` of `w` bytes holds the little-endian number of those bytes.
+//!
+//! **Intrinsics** the NF IR has no instruction for are expanded into its integer operations
+//! with LLVM's results: saturating `{u,s}{add,sub}.sat` (wrap, compare, select the bound),
+//! `ctpop` (SWAR on 64 bits), `cttz`/`ctlz` (population counts of the trailing-zero mask and
+//! of the right-smeared value; the width for 0), `{u,s}{min,max}` and `abs` (compare and
+//! select), funnel shifts and rotates `fshl`/`fshr` by any amount (the IR's shifts by the
+//! width give 0, which makes an amount of 0 come out right).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
 
@@ -39,6 +46,7 @@ use tandem_ir::{
 
 use crate::diag::{Code, Diagnostic, SrcLoc};
 use crate::layout;
+use crate::srcmap::{SrcMap, UserLoc};
 
 pub(crate) const ENTRY: &str = "tandem_nf_process_entry";
 const DESCRIBE: &str = "tandem_nf_describe";
@@ -160,6 +168,9 @@ pub(crate) struct Lifter<'a> {
     find_index: HashMap<Name, usize>,
     find_member: Vec<usize>,
     used_names: HashSet<Name>,
+    /// Values called as functions (function pointers): the call reports them (L003), not
+    /// the load that produced them.
+    call_targets: HashSet<Name>,
     // pass 2
     map_states: HashMap<usize, StateId>,
     vec_states: HashMap<usize, VecState>,
@@ -177,6 +188,12 @@ pub(crate) struct Lifter<'a> {
     loc: Option<SourceLoc>,
     srcloc: Option<SrcLoc>,
     files: HashMap<String, tandem_ir::FileId>,
+    /// Positions in the user's source and member names from the debug metadata.
+    srcmap: SrcMap,
+    /// Where diagnostics of the current instruction point: the user's line that led to it.
+    user: UserLoc,
+    /// Block index (in the LLVM function) and instruction index of the current instruction.
+    at: (usize, usize),
 }
 
 fn name_str(n: &Name) -> String {
@@ -188,7 +205,7 @@ fn name_str(n: &Name) -> String {
 
 /// Strips the cache directory from paths of the NF API headers (`.../tandem/net.hh` →
 /// `tandem/net.hh`) so locations do not depend on where the headers were materialised.
-fn display_path(filename: &str, directory: Option<&str>) -> String {
+pub(crate) fn display_path(filename: &str, directory: Option<&str>) -> String {
     if let Some(i) = filename.rfind("/tandem/") {
         if filename[i..].ends_with(".hh") {
             return filename[i + 1..].to_string();
@@ -203,7 +220,7 @@ fn ty_of_bytes(bytes: u64) -> Type {
 }
 
 impl<'a> Lifter<'a> {
-    pub(crate) fn new(lm: &'a LModule, f: &'a LFunction, nf_name: String) -> Self {
+    pub(crate) fn new(lm: &'a LModule, f: &'a LFunction, nf_name: String, srcmap: SrcMap) -> Self {
         Lifter {
             lm,
             types: &lm.types,
@@ -218,6 +235,7 @@ impl<'a> Lifter<'a> {
             find_index: HashMap::new(),
             find_member: Vec::new(),
             used_names: HashSet::new(),
+            call_targets: HashSet::new(),
             map_states: HashMap::new(),
             vec_states: HashMap::new(),
             scalar_states: HashMap::new(),
@@ -233,17 +251,37 @@ impl<'a> Lifter<'a> {
             loc: None,
             srcloc: None,
             files: HashMap::new(),
+            srcmap,
+            user: UserLoc::default(),
+            at: (0, 0),
         }
     }
 
+    /// Reports a diagnostic at the current instruction: at the user's line that led to it,
+    /// naming the library function it came from when it was inlined from one.
     fn err(&mut self, code: Code, msg: impl Into<String>) {
-        let d = Diagnostic::new(code, msg, self.srcloc.clone());
+        let mut msg = msg.into();
+        let loc = match &self.user.loc {
+            Some(l) => {
+                if let Some(inside) = &self.user.inside {
+                    msg = format!("{msg}, inside `{inside}` called here");
+                }
+                Some(l.clone())
+            }
+            None => self.srcloc.clone(),
+        };
+        let d = Diagnostic::new(code, msg, loc);
         if !self.diags.contains(&d) {
             self.diags.push(d);
         }
     }
 
     fn set_loc(&mut self, dl: &Option<llvm_ir::DebugLoc>) {
+        self.user = self
+            .srcmap
+            .at(self.at.0, self.at.1)
+            .cloned()
+            .unwrap_or_default();
         match dl {
             Some(d) => {
                 let file = display_path(&d.filename, d.directory.as_deref());
@@ -516,6 +554,13 @@ impl<'a> Lifter<'a> {
             for bb in order {
                 for inst in &bb.instrs {
                     if round == 0 {
+                        if let Instruction::Call(li::Call {
+                            function: either::Either::Right(Operand::LocalOperand { name, .. }),
+                            ..
+                        }) = inst
+                        {
+                            self.call_targets.insert(name.clone());
+                        }
                         for op in operands_of(inst) {
                             if let Operand::LocalOperand { name, .. } = op {
                                 self.used_names.insert(name.clone());
@@ -617,13 +662,13 @@ impl<'a> Lifter<'a> {
             }
             Instruction::Load(l) if round == 1 => {
                 let p = self.prov_of(&l.address);
-                let len = layout::size_align(self.types, &l.loaded_ty).map_or(0, |x| x.0);
+                let len = layout::store_size(self.types, &l.loaded_ty).unwrap_or(0);
                 self.note_range(&p, 0, len);
             }
             Instruction::Store(s) if round == 1 => {
                 let p = self.prov_of(&s.address);
-                let len = layout::size_align(self.types, &self.types.type_of(&s.value))
-                    .map_or(0, |x| x.0);
+                let len =
+                    layout::store_size(self.types, &self.types.type_of(&s.value)).unwrap_or(0);
                 self.note_range(&p, 0, len);
             }
             Instruction::Call(c) => self.scan_call(c, round),
@@ -1187,12 +1232,55 @@ impl<'a> Lifter<'a> {
         }
     }
 
+    /// "member `x` is not listed in TANDEM_NF", by the name the source gives the member at
+    /// element byte offset `off`.
+    fn unlisted_member(&self, off: i64) -> String {
+        match self.srcmap.member_at(off) {
+            Some(m) => format!(
+                "member `{}` of `{}` is used but not listed in TANDEM_NF",
+                m.name, self.module.name
+            ),
+            None => format!("the element member at byte offset {off} is not listed in TANDEM_NF"),
+        }
+    }
+
+    /// Why a pointer loaded through `p` cannot be followed, in the source's terms: a member
+    /// that is a standard container (std::vector, std::string, ...) or holds a pointer.
+    fn pointer_load_reason(&self, p: &Ptr) -> (Code, String) {
+        let Ptr::Element(off) = p else {
+            return (
+                Code::UntraceablePointer,
+                "a pointer loaded from memory".into(),
+            );
+        };
+        match self.srcmap.member_at(*off) {
+            Some(m) if m.allocating_std_type() => (
+                Code::DynamicMemory,
+                format!(
+                    "member `{}` is a `{}`, which allocates memory; use tandem::Vector, \
+                     tandem::HashMap or tandem::ExpiringMap with a capacity",
+                    m.name,
+                    m.ty.as_deref().unwrap_or("standard container")
+                ),
+            ),
+            Some(m) => (
+                Code::UntraceablePointer,
+                format!(
+                    "a pointer loaded from memory: process() follows the pointer in member `{}`",
+                    m.name
+                ),
+            ),
+            None => (
+                Code::UntraceablePointer,
+                "a pointer loaded from memory".into(),
+            ),
+        }
+    }
+
     fn scalar_state(&mut self, off: i64) -> Option<StateId> {
         let Some(m) = self.member_at(off) else {
-            self.err(
-                Code::UndeclaredState,
-                format!("element member at byte offset {off} is not listed in TANDEM_NF"),
-            );
+            let msg = self.unlisted_member(off);
+            self.err(Code::UndeclaredState, msg);
             return None;
         };
         match self.scalar_states.get(&m) {
@@ -1376,10 +1464,30 @@ impl<'a> Lifter<'a> {
                 .collect();
             self.slot_params.insert(bb.name.clone(), params);
         }
+        let index: HashMap<&Name, usize> = self
+            .f
+            .basic_blocks
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (&b.name, i))
+            .collect();
+        let shape_ok = self.srcmap.blocks.len() == self.f.basic_blocks.len()
+            && self
+                .f
+                .basic_blocks
+                .iter()
+                .zip(&self.srcmap.blocks)
+                .all(|(b, m)| m.len() == b.instrs.len() + 1);
+        if !shape_ok {
+            // The text did not have the shape of the parsed module: innermost locations only.
+            self.srcmap.blocks.clear();
+        }
         for (i, bb) in order.iter().enumerate() {
             self.cur = self.blocks[&bb.name];
             self.srcloc = None;
             self.loc = None;
+            self.user = UserLoc::default();
+            let bi = index.get(&bb.name).copied().unwrap_or(usize::MAX);
             // Incoming local-memory state.
             if i == 0 {
                 let widths: Vec<Vec<u64>> = self
@@ -1406,9 +1514,20 @@ impl<'a> Lifter<'a> {
                     .and_then(|p| self.end_slots.get(&p).cloned())
                     .unwrap_or_default();
             }
-            for inst in &bb.instrs {
+            for (k, inst) in bb.instrs.iter().enumerate() {
+                self.at = (bi, k);
                 self.translate_inst(inst, bb);
+                // An instruction that failed defines its result as 0, so that its uses do not
+                // report further errors.
+                if let Some(dest) = inst.try_get_result() {
+                    if !self.vals.contains_key(dest) {
+                        let ty = self.types.type_of(inst);
+                        let z = self.zero_of(&ty);
+                        self.vals.insert(dest.clone(), z);
+                    }
+                }
             }
+            self.at = (bi, bb.instrs.len());
             self.translate_term(bb);
         }
     }
@@ -1483,9 +1602,12 @@ impl<'a> Lifter<'a> {
             Instruction::GetElementPtr(g) => self.translate_gep(g),
             Instruction::Load(l) => {
                 let p = self.ptr(&l.address);
-                let len = layout::size_align(self.types, &l.loaded_ty).map_or(0, |x| x.0);
+                let len = layout::store_size(self.types, &l.loaded_ty).unwrap_or(0);
                 if is_ptr(&l.loaded_ty) {
-                    self.err(Code::UntraceablePointer, "a pointer loaded from memory");
+                    if !self.call_targets.contains(&l.dest) {
+                        let (code, msg) = self.pointer_load_reason(&p);
+                        self.err(code, msg);
+                    }
                     self.vals.insert(l.dest.clone(), Lowered::Ptr(Ptr::Null));
                     return;
                 }
@@ -1510,7 +1632,7 @@ impl<'a> Lifter<'a> {
                     self.err(Code::UntraceablePointer, "a pointer stored to memory");
                     return;
                 }
-                let len = layout::size_align(self.types, &vt).map_or(0, |x| x.0);
+                let len = layout::store_size(self.types, &vt).unwrap_or(0);
                 let v = self.int(&s.value);
                 let v = self.resize(v, ty_of_bytes(len));
                 self.store_ptr(&p, 0, len, v);
@@ -1794,10 +1916,8 @@ impl<'a> Lifter<'a> {
             Ptr::Element(o) => {
                 let m = self.member_at(*o);
                 if m.is_none() {
-                    self.err(
-                        Code::UndeclaredState,
-                        format!("element member at byte offset {o} is not listed in TANDEM_NF"),
-                    );
+                    let msg = self.unlisted_member(*o);
+                    self.err(Code::UndeclaredState, msg);
                 }
                 m
             }
@@ -1839,13 +1959,18 @@ impl<'a> Lifter<'a> {
             self.translate_api(rest, &args, dest.as_ref(), used);
         } else if callee.starts_with("llvm.") {
             self.translate_intrinsic(&callee, &args, dest.as_ref());
-        } else if self.lm.functions.iter().any(|f| f.name == callee) {
+        } else if let Some(f) = self.lm.functions.iter().find(|f| f.name == callee) {
+            let noinline = f
+                .function_attributes
+                .contains(&llvm_ir::function::FunctionAttribute::NoInline);
+            let why = if noinline {
+                "is marked noinline, so it was not inlined into process()"
+            } else {
+                "was not inlined into process() (recursion?)"
+            };
             self.err(
                 Code::Recursion,
-                format!(
-                    "`{}` was not inlined into process() (recursion?)",
-                    demangle_hint(&callee)
-                ),
+                format!("`{}` {why}", demangle_hint(&callee)),
             );
         } else if is_allocator(&callee) {
             self.err(
@@ -2335,38 +2460,83 @@ impl<'a> Lifter<'a> {
                 }
             }
             "llvm.fshl" | "llvm.fshr" => {
+                // fshl(a, b, s) = a << s | b >> (w - s); fshr(a, b, s) = a << (w - s) | b >> s,
+                // with s taken modulo w. The IR's shifts by w give 0, which makes s = 0 come
+                // out right (a for fshl, b for fshr) with no special case.
                 let a = self.int(args[0]);
                 let b = self.int(args[1]);
+                let s = self.int(args[2]);
                 let ty = self.ty(a);
                 let w = u64::from(ty.bits());
-                match Self::const_u64(args[2]) {
-                    Some(s) => {
-                        let s = s % w;
-                        // fshl(a, b, s) = a << s | b >> (w - s); fshr(a, b, s) = a << (w - s) | b >> s
-                        let (l, r) = if base == "llvm.fshl" {
-                            (s, w - s)
-                        } else {
-                            (w - s, s)
-                        };
-                        let v = if l % w == 0 && base == "llvm.fshl" {
-                            a
-                        } else if r % w == 0 && base == "llvm.fshr" {
-                            b
-                        } else {
-                            let lc = self.iconst(ty, l);
-                            let rc = self.iconst(ty, r);
-                            let x = self.binary(BinOp::Shl, a, lc);
-                            let y = self.binary(BinOp::Lshr, b, rc);
-                            self.binary(BinOp::Or, x, y)
-                        };
-                        if let Some(d) = dest {
-                            self.def(d, v);
-                        }
-                    }
-                    None => self.err(
-                        Code::UnsupportedInstruction,
-                        "a rotate by a run-time amount",
-                    ),
+                let wc = self.iconst(ty, w);
+                let s = if w.is_power_of_two() {
+                    let m = self.iconst(ty, w - 1);
+                    self.binary(BinOp::And, s, m)
+                } else {
+                    self.binary(BinOp::Urem, s, wc)
+                };
+                let rest = self.binary(BinOp::Sub, wc, s);
+                let (l, r) = if base == "llvm.fshl" {
+                    (s, rest)
+                } else {
+                    (rest, s)
+                };
+                let x = self.binary(BinOp::Shl, a, l);
+                let y = self.binary(BinOp::Lshr, b, r);
+                let v = self.binary(BinOp::Or, x, y);
+                if let Some(d) = dest {
+                    self.def(d, v);
+                }
+            }
+            "llvm.uadd" | "llvm.usub" | "llvm.sadd" | "llvm.ssub" if name.contains(".sat.") => {
+                let a = self.int(args[0]);
+                let b = self.int(args[1]);
+                let v = self.saturating(&base, a, b);
+                if let Some(d) = dest {
+                    self.def(d, v);
+                }
+            }
+            "llvm.ctpop" => {
+                let a = self.int(args[0]);
+                let v = self.popcount(a);
+                if let Some(d) = dest {
+                    self.def(d, v);
+                }
+            }
+            "llvm.cttz" => {
+                // cttz(x) = ctpop((x & -x) - 1): the mask of the trailing zeros (all ones for
+                // x = 0, giving the width, LLVM's result when zero is not poison).
+                let a = self.int(args[0]);
+                let ty = self.ty(a);
+                let z = self.iconst(ty, 0);
+                let one = self.iconst(ty, 1);
+                let neg = self.binary(BinOp::Sub, z, a);
+                let low = self.binary(BinOp::And, a, neg);
+                let mask = self.binary(BinOp::Sub, low, one);
+                let v = self.popcount(mask);
+                if let Some(d) = dest {
+                    self.def(d, v);
+                }
+            }
+            "llvm.ctlz" => {
+                // ctlz(x) = w - ctpop(x smeared right): the bits from the highest set one down
+                // (0 for x = 0, giving the width).
+                let a = self.int(args[0]);
+                let ty = self.ty(a);
+                let w = u64::from(ty.bits());
+                let mut x = a;
+                let mut sh = 1;
+                while sh < w {
+                    let c = self.iconst(ty, sh);
+                    let y = self.binary(BinOp::Lshr, x, c);
+                    x = self.binary(BinOp::Or, x, y);
+                    sh *= 2;
+                }
+                let ones = self.popcount(x);
+                let wc = self.iconst(ty, w);
+                let v = self.binary(BinOp::Sub, wc, ones);
+                if let Some(d) = dest {
+                    self.def(d, v);
                 }
             }
             "llvm.memset" => {
@@ -2418,6 +2588,89 @@ impl<'a> Lifter<'a> {
                 format!("the intrinsic `{name}`"),
             ),
         }
+    }
+
+    /// `llvm.{u,s}{add,sub}.sat` in integer operations: the wrapped result, or the bound it
+    /// crossed.
+    fn saturating(&mut self, base: &str, a: Value, b: Value) -> Value {
+        let ty = self.ty(a);
+        let w = ty.bits();
+        let select = |l: &mut Self, cond, if_true, if_false| {
+            l.ins1(
+                InstKind::Select {
+                    cond,
+                    if_true,
+                    if_false,
+                },
+                ty,
+            )
+        };
+        match base {
+            "llvm.uadd" => {
+                let sum = self.binary(BinOp::Add, a, b);
+                let carry = self.icmp(IntCC::Ult, sum, a);
+                let max = self.iconst(ty, ty.mask());
+                select(self, carry, max, sum)
+            }
+            "llvm.usub" => {
+                let diff = self.binary(BinOp::Sub, a, b);
+                let borrow = self.icmp(IntCC::Ult, a, b);
+                let zero = self.iconst(ty, 0);
+                select(self, borrow, zero, diff)
+            }
+            _ => {
+                let add = base == "llvm.sadd";
+                let r = self.binary(if add { BinOp::Add } else { BinOp::Sub }, a, b);
+                // Overflow: add when a and b have the same sign and r another; sub when a and
+                // b differ in sign and r differs from a.
+                let ra = self.binary(BinOp::Xor, r, a);
+                let other = if add {
+                    self.binary(BinOp::Xor, r, b)
+                } else {
+                    self.binary(BinOp::Xor, a, b)
+                };
+                let both = self.binary(BinOp::And, ra, other);
+                let zero = self.iconst(ty, 0);
+                let ovf = self.icmp(IntCC::Slt, both, zero);
+                let neg = self.icmp(IntCC::Slt, a, zero);
+                let min = self.iconst(ty, 1u64 << (w - 1));
+                let max = self.iconst(ty, ty.mask() >> 1);
+                let bound = select(self, neg, min, max);
+                select(self, ovf, bound, r)
+            }
+        }
+    }
+
+    /// The number of set bits of `v`, in `v`'s type (SWAR on 64 bits).
+    fn popcount(&mut self, v: Value) -> Value {
+        let ty = self.ty(v);
+        let x = self.resize(v, Type::I64);
+        let step = |l: &mut Self, x: Value, sh: u64, mask: u64| {
+            let c = l.iconst(Type::I64, sh);
+            let y = l.binary(BinOp::Lshr, x, c);
+            let m = l.iconst(Type::I64, mask);
+            (l.binary(BinOp::And, x, m), l.binary(BinOp::And, y, m))
+        };
+        // x - ((x >> 1) & 0x55..): two-bit counts.
+        let c1 = self.iconst(Type::I64, 1);
+        let h = self.binary(BinOp::Lshr, x, c1);
+        let m1 = self.iconst(Type::I64, 0x5555_5555_5555_5555);
+        let h = self.binary(BinOp::And, h, m1);
+        let x = self.binary(BinOp::Sub, x, h);
+        // Four-bit counts, then byte counts.
+        let (lo, hi) = step(self, x, 2, 0x3333_3333_3333_3333);
+        let x = self.binary(BinOp::Add, lo, hi);
+        let c4 = self.iconst(Type::I64, 4);
+        let y = self.binary(BinOp::Lshr, x, c4);
+        let x = self.binary(BinOp::Add, x, y);
+        let m4 = self.iconst(Type::I64, 0x0f0f_0f0f_0f0f_0f0f);
+        let x = self.binary(BinOp::And, x, m4);
+        // The sum of the byte counts in the top byte.
+        let k = self.iconst(Type::I64, 0x0101_0101_0101_0101);
+        let x = self.binary(BinOp::Mul, x, k);
+        let c56 = self.iconst(Type::I64, 56);
+        let n = self.binary(BinOp::Lshr, x, c56);
+        self.resize(n, ty)
     }
 
     fn edge_args(&mut self, from: &Name, to: &Name) -> (Block, Vec<Value>) {
@@ -2810,10 +3063,9 @@ fn is_allocator(name: &str) -> bool {
         || name.starts_with("_Zna")
 }
 
-/// A readable form of a (possibly mangled) name; full demangling is not needed to point the
-/// user at the call.
+/// The C++ name of a (possibly mangled) symbol.
 fn demangle_hint(name: &str) -> String {
-    name.to_string()
+    crate::srcmap::demangle(name)
 }
 
 fn constant_kind(c: &Constant) -> &'static str {

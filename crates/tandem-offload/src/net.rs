@@ -1570,14 +1570,14 @@ impl DataPlane {
         }
     }
 
-    fn run_worker(&mut self, port: u32, frame: &[u8]) -> Option<(u32, Vec<u8>)> {
+    fn run_worker(&mut self, port: u32, frame: &[u8], ts_ns: u64) -> Option<(u32, Vec<u8>)> {
         let g = self.shared.generation.load(Ordering::SeqCst);
         if g != self.generation {
             self.worker = self.shared.switch().worker();
             self.generation = g;
         }
         self.worker
-            .process(port, frame)
+            .process_at(port, frame, ts_ns)
             .map(|(p, b)| (p, b.to_vec()))
     }
 
@@ -1590,7 +1590,7 @@ impl DataPlane {
             id: h.id,
             ingress: idx,
         };
-        match self.run_worker(port, frame) {
+        match self.run_worker(port, frame, h.ts_ns) {
             None => {
                 self.shared.count(|s| s.dropped += 1);
                 self.done(Some(pending), NO_PORT, 0, h.ts_ns);
@@ -1631,7 +1631,7 @@ impl DataPlane {
         self.shared
             .count(|s| *s.frames_in.entry(server_port).or_default() += 1);
         let pending = self.pending.remove(&h.id);
-        match self.run_worker(server_port, frame) {
+        match self.run_worker(server_port, frame, h.ts_ns) {
             None => {
                 self.shared.count(|s| s.dropped += 1);
                 self.done(pending, NO_PORT, flags::VIA_SERVER, h.ts_ns);

@@ -15,7 +15,7 @@
 //! The callbacks never unwind into C++: an error is recorded ([`Primary::take_error`]) and
 //! the callback returns a neutral value; the runtime then fails the packet.
 
-use std::collections::{BTreeMap, BTreeSet, HashMap};
+use std::collections::{BTreeMap, BTreeSet};
 use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::Arc;
 
@@ -182,8 +182,6 @@ pub struct Primary {
     now: u64,
     /// Per state index.
     info: Vec<StateInfo>,
-    /// Result types of each opaque operation, by name.
-    opaque_types: HashMap<String, Vec<Type>>,
     /// What was changed since the last [`Primary::clear_touched`].
     touched: Touched,
     error: Option<String>,
@@ -203,12 +201,14 @@ enum OpaqueKind {
     Other,
 }
 
+/// An opaque operation met before. The name is all the call carries: one name (one string
+/// literal) serves every instruction with that name, whatever its result widths, so nothing
+/// width-dependent may be recorded here (see [`cb_opaque`]).
 #[derive(Clone, Debug)]
 struct OpaqueOp {
     ptr: usize,
     name: String,
     kind: OpaqueKind,
-    types: Vec<Type>,
 }
 
 fn types(module: &Module, vals: &[Value]) -> Vec<Type> {
@@ -243,7 +243,6 @@ impl Primary {
                 StateKind::Scalar { ty } => StateInfo::Scalar { ty: *ty },
             })
             .collect();
-        let mut opaque_types = HashMap::new();
         for (_, d) in module.process.insts.iter() {
             let (state, which, t) = match &d.kind {
                 InstKind::MapFind { state, key } => {
@@ -268,15 +267,6 @@ impl Primary {
                     };
                     (state, 2, t)
                 }
-                InstKind::Opaque { name, .. } => {
-                    let types = d
-                        .results
-                        .iter()
-                        .filter_map(|&r| module.process.value_type(r))
-                        .collect();
-                    opaque_types.entry(name.clone()).or_insert(types);
-                    continue;
-                }
                 _ => continue,
             };
             if let Some(StateInfo::Map {
@@ -297,7 +287,6 @@ impl Primary {
             store,
             now: 0,
             info,
-            opaque_types,
             touched: Touched {
                 sorted: true,
                 ..Touched::default()
@@ -776,12 +765,10 @@ extern "C" fn cb_opaque(
                 opaque_names::PAYLOAD_LEN => OpaqueKind::PayloadLen,
                 _ => OpaqueKind::Other,
             };
-            let types = p.opaque_types.get(&n).cloned().unwrap_or_default();
             p.opaque_seen.push(OpaqueOp {
                 ptr: name as usize,
                 name: n,
                 kind,
-                types,
             });
             p.opaque_seen.len() - 1
         }
@@ -790,11 +777,15 @@ extern "C" fn cb_opaque(
     let bytes = unsafe { std::slice::from_raw_parts_mut(pkt, len as usize) };
     let args = slice(args, nargs as usize);
     let op = &p.opaque_seen[at];
+    // Result widths are per instruction and the call does not carry them: results are given
+    // 64 bits wide and the generated code masks each to its instruction's width. For a payload
+    // load (little-endian, 0 beyond the end) the low N bits of the 8-byte load are the N-bit
+    // load.
     let one = match op.kind {
         OpaqueKind::PayloadLoad => Some(payload_load(
             bytes,
             args.first().copied().unwrap_or(0),
-            op.types.first().copied().unwrap_or(Type::I8),
+            Type::I64,
         )),
         OpaqueKind::PayloadLen => Some(payload_len(bytes)),
         OpaqueKind::Other => None,
@@ -805,7 +796,8 @@ extern "C" fn cb_opaque(
         }
         return;
     }
-    let (name, types) = (op.name.clone(), op.types.clone());
+    let name = op.name.clone();
+    let types = vec![Type::I64; nresults as usize];
     let mut frame = std::mem::take(&mut p.frame);
     frame.clear();
     frame.extend_from_slice(bytes);
@@ -861,6 +853,8 @@ mod tests {
                     )
                     .unwrap();
                 assert_eq!(vec![payload_load(&f, off, ty)], want);
+                // What the server does: an 8-byte load masked to the instruction's width.
+                assert_eq!(vec![payload_load(&f, off, Type::I64) & ty.mask()], want);
             }
             let mut frame = f.clone();
             let want = tandem_lift::PayloadOps

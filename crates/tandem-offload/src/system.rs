@@ -426,6 +426,8 @@ pub struct Offloaded {
     host: ServerHost,
     server_port: u32,
     stats: RunStats,
+    /// The time of the last packet (the one a held packet belongs to).
+    last_ts_ns: u64,
 }
 
 impl Offloaded {
@@ -452,6 +454,7 @@ impl Offloaded {
             host,
             server_port: u32::from(bundle.manifest.server_port),
             stats: RunStats::default(),
+            last_ts_ns: 0,
         })
     }
 
@@ -498,7 +501,8 @@ impl Offloaded {
             self.stats.whole_on_server += 1;
             return self.host.whole_on_server(pkt);
         }
-        let first = self.worker.process(pkt.port, &pkt.data);
+        self.last_ts_ns = pkt.ts_ns;
+        let first = self.worker.process_at(pkt.port, &pkt.data, pkt.ts_ns);
         let Some((port, bytes)) = first else {
             self.stats.fast_path += 1;
             return Ok(Verdict::Drop);
@@ -519,7 +523,7 @@ impl Offloaded {
             });
         };
         self.stats.via_server += 1;
-        post(&mut self.worker, self.server_port, back)
+        post(&mut self.worker, self.server_port, back, pkt.ts_ns)
     }
 
     /// The NF state as a whole, normalised (see [`ServerHost::state`]).
@@ -535,7 +539,7 @@ impl Offloaded {
             return Ok(None);
         };
         self.stats.via_server += 1;
-        let v = post(&mut self.worker, self.server_port, &back)?;
+        let v = post(&mut self.worker, self.server_port, &back, self.last_ts_ns)?;
         match &v {
             Verdict::Send { port, .. } => *self.stats.out_per_port.entry(*port).or_default() += 1,
             Verdict::Drop => self.stats.dropped += 1,
@@ -544,9 +548,14 @@ impl Offloaded {
     }
 }
 
-/// Runs a frame from the server through the switch (post).
-fn post(worker: &mut Worker, server_port: u32, back: &[u8]) -> Result<Verdict, OffloadError> {
-    match worker.process(server_port, back) {
+/// Runs a frame from the server through the switch (post), at the packet's time.
+fn post(
+    worker: &mut Worker,
+    server_port: u32,
+    back: &[u8],
+    ts_ns: u64,
+) -> Result<Verdict, OffloadError> {
+    match worker.process_at(server_port, back, ts_ns) {
         None => Ok(Verdict::Drop),
         Some((p, _)) if p == server_port => Err(OffloadError::Switch(
             "the switch sent a packet back to the server from post".into(),

@@ -834,7 +834,13 @@ impl Gen<'_, '_> {
                         ))
                     }
                     Meta::Length => self.meta_field("pkt_len", 16),
-                    Meta::Now => self.meta_field("now", 64),
+                    Meta::Now => {
+                        return Err(self.unsupported(
+                            inst,
+                            "now() is the packet's nanosecond timestamp, which the switch's \
+                             48-bit clock does not represent (the partitioner keeps it on the server)",
+                        ))
+                    }
                 };
                 one(self, src, out)?;
             }
@@ -1016,19 +1022,6 @@ impl Gen<'_, '_> {
         }
         let used = |g: &Self, f: &str| g.meta_index.contains_key(f);
         let mut apply = Vec::new();
-        if used(self, "now") {
-            let now = if self.tna() {
-                cast(64, path("ig_prsr_md.global_tstamp"))
-            } else {
-                // BMv2 counts microseconds.
-                bin(
-                    BinOp::Mul,
-                    cast(64, sm("ingress_global_timestamp")),
-                    lit(1000, 64),
-                )
-            };
-            apply.push(assign(meta("now"), now));
-        }
         if self.manifest.visibility_flag.is_some() {
             apply.push(self.reg_read(FLAG_REGISTER, meta("visible"), lit(0, 32)));
         }

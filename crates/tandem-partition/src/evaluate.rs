@@ -112,6 +112,10 @@ fn metadata_cuts(
         }
         if let Some(inst) = s.inst() {
             if let InstKind::MetaRead { meta } = ctx.module.process.insts[inst].kind {
+                // The server reads now() from the packet itself, not from pre.
+                if meta == Meta::Now && parts[i] == Partition::Server {
+                    continue;
+                }
                 metas.entry(meta).or_default().insert(parts[i]);
             }
         }

@@ -3,7 +3,7 @@
 
 use crate::TargetProfile;
 use tandem_analysis::{is_const, DepInfo, Stmt, StmtId, StmtKind};
-use tandem_ir::{BinOp, InstKind, Module, StateId, StateKind, Type};
+use tandem_ir::{BinOp, InstKind, Meta, Module, StateId, StateKind, Type};
 
 /// How a statement accesses a state object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -127,6 +127,13 @@ pub fn unsupported(
         InstKind::HdrRead { .. } | InstKind::HdrWrite { .. } | InstKind::HdrValid { .. } => {
             need("hdr", "header access")
         }
+        // now() is the packet's timestamp in ns (64 bits). Switch clocks are 48-bit
+        // counters (BMv2's in microseconds, Tofino's wrapping after 78 hours), so no switch
+        // gives that value exactly: it is read on the server, from the packet.
+        InstKind::MetaRead { meta: Meta::Now } => Some(
+            "now() is the packet's 64-bit nanosecond timestamp, which no switch clock represents exactly"
+                .into(),
+        ),
         InstKind::MetaRead { .. } => need("meta", "packet metadata"),
         InstKind::MapFind { state, .. } => {
             let expiring = matches!(

@@ -404,6 +404,8 @@ impl<'a> Cx<'a> {
                 mcast_grp: get("mcast_grp"),
                 checksum_error: get("checksum_error"),
                 parser_error: get("parser_error"),
+                ingress_global_timestamp: get("ingress_global_timestamp"),
+                egress_global_timestamp: get("egress_global_timestamp"),
             };
         }
         let (Some(hdr), Some(meta), Some(std)) = (hdr, meta, std) else {

@@ -515,6 +515,8 @@ pub(crate) struct StdSlots {
     pub mcast_grp: Slot,
     pub checksum_error: Slot,
     pub parser_error: Slot,
+    pub ingress_global_timestamp: Slot,
+    pub egress_global_timestamp: Slot,
 }
 
 /// Error codes (values of the `error` type).
@@ -616,7 +618,9 @@ pub(crate) enum Verdict {
 impl<'a> Ctx<'a> {
     /// Runs the whole v1model pipeline on `pkt`; the output frame is left in `out`.
     #[inline]
-    pub(crate) fn run_pipeline(&mut self, port: u32) -> Verdict {
+    /// Runs the pipeline on the packet that arrived on `port` at `ts_ns` (the packet's time;
+    /// the global timestamps count microseconds in 48 bits, as in BMv2).
+    pub(crate) fn run_pipeline(&mut self, port: u32, ts_ns: u64) -> Verdict {
         let p = self.prog;
         // every slot zero but the constant-initialised ones (one copy)
         let n = p.phv0.len().min(PHV_SLOTS);
@@ -637,6 +641,8 @@ impl<'a> Ctx<'a> {
         let std = &p.std;
         self.phv[std.ingress_port as usize & PHV_MASK] = port as u64 & mask(9);
         self.phv[std.packet_length as usize & PHV_MASK] = self.pkt.len() as u64;
+        let ts_us = (ts_ns / 1000) & mask(48);
+        self.phv[std.ingress_global_timestamp as usize & PHV_MASK] = ts_us;
         self.cursor = 0;
         let code = &p.code;
         self.exec(code.parser);
@@ -649,6 +655,7 @@ impl<'a> Ctx<'a> {
             return Verdict::Drop;
         }
         self.phv[std.egress_port as usize & PHV_MASK] = spec;
+        self.phv[std.egress_global_timestamp as usize & PHV_MASK] = ts_us;
         self.exec(code.egress);
         if self.phv[std.egress_spec as usize & PHV_MASK] == DROP_PORT {
             return Verdict::Drop;

@@ -751,10 +751,17 @@ pub struct Worker {
 }
 
 impl Worker {
-    /// Runs one packet that arrived on `port` through the pipeline. Returns the
+    /// Runs one packet that arrived on `port` through the pipeline, at time 0. Returns the
     /// egress port and the output frame, or `None` if the packet was dropped.
     /// Never panics on any input.
     pub fn process(&mut self, port: u32, pkt: &[u8]) -> Option<(u32, &[u8])> {
+        self.process_at(port, pkt, 0)
+    }
+
+    /// [`Worker::process`] for a packet that arrived at `ts_ns` (its trace time, in ns):
+    /// `standard_metadata.ingress_global_timestamp` and `egress_global_timestamp` are that
+    /// time in microseconds, 48 bits wide, as BMv2 counts.
+    pub fn process_at(&mut self, port: u32, pkt: &[u8], ts_ns: u64) -> Option<(u32, &[u8])> {
         let Worker {
             sw,
             cache,
@@ -782,7 +789,7 @@ impl Worker {
             scratch,
             stack,
         };
-        let verdict = ctx.run_pipeline(port);
+        let verdict = ctx.run_pipeline(port, ts_ns);
         let in_place = ctx.in_place;
         match verdict {
             Verdict::Drop => None,

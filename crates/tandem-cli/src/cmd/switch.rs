@@ -151,7 +151,7 @@ fn run_program(a: RunArgs) -> anyhow::Result<()> {
     let mut w = sw.worker();
     let mut dropped = 0u64;
     for p in &packets {
-        match w.process(p.port, &p.data) {
+        match w.process_at(p.port, &p.data, p.ts_ns) {
             Some((port, out)) => {
                 let (wr, n) = match writers.entry(port) {
                     std::collections::btree_map::Entry::Occupied(e) => e.into_mut(),

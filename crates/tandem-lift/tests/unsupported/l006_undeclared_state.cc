@@ -1,4 +1,4 @@
-// expect: L006 is not listed in TANDEM_NF
+// expect: L006 member `forgotten` of `Nf` is used but not listed in TANDEM_NF
 #include <tandem/nf.hh>
 struct Nf : tandem::Element {
   uint32_t listed = 0;

@@ -1,4 +1,4 @@
-// expect: L007 a call to `_Znam`
+// expect: L007 a call to `operator new[](unsigned long)`
 #include <tandem/nf.hh>
 extern "C" uint32_t checksum_words(const uint32_t* words, uint32_t n);
 struct Nf : tandem::Element {

@@ -108,3 +108,83 @@ pub fn check_nf(
     let mut pkts = trace(addr, workload, flows, 7).take(packets);
     check_with(&b, nf, &mut pkts, control)
 }
+
+/// A test NF of this crate (`tests/nfs/<name>.cc`).
+pub fn test_nf(name: &str) -> PathBuf {
+    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/nfs/{name}.cc"))
+}
+
+/// Lifts a C++ file through the front end's driver.
+pub fn lift_file(src: &Path) -> tandem_ir::Module {
+    let include = tandem_runtime::nfapi::materialize(&cache()).unwrap();
+    let ll = tandem_lift::driver::emit_llvm(
+        &tandem_runtime::build::find_cxx(),
+        &include,
+        src,
+        &cache().join("analysis"),
+    )
+    .unwrap_or_else(|e| panic!("{}: {e}", src.display()));
+    tandem_lift::lift(&ll)
+        .unwrap_or_else(|e| panic!("{} does not lift:\n{e}", src.display()))
+        .module
+}
+
+/// The native build of a C++ file (configuration: `<src>.toml` when there is one).
+pub fn native_file(src: &Path) -> NativeNf {
+    let toml = src.with_extension("toml");
+    let cfg = if toml.is_file() {
+        NfConfig::load(&toml).unwrap()
+    } else {
+        NfConfig::default()
+    };
+    let opts = BuildOptions {
+        cache_dir: cache(),
+        ..BuildOptions::default()
+    };
+    NativeNf::load(&compile_native(src, &opts).unwrap(), &cfg).unwrap()
+}
+
+/// `check` of a C++ file: lifted, partitioned for `profile`, run as the offloaded pair against
+/// its native build on `packets` packets of `workload`.
+pub fn check_file(
+    src: &Path,
+    addr: Addr,
+    workload: &str,
+    profile: &str,
+    packets: usize,
+) -> CheckReport {
+    let profile = TargetProfile::builtin(profile).unwrap();
+    let b = compile_bundle(
+        &lift_file(src),
+        &profile,
+        &PartitionOptions::default(),
+        &P4Options::default(),
+        None,
+    )
+    .unwrap();
+    let flows = (packets as u64 / 20).max(50);
+    let mut pkts = trace(addr, workload, flows, 7).take(packets);
+    check(
+        &b,
+        native_file(src),
+        &mut pkts,
+        CheckOptions {
+            run: RunOptions {
+                cache_dir: cache(),
+                ..RunOptions::default()
+            },
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+/// Asserts a check passed, showing the first difference when it did not.
+pub fn assert_passed(what: &str, report: &CheckReport) {
+    assert!(
+        report.passed() && report.differing_packets == 0,
+        "{what}: {:#?}\n{}",
+        report.multiset_differences,
+        report.first_difference.clone().unwrap_or_default()
+    );
+}
