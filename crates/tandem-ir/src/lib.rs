@@ -171,6 +171,7 @@ mod inst;
 pub mod interp;
 mod module;
 mod parse;
+pub mod payload;
 mod print;
 mod renumber;
 mod state;

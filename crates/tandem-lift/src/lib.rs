@@ -13,12 +13,13 @@ pub mod cleanup;
 pub mod diag;
 pub mod driver;
 mod layout;
-pub mod payload;
+/// The payload operations (moved to the IR crate; re-exported for the front end's users).
+pub use tandem_ir::payload;
 mod srcmap;
 pub mod translate;
 
 pub use diag::{Code, Diagnostic, Severity, SrcLoc};
-pub use payload::PayloadOps;
+pub use tandem_ir::payload::PayloadOps;
 
 /// A lifted NF.
 #[derive(Debug)]

@@ -53,21 +53,9 @@ const DESCRIBE: &str = "tandem_nf_describe";
 const STATE_NAMES: &str = "tandem_nf_state_names";
 const TYPE_NAME: &str = "tandem_nf_type_name";
 
-/// Opaque operations the lifter emits for payload access; [`crate::PayloadOps`] implements
-/// them for the interpreter.
-pub mod opaque_names {
-    /// `(offset: i64) -> iN`: little-endian load of N/8 payload bytes (0 beyond the end).
-    pub const PAYLOAD_LOAD: &str = "tandem.payload_load";
-    /// `(offset: i64, value: iN, width_bytes: i8)`: little-endian store (bytes beyond the end
-    /// are ignored).
-    pub const PAYLOAD_STORE: &str = "tandem.payload_store";
-    /// `() -> i32`: `Packet::payload_len()`.
-    pub const PAYLOAD_LEN: &str = "tandem.payload_len";
-    /// `()`: `Packet::update_checksums()`.
-    pub const UPDATE_CHECKSUMS: &str = "tandem.update_checksums";
-    /// `() -> i16`: `ipv4_header_checksum(ip)` as the C++ returns it.
-    pub const IPV4_CHECKSUM: &str = "tandem.ipv4_header_checksum";
-}
+/// Opaque operations the lifter emits for payload access (defined beside their interpreter
+/// implementation, [`tandem_ir::payload::PayloadOps`]).
+pub use tandem_ir::payload::opaque_names;
 
 /// What an LLVM pointer points into.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -288,7 +288,7 @@ fn path(
         in_port: p.port as u16,
         timestamp_ns: p.ts_ns,
     };
-    let mut payload = tandem_lift::PayloadOps;
+    let mut payload = tandem_ir::payload::PayloadOps;
     for p in history {
         interp
             .run_with(&mut store, &ir(p), &mut payload)

@@ -20,8 +20,8 @@ use std::ffi::{c_char, c_int, c_void, CStr};
 use std::sync::Arc;
 
 use tandem_ir::interp::{MapRules, OpaqueHandler, StateStore};
+use tandem_ir::payload::opaque_names;
 use tandem_ir::{InstKind, Module, StateId, StateKind, Type, Value};
-use tandem_lift::translate::opaque_names;
 
 /// `tandem_state_ops` (include/tandem/server.h).
 #[repr(C)]
@@ -197,7 +197,7 @@ pub struct Primary {
 enum OpaqueKind {
     PayloadLoad,
     PayloadLen,
-    /// Anything else: through [`tandem_lift::PayloadOps`].
+    /// Anything else: through [`tandem_ir::payload::PayloadOps`].
     Other,
 }
 
@@ -710,10 +710,10 @@ extern "C" fn cb_scalar_store(ctx: *mut c_void, s: u32, v: u64) {
     p.touched.other(s, None);
 }
 
-/// `tandem.payload_load` of [`tandem_lift::PayloadOps`] without copying the packet: the
+/// `tandem.payload_load` of [`tandem_ir::payload::PayloadOps`] without copying the packet: the
 /// little-endian value of the `ty`-wide payload bytes at `off` (0 beyond the end).
 fn payload_load(packet: &[u8], off: u64, ty: Type) -> u64 {
-    let start = tandem_lift::payload::payload_offset(packet);
+    let start = tandem_ir::payload::payload_offset(packet);
     let off = off as i64;
     let mut v = 0u64;
     for i in 0..i64::from(ty.bytes()) {
@@ -728,9 +728,9 @@ fn payload_load(packet: &[u8], off: u64, ty: Type) -> u64 {
     v
 }
 
-/// `tandem.payload_len` of [`tandem_lift::PayloadOps`] without copying the packet.
+/// `tandem.payload_len` of [`tandem_ir::payload::PayloadOps`] without copying the packet.
 fn payload_len(packet: &[u8]) -> u64 {
-    (packet.len() - tandem_lift::payload::payload_offset(packet)) as u64
+    (packet.len() - tandem_ir::payload::payload_offset(packet)) as u64
 }
 
 #[allow(clippy::too_many_arguments)]
@@ -801,7 +801,7 @@ extern "C" fn cb_opaque(
     let mut frame = std::mem::take(&mut p.frame);
     frame.clear();
     frame.extend_from_slice(bytes);
-    match tandem_lift::PayloadOps.call(&name, args, &types, &mut frame, &mut p.store) {
+    match tandem_ir::payload::PayloadOps.call(&name, args, &types, &mut frame, &mut p.store) {
         Ok(out) => {
             let n = bytes.len().min(frame.len());
             bytes[..n].copy_from_slice(&frame[..n]);
@@ -817,7 +817,7 @@ extern "C" fn cb_opaque(
 mod tests {
     use super::*;
 
-    /// The in-place payload accessors against [`tandem_lift::PayloadOps`] on assorted
+    /// The in-place payload accessors against [`tandem_ir::payload::PayloadOps`] on assorted
     /// frames (TCP with options, UDP, IPv4 with options, bare Ethernet, runts).
     #[test]
     fn payload_accessors_match_payload_ops() {
@@ -843,7 +843,7 @@ mod tests {
             let off = next() % 80;
             for ty in [Type::I8, Type::I16, Type::I32, Type::I64] {
                 let mut frame = f.clone();
-                let want = tandem_lift::PayloadOps
+                let want = tandem_ir::payload::PayloadOps
                     .call(
                         opaque_names::PAYLOAD_LOAD,
                         &[off],
@@ -857,7 +857,7 @@ mod tests {
                 assert_eq!(vec![payload_load(&f, off, Type::I64) & ty.mask()], want);
             }
             let mut frame = f.clone();
-            let want = tandem_lift::PayloadOps
+            let want = tandem_ir::payload::PayloadOps
                 .call(
                     opaque_names::PAYLOAD_LEN,
                     &[],

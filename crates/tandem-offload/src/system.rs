@@ -185,7 +185,7 @@ pub struct ServerHost {
     primary: Primary,
     sync: SyncEngine,
     cp: Box<dyn ControlPlane>,
-    payload: tandem_lift::PayloadOps,
+    payload: tandem_ir::payload::PayloadOps,
     /// Time in the server partition and the synchronisation, ns.
     server_ns: u64,
     time_server: bool,
@@ -234,7 +234,7 @@ impl ServerHost {
             primary,
             sync,
             cp,
-            payload: tandem_lift::PayloadOps,
+            payload: tandem_ir::payload::PayloadOps,
             server_ns: 0,
             time_server: options.time_server,
             held: None,

@@ -1,11 +1,29 @@
-//! [`PayloadOps`]: runs the opaque operations the lifter emits for payload access
-//! ([`crate::translate::opaque_names`]) in the NF IR interpreter, exactly as the native NF API
-//! does them.
+//! The payload operations of lifted NFs: their opaque names ([`opaque_names`], what the
+//! front end emits for `Packet::payload()` access and checksum recomputation) and
+//! [`PayloadOps`], which runs them in the interpreter exactly as the native NF API does. They
+//! live in the IR crate so that everything that runs lifted code — the interpreter's users,
+//! the offloaded runtime, the benchmarks — needs no C++ front end (and no LLVM).
 
-use tandem_ir::interp::{HeaderOffsets, OpaqueHandler, StateStore};
-use tandem_ir::Type;
+use crate::interp::{HeaderOffsets, OpaqueHandler, StateStore};
+use crate::Type;
 
-use crate::translate::opaque_names as names;
+use opaque_names as names;
+
+/// Opaque operations the front end emits for payload access; [`PayloadOps`] implements them
+/// for the interpreter.
+pub mod opaque_names {
+    /// `(offset: i64) -> iN`: little-endian load of N/8 payload bytes (0 beyond the end).
+    pub const PAYLOAD_LOAD: &str = "tandem.payload_load";
+    /// `(offset: i64, value: iN, width_bytes: i8)`: little-endian store (bytes beyond the end
+    /// are ignored).
+    pub const PAYLOAD_STORE: &str = "tandem.payload_store";
+    /// `() -> i32`: `Packet::payload_len()`.
+    pub const PAYLOAD_LEN: &str = "tandem.payload_len";
+    /// `()`: `Packet::update_checksums()`.
+    pub const UPDATE_CHECKSUMS: &str = "tandem.update_checksums";
+    /// `() -> i16`: `ipv4_header_checksum(ip)` as the C++ returns it.
+    pub const IPV4_CHECKSUM: &str = "tandem.ipv4_header_checksum";
+}
 
 /// The opaque-call handler for lifted NFs.
 #[derive(Clone, Copy, Debug, Default)]
