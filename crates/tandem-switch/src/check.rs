@@ -1,6 +1,6 @@
 //! Checker and lowering: resolves names, computes widths and types, binds the
-//! program to the v1model architecture, and lowers it to the executable form in
-//! [`crate::exec`]. Diagnostics are collected (not first-error) and carry the
+//! program to the v1model architecture, and lowers it to the statement trees of
+//! [`crate::program`]. Diagnostics are collected (not first-error) and carry the
 //! source line and column.
 //!
 //! v1model binding: the `V1Switch(p, vr, ig, eg, ck, dep) main;` instantiation
@@ -9,8 +9,8 @@
 //! instance and `standard_metadata`. `core.p4`/`v1model.p4` are built in:
 //! `#include` lines are accepted and not read.
 
-use crate::exec::*;
 use crate::hash::Algo;
+use crate::program::*;
 use crate::table::{Entry, FieldMatch, MAX_KEYS};
 use std::collections::HashMap;
 use std::rc::Rc;
@@ -193,8 +193,9 @@ struct Cx<'a> {
     action_out: Vec<Vec<bool>>,
 }
 
-/// Checks `prog` against v1model and lowers it.
-pub(crate) fn check_program(prog: &Program, optimize: bool) -> Result<Checked, Vec<Diagnostic>> {
+/// Checks `prog` against v1model and lowers it to statement trees (no flat code yet: see
+/// [`crate::pipeline::compile`]).
+pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> {
     let mut cx = Cx {
         diags: vec![],
         typedefs: HashMap::new(),
@@ -231,7 +232,7 @@ pub(crate) fn check_program(prog: &Program, optimize: bool) -> Result<Checked, V
             std: StdSlots::default(),
             init: vec![],
             phv0: vec![],
-            optimize,
+            optimize: false,
             scratch_size: 0,
             code: Default::default(),
         },
@@ -278,10 +279,6 @@ pub(crate) fn check_program(prog: &Program, optimize: bool) -> Result<Checked, V
         }
     }
     cx.c.phv0 = phv0;
-    if optimize && cx.diags.is_empty() {
-        crate::opt::optimize(&mut cx.c);
-    }
-    cx.c.code = crate::vm::lower(&cx.c);
     if cx.diags.is_empty() {
         Ok(Checked {
             compiled: cx.c,

@@ -5,6 +5,7 @@
 //! without a hardware switch. It is ESWITCH applied to P4.
 //!
 //! # Pipeline
+//! `pipeline::compile` runs steps 2–4 in order; `program` holds the data they pass on.
 //! 1. [`tandem_p4_syntax`] parses the source (or the P4 back end hands over an
 //!    AST: [`Switch::from_program`]).
 //! 2. `check` resolves names, types and widths, binds the program to v1model
@@ -19,7 +20,7 @@
 //!    internal, `standard_metadata` and header validity observable), forward
 //!    substitution of temporaries into their single later use (copies and
 //!    constants into every use), and removal of dead and self assignments.
-//! 4. `vm` flattens the trees into one instruction array (jumps for `if`,
+//! 4. `flatten` flattens the trees into one instruction array (jumps for `if`,
 //!    `switch` and parser transitions, call/return for actions); `exec` runs it
 //!    in a single loop. Optimised programs have their assignments and branch
 //!    conditions lowered to register ops: three-address code over slots with
@@ -84,16 +85,18 @@ pub mod bench;
 mod check;
 pub mod entries;
 mod exec;
+mod flatten;
 mod hash;
 mod opt;
+mod pipeline;
 mod pmap;
+mod program;
 mod switch;
 mod table;
-mod vm;
 
 pub use check::Diagnostic;
 pub use entries::{apply_commands, parse_commands, parse_value, Command, EntriesError};
-pub use exec::{MatchKind, DROP_PORT};
+pub use program::{MatchKind, DROP_PORT};
 pub use switch::{
     CompileOptions, ControlError, ControlOp, KeyMatch, LoadError, Switch, TableEntry, TableInfo,
     Worker,

@@ -20,7 +20,7 @@
 //! Parser states and action bodies are left as written (actions are shared by
 //! call sites, parsers may loop).
 
-use crate::exec::*;
+use crate::program::*;
 
 /// A set of slots.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -11,8 +11,9 @@
 //! are serialised by a mutex; packets never take it. Registers and counters are
 //! per-index atomics (relaxed) shared by all workers.
 
-use crate::check::{check_program, Diagnostic};
-use crate::exec::{mask, Compiled, Ctx, Hb, MatchKind, Phv, Stateful, Verdict, HB_SIZE, PHV_SLOTS};
+use crate::check::Diagnostic;
+use crate::exec::{Ctx, Stateful, Verdict};
+use crate::program::{mask, Compiled, Hb, MatchKind, Phv, HB_SIZE, PHV_SLOTS};
 use crate::table::{ClassifierKind, Entry, FieldMatch, Snapshot, TableState, WorkEntries};
 use arc_swap::{ArcSwap, Cache};
 use std::collections::HashMap;
@@ -206,7 +207,7 @@ impl Switch {
 
     /// [`Switch::from_program`] with explicit compile options.
     pub fn from_program_with(p: &Program, opts: CompileOptions) -> Result<Switch, LoadError> {
-        let checked = check_program(p, opts.optimize).map_err(LoadError::Check)?;
+        let checked = crate::pipeline::compile(p, opts.optimize).map_err(LoadError::Check)?;
         let prog = checked.compiled;
         let mut tables = Vec::new();
         for (t, entries) in prog.tables.iter().zip(checked.initial_entries) {

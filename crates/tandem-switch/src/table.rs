@@ -22,8 +22,8 @@
 //! (≤ [`LINEAR_MAX`] entries, compared in insertion order) or `Exact`. Every
 //! other table is rebuilt by each batch that touches it.
 
-use crate::exec::{mask, MatchKind};
 use crate::pmap::PMap;
+use crate::program::{mask, MatchKind};
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
@@ -767,7 +767,7 @@ mod tests {
             value: value & mask,
             mask,
             lo: 0,
-            hi: crate::exec::mask(w),
+            hi: crate::program::mask(w),
         }
     }
 

@@ -1,4 +1,4 @@
-//! Flat code for the executor: the statement trees produced by the checker are
+//! `flatten`: flat code for the interpreter: the statement trees produced by the checker are
 //! lowered to one instruction array with jumps (`if`, `switch`, parser
 //! transitions) and call/return (actions). The interpreter is a single loop with
 //! a small fixed return stack: no recursion, no per-packet allocation.
@@ -12,163 +12,7 @@
 //!                                          4: ...
 //! ```
 
-use crate::exec::*;
-
-#[derive(Clone, Debug)]
-#[repr(u8)]
-pub(crate) enum Op {
-    Set(Dst, Box<Ex>),
-    /// `Set` to a slot
-    SetSlot(Slot, Box<Ex>),
-    /// specialised `Set`s (the most frequent shapes)
-    SetSlotSlot(Slot, Slot),
-    SetSlotConst(Slot, u64),
-    SetSlotField(Slot, FieldLoc),
-    SetFieldSlot(FieldLoc, Slot),
-    SetFieldConst(FieldLoc, u64),
-    SetSlice(Slot, u32, u64, Box<Ex>),
-    Copy(Vec<CopyItem>),
-    // Register ops: expressions flattened to three-address code over slots
-    // (temporaries are slots past the program's). `d` is the destination,
-    // `a`/`b` slots, `c` a constant, `m` the result mask.
-    Add(Slot, Slot, Slot, u64),
-    AddC(Slot, Slot, u64, u64),
-    Sub(Slot, Slot, Slot, u64),
-    And(Slot, Slot, Slot),
-    AndC(Slot, Slot, u64),
-    Or(Slot, Slot, Slot),
-    OrC(Slot, Slot, u64),
-    Xor(Slot, Slot, Slot),
-    XorC(Slot, Slot, u64),
-    /// `a >> c` (c < 64)
-    ShrC(Slot, Slot, u32),
-    /// `(a << c) & m` (c < 64)
-    ShlC(Slot, Slot, u32, u64),
-    EqC(Slot, Slot, u64),
-    NeC(Slot, Slot, u64),
-    /// any other binary operation
-    Bin(BinK, Slot, Slot, Slot, u64),
-    BinC(BinK, Slot, Slot, u64, u64),
-    /// `(a >> lo) & m`
-    SliceR(Slot, Slot, u32, u64),
-    /// `(a << bw) | b`
-    ConcatR(Slot, Slot, Slot, u32),
-    /// sign-extend from width `from`, then mask
-    SExtR(Slot, Slot, u32, u64),
-    /// `!a & m`
-    BitNotR(Slot, Slot, u64),
-    /// the low `n` bytes of `a` reversed
-    BswapR(Slot, Slot, u32),
-    /// `d = (a + ((x >> sh) & mk)) & m` (an `Add` fused with the shift or
-    /// mask that made its operand)
-    AddSM(Slot, Slot, Slot, u32, u64, u64),
-    /// `d = (((x >> sh) & mk) + ((y >> sh2) & mk2)) & m`
-    AddSM2(Slot, Slot, u32, u64, Slot, u32, u64, u64),
-    /// `d = ((x >> sh) & mk) ^ c`
-    XorSMC(Slot, Slot, u32, u64, u64),
-    /// a field's low `n` bytes reversed, into a slot
-    LoadBswap(Slot, FieldLoc, u32),
-    /// a slot's low `n` bytes reversed, into a field
-    StoreBswap(FieldLoc, Slot, u32),
-    /// `d = if c != 0 { a } else { b }`
-    CondR(Slot, Slot, Slot, Slot),
-    /// jump if the slot is zero / non-zero / equal to / not equal to a constant
-    Jz(Slot, u32),
-    Jnz(Slot, u32),
-    JEqC(Slot, u64, u32),
-    JNeC(Slot, u64, u32),
-    JumpIfZero(Box<Ex>, u32),
-    Jump(u32),
-    SwitchJump(Slot, Vec<(u64, u32)>, u32),
-    /// look the table up, write the action's parameters, call it
-    Apply {
-        table: u32,
-        hit: Option<Slot>,
-        action_run: Option<Slot>,
-    },
-    /// evaluate arguments into the action's parameters, call it
-    CallAction {
-        action: u32,
-        args: Vec<Ex>,
-    },
-    CopyOut(Vec<(Dst, Slot)>),
-    Ret,
-    /// end of the current block (also `exit`, parser accept/reject)
-    End,
-    MarkToDrop,
-    RegRead {
-        reg: u32,
-        dst: Dst,
-        idx: Box<Ex>,
-    },
-    RegWrite {
-        reg: u32,
-        idx: Box<Ex>,
-        val: Box<Ex>,
-        m: u64,
-    },
-    Count {
-        counter: u32,
-        idx: Box<Ex>,
-    },
-    /// `St::Hash`, boxed (rare; keeps ops small)
-    Hash(Box<St>),
-    /// `St::Checksum`, boxed
-    Checksum(Box<St>),
-    /// on a too-short packet: set `PacketTooShort` and end the parser
-    Extract(u32),
-    Emit(u32),
-    /// parser transition to a state's code (counted, so looping parsers stop)
-    Goto(u32),
-    /// parser select; targets are code positions; no match sets `NoMatch`, ends
-    Select {
-        keys: Box<[Ex]>,
-        cases: Box<[(Vec<KeySet>, u32)]>,
-    },
-    /// single-key select (the common case), cases inline
-    Select1 {
-        key: Box<Ex>,
-        cases: Box<[(KeySet, u32)]>,
-    },
-}
-
-// Ops stay small (rare, large operands are boxed) so the code of a program
-// stays in the first-level cache.
-const _: () = assert!(std::mem::size_of::<Op>() <= 48);
-
-impl Op {
-    /// One-line rendering for `--show-compiled` listings.
-    pub(crate) fn show(&self) -> String {
-        let d = format!("{self:?}");
-        let mut out: String = d.chars().take(4000).collect();
-        if d.len() > 4000 {
-            out.push_str(" ...");
-        }
-        out
-    }
-}
-
-/// Entry points into [`Code::ops`].
-#[derive(Clone, Debug, Default)]
-pub(crate) struct Code {
-    pub ops: Vec<Op>,
-    pub action_entry: Vec<u32>,
-    pub parser: u32,
-    pub verify: u32,
-    pub ingress: u32,
-    pub egress: u32,
-    pub compute: u32,
-    pub deparser: u32,
-    /// where the parser goes when it ends (accept, reject or error): the shared
-    /// `End`, or the ingress block when verify is empty (then parser and
-    /// ingress run as one block)
-    pub parser_end: u32,
-    /// the compute block when it is only checksum ops: their positions (run
-    /// without entering the interpreter loop)
-    pub compute_checksums: Option<Vec<u32>>,
-    /// the deparser when it is only `emit`s: the headers, in order
-    pub deparser_emits: Option<Vec<(u32, Slot)>>,
-}
+use crate::program::*;
 
 /// The ops of the block at `entry` up to its `End`, if each satisfies `f`.
 fn straight_block<T>(ops: &[Op], entry: u32, f: impl Fn(u32, &Op) -> Option<T>) -> Option<Vec<T>> {
@@ -995,7 +839,7 @@ mod tests {
                 _ => Ex::Slot(rng.gen_range(0..4)),
             };
         }
-        let m = crate::exec::mask(rng.gen_range(1..=64));
+        let m = crate::program::mask(rng.gen_range(1..=64));
         let x = gen(rng, depth - 1);
         match rng.gen_range(0..9) {
             0 => {

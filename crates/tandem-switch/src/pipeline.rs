@@ -1,0 +1,26 @@
+//! `compile`: a parsed P4 program to the form the switch runs, in one visible order (as
+//! Cranelift's `Context::optimize` lays out its passes):
+//!
+//! ```text
+//! check     names, types, widths, v1model binding -> statement trees over slots (program)
+//! optimize  dead/self stores, forward substitution, boolean folding (CompileOptions)
+//! flatten   trees -> one instruction array with jumps and action calls (program::Code)
+//! ```
+//!
+//! The interpreter (`exec`) runs the result; a native-code back end plugs in after `flatten`
+//! (or beside it, from the optimised trees).
+
+use tandem_p4_syntax::Program;
+
+use crate::check::{check_program, Checked, Diagnostic};
+
+/// Checks, optimises (when `optimize`) and flattens `prog`.
+pub(crate) fn compile(prog: &Program, optimize: bool) -> Result<Checked, Vec<Diagnostic>> {
+    let mut checked = check_program(prog)?;
+    checked.compiled.optimize = optimize;
+    if optimize {
+        crate::opt::optimize(&mut checked.compiled);
+    }
+    checked.compiled.code = crate::flatten::lower(&checked.compiled);
+    Ok(checked)
+}
