@@ -1,81 +1,40 @@
-//! A small, fast, deterministic hasher for integer keys (the Fx hash of rustc), for the
-//! state store's maps and the runtime's per-packet bookkeeping. Not resistant to chosen
-//! keys; deterministic, so iteration order never depends on a random seed.
+//! The project's two non-cryptographic hashes, each in one place:
+//!
+//! - **Fx** (rustc's hash, from the `rustc-hash` crate): fast and deterministic, for the state
+//!   store's maps, the runtime's per-packet bookkeeping and the software switch's tables. Not
+//!   resistant to chosen keys; deterministic, so iteration order never depends on a seed.
+//! - **FNV-1a 64** (the `fnv` crate): content digests written into files and cache keys
+//!   (`plan.json`'s `ir_digest`, the server build cache, frame digests of `check`).
 
-use std::hash::{BuildHasherDefault, Hasher};
+pub use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet, FxHasher};
 
-/// The Fx hasher: one rotate, xor and multiply per word.
-#[derive(Clone, Copy, Debug, Default)]
-pub struct FxHasher {
-    hash: u64,
+use std::hash::Hasher;
+
+/// FNV-1a 64 of `bytes`.
+pub fn fnv1a64(bytes: &[u8]) -> u64 {
+    let mut h = fnv::FnvHasher::default();
+    h.write(bytes);
+    h.finish()
 }
 
-const SEED: u64 = 0xf135_7aea_2e62_a9c5;
+/// FNV-1a 64 over several fields, each followed by a `0xff` separator byte (so `("ab", "c")`
+/// and `("a", "bc")` differ).
+#[derive(Default)]
+pub struct FieldDigest(fnv::FnvHasher);
 
-impl FxHasher {
-    #[inline]
-    fn add(&mut self, word: u64) {
-        self.hash = (self.hash.rotate_left(5) ^ word).wrapping_mul(SEED);
+impl FieldDigest {
+    /// Adds one field.
+    pub fn field(&mut self, bytes: &[u8]) -> &mut Self {
+        self.0.write(bytes);
+        self.0.write(&[0xff]);
+        self
+    }
+
+    /// The digest.
+    pub fn finish(&self) -> u64 {
+        self.0.finish()
     }
 }
-
-impl Hasher for FxHasher {
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        let mut chunks = bytes.chunks_exact(8);
-        for c in &mut chunks {
-            let mut w = [0u8; 8];
-            w.copy_from_slice(c);
-            self.add(u64::from_le_bytes(w));
-        }
-        let rest = chunks.remainder();
-        if !rest.is_empty() {
-            let mut w = [0u8; 8];
-            w[..rest.len()].copy_from_slice(rest);
-            self.add(u64::from_le_bytes(w) ^ ((rest.len() as u64) << 56));
-        }
-    }
-
-    #[inline]
-    fn write_u8(&mut self, i: u8) {
-        self.add(u64::from(i));
-    }
-
-    #[inline]
-    fn write_u16(&mut self, i: u16) {
-        self.add(u64::from(i));
-    }
-
-    #[inline]
-    fn write_u32(&mut self, i: u32) {
-        self.add(u64::from(i));
-    }
-
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.add(i);
-    }
-
-    #[inline]
-    fn write_usize(&mut self, i: usize) {
-        self.add(i as u64);
-    }
-
-    #[inline]
-    fn finish(&self) -> u64 {
-        // The multiply leaves the high bits well mixed; hash tables index by the low ones.
-        self.hash.rotate_left(26)
-    }
-}
-
-/// Builds [`FxHasher`]s.
-pub type FxBuildHasher = BuildHasherDefault<FxHasher>;
-
-/// A `HashMap` with [`FxHasher`].
-pub type FxHashMap<K, V> = std::collections::HashMap<K, V, FxBuildHasher>;
-
-/// A `HashSet` with [`FxHasher`].
-pub type FxHashSet<K> = std::collections::HashSet<K, FxBuildHasher>;
 
 #[cfg(test)]
 mod tests {
@@ -83,7 +42,20 @@ mod tests {
     use std::hash::{BuildHasher, Hash};
 
     fn h<T: Hash + ?Sized>(t: &T) -> u64 {
-        FxBuildHasher::default().hash_one(t)
+        FxBuildHasher.hash_one(t)
+    }
+
+    #[test]
+    fn fnv1a64_is_the_reference_function() {
+        // FNV-1a 64 test vectors (Fowler, Noll, Vo).
+        assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);
+        assert_eq!(fnv1a64(b"a"), 0xaf63_dc4c_8601_ec8c);
+        assert_eq!(fnv1a64(b"foobar"), 0x8594_4171_f739_67e8);
+        let mut d = FieldDigest::default();
+        d.field(b"ab").field(b"c");
+        let mut e = FieldDigest::default();
+        e.field(b"a").field(b"bc");
+        assert_ne!(d.finish(), e.finish());
     }
 
     #[test]

@@ -135,7 +135,7 @@ mod tests {
 
     #[test]
     fn behaves_as_a_slice() {
-        let b = FxBuildHasher::default();
+        let b = FxBuildHasher;
         for n in [0usize, 1, 5, 8, 9, 20] {
             let v: Vec<u64> = (0..n as u64).map(|i| i * 0x1_0001 + 7).collect();
             let w = Words::new(&v);

@@ -75,12 +75,7 @@ impl CheckReport {
 }
 
 fn frame_hash(port: u32, frame: &[u8]) -> (u32, u64, usize) {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for &b in frame {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
-    (port, h, frame.len())
+    (port, tandem_ir::hash::fnv1a64(frame), frame.len())
 }
 
 /// Runs `packets` through the reference (the native NF, already configured) and the

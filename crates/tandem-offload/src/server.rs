@@ -24,15 +24,11 @@ pub const SERVER_FLAGS: &[&str] = &["-std=c++17", "-O2", "-shared", "-fPIC", "-W
 /// Compiles `server.cc` text to a shared object under `cache_dir` (reused when the text, the
 /// ABI header and the flags are unchanged) and returns its path.
 pub fn compile_server(cc: &str, cache_dir: &Path) -> Result<PathBuf, OffloadError> {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in cc
-        .bytes()
-        .chain(tandem_cpp::SERVER_H.bytes())
-        .chain(SERVER_FLAGS.concat().bytes())
-    {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0100_0000_01b3);
-    }
+    let h = tandem_ir::hash::FieldDigest::default()
+        .field(cc.as_bytes())
+        .field(tandem_cpp::SERVER_H.as_bytes())
+        .field(SERVER_FLAGS.concat().as_bytes())
+        .finish();
     let dir = cache_dir.join("server");
     let io = |p: &Path, e: std::io::Error| OffloadError::Io(format!("{}: {e}", p.display()));
     std::fs::create_dir_all(dir.join("include/tandem")).map_err(|e| io(&dir, e))?;

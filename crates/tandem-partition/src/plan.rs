@@ -338,10 +338,5 @@ impl Plan {
 
 /// FNV-1a 64 of `text`, as written in [`Plan::ir_digest`].
 pub fn ir_digest(text: &str) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in text.bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
-    format!("fnv1a64:{h:016x}")
+    format!("fnv1a64:{:016x}", tandem_ir::hash::fnv1a64(text.as_bytes()))
 }

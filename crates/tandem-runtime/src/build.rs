@@ -7,8 +7,9 @@
 use std::path::{Path, PathBuf};
 use std::process::Command;
 
-use crate::nfapi::{self, Fnv};
+use crate::nfapi;
 use crate::BuildError;
+use tandem_ir::hash::FieldDigest;
 
 /// How to compile an NF.
 #[derive(Clone, Debug)]
@@ -81,16 +82,16 @@ pub fn compile_native(source: &Path, opts: &BuildOptions) -> Result<PathBuf, Bui
         source: e,
     })?;
     let include = nfapi::materialize(&opts.cache_dir)?;
-    let mut key = Fnv::new();
-    key.write(&text);
-    key.write(&nfapi::fingerprint().to_le_bytes());
-    key.write(opts.cxx.as_os_str().as_encoded_bytes());
+    let mut key = FieldDigest::default();
+    key.field(&text);
+    key.field(&nfapi::fingerprint().to_le_bytes());
+    key.field(opts.cxx.as_os_str().as_encoded_bytes());
     for f in NATIVE_FLAGS
         .iter()
         .copied()
         .chain(opts.extra_flags.iter().map(String::as_str))
     {
-        key.write(f.as_bytes());
+        key.field(f.as_bytes());
     }
     // The source's own directory is on the include path, so local headers count too.
     let src_dir = source.parent().unwrap_or(Path::new("."));
@@ -101,8 +102,8 @@ pub fn compile_native(source: &Path, opts: &BuildOptions) -> Result<PathBuf, Bui
             Some("h" | "hh" | "hpp")
         ) {
             if let Ok(t) = std::fs::read(&p) {
-                key.write(p.as_os_str().as_encoded_bytes());
-                key.write(&t);
+                key.field(p.as_os_str().as_encoded_bytes());
+                key.field(&t);
             }
         }
     }

@@ -37,10 +37,9 @@ pub const ABI_VERSION: u32 = 1;
 
 /// A stable fingerprint of the headers (FNV-1a), used to key caches.
 pub fn fingerprint() -> u64 {
-    let mut h = Fnv::new();
+    let mut h = tandem_ir::hash::FieldDigest::default();
     for (name, text) in HEADERS {
-        h.write(name.as_bytes());
-        h.write(text.as_bytes());
+        h.field(name.as_bytes()).field(text.as_bytes());
     }
     h.finish()
 }
@@ -68,27 +67,6 @@ pub fn materialize(cache: &Path) -> Result<PathBuf, BuildError> {
         }
     }
     Ok(root)
-}
-
-/// 64-bit FNV-1a, for cache keys (not for security).
-pub(crate) struct Fnv(u64);
-
-impl Fnv {
-    pub(crate) fn new() -> Self {
-        Fnv(0xcbf29ce484222325)
-    }
-    pub(crate) fn write(&mut self, bytes: &[u8]) {
-        for b in bytes {
-            self.0 ^= u64::from(*b);
-            self.0 = self.0.wrapping_mul(0x100000001b3);
-        }
-        // Separate fields so ("ab","c") and ("a","bc") differ.
-        self.0 ^= 0xff;
-        self.0 = self.0.wrapping_mul(0x100000001b3);
-    }
-    pub(crate) fn finish(&self) -> u64 {
-        self.0
-    }
 }
 
 #[cfg(test)]

@@ -25,7 +25,6 @@
 use crate::pmap::PMap;
 use crate::program::{mask, MatchKind};
 use std::collections::HashMap;
-use std::hash::{BuildHasherDefault, Hasher};
 use std::sync::Arc;
 
 /// Most key fields a table may have.
@@ -64,34 +63,8 @@ pub(crate) struct Entry {
     pub args: Box<[u64]>,
 }
 
-#[derive(Default)]
-pub(crate) struct Fx(u64);
-
-impl Hasher for Fx {
-    #[inline]
-    fn finish(&self) -> u64 {
-        self.0
-    }
-    #[inline]
-    fn write(&mut self, bytes: &[u8]) {
-        for &b in bytes {
-            self.write_u64(b as u64);
-        }
-    }
-    #[inline]
-    fn write_u64(&mut self, i: u64) {
-        self.0 = (self.0.rotate_left(5) ^ i).wrapping_mul(0x51_7c_c1_b7_27_22_0a_95);
-    }
-    #[inline]
-    fn write_u128(&mut self, i: u128) {
-        self.write_u64(i as u64);
-        self.write_u64((i >> 64) as u64);
-        // final avalanche so low bits are well mixed for the table index
-        self.0 ^= self.0 >> 29;
-    }
-}
-
-type FxMap<K, V> = HashMap<K, V, BuildHasherDefault<Fx>>;
+/// Table hash maps use the project's one Fx hasher (`rustc-hash`, as `tandem_ir::hash`).
+type FxMap<K, V> = HashMap<K, V, rustc_hash::FxBuildHasher>;
 
 /// Packs up to 128 bits of key fields into one `u128`, injectively (every field
 /// gets its own bit range). When the fields can be placed in two 64-bit words
