@@ -1,6 +1,7 @@
 //! The `tandem` command: the only crate that uses `anyhow`, prints to the terminal and
 //! decides process exit codes. Each subcommand lives in `cmd/<name>.rs` and exposes
 //! `Args` (a clap `Args` or `Subcommand` type) and `run(args) -> anyhow::Result<()>`.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // the CLI is where printing belongs
 
 mod cmd;
 

@@ -4,6 +4,7 @@
 //!
 //! Knobs for longer runs: `TANDEM_CHECK_PACKETS` (default 4000), `TANDEM_CHECK_PROFILE`
 //! (tofino1), `TANDEM_CHECK_WORKLOAD` (the NF's default).
+#![allow(clippy::print_stdout, clippy::print_stderr)] // test progress and figures go to the test log
 
 mod common;
 

@@ -1,5 +1,6 @@
 //! Every scenario file of every example NF (`examples/nfs/<nf>/scenarios/*.toml`) on the
 //! reference host. One test per NF; a failing test lists every failing file of that NF.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // test progress and figures go to the test log
 
 use std::path::{Path, PathBuf};
 

@@ -11,6 +11,7 @@
 //! 100,000 packets per NF and workload: generation, the NF (compiled -O2 by clang) and the
 //! checks take 1.5-4 s per run in a debug build, so the tests always run (about 15 s in
 //! total on two cores). Each run prints its counts (`--nocapture`).
+#![allow(clippy::print_stdout, clippy::print_stderr)] // test progress and figures go to the test log
 
 use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};

@@ -1,5 +1,6 @@
 //! Processes a fixed number of packets (for `perf stat` or callgrind):
 //! `pps minilb|minilb-gen|lpm|PROGRAM.p4 N`.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a measuring tool prints its figures
 use tandem_switch::bench;
 
 fn main() {

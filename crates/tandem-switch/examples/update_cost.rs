@@ -1,6 +1,7 @@
 //! Cost of small control-plane batches on a large exact table (MiniLB's `conn`
 //! with N entries): `update_cost [N] [batches]`. Uses only the public API, so the
 //! same file measures any version of the crate.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // a measuring tool prints its figures
 use std::time::Instant;
 use tandem_switch::{bench, ControlOp, KeyMatch, TableEntry};
 

@@ -1,4 +1,5 @@
 //! Shared by the front end's tests: lifting a C++ file through the real driver.
+#![allow(clippy::print_stdout, clippy::print_stderr)] // test progress and figures go to the test log
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
