@@ -16,9 +16,8 @@
 
 mod common;
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
-use std::time::Duration;
 
 use common::*;
 use tandem_offload::{ControlFailure, ServerHost};
@@ -26,20 +25,52 @@ use tandem_runtime::{Host, Verdict};
 use tandem_switch::{ControlOp, Switch};
 use tandem_traffic::{FiveTuple, ReplyRewriter, TracePacket};
 
-/// A control plane whose every request takes a while (a slow switch CPU or link).
-struct Slow(SwitchControl, Duration);
+/// A control plane that lets the packet stream run between its requests: after each write
+/// it waits until the stream has pushed a few more packets through the switch, so every
+/// intermediate state the requests leave is seen by packets — deterministically, where a
+/// sleep would only make it likely (a slow switch CPU or link, as the stream sees it).
+struct Slow {
+    inner: SwitchControl,
+    streamed: Arc<AtomicUsize>,
+    /// Set once the stream runs (the initial install happens before it starts).
+    armed: Arc<AtomicBool>,
+}
+
+impl Slow {
+    fn let_packets_through(&self) {
+        if !self.armed.load(Ordering::SeqCst) {
+            return;
+        }
+        let from = self.streamed.load(Ordering::SeqCst);
+        while self.streamed.load(Ordering::SeqCst) < from + PACKETS_BETWEEN_REQUESTS {
+            std::thread::yield_now();
+        }
+    }
+}
+
+/// Packets the stream sends between two control requests.
+const PACKETS_BETWEEN_REQUESTS: usize = 4;
 
 impl ControlPlane for Slow {
     fn write(&mut self, ops: &[ControlOp]) -> Result<(), ControlFailure> {
-        std::thread::sleep(self.1);
-        self.0.write(ops)
+        let r = self.inner.write(ops);
+        self.let_packets_through();
+        r
     }
     fn register_write(&mut self, n: &str, i: u32, v: u64) -> Result<(), ControlFailure> {
-        std::thread::sleep(self.1);
-        self.0.register_write(n, i, v)
+        let r = self.inner.register_write(n, i, v);
+        self.let_packets_through();
+        r
     }
     fn register_read(&mut self, n: &str, i: u32) -> Result<u64, ControlFailure> {
-        self.0.register_read(n, i)
+        self.inner.register_read(n, i)
+    }
+}
+
+/// Waits until `counter` reaches `n`.
+fn wait_for(counter: &AtomicUsize, n: usize) {
+    while counter.load(Ordering::SeqCst) < n {
+        std::thread::yield_now();
     }
 }
 
@@ -77,7 +108,7 @@ fn connection(reference: &mut Host) -> (TracePacket, TracePacket, TracePacket) {
 }
 
 /// Runs the race; returns what the stream saw and the SYN's verdict.
-fn race(atomic: bool, delay: Duration) -> (Vec<Seen>, Verdict, Verdict) {
+fn race(atomic: bool) -> (Vec<Seen>, Verdict, Verdict) {
     let p4 = P4Options {
         atomic_update: atomic,
         ..P4Options::default()
@@ -95,7 +126,14 @@ fn race(atomic: bool, delay: Duration) -> (Vec<Seen>, Verdict, Verdict) {
         cache_dir: cache(),
         ..RunOptions::default()
     };
-    let cp = Box::new(Slow(SwitchControl::new(sw.clone()), delay));
+    let streamed = Arc::new(AtomicUsize::new(0));
+    let after_release = Arc::new(AtomicUsize::new(0));
+    let armed = Arc::new(AtomicBool::new(false));
+    let cp = Box::new(Slow {
+        inner: SwitchControl::new(sw.clone()),
+        streamed: streamed.clone(),
+        armed: armed.clone(),
+    });
     let mut host = ServerHost::new(&b, &initial, &opts, cp).unwrap();
 
     // The SYN misses on the switch (which allocates its port) and goes to the server.
@@ -109,6 +147,7 @@ fn race(atomic: bool, delay: Duration) -> (Vec<Seen>, Verdict, Verdict) {
     let seen = Arc::new(Mutex::new(Vec::<Seen>::new()));
     let stream = {
         let (sw, released, stop, seen) = (sw.clone(), released.clone(), stop.clone(), seen.clone());
+        let (streamed, after_release) = (streamed.clone(), after_release.clone());
         std::thread::spawn(move || {
             let mut w = sw.worker();
             let mut local = Vec::new();
@@ -119,12 +158,18 @@ fn race(atomic: bool, delay: Duration) -> (Vec<Seen>, Verdict, Verdict) {
                     // Known connection: out leaves on port 1, the reply on port 0.
                     let hit = port == Some(if outbound { 1 } else { 0 });
                     local.push((outbound, hit, after));
+                    streamed.fetch_add(1, Ordering::SeqCst);
+                    if after {
+                        after_release.fetch_add(1, Ordering::SeqCst);
+                    }
                 }
             }
             seen.lock().unwrap().extend(local);
         })
     };
-    std::thread::sleep(Duration::from_millis(20));
+    // Packets before the update, between each of its requests (Slow), and after the release.
+    wait_for(&streamed, STREAM_BEFORE);
+    armed.store(true, Ordering::SeqCst);
     let back = host.handle(&frame, 0, syn.ts_ns).unwrap().unwrap().to_vec();
     released.store(true, Ordering::SeqCst);
     let got = match w.process(64, &back) {
@@ -134,12 +179,16 @@ fn race(atomic: bool, delay: Duration) -> (Vec<Seen>, Verdict, Verdict) {
         },
         None => Verdict::Drop,
     };
-    std::thread::sleep(Duration::from_millis(20));
+    wait_for(&after_release, STREAM_AFTER);
     stop.store(true, Ordering::SeqCst);
     stream.join().unwrap();
     let seen = std::mem::take(&mut *seen.lock().unwrap());
     (seen, want, got)
 }
+
+/// Packets streamed before the SYN's update starts, and after its release.
+const STREAM_BEFORE: usize = 200;
+const STREAM_AFTER: usize = 200;
 
 /// The first packet that saw the connection, and the first later one that did not.
 fn torn(seen: &[Seen]) -> Option<(usize, usize)> {
@@ -150,7 +199,7 @@ fn torn(seen: &[Seen]) -> Option<(usize, usize)> {
 
 #[test]
 fn two_table_update_is_atomic_and_committed_before_release() {
-    let (seen, want, got) = race(true, Duration::from_millis(2));
+    let (seen, want, got) = race(true);
     assert_eq!(got, want, "the SYN leaves as the reference sends it");
     let hits = seen.iter().filter(|s| s.1).count();
     let before = seen.iter().filter(|s| !s.2).count();
@@ -177,9 +226,9 @@ fn two_table_update_is_atomic_and_committed_before_release() {
 
 #[test]
 fn without_atomic_update_the_race_is_visible() {
-    // The same update written table by table, with a slow control plane: the stream catches
-    // the moment one table has the connection and the other does not.
-    let (seen, want, got) = race(false, Duration::from_millis(10));
+    // The same update written table by table: packets pass between the two writes, so the
+    // stream sees one table with the connection and the other without it.
+    let (seen, want, got) = race(false);
     assert_eq!(got, want);
     assert!(
         torn(&seen).is_some(),

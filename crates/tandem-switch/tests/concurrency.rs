@@ -1,11 +1,12 @@
 //! Atomic batches under load: a control thread rewrites two tables together in
 //! each batch while a packet thread streams packets; every packet must see both
 //! changes of a batch or neither (the two tables' values always agree), and no
-//! packet may see an older batch than one it already saw.
+//! packet may see an older batch than one it already saw. Synchronised by packet counts,
+//! not by time: after each batch the control thread waits until the packet thread has
+//! processed packets that started after it.
 
-use std::sync::atomic::{AtomicBool, Ordering};
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::Arc;
-use std::time::{Duration, Instant};
 use tandem_switch::{bench::frame64, ControlOp, KeyMatch, Switch, TableEntry};
 
 const SRC: u32 = 0x0a00_0001;
@@ -78,38 +79,45 @@ fn packets_never_see_half_a_batch() {
     }
     sw.apply_batch(&pad).expect("pad");
     let stop = Arc::new(AtomicBool::new(false));
+    let processed = Arc::new(AtomicU64::new(0));
     let pkt = frame64(SRC, DST, 17, 1, 2);
     let reader = {
-        let sw = sw.clone();
-        let stop = stop.clone();
+        let (sw, stop, processed) = (sw.clone(), stop.clone(), processed.clone());
         std::thread::spawn(move || {
             let mut w = sw.worker();
-            let (mut n, mut last, mut changes) = (0u64, 0u8, 0u64);
-            while !stop.load(Ordering::Relaxed) {
+            let (mut n, mut last, mut changes) = (0u64, 1u8, 0u64);
+            while !stop.load(Ordering::SeqCst) {
                 let (port, out) = w.process(0, &pkt).expect("forwarded");
                 assert_eq!(port, 1);
                 let (dscp, ttl) = (out[15], out[22]);
                 assert_eq!(dscp, ttl, "packet {n} saw half a batch");
+                // Batch ids only grow: a packet never sees an older batch than one before it.
+                assert!(ttl >= last, "packet {n} saw batch {ttl} after batch {last}");
                 if ttl != last {
                     changes += 1;
                     last = ttl;
                 }
                 n += 1;
+                processed.fetch_add(1, Ordering::SeqCst);
             }
             (n, changes)
         })
     };
-    let t = Instant::now();
-    let mut i = 2u64;
-    while t.elapsed() < Duration::from_millis(700) {
+    // A fixed number of batches (ids 2..=BATCHES+1 fit the 8-bit fields without wrapping).
+    // After each, the writer waits for two more packets: the second one started after the
+    // batch was applied, so every batch is seen.
+    const BATCHES: u64 = 250;
+    for i in 2..BATCHES + 2 {
         sw.apply_batch(&batch(i, false)).expect("batch");
-        i += 1;
+        let from = processed.load(Ordering::SeqCst);
+        while processed.load(Ordering::SeqCst) < from + 2 {
+            std::thread::yield_now();
+        }
     }
-    stop.store(true, Ordering::Relaxed);
+    stop.store(true, Ordering::SeqCst);
     let (n, changes) = reader.join().expect("reader thread");
-    eprintln!("{i} batches, {n} packets, {changes} observed changes");
-    assert!(n > 1000, "too few packets: {n}");
-    assert!(changes > 10, "packets never observed batches: {changes}");
+    assert!(n >= 2 * BATCHES, "too few packets: {n}");
+    assert_eq!(changes, BATCHES, "every batch observed, in order");
 }
 
 #[test]
