@@ -1,7 +1,12 @@
 //! The primary copy's map operations (direct `StateStore` operations, as the server
-//! partition's callbacks run them) against the module's own `map.*` instructions run on the
-//! interpreter: same results, same state, for plain and expiring maps at and past capacity,
-//! with expiry, refresh and keys/values wider than their types.
+//! partition's callbacks run them) against two references: the module's own `map.*`
+//! instructions run on the interpreter (same results, same state), and an independent model
+//! of the documented semantics (docs/nf-api.md: insert overwrites and refuses a new key when
+//! the map is full; an expiring-map entry not inserted or found for more than its idle time
+//! is gone, and does not count against capacity) — since both the primary copy and the
+//! interpreter call the same `StateStore` code, only the model can catch a bug they share.
+//! Plain and expiring maps at and past capacity, with expiry, refresh and keys/values wider
+//! than their types.
 
 use std::sync::Arc;
 
@@ -57,6 +62,43 @@ fn reference(
     d.results.iter().map(|&r| m.value(r).unwrap()).collect()
 }
 
+/// The documented semantics, written from docs/nf-api.md alone: key -> (value, last used).
+struct Model {
+    capacity: usize,
+    idle: Option<u64>,
+    entries: std::collections::BTreeMap<Vec<u64>, (Vec<u64>, u64)>,
+}
+
+impl Model {
+    fn live(&self, e: &(Vec<u64>, u64), now: u64) -> bool {
+        self.idle.is_none_or(|idle| now.saturating_sub(e.1) <= idle)
+    }
+
+    fn find(&mut self, key: &[u64], now: u64) -> Option<Vec<u64>> {
+        let live = self.entries.get(key).is_some_and(|e| self.live(e, now));
+        if !live {
+            return None;
+        }
+        let e = self.entries.get_mut(key)?;
+        e.1 = now;
+        Some(e.0.clone())
+    }
+
+    fn insert(&mut self, key: &[u64], value: &[u64], now: u64) -> bool {
+        let live_here = self.entries.get(key).is_some_and(|e| self.live(e, now));
+        let live_count = self.entries.values().filter(|e| self.live(e, now)).count();
+        if !live_here && live_count >= self.capacity {
+            return false;
+        }
+        self.entries.insert(key.to_vec(), (value.to_vec(), now));
+        true
+    }
+
+    fn erase(&mut self, key: &[u64]) {
+        self.entries.remove(key);
+    }
+}
+
 #[test]
 fn map_operations_match_the_interpreter() {
     let module = Arc::new(parse_module(NF).unwrap());
@@ -82,6 +124,22 @@ fn map_operations_match_the_interpreter() {
     };
     let mut now = 0u64;
     let mut refused = [0u32; 2];
+    // flows: expiring, capacity 4, idle 100 ns; table: plain, capacity 3 (see NF).
+    let mut models = [
+        Model {
+            capacity: 4,
+            idle: Some(100),
+            entries: Default::default(),
+        },
+        Model {
+            capacity: 3,
+            idle: None,
+            entries: Default::default(),
+        },
+    ];
+    // Keys {i16, i8} and values {i32, i8} as the NF declares them.
+    let key_masks = [0xffffu64, 0xff];
+    let value_masks = [0xffff_ffffu64, 0xff];
     for step in 0..20_000 {
         now += next() % 40;
         let (inst, state, op) = insts[(next() % insts.len() as u64) as usize];
@@ -115,6 +173,24 @@ fn map_operations_match_the_interpreter() {
         assert_eq!(
             got, want,
             "step {step}: op {op} on state {state} key {key:?} at {now}"
+        );
+        let mkey: Vec<u64> = key.iter().zip(key_masks).map(|(k, m)| k & m).collect();
+        let mvalue: Vec<u64> = value.iter().zip(value_masks).map(|(v, m)| v & m).collect();
+        let model = &mut models[state as usize];
+        let expected = match op {
+            0 => match model.find(&mkey, now) {
+                Some(v) => [vec![1], v].concat(),
+                None => vec![0, 0, 0],
+            },
+            1 => vec![u64::from(model.insert(&mkey, &mvalue, now))],
+            _ => {
+                model.erase(&mkey);
+                Vec::new()
+            }
+        };
+        assert_eq!(
+            got, expected,
+            "step {step}: op {op} on state {state} key {key:?} at {now}: the documented semantics"
         );
         assert!(primary.take_error().is_none());
         assert_eq!(primary.store, store, "step {step}");
