@@ -206,3 +206,23 @@ fn map_operations_match_the_interpreter() {
     // Both maps were driven past capacity.
     assert!(refused.iter().all(|&n| n > 0), "{refused:?}");
 }
+
+/// The idle-time boundary, step by step: an entry used exactly `idle` ago is live, one used
+/// `idle + 1` ago is gone (docs/nf-api.md: "not inserted or found for more than IdleNs").
+#[test]
+fn expiry_boundary_is_more_than_the_idle_time() {
+    let module = Arc::new(parse_module(NF).unwrap());
+    let flows = module.state_by_name("flows").unwrap().as_u32();
+    let mut primary = Primary::new(module.clone(), StateStore::new(&module));
+    let (key, value) = ([1u64, 2], [3u64, 4]);
+    primary.set_now(1000);
+    assert!(primary.insert(flows, &key, &value));
+    primary.set_now(1100);
+    assert_eq!(
+        primary.find(flows, &key),
+        Some(value.to_vec()),
+        "used 100 ns ago"
+    );
+    primary.set_now(1201);
+    assert_eq!(primary.find(flows, &key), None, "used 101 ns ago");
+}
