@@ -31,6 +31,7 @@ const NFS: &[&str] = &[
     "statefilter",
     "trojan",
     "pktcount",
+    "cmsketch",
 ];
 
 fn run_all(nf: &str) {
@@ -93,7 +94,8 @@ nf_tests!(
     proxy,
     statefilter,
     trojan,
-    pktcount
+    pktcount,
+    cmsketch
 );
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the

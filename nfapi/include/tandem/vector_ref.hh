@@ -6,26 +6,28 @@
 
 namespace tandem {
 
-/// `v[i]` on a vector of integers: reads as `v.get(i)`, and `v[i] = x`, `v[i] += n`, `-=`,
-/// `|=`, `&=`, `^=`, `++`, `--` are `v.set(i, ...)` of the new value — one read-modify-write
-/// of element `i`, which the compiler places on the switch as one register access.
+/// `v[i]` on a vector of integers: reads as `v.get(i)`; `v[i] = x`, `v[i] += n`, `-=`, `|=`,
+/// `&=`, `^=`, `++`, `--` are `v.set(i, ...)` of the new value — one read-modify-write of
+/// element `i`, which the compiler places on the switch as one register access. Assignments
+/// and prefix `++`/`--` return the value written (not a reference: `uint32_t c = v[i] += 1;`
+/// does not read the element again); postfix ones the value before.
 template <class Vec, class T>
 class VectorRef {
  public:
   VectorRef(Vec& v, size_t i) : v_(v), i_(i) {}
   operator T() const { return v_.get(i_); }
-  VectorRef& operator=(T x) {
+  T operator=(T x) {
     v_.set(i_, x);
-    return *this;
+    return x;
   }
-  VectorRef& operator=(const VectorRef& o) { return *this = T(o); }
-  VectorRef& operator+=(T n) { return *this = T(v_.get(i_) + n); }
-  VectorRef& operator-=(T n) { return *this = T(v_.get(i_) - n); }
-  VectorRef& operator|=(T n) { return *this = T(v_.get(i_) | n); }
-  VectorRef& operator&=(T n) { return *this = T(v_.get(i_) & n); }
-  VectorRef& operator^=(T n) { return *this = T(v_.get(i_) ^ n); }
-  VectorRef& operator++() { return *this += T(1); }
-  VectorRef& operator--() { return *this -= T(1); }
+  T operator=(const VectorRef& o) { return *this = T(o); }
+  T operator+=(T n) { return *this = T(v_.get(i_) + n); }
+  T operator-=(T n) { return *this = T(v_.get(i_) - n); }
+  T operator|=(T n) { return *this = T(v_.get(i_) | n); }
+  T operator&=(T n) { return *this = T(v_.get(i_) & n); }
+  T operator^=(T n) { return *this = T(v_.get(i_) ^ n); }
+  T operator++() { return *this += T(1); }
+  T operator--() { return *this -= T(1); }
   T operator++(int) {
     T old = v_.get(i_);
     *this = T(old + 1);
