@@ -108,3 +108,21 @@ fn count_min_sketch_runs_on_the_switch() {
         assert!(share > 0.99, "{profile}: fast path {:.1}%", share * 100.0);
     }
 }
+
+/// The same sketch on a profile without hash units: the CRCs (and so the sketch) run on the
+/// server, where `server.cc` computes them (`tandem_hash` in `tandem/server.h`) — the server
+/// partition's lowering of `hash` against the native NF.
+#[test]
+fn count_min_sketch_hashes_on_the_server() {
+    let mut profile = tandem_partition::TargetProfile::builtin("tofino1").unwrap();
+    profile.ops.remove("hash");
+    let r = check_file_on(
+        &test_nf("sketch_mark"),
+        Addr::Plain,
+        "datamining",
+        &profile,
+        2000,
+    );
+    assert_passed("sketch_mark/no hash units", &r);
+    assert!(r.offloaded.fast_path_share() < 0.01);
+}
