@@ -66,6 +66,8 @@ pub const EXAMPLES: &[&str] = &[
     "proxy",
     "statefilter",
     "trojan",
+    "pktcount",
+    "cmsketch",
 ];
 
 /// The native build of `src`, configured from `<src>.toml` when there is one.
