@@ -11,7 +11,7 @@ struct CmSketch : Element {
   Vector<uint32_t, kWidth> row0;
   Vector<uint32_t, kWidth> row1;
   Vector<uint32_t, kWidth> row2;
-  uint32_t threshold = 1000;
+  uint32_t threshold = 300;
   uint32_t drop_heavy = 0;
   uint32_t mark_tos = 0x20;
   uint32_t out_port = 1;
@@ -22,7 +22,7 @@ struct CmSketch : Element {
       row1.push_back(0);
       row2.push_back(0);
     }
-    threshold = cfg.get_u32_or("threshold", 1000);
+    threshold = cfg.get_u32_or("threshold", 300);
     drop_heavy = cfg.get_bool_or("drop_heavy", false) ? 1 : 0;
     mark_tos = cfg.get_u16_or("mark_tos", 0x20) & 0xff;
     out_port = cfg.get_u32_or("out_port", 1);
