@@ -534,6 +534,21 @@ impl Gen<'_, '_> {
                 let a = self.val(*arg);
                 format!("tandem_bswap({a}, {rb})")
             }
+            InstKind::Hash { algo, args } => {
+                let vals: Vec<String> = args.iter().map(|&a| self.val(a)).collect();
+                let bits: Vec<String> = args.iter().map(|&a| self.bits(a).to_string()).collect();
+                let code = match algo {
+                    tandem_ir::HashAlgo::Crc16 => 16,
+                    tandem_ir::HashAlgo::Crc32 => 32,
+                    tandem_ir::HashAlgo::Identity => 64,
+                };
+                format!(
+                    "[&] {{ const uint64_t v_[] = {{{}}}; const unsigned w_[] = {{{}}}; return tandem_hash({code}, v_, w_, {}); }}()",
+                    vals.join(", "),
+                    bits.join(", "),
+                    args.len()
+                )
+            }
             InstKind::HdrRead { field } => {
                 format!(
                     "tandem_read(pkt, &hdrs, {}, {}, {})  /* {} */",
@@ -651,6 +666,7 @@ impl Gen<'_, '_> {
                         | InstKind::Cast { .. }
                         | InstKind::Select { .. }
                         | InstKind::Bswap { .. }
+                        | InstKind::Hash { .. }
                 );
                 if pure && d.results.len() == 1 && !d.kind.is_terminator() {
                     def_at.insert(d.results[0], (b, i));

@@ -128,6 +128,27 @@ static inline uint64_t tandem_ashr(uint64_t a, uint64_t b, unsigned bits) {
     int64_t x = tandem_sext(a, bits);
     return (uint64_t)(x >> (b >= bits ? bits - 1 : b)) & tandem_mask(bits);
 }
+/* tandem::crc16 / crc32 / identity (NF IR `hash`): over the operands' big-endian bytes. */
+static inline uint64_t tandem_hash(unsigned algo, const uint64_t* v, const unsigned* bits,
+                                   unsigned n) {
+    uint32_t c32 = 0xFFFFFFFFu;
+    uint16_t c16 = 0;
+    uint64_t id = 0;
+    unsigned len = 0;
+    for (unsigned i = 0; i < n; i++) {
+        for (unsigned k = bits[i] / 8; k-- > 0;) {
+            uint8_t b = (uint8_t)(v[i] >> (8 * k));
+            c32 ^= b;
+            c16 ^= b;
+            for (int j = 0; j < 8; j++) {
+                c32 = (c32 & 1) ? (c32 >> 1) ^ 0xEDB88320u : c32 >> 1;
+                c16 = (c16 & 1) ? (uint16_t)((c16 >> 1) ^ 0xA001u) : (uint16_t)(c16 >> 1);
+            }
+            if (len++ < 8) id = (id << 8) | b;
+        }
+    }
+    return algo == 16 ? c16 : algo == 32 ? (uint64_t)(c32 ^ 0xFFFFFFFFu) : id;
+}
 static inline uint64_t tandem_bswap(uint64_t a, unsigned bits) {
     uint64_t r = 0;
     for (unsigned i = 0; i < bits / 8; i++) r = (r << 8) | ((a >> (8 * i)) & 0xff);

@@ -135,6 +135,107 @@ impl IntCC {
     }
 }
 
+/// The hash functions the NF API offers (`tandem::crc16/crc32/identity`), with exactly the
+/// semantics of v1model's `hash` extern on BMv2 (`HashAlgorithm.crc16/crc32/identity`,
+/// `behavioral-model/src/bm_sim/calculations.cpp`) over the byte string made of each operand's
+/// value, big-endian, at its type's width (operands are whole bytes).
+#[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
+pub enum HashAlgo {
+    /// CRC-16/ARC: polynomial 0x8005, reflected input and output, init 0, no final xor
+    /// (`"123456789"` → 0xBB3D). Result `i16`.
+    Crc16,
+    /// CRC-32 (IEEE 802.3): polynomial 0x04C11DB7, reflected, init and final xor 0xFFFFFFFF
+    /// (`"123456789"` → 0xCBF43926). Result `i32`.
+    Crc32,
+    /// The first (at most) 8 bytes as a big-endian number. Result `i64`.
+    Identity,
+}
+
+impl HashAlgo {
+    /// Every algorithm.
+    pub const ALL: &'static [HashAlgo] = &[HashAlgo::Crc16, HashAlgo::Crc32, HashAlgo::Identity];
+
+    /// The text-form name (`crc16`, `crc32`, `identity`), also v1model's `HashAlgorithm`
+    /// member.
+    pub fn name(self) -> &'static str {
+        match self {
+            HashAlgo::Crc16 => "crc16",
+            HashAlgo::Crc32 => "crc32",
+            HashAlgo::Identity => "identity",
+        }
+    }
+
+    /// Parses [`HashAlgo::name`].
+    pub fn from_name(s: &str) -> Option<HashAlgo> {
+        HashAlgo::ALL.iter().copied().find(|a| a.name() == s)
+    }
+
+    /// The result type.
+    pub fn result_type(self) -> crate::Type {
+        match self {
+            HashAlgo::Crc16 => crate::Type::I16,
+            HashAlgo::Crc32 => crate::Type::I32,
+            HashAlgo::Identity => crate::Type::I64,
+        }
+    }
+
+    /// The hash of `bytes`.
+    pub fn compute(self, bytes: &[u8]) -> u64 {
+        match self {
+            HashAlgo::Crc16 => {
+                let mut c: u16 = 0;
+                for &b in bytes {
+                    c ^= u16::from(b);
+                    for _ in 0..8 {
+                        c = if c & 1 != 0 {
+                            (c >> 1) ^ 0xA001
+                        } else {
+                            c >> 1
+                        };
+                    }
+                }
+                u64::from(c)
+            }
+            HashAlgo::Crc32 => {
+                let mut c: u32 = 0xFFFF_FFFF;
+                for &b in bytes {
+                    c ^= u32::from(b);
+                    for _ in 0..8 {
+                        c = if c & 1 != 0 {
+                            (c >> 1) ^ 0xEDB8_8320
+                        } else {
+                            c >> 1
+                        };
+                    }
+                }
+                u64::from(c ^ 0xFFFF_FFFF)
+            }
+            HashAlgo::Identity => bytes
+                .iter()
+                .take(8)
+                .fold(0u64, |acc, &b| (acc << 8) | u64::from(b)),
+        }
+    }
+
+    /// The hash of integer operands `(value, bits)`, each serialised big-endian at its width
+    /// (a multiple of 8).
+    pub fn compute_fields(self, fields: &[(u64, u32)]) -> u64 {
+        let mut bytes = Vec::with_capacity(fields.len() * 8);
+        for &(v, bits) in fields {
+            for i in (0..bits / 8).rev() {
+                bytes.push((v >> (8 * i)) as u8);
+            }
+        }
+        self.compute(&bytes)
+    }
+}
+
+impl fmt::Display for HashAlgo {
+    fn fmt(&self, f: &mut fmt::Formatter<'_>) -> fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
 /// Width-changing casts; the target type is the result's type.
 #[derive(Clone, Copy, PartialEq, Eq, PartialOrd, Ord, Hash, Debug)]
 pub enum CastOp {
@@ -248,6 +349,14 @@ pub enum InstKind {
     Bswap {
         /// The operand.
         arg: Value,
+    },
+    /// `vR:iN = hash ALGO(args...)` — the hash of the operands' big-endian bytes (each operand
+    /// a whole number of bytes); `i16` for `crc16`, `i32` for `crc32`, `i64` for `identity`.
+    Hash {
+        /// The algorithm.
+        algo: HashAlgo,
+        /// The operands, in order.
+        args: Vec<Value>,
     },
     /// `vR:iN = hdr.read FIELD` — the big-endian value of the field's wire bytes.
     HdrRead {
@@ -473,7 +582,9 @@ impl InstKind {
                 value.iter_mut().for_each(|k| *k = f(*k));
             }
             InstKind::Send { port } => *port = f(*port),
-            InstKind::Opaque { args, .. } => args.iter_mut().for_each(|k| *k = f(*k)),
+            InstKind::Opaque { args, .. } | InstKind::Hash { args, .. } => {
+                args.iter_mut().for_each(|k| *k = f(*k))
+            }
             InstKind::Jump { dest } => call(dest, &mut f),
             InstKind::Brif {
                 cond,

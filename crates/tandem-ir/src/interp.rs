@@ -1189,6 +1189,13 @@ impl Ctx<'_> {
                 };
                 self.set(res(0)?, r)?;
             }
+            InstKind::Hash { algo, args } => {
+                let mut fields = Vec::with_capacity(args.len());
+                for &a in args {
+                    fields.push((self.get(a)?, self.ty(a)?.bits()));
+                }
+                self.set(res(0)?, algo.compute_fields(&fields))?;
+            }
             InstKind::Bswap { arg } => {
                 let n = self.ty(*arg)?.bytes();
                 let a = self.get(*arg)?;

@@ -101,6 +101,9 @@
 //! * `fields... = vec.get v[i]`, `vec.set v[i](fields...)`: element `i` (unsigned, any width).
 //!   An index `>= len` is an interpreter error (undefined behaviour in C++).
 //! * `x = scalar.load s`, `scalar.store s, x`.
+//! * `h = hash ALGO(a, b, ...)`: [`HashAlgo`] over the operands' values, each big-endian at
+//!   its type's width (a multiple of 8 bits), concatenated — v1model's `hash` extern on
+//!   BMv2 over the field list `{a, b, ...}`. No effects.
 //!
 //! ## Packet fate
 //! `send p` (`p: i16`) and `drop` set the packet's fate; **the last one executed wins**.
@@ -181,7 +184,7 @@ pub mod words;
 
 pub use entity::{Arena, Block, EntityRef, FileId, Inst, StateId, Value};
 pub use header::{Header, HeaderField, Meta};
-pub use inst::{BinOp, BlockCall, CastOp, Effect, InstKind, IntCC, SourceLoc};
+pub use inst::{BinOp, BlockCall, CastOp, Effect, HashAlgo, InstKind, IntCC, SourceLoc};
 pub use interp::{
     Action, DumpEntry, DumpFormat, InterpError, InterpOptions, Interpreter, Machine, MapRules,
     OpaqueHandler, Outcome, Packet, StateDump, StateStore, Step, StoreError,

@@ -392,6 +392,17 @@ impl<'m> FuncBuilder<'m> {
         self.ins1(InstKind::Bswap { arg: a }, ty)
     }
 
+    /// `hash algo(args...)`.
+    pub fn hash(&mut self, algo: crate::HashAlgo, args: &[Value]) -> Value {
+        self.ins1(
+            InstKind::Hash {
+                algo,
+                args: args.to_vec(),
+            },
+            algo.result_type(),
+        )
+    }
+
     /// `hdr.read field`.
     pub fn hdr_read(&mut self, field: HeaderField) -> Value {
         self.ins1(InstKind::HdrRead { field }, field.ty())
@@ -612,6 +623,7 @@ impl Module {
             | InstKind::Cast { .. }
             | InstKind::Select { .. }
             | InstKind::Bswap { .. }
+            | InstKind::Hash { .. }
             | InstKind::HdrValid { .. }
             | InstKind::MetaRead { .. }
             | InstKind::Jump { .. }

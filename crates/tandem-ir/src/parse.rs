@@ -750,6 +750,15 @@ impl Parser {
                 }
             }
             "bswap" => InstKind::Bswap { arg: self.value()? },
+            "hash" => {
+                let (a, at) = self.ident("a hash algorithm (`crc16`, `crc32`, `identity`)")?;
+                let Some(algo) = crate::HashAlgo::from_name(&a) else {
+                    return self.err_at(&at, format!("unknown hash algorithm `{a}`"));
+                };
+                self.expect_punct('(')?;
+                let args = self.value_list(')')?;
+                InstKind::Hash { algo, args }
+            }
             "hdr.read" | "hdr.write" => {
                 let (f, ft) = self.ident("a header field like `ipv4.daddr`")?;
                 let Some(field) = HeaderField::from_name(&f) else {

@@ -211,6 +211,7 @@ fn write_inst(out: &mut String, module: &Module, func: &Function, inst: Inst) {
             format!("select {cond}, {if_true}, {if_false}")
         }
         InstKind::Bswap { arg } => format!("bswap {arg}"),
+        InstKind::Hash { algo, args } => format!("hash {algo}({})", values(args)),
         InstKind::HdrRead { field } => format!("hdr.read {field}"),
         InstKind::HdrWrite { field, value } => format!("hdr.write {field}, {value}"),
         InstKind::HdrValid { header } => format!("hdr.valid {header}"),

@@ -679,6 +679,16 @@ impl<'m> Verifier<'m> {
                     expect_results(&mut errs, &[ty]);
                 }
             }
+            InstKind::Hash { algo, args } => {
+                for &a in args {
+                    if let Some(ty) = t(a) {
+                        if ty.bits() % 8 != 0 {
+                            errs.push(format!("hash operands are whole bytes; {a} is {ty}"));
+                        }
+                    }
+                }
+                expect_results(&mut errs, &[algo.result_type()]);
+            }
             InstKind::HdrRead { field } => expect_results(&mut errs, &[field.ty()]),
             InstKind::HdrWrite { field, value } => {
                 expect_operand(&mut errs, "value", *value, field.ty());

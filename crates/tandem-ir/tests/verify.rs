@@ -279,3 +279,26 @@ fn dangling_handles_are_errors_not_panics() {
     // The interpreter refuses unverified modules.
     assert!(Interpreter::new(&m, InterpOptions::default()).is_err());
 }
+
+#[test]
+fn hash_operands_are_whole_bytes_and_the_result_has_the_algorithm_s_width() {
+    let errs = errors(
+        "block0:\n    v0:i1 = const 1\n    v1:i32 = hash crc32(v0)\n    v2:i16 = const 1\n    send v2\n    return\n",
+    );
+    assert!(
+        errs.iter()
+            .any(|e| e.contains("hash operands are whole bytes")),
+        "{errs:?}"
+    );
+    let errs = errors(
+        "block0:\n    v0:i8 = const 1\n    v1:i32 = hash crc16(v0)\n    v2:i16 = const 1\n    send v2\n    return\n",
+    );
+    assert!(!errs.is_empty());
+    // A good one round-trips through the text form.
+    let text = format!(
+        "{HEAD}block0:\n    v0:i8 = const 1\n    v1:i16 = const 2\n    v2:i32 = hash crc32(v0, v1)\n    v3:i16 = hash crc16(v1)\n    v4:i64 = hash identity(v0, v1)\n    send v1\n    return\n}}\n"
+    );
+    let m = parse_module(&text).unwrap();
+    verify_module(&m).unwrap();
+    assert_eq!(parse_module(&print_module(&m)).unwrap(), m);
+}

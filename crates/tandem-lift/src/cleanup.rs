@@ -105,6 +105,7 @@ fn is_pure(k: &InstKind) -> bool {
             | InstKind::Cast { .. }
             | InstKind::Select { .. }
             | InstKind::Bswap { .. }
+            | InstKind::Hash { .. }
             | InstKind::HdrRead { .. }
             | InstKind::HdrValid { .. }
             | InstKind::MetaRead { .. }

@@ -115,6 +115,13 @@ Fix: use a tandem::Vector for run-time indexing, or a switch over the index.";
 sizes, or as both a map and a vector, or partly read as a scalar).
 
 Fix: access each state member only through its own type's API.";
+    HashMisuse = "L011", Error, "hash of something that is not an integer",
+"A `tandem::crc16`, `crc32` or `identity` operand is not an integer (a struct, a pointer, a
+bool, floating point), or the hash was called in a way the front end cannot follow. The hash
+is defined over integer operands, each written big-endian at its own width, so that the
+switch's hash unit (v1model `hash`, TNA `Hash.get`) computes the same bits.
+
+Fix: pass integer members one by one (`crc32(k.saddr, k.daddr, k.sport)`), at most 16.";
     OpaqueCall = "L101", Warning, "call kept as an opaque server-only statement",
 "process() calls a function the front end does not know (a library function such as memcmp
 or strstr). The call is kept as an opaque statement that runs only on the server; it is

@@ -162,6 +162,9 @@ pub(crate) struct Lifter<'a> {
     // pass 2
     map_states: HashMap<usize, StateId>,
     vec_states: HashMap<usize, VecState>,
+    /// 32-bit versions of vector indices made in a block (`narrow32`), so a get and a set of
+    /// the same index use one value (the partitioner fuses them into one register access).
+    narrowed: HashMap<(Value, Block), Value>,
     scalar_states: HashMap<usize, StateId>,
     vals: HashMap<Name, Lowered>,
     finds: Vec<Option<FindRes>>,
@@ -226,6 +229,7 @@ impl<'a> Lifter<'a> {
             call_targets: HashSet::new(),
             map_states: HashMap::new(),
             vec_states: HashMap::new(),
+            narrowed: HashMap::new(),
             scalar_states: HashMap::new(),
             vals: HashMap::new(),
             finds: Vec::new(),
@@ -814,10 +818,17 @@ impl<'a> Lifter<'a> {
                 let id = self
                     .module
                     .add_state(name.clone(), StateKind::Vector { elem, len: n });
-                // The vector's current length (set by configure(); `size()` reads it).
+                // The vector's current length (set by configure(); `size()` reads it). It is
+                // at most the capacity, so 32 bits hold it when the capacity fits: bounds
+                // checks of 32-bit indices then fit 32-bit switch ALUs.
+                let ty = if n <= u64::from(u32::MAX) {
+                    Type::I32
+                } else {
+                    Type::I64
+                };
                 let size = self
                     .module
-                    .add_state(format!("{name}_size"), StateKind::Scalar { ty: Type::I64 });
+                    .add_state(format!("{name}_size"), StateKind::Scalar { ty });
                 self.vec_states.insert(mi, VecState { vec: id, size });
             } else if u.vec_size_used {
                 let size = self
@@ -882,6 +893,110 @@ impl<'a> Lifter<'a> {
             },
             Type::I1,
         )
+    }
+
+    /// The type of a scalar state (`i64` if it is not one).
+    fn state_scalar_type(&self, state: tandem_ir::StateId) -> Type {
+        match self.module.states.get(state).map(|s| &s.kind) {
+            Some(StateKind::Scalar { ty }) => *ty,
+            _ => Type::I64,
+        }
+    }
+
+    /// `idx` as a 32-bit value when its value provably fits 32 bits (a constant, a narrower
+    /// integer, a zero extension of one, a mask, remainder or shift that bounds it), else
+    /// `None`. Vector indices are `size_t`; this keeps bounds checks of the usual indices
+    /// (ports, masked hashes) within 32-bit switch ALUs. The result is computed in 32 bits
+    /// (`(zext h) & 4095` becomes `h & 4095`), once per value and block.
+    fn narrow32(&mut self, idx: Value) -> Option<Value> {
+        const LIMIT: u64 = 1 << 32;
+        if let Some(&v) = self.narrowed.get(&(idx, self.cur)) {
+            return Some(v);
+        }
+        let fits = self.ty(idx).bits() <= 32
+            || self.const_value(idx).is_some_and(|c| c < LIMIT)
+            || match self.def_kind(idx).cloned() {
+                Some(InstKind::Cast {
+                    op: CastOp::Zext,
+                    arg,
+                }) => self.ty(arg).bits() <= 32,
+                Some(InstKind::Binary { op, args }) => {
+                    let c1 = self.const_value(args[1]);
+                    let c0 = self.const_value(args[0]);
+                    match op {
+                        BinOp::And => c1.or(c0).is_some_and(|c| c < LIMIT),
+                        BinOp::Lshr => c1.is_some_and(|c| (32..64).contains(&c)),
+                        BinOp::Urem => {
+                            c1.is_some_and(|c| c != 0 && c <= LIMIT) && self.fits32(args[0])
+                        }
+                        _ => false,
+                    }
+                }
+                _ => false,
+            };
+        if !fits {
+            return None;
+        }
+        let v = self.low32(idx, 4);
+        self.narrowed.insert((idx, self.cur), v);
+        Some(v)
+    }
+
+    /// Is `v` a zero extension of at most 32 bits (or narrower, or a small constant)?
+    fn fits32(&self, v: Value) -> bool {
+        self.ty(v).bits() <= 32
+            || self.const_value(v).is_some_and(|c| c < 1 << 32)
+            || matches!(self.def_kind(v), Some(InstKind::Cast { op: CastOp::Zext, arg }) if self.ty(*arg).bits() <= 32)
+    }
+
+    /// The low 32 bits of `v`, computed in 32 bits where the operations allow (bitwise
+    /// operations, addition, subtraction and multiplication commute with truncation; a
+    /// remainder of a 32-bit value by a 32-bit constant too).
+    fn low32(&mut self, v: Value, depth: u32) -> Value {
+        if self.ty(v).bits() <= 32 {
+            return self.resize(v, Type::I32);
+        }
+        if let Some(c) = self.const_value(v) {
+            return self.iconst(Type::I32, c & 0xFFFF_FFFF);
+        }
+        match self.def_kind(v).cloned() {
+            Some(InstKind::Cast {
+                op: CastOp::Zext,
+                arg,
+            }) if self.ty(arg).bits() <= 32 => return self.resize(arg, Type::I32),
+            Some(InstKind::Binary { op, args })
+                if depth > 0
+                    && (matches!(
+                        op,
+                        BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Add | BinOp::Sub | BinOp::Mul
+                    ) || (op == BinOp::Urem
+                        && self.fits32(args[0])
+                        && self
+                            .const_value(args[1])
+                            .is_some_and(|c| c != 0 && c < 1 << 32))) =>
+            {
+                let a = self.low32(args[0], depth - 1);
+                let b = self.low32(args[1], depth - 1);
+                return self.binary(op, a, b);
+            }
+            _ => {}
+        }
+        self.resize(v, Type::I32)
+    }
+
+    /// The index and the vector's loaded size for a bounds check `idx < size`, both 32 bits
+    /// wide when the size state and the index allow it, else both 64 bits.
+    fn bounds_operands(&mut self, idx: Value, size_state: tandem_ir::StateId) -> (Value, Value) {
+        let sty = self.state_scalar_type(size_state);
+        let size = self.ins1(InstKind::ScalarLoad { state: size_state }, sty);
+        if sty == Type::I32 {
+            if let Some(i) = self.narrow32(idx) {
+                return (i, size);
+            }
+        }
+        let idx = self.resize(idx, Type::I64);
+        let size = self.resize(size, Type::I64);
+        (idx, size)
     }
 
     /// Casts `v` to `to` (zext/trunc, or nothing).
@@ -2238,6 +2353,75 @@ impl<'a> Lifter<'a> {
                     self.def(d, v);
                 }
             }
+            "hash_bad_operand" => {
+                let size = args.first().and_then(|a| {
+                    let v = self.int(a);
+                    self.const_value(v)
+                });
+                self.err(
+                    Code::HashMisuse,
+                    format!(
+                        "a hash operand is not an integer ({} bytes); tandem::crc16/crc32/identity hash integers",
+                        size.map_or("?".to_string(), |s| s.to_string())
+                    ),
+                );
+            }
+            "hash" => {
+                let consts: Vec<Option<u64>> = [0usize, 2, 3]
+                    .iter()
+                    .map(|&i| {
+                        args.get(i).and_then(|a| {
+                            let v = self.int(a);
+                            self.const_value(v)
+                        })
+                    })
+                    .collect();
+                let algo = match consts[0] {
+                    Some(16) => Some(tandem_ir::HashAlgo::Crc16),
+                    Some(32) => Some(tandem_ir::HashAlgo::Crc32),
+                    Some(64) => Some(tandem_ir::HashAlgo::Identity),
+                    _ => None,
+                };
+                let (Some(algo), Some(widths), Some(n)) = (algo, consts[1], consts[2]) else {
+                    self.err(
+                        Code::HashMisuse,
+                        "a hash whose algorithm or operand widths are not compile-time constants",
+                    );
+                    return;
+                };
+                let p = args.get(1).map(|a| self.ptr(a)).unwrap_or(Ptr::Null);
+                let mut operands = Vec::new();
+                for k in 0..n.min(16) {
+                    let bytes = (widths >> (4 * k)) & 15;
+                    let ty = match bytes {
+                        1 => Type::I8,
+                        2 => Type::I16,
+                        4 => Type::I32,
+                        8 => Type::I64,
+                        _ => {
+                            self.err(
+                                Code::HashMisuse,
+                                format!("hash operand {k} is {bytes} bytes wide, not an integer"),
+                            );
+                            return;
+                        }
+                    };
+                    let v = self.load_ptr(&p, (8 * k) as i64, 8);
+                    operands.push(self.resize(v, ty));
+                }
+                let h = self.ins1(
+                    InstKind::Hash {
+                        algo,
+                        args: operands,
+                    },
+                    algo.result_type(),
+                );
+                // tandem_api_hash returns uint64_t; crc16/crc32 truncate it back.
+                let h = self.resize(h, Type::I64);
+                if let Some(d) = dest {
+                    self.def(d, h);
+                }
+            }
             "vec_size" => {
                 let Some(mp) = args.first().map(|a| self.ptr(a)) else {
                     return;
@@ -2246,7 +2430,9 @@ impl<'a> Lifter<'a> {
                 let Some(vs) = self.vec_states.get(&m).map(|v| v.size) else {
                     return;
                 };
-                let v = self.ins1(InstKind::ScalarLoad { state: vs }, Type::I64);
+                let ty = self.state_scalar_type(vs);
+                let v = self.ins1(InstKind::ScalarLoad { state: vs }, ty);
+                let v = self.resize(v, Type::I64);
                 if let Some(d) = dest {
                     self.def(d, v);
                 }
@@ -2264,18 +2450,19 @@ impl<'a> Lifter<'a> {
                 let Some(idx) = idx else { return };
                 let p = args.get(2).map(|a| self.ptr(a)).unwrap_or(Ptr::Null);
                 let layout = self.value_layout(state);
+                let (idx, size) = self.bounds_operands(idx, size_state);
+                let ity = self.ty(idx);
                 if op == "vec_get" {
                     // Native semantics: index >= size() gives a zero element.
-                    let size = self.ins1(InstKind::ScalarLoad { state: size_state }, Type::I64);
                     let in_range = self.icmp(IntCC::Ult, idx, size);
-                    let zero = self.iconst(Type::I64, 0);
+                    let zero = self.iconst(ity, 0);
                     let safe = self.ins1(
                         InstKind::Select {
                             cond: in_range,
                             if_true: idx,
                             if_false: zero,
                         },
-                        Type::I64,
+                        ity,
                     );
                     let vals = self.ins(
                         InstKind::VecGet { state, index: safe },
@@ -2308,7 +2495,6 @@ impl<'a> Lifter<'a> {
                     self.write_if(one, &p, &fields);
                 } else {
                     let vals = self.read_from(&p, &layout);
-                    let size = self.ins1(InstKind::ScalarLoad { state: size_state }, Type::I64);
                     let in_range = self.icmp(IntCC::Ult, idx, size);
                     // Native semantics: set() past size() does nothing (and returns false).
                     let set_block = self.module.process.add_block();

@@ -50,3 +50,13 @@ fn statefilter_lifted_matches_native() {
 fn trojan_lifted_matches_native() {
     differential("trojan", Plan::Endhosts, "enterprise", 12_000);
 }
+
+#[test]
+fn pktcount_lifted_matches_native() {
+    differential("pktcount", Plan::Plain, "enterprise", 12_000);
+}
+
+#[test]
+fn cmsketch_lifted_matches_native() {
+    differential("cmsketch", Plan::Plain, "datamining", 12_000);
+}

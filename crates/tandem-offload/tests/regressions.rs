@@ -78,3 +78,51 @@ fn header_budget_keeps_the_common_path_on_the_switch() {
         "{text}"
     );
 }
+
+/// Issue 15: per-key counters written the obvious way (`counts[key] += 1`, indexed by the
+/// ingress port and by a CRC-32 of the five-tuple) run on the switch — one register
+/// read-modify-write per vector, the CRC on the switch's hash unit — and the switch-owned
+/// registers read back equal the reference's state. Without the get+set fusion (or with a
+/// 64-bit bounds check) every packet visits the server.
+#[test]
+fn vector_counters_and_crc_run_on_the_switch() {
+    let src = repo().join("examples/nfs/pktcount/pktcount.cc");
+    for profile in ["tofino1", "bmv2"] {
+        let r = check_file(&src, Addr::Plain, "enterprise", profile, 3000);
+        assert_passed(&format!("pktcount/{profile}"), &r);
+        let share = r.offloaded.fast_path_share();
+        assert!(share > 0.99, "{profile}: fast path {:.1}%", share * 100.0);
+    }
+}
+
+/// Issue 15: a count-min sketch (three CRC-indexed rows, read-modify-write increments, the
+/// minimum against a threshold; heavy flows' packets get a new TOS and checksum) on the
+/// switch, with a threshold low enough that marking happens.
+#[test]
+fn count_min_sketch_runs_on_the_switch() {
+    let src = test_nf("sketch_mark");
+    for profile in ["tofino1", "bmv2"] {
+        let r = check_file(&src, Addr::Plain, "datamining", profile, 3000);
+        assert_passed(&format!("sketch_mark/{profile}"), &r);
+        let share = r.offloaded.fast_path_share();
+        assert!(share > 0.99, "{profile}: fast path {:.1}%", share * 100.0);
+    }
+}
+
+/// The same sketch on a profile without hash units: the CRCs (and so the sketch) run on the
+/// server, where `server.cc` computes them (`tandem_hash` in `tandem/server.h`) — the server
+/// partition's lowering of `hash` against the native NF.
+#[test]
+fn count_min_sketch_hashes_on_the_server() {
+    let mut profile = tandem_partition::TargetProfile::builtin("tofino1").unwrap();
+    profile.ops.remove("hash");
+    let r = check_file_on(
+        &test_nf("sketch_mark"),
+        Addr::Plain,
+        "datamining",
+        &profile,
+        2000,
+    );
+    assert_passed("sketch_mark/no hash units", &r);
+    assert!(r.offloaded.fast_path_share() < 0.01);
+}

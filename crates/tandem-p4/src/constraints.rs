@@ -83,11 +83,14 @@ pub enum Rule {
     /// Binary operands of arithmetic, bitwise and comparison operators have one width
     /// (P4-16 has no implicit width conversion between `bit<N>` types).
     OperandWidths,
+    /// The field list a hash unit reads (v1model `hash(.., {..}, ..)`, TNA `Hash.get({..})`)
+    /// holds fields, constant slices of fields and typed constants.
+    HashOperand,
 }
 
 impl Rule {
     /// Every rule, in the order docs/targets.md lists them.
-    pub const ALL: [Rule; 19] = [
+    pub const ALL: [Rule; 20] = [
         Rule::Bmv2ShiftAmount,
         Rule::ShiftAmountUnsigned,
         Rule::HeaderBytes,
@@ -107,6 +110,7 @@ impl Rule {
         Rule::DeparserEmitOnly,
         Rule::IfConditionBool,
         Rule::MarkToDropArgument,
+        Rule::HashOperand,
     ];
 
     /// The rule's identifier (docs/targets.md).
@@ -131,6 +135,7 @@ impl Rule {
             Rule::MarkToDropArgument => "mark-to-drop-argument",
             Rule::TnaParserStart => "tna-parser-start",
             Rule::OperandWidths => "operand-widths",
+            Rule::HashOperand => "hash-operand",
         }
     }
 
@@ -926,6 +931,26 @@ impl Checker {
                     args.len()
                 ),
             );
+        }
+        let hash_data = match &func.kind {
+            ExprKind::Name(n) if n == "hash" => args.get(3),
+            ExprKind::Member(_, m) if m == "get" && self.arch == Arch::Tna => args.first(),
+            _ => None,
+        };
+        if let Some(ExprKind::List(items)) = hash_data.map(|d| &d.kind) {
+            for it in items {
+                let typed_const = matches!(it.kind, ExprKind::Int { width: Some(_), .. });
+                if !(is_field_or_slice(it) || typed_const) {
+                    self.violation(
+                        Rule::HashOperand,
+                        it.span,
+                        format!(
+                            "hash input `{}`: a hash unit reads fields, slices of fields and typed constants (BMv2 field lists; Tofino's hash input crossbar reads PHV fields)",
+                            tandem_p4_syntax::print_expr(it)
+                        ),
+                    );
+                }
+            }
         }
         let ExprKind::Member(base, m) = &func.kind else {
             return None;

@@ -124,10 +124,11 @@ fn count_block(b: &Block, tables: &HashMap<String, HashSet<String>>, c: &mut Cou
                         *c.writes.entry(f.clone()).or_default() += 1;
                     }
                 }
-                // `r.read(meta.f, index)` writes its first argument.
+                // `r.read(meta.f, index)` and `hash(meta.f, ...)` write their first argument.
                 let mut rs = Vec::new();
                 if let ExprKind::Call { func, args, .. } = &e.kind {
-                    let is_read = matches!(&func.kind, ExprKind::Member(_, m) if m == "read");
+                    let is_read = matches!(&func.kind, ExprKind::Member(_, m) if m == "read")
+                        || matches!(&func.kind, ExprKind::Name(n) if n == "hash");
                     for (i, a) in args.iter().enumerate() {
                         match meta_field(a) {
                             Some(f) if is_read && i == 0 => {
@@ -343,6 +344,8 @@ pub fn inline_single_use_values(program: &mut Program, control: &str) -> usize {
             tables.insert(t.name.clone(), fs);
         }
     }
+    // A hash unit reads fields: what its field list reads stays a field.
+    hash_inputs(apply, &mut pinned);
     let mut c = Counts::default();
     count_block(apply, &tables, &mut c);
     // Candidates: assigned once (and written nowhere else), read once, pure right-hand side.
@@ -361,6 +364,38 @@ pub fn inline_single_use_values(program: &mut Program, control: &str) -> usize {
         }
     }
     n
+}
+
+/// The hash calls' field lists (`{...}` arguments of v1model's `hash(...)` and of TNA's
+/// `Hash.get(...)`): the fields they read.
+fn hash_inputs(b: &Block, out: &mut HashSet<String>) {
+    fn visit(e: &Expr, out: &mut HashSet<String>) {
+        if let ExprKind::Call { func, args, .. } = &e.kind {
+            let hash = matches!(&func.kind, ExprKind::Name(n) if n == "hash")
+                || matches!(&func.kind, ExprKind::Member(_, m) if m == "get");
+            for a in args {
+                if hash && matches!(a.kind, ExprKind::List(_)) {
+                    let mut rs = Vec::new();
+                    reads(a, &mut rs);
+                    out.extend(rs);
+                }
+            }
+        }
+    }
+    for s in &b.stmts {
+        match &s.kind {
+            StmtKind::Assign { rhs, .. } => visit(rhs, out),
+            StmtKind::Call(e) => visit(e, out),
+            StmtKind::If { then, els, .. } => {
+                hash_inputs(then, out);
+                if let Some(e) = els {
+                    hash_inputs(e, out);
+                }
+            }
+            StmtKind::Block(inner) => hash_inputs(inner, out),
+            _ => {}
+        }
+    }
 }
 
 fn collect_movable(b: &Block, c: &Counts, pinned: &HashSet<String>, out: &mut HashSet<String>) {

@@ -779,6 +779,49 @@ impl Gen<'_, '_> {
                 let (a, b) = (self.val(*if_true), self.val(*if_false));
                 one(self, ternary(c, a, b), out)?;
             }
+            InstKind::Hash { algo, args } => {
+                let r = res.ok_or_else(|| self.unsupported(inst, "hash without a result"))?;
+                let bits = self.bits(r);
+                let data = e(ExprKind::List(args.iter().map(|&a| self.val(a)).collect()));
+                let d = self.dst(r);
+                if self.tna() {
+                    // One Hash extern per call site (Tofino's hash units are per use).
+                    let unit = format!("hash_{r}");
+                    let alg = match algo {
+                        tandem_ir::HashAlgo::Crc16 => "CRC16",
+                        tandem_ir::HashAlgo::Crc32 => "CRC32",
+                        tandem_ir::HashAlgo::Identity => "IDENTITY",
+                    };
+                    self.locals.push(decl(DeclKind::Instantiation {
+                        ty: Type::Named {
+                            name: "Hash".into(),
+                            args: vec![Type::Bit(bits)],
+                        },
+                        args: vec![member(name("HashAlgorithm_t"), alg)],
+                        name: unit.clone(),
+                    }));
+                    out.push(assign(d, method(name(&unit), "get", vec![data])));
+                } else {
+                    if bits >= 64 {
+                        return Err(self.unsupported(
+                            inst,
+                            "v1model's hash takes its result modulo `max`, which cannot be 2^64",
+                        ));
+                    }
+                    // hash(out, algo, base, data, max): out = base + (h % max); with base 0
+                    // and max 2^bits the result is the hash itself.
+                    out.push(call_stmt(call(
+                        name("hash"),
+                        vec![
+                            d,
+                            member(name("HashAlgorithm"), algo.name()),
+                            lit(0, bits),
+                            data,
+                            lit(1u64 << bits, 64),
+                        ],
+                    )));
+                }
+            }
             InstKind::Bswap { arg } => {
                 let bits = self.bits(*arg);
                 let rhs = match self.const_of(*arg) {
@@ -899,6 +942,24 @@ impl Gen<'_, '_> {
                     out.push(self.reg_read(r, d, index.clone()));
                 }
             }
+            InstKind::VecSet {
+                state,
+                index,
+                value,
+            } => {
+                // The write half of a read-modify-write (the plan fuses it with the read of
+                // the same element): one register per element field, written at the index.
+                let regs = self.registers.get(state).cloned().ok_or_else(|| {
+                    self.unsupported(inst, "state write without a switch register in the plan")
+                })?;
+                let b = self.bits(*index);
+                let i = self.val(*index);
+                let i = if b == 32 { i } else { cast(32, i) };
+                for (r, &v) in regs.iter().zip(value) {
+                    let v = self.val(v);
+                    out.push(call_stmt(method(name(r), "write", vec![i.clone(), v])));
+                }
+            }
             InstKind::ScalarStore { state, value } => {
                 let regs = self.registers.get(state).cloned().ok_or_else(|| {
                     self.unsupported(inst, "state write without a switch register in the plan")
@@ -919,8 +980,8 @@ impl Gen<'_, '_> {
                 out.push(assign(meta("fate"), bin(BinOp::Concat, lit(1, 1), p16)));
             }
             InstKind::Drop => out.push(assign(meta("fate"), lit(0, 17))),
-            InstKind::MapInsert { .. } | InstKind::MapErase { .. } | InstKind::VecSet { .. } => {
-                return Err(self.unsupported(inst, "the switch only reads maps and vectors"))
+            InstKind::MapInsert { .. } | InstKind::MapErase { .. } => {
+                return Err(self.unsupported(inst, "the switch only reads maps"))
             }
             InstKind::Opaque { name, .. } => {
                 return Err(self.unsupported(

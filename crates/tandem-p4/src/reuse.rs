@@ -249,9 +249,10 @@ impl Interference<'_> {
                     live.extend(tu.reads.into_iter().filter(|f| candidate(f)));
                     return live;
                 }
-                // `r.read(meta.f, index)` writes its first argument.
+                // `r.read(meta.f, index)` and `hash(meta.f, ...)` write their first argument.
                 if let ExprKind::Call { func, args, .. } = &e.kind {
-                    let is_read = matches!(&func.kind, ExprKind::Member(_, m) if m == "read");
+                    let is_read = matches!(&func.kind, ExprKind::Member(_, m) if m == "read")
+                        || matches!(&func.kind, ExprKind::Name(n) if n == "hash");
                     let mut d = Vec::new();
                     for (i, a) in args.iter().enumerate() {
                         match &a.kind {

@@ -357,3 +357,19 @@ block0:
     let m = plan.module().unwrap();
     tandem_p4::generate(&plan, &m, &tandem_p4::P4Options::default()).unwrap();
 }
+
+#[test]
+fn hash_operand() {
+    violates(
+        Arch::V1Model,
+        "meta.tmp32_2 = meta.tmp32_2 ^ 32w0xffffffff;",
+        "hash(meta.tmp32_2, HashAlgorithm.crc32, 32w0, {meta.tmp32_2 ^ 32w0xffffffff}, 64w0x100000000);",
+        Rule::HashOperand,
+    );
+    violates(
+        Arch::Tna,
+        "meta.tmp32_2 = meta.tmp32_2 ^ 32w0xffffffff;",
+        "meta.tmp32_2 = hash_v1.get({meta.tmp32_2 ^ 32w0xffffffff});",
+        Rule::HashOperand,
+    );
+}

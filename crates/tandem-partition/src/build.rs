@@ -49,6 +49,7 @@ pub(crate) fn assign(ctx: &Context, lab: &Labelling) -> Vec<Partition> {
                 | InstKind::Cast { .. }
                 | InstKind::Select { .. }
                 | InstKind::Bswap { .. }
+                | InstKind::Hash { .. }
                 | InstKind::HdrRead { .. }
                 | InstKind::HdrValid { .. }
                 | InstKind::Brif { .. }

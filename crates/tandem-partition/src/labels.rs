@@ -499,8 +499,14 @@ fn origin(why: &Option<Reason>, s: StmtId) -> StmtId {
     why.as_ref().map(|r| r.origin).unwrap_or(s)
 }
 
-/// Register read-modify-writes: a `scalar.load s` and a later `scalar.store s` in the same
-/// block, with no other access to `s` between, whose stored value is computed from the load.
+/// Register read-modify-writes, one stateful-ALU access each:
+/// * a `scalar.load s` and a later `scalar.store s` in the same block, with no other access
+///   to `s` between, whose stored value is computed from the load;
+/// * a `vec.get v[i]` and a later `vec.set v[i]` of the same element — the set's index is the
+///   get's, or the get reads at `select c, i, 0` (the NF API's bounds check) — in a block the
+///   get's block dominates, with no other access to `v` between (statements are in reverse
+///   post-order, so on an acyclic path every block between the two comes between them), whose
+///   stored value is computed from the element read.
 fn find_fused(
     module: &Module,
     info: &DepInfo,
@@ -511,29 +517,42 @@ fn find_fused(
     let mut out = Vec::new();
     for (i, s) in g.stmts.iter().enumerate() {
         let Some(inst) = s.inst() else { continue };
-        let InstKind::ScalarStore { state, value } = f.insts[inst].kind else {
-            continue;
+        let (state, values, set_index) = match &f.insts[inst].kind {
+            InstKind::ScalarStore { state, value } => (*state, vec![*value], None),
+            InstKind::VecSet {
+                state,
+                index,
+                value,
+            } => (*state, value.clone(), Some(*index)),
+            _ => continue,
         };
-        // The nearest earlier access to the state in the same block.
-        let Some(j) = (0..i)
-            .rev()
-            .find(|&j| g.stmts[j].block == s.block && access[j].is_some_and(|a| a.state == state))
-        else {
+        // The nearest earlier access to the state (in the same block for scalars).
+        let Some(j) = (0..i).rev().find(|&j| {
+            (set_index.is_some() || g.stmts[j].block == s.block)
+                && access[j].is_some_and(|a| a.state == state)
+        }) else {
             continue;
         };
         let Some(li) = g.stmts[j].inst() else {
             continue;
         };
-        if !matches!(f.insts[li].kind, InstKind::ScalarLoad { .. }) {
-            continue;
-        }
-        let load_val = f.insts[li].results[0];
-        // Does `value` depend on the load through pure computations in the block?
-        let mut stack = vec![value];
+        let loaded: Vec<Value> = match (&f.insts[li].kind, set_index) {
+            (InstKind::ScalarLoad { .. }, None) => f.insts[li].results.to_vec(),
+            (InstKind::VecGet { index, .. }, Some(si))
+                if info.dom.dominates(g.stmts[j].block, s.block)
+                    && same_element(module, *index, si) =>
+            {
+                f.insts[li].results.to_vec()
+            }
+            _ => continue,
+        };
+        // Does a stored value depend on the load through pure computations (within the
+        // block for scalars)?
+        let mut stack = values;
         let mut seen = Vec::new();
         let mut found = false;
         while let Some(v) = stack.pop() {
-            if v == load_val {
+            if loaded.contains(&v) {
                 found = true;
                 break;
             }
@@ -543,7 +562,7 @@ fn find_fused(
             seen.push(v);
             if let Some(d) = g.def_stmt(v) {
                 let ds = g.stmt(d);
-                if ds.block == s.block && ops::is_pure(module, ds) {
+                if (set_index.is_some() || ds.block == s.block) && ops::is_pure(module, ds) {
                     stack.extend(ds.uses.iter().copied());
                 }
             }
@@ -553,4 +572,22 @@ fn find_fused(
         }
     }
     out
+}
+
+/// Do a get at `get` and a set at `set` address the same element when the set runs: the same
+/// value, or the get's index is `select c, set, 0` (out of range the set does not run).
+fn same_element(module: &Module, get: Value, set: Value) -> bool {
+    if get == set {
+        return true;
+    }
+    let f = &module.process;
+    let Some(tandem_ir::ValueDef::Result(i, _)) = f.values.get(get).map(|d| d.def) else {
+        return false;
+    };
+    match f.insts[i].kind {
+        InstKind::Select {
+            if_true, if_false, ..
+        } => if_true == set && tandem_analysis::is_const(module, if_false) == Some(0),
+        _ => false,
+    }
 }

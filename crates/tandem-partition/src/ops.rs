@@ -124,6 +124,23 @@ pub fn unsupported(
         InstKind::Select { if_true, .. } => need("select", "select").or_else(|| wide(*if_true)),
         InstKind::Cast { .. } => need("cast", "a cast"),
         InstKind::Bswap { .. } => need("bswap", "a byte swap"),
+        InstKind::Hash {
+            algo: tandem_ir::HashAlgo::Identity,
+            ..
+        } => Some(
+            "the identity hash is 64 bits wide: v1model's `hash` returns its value modulo a \
+             `max` below 2^64, and Tofino's hash units are 32 bits"
+                .into(),
+        ),
+        InstKind::Hash { algo, .. } => need("hash", &format!("a {algo} hash")).or_else(|| {
+            let w = algo.result_type().bits();
+            (w > p.max_alu_bits).then(|| {
+                format!(
+                    "a {w}-bit {algo} hash is wider than {}'s {}-bit hash units",
+                    p.name, p.max_alu_bits
+                )
+            })
+        }),
         InstKind::HdrRead { .. } | InstKind::HdrWrite { .. } | InstKind::HdrValid { .. } => {
             need("hdr", "header access")
         }
@@ -233,6 +250,7 @@ pub fn stage_cost(module: &Module, p: &TargetProfile, stmt: &Stmt, fused_store: 
             }
         }
         InstKind::MapFind { .. } => c.table,
+        InstKind::Hash { .. } => c.alu,
         InstKind::VecGet { .. } | InstKind::ScalarLoad { .. } => c.register,
         InstKind::VecSet { .. } | InstKind::ScalarStore { .. } => {
             if fused_store {
@@ -257,6 +275,7 @@ pub fn is_pure(module: &Module, stmt: &Stmt) -> bool {
                 | InstKind::Cast { .. }
                 | InstKind::Select { .. }
                 | InstKind::Bswap { .. }
+                | InstKind::Hash { .. }
         ),
     }
 }

@@ -43,10 +43,10 @@ impl MatchKind {
 }
 
 /// The operation classes a profile may list under `ops`.
-pub const OP_NAMES: [&str; 24] = [
+pub const OP_NAMES: [&str; 25] = [
     "add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "and", "or", "xor", "shl", "lshr", "ashr",
-    "icmp", "select", "cast", "bswap", "hdr", "meta", "table", "register", "branch", "send",
-    "drop",
+    "icmp", "select", "cast", "bswap", "hash", "hdr", "meta", "table", "register", "branch",
+    "send", "drop",
 ];
 
 /// How many pipeline stages one statement of each class occupies on a dependency chain.

@@ -73,23 +73,33 @@ pub fn verify_plan(
             ));
         }
         if sw_write || !profile.duplicate_readonly_tables {
-            // Units: a load+store in the same partition and block counts once.
+            // Units: a load+store in the same partition and block counts once, as does a
+            // get+set of the same vector element in the same partition (the get's block
+            // dominating the set's).
             let mut units = sw.len();
             for (a, _) in &sw {
                 for (b, _) in &sw {
                     let (sa, sb) = (g.stmt(*a), g.stmt(*b));
-                    if a < b
-                        && sa.block == sb.block
-                        && part(*a) == part(*b)
-                        && matches!(
-                            sa.inst().map(|i| &module.process.insts[i].kind),
-                            Some(tandem_ir::InstKind::ScalarLoad { .. })
-                        )
-                        && matches!(
-                            sb.inst().map(|i| &module.process.insts[i].kind),
-                            Some(tandem_ir::InstKind::ScalarStore { .. })
-                        )
-                    {
+                    if a >= b || part(*a) != part(*b) {
+                        continue;
+                    }
+                    let ka = sa.inst().map(|i| &module.process.insts[i].kind);
+                    let kb = sb.inst().map(|i| &module.process.insts[i].kind);
+                    let rmw = match (ka, kb) {
+                        (
+                            Some(tandem_ir::InstKind::ScalarLoad { .. }),
+                            Some(tandem_ir::InstKind::ScalarStore { .. }),
+                        ) => sa.block == sb.block,
+                        (
+                            Some(tandem_ir::InstKind::VecGet { index: gi, .. }),
+                            Some(tandem_ir::InstKind::VecSet { index: si, .. }),
+                        ) => {
+                            info.dom.dominates(sa.block, sb.block)
+                                && same_vector_element(module, *gi, *si)
+                        }
+                        _ => false,
+                    };
+                    if rmw {
                         units -= 1;
                     }
                 }
@@ -249,5 +259,22 @@ pub fn verify_plan(
         Ok(())
     } else {
         Err(errs)
+    }
+}
+
+/// A get at `get` reads the element a set at `set` writes (whenever the set runs): the same
+/// index value, or `select c, set, 0` (the NF API's bounds check).
+fn same_vector_element(module: &Module, get: tandem_ir::Value, set: tandem_ir::Value) -> bool {
+    if get == set {
+        return true;
+    }
+    let f = &module.process;
+    match f.values.get(get).map(|d| d.def) {
+        Some(tandem_ir::ValueDef::Result(i, _)) => matches!(
+            f.insts[i].kind,
+            tandem_ir::InstKind::Select { if_true, if_false, .. }
+                if if_true == set && tandem_analysis::is_const(module, if_false) == Some(0)
+        ),
+        _ => false,
     }
 }

@@ -320,3 +320,64 @@ fn verify_plan_refuses_a_switch_partition_that_follows_a_loop() {
         "{errs:#?}"
     );
 }
+
+/// `counts[port] += 1` as the lifter writes it: the bounds-checked get, the add, and the set
+/// of the same element under the bounds check (32-bit index and size).
+const VEC_COUNTER: &str = "nf veccounter
+
+state counts: vector<{e0: i32 @0} size 4, 512>
+state counts_size: scalar<i32>
+
+fn process {
+block0:
+    v0:i16 = meta.read in_port
+    v1:i32 = zext v0
+    v2:i32 = scalar.load counts_size
+    v3:i1 = icmp ult v1, v2
+    v4:i32 = const 0
+    v5:i32 = select v3, v1, v4
+    v6:i32 = vec.get counts[v5]
+    v7:i32 = const 0
+    v8:i32 = select v3, v6, v7
+    v9:i32 = const 1
+    v10:i32 = add v8, v9
+    v11:i32 = scalar.load counts_size
+    v12:i1 = icmp ult v1, v11
+    brif v12, block1, block2
+
+block1:
+    vec.set counts[SETINDEX](v10)
+    br block2
+
+block2:
+    v13:i16 = const 1
+    send v13
+    return
+}
+";
+
+#[test]
+fn vector_element_read_modify_write_is_one_access_on_the_switch() {
+    let m = module(&VEC_COUNTER.replace("SETINDEX", "v1"));
+    let plan = run(&m, &tofino());
+    assert_eq!(stmt(&plan, "vec.get counts").partition, Partition::Pre);
+    assert_eq!(stmt(&plan, "vec.set counts").partition, Partition::Pre);
+    let counts = plan.states.iter().find(|s| s.name == "counts").unwrap();
+    assert_eq!(counts.placement, Placement::SwitchRegister);
+    assert_eq!(counts.copies, 1);
+}
+
+#[test]
+fn vector_get_and_set_of_different_elements_are_two_accesses() {
+    // Negative control: the set writes another element (v0 + 1), so get and set are two
+    // accesses of one register, which Tofino cannot do in one pass: the server keeps them.
+    let text = VEC_COUNTER.replace("SETINDEX", "v15").replace(
+        "block1:\n",
+        "block1:\n    v14:i32 = const 1\n    v15:i32 = add v1, v14\n",
+    );
+    let m = module(&text);
+    let plan = run(&m, &tofino());
+    assert_eq!(stmt(&plan, "vec.set counts").partition, Partition::Server);
+    let counts = plan.states.iter().find(|s| s.name == "counts").unwrap();
+    assert_ne!(counts.placement, Placement::SwitchRegister);
+}

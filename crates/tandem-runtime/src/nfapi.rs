@@ -18,6 +18,10 @@ pub const HEADERS: &[(&str, &str)] = &[
         include_str!("../../../nfapi/include/tandem/config.hh"),
     ),
     (
+        "hash.hh",
+        include_str!("../../../nfapi/include/tandem/hash.hh"),
+    ),
+    (
         "net.hh",
         include_str!("../../../nfapi/include/tandem/net.hh"),
     ),
@@ -29,6 +33,10 @@ pub const HEADERS: &[(&str, &str)] = &[
     (
         "state.hh",
         include_str!("../../../nfapi/include/tandem/state.hh"),
+    ),
+    (
+        "vector_ref.hh",
+        include_str!("../../../nfapi/include/tandem/vector_ref.hh"),
     ),
 ];
 

@@ -31,6 +31,8 @@ const NFS: &[&str] = &[
     "proxy",
     "statefilter",
     "trojan",
+    "pktcount",
+    "cmsketch",
 ];
 
 fn run_all(nf: &str) {
@@ -85,7 +87,17 @@ macro_rules! nf_tests {
     )*};
 }
 
-nf_tests!(minilb, mazunat, l4lb, firewall, proxy, statefilter, trojan);
+nf_tests!(
+    minilb,
+    mazunat,
+    l4lb,
+    firewall,
+    proxy,
+    statefilter,
+    trojan,
+    pktcount,
+    cmsketch
+);
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the
 /// step and the field, with expected and actual values.

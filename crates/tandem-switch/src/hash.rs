@@ -112,13 +112,12 @@ pub(crate) fn compute_hash(algo: Algo, data: &[u8], payload: &[u8]) -> u64 {
             }
             c as u64
         }
-        Algo::Identity => {
-            let mut v = 0u64;
-            for &b in data.iter().chain(payload) {
-                v = (v << 8) | b as u64;
-            }
-            v
-        }
+        // BMv2's `identity`: the first (at most) 8 bytes, big-endian.
+        Algo::Identity => data
+            .iter()
+            .chain(payload)
+            .take(8)
+            .fold(0u64, |v, &b| (v << 8) | b as u64),
         Algo::Csum16 => {
             let mut acc = 0u32;
             let mut odd = None;
@@ -166,5 +165,10 @@ mod tests {
             compute_hash(Algo::Csum16, &hdr, &[])
         );
         assert_eq!(compute_hash(Algo::Identity, &[1, 2], &[]), 0x0102);
+        // More than 8 bytes: the first 8 (BMv2 `identity`), as the NF IR's `hash identity`.
+        assert_eq!(
+            compute_hash(Algo::Identity, &[1, 2, 3, 4, 5, 6, 7, 8, 9, 10], &[]),
+            0x0102_0304_0506_0708
+        );
     }
 }

@@ -26,6 +26,7 @@
 #include <utility>
 
 #include "tandem/abi.hh"
+#include "tandem/hash.hh"
 #include "tandem/net.hh"
 #include "tandem/packet.hh"
 #include "tandem/state.hh"

@@ -17,7 +17,7 @@
 #include <cstdint>
 #include <cstring>
 #include <type_traits>
-
+#include "tandem/vector_ref.hh"
 #include "tandem/net.hh"
 
 #ifdef TANDEM_ANALYSIS
@@ -117,6 +117,7 @@ class Vector {
     return out;
   }
   T operator[](size_t i) const { return get(i); }
+  VectorIndex<Vector, T> operator[](size_t i) { return vector_index<T>(*this, i); }
   bool set(size_t i, const T& v) { return tandem_api_vec_set(this, i, &v, sizeof(T), N); }
   size_t size() const { return tandem_api_vec_size(this); }
   static constexpr size_t capacity() { return N; }
@@ -380,6 +381,7 @@ class Vector {
   /// Element `i`, or a zero-valued T when i >= size().
   T get(size_t i) const { return i < size_ ? items_[i] : T{}; }
   T operator[](size_t i) const { return get(i); }
+  VectorIndex<Vector, T> operator[](size_t i) { return vector_index<T>(*this, i); }
   /// False (and no change) when i >= size().
   bool set(size_t i, const T& v) {
     if (i >= size_) return false;

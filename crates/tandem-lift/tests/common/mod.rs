@@ -67,6 +67,8 @@ pub const EXAMPLES: &[&str] = &[
     "proxy",
     "statefilter",
     "trojan",
+    "pktcount",
+    "cmsketch",
 ];
 
 /// The native build of `src`, configured from `<src>.toml` when there is one.

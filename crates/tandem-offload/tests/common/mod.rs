@@ -154,9 +154,21 @@ pub fn check_file(
     packets: usize,
 ) -> CheckReport {
     let profile = TargetProfile::builtin(profile).unwrap();
+    check_file_on(src, addr, workload, &profile, packets)
+}
+
+/// [`check_file`] with a profile value (e.g. a built-in one with an operation removed).
+#[allow(dead_code)]
+pub fn check_file_on(
+    src: &Path,
+    addr: Addr,
+    workload: &str,
+    profile: &TargetProfile,
+    packets: usize,
+) -> CheckReport {
     let b = compile_bundle(
         &lift_file(src),
-        &profile,
+        profile,
         &PartitionOptions::default(),
         &P4Options::default(),
         None,
