@@ -98,6 +98,7 @@ pub(crate) struct Evaluation {
     pub meta_post: u64,
     pub states: Vec<StatePlacement>,
     pub sram: u64,
+    pub tcam: u64,
     pub tables: u64,
     pub salus: u64,
 }
@@ -118,6 +119,10 @@ impl Evaluation {
             sram_blocks: Use {
                 used: self.sram,
                 budget: p.total_sram_blocks(),
+            },
+            tcam_blocks: Use {
+                used: self.tcam,
+                budget: p.total_tcam_blocks(),
             },
             tables: Use {
                 used: self.tables,
