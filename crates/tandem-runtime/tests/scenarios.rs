@@ -30,6 +30,7 @@ const NFS: &[&str] = &[
     "proxy",
     "statefilter",
     "trojan",
+    "lpmrouter",
 ];
 
 fn run_all(nf: &str) {
@@ -84,7 +85,7 @@ macro_rules! nf_tests {
     )*};
 }
 
-nf_tests!(minilb, mazunat, l4lb, firewall, proxy, statefilter, trojan);
+nf_tests!(minilb, mazunat, l4lb, firewall, proxy, statefilter, trojan, lpmrouter);
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the
 /// step and the field, with expected and actual values.

@@ -12,21 +12,21 @@
 using namespace tandem;
 
 struct NextHop {
-  uint32_t mac_hi;  // next-hop MAC, top 4 bytes
-  uint16_t mac_lo;  // next-hop MAC, low 2 bytes
-  uint16_t port;    // output port
+  uint8_t dst_mac[6];  // the next hop's MAC
+  uint8_t src_mac[6];  // the router's MAC on the way out (the router's own MAC)
+  uint16_t port;       // output port
 };
+
+static void set_mac(uint8_t* mac, uint64_t x) {
+  for (int i = 0; i < 6; ++i) mac[i] = uint8_t(x >> (40 - 8 * i));
+}
 
 struct LpmRouter : Element {
   LpmMap<uint32_t, NextHop, 1024> routes;  // destination prefix (host order) -> next hop
-  uint32_t router_mac_hi = 0x02000000;     // the router's own MAC (source of what it sends)
-  uint16_t router_mac_lo = 0x0001;
 
   void configure(Config& cfg) {
-    uint64_t mac = cfg.get_u64_or("router_mac", 0x020000000001);
-    if (mac >> 48) cfg.fail("router_mac", "a MAC address has 48 bits");
-    router_mac_hi = uint32_t(mac >> 16);
-    router_mac_lo = uint16_t(mac);
+    uint64_t router_mac = cfg.get_u64_or("router_mac", 0x020000000001);
+    if (router_mac >> 48) cfg.fail("router_mac", "a MAC address has 48 bits");
     uint32_t n = cfg.len("routes");
     for (uint32_t i = 0; i < n; ++i) {
       std::string r = "routes[" + std::to_string(i) + "]";
@@ -35,7 +35,10 @@ struct LpmRouter : Element {
       if (len > 32) cfg.fail(r + ".len", "a prefix length is 0..32");
       uint64_t nh_mac = cfg.get_u64(r + ".mac");
       if (nh_mac >> 48) cfg.fail(r + ".mac", "a MAC address has 48 bits");
-      NextHop nh{uint32_t(nh_mac >> 16), uint16_t(nh_mac), cfg.get_u16(r + ".port")};
+      NextHop nh;
+      set_mac(nh.dst_mac, nh_mac);
+      set_mac(nh.src_mac, router_mac);
+      nh.port = cfg.get_u16(r + ".port");
       if (!routes.insert(prefix, len, nh)) cfg.fail(r, "more than 1024 routes");
     }
   }
@@ -47,8 +50,8 @@ struct LpmRouter : Element {
       pkt.drop();
       return;
     }
-    NextHop nh;
-    if (!routes.lookup(ntohl(ip->daddr), nh)) {
+    const NextHop* nh = routes.find(ntohl(ip->daddr));
+    if (nh == nullptr) {
       pkt.drop();
       return;
     }
@@ -57,20 +60,10 @@ struct LpmRouter : Element {
     ip->ttl = uint8_t(ip->ttl - 1);
     uint16_t new_word = htons(uint16_t(ip->ttl) << 8 | ip->protocol);
     ip->check = csum_update2(ip->check, old_word, new_word);
-    eth->dst[0] = uint8_t(nh.mac_hi >> 24);
-    eth->dst[1] = uint8_t(nh.mac_hi >> 16);
-    eth->dst[2] = uint8_t(nh.mac_hi >> 8);
-    eth->dst[3] = uint8_t(nh.mac_hi);
-    eth->dst[4] = uint8_t(nh.mac_lo >> 8);
-    eth->dst[5] = uint8_t(nh.mac_lo);
-    eth->src[0] = uint8_t(router_mac_hi >> 24);
-    eth->src[1] = uint8_t(router_mac_hi >> 16);
-    eth->src[2] = uint8_t(router_mac_hi >> 8);
-    eth->src[3] = uint8_t(router_mac_hi);
-    eth->src[4] = uint8_t(router_mac_lo >> 8);
-    eth->src[5] = uint8_t(router_mac_lo);
-    pkt.send(nh.port);
+    std::memcpy(eth->dst, nh->dst_mac, 6);
+    std::memcpy(eth->src, nh->src_mac, 6);
+    pkt.send(nh->port);
   }
 };
 
-TANDEM_NF(LpmRouter, routes, router_mac_hi, router_mac_lo)
+TANDEM_NF(LpmRouter, routes)
