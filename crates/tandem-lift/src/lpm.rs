@@ -10,8 +10,8 @@
 use llvm_ir::{Name, Operand};
 use tandem_ir::{Effect, InstKind, IntCC, Layout, StateId, StateKind, Type};
 
-use crate::diag::Code;
 use super::{Lifter, Ptr};
+use crate::diag::Code;
 
 /// The argument holding the prefix length of `lpm_insert` / `lpm_erase`.
 fn prefix_len_arg(op: &str) -> Option<usize> {

@@ -50,3 +50,8 @@ fn statefilter_lifted_matches_native() {
 fn trojan_lifted_matches_native() {
     differential("trojan", Plan::Endhosts, "enterprise", 12_000);
 }
+
+#[test]
+fn lpmrouter_lifted_matches_native() {
+    differential("lpmrouter", Plan::Plain, "enterprise", 12_000);
+}

@@ -85,7 +85,16 @@ macro_rules! nf_tests {
     )*};
 }
 
-nf_tests!(minilb, mazunat, l4lb, firewall, proxy, statefilter, trojan, lpmrouter);
+nf_tests!(
+    minilb,
+    mazunat,
+    l4lb,
+    firewall,
+    proxy,
+    statefilter,
+    trojan,
+    lpmrouter
+);
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the
 /// step and the field, with expected and actual values.

@@ -29,6 +29,7 @@
 #include "tandem/net.hh"
 #include "tandem/packet.hh"
 #include "tandem/state.hh"
+#include "tandem/lpm.hh"
 #include "tandem/config.hh"
 #ifndef TANDEM_ANALYSIS
 #include <algorithm>

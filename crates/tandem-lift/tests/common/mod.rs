@@ -66,6 +66,7 @@ pub const EXAMPLES: &[&str] = &[
     "proxy",
     "statefilter",
     "trojan",
+    "lpmrouter",
 ];
 
 /// The native build of `src`, configured from `<src>.toml` when there is one.
