@@ -21,7 +21,8 @@ struct LpmLearn : Element {
     uint32_t len = dport % 40;  // 33..39 are out of range
     switch (sport & 3) {
       case 0:
-        if (!routes.insert(ntohl(ip->saddr), len, uint16_t(sport >> 2))) refused = refused + 1;
+        // Ports below 64: the switch carries a send port in 8 bits.
+        if (!routes.insert(ntohl(ip->saddr), len, uint16_t((sport >> 2) & 63))) refused = refused + 1;
         pkt.send(1);
         break;
       case 1:
