@@ -224,8 +224,12 @@ impl Manifest {
             for k in &t.keys {
                 let _ = writeln!(
                     o,
-                    "  match_fields {{\n    id: {}\n    name: \"{}\"\n    bitwidth: {}\n    match_type: EXACT\n  }}",
-                    k.id, k.name, k.bits
+                    "  match_fields {{\n    id: {}\n    name: \"{}\"\n    bitwidth: {}\n    match_type: {}\n  }}",
+                    k.id,
+                    k.name,
+                    k.bits,
+                    // P4Runtime's MatchField.MatchType names (p4info.proto).
+                    k.match_kind.to_ascii_uppercase()
                 );
             }
             let table_actions = [

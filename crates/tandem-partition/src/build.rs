@@ -120,9 +120,15 @@ impl Evaluation {
                 used: self.sram,
                 budget: p.total_sram_blocks(),
             },
-            tcam_blocks: Use {
-                used: self.tcam,
-                budget: p.total_tcam_blocks(),
+            // Left out of the plan when no LPM table uses TCAM (then it reads back as this
+            // default), so plans without LPM maps are as before.
+            tcam_blocks: if self.tcam == 0 {
+                Use::default()
+            } else {
+                Use {
+                    used: self.tcam,
+                    budget: p.total_tcam_blocks(),
+                }
             },
             tables: Use {
                 used: self.tables,
