@@ -2,6 +2,7 @@
 # `tandem check` for every example NF × the enterprise and datamining workloads × the
 # tofino1 and bmv2 profiles, on ≥ 100,000 packets each (issue 8's acceptance run).
 # Usage: scripts/check-all.sh [PACKETS] [OUT_DIR]      (needs `cargo build --release`)
+#        NFS="lpmrouter minilb" scripts/check-all.sh   (a subset of the NFs)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PACKETS=${1:-100000}
@@ -13,7 +14,7 @@ declare -A PLAN=([minilb]=lb [mazunat]=nat [l4lb]=lb [firewall]=plain [proxy]=pl
 declare -A FLOWS=([enterprise]=$((PACKETS / 25 + 100)) [datamining]=$((PACKETS / 90 + 100)))
 fail=0
 printf '%-12s %-11s %-8s %9s %9s %9s %8s %s\n' nf workload profile packets fastpath%% server batches result
-for nf in minilb mazunat l4lb firewall proxy statefilter trojan lpmrouter; do
+for nf in ${NFS:-minilb mazunat l4lb firewall proxy statefilter trojan lpmrouter}; do
   for w in enterprise datamining; do
     for p in tofino1 bmv2; do
       json="$OUT/$nf-$w-$p.json"
