@@ -2,19 +2,19 @@
 # `tandem check` for every example NF × the enterprise and datamining workloads × the
 # tofino1 and bmv2 profiles, on ≥ 100,000 packets each (issue 8's acceptance run).
 # Usage: scripts/check-all.sh [PACKETS] [OUT_DIR]      (needs `cargo build --release`)
-#        NFS="pktcount cmsketch" scripts/check-all.sh   (a subset)
+#        NFS="lpmrouter pktcount" scripts/check-all.sh   (a subset of the NFs)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 PACKETS=${1:-100000}
 OUT=${2:-out/check-all}
 TANDEM=${TANDEM:-target/release/tandem}
 mkdir -p "$OUT"
-declare -A PLAN=([minilb]=lb [mazunat]=nat [l4lb]=lb [firewall]=plain [proxy]=plain [statefilter]=plain [trojan]=endhosts [pktcount]=plain [cmsketch]=plain)
+declare -A PLAN=([minilb]=lb [mazunat]=nat [l4lb]=lb [firewall]=plain [proxy]=plain [statefilter]=plain [trojan]=endhosts [pktcount]=plain [cmsketch]=plain [lpmrouter]=plain)
 # Flows enough for PACKETS packets (enterprise ≈ 35 packets per flow, datamining ≈ 134).
 declare -A FLOWS=([enterprise]=$((PACKETS / 25 + 100)) [datamining]=$((PACKETS / 90 + 100)))
 fail=0
 printf '%-12s %-11s %-8s %9s %9s %9s %8s %s\n' nf workload profile packets fastpath%% server batches result
-for nf in ${NFS:-minilb mazunat l4lb firewall proxy statefilter trojan pktcount cmsketch}; do
+for nf in ${NFS:-minilb mazunat l4lb firewall proxy statefilter trojan pktcount cmsketch lpmrouter}; do
   for w in enterprise datamining; do
     for p in tofino1 bmv2; do
       json="$OUT/$nf-$w-$p.json"

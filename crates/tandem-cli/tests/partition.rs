@@ -52,7 +52,7 @@ fn partition_prints_the_report_and_writes_plan_and_dot() {
         .starts_with("digraph"));
     let shown = tandem(&["partition", MINILB, "--target", "bmv2", "--show-plan"]);
     assert!(shown.status.success());
-    assert!(String::from_utf8_lossy(&shown.stdout).contains("\"version\": 1"));
+    assert!(String::from_utf8_lossy(&shown.stdout).contains("\"version\": 2"));
     std::fs::remove_dir_all(&dir).ok();
 }
 

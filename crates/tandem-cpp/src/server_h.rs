@@ -23,6 +23,9 @@ extern "C" {
 // (manifest `states`, plan `states`); keys, values and vector elements are arrays of
 // uint64_t, one per layout field, in layout order. The runtime owns the primary copy of every
 // state object and synchronises replicated ones with the switch (atomic update, output commit).
+// On an LPM map (`lpm_map`, longest prefix match) map_find's key is the looked-up address
+// (the longest matching prefix's value is returned), and map_insert's and map_erase's key is
+// {prefix, prefix length} (two words).
 typedef struct tandem_state_ops {
     void* ctx;
     // 1 and the value on a hit, else 0 (value untouched).

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-const NFS: [&str; 7] = [
+const NFS: [&str; 8] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -15,6 +15,7 @@ const NFS: [&str; 7] = [
     "proxy",
     "statefilter",
     "trojan",
+    "lpmrouter",
 ];
 
 fn root() -> PathBuf {

@@ -350,6 +350,14 @@ fn live(e: &MapEntry, now: u64, timeout: Option<u64>) -> bool {
     }
 }
 
+/// The entry of the longest prefix of `addr` in an LPM map's slot (entries keyed by
+/// `[prefix, length]`).
+fn lpm_get(m: &FxHashMap<Words, MapEntry>, bits: u32, addr: u64) -> Option<&MapEntry> {
+    (0..=bits)
+        .rev()
+        .find_map(|len| m.get(&[addr & prefix_mask(bits, len), u64::from(len)][..]))
+}
+
 fn check_fields(name: &str, what: &str, layout: &Layout, vals: &[u64]) -> Result<(), StoreError> {
     if vals.len() != layout.fields.len() {
         return Err(StoreError::Shape {
@@ -383,6 +391,25 @@ pub struct MapRules {
     pub capacity: u64,
     /// Idle timeout in ns of an expiring map; `None` for a plain hash map.
     pub idle_timeout_ns: Option<u64>,
+    /// The key width of an LPM map (longest prefix wins; entries keyed by prefix and
+    /// length); `None` for exact-match maps.
+    pub lpm_bits: Option<u32>,
+}
+
+/// The mask of the top `len` bits of a `bits`-wide key (`len <= bits <= 64`).
+pub fn prefix_mask(bits: u32, len: u32) -> u64 {
+    let all = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    if len == 0 {
+        0
+    } else if len >= bits {
+        all
+    } else {
+        all & !((1u64 << (bits - len)) - 1)
+    }
 }
 
 impl MapRules {
@@ -392,6 +419,12 @@ impl MapRules {
             StateKind::HashMap { capacity, .. } => Some(MapRules {
                 capacity: *capacity,
                 idle_timeout_ns: None,
+                lpm_bits: None,
+            }),
+            StateKind::LpmMap { capacity, .. } => Some(MapRules {
+                capacity: *capacity,
+                idle_timeout_ns: None,
+                lpm_bits: kind.lpm_bits(),
             }),
             StateKind::ExpiringMap {
                 capacity,
@@ -400,6 +433,7 @@ impl MapRules {
             } => Some(MapRules {
                 capacity: *capacity,
                 idle_timeout_ns: Some(*idle_timeout_ns),
+                lpm_bits: None,
             }),
             _ => None,
         }
@@ -413,9 +447,9 @@ impl StateStore {
             .states
             .values()
             .map(|s| match &s.kind {
-                StateKind::HashMap { .. } | StateKind::ExpiringMap { .. } => {
-                    Slot::Map(FxHashMap::default())
-                }
+                StateKind::HashMap { .. }
+                | StateKind::ExpiringMap { .. }
+                | StateKind::LpmMap { .. } => Slot::Map(FxHashMap::default()),
                 StateKind::Vector { elem, len } => Slot::Vector(VecSlot {
                     len: *len,
                     fields: elem.fields.len(),
@@ -446,7 +480,8 @@ impl StateStore {
     }
 
     /// Host-side insert (e.g. entries written by `configure`); capacity is not enforced.
-    /// Expiring-map entries count as used at [`StateStore::clock_ns`].
+    /// Expiring-map entries count as used at [`StateStore::clock_ns`]. An LPM map's key is
+    /// the prefix and its length (`[prefix, len]`); the prefix is masked to its length.
     pub fn map_insert(
         &mut self,
         module: &Module,
@@ -458,7 +493,23 @@ impl StateStore {
         let (kl, vl) = kind
             .map_layouts()
             .ok_or_else(|| Self::shape_err(name, "not a map"))?;
-        check_fields(name, "key", kl, key)?;
+        let masked;
+        let key = if let Some(bits) = kind.lpm_bits() {
+            let (&[prefix, len], Some(f)) = (key, kl.fields.first()) else {
+                return Err(Self::shape_err(name, "an lpm_map key is [prefix, length]"));
+            };
+            if len > u64::from(bits) || f.ty.wrap(prefix) != prefix {
+                return Err(Self::shape_err(
+                    name,
+                    &format!("prefix {prefix:#x}/{len} does not fit a {bits}-bit key"),
+                ));
+            }
+            masked = [prefix & prefix_mask(bits, len as u32), len];
+            &masked[..]
+        } else {
+            check_fields(name, "key", kl, key)?;
+            key
+        };
         check_fields(name, "value", vl, value)?;
         let clock = self.clock_ns;
         match self.slots.get_mut(id.index()) {
@@ -492,6 +543,7 @@ impl StateStore {
 
     /// Host-side lookup of a live entry: like [`StateStore::map_get`], but an expiring-map
     /// entry idle for longer than its timeout at [`StateStore::clock_ns`] reads as absent.
+    /// On an LPM map a one-word key is an address: its longest matching prefix's value.
     /// Does not refresh.
     pub fn map_get_live(
         &self,
@@ -506,6 +558,12 @@ impl StateStore {
             } => Some(*idle_timeout_ns),
             _ => None,
         };
+        if let (Some(bits), &[addr]) = (kind.lpm_bits(), key) {
+            return match self.slots.get(id.index()) {
+                Some(Slot::Map(m)) => Ok(lpm_get(m, bits, addr).map(|e| e.value.to_vec())),
+                _ => Err(Self::shape_err(name, "not a map")),
+            };
+        }
         match self.slots.get(id.index()) {
             Some(Slot::Map(m)) => Ok(m
                 .get(key)
@@ -613,6 +671,18 @@ impl StateStore {
         out: &mut [u64],
     ) -> Option<bool> {
         let map = self.map_slot(id)?;
+        if let Some(bits) = rules.lpm_bits {
+            let addr = key.first().copied().unwrap_or(0);
+            return Some(match lpm_get(map, bits, addr) {
+                Some(e) => {
+                    for (o, v) in out.iter_mut().zip(e.value.iter()) {
+                        *o = *v;
+                    }
+                    true
+                }
+                None => false,
+            });
+        }
         match map.get_mut(key) {
             None => return Some(false),
             Some(e) if live(e, now, rules.idle_timeout_ns) => {
@@ -640,6 +710,18 @@ impl StateStore {
         value: &[u64],
         now: u64,
     ) -> Option<bool> {
+        let masked;
+        let key = match (rules.lpm_bits, key) {
+            (Some(bits), &[prefix, len]) => {
+                if len > u64::from(bits) {
+                    // Out of range: nothing inserted (the native API refuses it too).
+                    return self.map_slot(id).map(|_| false);
+                }
+                masked = [prefix & prefix_mask(bits, len as u32), len];
+                &masked[..]
+            }
+            _ => key,
+        };
         let map = self.map_slot(id)?;
         if (map.len() as u64) < rules.capacity {
             // Room for a new key: one hash lookup either way.
@@ -681,16 +763,41 @@ impl StateStore {
     }
 
     /// `map.erase` exactly as the interpreter executes it; `None` when `id` is not a map.
+    /// On an LPM map, `key` is `[prefix, len]`: the prefix is masked to its length, and a
+    /// length above the key's width erases nothing.
     pub fn map_erase_at(&mut self, id: StateId, key: &[u64]) -> Option<()> {
-        self.map_slot(id)?.remove(key);
+        self.map_erase_rules(id, None, key)
+    }
+
+    /// [`StateStore::map_erase_at`] with the map's rules (needed for LPM maps).
+    pub fn map_erase_rules(
+        &mut self,
+        id: StateId,
+        lpm_bits: Option<u32>,
+        key: &[u64],
+    ) -> Option<()> {
+        let map = self.map_slot(id)?;
+        match (lpm_bits, key) {
+            (Some(bits), &[prefix, len]) => {
+                if len <= u64::from(bits) {
+                    map.remove(&[prefix & prefix_mask(bits, len as u32), len][..]);
+                }
+            }
+            _ => {
+                map.remove(key);
+            }
+        }
         Some(())
     }
 
     /// Host-side lookup of a live entry by state index (see [`StateStore::map_get_live`]);
     /// `None` also when `id` is not a map. Does not refresh.
     pub fn map_get_live_at(&self, id: StateId, rules: MapRules, key: &[u64]) -> Option<&[u64]> {
-        match self.slots.get(id.index()) {
-            Some(Slot::Map(m)) => m
+        match (self.slots.get(id.index()), rules.lpm_bits, key) {
+            (Some(Slot::Map(m)), Some(bits), &[addr]) => {
+                lpm_get(m, bits, addr).map(|e| e.value.as_slice())
+            }
+            (Some(Slot::Map(m)), _, _) => m
                 .get(key)
                 .filter(|e| live(e, self.clock_ns, rules.idle_timeout_ns))
                 .map(|e| e.value.as_slice()),
@@ -788,7 +895,8 @@ impl StateStore {
                 };
                 let ok = match &obj.kind {
                     StateKind::HashMap { key, value, .. }
-                    | StateKind::ExpiringMap { key, value, .. } => ready(key) && ready(value),
+                    | StateKind::ExpiringMap { key, value, .. }
+                    | StateKind::LpmMap { key, value, .. } => ready(key) && ready(value),
                     StateKind::Vector { elem, .. } => ready(elem),
                     StateKind::Scalar { .. } => true,
                 };
@@ -817,6 +925,14 @@ impl StateStore {
                                 encode(name, value, &e.value, format)?,
                             ));
                         }
+                    }
+                }
+                (StateKind::LpmMap { key, value, .. }, Slot::Map(m)) => {
+                    // Key: the prefix as the key field, then its length as one byte.
+                    for (k, e) in m {
+                        let mut kb = encode(name, key, &k[..1], format)?;
+                        kb.push(k.get(1).copied().unwrap_or(0) as u8);
+                        entries.push((kb, encode(name, value, &e.value, format)?));
                     }
                 }
                 (StateKind::Vector { elem, .. }, Slot::Vector(v)) => {
@@ -1244,21 +1360,8 @@ impl Ctx<'_> {
             | InstKind::MapInsert { state, key, .. }
             | InstKind::MapErase { state, key } => {
                 let kind = state_kind(*state)?;
-                let timeout = match kind {
-                    StateKind::ExpiringMap {
-                        idle_timeout_ns, ..
-                    } => Some(*idle_timeout_ns),
-                    _ => None,
-                };
-                let capacity = match kind {
-                    StateKind::HashMap { capacity, .. }
-                    | StateKind::ExpiringMap { capacity, .. } => *capacity,
-                    _ => return Err(InterpError::Malformed(format!("{state} is not a map"))),
-                };
-                let rules = MapRules {
-                    capacity,
-                    idle_timeout_ns: timeout,
-                };
+                let rules = MapRules::of(kind)
+                    .ok_or_else(|| InterpError::Malformed(format!("{state} is not a map")))?;
                 let k: Vec<u64> = key.iter().map(|&v| self.get(v)).collect::<Result<_, _>>()?;
                 let now = packet.timestamp_ns;
                 let mismatch =
@@ -1288,7 +1391,9 @@ impl Ctx<'_> {
                         self.set(res(0)?, u64::from(ok))?;
                     }
                     _ => {
-                        store.map_erase_at(*state, &k).ok_or_else(mismatch)?;
+                        store
+                            .map_erase_rules(*state, rules.lpm_bits, &k)
+                            .ok_or_else(mismatch)?;
                     }
                 }
             }

@@ -9,7 +9,7 @@
 //! # Data model
 //!
 //! * A [`Module`] has a name, a file table (for [`SourceLoc`]s), global **state objects**
-//!   ([`StateObject`]: `hashmap`, `vector`, `scalar`, `expiring_map`, with [`Layout`]s), one
+//!   ([`StateObject`]: `hashmap`, `vector`, `scalar`, `expiring_map`, `lpm_map`, with [`Layout`]s), one
 //!   per-packet function `process` ([`Function`]), and the names of **server-only functions**
 //!   (`configure`, `on_timer`, ...) that are not lifted and run only on the server.
 //! * Objects live in arenas ([`Arena`]) and are named by typed indices: [`Block`], [`Value`],
@@ -98,6 +98,14 @@
 //! * Expiring maps: an entry last used at `t` is live at packet time `now` iff
 //!   `now - t <= idle_timeout_ns` (saturating), as in the native `tandem::ExpiringMap`.
 //!   Expired entries behave as absent.
+//! * LPM maps (`lpm_map<{addr: iN}, V, capacity>`, longest prefix match): an entry is a
+//!   prefix `p` and a length `l` (`0 <= l <= N`, the bits of `p` below the top `l` are zero).
+//!   `map.find m(a)` hits the entry with the **longest** `l` whose top `l` bits equal `a`'s
+//!   (unsigned, most significant bit first; `l = 0` matches everything); finds do not change
+//!   the map. `map.insert m(p, l) -> (value...)` and `map.erase m(p, l)` take the length as an
+//!   `i8`; `p` is masked to its top `l` bits first (as the native `tandem::LpmMap`); `l > N`
+//!   inserts nothing (ok = 0) and erases nothing. Capacity counts prefixes. The state dump
+//!   key of an entry is the prefix (as the key field) followed by one byte of length.
 //! * `fields... = vec.get v[i]`, `vec.set v[i](fields...)`: element `i` (unsigned, any width).
 //!   An index `>= len` is an interpreter error (undefined behaviour in C++).
 //! * `x = scalar.load s`, `scalar.store s, x`.
@@ -153,7 +161,7 @@
 //! * Sections in order: `nf NAME`; `file fN = "path"` (numbered from 0); `state NAME: KIND`;
 //!   `server fn NAME`; `fn process { ... }`. Sections are separated by one blank line.
 //! * State kinds: `hashmap<K, V, capacity>`, `vector<E, len>`, `scalar<iN>`,
-//!   `expiring_map<K, V, capacity, idle_timeout_ns>`. A layout is `{name: iN, ...}`; a field
+//!   `expiring_map<K, V, capacity, idle_timeout_ns>`, `lpm_map<K, V, capacity>`. A layout is `{name: iN, ...}`; a field
 //!   may carry its C++ byte offset `@off` and the layout its C++ `size N`.
 //! * Every instruction result is written with its type (`v3:i32 = ...`); block parameters
 //!   likewise (`block3(v7:i32):`). Value and block numbers are kept as written; blocks must be

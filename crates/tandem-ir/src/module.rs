@@ -339,7 +339,8 @@ impl<'m> FuncBuilder<'m> {
     fn layout_types(&self, state: StateId, value_part: bool) -> Vec<Type> {
         match self.module.states.get(state).map(|s| &s.kind) {
             Some(StateKind::HashMap { key, value, .. })
-            | Some(StateKind::ExpiringMap { key, value, .. }) => {
+            | Some(StateKind::ExpiringMap { key, value, .. })
+            | Some(StateKind::LpmMap { key, value, .. }) => {
                 if value_part {
                     value.types().collect()
                 } else {

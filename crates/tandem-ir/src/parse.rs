@@ -493,9 +493,21 @@ impl Parser {
     }
 
     fn state_kind(&mut self) -> Result<StateKind, ParseError> {
-        let (kw, t) = self.ident("`hashmap`, `vector`, `scalar` or `expiring_map`")?;
+        let (kw, t) = self.ident("`hashmap`, `vector`, `scalar`, `expiring_map` or `lpm_map`")?;
         self.expect_punct('<')?;
         let kind = match kw.as_str() {
+            "lpm_map" => {
+                let key = self.layout()?;
+                self.expect_punct(',')?;
+                let value = self.layout()?;
+                self.expect_punct(',')?;
+                let capacity = self.number("a capacity")?;
+                StateKind::LpmMap {
+                    key,
+                    value,
+                    capacity,
+                }
+            }
             "hashmap" | "expiring_map" => {
                 let key = self.layout()?;
                 self.expect_punct(',')?;
@@ -530,7 +542,7 @@ impl Parser {
                 return self.err_at(
                     &t,
                     format!(
-                    "unknown state kind `{kw}` (expected hashmap, vector, scalar, expiring_map)"
+                    "unknown state kind `{kw}` (expected hashmap, vector, scalar, expiring_map, lpm_map)"
                 ),
                 )
             }

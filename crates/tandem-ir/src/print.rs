@@ -75,6 +75,15 @@ fn state_kind(kind: &StateKind) -> String {
                 print_layout(value)
             )
         }
+        StateKind::LpmMap {
+            key,
+            value,
+            capacity,
+        } => format!(
+            "lpm_map<{}, {}, {capacity}>",
+            print_layout(key),
+            print_layout(value)
+        ),
         StateKind::Vector { elem, len } => format!("vector<{}, {len}>", print_layout(elem)),
         StateKind::Scalar { ty } => format!("scalar<{ty}>"),
         StateKind::ExpiringMap {

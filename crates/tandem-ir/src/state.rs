@@ -106,6 +106,22 @@ pub enum StateKind {
         /// Idle timeout in nanoseconds.
         idle_timeout_ns: u64,
     },
+    /// `lpm_map<K, V, capacity>`: a longest-prefix-match map. The key layout has exactly one
+    /// field, an unsigned integer matched from its most significant bit (an IPv4 address as
+    /// the number P4 sees). An entry is a prefix and its length (`0..=bits(K)`; the bits
+    /// below the length are zero). `map.find MAP(addr)` returns the value of the entry with
+    /// the longest prefix that matches `addr`; `map.insert MAP(prefix, len) -> (value...)`
+    /// and `map.erase MAP(prefix, len)` take the prefix and its length as an `i8` (the
+    /// prefix is masked to its length; a length above the key's width inserts nothing and
+    /// returns 0, erases nothing). At most `capacity` entries.
+    LpmMap {
+        /// Key layout (one unsigned integer field).
+        key: Layout,
+        /// Value layout.
+        value: Layout,
+        /// Maximum number of entries (prefixes).
+        capacity: u64,
+    },
 }
 
 impl StateKind {
@@ -117,15 +133,25 @@ impl StateKind {
             StateKind::Vector { .. } => "vector",
             StateKind::Scalar { .. } => "scalar",
             StateKind::ExpiringMap { .. } => "expiring_map",
+            StateKind::LpmMap { .. } => "lpm_map",
         }
     }
 
-    /// Key and value layouts, for the two map kinds.
+    /// The key width of an LPM map (the prefix-matched field); `None` for other kinds.
+    pub fn lpm_bits(&self) -> Option<u32> {
+        match self {
+            StateKind::LpmMap { key, .. } => key.fields.first().map(|f| f.ty.bits()),
+            _ => None,
+        }
+    }
+
+    /// Key and value layouts, for the three map kinds (for an LPM map, the key is the
+    /// looked-up address; entries are keyed by the prefix and its length).
     pub fn map_layouts(&self) -> Option<(&Layout, &Layout)> {
         match self {
-            StateKind::HashMap { key, value, .. } | StateKind::ExpiringMap { key, value, .. } => {
-                Some((key, value))
-            }
+            StateKind::HashMap { key, value, .. }
+            | StateKind::ExpiringMap { key, value, .. }
+            | StateKind::LpmMap { key, value, .. } => Some((key, value)),
             _ => None,
         }
     }

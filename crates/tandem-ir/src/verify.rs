@@ -47,9 +47,11 @@
 //! 19. `hdr.read f`: one result of the field's width; `hdr.write f, v`: `v` has the field's
 //!     width, no results. `hdr.valid`: one `i1` result. `meta.read`: one result of the
 //!     item's type (`in_port: i16`, `length: i16`, `now: i64`).
-//! 20. `map.find/insert/erase` name a hashmap or expiring map; keys are the fields of the key
-//!     layout; `map.insert` values are the fields of the value layout. `map.find` results are
-//!     `i1` then the value fields; `map.insert` has one `i1` result; `map.erase` none.
+//! 20. `map.find/insert/erase` name a hashmap, expiring map or LPM map; keys are the fields of
+//!     the key layout; `map.insert` values are the fields of the value layout. `map.find`
+//!     results are `i1` then the value fields; `map.insert` has one `i1` result; `map.erase`
+//!     none. On an `lpm_map`, `map.insert`/`map.erase` take the key field and then the prefix
+//!     length as an `i8`. An `lpm_map` key layout has exactly one field.
 //! 21. `vec.get/set` name a vector; the index is any integer type; `vec.get` results and
 //!     `vec.set` values are the element fields.
 //! 22. `scalar.load/store` name a scalar; the loaded/stored value has the scalar's type.
@@ -228,6 +230,20 @@ impl<'m> Verifier<'m> {
                     } = &s.kind
                     {
                         self.err(loc.clone(), "idle timeout must be at least 1 ns");
+                    }
+                }
+                StateKind::LpmMap {
+                    key,
+                    value,
+                    capacity,
+                } => {
+                    self.layout(&loc, "key", key, false);
+                    self.layout(&loc, "value", value, true);
+                    if key.fields.len() != 1 {
+                        self.err(loc.clone(), "an lpm_map key has exactly one integer field");
+                    }
+                    if *capacity == 0 {
+                        self.err(loc.clone(), "capacity must be at least 1");
                     }
                 }
                 StateKind::Vector { elem, len } => {
@@ -701,11 +717,23 @@ impl<'m> Verifier<'m> {
             | InstKind::MapInsert { state: s, key, .. } => {
                 match state(*s).and_then(|k| k.map_layouts()) {
                     None => errs.push(format!(
-                        "{} is not a hashmap or expiring_map",
+                        "{} is not a hashmap, expiring_map or lpm_map",
                         self.sname(*s)
                     )),
                     Some((kl, vl)) => {
-                        fields(&mut errs, "key", key, kl);
+                        let lpm = state(*s).and_then(|k| k.lpm_bits()).is_some();
+                        if lpm && !matches!(kind, InstKind::MapFind { .. }) {
+                            // The entry key: the prefix, then its length.
+                            let mut entry = kl.clone();
+                            entry.fields.push(crate::LayoutField {
+                                name: "prefix_len".into(),
+                                ty: Type::I8,
+                                offset: None,
+                            });
+                            fields(&mut errs, "key", key, &entry);
+                        } else {
+                            fields(&mut errs, "key", key, kl);
+                        }
                         match kind {
                             InstKind::MapFind { .. } => {
                                 let mut want = vec![Type::I1];

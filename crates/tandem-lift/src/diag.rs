@@ -122,6 +122,19 @@ is defined over integer operands, each written big-endian at its own width, so t
 switch's hash unit (v1model `hash`, TNA `Hash.get`) computes the same bits.
 
 Fix: pass integer members one by one (`crc32(k.saddr, k.daddr, k.sport)`), at most 16.";
+    LpmPrefixLength = "L012", Error, "LPM prefix length out of range",
+"An LpmMap insert or erase names a constant prefix length longer than the key (for a
+uint32_t key, lengths are 0..=32). Natively the call would do nothing (insert returns false),
+which is never what was meant.
+
+Fix: use a length between 0 and the key's width in bits.";
+    LpmKey = "L013", Error, "LPM map key is not one unsigned integer",
+"An LpmMap's key must be one unsigned integer of 8, 16, 32 or 64 bits (an IPv4 address as a
+host-order uint32_t): the prefix is matched from its most significant bit, and a switch's
+lpm match kind takes one field. A struct key has no single bit order to match prefixes in.
+
+Fix: key the map by the address alone (e.g. `ntohl(ip->daddr)`), or use a HashMap for exact
+keys.";
     OpaqueCall = "L101", Warning, "call kept as an opaque server-only statement",
 "process() calls a function the front end does not know (a library function such as memcmp
 or strstr). The call is kept as an opaque statement that runs only on the server; it is

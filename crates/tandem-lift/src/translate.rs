@@ -45,6 +45,9 @@ use tandem_ir::{
 };
 
 use crate::diag::{Code, Diagnostic, SrcLoc};
+
+#[path = "lpm.rs"]
+mod lpm;
 use crate::layout;
 use crate::srcmap::{SrcMap, UserLoc};
 
@@ -109,6 +112,8 @@ struct Member {
 enum MapFlavor {
     Plain,
     Expiring(u64),
+    /// `tandem::LpmMap` (see `lpm`).
+    Lpm,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -679,7 +684,7 @@ impl<'a> Lifter<'a> {
                 "tandem_api_pkt_tcp" => Some(Prov::Header(Header::Tcp, 0)),
                 "tandem_api_pkt_udp" => Some(Prov::Header(Header::Udp, 0)),
                 "tandem_api_pkt_payload" => Some(Prov::Payload),
-                "tandem_api_map_find" | "tandem_api_emap_find" => {
+                "tandem_api_map_find" | "tandem_api_emap_find" | "tandem_api_lpm_find" => {
                     let idx = match self.find_index.get(dest) {
                         Some(i) => *i,
                         None => {
@@ -710,13 +715,13 @@ impl<'a> Lifter<'a> {
         }
         let Some(a0) = arg(0) else { return };
         let m = self.prov_of(a0);
-        if let Some((expiring, vs_arg, cap_arg, has_value)) = map_call_shape(&callee) {
+        if let Some((family, vs_arg, cap_arg, has_value)) = map_call_shape(&callee) {
             let (ks, cap) = (argc(2), argc(cap_arg));
             let vs = vs_arg.map_or(0, argc);
-            let flavor = if expiring {
-                MapFlavor::Expiring(argc(cap_arg + 1))
-            } else {
-                MapFlavor::Plain
+            let flavor = match family {
+                MapFamily::Expiring => MapFlavor::Expiring(argc(cap_arg + 1)),
+                MapFamily::Plain => MapFlavor::Plain,
+                MapFamily::Lpm => MapFlavor::Lpm,
             };
             let ptrs: &[(usize, u64, bool)] = if has_value {
                 &[(1, ks, true), (3, vs, false)]
@@ -809,6 +814,11 @@ impl<'a> Lifter<'a> {
                         value,
                         capacity: cap,
                         idle_timeout_ns: t,
+                    },
+                    MapFlavor::Lpm => StateKind::LpmMap {
+                        key,
+                        value,
+                        capacity: cap,
                     },
                 };
                 let id = self.module.add_state(name, kind);
@@ -2134,7 +2144,9 @@ impl<'a> Lifter<'a> {
 
     fn key_values(&mut self, state: StateId, key_ptr: &Ptr) -> Vec<Value> {
         let layout = match &self.module.states[state].kind {
-            StateKind::HashMap { key, .. } | StateKind::ExpiringMap { key, .. } => key.clone(),
+            StateKind::HashMap { key, .. }
+            | StateKind::ExpiringMap { key, .. }
+            | StateKind::LpmMap { key, .. } => key.clone(),
             _ => Layout::default(),
         };
         self.read_from(key_ptr, &layout)
@@ -2142,9 +2154,9 @@ impl<'a> Lifter<'a> {
 
     fn value_layout(&self, state: StateId) -> Layout {
         match &self.module.states[state].kind {
-            StateKind::HashMap { value, .. } | StateKind::ExpiringMap { value, .. } => {
-                value.clone()
-            }
+            StateKind::HashMap { value, .. }
+            | StateKind::ExpiringMap { value, .. }
+            | StateKind::LpmMap { value, .. } => value.clone(),
             StateKind::Vector { elem, .. } => elem.clone(),
             _ => Layout::default(),
         }
@@ -2272,10 +2284,13 @@ impl<'a> Lifter<'a> {
                     self.def(d, v);
                 }
             }
-            "map_find" | "emap_find" | "map_lookup" | "emap_lookup" => {
+            "map_find" | "emap_find" | "map_lookup" | "emap_lookup" | "lpm_find" | "lpm_lookup" => {
                 let Some((state, key)) = self.map_and_key(args) else {
                     return;
                 };
+                if !self.lpm_key_ok(state) {
+                    return;
+                }
                 let tys: Vec<Type> = std::iter::once(Type::I1)
                     .chain(self.value_layout(state).types())
                     .collect();
@@ -2339,6 +2354,7 @@ impl<'a> Lifter<'a> {
                 }
                 self.ins(InstKind::MapErase { state, key }, &[]);
             }
+            "lpm_insert" | "lpm_erase" | "lpm_size" => self.translate_lpm(op, args, dest),
             "map_size" | "emap_size" => {
                 let v = self.ins1(
                     InstKind::Opaque {
@@ -3024,18 +3040,30 @@ fn offset_ptr(p: Ptr, off: i64) -> Ptr {
     }
 }
 
-/// Argument positions of `tandem_api_{map,emap}_{find,lookup,insert,erase}(map, key,
-/// key_size, ...)`: (expiring, value-size argument, capacity argument (an expiring map's idle
-/// timeout follows it), whether argument 3 points to a value).
-fn map_call_shape(callee: &str) -> Option<(bool, Option<usize>, usize, bool)> {
-    let (op, expiring) = match callee.strip_prefix("tandem_api_map_") {
-        Some(op) => (op, false),
-        None => (callee.strip_prefix("tandem_api_emap_")?, true),
+/// Which map API a call belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum MapFamily {
+    Plain,
+    Expiring,
+    Lpm,
+}
+
+/// Argument positions of `tandem_api_{map,emap,lpm}_{find,lookup,insert,erase}(map, key,
+/// key_size, ...)`: (family, value-size argument, capacity argument (an expiring map's idle
+/// timeout follows it; an LPM insert's or erase's prefix length is last), whether argument 3
+/// points to a value).
+fn map_call_shape(callee: &str) -> Option<(MapFamily, Option<usize>, usize, bool)> {
+    let (op, family) = if let Some(op) = callee.strip_prefix("tandem_api_map_") {
+        (op, MapFamily::Plain)
+    } else if let Some(op) = callee.strip_prefix("tandem_api_emap_") {
+        (op, MapFamily::Expiring)
+    } else {
+        (callee.strip_prefix("tandem_api_lpm_")?, MapFamily::Lpm)
     };
     Some(match op {
-        "find" => (expiring, Some(3), 4, false),
-        "lookup" | "insert" => (expiring, Some(4), 5, true),
-        "erase" => (expiring, None, 3, false),
+        "find" => (family, Some(3), 4, false),
+        "lookup" | "insert" => (family, Some(4), 5, true),
+        "erase" => (family, None, 3, false),
         _ => return None,
     })
 }

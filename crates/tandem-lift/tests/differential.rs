@@ -60,3 +60,8 @@ fn pktcount_lifted_matches_native() {
 fn cmsketch_lifted_matches_native() {
     differential("cmsketch", Plan::Plain, "datamining", 12_000);
 }
+
+#[test]
+fn lpmrouter_lifted_matches_native() {
+    differential("lpmrouter", Plan::Plain, "enterprise", 12_000);
+}

@@ -71,6 +71,9 @@ pub struct ExactBatch<'a> {
     pub ops: &'a [ExactOp],
     /// Keys and arguments of the writes.
     pub words: &'a [u64],
+    /// The table's one key is matched `lpm` (an LPM map): each op's key is two words, the
+    /// prefix and its length.
+    pub lpm: bool,
 }
 
 impl ExactBatch<'_> {
@@ -82,7 +85,10 @@ impl ExactBatch<'_> {
                 let table = self.tables[o.table as usize].clone();
                 let at = o.at as usize;
                 let key = &self.words[at..at + o.key_len as usize];
-                let matches: Vec<KeyMatch> = key.iter().map(|&k| KeyMatch::Exact(k)).collect();
+                let matches: Vec<KeyMatch> = match (self.lpm, key) {
+                    (true, &[prefix, len]) => vec![KeyMatch::Lpm(prefix, len as u32)],
+                    _ => key.iter().map(|&k| KeyMatch::Exact(k)).collect(),
+                };
                 let args_at = at + o.key_len as usize;
                 let entry = || TableEntry {
                     matches: matches.clone(),

@@ -229,7 +229,8 @@ impl Primary {
             .values()
             .map(|o| match &o.kind {
                 StateKind::HashMap { key, value, .. }
-                | StateKind::ExpiringMap { key, value, .. } => StateInfo::Map {
+                | StateKind::ExpiringMap { key, value, .. }
+                | StateKind::LpmMap { key, value, .. } => StateInfo::Map {
                     rules: MapRules::of(&o.kind).expect("a map"),
                     key_len: key.fields.len(),
                     value_len: value.fields.len(),
@@ -448,7 +449,15 @@ impl Primary {
         let mut k = [0u64; INLINE_FIELDS];
         let mut kh = Vec::new();
         let key = wrap_into(&t.key, key, &mut k, &mut kh);
-        if self.store.map_erase_at(StateId::from_u32(s), key).is_none() {
+        let lpm = match self.info.get(s as usize) {
+            Some(StateInfo::Map { rules, .. }) => rules.lpm_bits,
+            _ => None,
+        };
+        if self
+            .store
+            .map_erase_rules(StateId::from_u32(s), lpm, key)
+            .is_none()
+        {
             self.fail(format!("state {s} is not a map in the store"));
         }
         self.touched.key(s, key);
@@ -457,6 +466,17 @@ impl Primary {
     fn key_len(&self, s: u32) -> usize {
         match self.info.get(s as usize) {
             Some(StateInfo::Map { key_len, .. }) => *key_len,
+            _ => 0,
+        }
+    }
+
+    /// Words of an entry key for `map_insert`/`map_erase`: an LPM map's entry key is the
+    /// prefix and its length (`server.h`), other maps' the key.
+    fn entry_key_len(&self, s: u32) -> usize {
+        match self.info.get(s as usize) {
+            Some(StateInfo::Map { key_len, rules, .. }) => {
+                key_len + usize::from(rules.lpm_bits.is_some())
+            }
             _ => 0,
         }
     }
@@ -640,7 +660,7 @@ extern "C" fn cb_map_insert(ctx: *mut c_void, s: u32, key: *const u64, value: *c
         p.fail(format!("map_insert: no state {s}"));
         return 0;
     }
-    let key = slice(key, p.key_len(s));
+    let key = slice(key, p.entry_key_len(s));
     let value = slice(value, p.value_len(s));
     c_int::from(p.insert(s, key, value))
 }
@@ -651,7 +671,7 @@ extern "C" fn cb_map_erase(ctx: *mut c_void, s: u32, key: *const u64) {
         p.fail(format!("map_erase: no state {s}"));
         return;
     }
-    let key = slice(key, p.key_len(s));
+    let key = slice(key, p.entry_key_len(s));
     p.erase(s, key);
 }
 

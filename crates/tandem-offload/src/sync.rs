@@ -98,6 +98,8 @@ struct OpBuf {
     actions: Vec<String>,
     ops: Vec<ExactOp>,
     words: Vec<u64>,
+    /// An LPM table: keys are `[prefix, length]`.
+    lpm: bool,
 }
 
 /// `a == b` for short keys (a loop, not a `memcmp` call).
@@ -112,12 +114,13 @@ const HIT: u32 = 0;
 const DELETE: u32 = 1;
 
 impl OpBuf {
-    fn new(table: &str, actions: Vec<String>) -> OpBuf {
+    fn new(table: &str, actions: Vec<String>, lpm: bool) -> OpBuf {
         OpBuf {
             table: [table.to_string()],
             actions,
             ops: Vec::new(),
             words: Vec::new(),
+            lpm,
         }
     }
 
@@ -132,6 +135,7 @@ impl OpBuf {
             actions: &self.actions,
             ops: &self.ops,
             words: &self.words,
+            lpm: self.lpm,
         }
     }
 
@@ -268,6 +272,8 @@ impl Staged {
 /// What the switch holds of one map.
 #[derive(Debug)]
 struct MapSync {
+    /// An LPM map: keys are `[prefix, length]`.
+    lpm: bool,
     name: String,
     /// Main tables (one per copy) and their hit actions.
     main: Vec<(String, String)>,
@@ -614,6 +620,19 @@ impl SyncEngine {
                 if main.is_empty() {
                     return Err(bad(format!("state `{}`: no main table", sm.name)));
                 }
+                // An LPM map's tables match their one key `lpm` (entries are prefixes).
+                let lpm = kind.lpm_bits().is_some();
+                if lpm
+                    && main
+                        .iter()
+                        .chain(&wb)
+                        .any(|t| t.keys.iter().any(|k| k.match_kind != "lpm"))
+                {
+                    return Err(bad(format!(
+                        "state `{}` is an LPM map but its tables are not matched `lpm`",
+                        sm.name
+                    )));
+                }
                 for t in main.iter().chain(&wb) {
                     if t.keys.len() != kl.fields.len()
                         || t.hit_action.params.len() != vl.fields.len()
@@ -647,6 +666,7 @@ impl SyncEngine {
                                 )
                             })
                             .collect(),
+                        lpm,
                         key_fields: kl.fields.len(),
                         value_fields: vl.fields.len(),
                         size: main.iter().map(|t| t.size).min().unwrap_or(0),
@@ -662,14 +682,14 @@ impl SyncEngine {
                         server_only: FxHashSet::default(),
                         main_ops: main
                             .iter()
-                            .map(|t| OpBuf::new(&t.name, vec![short(&t.hit_action.name)]))
+                            .map(|t| OpBuf::new(&t.name, vec![short(&t.hit_action.name)], lpm))
                             .collect(),
                         wb_ops: wb
                             .iter()
                             .map(|t| {
                                 let mut acts = vec![short(&t.hit_action.name)];
                                 acts.extend(t.delete_action.as_ref().map(|a| short(&a.name)));
-                                OpBuf::new(&t.name, acts)
+                                OpBuf::new(&t.name, acts, lpm)
                             })
                             .collect(),
                     },
@@ -746,11 +766,17 @@ impl SyncEngine {
         self.maps.values().any(|m| !m.server_only.is_empty())
     }
 
-    /// Whether this key of this map is kept on the server only.
+    /// Whether this key of this map is kept on the server only. For an LPM map (`key` is
+    /// the looked-up address) any prefix kept on the server only may be the longest match,
+    /// so every lookup counts as server-only while one is.
     pub fn is_server_only(&self, state: u32, key: &[u64]) -> bool {
-        self.maps
-            .get(&state)
-            .is_some_and(|m| m.server_only.contains(key))
+        self.maps.get(&state).is_some_and(|m| {
+            if m.lpm {
+                !m.server_only.is_empty()
+            } else {
+                m.server_only.contains(key)
+            }
+        })
     }
 
     /// The value packets see for a key on the switch.
@@ -867,10 +893,20 @@ impl SyncEngine {
                 continue;
             };
             let mut changes = Vec::new();
+            let lpm = module.states[StateId::from_u32(sid)]
+                .kind
+                .lpm_bits()
+                .is_some();
             for e in &d.entries {
+                let mut key = canonical_fields(&e.key, kl);
+                if lpm {
+                    // The dump's key is the prefix, then one byte of length.
+                    let len = e.key.get(e.key.len().saturating_sub(2)..).unwrap_or("0");
+                    key.push(u64::from_str_radix(len, 16).unwrap_or(0));
+                }
                 changes.push(Change {
                     state: sid,
-                    key: canonical_fields(&e.key, kl),
+                    key,
                     value: Some(canonical_fields(&e.value, vl)),
                 });
             }

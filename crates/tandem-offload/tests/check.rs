@@ -98,3 +98,8 @@ fn a_broken_program_fails_with_an_explanation() {
     );
     assert!(text.contains("minilb.cc:"), "C++ lines on the path: {text}");
 }
+
+#[test]
+fn lpmrouter() {
+    run("lpmrouter", Addr::Plain, "enterprise");
+}

@@ -41,7 +41,7 @@ fn random_profile() -> impl Strategy<Value = TargetProfile> {
         })
 }
 
-const NFS: [(&str, Addr, &str); 7] = [
+const NFS: [(&str, Addr, &str); 8] = [
     ("minilb", Addr::Lb, "enterprise"),
     ("mazunat", Addr::Nat, "enterprise"),
     ("l4lb", Addr::Lb, "enterprise"),
@@ -49,6 +49,7 @@ const NFS: [(&str, Addr, &str); 7] = [
     ("proxy", Addr::Plain, "enterprise"),
     ("statefilter", Addr::Plain, "datamining"),
     ("trojan", Addr::Endhosts, "enterprise"),
+    ("lpmrouter", Addr::Plain, "enterprise"),
 ];
 
 proptest! {

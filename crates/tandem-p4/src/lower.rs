@@ -205,6 +205,13 @@ fn layout_bits(t: tandem_ir::Type) -> u32 {
 }
 
 impl Gen<'_, '_> {
+    /// Is state `name` an LPM map (its tables match `lpm`)?
+    fn is_lpm(&self, name: &str) -> bool {
+        let m = self.view.module;
+        m.state_by_name(name)
+            .is_some_and(|id| m.states[id].kind.lpm_bits().is_some())
+    }
+
     fn func(&self) -> &tandem_ir::Function {
         &self.view.module.process
     }
@@ -283,6 +290,11 @@ impl Gen<'_, '_> {
             }
             match &obj.kind {
                 StateKind::HashMap {
+                    key,
+                    value,
+                    capacity,
+                }
+                | StateKind::LpmMap {
                     key,
                     value,
                     capacity,
@@ -501,6 +513,9 @@ impl Gen<'_, '_> {
         role: manifest::TableRole,
     ) -> Result<(), P4Error> {
         let wb = role == manifest::TableRole::WriteBack;
+        // An LPM map's one key field is matched `lpm` (longest prefix wins); every other key
+        // is `exact`.
+        let match_kind = if self.is_lpm(state) { "lpm" } else { "exact" };
         // Results: hit flag, then one value per value-layout field.
         let (hit, fields) = results
             .split_first()
@@ -593,7 +608,7 @@ impl Gen<'_, '_> {
         for (i, (k, f)) in keys.iter().zip(&key.fields).enumerate() {
             p4keys.push(tandem_p4_syntax::KeyElement {
                 expr: meta(k),
-                match_kind: "exact".into(),
+                match_kind: match_kind.into(),
                 annotations: Vec::new(),
             });
             mkeys.push(manifest::KeyField {
@@ -601,7 +616,7 @@ impl Gen<'_, '_> {
                 name: format!("meta.{k}"),
                 field: f.name.clone(),
                 bits: f.ty.bits(),
-                match_kind: "exact".into(),
+                match_kind: match_kind.into(),
             });
         }
         let mut miss_ref = action_ref(&miss_name);

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The `manifest.json` format version.
-pub const MANIFEST_VERSION: u32 = 1;
+pub const MANIFEST_VERSION: u32 = 2;
 
 /// P4Runtime id prefixes (`p4/config/v1/p4types.proto`, `P4Ids.Prefix`).
 pub const PREFIX_ACTION: u32 = 0x01;
@@ -224,8 +224,12 @@ impl Manifest {
             for k in &t.keys {
                 let _ = writeln!(
                     o,
-                    "  match_fields {{\n    id: {}\n    name: \"{}\"\n    bitwidth: {}\n    match_type: EXACT\n  }}",
-                    k.id, k.name, k.bits
+                    "  match_fields {{\n    id: {}\n    name: \"{}\"\n    bitwidth: {}\n    match_type: {}\n  }}",
+                    k.id,
+                    k.name,
+                    k.bits,
+                    // P4Runtime's MatchField.MatchType names (p4info.proto).
+                    k.match_kind.to_ascii_uppercase()
                 );
             }
             let table_actions = [

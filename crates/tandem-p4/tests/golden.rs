@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use tandem_p4::{generate, Arch, P4Options};
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-pub const NFS: [&str; 7] = [
+pub const NFS: [&str; 8] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -15,6 +15,7 @@ pub const NFS: [&str; 7] = [
     "proxy",
     "statefilter",
     "trojan",
+    "lpmrouter",
 ];
 
 fn root() -> PathBuf {

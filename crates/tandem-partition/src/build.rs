@@ -99,6 +99,7 @@ pub(crate) struct Evaluation {
     pub meta_post: u64,
     pub states: Vec<StatePlacement>,
     pub sram: u64,
+    pub tcam: u64,
     pub tables: u64,
     pub salus: u64,
 }
@@ -119,6 +120,16 @@ impl Evaluation {
             sram_blocks: Use {
                 used: self.sram,
                 budget: p.total_sram_blocks(),
+            },
+            // Left out of the plan when no LPM table uses TCAM (then it reads back as this
+            // default), so plans without LPM maps are as before.
+            tcam_blocks: if self.tcam == 0 {
+                Use::default()
+            } else {
+                Use {
+                    used: self.tcam,
+                    budget: p.total_tcam_blocks(),
+                }
             },
             tables: Use {
                 used: self.tables,

@@ -58,6 +58,7 @@ pub(crate) fn evaluate(ctx: &Context, lab: &Labelling) -> Evaluation {
         meta_post: meta[1],
         states: placed.states,
         sram: placed.sram,
+        tcam: placed.tcam,
         tables: placed.tables,
         salus: placed.salus,
     }
@@ -335,8 +336,27 @@ fn reread_states(ctx: &Context, remat: &BTreeMap<Partition, BTreeSet<Value>>) ->
 struct Placed {
     states: Vec<StatePlacement>,
     sram: u64,
+    tcam: u64,
     tables: u64,
     salus: u64,
+}
+
+/// Entries of one TCAM block: Tofino's 512 words of 44 bits (an LPM key wider than 44 bits
+/// takes several blocks side by side).
+pub(crate) const TCAM_BLOCK_ENTRIES: u64 = 512;
+/// Key bits of one TCAM block word.
+pub(crate) const TCAM_BLOCK_BITS: u64 = 44;
+
+/// TCAM blocks of one copy of an LPM map (`ceil(capacity / 512) × ceil(key bits / 44)`); 0
+/// for other kinds.
+fn tcam_blocks(kind: &StateKind) -> u64 {
+    match kind {
+        StateKind::LpmMap { key, capacity, .. } => {
+            let key_bits = crate::build::layout_bits(key).max(1);
+            capacity.div_ceil(TCAM_BLOCK_ENTRIES) * key_bits.div_ceil(TCAM_BLOCK_BITS)
+        }
+        _ => 0,
+    }
 }
 
 /// A state object's bits, whether it is a map (a table) and whether it ages.
@@ -354,6 +374,10 @@ fn state_shape(kind: &StateKind) -> (u64, bool, bool) {
             capacity,
             ..
         } => (capacity * (bits(key) + bits(value)), true, true),
+        // The prefixes sit in TCAM (`tcam_blocks`); SRAM holds the action data.
+        StateKind::LpmMap {
+            value, capacity, ..
+        } => (capacity * bits(value), true, false),
         StateKind::Vector { elem, len } => (len * bits(elem), false, false),
         StateKind::Scalar { ty } => (u64::from(ty.bits()), false, false),
     }
@@ -366,6 +390,7 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
     let mut out = Placed {
         states: Vec::new(),
         sram: 0,
+        tcam: 0,
         tables: 0,
         salus: 0,
     };
@@ -396,6 +421,8 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
         let (bits, is_map, ageing) = state_shape(&obj.kind);
         let blocks = bits.div_ceil(p.sram_block_bits).max(1) * u64::from(copies);
         out.sram += blocks;
+        let tcam = tcam_blocks(&obj.kind) * u64::from(copies);
+        out.tcam += tcam;
         if is_map {
             out.tables += u64::from(copies);
         } else {
@@ -436,6 +463,7 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
             server_accesses: sv.iter().map(|s| s.0).collect(),
             copies,
             sram_blocks: blocks,
+            tcam_blocks: tcam,
             ageing: ageing && !sw.is_empty(),
             revalidate,
         });

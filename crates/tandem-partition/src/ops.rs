@@ -157,6 +157,26 @@ pub fn unsupported(
                 module.states.get(*state).map(|s| &s.kind),
                 Some(StateKind::ExpiringMap { .. })
             );
+            let lpm = module
+                .states
+                .get(*state)
+                .and_then(|s| s.kind.lpm_bits())
+                .is_some();
+            if lpm {
+                return if !p.supports("table") || !p.match_kinds.contains(&crate::MatchKind::Lpm)
+                {
+                    Some(format!("{} has no longest-prefix-match tables", p.name))
+                } else if lpm_written(module, *state) {
+                    // A switch copy would need prefix-aware write-back tables: a longer
+                    // prefix in the main table must still win over a shorter pending one.
+                    Some(
+                        "this LPM map is written per packet; its lookups stay with the writes on the server"
+                            .into(),
+                    )
+                } else {
+                    None
+                };
+            }
             if !p.supports("table") || !p.match_kinds.contains(&crate::MatchKind::Exact) {
                 Some(format!("{} has no exact-match tables", p.name))
             } else if expiring && !p.ageing {
@@ -278,4 +298,17 @@ pub fn is_pure(module: &Module, stmt: &Stmt) -> bool {
                 | InstKind::Hash { .. }
         ),
     }
+}
+
+/// Does `process` insert into or erase from LPM map `state`?
+fn lpm_written(module: &Module, state: StateId) -> bool {
+    let f = &module.process;
+    f.blocks.iter().any(|(_, b)| {
+        b.insts.iter().any(|&i| {
+            matches!(
+                &f.insts[i].kind,
+                InstKind::MapInsert { state: s, .. } | InstKind::MapErase { state: s, .. } if *s == state
+            )
+        })
+    })
 }

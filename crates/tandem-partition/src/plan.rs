@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The `plan.json` format version.
-pub const PLAN_VERSION: u32 = 1;
+pub const PLAN_VERSION: u32 = 2;
 
 /// The EtherType of the transfer header (IEEE 802 local experimental).
 pub const TRANSFER_ETHERTYPE: u16 = 0x88b5;
@@ -186,7 +186,7 @@ pub enum Placement {
 pub struct StatePlacement {
     /// Name.
     pub name: String,
-    /// `hashmap`, `expiring_map`, `vector`, `scalar`.
+    /// `hashmap`, `expiring_map`, `lpm_map`, `vector`, `scalar`.
     pub kind: String,
     /// Placement.
     pub placement: Placement,
@@ -200,6 +200,9 @@ pub struct StatePlacement {
     pub copies: u32,
     /// SRAM blocks on the switch.
     pub sram_blocks: u64,
+    /// TCAM blocks on the switch (LPM maps' prefixes; left out of the JSON when 0).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub tcam_blocks: u64,
     /// Entries age out on the switch (expiring maps).
     pub ageing: bool,
     /// Switch reads of this (replicated) state whose results server statements depend on.
@@ -208,8 +211,12 @@ pub struct StatePlacement {
     pub revalidate: Vec<u32>,
 }
 
+fn is_zero(x: &u64) -> bool {
+    *x == 0
+}
+
 /// A resource's use and budget (`null` budget = unbounded).
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
 pub struct Use {
     /// Used.
     pub used: u64,
@@ -222,6 +229,11 @@ impl Use {
     pub fn fits(&self) -> bool {
         self.budget.is_none_or(|b| self.used <= b)
     }
+
+    /// Nothing used (such a `tcam_blocks` entry is left out of the JSON).
+    pub fn unused(&self) -> bool {
+        self.used == 0
+    }
 }
 
 /// Resource use against the profile.
@@ -233,6 +245,9 @@ pub struct Resources {
     pub stages_post: Use,
     /// SRAM blocks.
     pub sram_blocks: Use,
+    /// TCAM blocks (LPM tables); left out of the JSON when none is used.
+    #[serde(default, skip_serializing_if = "Use::unused")]
+    pub tcam_blocks: Use,
     /// Logical tables.
     pub tables: Use,
     /// Stateful ALUs (register objects).

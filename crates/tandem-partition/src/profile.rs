@@ -137,6 +137,11 @@ impl TargetProfile {
         self.ops.contains(op)
     }
 
+    /// Total TCAM blocks (`stages × tcam_blocks_per_stage`), `None` when unbounded.
+    pub fn total_tcam_blocks(&self) -> Option<u64> {
+        Some(u64::from(self.stages?) * u64::from(self.tcam_blocks_per_stage?))
+    }
+
     /// Total SRAM blocks, if bounded.
     pub fn total_sram_blocks(&self) -> Option<u64> {
         Some(u64::from(self.stages?) * u64::from(self.sram_blocks_per_stage?))

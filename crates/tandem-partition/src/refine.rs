@@ -196,7 +196,11 @@ pub(crate) fn fit_memory(ctx: &Context, lab: &mut Labelling) -> u32 {
     loop {
         let ev = evaluate(ctx, lab);
         let res = ev.resources(ctx);
-        if res.sram_blocks.fits() && res.tables.fits() && res.stateful_alus.fits() {
+        if res.sram_blocks.fits()
+            && res.tcam_blocks.fits()
+            && res.tables.fits()
+            && res.stateful_alus.fits()
+        {
             return moves;
         }
         // The largest switch state object goes to the server.
@@ -205,17 +209,27 @@ pub(crate) fn fit_memory(ctx: &Context, lab: &mut Labelling) -> u32 {
             .iter()
             .enumerate()
             .filter(|(_, s)| !s.switch_accesses.is_empty())
-            .max_by(|a, b| a.1.sram_blocks.cmp(&b.1.sram_blocks).then(b.0.cmp(&a.0)))
+            .max_by(|a, b| {
+                (a.1.sram_blocks + a.1.tcam_blocks)
+                    .cmp(&(b.1.sram_blocks + b.1.tcam_blocks))
+                    .then(b.0.cmp(&a.0))
+            })
         else {
             return moves;
         };
         let detail = format!(
-            "`{}` needs {} SRAM blocks on the switch; {} is over its memory budget (SRAM {}/{}, tables {}/{}, stateful ALUs {}/{})",
+            "`{}` needs {} SRAM blocks{} on the switch; {} is over its memory budget (SRAM {}/{}, {}tables {}/{}, stateful ALUs {}/{})",
             st.name,
             st.sram_blocks,
+            if st.tcam_blocks > 0 { format!(" and {} TCAM blocks", st.tcam_blocks) } else { String::new() },
             ctx.profile.name,
             res.sram_blocks.used,
             fmt_budget(res.sram_blocks.budget),
+            if res.tcam_blocks.used > 0 {
+                format!("TCAM {}/{}, ", res.tcam_blocks.used, fmt_budget(res.tcam_blocks.budget))
+            } else {
+                String::new()
+            },
             res.tables.used,
             fmt_budget(res.tables.budget),
             res.stateful_alus.used,

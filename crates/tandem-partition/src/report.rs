@@ -145,6 +145,10 @@ pub fn report(module: &Module, info: &DepInfo, plan: &Plan) -> String {
                 format!(", {} SRAM blocks", st.sram_blocks)
             } else {
                 String::new()
+            } + &if st.tcam_blocks > 0 {
+                format!(", {} TCAM blocks", st.tcam_blocks)
+            } else {
+                String::new()
             }
         );
     }
@@ -159,7 +163,11 @@ pub fn report(module: &Module, info: &DepInfo, plan: &Plan) -> String {
         ("metadata bytes, pre", r.metadata_pre),
         ("metadata bytes, post", r.metadata_post),
         ("transfer header bytes", r.transfer_header),
+        ("TCAM blocks", r.tcam_blocks),
     ] {
+        if what == "TCAM blocks" && u.unused() {
+            continue;
+        }
         let _ = writeln!(o, "  {what:<24} {:>6} / {}", u.used, budget(u.budget));
     }
     let _ = writeln!(o, "\n== cuts ==");

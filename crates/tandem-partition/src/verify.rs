@@ -115,6 +115,7 @@ pub fn verify_plan(
         ("stages (pre)", r.stages_pre),
         ("stages (post)", r.stages_post),
         ("SRAM blocks", r.sram_blocks),
+        ("TCAM blocks", r.tcam_blocks),
         ("tables", r.tables),
         ("stateful ALUs", r.stateful_alus),
         ("metadata (pre)", r.metadata_pre),

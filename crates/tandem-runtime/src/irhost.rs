@@ -101,7 +101,10 @@ pub fn load_native_state(
                     .scalar_set(module, name, ty.wrap(x))
                     .map_err(|e| state_err(name, e))?;
             }
-            StateKind::HashMap { key, value, .. } | StateKind::ExpiringMap { key, value, .. } => {
+            StateKind::HashMap { key, value, .. }
+            | StateKind::ExpiringMap { key, value, .. }
+            | StateKind::LpmMap { key, value, .. } => {
+                let lpm = obj.kind.lpm_bits().is_some();
                 let Some(v) = by_name.get(name) else { continue };
                 let existing = store
                     .dump(module, DumpFormat::Cpp)
@@ -130,8 +133,17 @@ pub fn load_native_state(
                         .get("last_used_ns")
                         .and_then(|t| t.as_u64())
                         .unwrap_or(clock);
+                    // An LPM entry's key is the prefix's bytes, then one byte of length.
+                    let key_vals = match (lpm, k.split_last()) {
+                        (true, Some((len, prefix))) => {
+                            let mut kv = decode(key, prefix);
+                            kv.push(u64::from(*len));
+                            kv
+                        }
+                        _ => decode(key, &k),
+                    };
                     store
-                        .map_insert(module, name, &decode(key, &k), &decode(value, &val))
+                        .map_insert(module, name, &key_vals, &decode(value, &val))
                         .map_err(|e| state_err(name, e))?;
                 }
                 store.clock_ns = clock;

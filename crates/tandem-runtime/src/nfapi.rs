@@ -25,6 +25,10 @@ pub const HEADERS: &[(&str, &str)] = &[
         "net.hh",
         include_str!("../../../nfapi/include/tandem/net.hh"),
     ),
+    (
+        "lpm.hh",
+        include_str!("../../../nfapi/include/tandem/lpm.hh"),
+    ),
     ("nf.hh", include_str!("../../../nfapi/include/tandem/nf.hh")),
     (
         "packet.hh",

@@ -33,6 +33,7 @@ const NFS: &[&str] = &[
     "trojan",
     "pktcount",
     "cmsketch",
+    "lpmrouter",
 ];
 
 fn run_all(nf: &str) {
@@ -96,7 +97,8 @@ nf_tests!(
     statefilter,
     trojan,
     pktcount,
-    cmsketch
+    cmsketch,
+    lpmrouter
 );
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the

@@ -30,6 +30,7 @@
 #include "tandem/net.hh"
 #include "tandem/packet.hh"
 #include "tandem/state.hh"
+#include "tandem/lpm.hh"
 #include "tandem/config.hh"
 #ifndef TANDEM_ANALYSIS
 #include <algorithm>
@@ -125,6 +126,29 @@ void dump(std::string& out, const ExpiringMap<K, V, C, I>& m) {
     size_t at = rows[i].second.find('@');
     out += "{\"key\":\"" + rows[i].first + "\",\"value\":\"" + rows[i].second.substr(0, at) +
            "\",\"last_used_ns\":" + rows[i].second.substr(at + 1) + "}";
+  }
+  out += "]";
+}
+
+// LPM entries: the key is the prefix's bytes (as the key type in memory) then one byte of
+// prefix length, so entries sort by prefix bytes, then length.
+template <class K, class V, size_t C>
+void dump(std::string& out, const LpmMap<K, V, C>& m) {
+  out += "\"kind\":\"lpm_map\",\"capacity\":" + std::to_string(C) + ",";
+  std::vector<std::pair<std::string, std::string>> rows;
+  m.for_each([&](K prefix, unsigned len, const V& v) {
+    std::string ks, vs;
+    hex(ks, &prefix, sizeof(K));
+    uint8_t l = uint8_t(len);
+    hex(ks, &l, 1);
+    hex(vs, &v, sizeof(V));
+    rows.emplace_back(std::move(ks), std::move(vs));
+  });
+  std::sort(rows.begin(), rows.end());
+  out += "\"entries\":[";
+  for (size_t i = 0; i < rows.size(); ++i) {
+    if (i) out += ",";
+    out += "{\"key\":\"" + rows[i].first + "\",\"value\":\"" + rows[i].second + "\"}";
   }
   out += "]";
 }

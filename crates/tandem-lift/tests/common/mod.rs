@@ -69,6 +69,7 @@ pub const EXAMPLES: &[&str] = &[
     "trojan",
     "pktcount",
     "cmsketch",
+    "lpmrouter",
 ];
 
 /// The native build of `src`, configured from `<src>.toml` when there is one.

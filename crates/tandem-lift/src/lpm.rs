@@ -1,0 +1,128 @@
+//! `tandem::LpmMap` in the analysis build: `tandem_api_lpm_{insert,erase,size}` (finds and
+//! lookups share the hash maps' translation: `map.find` on an `lpm_map` is the longest-prefix
+//! match), the key-type check and the prefix-length check, with their diagnostics.
+//!
+//! Argument positions (nfapi/include/tandem/state.hh): `lpm_find(map, key, key_size,
+//! value_size, capacity)`, `lpm_lookup(map, key, key_size, out, value_size, capacity)`,
+//! `lpm_insert(map, key, key_size, value, value_size, capacity, prefix_len)`,
+//! `lpm_erase(map, key, key_size, capacity, prefix_len)`, `lpm_size(map)`.
+
+use llvm_ir::{Name, Operand};
+use tandem_ir::{Effect, InstKind, IntCC, Layout, StateId, StateKind, Type};
+
+use super::{Lifter, Ptr};
+use crate::diag::Code;
+
+/// The argument holding the prefix length of `lpm_insert` / `lpm_erase`.
+fn prefix_len_arg(op: &str) -> Option<usize> {
+    match op {
+        "lpm_insert" => Some(6),
+        "lpm_erase" => Some(4),
+        _ => None,
+    }
+}
+
+/// Is this layout one unsigned integer of 1, 2, 4 or 8 bytes (an LPM key)?
+pub(crate) fn is_integer_key(key: &Layout) -> bool {
+    matches!(key.fields.as_slice(), [f] if matches!(f.ty.bits(), 8 | 16 | 32 | 64)
+        && f.offset.unwrap_or(0) == 0
+        && key.size.is_none_or(|s| s == f.ty.bytes()))
+}
+
+impl Lifter<'_> {
+    /// Checks an LPM map's key type at a call on it (L013); false when it is not one
+    /// unsigned integer.
+    pub(crate) fn lpm_key_ok(&mut self, state: StateId) -> bool {
+        let obj = &self.module.states[state];
+        let StateKind::LpmMap { key, .. } = &obj.kind else {
+            return true;
+        };
+        if is_integer_key(key) {
+            return true;
+        }
+        let (name, bytes) = (obj.name.clone(), key.size.unwrap_or(0));
+        self.err(
+            Code::LpmKey,
+            format!(
+                "`{name}` is an LpmMap whose key is not one unsigned integer ({bytes} bytes in {} fields)",
+                key.fields.len()
+            ),
+        );
+        false
+    }
+
+    /// `lpm_insert`, `lpm_erase`, `lpm_size`.
+    pub(crate) fn translate_lpm(&mut self, op: &str, args: &[&Operand], dest: Option<&Name>) {
+        if op == "lpm_size" {
+            let v = self.ins1(
+                InstKind::Opaque {
+                    name: format!("tandem.{op}"),
+                    args: vec![],
+                    reads: vec![Effect::All],
+                    writes: vec![],
+                },
+                Type::I64,
+            );
+            if let Some(d) = dest {
+                self.def(d, v);
+            }
+            return;
+        }
+        let Some(len_at) = prefix_len_arg(op) else {
+            return;
+        };
+        let Some((state, mut key)) = self.map_and_key(args) else {
+            return;
+        };
+        if !self.lpm_key_ok(state) {
+            return;
+        }
+        let bits = self.module.states[state].kind.lpm_bits().unwrap_or(0);
+        let Some(len_op) = args.get(len_at) else {
+            return;
+        };
+        let len = self.int(len_op);
+        let len = self.resize(len, Type::I64);
+        let len = match self.const_value(len) {
+            Some(c) if c > u64::from(bits) => {
+                let name = self.module.states[state].name.clone();
+                self.err(
+                    Code::LpmPrefixLength,
+                    format!(
+                        "prefix length {c} is out of range for `{name}`, whose key has {bits} bits (0..={bits})"
+                    ),
+                );
+                return;
+            }
+            Some(c) => self.iconst(Type::I8, c),
+            None => {
+                // A run-time length above the key's width inserts nothing, as natively:
+                // clamp it to bits + 1 before narrowing it to the entry's i8.
+                let max = self.iconst(Type::I64, u64::from(bits));
+                let over = self.icmp(IntCC::Ugt, len, max);
+                let out_of_range = self.iconst(Type::I64, u64::from(bits) + 1);
+                let clamped = self.ins1(
+                    InstKind::Select {
+                        cond: over,
+                        if_true: out_of_range,
+                        if_false: len,
+                    },
+                    Type::I64,
+                );
+                self.resize(clamped, Type::I8)
+            }
+        };
+        key.push(len);
+        if op == "lpm_insert" {
+            let val_ptr = args.get(3).map(|a| self.ptr(a)).unwrap_or(Ptr::Null);
+            let layout = self.value_layout(state);
+            let value = self.read_from(&val_ptr, &layout);
+            let ok = self.ins1(InstKind::MapInsert { state, key, value }, Type::I1);
+            if let Some(d) = dest {
+                self.def(d, ok);
+            }
+        } else {
+            self.ins(InstKind::MapErase { state, key }, &[]);
+        }
+    }
+}
