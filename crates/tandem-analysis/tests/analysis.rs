@@ -85,7 +85,7 @@ fn minilb_dependency_edges() {
     let xor = g.def_stmt(tandem_ir::Value::from_u32(7)).unwrap(); // hash32
     let hit_branch = g.term_stmt(b(1)).unwrap();
     let phi = g.def_stmt(tandem_ir::Value::from_u32(23)).unwrap(); // block4's first parameter
-    // find reads the map, insert reads and writes it: RAW would need a write first.
+                                                                   // find reads the map, insert reads and writes it: RAW would need a write first.
     assert!(has_edge(g, find, insert, DepKind::War));
     assert!(!has_edge(g, insert, find, DepKind::Raw));
     assert!(has_edge(g, xor, urem, DepKind::Data));
