@@ -38,6 +38,8 @@ pub struct GenOptions {
     /// Writes of fields that decide header presence (EtherType, IPv4 version/IHL and
     /// protocol, TCP data offset).
     pub structural_writes: bool,
+    /// 64-bit integers (locals, state, arithmetic).
+    pub int64: bool,
     /// Also generate constructs that hit known, tracked bugs (see the module docs).
     pub known_bugs: bool,
 }
@@ -50,6 +52,7 @@ impl Default for GenOptions {
             payload: true,
             loops: true,
             structural_writes: false,
+            int64: true,
             known_bugs: false,
         }
     }
@@ -516,11 +519,19 @@ impl Gen {
     }
 
     fn rand_ty(&mut self) -> Ty {
-        *self.rng.pick(&TYS)
+        if self.opts.int64 {
+            *self.rng.pick(&TYS)
+        } else {
+            *self.rng.pick(&[Ty::U8, Ty::U16, Ty::U32, Ty::I8, Ty::I16, Ty::I32])
+        }
     }
 
     fn rand_uty(&mut self) -> Ty {
-        *self.rng.pick(&[Ty::U8, Ty::U16, Ty::U32, Ty::U64])
+        if self.opts.int64 {
+            *self.rng.pick(&[Ty::U8, Ty::U16, Ty::U32, Ty::U64])
+        } else {
+            *self.rng.pick(&[Ty::U8, Ty::U16, Ty::U32])
+        }
     }
 
     fn data_name(&self, d: &Data) -> String {
@@ -965,7 +976,7 @@ impl Gen {
                 self.else_block(depth);
             }
             1 => {
-                let v = self.fresh("v");
+                let v = self.fresh("lv");
                 self.line(&format!("{} {v}{{}};", self.data_name(&val)));
                 self.line(&format!("if ({m}.lookup({k}, {v})) {{"));
                 self.scope(|g| {
@@ -1329,7 +1340,7 @@ impl Gen {
 
     /// An expression of exactly type `ty` (always wrapped in a cast to it).
     fn expr(&mut self, ty: Ty, depth: usize) -> String {
-        if depth >= 3 || self.rng.chance(depth as u64 + 1, 5) {
+        if depth >= 3 || self.rng.chance(depth as u64 + 2, 6) {
             return self.leaf(ty);
         }
         let w = ty.wide();
