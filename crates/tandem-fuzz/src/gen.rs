@@ -541,17 +541,31 @@ impl Gen {
         }
     }
 
-    /// A struct of integers without padding: fields by decreasing size, padded with bytes
-    /// to a multiple of the widest.
+    /// A struct of integers without padding: fields by decreasing size, then padding
+    /// fields up to a multiple of the widest, each as wide as its offset allows (so at most
+    /// 7 fields). With known bugs on, sometimes byte-sized padding fields instead (up to 11
+    /// fields: more than the software switch's 8 table keys).
     fn make_struct(&mut self) -> usize {
         let n = self.rng.range(1, 4);
         let mut tys: Vec<Ty> = (0..n).map(|_| self.rand_ty()).collect();
         tys.sort_by_key(|t| std::cmp::Reverse(t.bits()));
         let align = tys[0].bits() / 8;
         let mut size: u32 = tys.iter().map(|t| t.bits() / 8).sum();
+        let bytes = self.opts.known_bugs && self.rng.chance(1, 2);
         while size % align != 0 {
-            tys.push(Ty::U8);
-            size += 1;
+            let mut w = 1;
+            while !bytes && w * 2 <= align - size % align && size % (w * 2) == 0 {
+                w *= 2;
+            }
+            tys.push(match w {
+                1 => Ty::U8,
+                2 => Ty::U16,
+                _ => Ty::U32,
+            });
+            size += w;
+        }
+        if tys.len() > 8 {
+            self.tags.push("many-key-fields");
         }
         let idx = self.structs.len();
         let fields = tys

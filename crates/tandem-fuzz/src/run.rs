@@ -159,6 +159,21 @@ fn failed(kind: FailKind, message: impl Into<String>) -> Outcome {
     }
 }
 
+/// The known, separately tracked bug a failure's message shows, if any.
+pub fn known_bug(message: &str) -> Option<&'static str> {
+    const SIGNATURES: &[(&str, &str)] = &[
+        (
+            "unaligned fields wider than 56 bits",
+            "64-bit value at an unaligned transfer-header offset",
+        ),
+        ("tables may have at most 8 keys", "map key of more than 8 fields"),
+    ];
+    SIGNATURES
+        .iter()
+        .find(|(s, _)| message.contains(s))
+        .map(|(_, name)| *name)
+}
+
 /// The message of a caught panic.
 pub fn panic_message(p: &(dyn std::any::Any + Send)) -> String {
     if let Some(s) = p.downcast_ref::<&str>() {
@@ -184,12 +199,25 @@ fn clip(s: &str, max: usize) -> String {
 /// Generates the NF for `seed` and runs it on every profile of `config`.
 pub fn run_seed(seed: u64, config: &RunConfig) -> NfRun {
     let nf = generate(seed, &config.gen);
-    let path = config.work_dir.join(format!("fuzz{seed}.cc"));
+    let tags = nf.known_bug_tags.iter().map(|s| s.to_string()).collect();
+    run_source(seed, &format!("fuzz{seed}"), &nf.source, tags, config)
+}
+
+/// Runs an NF's source (written to `<work_dir>/<stem>.cc`) on every profile of `config`;
+/// `seed` draws the profile variations and traces.
+pub fn run_source(
+    seed: u64,
+    stem: &str,
+    source: &str,
+    known_bug_tags: Vec<String>,
+    config: &RunConfig,
+) -> NfRun {
+    let path = config.work_dir.join(format!("{stem}.cc"));
     let mut out = NfRun {
         seed,
         source_path: path.clone(),
-        source: nf.source.clone(),
-        known_bug_tags: nf.known_bug_tags.iter().map(|s| s.to_string()).collect(),
+        source: source.to_string(),
+        known_bug_tags,
         runs: Vec::new(),
     };
     let all = |out: &mut NfRun, outcome: Outcome| {
@@ -203,7 +231,7 @@ pub fn run_seed(seed: u64, config: &RunConfig) -> NfRun {
         }
     };
     if let Err(e) = std::fs::create_dir_all(&config.work_dir)
-        .and_then(|()| std::fs::write(&path, &nf.source))
+        .and_then(|()| std::fs::write(&path, source))
     {
         all(
             &mut out,

@@ -2608,7 +2608,9 @@ fn map_call_shape(callee: &str) -> Option<(bool, Option<usize>, usize, bool)> {
     Some(match op {
         "find" => (expiring, Some(3), 4, false),
         "lookup" | "insert" => (expiring, Some(4), 5, true),
-        "erase" => (expiring, None, 3, false),
+        // The value size too: a map that process() only erases from still has values
+        // (from configure()), which the state the compiler declares must hold.
+        "erase" => (expiring, Some(3), 4, false),
         _ => return None,
     })
 }

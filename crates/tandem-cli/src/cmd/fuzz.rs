@@ -132,7 +132,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         if nf.failed() {
             for r in &nf.runs {
                 if let Outcome::Failed { kind, message } = &r.outcome {
-                    let first = message.lines().next().unwrap_or_default();
+                    let first: String = message
+                        .lines()
+                        .filter(|l| !l.trim().is_empty())
+                        .take(2)
+                        .collect::<Vec<_>>()
+                        .join(" / ");
                     println!("  FAILED {} {}: {first}", r.profile, kind.as_str());
                 }
             }
@@ -191,6 +196,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 .join(", ")
         }
     );
+    for (cause, n) in &stats.causes {
+        println!("failed runs, {cause}: {n}");
+    }
     if !stats.failures.is_empty() {
         println!(
             "failures: {}",
@@ -331,6 +339,7 @@ struct Stats {
     failed: u64,
     refusals: BTreeMap<String, u64>,
     failures: BTreeMap<String, u64>,
+    causes: BTreeMap<String, u64>,
 }
 
 impl Stats {
@@ -344,9 +353,18 @@ impl Stats {
                     self.refused += 1;
                     *self.refusals.entry(code.clone()).or_default() += 1;
                 }
-                Outcome::Failed { kind, .. } => {
+                Outcome::Failed { kind, message } => {
                     self.failed += 1;
                     *self.failures.entry(kind.as_str().to_string()).or_default() += 1;
+                    let cause = match tandem_fuzz::run::known_bug(message) {
+                        Some(k) => format!("known: {k}"),
+                        None if !nf.known_bug_tags.is_empty() => format!(
+                            "in an NF with known-bug constructs ({})",
+                            nf.known_bug_tags.join(",")
+                        ),
+                        None => "new".to_string(),
+                    };
+                    *self.causes.entry(cause).or_default() += 1;
                 }
             }
         }

@@ -1,0 +1,31 @@
+//! Regression tests for bugs the fuzzer found: the minimised reproducers in `fuzz-found/`
+//! through lift → partition → compile → check on tofino1, bmv2 and tiny.
+
+use std::path::Path;
+
+use tandem_fuzz::run::{run_source, Outcome, RunConfig};
+
+fn check_found(stem: &str) {
+    let src = std::fs::read_to_string(
+        Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fuzz-found/{stem}.cc")),
+    )
+    .unwrap();
+    let dir = std::env::temp_dir().join("tandem-test-fuzz");
+    let mut config = RunConfig::new(dir.join("found"), dir.join("cache"));
+    config.vary_profiles = false;
+    let nf = run_source(1, stem, &src, Vec::new(), &config);
+    for r in &nf.runs {
+        assert_eq!(r.outcome, Outcome::Passed, "{stem} on {}", r.profile);
+    }
+}
+
+#[test]
+fn erase_only_map_keeps_its_values() {
+    check_found("erase_only_map");
+}
+
+#[test]
+#[ignore = "not fixed: tables with more than 8 key fields (see the reproducer's comment)"]
+fn many_key_fields() {
+    check_found("many_key_fields");
+}
