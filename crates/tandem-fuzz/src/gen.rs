@@ -40,6 +40,8 @@ pub struct GenOptions {
     pub structural_writes: bool,
     /// 64-bit integers (locals, state, arithmetic).
     pub int64: bool,
+    /// `Vector` state (its indices are 64-bit `size_t` values).
+    pub vectors: bool,
     /// Also generate constructs that hit known, tracked bugs (see the module docs).
     pub known_bugs: bool,
 }
@@ -53,6 +55,7 @@ impl Default for GenOptions {
             loops: true,
             structural_writes: false,
             int64: true,
+            vectors: true,
             known_bugs: false,
         }
     }
@@ -591,7 +594,8 @@ impl Gen {
     fn make_state(&mut self) {
         let n = self.rng.range(0, 5);
         for i in 0..n {
-            let st = match self.rng.weighted(&[4, 2, 2, 4]) {
+            let v = if self.opts.vectors { 2 } else { 0 };
+            let st = match self.rng.weighted(&[4, 2, v, 4]) {
                 0 | 1 => {
                     let key = self.rand_data();
                     let val = self.rand_data();

@@ -40,6 +40,9 @@ pub struct Args {
     /// No 64-bit integers in the generated NFs.
     #[arg(long)]
     pub no_int64: bool,
+    /// No `Vector` state in the generated NFs.
+    #[arg(long)]
+    pub no_vectors: bool,
     /// Save every failing NF here (source, profile, seed, error).
     #[arg(long, value_name = "DIR")]
     pub keep_failures: Option<PathBuf>,
@@ -71,6 +74,7 @@ fn config(args: &Args) -> RunConfig {
     c.gen = GenOptions {
         known_bugs: args.known_bugs,
         int64: !args.no_int64,
+        vectors: !args.no_vectors,
         ..GenOptions::default()
     };
     c
@@ -93,6 +97,9 @@ fn worker_command(args: &Args, seed: u64) -> anyhow::Result<Command> {
     }
     if args.no_int64 {
         cmd.arg("--no-int64");
+    }
+    if args.no_vectors {
+        cmd.arg("--no-vectors");
     }
     if let Some(w) = &args.work_dir {
         cmd.arg("--work-dir").arg(w);
@@ -301,6 +308,7 @@ fn repro_flags(args: &Args) -> String {
         (args.no_vary, " --no-vary"),
         (args.known_bugs, " --known-bugs"),
         (args.no_int64, " --no-int64"),
+        (args.no_vectors, " --no-vectors"),
     ] {
         if on {
             f.push_str(flag);
