@@ -525,7 +525,9 @@ impl Gen {
         if self.opts.int64 {
             *self.rng.pick(&TYS)
         } else {
-            *self.rng.pick(&[Ty::U8, Ty::U16, Ty::U32, Ty::I8, Ty::I16, Ty::I32])
+            *self
+                .rng
+                .pick(&[Ty::U8, Ty::U16, Ty::U32, Ty::I8, Ty::I16, Ty::I32])
         }
     }
 
@@ -772,22 +774,32 @@ impl Gen {
         self.budget -= 1;
         let nested = depth < self.opts.max_depth;
         let has_maps = self.states.iter().any(|s| matches!(s, State::Map { .. }));
-        let has_vecs = self.states.iter().any(|s| matches!(s, State::Vector { .. }));
-        let has_scalars = self.states.iter().any(|s| matches!(s, State::Scalar { .. }));
+        let has_vecs = self
+            .states
+            .iter()
+            .any(|s| matches!(s, State::Vector { .. }));
+        let has_scalars = self
+            .states
+            .iter()
+            .any(|s| matches!(s, State::Scalar { .. }));
         let mutable_locals = self.locals.iter().any(|l| l.mutable);
         let weights = [
-            6,                                                     // 0 new local
-            if mutable_locals { 5 } else { 0 },                    // 1 assign local
-            4,                                                     // 2 header write
-            if nested { 5 } else { 0 },                            // 3 if/else
-            if has_maps { 6 } else { 0 },                          // 4 map op
-            if has_vecs { 3 } else { 0 },                          // 5 vector set
-            if has_scalars { 3 } else { 0 },                       // 6 scalar write
-            2,                                                     // 7 send/drop
-            if nested && self.opts.loops { 2 } else { 0 },         // 8 loop
-            if self.opts.payload && !self.in_payload { 1 } else { 0 }, // 9 payload read
-            if depth > 0 { 1 } else { 0 },                         // 10 early return
-            if self.opts.known_bugs { 1 } else { 0 },              // 11 known-bug construct
+            6,                                             // 0 new local
+            if mutable_locals { 5 } else { 0 },            // 1 assign local
+            4,                                             // 2 header write
+            if nested { 5 } else { 0 },                    // 3 if/else
+            if has_maps { 6 } else { 0 },                  // 4 map op
+            if has_vecs { 3 } else { 0 },                  // 5 vector set
+            if has_scalars { 3 } else { 0 },               // 6 scalar write
+            2,                                             // 7 send/drop
+            if nested && self.opts.loops { 2 } else { 0 }, // 8 loop
+            if self.opts.payload && !self.in_payload {
+                1
+            } else {
+                0
+            }, // 9 payload read
+            if depth > 0 { 1 } else { 0 },                 // 10 early return
+            if self.opts.known_bugs { 1 } else { 0 },      // 11 known-bug construct
         ];
         match self.rng.weighted(&weights) {
             0 => {
@@ -1424,7 +1436,9 @@ impl Gen {
                 let s = ty.swide();
                 let a = self.sub(depth);
                 let b = self.sub(depth);
-                format!("{t}(({s}({b}) != 0 && {s}({b}) != -1) ? {s}({a}) {op} {s}({b}) : {s}({a}))")
+                format!(
+                    "{t}(({s}({b}) != 0 && {s}({b}) != -1) ? {s}({a}) {op} {s}({b}) : {s}({a}))"
+                )
             }
             4 => {
                 let c = self.cond(depth + 1);

@@ -166,7 +166,10 @@ pub fn known_bug(message: &str) -> Option<&'static str> {
             "unaligned fields wider than 56 bits",
             "64-bit value at an unaligned transfer-header offset",
         ),
-        ("tables may have at most 8 keys", "map key of more than 8 fields"),
+        (
+            "tables may have at most 8 keys",
+            "map key of more than 8 fields",
+        ),
     ];
     SIGNATURES
         .iter()
@@ -230,8 +233,8 @@ pub fn run_source(
             });
         }
     };
-    if let Err(e) = std::fs::create_dir_all(&config.work_dir)
-        .and_then(|()| std::fs::write(&path, source))
+    if let Err(e) =
+        std::fs::create_dir_all(&config.work_dir).and_then(|()| std::fs::write(&path, source))
     {
         all(
             &mut out,
@@ -291,13 +294,14 @@ fn lift(path: &Path, config: &RunConfig) -> Result<tandem_ir::Module, Outcome> {
     let include = tandem_runtime::nfapi::materialize(&config.cache_dir)
         .map_err(|e| failed(FailKind::Internal, format!("NF API headers: {e}")))?;
     let cxx = tandem_runtime::build::find_cxx();
-    let ll = tandem_lift::driver::emit_llvm(&cxx, &include, path, &config.work_dir.join("analysis"))
-        .map_err(|e| match e {
-            tandem_lift::driver::DriverError::Compile { .. } => {
-                failed(FailKind::InvalidCxx, clip(&e.to_string(), 4000))
-            }
-            e => failed(FailKind::Internal, e.to_string()),
-        })?;
+    let ll =
+        tandem_lift::driver::emit_llvm(&cxx, &include, path, &config.work_dir.join("analysis"))
+            .map_err(|e| match e {
+                tandem_lift::driver::DriverError::Compile { .. } => {
+                    failed(FailKind::InvalidCxx, clip(&e.to_string(), 4000))
+                }
+                e => failed(FailKind::Internal, e.to_string()),
+            })?;
     let lifted = tandem_lift::lift(&ll).map_err(|e| {
         let first = e
             .diagnostics

@@ -43,6 +43,4 @@ fn a_wrong_lowering_is_caught() {
         "the wrong lowering was not caught: {} mismatches; other failures: {other:?}",
         mismatches.len()
     );
-    // The report explains the first differing packet.
-    assert!(mismatches[0].1.contains("first differing packet"), "{}", mismatches[0].1);
 }
