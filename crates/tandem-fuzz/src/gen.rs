@@ -557,9 +557,9 @@ impl Gen {
         let align = tys[0].bits() / 8;
         let mut size: u32 = tys.iter().map(|t| t.bits() / 8).sum();
         let bytes = self.opts.known_bugs && self.rng.chance(1, 2);
-        while size % align != 0 {
+        while !size.is_multiple_of(align) {
             let mut w = 1;
-            while !bytes && w * 2 <= align - size % align && size % (w * 2) == 0 {
+            while !bytes && w * 2 <= align - size % align && size.is_multiple_of(w * 2) {
                 w *= 2;
             }
             tys.push(match w {
