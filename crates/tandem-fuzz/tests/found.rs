@@ -29,3 +29,15 @@ fn erase_only_map_keeps_its_values() {
 fn many_key_fields() {
     check_found("many_key_fields");
 }
+
+#[test]
+#[ignore = "not fixed: the P4 post walk enters a server-only loop (see the reproducer's comment)"]
+fn loop_then_post() {
+    check_found("loop_then_post");
+}
+
+#[test]
+#[ignore = "not fixed: vec.set placed on the switch, refused by the P4 back end"]
+fn vec_set_on_switch() {
+    check_found("vec_set_on_switch");
+}
