@@ -182,7 +182,8 @@ pub(crate) struct Context<'a> {
     /// Per block: every block whose branch decides whether it runs (transitively).
     pub ctrl_closure: Vec<Vec<tandem_ir::Block>>,
     /// Per block: the branches deciding which edge enters it (see
-    /// [`tandem_analysis::gating_blocks`]) and their own controllers.
+    /// [`tandem_analysis::deciding_gating_blocks`]: not a loop exit test forgotten before the
+    /// join) and their own controllers.
     pub gating_closure: Vec<Vec<tandem_ir::Block>>,
     /// Statements that may write each header field (opaque `all` writers included).
     pub field_writers: std::collections::BTreeMap<tandem_ir::HeaderField, Vec<StmtId>>,
@@ -332,7 +333,7 @@ impl<'a> Context<'a> {
         for &b in &info.cfg.rpo {
             ctrl_closure[b.as_u32() as usize] = info.control.transitive(b);
             let mut gs = Vec::new();
-            for gb in tandem_analysis::gating_blocks(&info.cfg, &info.dom, b) {
+            for gb in tandem_analysis::deciding_gating_blocks(&info.cfg, &info.dom, &info.pdom, b) {
                 gs.push(gb);
                 gs.extend(info.control.transitive(gb));
             }
