@@ -36,7 +36,6 @@ fn loop_then_post_compiles() {
 }
 
 #[test]
-#[ignore = "not fixed: vec.set placed on the switch, refused by the P4 back end"]
-fn vec_set_on_switch() {
+fn vec_set_stays_on_the_server() {
     check_found("vec_set_on_switch");
 }

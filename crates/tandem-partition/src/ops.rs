@@ -147,8 +147,13 @@ pub fn unsupported(
         InstKind::MapInsert { .. } | InstKind::MapErase { .. } => {
             Some("the data plane cannot insert into or erase from a match-action table".into())
         }
+        // `set` past the vector's length does nothing, and the switch does not know the
+        // length (nor does the P4 back end lower vector writes).
+        InstKind::VecSet { .. } => Some(
+            "a vector write is bounded by the vector's length, which the switch does not know"
+                .into(),
+        ),
         InstKind::VecGet { state, .. }
-        | InstKind::VecSet { state, .. }
         | InstKind::ScalarLoad { state }
         | InstKind::ScalarStore { state, .. } => {
             need("register", "register access").or_else(|| {
