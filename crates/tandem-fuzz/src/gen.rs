@@ -547,16 +547,16 @@ impl Gen {
     }
 
     /// A struct of integers without padding: fields by decreasing size, then padding
-    /// fields up to a multiple of the widest, each as wide as its offset allows (so at most
-    /// 7 fields). With known bugs on, sometimes byte-sized padding fields instead (up to 11
-    /// fields: more than the software switch's 8 table keys).
+    /// fields up to a multiple of the widest, each as wide as its offset allows, or, half of
+    /// the time, byte-sized padding fields (up to 11 fields: more than a switch table's 8
+    /// keys).
     fn make_struct(&mut self) -> usize {
         let n = self.rng.range(1, 4);
         let mut tys: Vec<Ty> = (0..n).map(|_| self.rand_ty()).collect();
         tys.sort_by_key(|t| std::cmp::Reverse(t.bits()));
         let align = tys[0].bits() / 8;
         let mut size: u32 = tys.iter().map(|t| t.bits() / 8).sum();
-        let bytes = self.opts.known_bugs && self.rng.chance(1, 2);
+        let bytes = self.rng.chance(1, 2);
         while !size.is_multiple_of(align) {
             let mut w = 1;
             while !bytes && w * 2 <= align - size % align && size.is_multiple_of(w * 2) {
@@ -568,9 +568,6 @@ impl Gen {
                 _ => Ty::U32,
             });
             size += w;
-        }
-        if tys.len() > 8 {
-            self.tags.push("many-key-fields");
         }
         let idx = self.structs.len();
         let fields = tys
