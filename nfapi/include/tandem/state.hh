@@ -28,8 +28,7 @@ bool tandem_api_map_lookup(const void* map, const void* key, uint64_t key_size, 
                            uint64_t value_size, uint64_t capacity);
 bool tandem_api_map_insert(void* map, const void* key, uint64_t key_size, const void* value,
                            uint64_t value_size, uint64_t capacity);
-bool tandem_api_map_erase(void* map, const void* key, uint64_t key_size, uint64_t value_size,
-                          uint64_t capacity);
+bool tandem_api_map_erase(void* map, const void* key, uint64_t key_size, uint64_t value_size, uint64_t capacity);
 uint64_t tandem_api_map_size(const void* map);
 const void* tandem_api_emap_find(const void* map, const void* key, uint64_t key_size,
                                  uint64_t value_size, uint64_t capacity, uint64_t idle_ns);
@@ -98,9 +97,7 @@ class ExpiringMap {
   bool insert(const K& k, const V& v) {
     return tandem_api_emap_insert(this, &k, sizeof(K), &v, sizeof(V), Capacity, IdleNs);
   }
-  bool erase(const K& k) {
-    return tandem_api_emap_erase(this, &k, sizeof(K), sizeof(V), Capacity, IdleNs);
-  }
+  bool erase(const K& k) { return tandem_api_emap_erase(this, &k, sizeof(K), sizeof(V), Capacity, IdleNs); }
   size_t size() const { return tandem_api_emap_size(this); }
   static constexpr size_t capacity() { return Capacity; }
   static constexpr Time idle_timeout() { return IdleNs; }
