@@ -38,3 +38,13 @@ fn loop_then_post_compiles() {
 fn vec_set_stays_on_the_server() {
     check_found("vec_set_on_switch");
 }
+
+#[test]
+fn loop_exit_join_compiles() {
+    check_found("loop_exit_join");
+}
+
+#[test]
+fn loop_two_exits_compiles() {
+    check_found("loop_two_exits");
+}

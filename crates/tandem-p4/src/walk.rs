@@ -198,9 +198,25 @@ pub fn predicate_partition(view: &View<'_>, part: Partition) -> Result<Vec<Node>
             reached.insert(dest.block);
             Ok(())
         };
+        let retreats = |dest: &tandem_ir::BlockCall| {
+            cfg.rpo_index.get(dest.block.index()).copied().flatten() <= here
+        };
         match term {
             None | Some(InstKind::Return) => {}
             Some(InstKind::Jump { dest }) => goto(&mut w, dest, &mut body, &mut reached)?,
+            Some(InstKind::Brif {
+                then_dest,
+                else_dest,
+                ..
+            }) if followed && (retreats(then_dest) != retreats(else_dest)) => {
+                // A loop's exit test: only the exit edge (see `Walker::region`).
+                let exit = if retreats(then_dest) {
+                    else_dest
+                } else {
+                    then_dest
+                };
+                goto(&mut w, exit, &mut body, &mut reached)?;
+            }
             Some(InstKind::Brif {
                 cond,
                 then_dest,
@@ -334,6 +350,26 @@ impl Walker<'_, '_> {
             }
             let ipdom = self.view.pdom.ipdom(b);
             let followed = self.view.follows(self.part, b);
+            // A loop's exit test (one successor is a block of the walk so far, reached again by
+            // the back edge): the loop runs on the server (P4 has no loops), so a switch
+            // partition that gets here is past it and only the exit edge can be taken.
+            if let Some(InstKind::Brif {
+                then_dest,
+                else_dest,
+                ..
+            }) = term
+            {
+                let (t, e) = (
+                    self.path.contains(&then_dest.block),
+                    self.path.contains(&else_dest.block),
+                );
+                if followed && t != e {
+                    let exit = if t { else_dest } else { then_dest };
+                    self.edge(exit, out)?;
+                    b = exit.block;
+                    continue;
+                }
+            }
             match term {
                 None | Some(InstKind::Return) => break Ok(()),
                 Some(InstKind::Jump { dest }) => {

@@ -24,8 +24,8 @@
 
 use crate::ops::{self, StateAccess};
 use crate::TargetProfile;
-use tandem_analysis::{DepInfo, StmtId};
-use tandem_ir::{InstKind, Module, StateId, Value};
+use tandem_analysis::{DepInfo, StmtId, StmtKind};
+use tandem_ir::{EntityRef, InstKind, Module, StateId, Value};
 
 /// Why a label was removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -390,9 +390,54 @@ impl<'a> Context<'a> {
                 let mut r = self.reason(Rule::R5, s, None);
                 r.detail = "it is in a loop; P4 has no loops".into();
                 lab.move_to_server(s, r);
+            } else if let Some(b) = self.loop_branch_deciding(s) {
+                let mut r = self.reason(Rule::R5, s, None);
+                r.detail = format!(
+                    "whether it runs depends on a branch inside a loop ({b}); P4 has no loops"
+                );
+                lab.move_to_server(s, r);
             }
         }
         lab
+    }
+
+    /// A branch inside a loop that decides whether statement `s` runs (or, for a join
+    /// parameter, which edge enters its block), other than a loop's exit test whose other
+    /// edge is the back edge (a switch partition past the loop knows the exit was taken).
+    fn loop_branch_deciding(&self, s: StmtId) -> Option<tandem_ir::Block> {
+        let stmt = self.info.graph.stmt(s);
+        let cfg = &self.info.cfg;
+        let gating = match stmt.kind {
+            StmtKind::Param { block, .. } => self.gating_closure[block.index()].as_slice(),
+            _ => &[],
+        };
+        let rpo = |b: tandem_ir::Block| cfg.rpo_index.get(b.index()).copied().flatten();
+        self.ctrl_closure[stmt.block.index()]
+            .iter()
+            .chain(gating)
+            .copied()
+            .find(|&x| {
+                if !cfg.in_cycle(x) {
+                    return false;
+                }
+                let func = &self.module.process;
+                let exit_test = func
+                    .terminator(x)
+                    .is_some_and(|t| match &func.insts[t].kind {
+                        InstKind::Brif {
+                            then_dest,
+                            else_dest,
+                            ..
+                        } => {
+                            let (t, e) = (then_dest.block, else_dest.block);
+                            let (t_back, e_back) = (rpo(t) <= rpo(x), rpo(e) <= rpo(x));
+                            (t_back && !e_back && !cfg.path(e, x))
+                                || (e_back && !t_back && !cfg.path(t, x))
+                        }
+                        _ => false,
+                    });
+                !exit_test
+            })
     }
 
     /// Applies R1–R4, R6 and R7 until no label can be removed.
