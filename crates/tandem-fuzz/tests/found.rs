@@ -6,6 +6,10 @@ use std::path::Path;
 use tandem_fuzz::run::{run_source, Outcome, RunConfig};
 
 fn check_found(stem: &str) {
+    check_found_on(stem, &["tofino1", "bmv2", "tiny"]);
+}
+
+fn check_found_on(stem: &str, profiles: &[&str]) {
     let src = std::fs::read_to_string(
         Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/fuzz-found/{stem}.cc")),
     )
@@ -13,6 +17,7 @@ fn check_found(stem: &str) {
     let dir = std::env::temp_dir().join("tandem-test-fuzz");
     let mut config = RunConfig::new(dir.join("found"), dir.join("cache"));
     config.vary_profiles = false;
+    config.profiles = profiles.iter().map(|p| p.to_string()).collect();
     let nf = run_source(1, stem, &src, Vec::new(), &config);
     for r in &nf.runs {
         assert_eq!(r.outcome, Outcome::Passed, "{stem} on {}", r.profile);
@@ -47,4 +52,9 @@ fn loop_exit_join_compiles() {
 #[test]
 fn loop_two_exits_compiles() {
     check_found("loop_two_exits");
+}
+
+#[test]
+fn folded_value_narrowing_compiles() {
+    check_found_on("folded_value_narrowing", &["tiny", "tofino1"]);
 }
