@@ -387,6 +387,7 @@ pub fn generate(seed: u64, opts: &GenOptions) -> GeneratedNf {
         locals: Vec::new(),
         next_id: 0,
         hdrs: 0,
+        absent: 0,
         budget: 0,
         tags: Vec::new(),
         in_payload: false,
@@ -501,6 +502,10 @@ struct Gen {
     next_id: usize,
     /// Headers known to be present here (bit set of ETH/IP/TCP/UDP).
     hdrs: u8,
+    /// Headers known to be absent here (the else branch of a presence test): never tested
+    /// again (a field access under `udp != nullptr` where `ip` is known null is dead code
+    /// the optimiser treats as undefined behaviour).
+    absent: u8,
     /// Statements left.
     budget: usize,
     tags: Vec<&'static str>,
@@ -756,12 +761,13 @@ impl Gen {
 
     fn scope<F: FnOnce(&mut Gen)>(&mut self, f: F) {
         let n = self.locals.len();
-        let h = self.hdrs;
+        let (h, a) = (self.hdrs, self.absent);
         self.indent += 1;
         f(self);
         self.indent -= 1;
         self.locals.truncate(n);
         self.hdrs = h;
+        self.absent = a;
     }
 
     fn stmt(&mut self, depth: usize) {
@@ -1063,7 +1069,7 @@ impl Gen {
         // Header presence tests, or a condition.
         let absent: Vec<u8> = [ETH, IP, TCP, UDP]
             .into_iter()
-            .filter(|h| self.hdrs & h == 0)
+            .filter(|h| (self.hdrs | self.absent) & h == 0)
             .collect();
         if !absent.is_empty() && self.rng.chance(1, 2) {
             let h = *self.rng.pick(&absent);
@@ -1090,7 +1096,24 @@ impl Gen {
                 }
                 g.block(depth + 1, 4);
             });
-            self.else_block(depth);
+            if self.rng.chance(1, 2) && self.budget > 0 {
+                self.line("} else {");
+                // Absent (when there is no extra condition): so are the headers inside it.
+                let gone = if extra.is_empty() {
+                    match h {
+                        ETH => ETH | IP | TCP | UDP,
+                        IP => IP | TCP | UDP,
+                        _ => h,
+                    }
+                } else {
+                    0
+                };
+                self.scope(|g| {
+                    g.absent |= gone;
+                    g.block(depth + 1, 2);
+                });
+            }
+            self.line("}");
             return;
         }
         let c = self.cond(0);
@@ -1207,7 +1230,14 @@ impl Gen {
             .collect();
         if fields.is_empty() {
             // No header known present: guard one.
-            let h = *self.rng.pick(&[IP, TCP, UDP]);
+            let cands: Vec<u8> = [IP, TCP, UDP]
+                .into_iter()
+                .filter(|h| self.absent & h == 0)
+                .collect();
+            if cands.is_empty() {
+                return;
+            }
+            let h = *self.rng.pick(&cands);
             let fs: Vec<&Field> = FIELDS
                 .iter()
                 .filter(|f| f.hdr == h && !f.structural)

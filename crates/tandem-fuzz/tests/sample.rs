@@ -25,7 +25,7 @@ fn config() -> RunConfig {
 
 #[test]
 fn fixed_seed_sample() {
-    let count = env_or("TANDEM_FUZZ_COUNT", 12);
+    let count = env_or("TANDEM_FUZZ_COUNT", 10);
     let start = env_or("TANDEM_FUZZ_SEED", 1);
     let config = config();
     let (mut passed, mut refused, mut failures) = (0, 0, Vec::new());
