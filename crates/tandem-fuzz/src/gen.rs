@@ -716,9 +716,9 @@ impl Gen {
         self.line(&format!("pkt.send({port});"));
         // Sometimes require a header for everything that follows.
         match self.rng.below(5) {
-            0 => self.early_return("ip == nullptr", IP),
-            1 => self.early_return("tcp == nullptr", TCP | IP),
-            2 => self.early_return("eth == nullptr", ETH),
+            0 => self.early_return(IP),
+            1 => self.early_return(TCP),
+            2 => self.early_return(ETH),
             _ => {}
         }
         while self.budget > 0 {
@@ -731,20 +731,39 @@ impl Gen {
         std::mem::take(&mut self.out)
     }
 
-    fn early_return(&mut self, cond: &str, known: u8) {
+    /// `h` and the headers its presence implies (TCP/UDP: IPv4 and Ethernet; IPv4: Ethernet).
+    fn chain(h: u8) -> u8 {
+        match h {
+            TCP | UDP => h | IP | ETH,
+            IP => IP | ETH,
+            _ => h,
+        }
+    }
+
+    /// The headers of `set` not yet known present, tested one by one (`op`: `!=` for
+    /// presence, `==` for absence) and joined with `join`. Each header is tested itself: an
+    /// access through a header only implied present (`ip` under `tcp != nullptr`) would be,
+    /// after an earlier test that returned when `ip` was present, a load the optimiser
+    /// knows to be null — undefined behaviour on a path that never runs, which it folds
+    /// into constant expressions the front end refuses.
+    fn presence(&self, set: u8, op: &str, join: &str) -> String {
+        [ETH, IP, TCP, UDP]
+            .into_iter()
+            .filter(|&x| set & x != 0 && self.hdrs & x == 0)
+            .map(|x| format!("{} {op} nullptr", hdr_var(x)))
+            .collect::<Vec<_>>()
+            .join(join)
+    }
+
+    fn early_return(&mut self, h: u8) {
         let act = if self.rng.chance(1, 2) {
             "pkt.drop()".to_string()
         } else {
             format!("pkt.send({})", self.port())
         };
+        let cond = self.presence(Self::chain(h), "==", " || ");
         self.line(&format!("if ({cond}) {{ {act}; return; }}"));
-        self.hdrs |= known;
-        if known & (TCP | UDP) != 0 {
-            self.hdrs |= IP | ETH;
-        }
-        if known & IP != 0 {
-            self.hdrs |= ETH;
-        }
+        self.hdrs |= Self::chain(h);
     }
 
     /// An output port: 0–3, from a constant or computed.
@@ -1085,7 +1104,8 @@ impl Gen {
             } else {
                 String::new()
             };
-            self.line(&format!("if ({} != nullptr{extra}) {{", hdr_var(h)));
+            let test = self.presence(Self::chain(h), "!=", " && ");
+            self.line(&format!("if ({test}{extra}) {{"));
             self.scope(|g| {
                 g.hdrs |= h;
                 if h & (TCP | UDP) != 0 {
@@ -1098,8 +1118,8 @@ impl Gen {
             });
             if self.rng.chance(1, 2) && self.budget > 0 {
                 self.line("} else {");
-                // Absent (when there is no extra condition): so are the headers inside it.
-                let gone = if extra.is_empty() {
+                // Absent when one header alone was tested: so are the headers inside it.
+                let gone = if extra.is_empty() && (Self::chain(h) & !self.hdrs).count_ones() == 1 {
                     match h {
                         ETH => ETH | IP | TCP | UDP,
                         IP => IP | TCP | UDP,
@@ -1247,7 +1267,8 @@ impl Gen {
             self.hdrs |= h | ETH | if h != IP { IP } else { 0 };
             let w = self.field_store(f);
             self.hdrs = saved;
-            self.line(&format!("if ({}) {w}", hdr_var(h)));
+            let test = self.presence(Self::chain(h), "!=", " && ");
+            self.line(&format!("if ({test}) {w}"));
             return;
         }
         let f = *self.rng.pick(&fields);
