@@ -58,3 +58,8 @@ fn loop_two_exits_compiles() {
 fn folded_value_narrowing_compiles() {
     check_found_on("folded_value_narrowing", &["tiny", "tofino1"]);
 }
+
+#[test]
+fn loop_exit_param_is_assigned() {
+    check_found("loop_exit_param");
+}

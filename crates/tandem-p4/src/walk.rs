@@ -251,8 +251,11 @@ pub fn predicate_partition(view: &View<'_>, part: Partition) -> Result<Vec<Node>
                     default: def,
                 });
             }
-            Some(_) => {
+            Some(kind) => {
                 if let Some(next) = view.pdom.ipdom(b) {
+                    if let Some(dest) = sole_edge(func, kind, next) {
+                        w.edge(dest, &mut body)?;
+                    }
                     body.push(Node::Reach { part, block: next });
                     reached.insert(next);
                 }
@@ -269,6 +272,29 @@ pub fn predicate_partition(view: &View<'_>, part: Partition) -> Result<Vec<Node>
         }
     }
     Ok(out)
+}
+
+/// The edge of terminator `term` to `next` when it is `next`'s only incoming edge.
+fn sole_edge<'f>(
+    func: &tandem_ir::Function,
+    term: &'f InstKind,
+    next: Block,
+) -> Option<&'f tandem_ir::BlockCall> {
+    let dest = term.successors().into_iter().find(|d| d.block == next)?;
+    let incoming: usize = func
+        .blocks
+        .iter()
+        .filter_map(|(b, _)| func.terminator(b))
+        .map(|t| {
+            func.insts[t]
+                .kind
+                .successors()
+                .iter()
+                .filter(|d| d.block == next)
+                .count()
+        })
+        .sum();
+    (incoming == 1).then_some(dest)
 }
 
 impl Walker<'_, '_> {
@@ -417,7 +443,13 @@ impl Walker<'_, '_> {
                         default: def,
                     });
                 }
-                Some(_) => {}
+                Some(kind) => {
+                    // Not followed: the walk goes on at the immediate post-dominator, whose
+                    // parameters are still assigned when its only incoming edge is from here.
+                    if let Some(dest) = ipdom.and_then(|next| sole_edge(func, kind, next)) {
+                        self.edge(dest, out)?;
+                    }
+                }
             }
             match ipdom {
                 Some(next) => b = next,
