@@ -20,7 +20,7 @@
 //!
 //! Self-dependence (a statement in a loop) is not an edge; [`Stmt::in_loop`] records it.
 
-use crate::{Cfg, ControlDeps, DomTree};
+use crate::{Cfg, ControlDeps, DomTree, PostDomTree};
 use std::fmt;
 use tandem_ir::{Block, Effect, EntityRef, Inst, InstKind, Module, SourceLoc, Value, ValueDef};
 
@@ -382,6 +382,45 @@ pub fn gating_blocks(cfg: &Cfg, dom: &DomTree, b: Block) -> Vec<Block> {
             x != b && cfg.succs[x.index()].len() >= 2 && dom.dominates(top, x) && cfg.path(x, b)
         })
         .collect()
+}
+
+/// [`gating_blocks`] without those whose choice is forgotten before `b`: every path from the
+/// branch to `b` passes the branch's immediate post-dominator first (a loop's exit test
+/// before a later join, say). A switch partition that runs `b`'s parameters must follow
+/// these branches, and only these: it cannot follow a loop's.
+pub fn deciding_gating_blocks(
+    cfg: &Cfg,
+    dom: &DomTree,
+    pdom: &PostDomTree,
+    b: Block,
+) -> Vec<Block> {
+    gating_blocks(cfg, dom, b)
+        .into_iter()
+        .filter(|&x| !forgotten_before(cfg, pdom, x, b))
+        .collect()
+}
+
+/// Does every path from `x` to `b` pass `x`'s immediate post-dominator (not `b` itself)
+/// before reaching `b`?
+fn forgotten_before(cfg: &Cfg, pdom: &PostDomTree, x: Block, b: Block) -> bool {
+    let Some(p) = pdom.ipdom(x) else {
+        return false;
+    };
+    if p == b {
+        return false;
+    }
+    let mut seen = vec![false; cfg.succs.len()];
+    let mut stack: Vec<Block> = cfg.succs[x.index()].clone();
+    while let Some(y) = stack.pop() {
+        if y == p || std::mem::replace(&mut seen[y.index()], true) {
+            continue;
+        }
+        if y == b {
+            return false;
+        }
+        stack.extend(cfg.succs[y.index()].iter().copied());
+    }
+    true
 }
 
 /// The constant `v` holds, if it is defined by a `const` instruction.

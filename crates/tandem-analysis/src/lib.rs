@@ -22,8 +22,8 @@ mod liveness;
 pub use cfg::{compute_cfg, Cfg};
 pub use control::{compute_control_deps, ControlDeps};
 pub use deps::{
-    compute_stmt_graph, effects_conflict, gating_blocks, is_const, Dep, DepKind, Stmt, StmtGraph,
-    StmtId, StmtKind,
+    compute_stmt_graph, deciding_gating_blocks, effects_conflict, gating_blocks, is_const, Dep,
+    DepKind, Stmt, StmtGraph, StmtId, StmtKind,
 };
 pub use dom::{compute_dominators, compute_post_dominators, DomTree, PostDomTree};
 pub use liveness::{compute_liveness, Liveness};

@@ -45,6 +45,9 @@ enum Command {
     /// The process `tandem bench` counts instructions of under callgrind.
     #[command(hide = true)]
     BenchWorker(cmd::bench::WorkerArgs),
+    /// The random-NF differential fuzzer: random C++ NFs, lifted, partitioned for random
+    /// profiles, compiled and checked against the original (docs/fuzzing.md).
+    FuzzNfs(cmd::fuzz::Args),
     /// Explain a diagnostic code (e.g. `tandem explain L005`).
     Explain(cmd::lift::ExplainArgs),
     /// Generate and inspect traffic traces.
@@ -78,6 +81,7 @@ fn main() {
         Command::Bench(a) => cmd::bench::run(a),
         Command::BenchReport(a) => cmd::bench::report(a),
         Command::BenchWorker(a) => cmd::bench::worker(a),
+        Command::FuzzNfs(a) => cmd::fuzz::run(a),
         Command::Explain(a) => cmd::lift::explain(a),
         Command::Traffic(a) => cmd::traffic::run(a),
         Command::Switch(a) => cmd::switch::run(a),

@@ -784,9 +784,15 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
+    /// The elements of a `uint64_t` array initialiser. Folded expressions are cast: a
+    /// comparison or `&` of comparisons is an `int`, which may not be narrowed to `uint64_t`
+    /// in braces.
     fn array(&mut self, vals: &[Value]) -> String {
         vals.iter()
-            .map(|&v| self.val(v))
+            .map(|&v| match self.folded.remove(&v) {
+                Some(e) => format!("(uint64_t)({e})"),
+                None => self.val(v),
+            })
             .collect::<Vec<_>>()
             .join(", ")
     }

@@ -198,9 +198,25 @@ pub fn predicate_partition(view: &View<'_>, part: Partition) -> Result<Vec<Node>
             reached.insert(dest.block);
             Ok(())
         };
+        let retreats = |dest: &tandem_ir::BlockCall| {
+            cfg.rpo_index.get(dest.block.index()).copied().flatten() <= here
+        };
         match term {
             None | Some(InstKind::Return) => {}
             Some(InstKind::Jump { dest }) => goto(&mut w, dest, &mut body, &mut reached)?,
+            Some(InstKind::Brif {
+                then_dest,
+                else_dest,
+                ..
+            }) if followed && (retreats(then_dest) != retreats(else_dest)) => {
+                // A loop's exit test: only the exit edge (see `Walker::region`).
+                let exit = if retreats(then_dest) {
+                    else_dest
+                } else {
+                    then_dest
+                };
+                goto(&mut w, exit, &mut body, &mut reached)?;
+            }
             Some(InstKind::Brif {
                 cond,
                 then_dest,
@@ -235,8 +251,11 @@ pub fn predicate_partition(view: &View<'_>, part: Partition) -> Result<Vec<Node>
                     default: def,
                 });
             }
-            Some(_) => {
+            Some(kind) => {
                 if let Some(next) = view.pdom.ipdom(b) {
+                    if let Some(dest) = sole_edge(func, kind, next) {
+                        w.edge(dest, &mut body)?;
+                    }
                     body.push(Node::Reach { part, block: next });
                     reached.insert(next);
                 }
@@ -253,6 +272,29 @@ pub fn predicate_partition(view: &View<'_>, part: Partition) -> Result<Vec<Node>
         }
     }
     Ok(out)
+}
+
+/// The edge of terminator `term` to `next` when it is `next`'s only incoming edge.
+fn sole_edge<'f>(
+    func: &tandem_ir::Function,
+    term: &'f InstKind,
+    next: Block,
+) -> Option<&'f tandem_ir::BlockCall> {
+    let dest = term.successors().into_iter().find(|d| d.block == next)?;
+    let incoming: usize = func
+        .blocks
+        .iter()
+        .filter_map(|(b, _)| func.terminator(b))
+        .map(|t| {
+            func.insts[t]
+                .kind
+                .successors()
+                .iter()
+                .filter(|d| d.block == next)
+                .count()
+        })
+        .sum();
+    (incoming == 1).then_some(dest)
 }
 
 impl Walker<'_, '_> {
@@ -334,6 +376,26 @@ impl Walker<'_, '_> {
             }
             let ipdom = self.view.pdom.ipdom(b);
             let followed = self.view.follows(self.part, b);
+            // A loop's exit test (one successor is a block of the walk so far, reached again by
+            // the back edge): the loop runs on the server (P4 has no loops), so a switch
+            // partition that gets here is past it and only the exit edge can be taken.
+            if let Some(InstKind::Brif {
+                then_dest,
+                else_dest,
+                ..
+            }) = term
+            {
+                let (t, e) = (
+                    self.path.contains(&then_dest.block),
+                    self.path.contains(&else_dest.block),
+                );
+                if followed && t != e {
+                    let exit = if t { else_dest } else { then_dest };
+                    self.edge(exit, out)?;
+                    b = exit.block;
+                    continue;
+                }
+            }
             match term {
                 None | Some(InstKind::Return) => break Ok(()),
                 Some(InstKind::Jump { dest }) => {
@@ -381,7 +443,13 @@ impl Walker<'_, '_> {
                         default: def,
                     });
                 }
-                Some(_) => {}
+                Some(kind) => {
+                    // Not followed: the walk goes on at the immediate post-dominator, whose
+                    // parameters are still assigned when its only incoming edge is from here.
+                    if let Some(dest) = ipdom.and_then(|next| sole_edge(func, kind, next)) {
+                        self.edge(dest, out)?;
+                    }
+                }
             }
             match ipdom {
                 Some(next) => b = next,

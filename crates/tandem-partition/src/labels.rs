@@ -26,8 +26,8 @@
 
 use crate::ops::{self, StateAccess};
 use crate::TargetProfile;
-use tandem_analysis::{DepInfo, StmtId};
-use tandem_ir::{InstKind, Module, StateId, Value};
+use tandem_analysis::{DepInfo, StmtId, StmtKind};
+use tandem_ir::{EntityRef, InstKind, Module, StateId, Value};
 
 /// Why a label was removed.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -184,7 +184,8 @@ pub(crate) struct Context<'a> {
     /// Per block: every block whose branch decides whether it runs (transitively).
     pub ctrl_closure: Vec<Vec<tandem_ir::Block>>,
     /// Per block: the branches deciding which edge enters it (see
-    /// [`tandem_analysis::gating_blocks`]) and their own controllers.
+    /// [`tandem_analysis::deciding_gating_blocks`]: not a loop exit test forgotten before the
+    /// join) and their own controllers.
     pub gating_closure: Vec<Vec<tandem_ir::Block>>,
     /// Statements that may write each header field (opaque `all` writers included).
     pub field_writers: std::collections::BTreeMap<tandem_ir::HeaderField, Vec<StmtId>>,
@@ -284,7 +285,22 @@ impl<'a> Context<'a> {
         }
         let unsupported = ids
             .iter()
-            .map(|&s| ops::unsupported(module, info, profile, s))
+            .map(|&s| {
+                ops::unsupported(module, info, profile, s).or_else(|| {
+                    // A vector write the P4 back end can lower is the write of a fused
+                    // read-modify-write (`v[i] += n`): guarded by the read's bounds check, at
+                    // the read's index. A lone `set` must respect the vector's length, which
+                    // the switch does not know (found by tandem-fuzz).
+                    let lone_set = g.stmt(s).inst().is_some_and(|i| {
+                        matches!(module.process.insts[i].kind, InstKind::VecSet { .. })
+                    }) && fused_with[s.index()].is_none();
+                    lone_set.then(|| {
+                        "a vector write that is not a read-modify-write of the element just read: \
+                         it is bounded by the vector's length, which the switch does not know"
+                            .to_string()
+                    })
+                })
+            })
             .collect();
         let cost = ids
             .iter()
@@ -334,7 +350,7 @@ impl<'a> Context<'a> {
         for &b in &info.cfg.rpo {
             ctrl_closure[b.as_u32() as usize] = info.control.transitive(b);
             let mut gs = Vec::new();
-            for gb in tandem_analysis::gating_blocks(&info.cfg, &info.dom, b) {
+            for gb in tandem_analysis::deciding_gating_blocks(&info.cfg, &info.dom, &info.pdom, b) {
                 gs.push(gb);
                 gs.extend(info.control.transitive(gb));
             }
@@ -373,25 +389,6 @@ impl<'a> Context<'a> {
         }
     }
 
-    /// A block in a CFG cycle whose branch a switch partition running `s` would have to
-    /// follow: `s`'s control dependences and, for a join parameter, the join's gating
-    /// branches (as `build::follows_of` collects them).
-    fn loop_branch_controlling(&self, s: StmtId) -> Option<tandem_ir::Block> {
-        let stmt = self.info.graph.stmt(s);
-        let b = stmt.block.as_u32() as usize;
-        let gating: &[tandem_ir::Block] = match stmt.kind {
-            tandem_analysis::StmtKind::Param { block, .. } => {
-                &self.gating_closure[block.as_u32() as usize]
-            }
-            _ => &[],
-        };
-        self.ctrl_closure[b]
-            .iter()
-            .chain(gating)
-            .copied()
-            .find(|&c| self.info.cfg.in_cycle(c))
-    }
-
     /// Initial labels: expressibility (and R5, loops).
     pub fn initial(&self) -> Labelling {
         let mut lab = Labelling {
@@ -410,16 +407,37 @@ impl<'a> Context<'a> {
                 let mut r = self.reason(Rule::R5, s, None);
                 r.detail = "it is in a loop; P4 has no loops".into();
                 lab.move_to_server(s, r);
-            } else if let Some(b) = self.loop_branch_controlling(s) {
-                let origin = self.info.graph.term_stmt(b).unwrap_or(s);
-                let mut r = self.reason(Rule::R5, origin, None);
+            } else if let Some(b) = self.loop_branch_deciding(s) {
+                let mut r = self.reason(Rule::R5, s, None);
                 r.detail = format!(
-                    "whether it runs depends on how the loop at {b} exits; P4 has no loops to follow"
+                    "whether it runs depends on a branch inside a loop ({b}); P4 has no loops"
                 );
                 lab.move_to_server(s, r);
             }
         }
         lab
+    }
+
+    /// A branch inside a loop that decides whether statement `s` runs (or, for a join
+    /// parameter, which edge enters its block), other than a loop's exit test whose other
+    /// edge is the back edge (a switch partition past the loop knows the exit was taken).
+    fn loop_branch_deciding(&self, s: StmtId) -> Option<tandem_ir::Block> {
+        let stmt = self.info.graph.stmt(s);
+        let cfg = &self.info.cfg;
+        let gating = match stmt.kind {
+            StmtKind::Param { block, .. } => self.gating_closure[block.index()].as_slice(),
+            _ => &[],
+        };
+        self.ctrl_closure[stmt.block.index()]
+            .iter()
+            .chain(gating)
+            .copied()
+            .find(|&x| {
+                if !cfg.in_cycle(x) {
+                    return false;
+                }
+                !is_loop_exit_test(self.module, cfg, x)
+            })
     }
 
     /// Applies R1–R4, R6 and R7 until no label can be removed.
@@ -493,6 +511,27 @@ impl<'a> Context<'a> {
             }
         }
     }
+}
+
+/// Is block `x`'s branch a loop's plain exit test: one edge the back edge, the other leaving
+/// the loop for good? A switch partition past the loop then knows which edge was taken (the
+/// exit), so following it needs no loop; P4 back end and `verify_plan` rely on this.
+pub fn is_loop_exit_test(module: &Module, cfg: &tandem_analysis::Cfg, x: tandem_ir::Block) -> bool {
+    let rpo = |b: tandem_ir::Block| cfg.rpo_index.get(b.index()).copied().flatten();
+    let func = &module.process;
+    func.terminator(x)
+        .is_some_and(|t| match &func.insts[t].kind {
+            InstKind::Brif {
+                then_dest,
+                else_dest,
+                ..
+            } => {
+                let (t, e) = (then_dest.block, else_dest.block);
+                let (t_back, e_back) = (rpo(t) <= rpo(x), rpo(e) <= rpo(x));
+                (t_back && !e_back && !cfg.path(e, x)) || (e_back && !t_back && !cfg.path(t, x))
+            }
+            _ => false,
+        })
 }
 
 fn origin(why: &Option<Reason>, s: StmtId) -> StmtId {

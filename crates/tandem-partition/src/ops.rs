@@ -5,6 +5,10 @@ use crate::TargetProfile;
 use tandem_analysis::{is_const, DepInfo, Stmt, StmtId, StmtKind};
 use tandem_ir::{BinOp, InstKind, Meta, Module, StateId, StateKind, Type};
 
+/// Most key fields a switch table matches on (the P4 back end makes one exact key per key
+/// field; Tandem's software switch takes at most 8, `tandem_switch::MAX_KEYS`).
+pub const MAX_TABLE_KEYS: usize = 8;
+
 /// How a statement accesses a state object.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct StateAccess {
@@ -152,7 +156,7 @@ pub fn unsupported(
                 .into(),
         ),
         InstKind::MetaRead { .. } => need("meta", "packet metadata"),
-        InstKind::MapFind { state, .. } => {
+        InstKind::MapFind { state, key } => {
             let expiring = matches!(
                 module.states.get(*state).map(|s| &s.kind),
                 Some(StateKind::ExpiringMap { .. })
@@ -179,6 +183,11 @@ pub fn unsupported(
             }
             if !p.supports("table") || !p.match_kinds.contains(&crate::MatchKind::Exact) {
                 Some(format!("{} has no exact-match tables", p.name))
+            } else if key.len() > MAX_TABLE_KEYS {
+                Some(format!(
+                    "the key has {} fields; a switch table matches at most {MAX_TABLE_KEYS}",
+                    key.len()
+                ))
             } else if expiring && !p.ageing {
                 Some(format!(
                     "a lookup in an expiring map refreshes the entry; {} has no table ageing",
@@ -191,6 +200,8 @@ pub fn unsupported(
         InstKind::MapInsert { .. } | InstKind::MapErase { .. } => {
             Some("the data plane cannot insert into or erase from a match-action table".into())
         }
+        // A `set` is lowered only as the write of a fused read-modify-write (guarded by the
+        // read's bounds check); labels.rs keeps unfused writes on the server.
         InstKind::VecGet { state, .. }
         | InstKind::VecSet { state, .. }
         | InstKind::ScalarLoad { state }

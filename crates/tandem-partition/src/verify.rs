@@ -195,8 +195,12 @@ pub fn verify_plan(
     ] {
         for &b in blocks {
             // The P4 back end walks a switch partition as nested branches: it cannot follow
-            // a branch in a loop.
-            if x != Partition::Server && info.cfg.in_cycle(tandem_ir::Block::from_u32(b)) {
+            // a branch in a loop, except a loop's plain exit test (it takes the exit edge).
+            let block = tandem_ir::Block::from_u32(b);
+            if x != Partition::Server
+                && info.cfg.in_cycle(block)
+                && !crate::labels::is_loop_exit_test(module, &info.cfg, block)
+            {
                 errs.push(format!(
                     "{} follows block{b}, which is in a loop (P4 has no loops)",
                     x.name()

@@ -28,7 +28,7 @@ bool tandem_api_map_lookup(const void* map, const void* key, uint64_t key_size, 
                            uint64_t value_size, uint64_t capacity);
 bool tandem_api_map_insert(void* map, const void* key, uint64_t key_size, const void* value,
                            uint64_t value_size, uint64_t capacity);
-bool tandem_api_map_erase(void* map, const void* key, uint64_t key_size, uint64_t capacity);
+bool tandem_api_map_erase(void* map, const void* key, uint64_t key_size, uint64_t value_size, uint64_t capacity);
 uint64_t tandem_api_map_size(const void* map);
 const void* tandem_api_emap_find(const void* map, const void* key, uint64_t key_size,
                                  uint64_t value_size, uint64_t capacity, uint64_t idle_ns);
@@ -37,8 +37,8 @@ bool tandem_api_emap_lookup(const void* map, const void* key, uint64_t key_size,
                             uint64_t idle_ns);
 bool tandem_api_emap_insert(void* map, const void* key, uint64_t key_size, const void* value,
                             uint64_t value_size, uint64_t capacity, uint64_t idle_ns);
-bool tandem_api_emap_erase(void* map, const void* key, uint64_t key_size, uint64_t capacity,
-                           uint64_t idle_ns);
+bool tandem_api_emap_erase(void* map, const void* key, uint64_t key_size, uint64_t value_size,
+                           uint64_t capacity, uint64_t idle_ns);
 uint64_t tandem_api_emap_size(const void* map);
 void tandem_api_vec_get(const void* vec, uint64_t index, void* out, uint64_t elem_size,
                         uint64_t capacity);
@@ -72,7 +72,7 @@ class HashMap {
   bool insert(const K& k, const V& v) {
     return tandem_api_map_insert(this, &k, sizeof(K), &v, sizeof(V), Capacity);
   }
-  bool erase(const K& k) { return tandem_api_map_erase(this, &k, sizeof(K), Capacity); }
+  bool erase(const K& k) { return tandem_api_map_erase(this, &k, sizeof(K), sizeof(V), Capacity); }
   size_t size() const { return tandem_api_map_size(this); }
   static constexpr size_t capacity() { return Capacity; }
 
@@ -97,7 +97,7 @@ class ExpiringMap {
   bool insert(const K& k, const V& v) {
     return tandem_api_emap_insert(this, &k, sizeof(K), &v, sizeof(V), Capacity, IdleNs);
   }
-  bool erase(const K& k) { return tandem_api_emap_erase(this, &k, sizeof(K), Capacity, IdleNs); }
+  bool erase(const K& k) { return tandem_api_emap_erase(this, &k, sizeof(K), sizeof(V), Capacity, IdleNs); }
   size_t size() const { return tandem_api_emap_size(this); }
   static constexpr size_t capacity() { return Capacity; }
   static constexpr Time idle_timeout() { return IdleNs; }

@@ -2,6 +2,7 @@
 pub mod bench;
 pub mod check;
 pub mod compile;
+pub mod fuzz;
 pub mod host;
 pub mod lift;
 pub mod partition;

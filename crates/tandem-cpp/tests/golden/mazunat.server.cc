@@ -104,7 +104,7 @@ block16:
     v195 = tandem_read(pkt, &hdrs, TANDEM_IPV4, 12, 4)  /* ipv4.saddr */;
     {
         const uint64_t key[] = {v187, v188, v29, v179, v189, 0u, 0u, 0u};
-        const uint64_t value[] = {(tandem_bswap(v195, 32)), v19, 0u};
+        const uint64_t value[] = {(uint64_t)(tandem_bswap(v195, 32)), v19, 0u};
         v198 = ops->map_insert(ops->ctx, S_ext2int, key, value) != 0;
     }
     if (v198) {

@@ -293,7 +293,7 @@ block28:
     }
     {
         const uint64_t key[] = {v45, v46, v47, v48, v50, 0u, 0u, 0u};
-        const uint64_t value[] = {(v112 & 255u), (((tandem_lshr(v112, 8u, 32))) & 255u), (((tandem_lshr(v112, 16u, 32))) & 0xffffull)};
+        const uint64_t value[] = {(uint64_t)(v112 & 255u), (uint64_t)(((tandem_lshr(v112, 8u, 32))) & 255u), (uint64_t)(((tandem_lshr(v112, 16u, 32))) & 0xffffull)};
         v159 = ops->map_insert(ops->ctx, S_time_wait, key, value) != 0;
     }
     fate = 0x10000u | ((v5 & 0xffffull) & 0xffffu);  // send

@@ -184,7 +184,7 @@ block48:
     }
 block49:
     {
-        const uint64_t args[] = {(0u + 1u)};
+        const uint64_t args[] = {(uint64_t)(0u + 1u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v536 = (results[0]) & 255u;
@@ -197,7 +197,7 @@ block49:
     }
 block50:
     {
-        const uint64_t args[] = {(0u + 2u)};
+        const uint64_t args[] = {(uint64_t)(0u + 2u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v541 = (results[0]) & 255u;
@@ -210,7 +210,7 @@ block50:
     }
 block51:
     {
-        const uint64_t args[] = {(0u + 3u)};
+        const uint64_t args[] = {(uint64_t)(0u + 3u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v546 = (results[0]) & 255u;
@@ -223,7 +223,7 @@ block51:
     }
 block52:
     {
-        const uint64_t args[] = {(0u + 4u)};
+        const uint64_t args[] = {(uint64_t)(0u + 4u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v551 = (results[0]) & 255u;
@@ -236,7 +236,7 @@ block52:
     }
 block53:
     {
-        const uint64_t args[] = {(0u + 1u)};
+        const uint64_t args[] = {(uint64_t)(0u + 1u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v556 = (results[0]) & 255u;
@@ -249,7 +249,7 @@ block53:
     }
 block54:
     {
-        const uint64_t args[] = {(0u + 2u)};
+        const uint64_t args[] = {(uint64_t)(0u + 2u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v561 = (results[0]) & 255u;
@@ -262,7 +262,7 @@ block54:
     }
 block55:
     {
-        const uint64_t args[] = {(0u + 3u)};
+        const uint64_t args[] = {(uint64_t)(0u + 3u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v566 = (results[0]) & 255u;
@@ -275,7 +275,7 @@ block55:
     }
 block56:
     {
-        const uint64_t args[] = {(0u + 4u)};
+        const uint64_t args[] = {(uint64_t)(0u + 4u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v571 = (results[0]) & 255u;
@@ -344,7 +344,7 @@ block9:
     }
 block10:
     {
-        const uint64_t args[] = {(0u + 1u)};
+        const uint64_t args[] = {(uint64_t)(0u + 1u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v54 = (results[0]) & 255u;
@@ -357,7 +357,7 @@ block10:
     }
 block11:
     {
-        const uint64_t args[] = {(0u + 2u)};
+        const uint64_t args[] = {(uint64_t)(0u + 2u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v59 = (results[0]) & 255u;
@@ -370,7 +370,7 @@ block11:
     }
 block12:
     {
-        const uint64_t args[] = {(0u + 3u)};
+        const uint64_t args[] = {(uint64_t)(0u + 3u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v64 = (results[0]) & 255u;
@@ -383,7 +383,7 @@ block12:
     }
 block13:
     {
-        const uint64_t args[] = {(0u + 4u)};
+        const uint64_t args[] = {(uint64_t)(0u + 4u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v69 = (results[0]) & 255u;
@@ -409,7 +409,7 @@ block15:
     goto block16;
 block16:
     {
-        const uint64_t args[] = {(v73 + v81)};
+        const uint64_t args[] = {(uint64_t)(v73 + v81)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v83 = (results[0]) & 255u;
@@ -455,7 +455,7 @@ block21:
     goto block22;
 block22:
     {
-        const uint64_t args[] = {(v73 + (((v159 + (v162 & 0xffffffffull)) & 0xffffffffull)))};
+        const uint64_t args[] = {(uint64_t)(v73 + (((v159 + (v162 & 0xffffffffull)) & 0xffffffffull)))};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v167 = (results[0]) & 255u;
@@ -509,7 +509,7 @@ block26:
     }
 block27:
     {
-        const uint64_t args[] = {(0u + 1u)};
+        const uint64_t args[] = {(uint64_t)(0u + 1u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v292 = (results[0]) & 255u;
@@ -522,7 +522,7 @@ block27:
     }
 block28:
     {
-        const uint64_t args[] = {(0u + 2u)};
+        const uint64_t args[] = {(uint64_t)(0u + 2u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v297 = (results[0]) & 255u;
@@ -535,7 +535,7 @@ block28:
     }
 block29:
     {
-        const uint64_t args[] = {(0u + 3u)};
+        const uint64_t args[] = {(uint64_t)(0u + 3u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v302 = (results[0]) & 255u;
@@ -561,7 +561,7 @@ block31:
     goto block32;
 block32:
     {
-        const uint64_t args[] = {(v306 + v314)};
+        const uint64_t args[] = {(uint64_t)(v306 + v314)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v316 = (results[0]) & 255u;
@@ -614,7 +614,7 @@ block38:
     goto block39;
 block39:
     {
-        const uint64_t args[] = {(v306 + (((v393 + (v396 & 0xffffffffull)) & 0xffffffffull)))};
+        const uint64_t args[] = {(uint64_t)(v306 + (((v393 + (v396 & 0xffffffffull)) & 0xffffffffull)))};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v401 = (results[0]) & 255u;
@@ -702,7 +702,7 @@ block76:
     }
 block77:
     {
-        const uint64_t args[] = {(0u + 1u)};
+        const uint64_t args[] = {(uint64_t)(0u + 1u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v621 = (results[0]) & 255u;
@@ -715,7 +715,7 @@ block77:
     }
 block78:
     {
-        const uint64_t args[] = {(0u + 2u)};
+        const uint64_t args[] = {(uint64_t)(0u + 2u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v626 = (results[0]) & 255u;
@@ -728,7 +728,7 @@ block78:
     }
 block79:
     {
-        const uint64_t args[] = {(0u + 3u)};
+        const uint64_t args[] = {(uint64_t)(0u + 3u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v631 = (results[0]) & 255u;
@@ -741,7 +741,7 @@ block79:
     }
 block80:
     {
-        const uint64_t args[] = {(0u + 4u)};
+        const uint64_t args[] = {(uint64_t)(0u + 4u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v636 = (results[0]) & 255u;
@@ -754,7 +754,7 @@ block80:
     }
 block81:
     {
-        const uint64_t args[] = {(0u + 1u)};
+        const uint64_t args[] = {(uint64_t)(0u + 1u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v641 = (results[0]) & 255u;
@@ -767,7 +767,7 @@ block81:
     }
 block82:
     {
-        const uint64_t args[] = {(0u + 2u)};
+        const uint64_t args[] = {(uint64_t)(0u + 2u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v646 = (results[0]) & 255u;
@@ -780,7 +780,7 @@ block82:
     }
 block83:
     {
-        const uint64_t args[] = {(0u + 3u)};
+        const uint64_t args[] = {(uint64_t)(0u + 3u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v651 = (results[0]) & 255u;
@@ -793,7 +793,7 @@ block83:
     }
 block84:
     {
-        const uint64_t args[] = {(0u + 4u)};
+        const uint64_t args[] = {(uint64_t)(0u + 4u)};
         uint64_t results[1] = {0};
         ops->opaque(ops->ctx, "tandem.payload_load", args, 1u, results, 1u, pkt->data, pkt->len);
         v656 = (results[0]) & 255u;

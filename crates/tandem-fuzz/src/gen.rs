@@ -1,0 +1,1601 @@
+//! Random NFs: from a seed, a valid, deterministic C++ NF against the NF API
+//! (`docs/nf-api.md`).
+//!
+//! What a generated NF can contain: header field reads and writes (Ethernet, IPv4, TCP, UDP,
+//! every access under a null check or after an early return), `HashMap`/`ExpiringMap`
+//! (integer or struct keys and values, `find`/`lookup`/`contains`/`insert`/`erase`),
+//! `Vector` (`get`/`set` at computed indices, filled in `configure()`), integer scalar
+//! members, integer arithmetic on 8–64-bit signed and unsigned values (wrap-around, shifts by
+//! constant and variable amounts, division and remainder, comparisons, casts, the RFC 1624
+//! checksum helpers), nested `if`/`else`, `for` loops with a constant trip count, payload
+//! byte reads (server-only), `send(port)`/`drop()` and early returns.
+//!
+//! Every program is valid C++ without undefined behaviour, so the native build is a
+//! deterministic oracle: arithmetic is done in `uint32_t`/`uint64_t` (no signed overflow, no
+//! promotion to `int`), shift amounts are masked or guarded below the width, divisors are
+//! non-zero (and signed divisions never divide the minimum by -1), payload reads are
+//! bounds-checked.
+//!
+//! Constructs that only hit bugs known and tracked elsewhere are off unless asked for
+//! ([`GenOptions::known_bugs`]): 6-byte MAC copies, payload reads of mixed widths, `now()`,
+//! and loops that index a header array with the loop counter.
+
+use std::fmt::Write as _;
+
+use crate::rng::Rng;
+
+/// What the generator may produce.
+#[derive(Clone, Debug)]
+pub struct GenOptions {
+    /// Statements (of all nesting levels) per `process()`, at most.
+    pub max_stmts: usize,
+    /// Nesting depth of `if`/loops/map blocks.
+    pub max_depth: usize,
+    /// Payload reads (which pin their code to the server).
+    pub payload: bool,
+    /// Bounded loops.
+    pub loops: bool,
+    /// Writes of fields that decide header presence (EtherType, IPv4 version/IHL and
+    /// protocol, TCP data offset).
+    pub structural_writes: bool,
+    /// 64-bit integers (locals, state, arithmetic).
+    pub int64: bool,
+    /// `Vector` state (its indices are 64-bit `size_t` values).
+    pub vectors: bool,
+    /// Also generate constructs that hit known, tracked bugs (see the module docs).
+    pub known_bugs: bool,
+}
+
+impl Default for GenOptions {
+    fn default() -> Self {
+        GenOptions {
+            max_stmts: 28,
+            max_depth: 3,
+            payload: true,
+            loops: true,
+            structural_writes: false,
+            int64: true,
+            vectors: true,
+            known_bugs: false,
+        }
+    }
+}
+
+/// A generated NF.
+#[derive(Clone, Debug)]
+pub struct GeneratedNf {
+    /// The seed it came from.
+    pub seed: u64,
+    /// The element's type name.
+    pub name: String,
+    /// The C++ source.
+    pub source: String,
+    /// The known-bug constructs it contains (by tag), empty unless
+    /// [`GenOptions::known_bugs`].
+    pub known_bug_tags: Vec<&'static str>,
+}
+
+#[derive(Clone, Copy, PartialEq, Eq, Debug)]
+enum Ty {
+    U8,
+    U16,
+    U32,
+    U64,
+    I8,
+    I16,
+    I32,
+    I64,
+}
+
+const TYS: [Ty; 8] = [
+    Ty::U8,
+    Ty::U16,
+    Ty::U32,
+    Ty::U64,
+    Ty::I8,
+    Ty::I16,
+    Ty::I32,
+    Ty::I64,
+];
+
+impl Ty {
+    fn bits(self) -> u32 {
+        match self {
+            Ty::U8 | Ty::I8 => 8,
+            Ty::U16 | Ty::I16 => 16,
+            Ty::U32 | Ty::I32 => 32,
+            Ty::U64 | Ty::I64 => 64,
+        }
+    }
+    fn name(self) -> &'static str {
+        match self {
+            Ty::U8 => "uint8_t",
+            Ty::U16 => "uint16_t",
+            Ty::U32 => "uint32_t",
+            Ty::U64 => "uint64_t",
+            Ty::I8 => "int8_t",
+            Ty::I16 => "int16_t",
+            Ty::I32 => "int32_t",
+            Ty::I64 => "int64_t",
+        }
+    }
+    /// The unsigned type arithmetic on this type is done in (no promotion to `int`).
+    fn wide(self) -> &'static str {
+        if self.bits() == 64 {
+            "uint64_t"
+        } else {
+            "uint32_t"
+        }
+    }
+    /// The signed type signed operations on this type are done in.
+    fn swide(self) -> &'static str {
+        if self.bits() == 64 {
+            "int64_t"
+        } else {
+            "int32_t"
+        }
+    }
+    fn wide_bits(self) -> u32 {
+        if self.bits() == 64 {
+            64
+        } else {
+            32
+        }
+    }
+}
+
+/// A key, value or element type: an integer or a struct of integers without padding.
+#[derive(Clone, Debug)]
+enum Data {
+    Int(Ty),
+    Struct(usize),
+}
+
+#[derive(Clone, Debug)]
+struct StructDef {
+    name: String,
+    fields: Vec<(String, Ty)>,
+}
+
+#[derive(Clone, Debug)]
+enum State {
+    Map {
+        name: String,
+        key: Data,
+        val: Data,
+        cap: u64,
+        idle_s: Option<u64>,
+        init: usize,
+    },
+    Vector {
+        name: String,
+        elem: Data,
+        cap: u64,
+        len: u64,
+    },
+    Scalar {
+        name: String,
+        ty: Ty,
+        init: u64,
+    },
+}
+
+#[derive(Clone, Debug)]
+struct Local {
+    name: String,
+    ty: Ty,
+    mutable: bool,
+}
+
+const ETH: u8 = 1;
+const IP: u8 = 2;
+const TCP: u8 = 4;
+const UDP: u8 = 8;
+
+#[derive(Clone, Copy)]
+enum Order {
+    Byte,
+    Net16,
+    Net32,
+    Array,
+}
+
+struct Field {
+    hdr: u8,
+    name: &'static str,
+    order: Order,
+    structural: bool,
+}
+
+const FIELDS: &[Field] = &[
+    Field {
+        hdr: ETH,
+        name: "dst",
+        order: Order::Array,
+        structural: false,
+    },
+    Field {
+        hdr: ETH,
+        name: "src",
+        order: Order::Array,
+        structural: false,
+    },
+    Field {
+        hdr: ETH,
+        name: "ethertype",
+        order: Order::Net16,
+        structural: true,
+    },
+    Field {
+        hdr: IP,
+        name: "version_ihl",
+        order: Order::Byte,
+        structural: true,
+    },
+    Field {
+        hdr: IP,
+        name: "tos",
+        order: Order::Byte,
+        structural: false,
+    },
+    Field {
+        hdr: IP,
+        name: "total_len",
+        order: Order::Net16,
+        structural: false,
+    },
+    Field {
+        hdr: IP,
+        name: "id",
+        order: Order::Net16,
+        structural: false,
+    },
+    Field {
+        hdr: IP,
+        name: "frag_off",
+        order: Order::Net16,
+        structural: false,
+    },
+    Field {
+        hdr: IP,
+        name: "ttl",
+        order: Order::Byte,
+        structural: false,
+    },
+    Field {
+        hdr: IP,
+        name: "protocol",
+        order: Order::Byte,
+        structural: true,
+    },
+    Field {
+        hdr: IP,
+        name: "check",
+        order: Order::Net16,
+        structural: false,
+    },
+    Field {
+        hdr: IP,
+        name: "saddr",
+        order: Order::Net32,
+        structural: false,
+    },
+    Field {
+        hdr: IP,
+        name: "daddr",
+        order: Order::Net32,
+        structural: false,
+    },
+    Field {
+        hdr: TCP,
+        name: "sport",
+        order: Order::Net16,
+        structural: false,
+    },
+    Field {
+        hdr: TCP,
+        name: "dport",
+        order: Order::Net16,
+        structural: false,
+    },
+    Field {
+        hdr: TCP,
+        name: "seq",
+        order: Order::Net32,
+        structural: false,
+    },
+    Field {
+        hdr: TCP,
+        name: "ack_seq",
+        order: Order::Net32,
+        structural: false,
+    },
+    Field {
+        hdr: TCP,
+        name: "data_off",
+        order: Order::Byte,
+        structural: true,
+    },
+    Field {
+        hdr: TCP,
+        name: "flags",
+        order: Order::Byte,
+        structural: false,
+    },
+    Field {
+        hdr: TCP,
+        name: "window",
+        order: Order::Net16,
+        structural: false,
+    },
+    Field {
+        hdr: TCP,
+        name: "check",
+        order: Order::Net16,
+        structural: false,
+    },
+    Field {
+        hdr: TCP,
+        name: "urg_ptr",
+        order: Order::Net16,
+        structural: false,
+    },
+    Field {
+        hdr: UDP,
+        name: "sport",
+        order: Order::Net16,
+        structural: false,
+    },
+    Field {
+        hdr: UDP,
+        name: "dport",
+        order: Order::Net16,
+        structural: false,
+    },
+    Field {
+        hdr: UDP,
+        name: "len",
+        order: Order::Net16,
+        structural: false,
+    },
+    Field {
+        hdr: UDP,
+        name: "check",
+        order: Order::Net16,
+        structural: false,
+    },
+];
+
+fn hdr_var(h: u8) -> &'static str {
+    match h {
+        ETH => "eth",
+        IP => "ip",
+        TCP => "tcp",
+        _ => "udp",
+    }
+}
+
+/// Writes a random NF for `seed`.
+pub fn generate(seed: u64, opts: &GenOptions) -> GeneratedNf {
+    let mut g = Gen {
+        rng: Rng::new(seed),
+        opts: opts.clone(),
+        structs: Vec::new(),
+        states: Vec::new(),
+        out: String::new(),
+        indent: 2,
+        locals: Vec::new(),
+        next_id: 0,
+        hdrs: 0,
+        absent: 0,
+        budget: 0,
+        tags: Vec::new(),
+        in_payload: false,
+    };
+    let name = format!("Fuzz{seed}");
+    g.make_state();
+    g.budget = 6 + g.rng.below(opts.max_stmts.max(6) as u64 - 5) as usize;
+    let body = g.process_body();
+    let mut src = String::new();
+    let _ = writeln!(
+        src,
+        "// Generated by tandem-fuzz (seed {seed}); `tandem fuzz-nfs --seed {seed} --count 1` remakes it."
+    );
+    src.push_str("#include <tandem/nf.hh>\n#include <cstring>\n\nusing namespace tandem;\n\n");
+    for s in &g.structs {
+        let _ = writeln!(src, "struct {} {{", s.name);
+        let mut size = 0;
+        for (f, t) in &s.fields {
+            let _ = writeln!(src, "  {} {f};", t.name());
+            size += t.bits() / 8;
+        }
+        let _ = writeln!(src, "}};\nstatic_assert(sizeof({}) == {size});\n", s.name);
+    }
+    let _ = writeln!(src, "struct {name} : Element {{");
+    for st in &g.states {
+        let decl = match st {
+            State::Map {
+                name,
+                key,
+                val,
+                cap,
+                idle_s: None,
+                ..
+            } => format!(
+                "HashMap<{}, {}, {cap}> {name};",
+                g.data_name(key),
+                g.data_name(val)
+            ),
+            State::Map {
+                name,
+                key,
+                val,
+                cap,
+                idle_s: Some(s),
+                ..
+            } => format!(
+                "ExpiringMap<{}, {}, {cap}, {s} * kSecond> {name};",
+                g.data_name(key),
+                g.data_name(val)
+            ),
+            State::Vector {
+                name, elem, cap, ..
+            } => format!("Vector<{}, {cap}> {name};", g.data_name(elem)),
+            State::Scalar { name, ty, init } => {
+                format!("{} {name} = {};", ty.name(), lit(*ty, *init))
+            }
+        };
+        let _ = writeln!(src, "  {decl}");
+    }
+    src.push_str("\n  void configure(Config&) {\n");
+    src.push_str(&g.configure_body());
+    src.push_str("  }\n\n  void process(Packet& pkt) {\n");
+    src.push_str(&body);
+    src.push_str("  }\n};\n\n");
+    let members: Vec<&str> = g
+        .states
+        .iter()
+        .map(|s| match s {
+            State::Map { name, .. } | State::Vector { name, .. } | State::Scalar { name, .. } => {
+                name.as_str()
+            }
+        })
+        .collect();
+    if members.is_empty() {
+        let _ = writeln!(src, "TANDEM_NF({name})");
+    } else {
+        let _ = writeln!(src, "TANDEM_NF({name}, {})", members.join(", "));
+    }
+    let mut tags = g.tags;
+    tags.sort_unstable();
+    tags.dedup();
+    GeneratedNf {
+        seed,
+        name,
+        source: src,
+        known_bug_tags: tags,
+    }
+}
+
+/// A C++ literal of type `ty` whose low bits are `v`.
+fn lit(ty: Ty, v: u64) -> String {
+    let v = if ty.bits() == 64 {
+        v
+    } else {
+        v & ((1u64 << ty.bits()) - 1)
+    };
+    if ty == Ty::U32 || ty == Ty::U64 {
+        format!("{}({v}u)", ty.name())
+    } else {
+        format!("{}({v}ull)", ty.name())
+    }
+}
+
+struct Gen {
+    rng: Rng,
+    opts: GenOptions,
+    structs: Vec<StructDef>,
+    states: Vec<State>,
+    out: String,
+    indent: usize,
+    locals: Vec<Local>,
+    next_id: usize,
+    /// Headers known to be present here (bit set of ETH/IP/TCP/UDP).
+    hdrs: u8,
+    /// Headers known to be absent here (the else branch of a presence test): never tested
+    /// again (a field access under `udp != nullptr` where `ip` is known null is dead code
+    /// the optimiser treats as undefined behaviour).
+    absent: u8,
+    /// Statements left.
+    budget: usize,
+    tags: Vec<&'static str>,
+    in_payload: bool,
+}
+
+impl Gen {
+    fn fresh(&mut self, prefix: &str) -> String {
+        self.next_id += 1;
+        format!("{prefix}{}", self.next_id)
+    }
+
+    fn line(&mut self, s: &str) {
+        for _ in 0..self.indent {
+            self.out.push_str("  ");
+        }
+        self.out.push_str(s);
+        self.out.push('\n');
+    }
+
+    fn rand_ty(&mut self) -> Ty {
+        if self.opts.int64 {
+            *self.rng.pick(&TYS)
+        } else {
+            *self
+                .rng
+                .pick(&[Ty::U8, Ty::U16, Ty::U32, Ty::I8, Ty::I16, Ty::I32])
+        }
+    }
+
+    fn rand_uty(&mut self) -> Ty {
+        if self.opts.int64 {
+            *self.rng.pick(&[Ty::U8, Ty::U16, Ty::U32, Ty::U64])
+        } else {
+            *self.rng.pick(&[Ty::U8, Ty::U16, Ty::U32])
+        }
+    }
+
+    fn data_name(&self, d: &Data) -> String {
+        match d {
+            Data::Int(t) => t.name().to_string(),
+            Data::Struct(i) => self.structs[*i].name.clone(),
+        }
+    }
+
+    /// A struct of integers without padding: fields by decreasing size, then padding
+    /// fields up to a multiple of the widest, each as wide as its offset allows, or, half of
+    /// the time, byte-sized padding fields (up to 11 fields: more than a switch table's 8
+    /// keys).
+    fn make_struct(&mut self) -> usize {
+        let n = self.rng.range(1, 4);
+        let mut tys: Vec<Ty> = (0..n).map(|_| self.rand_ty()).collect();
+        tys.sort_by_key(|t| std::cmp::Reverse(t.bits()));
+        let align = tys[0].bits() / 8;
+        let mut size: u32 = tys.iter().map(|t| t.bits() / 8).sum();
+        let bytes = self.rng.chance(1, 2);
+        while !size.is_multiple_of(align) {
+            let mut w = 1;
+            while !bytes && w * 2 <= align - size % align && size.is_multiple_of(w * 2) {
+                w *= 2;
+            }
+            tys.push(match w {
+                1 => Ty::U8,
+                2 => Ty::U16,
+                _ => Ty::U32,
+            });
+            size += w;
+        }
+        let idx = self.structs.len();
+        let fields = tys
+            .into_iter()
+            .enumerate()
+            .map(|(i, t)| (format!("f{i}"), t))
+            .collect();
+        self.structs.push(StructDef {
+            name: format!("S{idx}"),
+            fields,
+        });
+        idx
+    }
+
+    fn rand_data(&mut self) -> Data {
+        if self.rng.chance(1, 3) {
+            Data::Struct(self.make_struct())
+        } else {
+            Data::Int(self.rand_ty())
+        }
+    }
+
+    fn make_state(&mut self) {
+        let n = self.rng.range(0, 5);
+        for i in 0..n {
+            let v = if self.opts.vectors { 2 } else { 0 };
+            let st = match self.rng.weighted(&[4, 2, v, 4]) {
+                0 | 1 => {
+                    let key = self.rand_data();
+                    let val = self.rand_data();
+                    let cap = *self.rng.pick(&[4u64, 16, 64, 1024, 65536]);
+                    let idle_s = if self.rng.below(3) == 1 {
+                        Some(self.rng.range(60, 600))
+                    } else {
+                        None
+                    };
+                    State::Map {
+                        name: format!("m{i}"),
+                        key,
+                        val,
+                        cap,
+                        idle_s,
+                        init: self.rng.below(3) as usize,
+                    }
+                }
+                2 => {
+                    let elem = self.rand_data();
+                    let cap = *self.rng.pick(&[1u64, 4, 8, 16, 64]);
+                    let len = self.rng.range(0, cap);
+                    State::Vector {
+                        name: format!("v{i}"),
+                        elem,
+                        cap,
+                        len,
+                    }
+                }
+                _ => {
+                    let ty = self.rand_ty();
+                    let init = self.interesting();
+                    State::Scalar {
+                        name: format!("s{i}"),
+                        ty,
+                        init,
+                    }
+                }
+            };
+            self.states.push(st);
+        }
+    }
+
+    fn interesting(&mut self) -> u64 {
+        match self.rng.below(6) {
+            0 => 0,
+            1 => 1,
+            2 => u64::MAX,
+            3 => self.rng.below(256),
+            4 => 1u64 << self.rng.below(64),
+            _ => self.rng.next_u64(),
+        }
+    }
+
+    /// A constant of `d`'s type.
+    fn data_const(&mut self, d: &Data) -> String {
+        match d {
+            Data::Int(t) => {
+                let v = self.interesting();
+                lit(*t, v)
+            }
+            Data::Struct(i) => {
+                let fields = self.structs[*i].fields.clone();
+                let vals: Vec<String> = fields
+                    .iter()
+                    .map(|(_, t)| {
+                        let v = self.interesting();
+                        lit(*t, v)
+                    })
+                    .collect();
+                format!("{}{{{}}}", self.structs[*i].name, vals.join(", "))
+            }
+        }
+    }
+
+    fn configure_body(&mut self) -> String {
+        let mut s = String::new();
+        for st in self.states.clone() {
+            match st {
+                State::Vector {
+                    name, elem, len, ..
+                } => {
+                    for _ in 0..len {
+                        let c = self.data_const(&elem);
+                        let _ = writeln!(s, "    {name}.push_back({c});");
+                    }
+                }
+                State::Map {
+                    name,
+                    key,
+                    val,
+                    init,
+                    ..
+                } => {
+                    for _ in 0..init {
+                        let k = self.data_const(&key);
+                        let v = self.data_const(&val);
+                        let _ = writeln!(s, "    {name}.insert({k}, {v});");
+                    }
+                }
+                State::Scalar { .. } => {}
+            }
+        }
+        s
+    }
+
+    fn process_body(&mut self) -> String {
+        self.line("EthHdr* eth = pkt.eth();");
+        self.line("Ipv4Hdr* ip = pkt.ip();");
+        self.line("TcpHdr* tcp = pkt.tcp();");
+        self.line("UdpHdr* udp = pkt.udp();");
+        self.line("(void)eth; (void)ip; (void)tcp; (void)udp;");
+        let port = self.port();
+        self.line(&format!("pkt.send({port});"));
+        // Sometimes require a header for everything that follows.
+        match self.rng.below(5) {
+            0 => self.early_return(IP),
+            1 => self.early_return(TCP),
+            2 => self.early_return(ETH),
+            _ => {}
+        }
+        while self.budget > 0 {
+            self.stmt(0);
+        }
+        if self.rng.chance(1, 2) {
+            let port = self.port();
+            self.line(&format!("pkt.send({port});"));
+        }
+        std::mem::take(&mut self.out)
+    }
+
+    /// `h` and the headers its presence implies (TCP/UDP: IPv4 and Ethernet; IPv4: Ethernet).
+    fn chain(h: u8) -> u8 {
+        match h {
+            TCP | UDP => h | IP | ETH,
+            IP => IP | ETH,
+            _ => h,
+        }
+    }
+
+    /// The headers of `set` not yet known present, tested one by one (`op`: `!=` for
+    /// presence, `==` for absence) and joined with `join`. Each header is tested itself: an
+    /// access through a header only implied present (`ip` under `tcp != nullptr`) would be,
+    /// after an earlier test that returned when `ip` was present, a load the optimiser
+    /// knows to be null — undefined behaviour on a path that never runs, which it folds
+    /// into constant expressions the front end refuses.
+    fn presence(&self, set: u8, op: &str, join: &str) -> String {
+        [ETH, IP, TCP, UDP]
+            .into_iter()
+            .filter(|&x| set & x != 0 && self.hdrs & x == 0)
+            .map(|x| format!("{} {op} nullptr", hdr_var(x)))
+            .collect::<Vec<_>>()
+            .join(join)
+    }
+
+    fn early_return(&mut self, h: u8) {
+        let act = if self.rng.chance(1, 2) {
+            "pkt.drop()".to_string()
+        } else {
+            format!("pkt.send({})", self.port())
+        };
+        let cond = self.presence(Self::chain(h), "==", " || ");
+        self.line(&format!("if ({cond}) {{ {act}; return; }}"));
+        self.hdrs |= Self::chain(h);
+    }
+
+    /// An output port: 0–3, from a constant or computed.
+    fn port(&mut self) -> String {
+        match self.rng.below(6) {
+            0 => "pkt.in_port() ^ 1u".into(),
+            1 => {
+                let e = self.expr(Ty::U32, 1);
+                format!("{e} & 3u")
+            }
+            _ => format!("{}u", self.rng.below(4)),
+        }
+    }
+
+    fn scope<F: FnOnce(&mut Gen)>(&mut self, f: F) {
+        let n = self.locals.len();
+        let (h, a) = (self.hdrs, self.absent);
+        self.indent += 1;
+        f(self);
+        self.indent -= 1;
+        self.locals.truncate(n);
+        self.hdrs = h;
+        self.absent = a;
+    }
+
+    fn stmt(&mut self, depth: usize) {
+        if self.budget == 0 {
+            return;
+        }
+        self.budget -= 1;
+        let nested = depth < self.opts.max_depth;
+        let has_maps = self.states.iter().any(|s| matches!(s, State::Map { .. }));
+        let has_vecs = self
+            .states
+            .iter()
+            .any(|s| matches!(s, State::Vector { .. }));
+        let has_scalars = self
+            .states
+            .iter()
+            .any(|s| matches!(s, State::Scalar { .. }));
+        let mutable_locals = self.locals.iter().any(|l| l.mutable);
+        let weights = [
+            6,                                             // 0 new local
+            if mutable_locals { 5 } else { 0 },            // 1 assign local
+            4,                                             // 2 header write
+            if nested { 5 } else { 0 },                    // 3 if/else
+            if has_maps { 6 } else { 0 },                  // 4 map op
+            if has_vecs { 3 } else { 0 },                  // 5 vector set
+            if has_scalars { 3 } else { 0 },               // 6 scalar write
+            2,                                             // 7 send/drop
+            if nested && self.opts.loops { 2 } else { 0 }, // 8 loop
+            if self.opts.payload && !self.in_payload {
+                1
+            } else {
+                0
+            }, // 9 payload read
+            if depth > 0 { 1 } else { 0 },                 // 10 early return
+            if self.opts.known_bugs { 1 } else { 0 },      // 11 known-bug construct
+        ];
+        match self.rng.weighted(&weights) {
+            0 => {
+                let ty = self.rand_ty();
+                let e = self.expr(ty, 0);
+                let name = self.fresh("x");
+                self.line(&format!("{} {name} = {e};", ty.name()));
+                self.locals.push(Local {
+                    name,
+                    ty,
+                    mutable: true,
+                });
+            }
+            1 => {
+                let muts: Vec<Local> = self.locals.iter().filter(|l| l.mutable).cloned().collect();
+                let l = self.rng.pick(&muts).clone();
+                let e = self.expr(l.ty, 0);
+                if self.rng.chance(1, 3) {
+                    let op = *self.rng.pick(&["+", "^", "-", "|", "&", "*"]);
+                    self.line(&format!(
+                        "{n} = {t}({w}({n}) {op} {w}({e}));",
+                        n = l.name,
+                        t = l.ty.name(),
+                        w = l.ty.wide()
+                    ));
+                } else {
+                    self.line(&format!("{} = {e};", l.name));
+                }
+            }
+            2 => self.header_write(),
+            3 => self.if_else(depth),
+            4 => self.map_op(depth),
+            5 => {
+                let (name, elem, cap) = self.pick_vector();
+                let idx = self.index_expr(cap);
+                let v = self.data_value(&elem);
+                self.line(&format!("{name}.set({idx}, {v});"));
+            }
+            6 => {
+                let (name, ty) = self.pick_scalar();
+                let e = self.expr(ty, 0);
+                if self.rng.chance(1, 2) {
+                    self.line(&format!(
+                        "{name} = {t}({w}({name}) + {w}({e}));",
+                        t = ty.name(),
+                        w = ty.wide()
+                    ));
+                } else {
+                    self.line(&format!("{name} = {e};"));
+                }
+            }
+            7 => {
+                if self.rng.chance(1, 4) {
+                    self.line("pkt.drop();");
+                } else {
+                    let p = self.port();
+                    self.line(&format!("pkt.send({p});"));
+                }
+            }
+            8 => self.for_loop(depth),
+            9 => self.payload_read(),
+            10 => {
+                let act = if self.rng.chance(1, 2) {
+                    "pkt.drop();".to_string()
+                } else {
+                    format!("pkt.send({});", self.port())
+                };
+                self.line(&format!("{act} return;"));
+            }
+            _ => self.known_bug(depth),
+        }
+    }
+
+    fn pick_vector(&mut self) -> (String, Data, u64) {
+        let vs: Vec<(String, Data, u64)> = self
+            .states
+            .iter()
+            .filter_map(|s| match s {
+                State::Vector {
+                    name, elem, cap, ..
+                } => Some((name.clone(), elem.clone(), *cap)),
+                _ => None,
+            })
+            .collect();
+        self.rng.pick(&vs).clone()
+    }
+
+    fn pick_scalar(&mut self) -> (String, Ty) {
+        let vs: Vec<(String, Ty)> = self
+            .states
+            .iter()
+            .filter_map(|s| match s {
+                State::Scalar { name, ty, .. } => Some((name.clone(), *ty)),
+                _ => None,
+            })
+            .collect();
+        self.rng.pick(&vs).clone()
+    }
+
+    /// A vector index: sometimes in range, sometimes not (`get` past the end reads 0, `set`
+    /// past the end does nothing).
+    fn index_expr(&mut self, cap: u64) -> String {
+        match self.rng.below(4) {
+            0 => format!("{}u", self.rng.below(cap + 2)),
+            1 => {
+                let e = self.expr(Ty::U32, 1);
+                format!("{e} % {cap}u")
+            }
+            _ => {
+                let e = self.expr(Ty::U16, 1);
+                format!("uint32_t({e})")
+            }
+        }
+    }
+
+    /// A value of a key/value/element type, from expressions.
+    fn data_value(&mut self, d: &Data) -> String {
+        match d {
+            Data::Int(t) => self.expr(*t, 1),
+            Data::Struct(i) => {
+                let fields = self.structs[*i].fields.clone();
+                let vals: Vec<String> = fields
+                    .iter()
+                    .map(|(_, t)| {
+                        if self.rng.chance(1, 4) {
+                            let v = self.interesting();
+                            lit(*t, v)
+                        } else {
+                            self.expr(*t, 1)
+                        }
+                    })
+                    .collect();
+                format!("{}{{{}}}", self.structs[*i].name, vals.join(", "))
+            }
+        }
+    }
+
+    /// Binds the fields of a value (a `const V*` or a struct/integer lvalue) to new
+    /// read-only locals.
+    fn bind_value(&mut self, d: &Data, access: &str, deref: bool) {
+        match d {
+            Data::Int(t) => {
+                let name = self.fresh("x");
+                let a = if deref {
+                    format!("*{access}")
+                } else {
+                    access.to_string()
+                };
+                self.line(&format!("{} {name} = {a};", t.name()));
+                self.locals.push(Local {
+                    name,
+                    ty: *t,
+                    mutable: true,
+                });
+            }
+            Data::Struct(i) => {
+                let fields = self.structs[*i].fields.clone();
+                let sep = if deref { "->" } else { "." };
+                for (f, t) in fields {
+                    if self.rng.chance(2, 3) {
+                        let name = self.fresh("x");
+                        self.line(&format!("{} {name} = {access}{sep}{f};", t.name()));
+                        self.locals.push(Local {
+                            name,
+                            ty: t,
+                            mutable: false,
+                        });
+                    }
+                }
+            }
+        }
+    }
+
+    fn map_op(&mut self, depth: usize) {
+        let maps: Vec<(String, Data, Data)> = self
+            .states
+            .iter()
+            .filter_map(|s| match s {
+                State::Map { name, key, val, .. } => Some((name.clone(), key.clone(), val.clone())),
+                _ => None,
+            })
+            .collect();
+        let (m, key, val) = self.rng.pick(&maps).clone();
+        let k = self.data_value(&key);
+        let nested = depth < self.opts.max_depth;
+        match self.rng.weighted(&[
+            if nested { 4 } else { 0 },
+            if nested { 2 } else { 0 },
+            4,
+            2,
+            if nested { 2 } else { 0 },
+            1,
+        ]) {
+            0 => {
+                let p = self.fresh("p");
+                self.line(&format!(
+                    "if (const {}* {p} = {m}.find({k})) {{",
+                    self.data_name(&val)
+                ));
+                self.scope(|g| {
+                    g.bind_value(&val, &p, true);
+                    g.block(depth + 1, 3);
+                });
+                self.else_block(depth);
+            }
+            1 => {
+                let v = self.fresh("lv");
+                self.line(&format!("{} {v}{{}};", self.data_name(&val)));
+                self.line(&format!("if ({m}.lookup({k}, {v})) {{"));
+                self.scope(|g| {
+                    g.bind_value(&val, &v, false);
+                    g.block(depth + 1, 3);
+                });
+                self.else_block(depth);
+            }
+            2 => {
+                let v = self.data_value(&val);
+                self.line(&format!("{m}.insert({k}, {v});"));
+            }
+            3 => self.line(&format!("{m}.erase({k});")),
+            4 => {
+                let call = if self.rng.chance(1, 2) {
+                    let v = self.data_value(&val);
+                    format!("{m}.insert({k}, {v})")
+                } else {
+                    format!("{m}.erase({k})")
+                };
+                self.line(&format!("if ({call}) {{"));
+                self.scope(|g| g.block(depth + 1, 2));
+                self.else_block(depth);
+            }
+            _ => {
+                let name = self.fresh("x");
+                self.line(&format!("uint8_t {name} = {m}.contains({k}) ? 1u : 0u;"));
+                self.locals.push(Local {
+                    name,
+                    ty: Ty::U8,
+                    mutable: false,
+                });
+            }
+        }
+    }
+
+    fn else_block(&mut self, depth: usize) {
+        if self.rng.chance(1, 2) && self.budget > 0 {
+            self.line("} else {");
+            self.scope(|g| g.block(depth + 1, 2));
+        }
+        self.line("}");
+    }
+
+    /// Up to `max` statements (at least one).
+    fn block(&mut self, depth: usize, max: u64) {
+        let n = self.rng.range(1, max);
+        for _ in 0..n {
+            if self.budget == 0 {
+                break;
+            }
+            self.stmt(depth);
+        }
+    }
+
+    fn if_else(&mut self, depth: usize) {
+        // Header presence tests, or a condition.
+        let absent: Vec<u8> = [ETH, IP, TCP, UDP]
+            .into_iter()
+            .filter(|h| (self.hdrs | self.absent) & h == 0)
+            .collect();
+        if !absent.is_empty() && self.rng.chance(1, 2) {
+            let h = *self.rng.pick(&absent);
+            let extra = if self.rng.chance(1, 3) {
+                let saved = self.hdrs;
+                self.hdrs |= h | if h & (TCP | UDP) != 0 { IP | ETH } else { 0 };
+                if h == IP {
+                    self.hdrs |= ETH;
+                }
+                let c = self.cond(1);
+                self.hdrs = saved;
+                format!(" && {c}")
+            } else {
+                String::new()
+            };
+            let test = self.presence(Self::chain(h), "!=", " && ");
+            self.line(&format!("if ({test}{extra}) {{"));
+            self.scope(|g| {
+                g.hdrs |= h;
+                if h & (TCP | UDP) != 0 {
+                    g.hdrs |= IP | ETH;
+                }
+                if h == IP {
+                    g.hdrs |= ETH;
+                }
+                g.block(depth + 1, 4);
+            });
+            if self.rng.chance(1, 2) && self.budget > 0 {
+                self.line("} else {");
+                // Absent when one header alone was tested: so are the headers inside it.
+                let gone = if extra.is_empty() && (Self::chain(h) & !self.hdrs).count_ones() == 1 {
+                    match h {
+                        ETH => ETH | IP | TCP | UDP,
+                        IP => IP | TCP | UDP,
+                        _ => h,
+                    }
+                } else {
+                    0
+                };
+                self.scope(|g| {
+                    g.absent |= gone;
+                    g.block(depth + 1, 2);
+                });
+            }
+            self.line("}");
+            return;
+        }
+        let c = self.cond(0);
+        self.line(&format!("if ({c}) {{"));
+        self.scope(|g| g.block(depth + 1, 4));
+        self.else_block(depth);
+    }
+
+    fn for_loop(&mut self, depth: usize) {
+        let i = self.fresh("i");
+        let n = self.rng.range(1, 5);
+        self.line(&format!("for (uint32_t {i} = 0; {i} < {n}u; ++{i}) {{"));
+        self.scope(|g| {
+            g.locals.push(Local {
+                name: i.clone(),
+                ty: Ty::U32,
+                mutable: false,
+            });
+            g.block(depth + 1, 3);
+        });
+        self.line("}");
+    }
+
+    fn payload_read(&mut self) {
+        let x = self.fresh("x");
+        let ty = self.rand_uty();
+        self.line(&format!("{} {x} = 0;", ty.name()));
+        self.line("{");
+        self.indent += 1;
+        self.line("const uint8_t* pl = pkt.payload();");
+        self.line("uint32_t plen = pkt.payload_len();");
+        match self.rng.below(3) {
+            0 => {
+                let k = self.rng.below(64);
+                self.line(&format!("if (plen > {k}u) {x} = {}(pl[{k}]);", ty.name()));
+            }
+            1 => {
+                let e = self.expr(Ty::U32, 1);
+                self.line(&format!(
+                    "if (plen > 0u) {x} = {}(pl[{e} % plen]);",
+                    ty.name()
+                ));
+            }
+            _ => {
+                let k = self.rng.below(16);
+                self.line(&format!(
+                    "if (plen > {}u) {x} = {t}({w}({x}) * 31u + {w}(pl[{k}]) + {w}(pl[{k1}]));",
+                    k + 1,
+                    k1 = k + 1,
+                    t = ty.name(),
+                    w = ty.wide()
+                ));
+            }
+        }
+        self.indent -= 1;
+        self.line("}");
+        self.locals.push(Local {
+            name: x,
+            ty,
+            mutable: true,
+        });
+    }
+
+    fn known_bug(&mut self, depth: usize) {
+        match self.rng.below(4) {
+            0 if self.hdrs & ETH != 0 => {
+                self.tags.push("mac-copy");
+                self.line("{ uint8_t t[6]; std::memcpy(t, eth->dst, 6); std::memcpy(eth->dst, eth->src, 6); std::memcpy(eth->src, t, 6); }");
+            }
+            1 if self.opts.payload => {
+                self.tags.push("payload-widths");
+                let x = self.fresh("x");
+                let k = self.rng.below(8);
+                self.line(&format!("uint32_t {x} = 0;"));
+                self.line(&format!("if (pkt.payload_len() > {}u) {{ uint16_t a; uint32_t b; std::memcpy(&a, pkt.payload() + {k}, 2); std::memcpy(&b, pkt.payload() + {k}, 4); {x} = uint32_t(a) ^ b; }}", k + 4));
+                self.locals.push(Local {
+                    name: x,
+                    ty: Ty::U32,
+                    mutable: true,
+                });
+            }
+            2 => {
+                self.tags.push("now");
+                let x = self.fresh("x");
+                self.line(&format!("uint64_t {x} = pkt.now();"));
+                self.locals.push(Local {
+                    name: x,
+                    ty: Ty::U64,
+                    mutable: true,
+                });
+            }
+            3 if self.hdrs & ETH != 0 && depth < self.opts.max_depth => {
+                self.tags.push("loop-index");
+                let i = self.fresh("i");
+                let x = self.fresh("x");
+                self.line(&format!("uint32_t {x} = 0;"));
+                self.line(&format!(
+                    "for (uint32_t {i} = 0; {i} < 6u; ++{i}) {x} = {x} * 33u + eth->src[{i}];"
+                ));
+                self.locals.push(Local {
+                    name: x,
+                    ty: Ty::U32,
+                    mutable: true,
+                });
+            }
+            _ => {}
+        }
+    }
+
+    fn header_write(&mut self) {
+        let fields: Vec<&Field> = FIELDS
+            .iter()
+            .filter(|f| self.hdrs & f.hdr != 0 && (self.opts.structural_writes || !f.structural))
+            .collect();
+        if fields.is_empty() {
+            // No header known present: guard one.
+            let cands: Vec<u8> = [IP, TCP, UDP]
+                .into_iter()
+                .filter(|h| self.absent & h == 0)
+                .collect();
+            if cands.is_empty() {
+                return;
+            }
+            let h = *self.rng.pick(&cands);
+            let fs: Vec<&Field> = FIELDS
+                .iter()
+                .filter(|f| f.hdr == h && !f.structural)
+                .collect();
+            let f = *self.rng.pick(&fs);
+            let saved = self.hdrs;
+            self.hdrs |= h | ETH | if h != IP { IP } else { 0 };
+            let w = self.field_store(f);
+            self.hdrs = saved;
+            let test = self.presence(Self::chain(h), "!=", " && ");
+            self.line(&format!("if ({test}) {w}"));
+            return;
+        }
+        let f = *self.rng.pick(&fields);
+        let w = self.field_store(f);
+        self.line(&w);
+    }
+
+    fn field_store(&mut self, f: &Field) -> String {
+        let h = hdr_var(f.hdr);
+        match f.order {
+            Order::Byte => {
+                let e = self.expr(Ty::U8, 0);
+                format!("{h}->{} = {e};", f.name)
+            }
+            Order::Array => {
+                let k = self.rng.below(6);
+                let e = self.expr(Ty::U8, 0);
+                format!("{h}->{}[{k}] = {e};", f.name)
+            }
+            Order::Net16 => {
+                let e = self.expr(Ty::U16, 0);
+                if self.rng.chance(2, 3) {
+                    format!("{h}->{} = htons({e});", f.name)
+                } else {
+                    format!("{h}->{} = {e};", f.name)
+                }
+            }
+            Order::Net32 => {
+                if self.rng.chance(1, 4) {
+                    // An address rewrite with the checksum update, as NATs do.
+                    let e = self.expr(Ty::U32, 0);
+                    let n = self.fresh("x");
+                    return format!(
+                        "{{ uint32_t {n} = htonl({e}); {h}->check = csum_update4({h}->check, {h}->{f}, {n}); {h}->{f} = {n}; }}",
+                        f = f.name
+                    );
+                }
+                let e = self.expr(Ty::U32, 0);
+                if self.rng.chance(2, 3) {
+                    format!("{h}->{} = htonl({e});", f.name)
+                } else {
+                    format!("{h}->{} = {e};", f.name)
+                }
+            }
+        }
+    }
+
+    /// A read of a present header's field, as an expression of the field's natural type.
+    fn field_read(&mut self) -> Option<(String, Ty)> {
+        let fields: Vec<&Field> = FIELDS.iter().filter(|f| self.hdrs & f.hdr != 0).collect();
+        if fields.is_empty() {
+            return None;
+        }
+        let f = *self.rng.pick(&fields);
+        let h = hdr_var(f.hdr);
+        Some(match f.order {
+            Order::Byte => (format!("{h}->{}", f.name), Ty::U8),
+            Order::Array => (format!("{h}->{}[{}]", f.name, self.rng.below(6)), Ty::U8),
+            Order::Net16 => {
+                if self.rng.chance(2, 3) {
+                    (format!("ntohs({h}->{})", f.name), Ty::U16)
+                } else {
+                    (format!("{h}->{}", f.name), Ty::U16)
+                }
+            }
+            Order::Net32 => {
+                if self.rng.chance(2, 3) {
+                    (format!("ntohl({h}->{})", f.name), Ty::U32)
+                } else {
+                    (format!("{h}->{}", f.name), Ty::U32)
+                }
+            }
+        })
+    }
+
+    /// A leaf of type `ty`.
+    fn leaf(&mut self, ty: Ty) -> String {
+        loop {
+            match self.rng.weighted(&[3, 4, 5, 2, 2, 2]) {
+                0 => {
+                    let v = self.interesting();
+                    return lit(ty, v);
+                }
+                1 if !self.locals.is_empty() => {
+                    let l = self.rng.pick(&self.locals).clone();
+                    return cast(ty, &l.name, l.ty);
+                }
+                2 => {
+                    if let Some((e, t)) = self.field_read() {
+                        return cast(ty, &e, t);
+                    }
+                }
+                3 => {
+                    let e = if self.rng.chance(1, 2) {
+                        "pkt.in_port()"
+                    } else {
+                        "pkt.length()"
+                    };
+                    return cast(ty, e, Ty::U32);
+                }
+                4 => {
+                    let scalars: Vec<(String, Ty)> = self
+                        .states
+                        .iter()
+                        .filter_map(|s| match s {
+                            State::Scalar { name, ty, .. } => Some((name.clone(), *ty)),
+                            _ => None,
+                        })
+                        .collect();
+                    if !scalars.is_empty() {
+                        let (n, t) = self.rng.pick(&scalars).clone();
+                        return cast(ty, &n, t);
+                    }
+                }
+                5 => {
+                    let vecs: Vec<(String, Data, u64)> = self
+                        .states
+                        .iter()
+                        .filter_map(|s| match s {
+                            State::Vector {
+                                name, elem, cap, ..
+                            } => Some((name.clone(), elem.clone(), *cap)),
+                            _ => None,
+                        })
+                        .collect();
+                    if !vecs.is_empty() {
+                        let (n, elem, cap) = self.rng.pick(&vecs).clone();
+                        let idx = self.index_expr(cap);
+                        let get = if self.rng.chance(1, 2) {
+                            format!("{n}.get({idx})")
+                        } else {
+                            format!("{n}[{idx}]")
+                        };
+                        return match elem {
+                            Data::Int(t) => cast(ty, &get, t),
+                            Data::Struct(i) => {
+                                let (f, t) = self.rng.pick(&self.structs[i].fields).clone();
+                                cast(ty, &format!("{get}.{f}"), t)
+                            }
+                        };
+                    }
+                }
+                _ => {}
+            }
+        }
+    }
+
+    /// An expression of exactly type `ty` (always wrapped in a cast to it).
+    fn expr(&mut self, ty: Ty, depth: usize) -> String {
+        if depth >= 3 || self.rng.chance(depth as u64 + 2, 6) {
+            return self.leaf(ty);
+        }
+        let w = ty.wide();
+        let wb = ty.wide_bits();
+        let t = ty.name();
+        match self.rng.weighted(&[8, 4, 3, 3, 4, 2, 2, 2, 1]) {
+            0 => {
+                let op = *self.rng.pick(&["+", "-", "*", "&", "|", "^"]);
+                let (a, b) = (self.sub(depth), self.sub(depth));
+                format!("{t}({w}({a}) {op} {w}({b}))")
+            }
+            1 => {
+                // Shifts: constant, masked variable or guarded variable amounts.
+                let a = self.sub(depth);
+                let amount = match self.rng.below(3) {
+                    0 => format!("{}u", self.rng.below(u64::from(wb))),
+                    1 => {
+                        let b = self.sub(depth);
+                        format!("({w}({b}) & {}u)", wb - 1)
+                    }
+                    _ => {
+                        let b = self.sub(depth);
+                        // Guarded: the amount is below the width where it is used.
+                        return match self.rng.below(3) {
+                            0 => format!("{t}({w}({b}) < {wb}u ? {w}({a}) << {w}({b}) : {w}(0u))"),
+                            1 => format!("{t}({w}({b}) < {wb}u ? {w}({a}) >> {w}({b}) : {w}(0u))"),
+                            _ => format!(
+                                "{t}({w}({b}) < {wb}u ? {s}({a}) >> {w}({b}) : {s}(0))",
+                                s = ty.swide()
+                            ),
+                        };
+                    }
+                };
+                match self.rng.below(3) {
+                    0 => format!("{t}({w}({a}) << {amount})"),
+                    1 => format!("{t}({w}({a}) >> {amount})"),
+                    // Arithmetic shift right of the sign-extended value.
+                    _ => format!("{t}({s}({t}({a})) >> {amount})", s = ty.swide()),
+                }
+            }
+            2 => {
+                // Unsigned division and remainder, divisor never 0.
+                let op = *self.rng.pick(&["/", "%"]);
+                let a = self.sub(depth);
+                match self.rng.below(3) {
+                    0 => {
+                        let c = self.rng.range(1, 1000);
+                        format!("{t}({w}({a}) {op} {c}u)")
+                    }
+                    1 => {
+                        let b = self.sub(depth);
+                        format!("{t}({w}({a}) {op} ({w}({b}) | 1u))")
+                    }
+                    _ => {
+                        let b = self.sub(depth);
+                        format!("{t}({w}({b}) != 0u ? {w}({a}) {op} {w}({b}) : {w}({a}))")
+                    }
+                }
+            }
+            3 => {
+                // Signed division and remainder: never by 0, never MIN / -1.
+                let op = *self.rng.pick(&["/", "%"]);
+                let s = ty.swide();
+                let a = self.sub(depth);
+                let b = self.sub(depth);
+                format!(
+                    "{t}(({s}({b}) != 0 && {s}({b}) != -1) ? {s}({a}) {op} {s}({b}) : {s}({a}))"
+                )
+            }
+            4 => {
+                let c = self.cond(depth + 1);
+                format!("{t}({c})")
+            }
+            5 => {
+                let a = self.sub(depth);
+                match self.rng.below(3) {
+                    0 => format!("{t}(~{w}({a}))"),
+                    1 => format!("{t}({w}(0u) - {w}({a}))"),
+                    _ => format!("{t}(!{w}({a}))"),
+                }
+            }
+            6 => {
+                let c = self.cond(depth + 1);
+                let (a, b) = (self.expr(ty, depth + 1), self.expr(ty, depth + 1));
+                format!("({c} ? {a} : {b})")
+            }
+            7 => {
+                // A cast through another width (truncation, sign or zero extension).
+                let via = self.rand_ty();
+                let e = self.expr(via, depth + 1);
+                format!("{t}({e})")
+            }
+            _ => {
+                let c = self.sub(depth);
+                let (a, b) = (self.expr(Ty::U16, depth + 1), self.expr(Ty::U16, depth + 1));
+                let f = if self.rng.chance(1, 2) {
+                    "csum_update2"
+                } else {
+                    "csum_update4"
+                };
+                let b = if f == "csum_update4" {
+                    format!("uint32_t({b}) * 65537u")
+                } else {
+                    b
+                };
+                format!("{t}({f}(uint16_t({c}), {a}, {b}))")
+            }
+        }
+    }
+
+    /// A sub-expression of random type.
+    fn sub(&mut self, depth: usize) -> String {
+        let ty = self.rand_ty();
+        self.expr(ty, depth + 1)
+    }
+
+    fn cond(&mut self, depth: usize) -> String {
+        if depth < 2 && self.rng.chance(1, 5) {
+            let op = *self.rng.pick(&["&&", "||"]);
+            let (a, b) = (self.cond(depth + 1), self.cond(depth + 1));
+            return format!("({a} {op} {b})");
+        }
+        match self.rng.weighted(&[8, 1, 2]) {
+            0 => {
+                let ty = self.rand_ty();
+                let op = *self.rng.pick(&["==", "!=", "<", "<=", ">", ">="]);
+                let a = self.expr(ty, depth + 1);
+                let b = if self.rng.chance(1, 2) {
+                    let v = self.interesting();
+                    lit(ty, v)
+                } else {
+                    self.expr(ty, depth + 1)
+                };
+                format!("({a} {op} {b})")
+            }
+            1 => {
+                let c = self.cond(depth + 1);
+                format!("!{c}")
+            }
+            _ => {
+                let maps: Vec<(String, Data)> = self
+                    .states
+                    .iter()
+                    .filter_map(|s| match s {
+                        State::Map { name, key, .. } => Some((name.clone(), key.clone())),
+                        _ => None,
+                    })
+                    .collect();
+                if maps.is_empty() || depth > 1 {
+                    let a = self.expr(Ty::U8, depth + 1);
+                    return format!("(({a} & 1u) != 0u)");
+                }
+                let (m, key) = self.rng.pick(&maps).clone();
+                let k = self.data_value(&key);
+                format!("{m}.contains({k})")
+            }
+        }
+    }
+}
+
+/// `e` (of type `from`) as type `to`.
+fn cast(to: Ty, e: &str, from: Ty) -> String {
+    if to == from {
+        e.to_string()
+    } else {
+        format!("{}({e})", to.name())
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn deterministic() {
+        let o = GenOptions::default();
+        assert_eq!(generate(7, &o).source, generate(7, &o).source);
+        assert_ne!(generate(7, &o).source, generate(8, &o).source);
+    }
+}

@@ -1,0 +1,61 @@
+//! The fixed-seed CI sample of the random-NF fuzzer: a few NFs through lift → partition
+//! (tofino1, bmv2, tiny, varied) → compile → check. No failures, and enough runs that
+//! actually ran (not all refused). `TANDEM_FUZZ_COUNT=N` / `TANDEM_FUZZ_SEED=S` for more.
+
+use tandem_fuzz::run::{run_seed, Outcome, RunConfig};
+
+fn env_or(name: &str, default: u64) -> u64 {
+    std::env::var(name)
+        .ok()
+        .and_then(|s| s.parse().ok())
+        .unwrap_or(default)
+}
+
+fn config() -> RunConfig {
+    let dir = std::env::temp_dir().join("tandem-test-fuzz");
+    let mut c = RunConfig::new(dir.join("nfs"), dir.join("cache"));
+    c.packets = 200;
+    // 64-bit values (and vector indices, which are `size_t`) hit a known, separately
+    // tracked bug: 64-bit transfer-header fields at unaligned offsets, which the switch
+    // refuses. The big runs (`scripts/fuzz-nfs.sh`) cover them.
+    c.gen.int64 = false;
+    c.gen.vectors = false;
+    c
+}
+
+#[test]
+fn fixed_seed_sample() {
+    let count = env_or("TANDEM_FUZZ_COUNT", 10);
+    let start = env_or("TANDEM_FUZZ_SEED", 1);
+    let config = config();
+    let (mut passed, mut refused, mut failures) = (0, 0, Vec::new());
+    for seed in start..start + count {
+        let nf = run_seed(seed, &config);
+        for r in &nf.runs {
+            match &r.outcome {
+                Outcome::Passed => passed += 1,
+                Outcome::Refused { code, message } => {
+                    eprintln!("seed {seed} {}: refused {code}: {message}", r.profile);
+                    refused += 1
+                }
+                Outcome::Failed { kind, message } => failures.push(format!(
+                    "seed {seed} on {} ({}): {}: {message}\n(source: {})",
+                    r.profile,
+                    r.variation,
+                    kind.as_str(),
+                    nf.source_path.display()
+                )),
+            }
+        }
+    }
+    eprintln!(
+        "{passed} passed, {refused} refused, {} failed",
+        failures.len()
+    );
+    assert!(failures.is_empty(), "{}", failures.join("\n\n"));
+    assert!(
+        passed >= (count * 3) as usize / 2,
+        "only {passed} of {} runs ran to a check",
+        count * 3
+    );
+}
