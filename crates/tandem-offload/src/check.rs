@@ -161,7 +161,14 @@ pub fn check(
             .dump_state(last_ts)
             .map_err(|e| OffloadError::Native(e.to_string()))?,
     );
-    let offloaded_state = sys.state()?;
+    // A state member process() never touches is not in the compiled NF (the front end
+    // declares what the code uses): the offloaded pair keeps its configure() value, so that is
+    // its final value — and the reference's must still equal it. (Before, such members were
+    // skipped, so a state the lifter dropped was never compared.)
+    let mut offloaded_state = sys.state()?;
+    for (name, rows) in normalize_native(&initial) {
+        offloaded_state.entry(name).or_insert(rows);
+    }
     Ok(CheckReport {
         packets: n,
         reference_out,
