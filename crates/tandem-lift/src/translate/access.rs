@@ -1,0 +1,584 @@
+//! IR building helpers of the lifter: constants, casts, byte swaps, and loads and stores of
+//! header fields, locals, pointers and scalar state (a store covers exactly the bytes it writes).
+
+use super::*;
+
+impl<'a> Lifter<'a> {
+    pub(super) fn ins(&mut self, kind: InstKind, tys: &[Type]) -> Vec<Value> {
+        let i = self
+            .module
+            .process
+            .append_inst(self.cur, kind, tys, self.loc);
+        self.module.process.inst_results(i).to_vec()
+    }
+
+    pub(super) fn ins1(&mut self, kind: InstKind, ty: Type) -> Value {
+        self.ins(kind, &[ty])[0]
+    }
+
+    pub(super) fn ty(&self, v: Value) -> Type {
+        self.module.process.value_type(v).unwrap_or(Type::I1)
+    }
+
+    pub(super) fn def_kind(&self, v: Value) -> Option<&InstKind> {
+        match self.module.process.values.get(v)?.def {
+            ValueDef::Result(i, _) => Some(&self.module.process.insts[i].kind),
+            _ => None,
+        }
+    }
+
+    pub(super) fn iconst(&mut self, ty: Type, imm: u64) -> Value {
+        self.ins1(InstKind::Const { imm: ty.wrap(imm) }, ty)
+    }
+
+    pub(super) fn const_value(&self, v: Value) -> Option<u64> {
+        match self.def_kind(v) {
+            Some(InstKind::Const { imm }) => Some(*imm),
+            _ => None,
+        }
+    }
+
+    pub(super) fn binary(&mut self, op: BinOp, a: Value, b: Value) -> Value {
+        let ty = self.ty(a);
+        self.ins1(InstKind::Binary { op, args: [a, b] }, ty)
+    }
+
+    pub(super) fn icmp(&mut self, cc: IntCC, a: Value, b: Value) -> Value {
+        self.ins1(
+            InstKind::Icmp {
+                pred: cc,
+                args: [a, b],
+            },
+            Type::I1,
+        )
+    }
+
+    /// The type of a scalar state (`i64` if it is not one).
+    pub(super) fn state_scalar_type(&self, state: tandem_ir::StateId) -> Type {
+        match self.module.states.get(state).map(|s| &s.kind) {
+            Some(StateKind::Scalar { ty }) => *ty,
+            _ => Type::I64,
+        }
+    }
+
+    /// `idx` as a 32-bit value when its value provably fits 32 bits (a constant, a narrower
+    /// integer, a zero extension of one, a mask, remainder or shift that bounds it), else
+    /// `None`. Vector indices are `size_t`; this keeps bounds checks of the usual indices
+    /// (ports, masked hashes) within 32-bit switch ALUs. The result is computed in 32 bits
+    /// (`(zext h) & 4095` becomes `h & 4095`), once per value and block.
+    pub(super) fn narrow32(&mut self, idx: Value) -> Option<Value> {
+        const LIMIT: u64 = 1 << 32;
+        if let Some(&v) = self.narrowed.get(&(idx, self.cur)) {
+            return Some(v);
+        }
+        let fits = self.ty(idx).bits() <= 32
+            || self.const_value(idx).is_some_and(|c| c < LIMIT)
+            || match self.def_kind(idx).cloned() {
+                Some(InstKind::Cast {
+                    op: CastOp::Zext,
+                    arg,
+                }) => self.ty(arg).bits() <= 32,
+                Some(InstKind::Binary { op, args }) => {
+                    let c1 = self.const_value(args[1]);
+                    let c0 = self.const_value(args[0]);
+                    match op {
+                        BinOp::And => c1.or(c0).is_some_and(|c| c < LIMIT),
+                        BinOp::Lshr => c1.is_some_and(|c| (32..64).contains(&c)),
+                        BinOp::Urem => {
+                            c1.is_some_and(|c| c != 0 && c <= LIMIT) && self.fits32(args[0])
+                        }
+                        _ => false,
+                    }
+                }
+                _ => false,
+            };
+        if !fits {
+            return None;
+        }
+        let v = self.low32(idx, 4);
+        self.narrowed.insert((idx, self.cur), v);
+        Some(v)
+    }
+
+    /// Is `v` a zero extension of at most 32 bits (or narrower, or a small constant)?
+    pub(super) fn fits32(&self, v: Value) -> bool {
+        self.ty(v).bits() <= 32
+            || self.const_value(v).is_some_and(|c| c < 1 << 32)
+            || matches!(self.def_kind(v), Some(InstKind::Cast { op: CastOp::Zext, arg }) if self.ty(*arg).bits() <= 32)
+    }
+
+    /// The low 32 bits of `v`, computed in 32 bits where the operations allow (bitwise
+    /// operations, addition, subtraction and multiplication commute with truncation; a
+    /// remainder of a 32-bit value by a 32-bit constant too).
+    pub(super) fn low32(&mut self, v: Value, depth: u32) -> Value {
+        if self.ty(v).bits() <= 32 {
+            return self.resize(v, Type::I32);
+        }
+        if let Some(c) = self.const_value(v) {
+            return self.iconst(Type::I32, c & 0xFFFF_FFFF);
+        }
+        match self.def_kind(v).cloned() {
+            Some(InstKind::Cast {
+                op: CastOp::Zext,
+                arg,
+            }) if self.ty(arg).bits() <= 32 => return self.resize(arg, Type::I32),
+            Some(InstKind::Binary { op, args })
+                if depth > 0
+                    && (matches!(
+                        op,
+                        BinOp::And | BinOp::Or | BinOp::Xor | BinOp::Add | BinOp::Sub | BinOp::Mul
+                    ) || (op == BinOp::Urem
+                        && self.fits32(args[0])
+                        && self
+                            .const_value(args[1])
+                            .is_some_and(|c| c != 0 && c < 1 << 32))) =>
+            {
+                let a = self.low32(args[0], depth - 1);
+                let b = self.low32(args[1], depth - 1);
+                return self.binary(op, a, b);
+            }
+            _ => {}
+        }
+        self.resize(v, Type::I32)
+    }
+
+    /// The index and the vector's loaded size for a bounds check `idx < size`, both 32 bits
+    /// wide when the size state and the index allow it, else both 64 bits.
+    pub(super) fn bounds_operands(
+        &mut self,
+        idx: Value,
+        size_state: tandem_ir::StateId,
+    ) -> (Value, Value) {
+        let sty = self.state_scalar_type(size_state);
+        let size = self.ins1(InstKind::ScalarLoad { state: size_state }, sty);
+        if sty == Type::I32 {
+            if let Some(i) = self.narrow32(idx) {
+                return (i, size);
+            }
+        }
+        let idx = self.resize(idx, Type::I64);
+        let size = self.resize(size, Type::I64);
+        (idx, size)
+    }
+
+    /// Casts `v` to `to` (zext/trunc, or nothing).
+    pub(super) fn resize(&mut self, v: Value, to: Type) -> Value {
+        let from = self.ty(v);
+        if from == to {
+            return v;
+        }
+        if let Some(c) = self.const_value(v) {
+            return self.iconst(to, c);
+        }
+        let op = if from.bits() < to.bits() {
+            CastOp::Zext
+        } else {
+            // trunc(zext(x)) to x's type is x.
+            if let Some(InstKind::Cast {
+                op: CastOp::Zext,
+                arg,
+            }) = self.def_kind(v).cloned()
+            {
+                if self.ty(arg) == to {
+                    return arg;
+                }
+            }
+            CastOp::Trunc
+        };
+        self.ins1(InstKind::Cast { op, arg: v }, to)
+    }
+
+    pub(super) fn bswap(&mut self, v: Value) -> Value {
+        if let Some(InstKind::Bswap { arg }) = self.def_kind(v).cloned() {
+            return arg;
+        }
+        let ty = self.ty(v);
+        if ty.bits() <= 8 {
+            return v;
+        }
+        self.ins1(InstKind::Bswap { arg: v }, ty)
+    }
+
+    /// Bytes `[a, b)` (relative to the piece) of the little-endian piece `v`.
+    pub(super) fn extract(&mut self, v: Value, a: u64, b: u64) -> Value {
+        let w = self.ty(v).bits() as u64 / 8;
+        if a == 0 && b >= w {
+            return v;
+        }
+        let shifted = if a > 0 {
+            let ty = self.ty(v);
+            let sh = self.iconst(ty, a * 8);
+            self.binary(BinOp::Lshr, v, sh)
+        } else {
+            v
+        };
+        self.resize(shifted, ty_of_bytes(b - a))
+    }
+
+    /// The little-endian number of bytes `[off, off+len)`, assembled from `pieces`
+    /// `(offset, width, value)`; a later piece overrides an earlier one where they overlap;
+    /// bytes no piece covers are 0.
+    pub(super) fn compose(&mut self, pieces: &[(u64, u64, Value)], off: u64, len: u64) -> Value {
+        let ty = ty_of_bytes(len);
+        let mut bounds: BTreeSet<u64> = BTreeSet::from([off, off + len]);
+        for &(po, pw, _) in pieces {
+            for b in [po, po + pw] {
+                if b > off && b < off + len {
+                    bounds.insert(b);
+                }
+            }
+        }
+        let bounds: Vec<u64> = bounds.into_iter().collect();
+        let mut acc: Option<Value> = None;
+        for seg in bounds.windows(2) {
+            let (a, b) = (seg[0], seg[1]);
+            let Some(&(po, _, pv)) = pieces
+                .iter()
+                .rev()
+                .find(|(po, pw, _)| *po <= a && b <= po + pw)
+            else {
+                continue;
+            };
+            let part = self.extract(pv, a - po, b - po);
+            let part = self.resize(part, ty);
+            let part = if a > off {
+                let sh = self.iconst(ty, (a - off) * 8);
+                self.binary(BinOp::Shl, part, sh)
+            } else {
+                part
+            };
+            acc = Some(match acc {
+                None => part,
+                Some(x) => self.binary(BinOp::Or, x, part),
+            });
+        }
+        match acc {
+            Some(v) => v,
+            None => self.iconst(ty, 0),
+        }
+    }
+
+    pub(super) fn header_pieces(
+        &mut self,
+        h: Header,
+        off: u64,
+        len: u64,
+    ) -> Vec<(u64, u64, Value)> {
+        let mut pieces = Vec::new();
+        for f in h.fields() {
+            let fo = f.byte_offset() as u64;
+            let fw = u64::from(f.bits().div_ceil(8));
+            if fo < off + len && off < fo + fw {
+                let be = self.ins1(InstKind::HdrRead { field: f }, f.ty());
+                let le = self.bswap(be);
+                pieces.push((fo, fw, le));
+            }
+        }
+        pieces
+    }
+
+    pub(super) fn header_size(h: Header) -> u64 {
+        h.fields()
+            .map(|f| f.byte_offset() as u64 + u64::from(f.bits().div_ceil(8)))
+            .max()
+            .unwrap_or(0)
+    }
+
+    pub(super) fn load_header(&mut self, h: Header, off: i64, len: u64) -> Value {
+        if off < 0 || off as u64 + len > Self::header_size(h) {
+            self.err(
+                Code::UntraceablePointer,
+                format!("a {len}-byte access at offset {off} lies outside the {h} header"),
+            );
+            return self.iconst(ty_of_bytes(len), 0);
+        }
+        let off = off as u64;
+        let pieces = self.header_pieces(h, off, len);
+        self.compose(&pieces, off, len)
+    }
+
+    pub(super) fn store_header(&mut self, h: Header, off: i64, len: u64, v: Value) {
+        if off < 0 || off as u64 + len > Self::header_size(h) {
+            self.err(
+                Code::UntraceablePointer,
+                format!("a {len}-byte store at offset {off} lies outside the {h} header"),
+            );
+            return;
+        }
+        let off = off as u64;
+        let fields: Vec<HeaderField> = h.fields().collect();
+        for f in fields {
+            let fo = f.byte_offset() as u64;
+            let fw = u64::from(f.bits().div_ceil(8));
+            if !(fo < off + len && off < fo + fw) {
+                continue;
+            }
+            let le = if off <= fo && fo + fw <= off + len {
+                self.extract(v, fo - off, fo + fw - off)
+            } else {
+                let old_be = self.ins1(InstKind::HdrRead { field: f }, f.ty());
+                let old = self.bswap(old_be);
+                self.compose(&[(fo, fw, old), (off, len, v)], fo, fw)
+            };
+            let be = self.bswap(le);
+            self.ins(
+                InstKind::HdrWrite {
+                    field: f,
+                    value: be,
+                },
+                &[],
+            );
+        }
+    }
+
+    pub(super) fn alloca_pieces(&self, a: usize) -> Vec<(u64, u64, Value)> {
+        self.allocas[a]
+            .slots
+            .iter()
+            .zip(&self.slots[a])
+            .map(|(&(o, w), &v)| (o, w, v))
+            .collect()
+    }
+
+    pub(super) fn load_alloca(&mut self, a: usize, off: i64, len: u64) -> Value {
+        let pieces = self.alloca_pieces(a);
+        self.compose(&pieces, off.max(0) as u64, len)
+    }
+
+    pub(super) fn store_alloca(&mut self, a: usize, off: i64, len: u64, v: Value) {
+        let off = off.max(0) as u64;
+        let slots = self.allocas[a].slots.clone();
+        for (i, (so, sw)) in slots.into_iter().enumerate() {
+            if !(so < off + len && off < so + sw) {
+                continue;
+            }
+            let old = self.slots[a][i];
+            let new = self.compose(&[(so, sw, old), (off, len, v)], so, sw);
+            self.slots[a][i] = new;
+        }
+    }
+
+    /// Loads `len` bytes at `p + rel`.
+    pub(super) fn load_ptr(&mut self, p: &Ptr, rel: i64, len: u64) -> Value {
+        match p {
+            Ptr::Header(h, o) => self.load_header(*h, o + rel, len),
+            Ptr::Alloca(a, o) => self.load_alloca(*a, o + rel, len),
+            Ptr::Found(fi, o) => {
+                let pieces = self.finds[*fi]
+                    .as_ref()
+                    .map(|f| f.fields.clone())
+                    .unwrap_or_default();
+                self.compose(&pieces, (o + rel).max(0) as u64, len)
+            }
+            Ptr::Element(o) => self.load_scalar(o + rel, len),
+            Ptr::Payload(off) => {
+                let off = if rel != 0 {
+                    let r = self.iconst(Type::I64, rel as u64);
+                    self.binary(BinOp::Add, *off, r)
+                } else {
+                    *off
+                };
+                self.ins(
+                    InstKind::Opaque {
+                        name: opaque_names::PAYLOAD_LOAD.into(),
+                        args: vec![off],
+                        reads: vec![Effect::Payload],
+                        writes: vec![],
+                    },
+                    &[ty_of_bytes(len)],
+                )[0]
+            }
+            Ptr::OneOf(sel, alts) => {
+                let (sel, alts) = (*sel, alts.clone());
+                let vals: Vec<Value> = alts
+                    .iter()
+                    .map(|a| match a {
+                        Ptr::Null => self.iconst(ty_of_bytes(len), 0),
+                        a => self.load_ptr(a, rel, len),
+                    })
+                    .collect();
+                self.choose(sel, &vals)
+            }
+            Ptr::Const(bytes, off) => {
+                let (bytes, off) = (bytes.clone(), *off);
+                let ty = ty_of_bytes(len);
+                let at = |k: usize| -> u64 {
+                    (0..len as usize).fold(0u64, |acc, i| {
+                        acc | (u64::from(bytes.get(k + i).copied().unwrap_or(0)) << (8 * i))
+                    })
+                };
+                match self.const_value(off) {
+                    Some(k) => {
+                        let k = (k as i64 + rel).max(0) as usize;
+                        self.iconst(ty, at(k))
+                    }
+                    None => {
+                        let vals: Vec<Value> =
+                            (0..bytes.len()).map(|k| self.iconst(ty, at(k))).collect();
+                        let idx = if rel != 0 {
+                            let r = self.iconst(Type::I64, rel as u64);
+                            self.binary(BinOp::Add, off, r)
+                        } else {
+                            off
+                        };
+                        if vals.is_empty() {
+                            self.iconst(ty, 0)
+                        } else {
+                            self.choose(idx, &vals)
+                        }
+                    }
+                }
+            }
+            Ptr::Packet | Ptr::Null => {
+                self.err(
+                    Code::UntraceablePointer,
+                    "a load through a null or packet-object pointer",
+                );
+                self.iconst(ty_of_bytes(len), 0)
+            }
+        }
+    }
+
+    pub(super) fn store_ptr(&mut self, p: &Ptr, rel: i64, len: u64, v: Value) {
+        let width = if matches!(p, Ptr::Payload(_)) {
+            self.iconst(Type::I8, len)
+        } else {
+            v
+        };
+        match p {
+            Ptr::Header(h, o) => self.store_header(*h, o + rel, len, v),
+            Ptr::Alloca(a, o) => self.store_alloca(*a, o + rel, len, v),
+            Ptr::Found(..) => self.err(
+                Code::StateMisuse,
+                "a store through the pointer HashMap::find() returned; update values with insert()",
+            ),
+            Ptr::Element(o) => self.store_scalar(o + rel, len, v),
+            Ptr::Payload(off) => {
+                let off = if rel != 0 {
+                    let r = self.iconst(Type::I64, rel as u64);
+                    self.binary(BinOp::Add, *off, r)
+                } else {
+                    *off
+                };
+                self.ins(
+                    InstKind::Opaque {
+                        name: opaque_names::PAYLOAD_STORE.into(),
+                        args: vec![off, v, width],
+                        reads: vec![],
+                        writes: vec![Effect::Payload],
+                    },
+                    &[],
+                );
+            }
+            Ptr::OneOf(sel, alts) => {
+                // Store to each alternative under its own condition (absent headers ignore
+                // writes, so a guarded header store is safe).
+                let (sel, alts) = (*sel, alts.clone());
+                for (i, a) in alts.iter().enumerate() {
+                    if matches!(a, Ptr::Null) {
+                        continue;
+                    }
+                    let k = self.iconst(Type::I8, i as u64);
+                    let cond = self.icmp(IntCC::Eq, sel, k);
+                    let old = self.load_ptr(a, rel, len);
+                    let ty = self.ty(old);
+                    let v2 = self.resize(v, ty);
+                    let new = self.ins1(
+                        InstKind::Select {
+                            cond,
+                            if_true: v2,
+                            if_false: old,
+                        },
+                        ty,
+                    );
+                    self.store_ptr(a, rel, len, new);
+                }
+            }
+            Ptr::Const(..) => self.err(Code::GlobalVariable, "a store to a constant"),
+            Ptr::Packet | Ptr::Null => self.err(
+                Code::UntraceablePointer,
+                "a store through a null or packet-object pointer",
+            ),
+        }
+    }
+
+    /// "member `x` is not listed in TANDEM_NF", by the name the source gives the member at
+    /// element byte offset `off`.
+    pub(super) fn unlisted_member(&self, off: i64) -> String {
+        match self.srcmap.member_at(off) {
+            Some(m) => format!(
+                "member `{}` of `{}` is used but not listed in TANDEM_NF",
+                m.name, self.module.name
+            ),
+            None => format!("the element member at byte offset {off} is not listed in TANDEM_NF"),
+        }
+    }
+
+    /// Why a pointer loaded through `p` cannot be followed, in the source's terms: a member
+    /// that is a standard container (std::vector, std::string, ...) or holds a pointer.
+    pub(super) fn pointer_load_reason(&self, p: &Ptr) -> (Code, String) {
+        let Ptr::Element(off) = p else {
+            return (
+                Code::UntraceablePointer,
+                "a pointer loaded from memory".into(),
+            );
+        };
+        match self.srcmap.member_at(*off) {
+            Some(m) if m.allocating_std_type() => (
+                Code::DynamicMemory,
+                format!(
+                    "member `{}` is a `{}`, which allocates memory; use tandem::Vector, \
+                     tandem::HashMap or tandem::ExpiringMap with a capacity",
+                    m.name,
+                    m.ty.as_deref().unwrap_or("standard container")
+                ),
+            ),
+            Some(m) => (
+                Code::UntraceablePointer,
+                format!(
+                    "a pointer loaded from memory: process() follows the pointer in member `{}`",
+                    m.name
+                ),
+            ),
+            None => (
+                Code::UntraceablePointer,
+                "a pointer loaded from memory".into(),
+            ),
+        }
+    }
+
+    pub(super) fn scalar_state(&mut self, off: i64) -> Option<StateId> {
+        let Some(m) = self.member_at(off) else {
+            let msg = self.unlisted_member(off);
+            self.err(Code::UndeclaredState, msg);
+            return None;
+        };
+        match self.scalar_states.get(&m) {
+            Some(s) => Some(*s),
+            None => {
+                let name = self.members[m].name.clone();
+                self.err(
+                    Code::StateMisuse,
+                    format!("state member `{name}` is accessed directly but is not an integer"),
+                );
+                None
+            }
+        }
+    }
+
+    pub(super) fn load_scalar(&mut self, off: i64, len: u64) -> Value {
+        match self.scalar_state(off) {
+            Some(s) => {
+                let ty = ty_of_bytes(len);
+                self.ins1(InstKind::ScalarLoad { state: s }, ty)
+            }
+            None => self.iconst(ty_of_bytes(len), 0),
+        }
+    }
+
+    pub(super) fn store_scalar(&mut self, off: i64, _len: u64, v: Value) {
+        if let Some(s) = self.scalar_state(off) {
+            self.ins(InstKind::ScalarStore { state: s, value: v }, &[]);
+        }
+    }
+}
