@@ -15,11 +15,9 @@ fn config() -> RunConfig {
     let dir = std::env::temp_dir().join("tandem-test-fuzz");
     let mut c = RunConfig::new(dir.join("nfs"), dir.join("cache"));
     c.packets = 200;
-    // 64-bit values (and vector indices, which are `size_t`) hit a known, separately
-    // tracked bug: 64-bit transfer-header fields at unaligned offsets, which the switch
-    // refuses. The big runs (`scripts/fuzz-nfs.sh`) cover them.
-    c.gen.int64 = false;
-    c.gen.vectors = false;
+    // 64-bit values and vectors are on: the unaligned 64-bit transfer-header fields they used
+    // to hit are byte-aligned now (issue 16; 400 NFs at seeds 40000.. went from 121 failed runs
+    // to 0).
     c
 }
 
