@@ -95,12 +95,29 @@ fn vector_counters_and_crc_run_on_the_switch() {
     }
 }
 
+/// The `cmsketch` example with `tests/nfs/sketch_mark.toml` (threshold 4, so marking happens):
+/// the example's source beside that configuration in a scratch directory (`check_file` reads
+/// `<src>.toml`), one copy of the NF for the example and the tests.
+fn sketch_mark(test: &str) -> std::path::PathBuf {
+    // One directory per test: tests run in parallel.
+    let dir = cache().join("sketch_mark").join(test);
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = dir.join("sketch_mark.cc");
+    std::fs::copy(repo().join("examples/nfs/cmsketch/cmsketch.cc"), &src).unwrap();
+    std::fs::copy(
+        test_nf("sketch_mark").with_extension("toml"),
+        src.with_extension("toml"),
+    )
+    .unwrap();
+    src
+}
+
 /// Issue 15: a count-min sketch (three CRC-indexed rows, read-modify-write increments, the
 /// minimum against a threshold; heavy flows' packets get a new TOS and checksum) on the
 /// switch, with a threshold low enough that marking happens.
 #[test]
 fn count_min_sketch_runs_on_the_switch() {
-    let src = test_nf("sketch_mark");
+    let src = sketch_mark("on_the_switch");
     for profile in ["tofino1", "bmv2"] {
         let r = check_file(&src, Addr::Plain, "datamining", profile, 3000);
         assert_passed(&format!("sketch_mark/{profile}"), &r);
@@ -117,7 +134,7 @@ fn count_min_sketch_hashes_on_the_server() {
     let mut profile = tandem_partition::TargetProfile::builtin("tofino1").unwrap();
     profile.ops.remove("hash");
     let r = check_file_on(
-        &test_nf("sketch_mark"),
+        &sketch_mark("on_the_server"),
         Addr::Plain,
         "datamining",
         &profile,
