@@ -321,8 +321,8 @@ impl<'a> Lifter<'a> {
                 }
                 self.ins(InstKind::MapErase { state, key }, &[]);
             }
-            "lpm_insert" | "lpm_erase" | "lpm_size" => self.translate_lpm(op, args, dest),
-            "map_size" | "emap_size" => {
+            "lpm_insert" | "lpm_erase" => self.translate_lpm(op, args, dest),
+            "map_size" | "emap_size" | "lpm_size" => {
                 let v = self.ins1(
                     InstKind::Opaque {
                         name: format!("tandem.{op}"),

@@ -8,7 +8,7 @@
 //! `lpm_erase(map, key, key_size, capacity, prefix_len)`, `lpm_size(map)`.
 
 use llvm_ir::{Name, Operand};
-use tandem_ir::{Effect, InstKind, IntCC, Layout, StateId, StateKind, Type};
+use tandem_ir::{InstKind, IntCC, Layout, StateId, StateKind, Type};
 
 use super::{Lifter, Ptr};
 use crate::diag::Code;
@@ -51,23 +51,8 @@ impl Lifter<'_> {
         false
     }
 
-    /// `lpm_insert`, `lpm_erase`, `lpm_size`.
+    /// `lpm_insert`, `lpm_erase` (`lpm_size` is the maps' `size`, in `api`).
     pub(crate) fn translate_lpm(&mut self, op: &str, args: &[&Operand], dest: Option<&Name>) {
-        if op == "lpm_size" {
-            let v = self.ins1(
-                InstKind::Opaque {
-                    name: format!("tandem.{op}"),
-                    args: vec![],
-                    reads: vec![Effect::All],
-                    writes: vec![],
-                },
-                Type::I64,
-            );
-            if let Some(d) = dest {
-                self.def(d, v);
-            }
-            return;
-        }
         let Some(len_at) = prefix_len_arg(op) else {
             return;
         };
