@@ -895,9 +895,9 @@ impl Gen {
         }
     }
 
-    fn pick_vector(&mut self) -> (String, Data, u64) {
-        let vs: Vec<(String, Data, u64)> = self
-            .states
+    /// The vector state members: (name, element, capacity).
+    fn vectors(&self) -> Vec<(String, Data, u64)> {
+        self.states
             .iter()
             .filter_map(|s| match s {
                 State::Vector {
@@ -905,7 +905,11 @@ impl Gen {
                 } => Some((name.clone(), elem.clone(), *cap)),
                 _ => None,
             })
-            .collect();
+            .collect()
+    }
+
+    fn pick_vector(&mut self) -> (String, Data, u64) {
+        let vs = self.vectors();
         self.rng.pick(&vs).clone()
     }
 
@@ -1384,16 +1388,7 @@ impl Gen {
                     }
                 }
                 5 => {
-                    let vecs: Vec<(String, Data, u64)> = self
-                        .states
-                        .iter()
-                        .filter_map(|s| match s {
-                            State::Vector {
-                                name, elem, cap, ..
-                            } => Some((name.clone(), elem.clone(), *cap)),
-                            _ => None,
-                        })
-                        .collect();
+                    let vecs = self.vectors();
                     if !vecs.is_empty() {
                         let (n, elem, cap) = self.rng.pick(&vecs).clone();
                         let idx = self.index_expr(cap);

@@ -505,11 +505,7 @@ impl Checker {
     fn local(&mut self, d: &Decl) {
         match &d.kind {
             DeclKind::Action { name, params, body } => {
-                let mut s: HashMap<String, Type> = HashMap::new();
-                for p in params {
-                    s.insert(p.name.clone(), p.ty.clone());
-                }
-                self.scope.push(s);
+                self.enter(params, &[]);
                 self.action(d.span, name, params, body);
                 self.scope.pop();
             }

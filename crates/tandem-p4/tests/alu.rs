@@ -76,18 +76,23 @@ fn values(width: u32) -> Vec<u64> {
     v
 }
 
+/// bmv2 with every operation class the switch may be given (division included).
+fn every_op_bmv2() -> TargetProfile {
+    let mut profile = TargetProfile::builtin("bmv2").unwrap();
+    profile.ops = tandem_partition::OP_NAMES
+        .iter()
+        .map(|s| s.to_string())
+        .collect();
+    profile
+}
+
 fn check(body: &str, width: u32, a_field: &str, b_field: &str) {
     let text = format!(
         "nf Alu\n\nfn process {{\nblock0:\n    v0:i{width} = hdr.read {a_field}\n    v1:i{width} = hdr.read {b_field}\n{body}    v9:i16 = const 1\n    send v9\n    return\n}}\n"
     );
     let module = tandem_ir::parse_module(&text).unwrap_or_else(|e| panic!("{e}\n{text}"));
     tandem_ir::verify_module(&module).unwrap_or_else(|e| panic!("{e}\n{text}"));
-    // bmv2 with every operation class the switch may be given (division included).
-    let mut profile = TargetProfile::builtin("bmv2").unwrap();
-    profile.ops = tandem_partition::OP_NAMES
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let profile = every_op_bmv2();
     let plan = partition_module(&module, &profile, &PartitionOptions::default())
         .unwrap()
         .plan;
@@ -197,11 +202,7 @@ fn run_time_division_is_refused_not_emitted() {
             "nf Div\n\nfn process {{\nblock0:\n    v0:i32 = hdr.read ipv4.saddr\n    v1:i32 = hdr.read ipv4.daddr\n    v2:i32 = {op} v0, v1\n    hdr.write tcp.seq, v2\n    v9:i16 = const 1\n    send v9\n    return\n}}\n"
         );
         let module = tandem_ir::parse_module(&text).unwrap();
-        let mut profile = TargetProfile::builtin("bmv2").unwrap();
-        profile.ops = tandem_partition::OP_NAMES
-            .iter()
-            .map(|s| s.to_string())
-            .collect();
+        let profile = every_op_bmv2();
         let plan = partition_module(&module, &profile, &PartitionOptions::default())
             .unwrap()
             .plan;
@@ -279,11 +280,7 @@ fn casts_and_byte_swaps_match_the_interpreter() {
 fn header_presence_matches_the_interpreter() {
     let text = "nf Presence\n\nfn process {\nblock0:\n    v0:i1 = hdr.valid ipv4\n    v1:i1 = hdr.valid tcp\n    v2:i1 = hdr.valid udp\n    v3:i8 = hdr.read ipv4.version_ihl\n    v4:i16 = hdr.read tcp.sport\n    v5:i16 = hdr.read udp.dport\n    v6:i48 = zext v3\n    v7:i48 = const 40\n    v8:i48 = shl v6, v7\n    v10:i48 = zext v4\n    v11:i48 = const 24\n    v12:i48 = shl v10, v11\n    v13:i48 = zext v5\n    v14:i48 = const 8\n    v15:i48 = shl v13, v14\n    v16:i48 = zext v0\n    v17:i48 = const 2\n    v18:i48 = shl v16, v17\n    v19:i48 = zext v1\n    v20:i48 = const 1\n    v21:i48 = shl v19, v20\n    v22:i48 = zext v2\n    v23:i48 = or v8, v12\n    v24:i48 = or v23, v15\n    v25:i48 = or v24, v18\n    v26:i48 = or v25, v21\n    v27:i48 = or v26, v22\n    hdr.write eth.dst, v27\n    v28:i16 = const 4660\n    hdr.write tcp.window, v28\n    v29:i16 = const 4661\n    hdr.write udp.check, v29\n    v30:i8 = const 7\n    hdr.write ipv4.ttl, v30\n    v31:i8 = const 70\n    hdr.write ipv4.version_ihl, v31\n    v9:i16 = const 1\n    send v9\n    return\n}\n";
     let module = tandem_ir::parse_module(text).unwrap();
-    let mut profile = TargetProfile::builtin("bmv2").unwrap();
-    profile.ops = tandem_partition::OP_NAMES
-        .iter()
-        .map(|s| s.to_string())
-        .collect();
+    let profile = every_op_bmv2();
     let plan = partition_module(&module, &profile, &PartitionOptions::default())
         .unwrap()
         .plan;

@@ -488,14 +488,8 @@ pub(crate) fn server_share(ctx: &Context, parts: &[Partition]) -> f64 {
 
 /// [`server_share`] from the dependency info alone (`parts[i]`: statement `i`'s partition).
 pub fn estimated_server_share(info: &tandem_analysis::DepInfo, parts: &[Partition]) -> f64 {
-    let g = &info.graph;
     let cfg = &info.cfg;
-    let mut server = vec![false; cfg.num_blocks];
-    for (i, s) in g.stmts.iter().enumerate() {
-        if parts[i] == Partition::Server {
-            server[s.block.index()] = true;
-        }
-    }
+    let server = server_block_flags(info, parts);
     // Mass reaching each block without having visited the server.
     let mut mass = vec![0.0f64; cfg.num_blocks];
     let Some(&entry) = cfg.rpo.first() else {
@@ -524,16 +518,22 @@ pub fn estimated_server_share(info: &tandem_analysis::DepInfo, parts: &[Partitio
     visited.min(1.0)
 }
 
-/// Statements in blocks reachable from the entry without passing a server block.
-fn fast_path(ctx: &Context, parts: &[Partition]) -> u32 {
-    let g = &ctx.info.graph;
-    let cfg = &ctx.info.cfg;
-    let mut server = vec![false; cfg.num_blocks];
-    for (i, s) in g.stmts.iter().enumerate() {
+/// Per block: does it hold a server statement?
+fn server_block_flags(info: &tandem_analysis::DepInfo, parts: &[Partition]) -> Vec<bool> {
+    let mut server = vec![false; info.cfg.num_blocks];
+    for (i, s) in info.graph.stmts.iter().enumerate() {
         if parts[i] == Partition::Server {
             server[s.block.index()] = true;
         }
     }
+    server
+}
+
+/// Statements in blocks reachable from the entry without passing a server block.
+fn fast_path(ctx: &Context, parts: &[Partition]) -> u32 {
+    let g = &ctx.info.graph;
+    let cfg = &ctx.info.cfg;
+    let server = server_block_flags(ctx.info, parts);
     let mut seen = vec![false; cfg.num_blocks];
     let mut stack: Vec<Block> = cfg.rpo.first().copied().into_iter().collect();
     while let Some(b) = stack.pop() {
