@@ -15,7 +15,7 @@ use std::process::Command;
 use crate::BenchError;
 
 /// What the baseline's count covers: the original NF's process() per packet.
-pub const BASELINE_TOGGLES: &[&str] = &["tandem_runtime::native::NativeNf::process"];
+pub const BASELINE_TOGGLES: &[&str] = &["tandem_host::native::NativeNf::process"];
 
 /// What the offloaded server's count covers: handling a packet from the switch (server
 /// partition, primary copy, composing and confirming the state update), running a packet

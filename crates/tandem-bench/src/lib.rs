@@ -41,7 +41,7 @@ pub enum BenchError {
     #[error("{0}")]
     Offload(#[from] tandem_offload::OffloadError),
     #[error("reference host: {0}")]
-    Host(#[from] tandem_runtime::HostError),
+    Host(#[from] tandem_host::HostError),
     #[error("{what}: {source}")]
     Io {
         what: String,

@@ -8,9 +8,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 use std::sync::Arc;
 use std::time::Instant;
 
+use tandem_host::{NativeNf, Verdict};
 use tandem_offload::control::{ControlFailure, ControlPlane, ExactBatch};
 use tandem_offload::{ControlWrap, Offloaded};
-use tandem_runtime::{NativeNf, Verdict};
 use tandem_switch::{ControlOp, Switch};
 use tandem_traffic::{FiveTuple, ReplyRewriter, TracePacket};
 
@@ -98,7 +98,7 @@ pub fn record(
         let mut frame = pkt.data.clone();
         let out = nf
             .process(&mut frame, pkt.port, pkt.ts_ns)
-            .map_err(tandem_runtime::HostError::from)?;
+            .map_err(tandem_host::HostError::from)?;
         let verdict = match out {
             Some(port) => Verdict::Send { port, frame },
             None => Verdict::Drop,
@@ -138,7 +138,7 @@ pub fn replay_baseline(nf: &mut NativeNf, packets: &[TracePacket]) -> Result<u64
         buf.extend_from_slice(&p.data);
         let out = nf
             .process(&mut buf, p.port, p.ts_ns)
-            .map_err(tandem_runtime::HostError::from)?;
+            .map_err(tandem_host::HostError::from)?;
         sent += u64::from(black_box(out).is_some());
     }
     Ok(sent)

@@ -12,9 +12,9 @@ use std::panic::{catch_unwind, AssertUnwindSafe};
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
+use tandem_host::{compile_native, BuildOptions, NativeNf, NfConfig};
 use tandem_offload::{check, Bundle, CheckOptions, OffloadError, RunOptions};
 use tandem_p4::P4Options;
-use tandem_runtime::{compile_native, BuildOptions, NativeNf, NfConfig};
 use tandem_traffic::{builtin_workloads, GenOptions as TrafficOptions, Generator, Plan};
 
 use crate::gen::{generate, GenOptions};
@@ -291,9 +291,9 @@ pub fn run_source(
 
 /// Analysis build and lift: the module, or the outcome that ends the NF.
 fn lift(path: &Path, config: &RunConfig) -> Result<tandem_ir::Module, Outcome> {
-    let include = tandem_runtime::nfapi::materialize(&config.cache_dir)
+    let include = tandem_host::nfapi::materialize(&config.cache_dir)
         .map_err(|e| failed(FailKind::Internal, format!("NF API headers: {e}")))?;
-    let cxx = tandem_runtime::build::find_cxx();
+    let cxx = tandem_host::build::find_cxx();
     let ll =
         tandem_lift::driver::emit_llvm(&cxx, &include, path, &config.work_dir.join("analysis"))
             .map_err(|e| match e {

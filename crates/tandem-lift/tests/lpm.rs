@@ -7,8 +7,8 @@ mod common;
 use std::sync::OnceLock;
 
 use proptest::prelude::*;
-use tandem_runtime::irhost::{diff_states, normalize_native, IrHost};
-use tandem_runtime::Host;
+use tandem_host::irhost::{diff_states, normalize_native, IrHost};
+use tandem_host::Host;
 use tandem_traffic::TracePacket;
 
 fn lifted() -> &'static tandem_ir::Module {

@@ -49,7 +49,7 @@ pub fn compile_server(cc: &str, cache_dir: &Path) -> Result<PathBuf, OffloadErro
     let src = dir.join(format!("server-{h:016x}.{}.{seq}.cc", std::process::id()));
     std::fs::write(&src, cc).map_err(|e| io(&src, e))?;
     let tmp = so.with_extension(format!("so.{}.{seq}.tmp", std::process::id()));
-    let cxx = tandem_runtime::build::find_cxx();
+    let cxx = tandem_host::build::find_cxx();
     let out = Command::new(&cxx)
         .args(SERVER_FLAGS)
         .arg("-I")

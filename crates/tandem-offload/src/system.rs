@@ -21,12 +21,12 @@ use std::path::{Path, PathBuf};
 use std::sync::Arc;
 use std::time::Instant;
 
+use tandem_host::irhost::{load_native_state, normalize_ir, NormalState};
+use tandem_host::Verdict;
 use tandem_ir::interp::{Action, DumpFormat, Packet, StateStore};
 use tandem_ir::Module;
 use tandem_p4::manifest::Manifest;
 use tandem_partition::Plan;
-use tandem_runtime::irhost::{load_native_state, normalize_ir, NormalState};
-use tandem_runtime::Verdict;
 use tandem_switch::{Switch, Worker};
 use tandem_traffic::TracePacket;
 
@@ -166,7 +166,7 @@ pub struct RunOptions {
 impl Default for RunOptions {
     fn default() -> Self {
         RunOptions {
-            cache_dir: tandem_runtime::build::default_cache_dir(),
+            cache_dir: tandem_host::build::default_cache_dir(),
             retry: RetryPolicy::default(),
             time_server: true,
         }

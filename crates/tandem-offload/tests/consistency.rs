@@ -20,8 +20,8 @@ use std::sync::atomic::{AtomicBool, AtomicUsize, Ordering};
 use std::sync::{Arc, Mutex};
 
 use common::*;
+use tandem_host::{Host, Verdict};
 use tandem_offload::{ControlFailure, ServerHost};
-use tandem_runtime::{Host, Verdict};
 use tandem_switch::{ControlOp, Switch};
 use tandem_traffic::{FiveTuple, ReplyRewriter, TracePacket};
 

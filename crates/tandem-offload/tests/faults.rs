@@ -9,8 +9,8 @@ use std::sync::atomic::Ordering;
 use std::time::Duration;
 
 use common::*;
+use tandem_host::{Host, Verdict};
 use tandem_offload::{Fault, FaultyControl, OffloadError, Offloaded, RetryPolicy};
-use tandem_runtime::{Host, Verdict};
 use tandem_traffic::{ReplyRewriter, TracePacket};
 
 fn assert_passed(what: &str, r: &CheckReport) {
@@ -130,9 +130,9 @@ fn an_outage_holds_the_packet_and_loses_nothing() {
         held > 0,
         "no packet met the outage on its way to the server"
     );
-    let want = tandem_runtime::irhost::normalize_native(&reference.dump_state().unwrap());
+    let want = tandem_host::irhost::normalize_native(&reference.dump_state().unwrap());
     let got = sys.state().unwrap();
-    assert!(tandem_runtime::irhost::diff_states(&want, &got).is_empty());
+    assert!(tandem_host::irhost::diff_states(&want, &got).is_empty());
 }
 
 #[test]

@@ -11,12 +11,12 @@ use std::path::Path;
 use std::time::Duration;
 
 use common::*;
+use tandem_host::{Host, Verdict};
 use tandem_offload::net::{
     control_socket, port_socket, server_socket, DataHeader, Kind, PortClient, RemoteControl,
     ServerConfig, ServerDaemon, SwitchConfig, SwitchDaemon,
 };
 use tandem_offload::ControlFailure;
-use tandem_runtime::{Host, Verdict};
 use tandem_traffic::{ReplyRewriter, TracePacket};
 
 const WAIT: Duration = Duration::from_secs(20);

@@ -1,8 +1,8 @@
 // Tandem NF API: the C ABI between a native NF shared object and the Tandem host.
 //
 // The registration macro TANDEM_NF (nf.hh) defines the tandem_nf_* functions below in the
-// native build. The host (crate tandem-runtime, module `native`) loads the shared object and
-// calls them. Bump TANDEM_NF_ABI_VERSION on any change and mirror it in tandem-runtime.
+// native build. The host (crate tandem-host, module `native`) loads the shared object and
+// calls them. Bump TANDEM_NF_ABI_VERSION on any change and mirror it in tandem-host.
 #pragma once
 
 #include <cstddef>

@@ -115,11 +115,11 @@ fn timed<T>(stages: &mut Vec<StageTime>, name: &str, f: impl FnOnce() -> T) -> T
 /// pair to `dir` as `tandem compile` would.
 fn compile_timed(a: &Args, cache: &Path, dir: &Path) -> anyhow::Result<(Bundle, Vec<StageTime>)> {
     let profile = super::partition::load_profile(&a.profile)?;
-    let include = tandem_runtime::nfapi::materialize(cache)?;
+    let include = tandem_host::nfapi::materialize(cache)?;
     let mut st = Vec::new();
     let ll = timed(&mut st, "clang (analysis build)", || {
         tandem_lift::driver::emit_llvm(
-            &tandem_runtime::build::find_cxx(),
+            &tandem_host::build::find_cxx(),
             &include,
             &a.nf,
             &cache.join("analysis"),

@@ -67,7 +67,7 @@ fn config(args: &Args) -> RunConfig {
     let work = args
         .work_dir
         .clone()
-        .unwrap_or_else(|| tandem_runtime::build::default_cache_dir().join("fuzz-nfs"));
+        .unwrap_or_else(|| tandem_host::build::default_cache_dir().join("fuzz-nfs"));
     let mut c = RunConfig::new(work.join("nfs"), work.join("cache"));
     c.profiles = args.profiles.clone();
     c.vary_profiles = !args.no_vary;

@@ -3,9 +3,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
-use tandem_runtime::{
-    compile_native, BuildOptions, Host, NativeNf, NfConfig, PortPcapSink, Verdict,
-};
+use tandem_host::{compile_native, BuildOptions, Host, NativeNf, NfConfig, PortPcapSink, Verdict};
 use tandem_traffic::{
     GenOptions, Generator, Plan, ReplyRewriter, TracePacket, TraceReader, Workload,
 };
@@ -156,7 +154,7 @@ pub fn write_json(path: &Path, v: &serde_json::Value) -> anyhow::Result<()> {
     std::fs::write(path, text + "\n").with_context(|| format!("writing {}", path.display()))
 }
 
-pub fn print_summary(s: &tandem_runtime::RunSummary) {
+pub fn print_summary(s: &tandem_host::RunSummary) {
     println!("reference host: {}", s.nf);
     println!(
         "  packets in     {:>10}  ({} bytes)",

@@ -3,7 +3,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use tandem_runtime::build::{default_cache_dir, find_cxx};
+use tandem_host::build::{default_cache_dir, find_cxx};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -23,7 +23,7 @@ pub struct Args {
 /// Compiles `nf` in the analysis build and lifts it; warnings go to stderr.
 pub fn lift_file(nf: &std::path::Path) -> anyhow::Result<(String, tandem_lift::Lifted)> {
     let cache = default_cache_dir();
-    let include = tandem_runtime::nfapi::materialize(&cache)?;
+    let include = tandem_host::nfapi::materialize(&cache)?;
     let ll = tandem_lift::driver::emit_llvm(&find_cxx(), &include, nf, &cache.join("analysis"))?;
     let lifted = tandem_lift::lift(&ll).map_err(|e| anyhow::anyhow!("{e}"))?;
     for w in &lifted.warnings {

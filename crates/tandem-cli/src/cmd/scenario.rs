@@ -2,8 +2,8 @@
 
 use std::path::PathBuf;
 
-use tandem_runtime::scenario::{run_native, scenario_files};
-use tandem_runtime::BuildOptions;
+use tandem_host::scenario::{run_native, scenario_files};
+use tandem_host::BuildOptions;
 
 #[derive(clap::Args)]
 pub struct Args {

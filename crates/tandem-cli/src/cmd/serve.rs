@@ -12,11 +12,11 @@ use std::path::PathBuf;
 use std::time::{Duration, Instant};
 
 use anyhow::Context;
+use tandem_host::PortPcapSink;
 use tandem_offload::net::{
     PortClient, RemoteControl, ServerConfig, ServerDaemon, SwitchConfig, SwitchDaemon,
 };
 use tandem_offload::{Bundle, RunOptions};
-use tandem_runtime::PortPcapSink;
 use tandem_traffic::ReplyRewriter;
 
 use crate::cmd::host::{write_json, TrafficArgs};

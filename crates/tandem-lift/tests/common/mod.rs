@@ -4,9 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
+use tandem_host::irhost::{diff_states, normalize_native, IrHost};
+use tandem_host::{compile_native, BuildOptions, Host, NativeNf, NfConfig, Verdict};
 use tandem_lift::PayloadOps;
-use tandem_runtime::irhost::{diff_states, normalize_native, IrHost};
-use tandem_runtime::{compile_native, BuildOptions, Host, NativeNf, NfConfig, Verdict};
 use tandem_traffic::{GenOptions, Generator, Plan, ReplyRewriter, Workload};
 
 pub fn repo_root() -> PathBuf {
@@ -22,9 +22,9 @@ pub fn cache() -> PathBuf {
 
 /// LLVM IR of the analysis build of `src`.
 pub fn analysis_ll(src: &Path) -> Result<String, tandem_lift::driver::DriverError> {
-    let include = tandem_runtime::nfapi::materialize(&cache()).unwrap();
+    let include = tandem_host::nfapi::materialize(&cache()).unwrap();
     tandem_lift::driver::emit_llvm(
-        &tandem_runtime::build::find_cxx(),
+        &tandem_host::build::find_cxx(),
         &include,
         src,
         &cache().join("analysis"),

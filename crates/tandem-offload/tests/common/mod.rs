@@ -3,13 +3,13 @@
 
 use std::path::{Path, PathBuf};
 
+use tandem_host::{compile_native, BuildOptions, NativeNf, NfConfig};
 pub use tandem_offload::{
     check, compile_bundle, Bundle, CheckOptions, CheckReport, ControlPlane, RunOptions,
     SwitchControl,
 };
 pub use tandem_p4::P4Options;
 use tandem_partition::{PartitionOptions, TargetProfile};
-use tandem_runtime::{compile_native, BuildOptions, NativeNf, NfConfig};
 pub use tandem_traffic::Plan as Addr;
 use tandem_traffic::{GenOptions, Generator, Workload};
 
@@ -116,9 +116,9 @@ pub fn test_nf(name: &str) -> PathBuf {
 
 /// Lifts a C++ file through the front end's driver.
 pub fn lift_file(src: &Path) -> tandem_ir::Module {
-    let include = tandem_runtime::nfapi::materialize(&cache()).unwrap();
+    let include = tandem_host::nfapi::materialize(&cache()).unwrap();
     let ll = tandem_lift::driver::emit_llvm(
-        &tandem_runtime::build::find_cxx(),
+        &tandem_host::build::find_cxx(),
         &include,
         src,
         &cache().join("analysis"),

@@ -1,4 +1,4 @@
-//! The Tandem runtime: everything that runs NFs.
+//! Hosts that run an NF whole (not offloaded): everything that runs the original NF.
 //!
 //! - [`build`]: compiles an NF's C++ source with clang++-16 (native build), cached.
 //! - [`native`]: loads the shared object and calls the NF through the C ABI.

@@ -4,8 +4,8 @@
 
 use std::path::{Path, PathBuf};
 
-use tandem_runtime::scenario::{run_native, scenario_files};
-use tandem_runtime::BuildOptions;
+use tandem_host::scenario::{run_native, scenario_files};
+use tandem_host::BuildOptions;
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

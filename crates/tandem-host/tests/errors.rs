@@ -6,7 +6,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::*;
-use tandem_runtime::{compile_native, BuildError, Host, NativeNf, NfConfig, NfError, Verdict};
+use tandem_host::{compile_native, BuildError, Host, NativeNf, NfConfig, NfError, Verdict};
 use tandem_traffic::TracePacket;
 
 fn test_nf(name: &str) -> PathBuf {
