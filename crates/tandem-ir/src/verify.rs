@@ -158,6 +158,21 @@ pub fn verify_module(module: &Module) -> Result<(), VerifyErrors> {
     }
 }
 
+/// Checks only the declared headers and the parse graph (invariants 25–26), for front ends
+/// that build them before the body.
+pub fn verify_parse_graph(module: &Module) -> Result<(), VerifyErrors> {
+    let mut v = Verifier {
+        module,
+        errors: Vec::new(),
+    };
+    v.headers();
+    if v.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(VerifyErrors(v.errors))
+    }
+}
+
 pub(crate) fn is_ident(s: &str) -> bool {
     let mut cs = s.chars();
     matches!(cs.next(), Some(c) if c.is_ascii_alphabetic() || c == '_')
