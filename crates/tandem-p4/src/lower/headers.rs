@@ -286,30 +286,22 @@ impl Gen<'_, '_> {
         let (pname, params) = if self.tna() {
             (
                 "TandemIngressParser",
-                vec![
-                    param(Direction::None, named_ty("packet_in"), "packet"),
-                    param(Direction::Out, named_ty("headers_t"), "hdr"),
-                    param(Direction::Out, named_ty("meta_t"), "meta"),
-                    param(
-                        Direction::Out,
-                        named_ty("ingress_intrinsic_metadata_t"),
-                        "ig_intr_md",
-                    ),
-                ],
+                params(&[
+                    (Direction::None, "packet_in", "packet"),
+                    (Direction::Out, "headers_t", "hdr"),
+                    (Direction::Out, "meta_t", "meta"),
+                    (Direction::Out, "ingress_intrinsic_metadata_t", "ig_intr_md"),
+                ]),
             )
         } else {
             (
                 "TandemParser",
-                vec![
-                    param(Direction::None, named_ty("packet_in"), "packet"),
-                    param(Direction::Out, named_ty("headers_t"), "hdr"),
-                    param(Direction::InOut, named_ty("meta_t"), "meta"),
-                    param(
-                        Direction::InOut,
-                        named_ty("standard_metadata_t"),
-                        "standard_metadata",
-                    ),
-                ],
+                params(&[
+                    (Direction::None, "packet_in", "packet"),
+                    (Direction::Out, "headers_t", "hdr"),
+                    (Direction::InOut, "meta_t", "meta"),
+                    (Direction::InOut, "standard_metadata_t", "standard_metadata"),
+                ]),
             )
         };
         decl(DeclKind::Parser {
