@@ -161,7 +161,10 @@ impl<'a> Lifter<'a> {
             return;
         }
         if op == "pkt_header" {
-            match args.get(1).map(|t| super::headers::header_of_tag(&self.module, t)) {
+            match args
+                .get(1)
+                .map(|t| super::headers::header_of_tag(&self.module, t))
+            {
                 Some(Ok(h)) => {
                     if let Some(d) = dest {
                         self.vals.insert(d.clone(), Lowered::Ptr(Ptr::Header(h, 0)));

@@ -235,7 +235,7 @@ impl Gen<'_, '_> {
                     bool_to_bit(ipv4_present())
                 } else {
                     bool_to_bit(method(
-                        member(name("hdr"), hdr_name(*header)),
+                        member(name("hdr"), &hdr_name(*header)),
                         "isValid",
                         vec![],
                     ))
