@@ -48,7 +48,7 @@
 //!   (`shl`, `lshr`) or all sign bits (`ashr`) — as P4 does; C++ leaves this undefined.
 //! * `icmp` predicates `eq ne ult ule ugt uge slt sle sgt sge` give `i1` (1 = true).
 //! * `zext`/`sext` widen, `trunc` keeps the low bits; `select c, a, b` is `a` if `c == 1`.
-//! * `bswap` reverses the bytes of an `iN` with `N` a multiple of 16 (LLVM's `llvm.bswap`).
+//! * `bswap` reverses the bytes of an `iN` with `N` a multiple of 8 (LLVM's `llvm.bswap`, and whole fields of declared headers).
 //! * `const` results are given in decimal in the text form.
 //!
 //! ## Headers and byte order

@@ -43,7 +43,7 @@
 //! 16. `icmp`: two operands of the same type, one `i1` result.
 //! 17. `zext`/`sext`: result strictly wider than the operand; `trunc`: strictly narrower.
 //! 18. `select c, a, b`: `c: i1`, `a`, `b` and the result of one type. `bswap`: operand and
-//!     result of one type whose width is a multiple of 16.
+//!     result of one type whose width is a multiple of 8.
 //! 19. `hdr.read f`: one result of the field's width; `hdr.write f, v`: `v` has the field's
 //!     width, no results. `hdr.valid`: one `i1` result. `meta.read`: one result of the
 //!     item's type (`in_port: i16`, `length: i16`, `now: i64`).
@@ -795,9 +795,9 @@ impl<'m> Verifier<'m> {
             }
             InstKind::Bswap { arg } => {
                 if let Some(ty) = t(*arg) {
-                    if ty.bits() % 16 != 0 {
+                    if ty.bits() % 8 != 0 {
                         errs.push(format!(
-                            "bswap needs a width that is a multiple of 16, not {ty}"
+                            "bswap needs a width that is a multiple of 8, not {ty}"
                         ));
                     }
                     expect_results(&mut errs, &[ty]);
