@@ -839,14 +839,14 @@ fn parse_graph_tables(module: &tandem_ir::Module) -> String {
     for (i, h) in module.headers.iter().enumerate() {
         let _ = writeln!(out, "    {} = {},", header_const(*h), i + 4);
     }
-    out.push_str("};\nconst uint32_t kHeaderSizes[] = {");
+    out.push_str("};\n[[maybe_unused]] const uint32_t kHeaderSizes[] = {");
     let sizes: Vec<String> = module
         .headers
         .iter()
         .map(|h| h.size().to_string())
         .collect();
     out.push_str(&sizes.join(", "));
-    out.push_str("};\nconst tandem_parse_edge kParseEdges[] = {\n");
+    out.push_str("};\n[[maybe_unused]] const tandem_parse_edge kParseEdges[] = {\n");
     for e in &module.parse_edges {
         let (at, bytes) = e.select.map_or((0, 0), |f| (f.byte_offset(), f.bits() / 8));
         let _ = writeln!(

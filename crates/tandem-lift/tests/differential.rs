@@ -65,3 +65,8 @@ fn cmsketch_lifted_matches_native() {
 fn lpmrouter_lifted_matches_native() {
     differential("lpmrouter", Plan::Plain, "enterprise", 12_000);
 }
+
+#[test]
+fn vxlangw_lifted_matches_native() {
+    differential("vxlangw", Plan::Vxlan, "enterprise", 12_000);
+}

@@ -50,6 +50,7 @@ const NFS: [(&str, Addr, &str); 8] = [
     ("statefilter", Addr::Plain, "datamining"),
     ("trojan", Addr::Endhosts, "enterprise"),
     ("lpmrouter", Addr::Plain, "enterprise"),
+    ("vxlangw", Addr::Vxlan, "enterprise"),
 ];
 
 proptest! {
