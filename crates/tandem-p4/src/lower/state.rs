@@ -12,7 +12,8 @@
 //!                        actions = { map_wb_hit; map_wb_deleted; map_wb_miss; } }
 //! ```
 
-use tandem_ir::{Inst, InstKind, StateKind, Value};
+use tandem_ir::{Inst, InstData, InstKind, StateKind, Value};
+use tandem_p4_syntax::{BinOp, Stmt};
 use tandem_p4_syntax::{DeclKind, Direction, ExprKind, Table as P4Table, Type};
 
 use super::{meta, Gen, LookupTable, FLAG_REGISTER, INGRESS, WRITE_BACK_SIZE};
@@ -416,6 +417,106 @@ impl Gen<'_, '_> {
             size,
             idle_timeout_ns: timeout,
         });
+        Ok(())
+    }
+
+    /// A map lookup (its table, behind the write-back table when there is one) or a register
+    /// read or write (scalars at index 0, vectors at the element's index).
+    pub(super) fn lower_state_access(
+        &mut self,
+        inst: Inst,
+        data: &InstData,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), P4Error> {
+        match &data.kind {
+            InstKind::MapFind { key, .. } => {
+                let Some(lt) = self.lookups.get(&inst) else {
+                    return Err(
+                        self.unsupported(inst, "map lookup without a switch table in the plan")
+                    );
+                };
+                let (table, keys, wb) = (lt.table.clone(), lt.keys.clone(), lt.write_back.clone());
+                for (k, &v) in keys.iter().zip(key) {
+                    let rhs = self.val(v);
+                    out.push(assign(meta(k), rhs));
+                }
+                let apply_main = call_stmt(method(name(&table), "apply", vec![]));
+                match wb {
+                    None => out.push(apply_main),
+                    Some(wb) => {
+                        out.push(assign(meta("wb_hit"), lit(0, 1)));
+                        out.push(if_stmt(
+                            is_one(meta("visible")),
+                            vec![call_stmt(method(name(&wb), "apply", vec![]))],
+                            Vec::new(),
+                        ));
+                        out.push(if_stmt(
+                            bin(BinOp::Eq, meta("wb_hit"), lit(0, 1)),
+                            vec![apply_main],
+                            Vec::new(),
+                        ));
+                    }
+                }
+            }
+            InstKind::ScalarLoad { state } | InstKind::VecGet { state, .. } => {
+                let regs = self
+                    .access_registers
+                    .get(&inst)
+                    .or_else(|| self.registers.get(state))
+                    .cloned()
+                    .ok_or_else(|| {
+                        self.unsupported(inst, "state read without a switch register in the plan")
+                    })?;
+                let index = match &data.kind {
+                    InstKind::VecGet { index, .. } => {
+                        let b = self.bits(*index);
+                        let i = self.val(*index);
+                        if b == 32 {
+                            i
+                        } else {
+                            cast(32, i)
+                        }
+                    }
+                    _ => lit(0, 32),
+                };
+                for (r, &v) in regs.iter().zip(&data.results) {
+                    let d = self.dst(v);
+                    out.push(self.reg_read(r, d, index.clone()));
+                }
+            }
+            InstKind::VecSet {
+                state,
+                index,
+                value,
+            } => {
+                // The write half of a read-modify-write (the plan fuses it with the read of
+                // the same element): one register per element field, written at the index.
+                let regs = self.registers.get(state).cloned().ok_or_else(|| {
+                    self.unsupported(inst, "state write without a switch register in the plan")
+                })?;
+                let b = self.bits(*index);
+                let i = self.val(*index);
+                let i = if b == 32 { i } else { cast(32, i) };
+                for (r, &v) in regs.iter().zip(value) {
+                    let v = self.val(v);
+                    out.push(call_stmt(method(name(r), "write", vec![i.clone(), v])));
+                }
+            }
+            InstKind::ScalarStore { state, value } => {
+                let regs = self.registers.get(state).cloned().ok_or_else(|| {
+                    self.unsupported(inst, "state write without a switch register in the plan")
+                })?;
+                let v = self.val(*value);
+                for r in regs {
+                    out.push(call_stmt(method(
+                        name(&r),
+                        "write",
+                        vec![lit(0, 32), v.clone()],
+                    )));
+                }
+            }
+            _ => {}
+        }
         Ok(())
     }
 }
