@@ -7,7 +7,7 @@ use std::process::Command;
 
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-const NFS: [&str; 9] = [
+const NFS: [&str; 10] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -17,6 +17,7 @@ const NFS: [&str; 9] = [
     "trojan",
     "lpmrouter",
     "vxlangw",
+    "vlantrunk",
 ];
 
 fn root() -> PathBuf {

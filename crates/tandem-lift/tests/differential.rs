@@ -70,3 +70,8 @@ fn lpmrouter_lifted_matches_native() {
 fn vxlangw_lifted_matches_native() {
     differential("vxlangw", Plan::Vxlan, "enterprise", 12_000);
 }
+
+#[test]
+fn vlantrunk_lifted_matches_native() {
+    differential("vlantrunk", Plan::Vlan, "enterprise", 12_000);
+}

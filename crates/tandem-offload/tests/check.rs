@@ -108,3 +108,8 @@ fn lpmrouter() {
 fn vxlangw() {
     run("vxlangw", Addr::Vxlan, "enterprise");
 }
+
+#[test]
+fn vlantrunk() {
+    run("vlantrunk", Addr::Vlan, "enterprise");
+}

@@ -217,7 +217,6 @@ impl<'a> Lifter<'a> {
                 Some(Err(msg)) => self.err(Code::HeaderDecl, msg),
                 None => self.err(Code::HeaderDecl, "pkt.header<H>() without its tag"),
             }
-            return;
         }
     }
 

@@ -71,6 +71,7 @@ pub const EXAMPLES: &[&str] = &[
     "cmsketch",
     "lpmrouter",
     "vxlangw",
+    "vlantrunk",
 ];
 
 /// The native build of `src`, configured from `<src>.toml` when there is one.
