@@ -19,7 +19,7 @@ use super::headers::{hdr_name, ipv4_present, pop_header, push_header, read_field
 use super::{meta, Gen};
 use crate::build::*;
 use crate::walk::Node;
-use crate::P4Error;
+use crate::{P4Error, SWITCH_PORTS};
 
 impl Gen<'_, '_> {
     pub(super) fn lower_nodes(&mut self, nodes: &[Node]) -> Result<Vec<Stmt>, P4Error> {
@@ -165,6 +165,25 @@ impl Gen<'_, '_> {
             | InstKind::VecSet { .. }
             | InstKind::ScalarStore { .. } => self.lower_state_access(inst, &data, out)?,
             InstKind::Send { port } => {
+                if let Some(c) = self.const_of(*port) {
+                    if c >= SWITCH_PORTS {
+                        return Err(self.unsupported(
+                            inst,
+                            &format!(
+                                "switch ports are 9 bits (0..{}); port {c} does not exist",
+                                SWITCH_PORTS - 1
+                            ),
+                        ));
+                    }
+                    if c == u64::from(self.opts.server_port) {
+                        return Err(self.unsupported(
+                            inst,
+                            &format!(
+                                "port {c} is the server's port (choose another with --server-port)"
+                            ),
+                        ));
+                    }
+                }
                 let p = self.val(*port);
                 let pb = self.bits(*port);
                 let p16 = if pb == 16 { p } else { cast(16, p) };
