@@ -232,6 +232,20 @@ fn first_hour_mistakes_are_errors_not_panics_or_silent_passes() {
     // An empty scenario directory (was a PASS on nothing).
     let e = err(&tandem(&["scenario", dir.path().to_str().unwrap()]));
     assert!(e.contains("no scenario files"), "{e}");
+    // A switch socket directory that does not exist (was a silent 120 s wait).
+    let e = err(&tandem(&[
+        "switch",
+        "feed",
+        "--sock",
+        dir.path().join("nowhere").to_str().unwrap(),
+        "--workload",
+        "enterprise",
+        "--flows",
+        "1",
+        "--out-dir",
+        dir.path().join("fed").to_str().unwrap(),
+    ]));
+    assert!(e.contains("no such socket directory"), "{e}");
     // A server port beyond the switch's 9-bit ports (was written as 9w88).
     let out = dir.path().join("out");
     let e = err(&tandem(&[
