@@ -42,3 +42,15 @@ fn the_switch_pushes_and_pops_headers() {
         assert!(share > 0.99, "{profile}: fast path {:.1}%", share * 100.0);
     }
 }
+
+/// A DNS filter written from docs/nf-api.md alone: a declared DNS header parsed after UDP on
+/// either port 53, its flags and transaction id read on the switch, pending queries in an
+/// expiring map the server writes. Responses to unseen queries are dropped on the switch.
+#[test]
+fn a_dns_filter_on_a_declared_header_runs_on_the_switch() {
+    let src = test_nf("dns_filter");
+    let r = check_file(&src, Addr::Nat, "enterprise", "tofino1", 20_000);
+    assert_passed("dns_filter", &r);
+    let share = r.offloaded.fast_path_share();
+    assert!(share > 0.9, "fast path {:.1}%", share * 100.0);
+}
