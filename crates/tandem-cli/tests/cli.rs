@@ -232,6 +232,25 @@ fn first_hour_mistakes_are_errors_not_panics_or_silent_passes() {
     // An empty scenario directory (was a PASS on nothing).
     let e = err(&tandem(&["scenario", dir.path().to_str().unwrap()]));
     assert!(e.contains("no scenario files"), "{e}");
+    // A typo'd configuration key (was ignored, the default used without a word).
+    let cfg = dir.path().join("typo.toml");
+    std::fs::write(&cfg, "out_prot = 1\nbackends = [\"10.0.0.1\"]\n").unwrap();
+    let o = tandem(&[
+        "host",
+        "examples/nfs/minilb/minilb.cc",
+        "--config",
+        cfg.to_str().unwrap(),
+        "--workload",
+        "enterprise",
+        "--flows",
+        "5",
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(o.status.success(), "{stderr}");
+    assert!(
+        stderr.contains("configure() never read out_prot (a typo?)"),
+        "{stderr}"
+    );
     // A switch socket directory that does not exist (was a silent 120 s wait).
     let e = err(&tandem(&[
         "switch",

@@ -116,6 +116,10 @@ impl NativeNf {
         if handle.is_null() {
             return Err(NfError::Configure(c_error(&err)));
         }
+        if err[0] != 0 {
+            // ABI v2: a warning from a configure() that succeeded (unread keys).
+            log::warn!("{}", c_error(&err));
+        }
         Ok(NativeNf {
             handle,
             fns,

@@ -12,6 +12,9 @@
 
 extern "C" {
 
+// `tandem_nf_create` returns the NF, or nullptr with the reason in `err`; a created NF may
+// leave a warning in `err` too (version 2: configuration keys configure() never read).
+
 /// One packet handed to the NF. `data` holds `len` bytes of the frame (starting with the
 /// Ethernet header) and may be rewritten in place. The NF sets `out_port` (-1 = drop). An NF
 /// that pushed or popped a header points `data` at the rebuilt frame (`len` bytes in a buffer

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <vector>
 
 #include "tandem/abi.hh"
 #include "tandem/net.hh"
@@ -25,6 +26,19 @@ class ConfigError : public std::runtime_error {
 class Config {
  public:
   explicit Config(const tandem_cfg* raw) : raw_(raw) {}
+
+  /// The keys configure() never asked for (`get_*`, `*_or`, `has`), comma-separated: most
+  /// often a typo (`out_prot`), which would otherwise leave the default in place silently.
+  std::string unread_keys() const {
+    std::string out;
+    if (!raw_) return out;
+    for (size_t i = 0; i < raw_->n_items; ++i)
+      if (i >= used_.size() || !used_[i]) {
+        if (!out.empty()) out += ", ";
+        out += raw_->items[i].key;
+      }
+    return out;
+  }
 
   /// The file the configuration came from.
   std::string file() const { return raw_ && raw_->file ? raw_->file : "<no config>"; }
@@ -91,12 +105,17 @@ class Config {
   }
 
  private:
+  mutable std::vector<bool> used_;
   const tandem_cfg* raw_;
 
   const tandem_cfg_item* find(const std::string& key) const {
     if (!raw_) return nullptr;
     for (size_t i = 0; i < raw_->n_items; ++i)
-      if (key == raw_->items[i].key) return &raw_->items[i];
+      if (key == raw_->items[i].key) {
+        if (used_.size() < raw_->n_items) used_.resize(raw_->n_items, false);
+        used_[i] = true;
+        return &raw_->items[i];
+      }
     return nullptr;
   }
 

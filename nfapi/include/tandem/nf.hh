@@ -252,6 +252,10 @@ inline void copy_error(char* err, size_t errlen, const char* msg) {
         delete nf;                                                                           \
         throw;                                                                               \
       }                                                                                      \
+      std::string unread = config.unread_keys();                                             \
+      if (!unread.empty())                                                                   \
+        tandem::detail::copy_error(err, errlen, (config.file() + ": configure() never read " \
+                                                 + unread + " (a typo?)").c_str());          \
       return nf;                                                                             \
     } catch (const std::exception& e) {                                                      \
       tandem::detail::copy_error(err, errlen, e.what());                                     \
