@@ -232,12 +232,6 @@ impl GenOptions {
                 return bad(name, format!("{v} is outside 0..=1"));
             }
         }
-        if self.flows == 0 {
-            return bad(
-                "flows",
-                "must be at least 1 (a check or a benchmark on no traffic shows nothing)".into(),
-            );
-        }
         if self.concurrency == 0 {
             return bad("concurrency", "must be at least 1".into());
         }

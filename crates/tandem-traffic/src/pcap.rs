@@ -208,9 +208,15 @@ impl TraceReader {
 
 fn describe(e: &pcap_file::PcapError) -> String {
     match e {
-        pcap_file::PcapError::IncompleteBuffer => "file is truncated".to_string(),
+        // A block (or record) longer than what is left: the file was cut short, or a length
+        // field is corrupt; the reader cannot tell which.
+        pcap_file::PcapError::IncompleteBuffer => {
+            "file is truncated, or a block length in it is corrupt (it ends inside a block)"
+                .to_string()
+        }
         pcap_file::PcapError::IoError(io) if io.kind() == std::io::ErrorKind::UnexpectedEof => {
-            "file is truncated".to_string()
+            "file is truncated, or a block length in it is corrupt (it ends inside a block)"
+                .to_string()
         }
         other => other.to_string(),
     }

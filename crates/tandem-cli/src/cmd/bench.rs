@@ -272,6 +272,12 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     let trace_path = out.join("trace.pcapng");
     write_trace(&rec, &trace_path)?;
     let trace = rec.summary();
+    if trace.packets == 0 {
+        return Err(BenchError::Setup(
+            "no packets to measure (an empty trace, --flows 0 or --packets 0)".into(),
+        )
+        .into());
+    }
     println!(
         "trace: {} packets, {} flows, {} bytes",
         trace.packets, trace.flows, trace.bytes

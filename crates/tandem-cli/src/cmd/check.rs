@@ -99,6 +99,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     if let Some(e) = error {
         return Err(e.context("reading the traffic"));
     }
+    if report.packets == 0 {
+        anyhow::bail!(
+            "no packets to check (an empty trace, --flows 0 or --packets 0): a check on no traffic shows nothing"
+        );
+    }
     println!(
         "check {} ({}, {}): {} packets",
         bundle.plan.nf, bundle.manifest.arch, bundle.plan.target, report.packets
