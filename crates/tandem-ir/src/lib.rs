@@ -10,8 +10,9 @@
 //!
 //! * A [`Module`] has a name, a file table (for [`SourceLoc`]s), global **state objects**
 //!   ([`StateObject`]: `hashmap`, `vector`, `scalar`, `expiring_map`, `lpm_map`, with [`Layout`]s), one
-//!   per-packet function `process` ([`Function`]), and the names of **server-only functions**
-//!   (`configure`, `on_timer`, ...) that are not lifted and run only on the server.
+//!   per-packet function `process` ([`Function`]), optionally a **timer** ([`Timer`]: an
+//!   interval and the function `on_timer` run at each tick), and the names of **server-only
+//!   functions** (`configure`, ...) that are not lifted and run only on the server.
 //! * Objects live in arenas ([`Arena`]) and are named by typed indices: [`Block`], [`Value`],
 //!   [`Inst`], [`StateId`], [`FileId`].
 //! * A [`Function`] is a list of blocks; `block0` is the entry. A block has **parameters**
@@ -113,6 +114,19 @@
 //!   its type's width (a multiple of 8 bits), concatenated — v1model's `hash` extern on
 //!   BMv2 over the field list `{a, b, ...}`. No effects.
 //!
+//! ## The timer
+//! A module with a [`Timer`] runs `on_timer` at every multiple `k·interval_ns` of packet time
+//! that an arriving packet's timestamp reaches (`k·interval <= now`), in order, before that
+//! packet; the first packet fixes the start (its own time fires nothing), and a gap of more
+//! than 100,000 intervals fires only its last tick — the reference host's rule
+//! (`tandem_host::host`). `on_timer` runs to completion against the global state alone, with
+//! the same state instructions and their semantics as `process`; it has **no packet**, so
+//! header instructions, `meta.read in_port`/`length`, `send`, `drop` and `opaque` are not
+//! allowed in it (the verifier checks), and `meta.read now` is the tick's time (the store's
+//! clock, which expiring maps age by, advances to it). Loops (back edges) are ordinary
+//! control flow: `on_timer` always runs on the server, so resetting every element of a
+//! vector is a loop of `vec.set`s.
+//!
 //! ## Packet fate
 //! `send p` (`p: i16`) and `drop` set the packet's fate; **the last one executed wins**.
 //! Reaching `return` without any `send` or `drop` drops the packet. After `return` the
@@ -159,7 +173,9 @@
 //! ```
 //!
 //! * Sections in order: `nf NAME`; `file fN = "path"` (numbered from 0); `state NAME: KIND`;
-//!   `server fn NAME`; `fn process { ... }`. Sections are separated by one blank line.
+//!   `server fn NAME`; `fn process { ... }`; with a timer, `fn on_timer every INTERVAL_NS {
+//!   ... }` (value and block numbers are per function). Sections are separated by one blank
+//!   line.
 //! * State kinds: `hashmap<K, V, capacity>`, `vector<E, len>`, `scalar<iN>`,
 //!   `expiring_map<K, V, capacity, idle_timeout_ns>`, `lpm_map<K, V, capacity>`. A layout is `{name: iN, ...}`; a field
 //!   may carry its C++ byte offset `@off` and the layout its C++ `size N`.
@@ -198,7 +214,8 @@ pub use interp::{
     OpaqueHandler, Outcome, Packet, StateDump, StateStore, Step, StoreError,
 };
 pub use module::{
-    BlockData, FuncBuilder, Function, InstData, InstEffects, Module, ValueData, ValueDef,
+    BlockData, FuncBuilder, FuncId, Function, InstData, InstEffects, Module, Timer, ValueData,
+    ValueDef,
 };
 pub use parse::{parse_module, ParseError};
 pub use print::{print_inst, print_layout, print_module};

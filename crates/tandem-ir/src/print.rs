@@ -29,7 +29,16 @@ pub fn print_module(module: &Module) -> String {
         }
     }
     out.push('\n');
-    print_function(&mut out, module, &module.process);
+    print_function(&mut out, module, &module.process, "");
+    if let Some(t) = &module.timer {
+        out.push('\n');
+        print_function(
+            &mut out,
+            module,
+            &t.func,
+            &format!(" every {}", t.interval_ns),
+        );
+    }
     out
 }
 
@@ -118,8 +127,9 @@ pub(crate) fn quote(s: &str) -> String {
     out
 }
 
-fn print_function(out: &mut String, module: &Module, func: &Function) {
-    let _ = writeln!(out, "fn {} {{", func.name);
+/// `fn NAME{suffix} { blocks }` (the timer's suffix is ` every INTERVAL`).
+fn print_function(out: &mut String, module: &Module, func: &Function, suffix: &str) {
+    let _ = writeln!(out, "fn {}{suffix} {{", func.name);
     for (i, (block, data)) in func.blocks.iter().enumerate() {
         if i > 0 {
             out.push('\n');

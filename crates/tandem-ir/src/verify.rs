@@ -15,9 +15,9 @@
 //!    and every field lies inside it (`offset + ceil(bits/8) <= size`).
 //! 4. Map and expiring-map capacities, vector lengths and idle timeouts are at least 1.
 //!
-//! **Function structure** (`process`)
-//! 5. The function is named `process` and has at least one block; `block0` is the entry and
-//!    has no parameters.
+//! **Function structure** (`process`, and `on_timer` when the module has a timer)
+//! 5. The per-packet function is named `process`, the timer's `on_timer`; each has at least
+//!    one block; `block0` is the entry and has no parameters.
 //! 6. Every block is non-empty and its last instruction is its only terminator (`br`, `brif`,
 //!    `switch`, `return`).
 //! 7. An instruction appears in at most one block, at most once.
@@ -59,6 +59,13 @@
 //!     `brif` conditions are `i1`.
 //! 24. `opaque`: non-empty callee name; any arguments and results; effects name declared
 //!     states.
+//!
+//! **Timer**
+//! 25. The timer's interval is at least 1 ns, and no server function is named `on_timer`
+//!     when the module has a timer.
+//! 26. `on_timer` has no packet: it contains no `hdr.read`, `hdr.write`, `hdr.valid`,
+//!     `meta.read in_port`, `meta.read length`, `send`, `drop` or `opaque` (`meta.read now`
+//!     is the tick's time).
 
 use crate::{
     Block, BlockCall, CastOp, Effect, EntityRef, Function, Inst, InstKind, Layout, Module, StateId,
@@ -142,7 +149,23 @@ pub fn verify_module(module: &Module) -> Result<(), VerifyErrors> {
         errors: Vec::new(),
     };
     v.module_level();
-    v.function(&module.process);
+    v.function(&module.process, "process");
+    if let Some(t) = &module.timer {
+        if t.interval_ns == 0 {
+            v.err(
+                ErrorLocation::Module,
+                "the timer interval must be at least 1 ns",
+            );
+        }
+        if module.server_functions.iter().any(|f| f == "on_timer") {
+            v.err(
+                ErrorLocation::Module,
+                "`on_timer` is both lifted and declared a server function",
+            );
+        }
+        v.function(&t.func, "on_timer");
+        v.timer_packet_free(&t.func);
+    }
     if v.errors.is_empty() {
         Ok(())
     } else {
@@ -426,16 +449,46 @@ impl<'m> Verifier<'m> {
         }
     }
 
-    fn function(&mut self, func: &Function) {
+    /// Invariant 26: `on_timer` does nothing that needs a packet.
+    fn timer_packet_free(&mut self, func: &Function) {
+        for (b, data) in func.blocks.iter() {
+            for &inst in &data.insts {
+                let Some(d) = func.insts.get(inst) else {
+                    continue;
+                };
+                let what = match &d.kind {
+                    InstKind::HdrRead { .. }
+                    | InstKind::HdrWrite { .. }
+                    | InstKind::HdrValid { .. } => "a header",
+                    InstKind::MetaRead {
+                        meta: crate::Meta::InPort | crate::Meta::Length,
+                    } => "packet metadata",
+                    InstKind::Send { .. } | InstKind::Drop => "a packet's fate",
+                    InstKind::Opaque { .. } => "opaque code (it runs against a packet)",
+                    _ => continue,
+                };
+                let loc = self.inst_loc(func, b, inst);
+                self.err(
+                    loc,
+                    format!("on_timer has no packet, so it cannot use {what}"),
+                );
+            }
+        }
+    }
+
+    fn function(&mut self, func: &Function, expected: &str) {
         let fname = func.name.clone();
-        if func.name != "process" {
+        if func.name != expected {
             self.err(
                 ErrorLocation::Module,
-                format!("the per-packet function is named `{fname}`, not `process`"),
+                format!("the function is named `{fname}`, not `{expected}`"),
             );
         }
         let Some(entry) = func.entry() else {
-            self.err(ErrorLocation::Module, "fn process has no blocks");
+            self.err(
+                ErrorLocation::Module,
+                format!("fn {expected} has no blocks"),
+            );
             return;
         };
         if !func.blocks[entry].params.is_empty() {
