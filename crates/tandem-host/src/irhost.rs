@@ -295,13 +295,15 @@ pub fn diff_states(reference: &NormalState, candidate: &NormalState) -> Vec<Stri
     out
 }
 
-/// Runs a lifted NF on the interpreter.
+/// Runs a lifted NF on the interpreter (its lifted `on_timer` too, on the reference host's
+/// tick rule, when [`IrHost::fire_timers`] is called).
 pub struct IrHost<'m> {
     module: &'m Module,
     interp: Interpreter<'m>,
     store: StateStore,
     handler: Box<dyn OpaqueHandler + 'm>,
     packets: u64,
+    clock: crate::host::TickClock,
 }
 
 impl<'m> IrHost<'m> {
@@ -322,7 +324,24 @@ impl<'m> IrHost<'m> {
             store,
             handler,
             packets: 0,
+            clock: crate::host::TickClock::new(module.timer_interval_ns()),
         })
+    }
+
+    /// Runs the lifted `on_timer` at the ticks due at packet time `now` (as the reference
+    /// host fires the native one; call it before [`IrHost::process`]); returns how many ran.
+    pub fn fire_timers(&mut self, now: u64) -> Result<u64, IrHostError> {
+        let mut n = 0;
+        for t in self.clock.due(now) {
+            self.interp
+                .run_timer(&mut self.store, t)
+                .map_err(|e| IrHostError::Run {
+                    index: self.packets,
+                    message: format!("on_timer at {t} ns: {e}"),
+                })?;
+            n += 1;
+        }
+        Ok(n)
     }
 
     /// Replaces the IR state by a native dump (after native-only code such as on_timer ran).

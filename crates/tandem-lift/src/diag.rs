@@ -67,7 +67,7 @@ SIMD vectors, atomics, exceptions or inline assembly. Network functions that run
 work on integers only.
 
 Fix: use integer arithmetic (fixed point instead of floating point), or move the work to
-configure() or on_timer(), which always run on the server and are not analysed.";
+configure(), which always runs on the server and is not analysed.";
     FunctionPointer = "L003", Error, "call through a function pointer",
 "process() calls a function through a pointer (a virtual call, std::function, or a function
 pointer). The front end must see every statement the packet can execute to compute what it
@@ -135,6 +135,15 @@ lpm match kind takes one field. A struct key has no single bit order to match pr
 
 Fix: key the map by the address alone (e.g. `ntohl(ip->daddr)`), or use a HashMap for exact
 keys.";
+    TimerUnsupported = "L014", Error, "on_timer() does something a timer tick cannot",
+"on_timer() is lifted like process() and runs on the server at every tick, against the
+state alone: a tick has no packet. It may use the state API (maps, vectors, scalars), integer
+arithmetic, hashes, loops and `now`; it may not call functions the front end does not know
+(in process() those become opaque server-only statements, which run against the packet), nor
+do anything that needs a packet.
+
+Fix: keep on_timer() to state updates (reset a sketch with a loop of `v[i] = 0`, age
+entries, bump an epoch counter); do other work in configure() or process().";
     OpaqueCall = "L101", Warning, "call kept as an opaque server-only statement",
 "process() calls a function the front end does not know (a library function such as memcmp
 or strstr). The call is kept as an opaque statement that runs only on the server; it is

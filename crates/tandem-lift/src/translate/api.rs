@@ -51,6 +51,15 @@ impl<'a> Lifter<'a> {
                 Code::DynamicMemory,
                 format!("a call to `{}`", demangle_hint(&callee)),
             );
+        } else if self.building == FuncId::Timer {
+            // An opaque statement runs against a packet on the server; a tick has none.
+            self.err(
+                Code::TimerUnsupported,
+                format!(
+                    "on_timer() calls `{}`, which the front end does not know",
+                    demangle_hint(&callee)
+                ),
+            );
         } else {
             self.err(
                 Code::OpaqueCall,
@@ -480,8 +489,8 @@ impl<'a> Lifter<'a> {
                     let vals = self.read_from(&p, &layout);
                     let in_range = self.icmp(IntCC::Ult, idx, size);
                     // Native semantics: set() past size() does nothing (and returns false).
-                    let set_block = self.module.process.add_block();
-                    let join = self.module.process.add_block();
+                    let set_block = self.out_mut().add_block();
+                    let join = self.out_mut().add_block();
                     // Locals are unchanged by the set, so both paths reach `join` with the
                     // same slot values, which dominate it: no block parameters needed.
                     self.ins(

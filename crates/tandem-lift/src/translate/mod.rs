@@ -40,8 +40,8 @@ use llvm_ir::{
     Terminator, Type as LType, TypeRef,
 };
 use tandem_ir::{
-    BinOp, Block, BlockCall, CastOp, Effect, Header, HeaderField, InstKind, IntCC, Layout, Meta,
-    Module, SourceLoc, StateId, StateKind, Type, Value, ValueDef,
+    BinOp, Block, BlockCall, CastOp, Effect, FuncId, Header, HeaderField, InstKind, IntCC, Layout,
+    Meta, Module, SourceLoc, StateId, StateKind, Timer, Type, Value, ValueDef,
 };
 
 use crate::diag::{Code, Diagnostic, SrcLoc};
@@ -54,6 +54,9 @@ use crate::layout;
 use crate::srcmap::{SrcMap, UserLoc};
 
 pub(crate) const ENTRY: &str = "tandem_nf_process_entry";
+/// The timer's entry in the analysis build: `tandem_nf_timer_entry(self, now)`.
+pub(crate) const TIMER_ENTRY: &str = "tandem_nf_timer_entry";
+const TIMER_INTERVAL: &str = "tandem_nf_timer_interval_ns";
 const DESCRIBE: &str = "tandem_nf_describe";
 const STATE_NAMES: &str = "tandem_nf_state_names";
 const TYPE_NAME: &str = "tandem_nf_type_name";
@@ -153,6 +156,9 @@ pub(crate) struct Lifter<'a> {
     lm: &'a LModule,
     types: &'a Types,
     f: &'a LFunction,
+    /// The function being lifted: `process` from `tandem_nf_process_entry(self, pkt)`, or the
+    /// timer's `on_timer` from `tandem_nf_timer_entry(self, now)`.
+    building: FuncId,
     pub(crate) module: Module,
     pub(crate) diags: Vec<Diagnostic>,
     members: Vec<Member>,
@@ -223,6 +229,7 @@ impl<'a> Lifter<'a> {
             lm,
             types: &lm.types,
             f,
+            building: FuncId::Process,
             module: Module::new(nf_name),
             diags: Vec::new(),
             members: Vec::new(),
@@ -253,6 +260,59 @@ impl<'a> Lifter<'a> {
             srcmap,
             user: UserLoc::default(),
             at: (0, 0),
+        }
+    }
+
+    /// Switches to lifting another entry function (`which`: what it becomes). Forgets
+    /// everything learnt about the previous function's values, locals and blocks; keeps the
+    /// members, their uses and the declared state. Lifting `on_timer` gives the module a
+    /// timer (the interval from `tandem_nf_timer_interval_ns`).
+    pub(crate) fn start_function(&mut self, f: &'a LFunction, srcmap: SrcMap, which: FuncId) {
+        self.f = f;
+        self.building = which;
+        self.srcmap = srcmap;
+        self.provs.clear();
+        self.alloca_index.clear();
+        self.allocas.clear();
+        self.find_index.clear();
+        self.find_member.clear();
+        self.used_names.clear();
+        self.call_targets.clear();
+        self.narrowed.clear();
+        self.vals.clear();
+        self.finds.clear();
+        self.blocks.clear();
+        self.phi_params.clear();
+        self.slot_params.clear();
+        self.preds.clear();
+        self.end_slots.clear();
+        self.slots.clear();
+        self.loc = None;
+        self.srcloc = None;
+        self.user = UserLoc::default();
+        self.at = (0, 0);
+        if which == FuncId::Timer && self.module.timer.is_none() {
+            let interval_ns = timer_interval(self.lm).unwrap_or(0);
+            self.module.timer = Some(Timer {
+                interval_ns,
+                func: tandem_ir::Function::new("on_timer"),
+            });
+        }
+    }
+
+    /// The function being built.
+    pub(super) fn out(&self) -> &tandem_ir::Function {
+        match (self.building, &self.module.timer) {
+            (FuncId::Timer, Some(t)) => &t.func,
+            _ => &self.module.process,
+        }
+    }
+
+    /// The function being built, mutably.
+    pub(super) fn out_mut(&mut self) -> &mut tandem_ir::Function {
+        match (self.building, &mut self.module.timer) {
+            (FuncId::Timer, Some(t)) => &mut t.func,
+            _ => &mut self.module.process,
         }
     }
 
@@ -579,9 +639,16 @@ impl<'a> Lifter<'a> {
             self.vals
                 .insert(p.name.clone(), Lowered::Ptr(Ptr::Element(0)));
         }
-        if let Some(p) = self.f.parameters.get(1) {
-            self.vals.insert(p.name.clone(), Lowered::Ptr(Ptr::Packet));
-        }
+        // The second parameter: the packet, or the timer's `now` (read in the entry block
+        // below).
+        let now_param = match self.f.parameters.get(1) {
+            Some(p) if self.building == FuncId::Timer => Some(p.name.clone()),
+            Some(p) => {
+                self.vals.insert(p.name.clone(), Lowered::Ptr(Ptr::Packet));
+                None
+            }
+            None => None,
+        };
         let reachable: HashSet<&Name> = order.iter().map(|b| &b.name).collect();
         for bb in order {
             for s in successors(&bb.term) {
@@ -595,7 +662,7 @@ impl<'a> Lifter<'a> {
         }
         // Blocks and their parameters.
         for (i, bb) in order.iter().enumerate() {
-            let b = self.module.process.add_block();
+            let b = self.out_mut().add_block();
             self.blocks.insert(bb.name.clone(), b);
             let npreds = self.preds.get(&bb.name).map_or(0, Vec::len);
             if i == 0 || npreds < 2 {
@@ -611,7 +678,7 @@ impl<'a> Lifter<'a> {
                         _ if matches!(self.provs.get(&p.dest), Some(Prov::OneOf(_))) => Type::I8,
                         _ => Type::I64,
                     };
-                    let v = self.module.process.add_block_param(b, ty);
+                    let v = self.out_mut().add_block_param(b, ty);
                     phis.push((p.dest.clone(), v));
                 }
             }
@@ -625,7 +692,7 @@ impl<'a> Lifter<'a> {
                 .into_iter()
                 .map(|ws| {
                     ws.into_iter()
-                        .map(|w| self.module.process.add_block_param(b, ty_of_bytes(w)))
+                        .map(|w| self.out_mut().add_block_param(b, ty_of_bytes(w)))
                         .collect()
                 })
                 .collect();
@@ -655,6 +722,12 @@ impl<'a> Lifter<'a> {
             self.loc = None;
             self.user = UserLoc::default();
             let bi = index.get(&bb.name).copied().unwrap_or(usize::MAX);
+            if i == 0 {
+                if let Some(now) = &now_param {
+                    let v = self.ins1(InstKind::MetaRead { meta: Meta::Now }, Meta::Now.ty());
+                    self.def(now, v);
+                }
+            }
             // Incoming local-memory state.
             if i == 0 {
                 let widths: Vec<Vec<u64>> = self
@@ -1596,6 +1669,11 @@ fn global_u64s(m: &LModule, name: &str) -> Option<Vec<u64>> {
         ),
         _ => None,
     }
+}
+
+/// The timer's interval (`tandem_nf_timer_interval_ns`, 0 without `on_timer`).
+pub(crate) fn timer_interval(m: &LModule) -> Option<u64> {
+    global_u64s(m, TIMER_INTERVAL).and_then(|v| v.first().copied())
 }
 
 /// The NF's type name (`tandem_nf_type_name`).
