@@ -9,7 +9,8 @@ pub const SERVER_H_PATH: &str = "tandem/server.h";
 /// The header text.
 pub const SERVER_H: &str = r#"// tandem/server.h — the ABI between a generated server partition (server.cc) and the
 // Tandem runtime. Version 1. C ABI; the runtime loads server.so and calls
-// tandem_server_process once per packet that the switch sent to the server.
+// tandem_server_process once per packet that the switch sent to the server (and
+// tandem_server_timer at every timer tick, for an NF with on_timer()).
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -58,6 +59,9 @@ typedef struct tandem_packet {
 // Returns 0.
 int tandem_server_process(const tandem_state_ops* ops, tandem_packet* pkt,
                           const uint64_t* in, uint64_t* out);
+// Only for an NF with on_timer(): the whole timer, which the runtime calls at every tick
+// (`now`: the tick's time) on the primary copy, then bringing the switch up to date. Returns 0.
+int tandem_server_timer(const tandem_state_ops* ops, uint64_t now);
 uint32_t tandem_server_abi_version(void);
 
 }  // extern "C"

@@ -34,6 +34,7 @@ const NFS: &[&str] = &[
     "pktcount",
     "cmsketch",
     "lpmrouter",
+    "hhdetect",
 ];
 
 fn run_all(nf: &str) {
@@ -98,7 +99,8 @@ nf_tests!(
     trojan,
     pktcount,
     cmsketch,
-    lpmrouter
+    lpmrouter,
+    hhdetect
 );
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the

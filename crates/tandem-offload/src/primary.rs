@@ -211,14 +211,14 @@ struct OpaqueOp {
     kind: OpaqueKind,
 }
 
-fn types(module: &Module, vals: &[Value]) -> Vec<Type> {
+fn types(func: &tandem_ir::Function, vals: &[Value]) -> Vec<Type> {
     vals.iter()
-        .map(|&v| module.process.value_type(v).unwrap_or(Type::I64))
+        .map(|&v| func.value_type(v).unwrap_or(Type::I64))
         .collect()
 }
 
-fn masks(module: &Module, vals: &[Value]) -> Vec<u64> {
-    types(module, vals).into_iter().map(Type::mask).collect()
+fn masks(func: &tandem_ir::Function, vals: &[Value]) -> Vec<u64> {
+    types(func, vals).into_iter().map(Type::mask).collect()
 }
 
 impl Primary {
@@ -244,26 +244,30 @@ impl Primary {
                 StateKind::Scalar { ty } => StateInfo::Scalar { ty: *ty },
             })
             .collect();
-        for (_, d) in module.process.insts.iter() {
+        // process() first, then on_timer: the first operation of each kind gives its types.
+        let insts = module
+            .functions()
+            .flat_map(|(_, f)| f.insts.iter().map(move |(_, d)| (f, d)));
+        for (f, d) in insts {
             let (state, which, t) = match &d.kind {
                 InstKind::MapFind { state, key } => {
                     let value: Vec<Value> = d.results.iter().skip(1).copied().collect();
                     let t = OpTypes {
-                        key: masks(&module, key),
-                        value: masks(&module, &value),
+                        key: masks(f, key),
+                        value: masks(f, &value),
                     };
                     (state, 0, t)
                 }
                 InstKind::MapInsert { state, key, value } => {
                     let t = OpTypes {
-                        key: masks(&module, key),
-                        value: masks(&module, value),
+                        key: masks(f, key),
+                        value: masks(f, value),
                     };
                     (state, 1, t)
                 }
                 InstKind::MapErase { state, key } => {
                     let t = OpTypes {
-                        key: masks(&module, key),
+                        key: masks(f, key),
                         value: Vec::new(),
                     };
                     (state, 2, t)

@@ -440,6 +440,9 @@ enum Cells {
     AllChanged,
     /// This cell, if its value changed.
     One(u64),
+    /// This cell, written whether changed or not (a switch-owned register: the switch
+    /// changes it itself, so what was last written says nothing).
+    OneForced(u64),
 }
 
 /// A batch of map changes, by position.
@@ -1020,11 +1023,11 @@ impl SyncEngine {
             return Ok(());
         };
         let range = match cells {
-            Cells::One(i) if i < len => i..i + 1,
-            Cells::One(_) => return Ok(()),
+            Cells::One(i) | Cells::OneForced(i) if i < len => i..i + 1,
+            Cells::One(_) | Cells::OneForced(_) => return Ok(()),
             Cells::AllForced | Cells::AllChanged => 0..len,
         };
-        let all = cells == Cells::AllForced;
+        let all = matches!(cells, Cells::AllForced | Cells::OneForced(_));
         let cell = &mut self.cell;
         cell.resize(fields, 0);
         let read = |cell: &mut Vec<u64>, i: u64| -> Result<(), OffloadError> {
@@ -1398,7 +1401,21 @@ impl SyncEngine {
         primary: &mut Primary,
     ) -> Result<(), OffloadError> {
         let owned: Vec<u32> = self.switch_owned.iter().copied().collect();
-        for sid in owned {
+        self.read_switch_owned_of(cp, primary, &owned)
+    }
+
+    /// [`SyncEngine::read_switch_owned`] for some states only (those not switch-owned are
+    /// skipped): what a timer tick reads.
+    pub fn read_switch_owned_of(
+        &mut self,
+        cp: &mut dyn ControlPlane,
+        primary: &mut Primary,
+        states: &[u32],
+    ) -> Result<(), OffloadError> {
+        for &sid in states {
+            if !self.switch_owned.contains(&sid) {
+                continue;
+            }
             let Some(rs) = self.regs.get(&sid) else {
                 continue;
             };
@@ -1438,6 +1455,29 @@ impl SyncEngine {
             }
         }
         Ok(())
+    }
+
+    /// Writes the switch-owned cells `touched` lists (a vector or scalar written as a whole:
+    /// every cell) from the primary copy, changed or not: what a timer tick wrote into state
+    /// the switch owns (e.g. a sketch reset). Returns the cells written.
+    pub fn write_switch_owned_touched(
+        &mut self,
+        cp: &mut dyn ControlPlane,
+        primary: &Primary,
+        touched: &Touched,
+    ) -> Result<u64, OffloadError> {
+        let before = self.stats.register_writes;
+        for &(sid, cell) in touched.others() {
+            if !self.switch_owned.contains(&sid) {
+                continue;
+            }
+            let cells = match cell {
+                Some(i) => Cells::OneForced(i),
+                None => Cells::AllForced,
+            };
+            self.sync_registers(cp, primary, sid, cells)?;
+        }
+        Ok(self.stats.register_writes - before)
     }
 
     /// Writes switch-owned registers from the primary copy (after a server-side fallback run

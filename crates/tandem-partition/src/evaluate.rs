@@ -394,6 +394,9 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
         tables: 0,
         salus: 0,
     };
+    // What on_timer writes: the server writes it at each tick, so a switch copy must be one
+    // the runtime can update atomically.
+    let (_, timer_writes) = ctx.module.timer_state_effects();
     for (sid, obj) in ctx.module.states.iter() {
         let list = &ctx.accesses_of[sid.index()];
         let (sw, sv): (Vec<StmtId>, Vec<StmtId>) =
@@ -433,6 +436,9 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
         } else if sw_writes {
             Placement::SwitchRegister
         } else if !sv.is_empty() || reread.contains(&sid.index()) {
+            Placement::Replicated
+        } else if is_map && timer_writes.contains(&sid) {
+            // Read on the switch, written by on_timer only: write-back tables and the flag.
             Placement::Replicated
         } else if is_map {
             Placement::SwitchTable

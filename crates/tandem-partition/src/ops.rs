@@ -174,7 +174,7 @@ pub fn unsupported(
                     // A switch copy would need prefix-aware write-back tables: a longer
                     // prefix in the main table must still win over a shorter pending one.
                     Some(
-                        "this LPM map is written per packet; its lookups stay with the writes on the server"
+                        "this LPM map is written (per packet or by on_timer); its lookups stay with the writes on the server"
                             .into(),
                     )
                 } else {
@@ -311,15 +311,16 @@ pub fn is_pure(module: &Module, stmt: &Stmt) -> bool {
     }
 }
 
-/// Does `process` insert into or erase from LPM map `state`?
+/// Does `process` (or `on_timer`) insert into or erase from LPM map `state`?
 fn lpm_written(module: &Module, state: StateId) -> bool {
-    let f = &module.process;
-    f.blocks.iter().any(|(_, b)| {
-        b.insts.iter().any(|&i| {
-            matches!(
-                &f.insts[i].kind,
-                InstKind::MapInsert { state: s, .. } | InstKind::MapErase { state: s, .. } if *s == state
-            )
+    module.functions().any(|(_, f)| {
+        f.blocks.iter().any(|(_, b)| {
+            b.insts.iter().any(|&i| {
+                matches!(
+                    &f.insts[i].kind,
+                    InstKind::MapInsert { state: s, .. } | InstKind::MapErase { state: s, .. } if *s == state
+                )
+            })
         })
     })
 }
