@@ -174,7 +174,7 @@ pub fn unsupported(
                     // A switch copy would need prefix-aware write-back tables: a longer
                     // prefix in the main table must still win over a shorter pending one.
                     Some(
-                        "this LPM map is written (per packet or by on_timer); its lookups stay with the writes on the server"
+                        "this LPM map is written per packet or by on_timer; its lookups stay with the writes on the server"
                             .into(),
                     )
                 } else {
