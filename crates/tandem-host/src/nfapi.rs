@@ -29,7 +29,12 @@ pub const HEADERS: &[(&str, &str)] = &[
         "lpm.hh",
         include_str!("../../../nfapi/include/tandem/lpm.hh"),
     ),
+    (
+        "header.hh",
+        include_str!("../../../nfapi/include/tandem/header.hh"),
+    ),
     ("nf.hh", include_str!("../../../nfapi/include/tandem/nf.hh")),
+    ("pp.hh", include_str!("../../../nfapi/include/tandem/pp.hh")),
     (
         "packet.hh",
         include_str!("../../../nfapi/include/tandem/packet.hh"),

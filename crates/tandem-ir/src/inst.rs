@@ -345,7 +345,7 @@ pub enum InstKind {
         /// Value when false.
         if_false: Value,
     },
-    /// `vR:iN = bswap a` — reverse the bytes of `a` (`N` a multiple of 16).
+    /// `vR:iN = bswap a` — reverse the bytes of `a` (`N` a multiple of 8; LLVM has multiples of 16, and declared headers have 3-, 5- and 7-byte fields).
     Bswap {
         /// The operand.
         arg: Value,

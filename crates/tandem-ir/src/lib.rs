@@ -49,7 +49,7 @@
 //!   (`shl`, `lshr`) or all sign bits (`ashr`) — as P4 does; C++ leaves this undefined.
 //! * `icmp` predicates `eq ne ult ule ugt uge slt sle sgt sge` give `i1` (1 = true).
 //! * `zext`/`sext` widen, `trunc` keeps the low bits; `select c, a, b` is `a` if `c == 1`.
-//! * `bswap` reverses the bytes of an `iN` with `N` a multiple of 16 (LLVM's `llvm.bswap`).
+//! * `bswap` reverses the bytes of an `iN` with `N` a multiple of 8 (LLVM's `llvm.bswap`, and whole fields of declared headers).
 //! * `const` results are given in decimal in the text form.
 //!
 //! ## Headers and byte order
@@ -71,11 +71,14 @@
 //!    `trunc(lshr(field, 8*(n-1-i)))` to `i8`.
 //!
 //! **Presence** is decided once when the packet arrives, exactly as the NF API's native
-//! accessors decide it (see [`interp::HeaderOffsets::parse`]): `eth` if `len >= 14`; `ipv4` if
+//! accessors decide it (see [`parse_graph`]): `eth` if `len >= 14`; `ipv4` if
 //! `eth`, `ethertype == 0x0800`, `len >= 34`, version 4, `ihl >= 5` and `len >= 14 + 4*ihl`;
 //! `tcp` if `ipv4`, `protocol == 6` and `len >= l4 + 20`; `udp` if `ipv4`, `protocol == 17`
-//! and `len >= l4 + 8`, where `l4 = 14 + 4*ihl`. Writes to `ethertype`, `version_ihl` or
-//! `protocol` do not change presence or offsets. `hdr.valid h` tests presence. As in P4,
+//! and `len >= l4 + 8`, where `l4 = 14 + 4*ihl`. A module may declare more headers
+//! (`header vlan {tci: i16, ethertype: i16}`) and parse-graph edges
+//! (`parse eth.ethertype == 0x8100 -> vlan`, `parse vlan.ethertype == 0x800 -> ipv4`); the
+//! offsets then follow the graph. Writes to `ethertype`, `version_ihl`, `protocol` or any select
+//! field do not change presence or offsets. `hdr.valid h` tests presence. As in P4,
 //! reading a field of an absent header gives 0 and writing one does nothing: the lifter turns
 //! `tcp ? tcp->sport : udp->sport` into two reads and a `select`, and a store through such a
 //! pointer into guarded writes. The packet length never changes.
@@ -198,6 +201,7 @@ mod inst;
 pub mod interp;
 mod module;
 mod parse;
+pub mod parse_graph;
 pub mod payload;
 mod print;
 mod renumber;
@@ -207,7 +211,7 @@ pub mod verify;
 pub mod words;
 
 pub use entity::{Arena, Block, EntityRef, FileId, Inst, StateId, Value};
-pub use header::{Header, HeaderField, Meta};
+pub use header::{Header, HeaderDecl, HeaderError, HeaderField, Meta, MAX_HEADER_FIELDS};
 pub use inst::{BinOp, BlockCall, CastOp, Effect, HashAlgo, InstKind, IntCC, SourceLoc};
 pub use interp::{
     Action, DumpEntry, DumpFormat, InterpError, InterpOptions, Interpreter, Machine, MapRules,
@@ -218,6 +222,7 @@ pub use module::{
     ValueDef,
 };
 pub use parse::{parse_module, ParseError};
+pub use parse_graph::{deparse_order, HeaderOffsets, ParseEdge};
 pub use print::{print_inst, print_layout, print_module};
 pub use renumber::renumber;
 pub use state::{Layout, LayoutField, StateKind, StateObject};

@@ -43,7 +43,7 @@
 //! 16. `icmp`: two operands of the same type, one `i1` result.
 //! 17. `zext`/`sext`: result strictly wider than the operand; `trunc`: strictly narrower.
 //! 18. `select c, a, b`: `c: i1`, `a`, `b` and the result of one type. `bswap`: operand and
-//!     result of one type whose width is a multiple of 16.
+//!     result of one type whose width is a multiple of 8.
 //! 19. `hdr.read f`: one result of the field's width; `hdr.write f, v`: `v` has the field's
 //!     width, no results. `hdr.valid`: one `i1` result. `meta.read`: one result of the
 //!     item's type (`in_port: i16`, `length: i16`, `now: i64`).
@@ -60,10 +60,18 @@
 //! 24. `opaque`: non-empty callee name; any arguments and results; effects name declared
 //!     states.
 //!
+//! **Headers** ([`crate::parse_graph`])
+//! 25. Declared headers are not built in and have distinct names; every header and field an
+//!     instruction or effect names is built in or declared.
+//! 26. Parse edges join built-in or declared headers; a `select` field belongs to `from` and
+//!     `value` fits its width; no edge leads to `eth` or leaves `tcp`; no two edges leave one
+//!     header with the same condition; the graph has no cycle; every declared header is the
+//!     target of some edge.
+//!
 //! **Timer**
-//! 25. The timer's interval is at least 1 ns, and no server function is named `on_timer`
+//! 27. The timer's interval is at least 1 ns, and no server function is named `on_timer`
 //!     when the module has a timer.
-//! 26. `on_timer` has no packet: it contains no `hdr.read`, `hdr.write`, `hdr.valid`,
+//! 28. `on_timer` has no packet: it contains no `hdr.read`, `hdr.write`, `hdr.valid`,
 //!     `meta.read in_port`, `meta.read length`, `send`, `drop` or `opaque` (`meta.read now`
 //!     is the tick's time).
 
@@ -166,6 +174,21 @@ pub fn verify_module(module: &Module) -> Result<(), VerifyErrors> {
         v.function(&t.func, "on_timer");
         v.timer_packet_free(&t.func);
     }
+    if v.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(VerifyErrors(v.errors))
+    }
+}
+
+/// Checks only the declared headers and the parse graph (invariants 25–26), for front ends
+/// that build them before the body.
+pub fn verify_parse_graph(module: &Module) -> Result<(), VerifyErrors> {
+    let mut v = Verifier {
+        module,
+        errors: Vec::new(),
+    };
+    v.headers();
     if v.errors.is_empty() {
         Ok(())
     } else {
@@ -278,6 +301,7 @@ impl<'m> Verifier<'m> {
                 StateKind::Scalar { .. } => {}
             }
         }
+        self.headers();
         let mut fns = HashSet::new();
         for name in &m.server_functions {
             if !is_ident(name) || name == "process" {
@@ -292,6 +316,90 @@ impl<'m> Verifier<'m> {
                     format!("server function `{name}` declared twice"),
                 );
             }
+        }
+    }
+
+    fn headers(&mut self) {
+        let m = self.module;
+        let mut names = HashSet::new();
+        for h in &m.headers {
+            if h.is_builtin() || !names.insert(h.name()) {
+                self.err(
+                    ErrorLocation::Module,
+                    format!("header `{h}` declared twice or built in"),
+                );
+            }
+        }
+        let known = |h: crate::Header| h.is_builtin() || m.headers.contains(&h);
+        let mut conds = HashSet::new();
+        for e in &m.parse_edges {
+            let what = match e.select {
+                Some(f) => format!("parse {f} == {:#x} -> {}", e.value, e.to),
+                None => format!("parse {} -> {}", e.from, e.to),
+            };
+            let bad = |msg: &str| format!("`{what}`: {msg}");
+            let mut errs = Vec::new();
+            if !known(e.from) || !known(e.to) {
+                errs.push(bad("names an undeclared header"));
+            }
+            if let Some(f) = e.select {
+                if f.header() != e.from {
+                    errs.push(bad(
+                        "the select field is not a field of the header it follows",
+                    ));
+                }
+                if f.ty().wrap(e.value) != e.value {
+                    errs.push(bad("the value does not fit the field"));
+                }
+            }
+            if e.to == crate::Header::Eth || e.from == crate::Header::Tcp {
+                errs.push(bad("no edge may lead to `eth` or leave `tcp`"));
+            }
+            if !conds.insert((e.from, e.select, e.value)) {
+                errs.push(bad(
+                    "another edge leaves the same header on the same condition",
+                ));
+            }
+            for msg in errs {
+                self.err(ErrorLocation::Module, msg);
+            }
+        }
+        for h in &m.headers {
+            if !m.parse_edges.iter().any(|e| e.to == *h) {
+                self.err(
+                    ErrorLocation::Module,
+                    format!("header `{h}` is declared but no `parse` edge leads to it"),
+                );
+            }
+        }
+        // A cycle: the deparse order's topological sort cannot finish without it.
+        let edges: Vec<_> = m
+            .parse_edges
+            .iter()
+            .chain(&crate::parse_graph::BUILTIN_EDGES)
+            .collect();
+        let mut order: Vec<crate::Header> = Vec::new();
+        let nodes: Vec<crate::Header> = crate::Header::ALL
+            .into_iter()
+            .chain(m.headers.iter().copied())
+            .collect();
+        loop {
+            let ready = nodes.iter().find(|n| {
+                !order.contains(n) && edges.iter().all(|e| e.to != **n || order.contains(&e.from))
+            });
+            match ready {
+                Some(n) => order.push(*n),
+                None => break,
+            }
+        }
+        if order.len() < nodes.len() {
+            self.err(ErrorLocation::Module, "the parse graph has a cycle");
+        }
+    }
+
+    fn known_header(&self, errs: &mut Vec<String>, h: crate::Header) {
+        if !h.is_builtin() && !self.module.headers.contains(&h) {
+            errs.push(format!("header `{h}` is not declared in this module"));
         }
     }
 
@@ -449,7 +557,7 @@ impl<'m> Verifier<'m> {
         }
     }
 
-    /// Invariant 26: `on_timer` does nothing that needs a packet.
+    /// Invariant 28: `on_timer` does nothing that needs a packet.
     fn timer_packet_free(&mut self, func: &Function) {
         for (b, data) in func.blocks.iter() {
             for &inst in &data.insts {
@@ -740,9 +848,9 @@ impl<'m> Verifier<'m> {
             }
             InstKind::Bswap { arg } => {
                 if let Some(ty) = t(*arg) {
-                    if ty.bits() % 16 != 0 {
+                    if ty.bits() % 8 != 0 {
                         errs.push(format!(
-                            "bswap needs a width that is a multiple of 16, not {ty}"
+                            "bswap needs a width that is a multiple of 8, not {ty}"
                         ));
                     }
                     expect_results(&mut errs, &[ty]);
@@ -758,12 +866,19 @@ impl<'m> Verifier<'m> {
                 }
                 expect_results(&mut errs, &[algo.result_type()]);
             }
-            InstKind::HdrRead { field } => expect_results(&mut errs, &[field.ty()]),
+            InstKind::HdrRead { field } => {
+                self.known_header(&mut errs, field.header());
+                expect_results(&mut errs, &[field.ty()])
+            }
             InstKind::HdrWrite { field, value } => {
+                self.known_header(&mut errs, field.header());
                 expect_operand(&mut errs, "value", *value, field.ty());
                 expect_results(&mut errs, &[]);
             }
-            InstKind::HdrValid { .. } => expect_results(&mut errs, &[Type::I1]),
+            InstKind::HdrValid { header } => {
+                self.known_header(&mut errs, *header);
+                expect_results(&mut errs, &[Type::I1])
+            }
             InstKind::MetaRead { meta } => expect_results(&mut errs, &[meta.ty()]),
             InstKind::MapFind { state: s, key }
             | InstKind::MapErase { state: s, key }

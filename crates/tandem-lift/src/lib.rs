@@ -70,6 +70,7 @@ pub fn lift(llvm_ir_text: &str) -> Result<Lifted, LiftError> {
         .filter(|_| has_timer(&lm));
     let mut l = translate::Lifter::new(&lm, entry, name.clone(), srcmap);
     l.read_members();
+    l.read_headers();
     let order = translate::rpo(entry);
     l.scan(&order);
     match timer {
@@ -133,7 +134,7 @@ fn first_error_per_statement(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
     out
 }
 
-/// What on_timer() lifted to that needs a packet (the verifier refuses it): `L014` at its
+/// What on_timer() lifted to that needs a packet (the verifier refuses it): `L015` at its
 /// line. The front end reports unknown calls itself; this catches the rest.
 fn timer_packet_uses(module: &tandem_ir::Module) -> Vec<Diagnostic> {
     use tandem_ir::{InstKind, Meta};

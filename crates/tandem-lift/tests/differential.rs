@@ -66,7 +66,12 @@ fn lpmrouter_lifted_matches_native() {
     differential("lpmrouter", Plan::Plain, "enterprise", 12_000);
 }
 
-/// Four 10 ms epochs: the lifted on_timer (a reset loop over three vectors) at each tick.
+#[test]
+fn vxlangw_lifted_matches_native() {
+    differential("vxlangw", Plan::Vxlan, "enterprise", 12_000);
+}
+
+/// Three 10 ms ticks: the lifted on_timer (a reset loop over two vectors) at each.
 #[test]
 fn hhdetect_lifted_matches_native() {
     differential("hhdetect", Plan::Plain, "datamining", 40_000);

@@ -320,7 +320,8 @@ impl<'a> Context<'a> {
         let live_points = vec![live_points];
         let mut field_writers: std::collections::BTreeMap<tandem_ir::HeaderField, Vec<StmtId>> =
             std::collections::BTreeMap::new();
-        for &f in tandem_ir::HeaderField::ALL {
+        let declared = module.headers.iter().flat_map(|h| h.fields());
+        for f in tandem_ir::HeaderField::ALL.iter().copied().chain(declared) {
             let w: Vec<StmtId> = ids
                 .iter()
                 .copied()

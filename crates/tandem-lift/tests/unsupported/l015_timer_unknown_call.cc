@@ -1,4 +1,4 @@
-// expect: L014 on_timer() calls `report_epoch`
+// expect: L015 on_timer() calls `report_epoch`
 #include <tandem/nf.hh>
 extern "C" void report_epoch(uint32_t epoch);  // a library the NF links with
 struct Nf : tandem::Element {
