@@ -483,7 +483,9 @@ impl<'m> FuncBuilder<'m> {
         match self.module.states.get(state).map(|s| &s.kind) {
             Some(StateKind::HashMap { key, value, .. })
             | Some(StateKind::ExpiringMap { key, value, .. })
-            | Some(StateKind::LpmMap { key, value, .. }) => {
+            | Some(StateKind::LpmMap { key, value, .. })
+            | Some(StateKind::TernaryMap { key, value, .. })
+            | Some(StateKind::RangeMap { key, value, .. }) => {
                 if value_part {
                     value.types().collect()
                 } else {

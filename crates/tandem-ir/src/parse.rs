@@ -596,19 +596,33 @@ impl Parser {
     }
 
     fn state_kind(&mut self) -> Result<StateKind, ParseError> {
-        let (kw, t) = self.ident("`hashmap`, `vector`, `scalar`, `expiring_map` or `lpm_map`")?;
+        let (kw, t) = self.ident(
+            "`hashmap`, `vector`, `scalar`, `expiring_map`, `lpm_map`, `ternary_map` or `range_map`",
+        )?;
         self.expect_punct('<')?;
         let kind = match kw.as_str() {
-            "lpm_map" => {
+            "lpm_map" | "ternary_map" | "range_map" => {
                 let key = self.layout()?;
                 self.expect_punct(',')?;
                 let value = self.layout()?;
                 self.expect_punct(',')?;
                 let capacity = self.number("a capacity")?;
-                StateKind::LpmMap {
-                    key,
-                    value,
-                    capacity,
+                match kw.as_str() {
+                    "lpm_map" => StateKind::LpmMap {
+                        key,
+                        value,
+                        capacity,
+                    },
+                    "ternary_map" => StateKind::TernaryMap {
+                        key,
+                        value,
+                        capacity,
+                    },
+                    _ => StateKind::RangeMap {
+                        key,
+                        value,
+                        capacity,
+                    },
                 }
             }
             "hashmap" | "expiring_map" => {
@@ -645,7 +659,7 @@ impl Parser {
                 return self.err_at(
                     &t,
                     format!(
-                    "unknown state kind `{kw}` (expected hashmap, vector, scalar, expiring_map, lpm_map)"
+                    "unknown state kind `{kw}` (expected hashmap, vector, scalar, expiring_map, lpm_map, ternary_map, range_map)"
                 ),
                 )
             }

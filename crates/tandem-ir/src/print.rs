@@ -104,14 +104,14 @@ fn state_kind(kind: &StateKind) -> String {
                 print_layout(value)
             )
         }
-        StateKind::LpmMap {
-            key,
-            value,
-            capacity,
-        } => format!(
-            "lpm_map<{}, {}, {capacity}>",
+        StateKind::LpmMap { key, value, .. }
+        | StateKind::TernaryMap { key, value, .. }
+        | StateKind::RangeMap { key, value, .. } => format!(
+            "{}<{}, {}, {}>",
+            kind.keyword(),
             print_layout(key),
-            print_layout(value)
+            print_layout(value),
+            kind.map_capacity().unwrap_or(0)
         ),
         StateKind::Vector { elem, len } => format!("vector<{}, {len}>", print_layout(elem)),
         StateKind::Scalar { ty } => format!("scalar<{ty}>"),

@@ -47,11 +47,14 @@
 //! 19. `hdr.read f`: one result of the field's width; `hdr.write f, v`: `v` has the field's
 //!     width, no results. `hdr.valid`: one `i1` result. `meta.read`: one result of the
 //!     item's type (`in_port: i16`, `length: i16`, `now: i64`).
-//! 20. `map.find/insert/erase` name a hashmap, expiring map or LPM map; keys are the fields of
+//! 20. `map.find/insert/erase` name a map (hash, expiring, LPM, ternary or range); keys are the fields of
 //!     the key layout; `map.insert` values are the fields of the value layout. `map.find`
 //!     results are `i1` then the value fields; `map.insert` has one `i1` result; `map.erase`
 //!     none. On an `lpm_map`, `map.insert`/`map.erase` take the key field and then the prefix
-//!     length as an `i8`. An `lpm_map` key layout has exactly one field.
+//!     length as an `i8`; on a `ternary_map` the key fields, a mask per key field and the
+//!     priority as an `i32`; on a `range_map` the low and high bound (the key field's type)
+//!     and the priority as an `i32` ([`crate::StateKind::entry_key_layout`]). `lpm_map` and
+//!     `range_map` key layouts have exactly one field.
 //! 21. `vec.get/set` name a vector; the index is any integer type; `vec.get` results and
 //!     `vec.set` values are the element fields.
 //! 22. `scalar.load/store` name a scalar; the loaded/stored value has the scalar's type.
@@ -278,17 +281,18 @@ impl<'m> Verifier<'m> {
                         self.err(loc.clone(), "idle timeout must be at least 1 ns");
                     }
                 }
-                StateKind::LpmMap {
-                    key,
-                    value,
-                    capacity,
-                } => {
+                StateKind::LpmMap { key, value, .. }
+                | StateKind::TernaryMap { key, value, .. }
+                | StateKind::RangeMap { key, value, .. } => {
                     self.layout(&loc, "key", key, false);
                     self.layout(&loc, "value", value, true);
-                    if key.fields.len() != 1 {
-                        self.err(loc.clone(), "an lpm_map key has exactly one integer field");
+                    if key.fields.len() != 1 && !matches!(s.kind, StateKind::TernaryMap { .. }) {
+                        self.err(
+                            loc.clone(),
+                            format!("a {} key has exactly one integer field", s.kind.keyword()),
+                        );
                     }
-                    if *capacity == 0 {
+                    if s.kind.map_capacity() == Some(0) {
                         self.err(loc.clone(), "capacity must be at least 1");
                     }
                 }
@@ -884,23 +888,14 @@ impl<'m> Verifier<'m> {
             | InstKind::MapErase { state: s, key }
             | InstKind::MapInsert { state: s, key, .. } => {
                 match state(*s).and_then(|k| k.map_layouts()) {
-                    None => errs.push(format!(
-                        "{} is not a hashmap, expiring_map or lpm_map",
-                        self.sname(*s)
-                    )),
+                    None => errs.push(format!("{} is not a map", self.sname(*s))),
                     Some((kl, vl)) => {
-                        let lpm = state(*s).and_then(|k| k.lpm_bits()).is_some();
-                        if lpm && !matches!(kind, InstKind::MapFind { .. }) {
-                            // The entry key: the prefix, then its length.
-                            let mut entry = kl.clone();
-                            entry.fields.push(crate::LayoutField {
-                                name: "prefix_len".into(),
-                                ty: Type::I8,
-                                offset: None,
-                            });
-                            fields(&mut errs, "key", key, &entry);
-                        } else {
+                        if matches!(kind, InstKind::MapFind { .. }) {
                             fields(&mut errs, "key", key, kl);
+                        } else if let Some(entry) = state(*s).and_then(|k| k.entry_key_layout()) {
+                            // The entry's name: key, or prefix and length, or key, mask and
+                            // priority, or range and priority.
+                            fields(&mut errs, "key", key, &entry);
                         }
                         match kind {
                             InstKind::MapFind { .. } => {

@@ -153,6 +153,19 @@ do anything that needs a packet.
 
 Fix: keep on_timer() to state updates (reset a sketch with a loop of `v[i] = 0`, age
 entries, bump an epoch counter); do other work in configure() or process().";
+    PriorityEntry = "L016", Error, "ternary or range entry that can never be inserted",
+"A TernaryMap or RangeMap insert or erase names a constant priority of 0 or above 2^31 - 1
+(2147483647), or a RangeMap entry with a constant range whose low end is above its high end.
+Natively the call would do nothing (insert returns false), which is never what was meant.
+Priorities are P4Runtime's: positive 32-bit integers, a higher one winning.
+
+Fix: use priorities from 1 to 2147483647, distinct per entry, and ranges with lo <= hi.";
+    RangeKey = "L017", Error, "range map key is not one unsigned integer",
+"A RangeMap's key must be one unsigned integer of 8, 16, 32 or 64 bits (a port as a
+host-order uint16_t: `ports.find(ntohs(tcp->dport))`): a range compares the key as one
+number, and a switch's range match kind takes one field.
+
+Fix: key the map by the field alone, or use a TernaryMap for structs (masks per field).";
     OpaqueCall = "L101", Warning, "call kept as an opaque server-only statement",
 "process() calls a function the front end does not know (a library function such as memcmp
 or strstr). The call is kept as an opaque statement that runs only on the server; it is

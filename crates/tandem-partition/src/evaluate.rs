@@ -347,11 +347,14 @@ pub(crate) const TCAM_BLOCK_ENTRIES: u64 = 512;
 /// Key bits of one TCAM block word.
 pub(crate) const TCAM_BLOCK_BITS: u64 = 44;
 
-/// TCAM blocks of one copy of an LPM map (`ceil(capacity / 512) × ceil(key bits / 44)`); 0
-/// for other kinds.
+/// TCAM blocks of one copy of an LPM, ternary or range map (`ceil(capacity / 512) × ceil(key
+/// bits / 44)`; a range key is counted at its width, as Tofino's range units encode it in
+/// TCAM); 0 for other kinds.
 fn tcam_blocks(kind: &StateKind) -> u64 {
     match kind {
-        StateKind::LpmMap { key, capacity, .. } => {
+        StateKind::LpmMap { key, capacity, .. }
+        | StateKind::TernaryMap { key, capacity, .. }
+        | StateKind::RangeMap { key, capacity, .. } => {
             let key_bits = crate::build::layout_bits(key).max(1);
             capacity.div_ceil(TCAM_BLOCK_ENTRIES) * key_bits.div_ceil(TCAM_BLOCK_BITS)
         }
@@ -376,6 +379,12 @@ fn state_shape(kind: &StateKind) -> (u64, bool, bool) {
         } => (capacity * (bits(key) + bits(value)), true, true),
         // The prefixes sit in TCAM (`tcam_blocks`); SRAM holds the action data.
         StateKind::LpmMap {
+            value, capacity, ..
+        }
+        | StateKind::TernaryMap {
+            value, capacity, ..
+        }
+        | StateKind::RangeMap {
             value, capacity, ..
         } => (capacity * bits(value), true, false),
         StateKind::Vector { elem, len } => (len * bits(elem), false, false),

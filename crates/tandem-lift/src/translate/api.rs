@@ -93,6 +93,24 @@ impl<'a> Lifter<'a> {
         }
     }
 
+    /// `map.insert` of the entry `key` names, with the value at `value_ptr`; its result
+    /// (whether it was stored) defines `dest`.
+    pub(super) fn insert_entry(
+        &mut self,
+        state: StateId,
+        key: Vec<Value>,
+        value_ptr: Option<&Operand>,
+        dest: Option<&Name>,
+    ) {
+        let val_ptr = value_ptr.map(|a| self.ptr(a)).unwrap_or(Ptr::Null);
+        let layout = self.value_layout(state);
+        let value = self.read_from(&val_ptr, &layout);
+        let ok = self.ins1(InstKind::MapInsert { state, key, value }, Type::I1);
+        if let Some(d) = dest {
+            self.def(d, ok);
+        }
+    }
+
     pub(super) fn map_state(&mut self, m: usize) -> Option<StateId> {
         let s = self.map_states.get(&m).copied();
         if s.is_none() {
@@ -113,22 +131,18 @@ impl<'a> Lifter<'a> {
     }
 
     pub(super) fn key_values(&mut self, state: StateId, key_ptr: &Ptr) -> Vec<Value> {
-        let layout = match &self.module.states[state].kind {
-            StateKind::HashMap { key, .. }
-            | StateKind::ExpiringMap { key, .. }
-            | StateKind::LpmMap { key, .. } => key.clone(),
-            _ => Layout::default(),
-        };
+        let layout = self.module.states[state]
+            .kind
+            .map_layouts()
+            .map(|(k, _)| k.clone())
+            .unwrap_or_default();
         self.read_from(key_ptr, &layout)
     }
 
     pub(super) fn value_layout(&self, state: StateId) -> Layout {
         match &self.module.states[state].kind {
-            StateKind::HashMap { value, .. }
-            | StateKind::ExpiringMap { value, .. }
-            | StateKind::LpmMap { value, .. } => value.clone(),
             StateKind::Vector { elem, .. } => elem.clone(),
-            _ => Layout::default(),
+            k => k.map_layouts().map(|(_, v)| v.clone()).unwrap_or_default(),
         }
     }
 
@@ -275,11 +289,12 @@ impl<'a> Lifter<'a> {
                     self.def(d, v);
                 }
             }
-            "map_find" | "emap_find" | "map_lookup" | "emap_lookup" | "lpm_find" | "lpm_lookup" => {
+            "map_find" | "emap_find" | "map_lookup" | "emap_lookup" | "lpm_find" | "lpm_lookup"
+            | "tern_find" | "tern_lookup" | "range_find" | "range_lookup" => {
                 let Some((state, key)) = self.map_and_key(args) else {
                     return;
                 };
-                if !self.lpm_key_ok(state) {
+                if !self.integer_key_ok(state) {
                     return;
                 }
                 let tys: Vec<Type> = std::iter::once(Type::I1)
@@ -315,13 +330,7 @@ impl<'a> Lifter<'a> {
                 let Some((state, key)) = self.map_and_key(args) else {
                     return;
                 };
-                let val_ptr = args.get(3).map(|a| self.ptr(a)).unwrap_or(Ptr::Null);
-                let layout = self.value_layout(state);
-                let value = self.read_from(&val_ptr, &layout);
-                let ok = self.ins1(InstKind::MapInsert { state, key, value }, Type::I1);
-                if let Some(d) = dest {
-                    self.def(d, ok);
-                }
+                self.insert_entry(state, key, args.get(3).copied(), dest);
             }
             "map_erase" | "emap_erase" => {
                 let Some((state, key)) = self.map_and_key(args) else {
@@ -346,7 +355,10 @@ impl<'a> Lifter<'a> {
                 self.ins(InstKind::MapErase { state, key }, &[]);
             }
             "lpm_insert" | "lpm_erase" => self.translate_lpm(op, args, dest),
-            "map_size" | "emap_size" | "lpm_size" => {
+            "tern_insert" | "tern_erase" | "range_insert" | "range_erase" => {
+                self.translate_priority_entry(op, args, dest)
+            }
+            "map_size" | "emap_size" | "lpm_size" | "tern_size" | "range_size" => {
                 let v = self.ins1(
                     InstKind::Opaque {
                         name: format!("tandem.{op}"),
