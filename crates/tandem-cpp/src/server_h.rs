@@ -26,7 +26,10 @@ extern "C" {
 // state object and synchronises replicated ones with the switch (atomic update, output commit).
 // On an LPM map (`lpm_map`, longest prefix match) map_find's key is the looked-up address
 // (the longest matching prefix's value is returned), and map_insert's and map_erase's key is
-// {prefix, prefix length} (two words).
+// {prefix, prefix length} (two words). On a ternary or range map (`ternary_map`, `range_map`)
+// map_find's key is the looked-up key (the highest-priority matching entry's value is
+// returned), and map_insert's and map_erase's key names the entry: {key fields..., mask
+// fields..., priority}, or {lo, hi, priority}.
 typedef struct tandem_state_ops {
     void* ctx;
     // 1 and the value on a hit, else 0 (value untouched).

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-const NFS: [&str; 10] = [
+const NFS: [&str; 11] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -18,6 +18,7 @@ const NFS: [&str; 10] = [
     "lpmrouter",
     "vxlangw",
     "hhdetect",
+    "aclfw",
 ];
 
 fn root() -> PathBuf {

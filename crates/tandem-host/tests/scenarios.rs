@@ -36,6 +36,7 @@ const NFS: &[&str] = &[
     "cmsketch",
     "lpmrouter",
     "hhdetect",
+    "aclfw",
 ];
 
 fn run_all(nf: &str) {
@@ -101,7 +102,8 @@ nf_tests!(
     pktcount,
     cmsketch,
     lpmrouter,
-    hhdetect
+    hhdetect,
+    aclfw
 );
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the

@@ -76,3 +76,10 @@ fn vxlangw_lifted_matches_native() {
 fn hhdetect_lifted_matches_native() {
     differential("hhdetect", Plan::Plain, "datamining", 40_000);
 }
+
+/// Ternary rules over the addresses, protocol, port classes and ingress port, port classes
+/// by range: every lookup the highest-priority match, natively and on the interpreter.
+#[test]
+fn aclfw_lifted_matches_native() {
+    differential("aclfw", Plan::Plain, "enterprise", 12_000);
+}

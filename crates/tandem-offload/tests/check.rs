@@ -113,3 +113,8 @@ fn vxlangw() {
 fn hhdetect() {
     run("hhdetect", Addr::Plain, "datamining");
 }
+
+#[test]
+fn aclfw() {
+    run("aclfw", Addr::Plain, "enterprise");
+}

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use tandem_p4::{generate, Arch, P4Options};
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-pub const NFS: [&str; 10] = [
+pub const NFS: [&str; 11] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -18,6 +18,7 @@ pub const NFS: [&str; 10] = [
     "lpmrouter",
     "vxlangw",
     "hhdetect",
+    "aclfw",
 ];
 
 fn root() -> PathBuf {

@@ -72,6 +72,7 @@ pub const EXAMPLES: &[&str] = &[
     "lpmrouter",
     "vxlangw",
     "hhdetect",
+    "aclfw",
 ];
 
 /// The native build of `src`, configured from `<src>.toml` when there is one.
