@@ -62,6 +62,13 @@ enum Command {
 }
 
 fn main() {
+    // Output piped into `head` and closed early ends the process quietly, as it ends `cat`
+    // (Rust ignores SIGPIPE, so every print would fail and panic instead).
+    #[cfg(unix)]
+    // SAFETY: restoring a signal's default disposition at start-up, before any thread runs.
+    unsafe {
+        libc::signal(libc::SIGPIPE, libc::SIG_DFL);
+    }
     let cli = Cli::parse();
     let level = match cli.verbose {
         0 => "warn",

@@ -201,3 +201,73 @@ fn compile_run_and_check_offloaded() {
     ]));
     assert!(e.contains("v1model"), "{e}");
 }
+
+/// Issue 24's panics and silent results: each is now an error that says what to do, or the
+/// quiet exit a Unix tool makes when its reader goes away.
+#[test]
+fn first_hour_mistakes_are_errors_not_panics_or_silent_passes() {
+    let dir = tempfile::tempdir().unwrap();
+    // No routes to benchmark (was an index out of bounds).
+    let e = err(&tandem(&[
+        "switch",
+        "bench",
+        "--routes",
+        "0",
+        "--seconds",
+        "0.05",
+    ]));
+    assert!(e.contains("at least one route"), "{e}");
+    // No traffic (was a PASS on nothing).
+    let e = err(&tandem(&[
+        "check",
+        "examples/nfs/minilb/minilb.cc",
+        "--workload",
+        "enterprise",
+        "--plan",
+        "lb",
+        "--flows",
+        "0",
+    ]));
+    assert!(e.contains("--flows: must be at least 1"), "{e}");
+    // An empty scenario directory (was a PASS on nothing).
+    let e = err(&tandem(&["scenario", dir.path().to_str().unwrap()]));
+    assert!(e.contains("no scenario files"), "{e}");
+    // A switch socket directory that does not exist (was a silent 120 s wait).
+    let e = err(&tandem(&[
+        "switch",
+        "feed",
+        "--sock",
+        dir.path().join("nowhere").to_str().unwrap(),
+        "--workload",
+        "enterprise",
+        "--flows",
+        "1",
+        "--out-dir",
+        dir.path().join("fed").to_str().unwrap(),
+    ]));
+    assert!(e.contains("no such socket directory"), "{e}");
+    // A server port beyond the switch's 9-bit ports (was written as 9w88).
+    let out = dir.path().join("out");
+    let e = err(&tandem(&[
+        "compile",
+        "examples/nfs/minilb/minilb.cc",
+        "--server-port",
+        "600",
+        "-o",
+        out.to_str().unwrap(),
+    ]));
+    assert!(e.contains("server port 600 is not a switch port"), "{e}");
+    // Output closed early (`| true` is gone before the first line): the process ends by
+    // SIGPIPE like `cat`, without a panic message.
+    let bin = env!("CARGO_BIN_EXE_tandem");
+    let o = Command::new("sh")
+        .arg("-c")
+        .arg(format!(
+            "{bin} host examples/nfs/minilb/minilb.cc --workload enterprise --plan lb --flows 300 | true"
+        ))
+        .current_dir(repo_root())
+        .output()
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}

@@ -410,6 +410,17 @@ impl Gen<'_, '_> {
         if let Some(i) = fields.get("fate") {
             let _ = writeln!(out, "    out[{i}] = fate;");
         }
+        if relayouts(self.view.module) {
+            let sizes = if self.view.module.headers.is_empty() {
+                "nullptr"
+            } else {
+                "kHeaderSizes"
+            };
+            let _ = writeln!(
+                out,
+                "    tandem_deparse(pkt, &hdrs, kDeparse, sizeof(kDeparse) / sizeof(kDeparse[0]), {sizes});"
+            );
+        }
         out.push_str("    return 0;\n}\n");
         Ok(out)
     }
@@ -792,6 +803,25 @@ impl Gen<'_, '_> {
                 self.line(1, &format!("fate = 0x10000u | ({p} & 0xffffu);  // send"));
             }
             InstKind::Drop => self.line(1, "fate = 0;  // drop"),
+            InstKind::HdrPush { header } => {
+                let size = header.size();
+                self.line(
+                    1,
+                    &format!(
+                        "tandem_push(&hdrs, {}, {size}u);  // hdr.push {header}",
+                        header_const(*header)
+                    ),
+                );
+            }
+            InstKind::HdrPop { header } => {
+                self.line(
+                    1,
+                    &format!(
+                        "tandem_pop(&hdrs, {});  // hdr.pop {header}",
+                        header_const(*header)
+                    ),
+                );
+            }
             InstKind::Opaque { name, args, .. } => self.emit_opaque(name, args, &[])?,
             InstKind::Const { .. }
             | InstKind::Jump { .. }
@@ -875,11 +905,32 @@ fn header_const(h: Header) -> String {
     }
 }
 
-/// The declared headers' numbers and the NF's parse-graph edges for `tandem_parse_with`
-/// (empty when the NF declares no headers).
+/// Whether `process` pushes or pops a header.
+fn relayouts(module: &tandem_ir::Module) -> bool {
+    module
+        .process
+        .insts
+        .iter()
+        .any(|(_, d)| matches!(d.kind, InstKind::HdrPush { .. } | InstKind::HdrPop { .. }))
+}
+
+/// The declared headers' numbers and the NF's parse-graph edges for `tandem_parse_with`, and
+/// the deparse order when the NF pushes or pops headers (empty when it needs none of these).
 fn parse_graph_tables(module: &tandem_ir::Module) -> String {
+    let mut deparse = String::new();
+    if relayouts(module) {
+        let order: Vec<String> = tandem_ir::deparse_order(module)
+            .into_iter()
+            .map(header_const)
+            .collect();
+        let _ = writeln!(
+            deparse,
+            "// The deparse order (tandem_ir::deparse_order): the frame after a push or pop.\n[[maybe_unused]] const int kDeparse[] = {{{}}};\n",
+            order.join(", ")
+        );
+    }
     if module.headers.is_empty() {
-        return String::new();
+        return deparse;
     }
     let mut out = String::from(
         "// Declared headers and the NF's parse-graph edges (NF IR `header`/`parse`).\nenum {\n",
@@ -906,6 +957,7 @@ fn parse_graph_tables(module: &tandem_ir::Module) -> String {
         );
     }
     out.push_str("};\n\n");
+    out.push_str(&deparse);
     out
 }
 

@@ -726,8 +726,9 @@ pub struct InstEffects {
 impl Module {
     /// The read and write sets of an instruction of this module.
     ///
-    /// Header presence and packet metadata never change, so `hdr.valid` and `meta.read` have
-    /// no effects. `map.find` on an **expiring** map also writes it (a hit refreshes the
+    /// Packet metadata never changes, so `meta.read` has no effects; `hdr.valid` reads the
+    /// `layout`, which `hdr.push`/`hdr.pop` read and write (with every field of their header:
+    /// a pushed header's fields become 0, a popped one's read 0). `map.find` on an **expiring** map also writes it (a hit refreshes the
     /// entry's last-use time); `map.insert` reads and writes its map (capacity check, expiry);
     /// `map.erase` writes it. `send`/`drop` write `action`. `opaque` has its declared sets.
     pub fn inst_effects(&self, kind: &InstKind) -> InstEffects {
@@ -754,6 +755,12 @@ impl Module {
             InstKind::VecGet { state, .. } | InstKind::ScalarLoad { state } => {
                 reads.push(Effect::State(*state))
             }
+            InstKind::HdrValid { .. } => reads.push(Effect::Layout),
+            InstKind::HdrPush { header } | InstKind::HdrPop { header } => {
+                reads.push(Effect::Layout);
+                writes.push(Effect::Layout);
+                writes.extend(header.fields().map(Effect::Field));
+            }
             InstKind::Send { .. } | InstKind::Drop => writes.push(Effect::Action),
             InstKind::Opaque {
                 reads: r,
@@ -770,7 +777,6 @@ impl Module {
             | InstKind::Select { .. }
             | InstKind::Bswap { .. }
             | InstKind::Hash { .. }
-            | InstKind::HdrValid { .. }
             | InstKind::MetaRead { .. }
             | InstKind::Jump { .. }
             | InstKind::Brif { .. }

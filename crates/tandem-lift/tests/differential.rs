@@ -71,6 +71,11 @@ fn vxlangw_lifted_matches_native() {
     differential("vxlangw", Plan::Vxlan, "enterprise", 12_000);
 }
 
+#[test]
+fn vlantrunk_lifted_matches_native() {
+    differential("vlantrunk", Plan::Vlan, "enterprise", 12_000);
+}
+
 /// Three 10 ms ticks: the lifted on_timer (a reset loop over two vectors) at each.
 #[test]
 fn hhdetect_lifted_matches_native() {

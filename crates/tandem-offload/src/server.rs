@@ -31,7 +31,10 @@ pub fn compile_server(cc: &str, cache_dir: &Path) -> Result<PathBuf, OffloadErro
         .field(SERVER_FLAGS.concat().as_bytes())
         .finish();
     let dir = cache_dir.join("server");
-    let io = |p: &Path, e: std::io::Error| OffloadError::Io(format!("{}: {e}", p.display()));
+    let io = |p: &Path, e: std::io::Error| OffloadError::Io {
+        path: p.to_owned(),
+        source: e,
+    };
     std::fs::create_dir_all(dir.join("include/tandem")).map_err(|e| io(&dir, e))?;
     let so = dir.join(format!("server-{h:016x}.so"));
     if so.is_file() {
@@ -59,7 +62,10 @@ pub fn compile_server(cc: &str, cache_dir: &Path) -> Result<PathBuf, OffloadErro
         .arg("-o")
         .arg(&tmp)
         .output()
-        .map_err(|e| OffloadError::Io(format!("running {}: {e}", cxx.display())))?;
+        .map_err(|e| OffloadError::Os {
+            what: format!("running {}", cxx.display()),
+            source: e,
+        })?;
     let _ = std::fs::remove_file(&src);
     if !out.status.success() {
         let _ = std::fs::remove_file(&tmp);
@@ -143,12 +149,13 @@ impl ServerLib {
         Ok(())
     }
 
-    /// Runs the server partition on `pkt` (as the NF sees it; rewritten in place) with the
-    /// transfer-header values `input`; the output values go to `output` (one per input).
+    /// Runs the server partition on `pkt` (as the NF sees it; rewritten in place, or replaced
+    /// when the partition pushes or pops headers) with the transfer-header values `input`; the
+    /// output values go to `output` (one per input).
     pub fn call(
         &self,
         primary: &mut Primary,
-        pkt: &mut [u8],
+        pkt: &mut Vec<u8>,
         in_port: u16,
         now_ns: u64,
         input: &[u64],
@@ -175,6 +182,14 @@ impl ServerLib {
             return Err(OffloadError::Server(format!(
                 "tandem_server_process returned {rc}"
             )));
+        }
+        if cpkt.data != pkt.as_mut_ptr() || cpkt.len as usize != pkt.len() {
+            // ABI v2: a push or pop rebuilt the frame in a buffer of the partition's thread.
+            // SAFETY: server.h's tandem_deparse points `data` at `len` valid bytes that stay
+            // until the next call on this thread.
+            let rebuilt = unsafe { std::slice::from_raw_parts(cpkt.data, cpkt.len as usize) };
+            let rebuilt = rebuilt.to_vec();
+            *pkt = rebuilt;
         }
         Ok(())
     }

@@ -110,6 +110,11 @@ fn vxlangw() {
 }
 
 #[test]
+fn vlantrunk() {
+    run("vlantrunk", Addr::Vlan, "enterprise");
+}
+
+#[test]
 fn hhdetect() {
     run("hhdetect", Addr::Plain, "datamining");
 }

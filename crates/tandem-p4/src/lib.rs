@@ -46,6 +46,9 @@ use thiserror::Error;
 /// Errors of the P4 back end.
 #[derive(Debug, Error, Clone, PartialEq, Eq)]
 pub enum P4Error {
+    /// The server's port is not a switch port.
+    #[error("the server port {0} is not a switch port: switch ports are 9 bits (0..511)")]
+    ServerPort(u16),
     /// The plan does not fit its module.
     #[error("bad plan: {0}")]
     BadPlan(String),
@@ -157,8 +160,14 @@ pub struct P4Output {
     pub metadata: reuse::ReuseInfo,
 }
 
+/// Switch ports are 9 bits on v1model (`egress_spec`) and TNA (`PortId_t`).
+pub const SWITCH_PORTS: u64 = 512;
+
 /// Generates the switch program for `plan`; `module` is `plan.module()`.
 pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Output, P4Error> {
+    if u64::from(opts.server_port) >= SWITCH_PORTS {
+        return Err(P4Error::ServerPort(opts.server_port));
+    }
     let view = view::View::new(module, plan)?;
     let (mut program, manifest) = match opts.arch {
         Arch::V1Model | Arch::Tna => lower::lower_program(&view, opts)?,

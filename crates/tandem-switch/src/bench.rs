@@ -162,6 +162,9 @@ pub fn minilb_generated(flows: usize) -> Result<(Switch, Vec<Vec<u8>>), String> 
 /// The LPM router with `routes` random prefixes (/8../32) and `npkts` packets to
 /// random addresses inside installed prefixes.
 pub fn lpm(routes: usize, npkts: usize) -> Result<(Switch, Vec<Vec<u8>>), String> {
+    if routes == 0 {
+        return Err("the LPM benchmark needs at least one route (--routes 1 or more)".into());
+    }
     let sw = Switch::from_source(LPM_P4).map_err(|e| e.to_string())?;
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut ops = Vec::new();

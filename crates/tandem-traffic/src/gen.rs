@@ -96,6 +96,10 @@ pub enum Plan {
     /// VNI 5000+k; the servers' frames come from VTEP 198.18.0.1 (198.51.100.0/24) or
     /// 198.18.0.2 (203.0.113.0/24) with VNI 9000+k. Every outer destination is the gateway.
     Vxlan,
+    /// A VLAN trunk: the `nat` plan's flows, the servers' frames (port 1, the trunk) carrying an
+    /// 802.1Q tag with VLAN `100 + c / 64` for a client in 10.0.c.0/24, the clients' frames
+    /// (port 0, the access side) untagged.
+    Vlan,
 }
 
 /// The VXLAN gateway's address (plan `vxlan`).
@@ -104,12 +108,13 @@ pub const VXLAN_GATEWAY: [u8; 4] = [100, 64, 0, 1];
 pub const VXLAN_PORT: u16 = 4789;
 
 impl Plan {
-    pub const ALL: [Plan; 5] = [
+    pub const ALL: [Plan; 6] = [
         Plan::Plain,
         Plan::Nat,
         Plan::Lb,
         Plan::Endhosts,
         Plan::Vxlan,
+        Plan::Vlan,
     ];
 
     pub fn name(self) -> &'static str {
@@ -119,6 +124,7 @@ impl Plan {
             Plan::Lb => "lb",
             Plan::Endhosts => "endhosts",
             Plan::Vxlan => "vxlan",
+            Plan::Vlan => "vlan",
         }
     }
 
@@ -134,6 +140,9 @@ impl Plan {
             }
             Plan::Endhosts => {
                 "hosts 10.1.0.1-100 (port 0) <-> outside servers (port 1): SSH, HTTP, FTP, IRC, DNS, 443"
+            }
+            Plan::Vlan => {
+                "the nat plan's flows; the servers' frames (port 1, a trunk) tagged with VLAN 100 + c/64 for client 10.0.c.x"
             }
             Plan::Vxlan => {
                 "the nat plan's flows inside VXLAN: tenant VTEPs 192.0.2.1-4 / VNI 5000-5003 (port 0) <-> 198.18.0.1-2 / VNI 9000-9003 (port 1), via gateway 100.64.0.1"
@@ -156,7 +165,9 @@ impl FromStr for Plan {
             .find(|p| p.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| GenError::InvalidOption {
                 name: "plan",
-                reason: format!("unknown plan `{s}` (expected plain, nat, lb or endhosts)"),
+                reason: format!(
+                    "unknown plan `{s}` (expected plain, nat, lb, endhosts, vxlan or vlan)"
+                ),
             })
     }
 }
@@ -220,6 +231,12 @@ impl GenOptions {
             if !(0.0..=1.0).contains(&v) {
                 return bad(name, format!("{v} is outside 0..=1"));
             }
+        }
+        if self.flows == 0 {
+            return bad(
+                "flows",
+                "must be at least 1 (a check or a benchmark on no traffic shows nothing)".into(),
+            );
         }
         if self.concurrency == 0 {
             return bad("concurrency", "must be at least 1".into());
@@ -377,6 +394,8 @@ struct Flow {
     end_t: u64,
     /// Frames go inside VXLAN (plan `vxlan`).
     vxlan: bool,
+    /// The servers' frames carry an 802.1Q tag (plan `vlan`).
+    vlan: bool,
 }
 
 fn splitmix64(x: u64) -> u64 {
@@ -455,7 +474,7 @@ fn endpoints(rng: &mut ChaCha8Rng, plan: Plan, udp: bool) -> ([u8; 4], [u8; 4], 
     ];
     let generic_udp: &[(u32, (u16, App))] = &[(60, (53, App::Dns)), (40, (443, App::QuicLike))];
     match plan {
-        Plan::Plain | Plan::Nat | Plan::Vxlan => {
+        Plan::Plain | Plan::Nat | Plan::Vxlan | Plan::Vlan => {
             let (client, server) = if plan == Plan::Plain {
                 (
                     [192, 168, rng.gen(), host(rng)],
@@ -851,6 +870,7 @@ impl Flow {
             pkts: VecDeque::new(),
             end_t: t0,
             vxlan: opts.plan == Plan::Vxlan,
+            vlan: opts.plan == Plan::Vlan,
         };
         let rtt = ((opts.rtt_ns as f64) * rng.gen_range(0.5..2.0)) as u64;
         let rate = (opts.link_rate_bps / u64::from(opts.concurrency)).max(1);
@@ -1151,6 +1171,15 @@ impl Flow {
                 self.server.ip,
                 src.port,
             );
+        }
+        if self.vlan && !s.from_client {
+            let vid = 100 + u16::from(self.client.ip[2] / 64);
+            let mut tagged = Vec::with_capacity(out.len() + 4);
+            tagged.extend_from_slice(&out[..12]);
+            tagged.extend_from_slice(&[0x81, 0x00]);
+            tagged.extend_from_slice(&vid.to_be_bytes());
+            tagged.extend_from_slice(&out[12..]);
+            return tagged;
         }
         out
     }

@@ -18,7 +18,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut files = Vec::new();
     for p in &args.paths {
         if p.is_dir() {
-            files.extend(scenario_files(p)?);
+            let found = scenario_files(p)?;
+            if found.is_empty() {
+                anyhow::bail!(
+                    "{}: no scenario files (*.toml) in this directory",
+                    p.display()
+                );
+            }
+            files.extend(found);
         } else {
             files.push(p.clone());
         }

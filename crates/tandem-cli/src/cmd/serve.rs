@@ -210,6 +210,20 @@ struct FeedSummary {
 }
 
 pub fn feed(a: FeedArgs) -> anyhow::Result<()> {
+    if !a.sock.is_dir() {
+        anyhow::bail!(
+            "{}: no such socket directory (start `tandem switch serve … --sock {}` first)",
+            a.sock.display(),
+            a.sock.display()
+        );
+    }
+    if std::fs::read_dir(&a.sock)?.next().is_none() {
+        eprintln!(
+            "waiting up to {:.0} s for a switch at {} …",
+            a.wait_ms as f64 / 1000.0,
+            a.sock.display()
+        );
+    }
     let mut rc = RemoteControl::connect(&a.sock, Duration::from_secs(5))?;
     let patience = Duration::from_millis(a.wait_ms);
     let t0 = Instant::now();

@@ -3,7 +3,8 @@
 //! priority]` — and a lookup takes the matching entry with the highest priority. Priorities
 //! are distinct within a map, so that answer never depends on the order of entries.
 
-use super::{FxHashMap, MapEntry};
+use super::store::MapEntry;
+use crate::hash::FxHashMap;
 use crate::words::Words;
 use crate::{MapMatch, MAX_PRIORITY};
 

@@ -20,7 +20,8 @@
 use llvm_ir::{Constant, Module as LModule, Operand};
 use tandem_ir::{Header, HeaderDecl, Module, ParseEdge};
 
-use super::{global_string, global_u64s, name_str};
+use super::helpers::{global_string, global_u64s};
+use super::name_str;
 use crate::diag::{Code, Diagnostic};
 
 /// The C++ name a `HeaderTraits<H>::name` gives a built-in header.
@@ -145,6 +146,19 @@ pub(crate) fn read_parse_graph(m: &LModule, module: &mut Module) -> Vec<Diagnost
         }
     }
     diags
+}
+
+/// The header `pkt.push<H>()`/`pkt.pop<H>()` names: the built-in index when it is one
+/// (`builtin >= 0`), else the tag `@tandem_hdr_<H>`.
+pub(crate) fn header_of_push(
+    module: &Module,
+    tag: &Operand,
+    builtin: Option<u64>,
+) -> Result<Header, String> {
+    match builtin {
+        Some(i) if i < 4 => Ok(Header::ALL[i as usize]),
+        _ => header_of_tag(module, tag),
+    }
 }
 
 /// The header `pkt.header<H>()` names: its argument is `@tandem_hdr_<H>`.

@@ -222,6 +222,56 @@ pub(super) fn write_field(f: HeaderField, v: Expr) -> Stmt {
     assign(field_expr(f), v)
 }
 
+/// `hdr.push h`: when `h` is absent, make it valid with every field 0 (P4's `setValid`
+/// leaves fields undefined). IPv4 is `ipv4_vihl` + `ipv4` (no options) and `meta.ipv4_ok`.
+pub(super) fn push_header(h: Header) -> Stmt {
+    let hv = |n: &str| member(name("hdr"), n);
+    let mut body = Vec::new();
+    let present = if h == Header::Ipv4 {
+        body.push(call_stmt(method(hv("ipv4_vihl"), "setValid", vec![])));
+        body.push(call_stmt(method(hv("ipv4"), "setValid", vec![])));
+        body.extend(option_words_invalid());
+        body.push(assign(meta("ipv4_ok"), lit(1, 1)));
+        body.push(assign(path("hdr.ipv4_vihl.version_ihl"), lit(0, 8)));
+        ipv4_present()
+    } else {
+        let n = hdr_name(h);
+        body.push(call_stmt(method(hv(&n), "setValid", vec![])));
+        method(hv(&n), "isValid", vec![])
+    };
+    for f in h.fields().filter(|&f| f != HeaderField::Ipv4VersionIhl) {
+        body.push(assign(field_expr(f), lit(0, f.bits())));
+    }
+    if_stmt(present, Vec::new(), body)
+}
+
+/// `hdr.pop h`: make `h` invalid (IPv4: with its option words, and `meta.ipv4_ok` 0).
+pub(super) fn pop_header(h: Header) -> Vec<Stmt> {
+    let hv = |n: &str| member(name("hdr"), n);
+    if h == Header::Ipv4 {
+        let mut out = vec![
+            call_stmt(method(hv("ipv4_vihl"), "setInvalid", vec![])),
+            call_stmt(method(hv("ipv4"), "setInvalid", vec![])),
+        ];
+        out.extend(option_words_invalid());
+        out.push(assign(meta("ipv4_ok"), lit(0, 1)));
+        return out;
+    }
+    vec![call_stmt(method(hv(&hdr_name(h)), "setInvalid", vec![]))]
+}
+
+fn option_words_invalid() -> Vec<Stmt> {
+    (1..=IPV4_OPTION_WORDS)
+        .map(|k| {
+            call_stmt(method(
+                member(name("hdr"), &format!("ipv4_opt{k}")),
+                "setInvalid",
+                vec![],
+            ))
+        })
+        .collect()
+}
+
 /// The deparser's body: every header in wire order (`emit` skips invalid ones).
 pub(super) fn deparser_emits(module: &Module, with_header: bool) -> Vec<Stmt> {
     let mut hs: Vec<String> = Vec::new();
