@@ -20,6 +20,7 @@
 //! Pure: no I/O, deterministic; anything it cannot express is a [`CppError`].
 
 mod server_h;
+mod timer;
 use tandem_partition::view;
 
 pub use server_h::{SERVER_ABI_VERSION, SERVER_H, SERVER_H_PATH};
@@ -45,21 +46,25 @@ pub enum CppError {
 
 const S: Partition = Partition::Server;
 
-/// Generates `server.cc` for `plan`; `module` is `plan.module()`.
+/// Generates `server.cc` for `plan`; `module` is `plan.module()`. An NF with a timer also
+/// gets `tandem_server_timer`, its whole `on_timer` (see [`timer`]).
 pub fn generate(plan: &Plan, module: &Module) -> Result<String, CppError> {
     let view = View::new(module, plan)?;
-    let mut g = Gen {
-        view: &view,
-        body: String::new(),
-        values: BTreeSet::new(),
-        foldable: BTreeSet::new(),
-        folded: HashMap::new(),
-    };
-    g.run()
+    let mut g = Gen::new(&view, &module.process, false);
+    let mut out = g.run()?;
+    if let Some(t) = &module.timer {
+        out.push_str(&Gen::new(&view, &t.func, true).run_timer(t.interval_ns)?);
+    }
+    Ok(out)
 }
 
 struct Gen<'v, 'a> {
     view: &'v View<'a>,
+    /// The function emitted: `process` (its server partition) or the timer's `on_timer`.
+    func: &'v tandem_ir::Function,
+    /// Emit the whole function (the timer: every instruction, every branch followed, no
+    /// transfer header) rather than the plan's server partition.
+    whole: bool,
     body: String,
     /// Values the code assigns or reads (declared at the top).
     values: BTreeSet<Value>,
@@ -82,9 +87,38 @@ fn ident(s: &str) -> String {
         .collect()
 }
 
+impl<'v, 'a> Gen<'v, 'a> {
+    fn new(view: &'v View<'a>, func: &'v tandem_ir::Function, whole: bool) -> Gen<'v, 'a> {
+        Gen {
+            view,
+            func,
+            whole,
+            body: String::new(),
+            values: BTreeSet::new(),
+            foldable: BTreeSet::new(),
+            folded: HashMap::new(),
+        }
+    }
+}
+
 impl Gen<'_, '_> {
     fn func(&self) -> &tandem_ir::Function {
-        &self.view.module.process
+        self.func
+    }
+
+    /// Whether the emitted code runs `inst`.
+    fn runs(&self, inst: Inst) -> bool {
+        self.whole || self.view.runs_inst(S, inst)
+    }
+
+    /// Whether the emitted code assigns block parameter `p`.
+    fn runs_param(&self, p: Value) -> bool {
+        self.whole || self.view.runs_param(S, p)
+    }
+
+    /// Whether the emitted code follows `b`'s branch (else it jumps to the post-dominator).
+    fn follows(&self, b: Block) -> bool {
+        self.whole || self.view.follows(S, b)
     }
 
     fn bits(&self, v: Value) -> u32 {
@@ -176,7 +210,7 @@ impl Gen<'_, '_> {
         match &func.insts[term].kind {
             InstKind::Jump { dest } => vec![dest.block],
             InstKind::Return => Vec::new(),
-            InstKind::Brif { .. } | InstKind::Switch { .. } if self.view.follows(S, b) => {
+            InstKind::Brif { .. } | InstKind::Switch { .. } if self.follows(b) => {
                 func.successors(b)
             }
             _ => self.view.pdom.ipdom(b).into_iter().collect(),
@@ -188,24 +222,20 @@ impl Gen<'_, '_> {
         let func = self.func();
         let data = func.blocks.get(b)?;
         let term = func.terminator(b)?;
-        if data
-            .insts
-            .iter()
-            .any(|&i| i != term && self.view.runs_inst(S, i))
-        {
+        if data.insts.iter().any(|&i| i != term && self.runs(i)) {
             return None;
         }
         match &func.insts[term].kind {
             InstKind::Return => Some(None),
             InstKind::Jump { dest } => {
                 let params = &func.blocks.get(dest.block)?.params;
-                if params.iter().any(|&p| self.view.runs_param(S, p)) {
+                if params.iter().any(|&p| self.runs_param(p)) {
                     None
                 } else {
                     Some(Some(dest.block))
                 }
             }
-            InstKind::Brif { .. } | InstKind::Switch { .. } if self.view.follows(S, b) => None,
+            InstKind::Brif { .. } | InstKind::Switch { .. } if self.follows(b) => None,
             _ => Some(self.view.pdom.ipdom(b)),
         }
     }
@@ -245,12 +275,7 @@ impl Gen<'_, '_> {
         self.foldable = self.find_foldable(&blocks);
         // Body first (it collects the values), then the prologue.
         if server_runs {
-            let entry = blocks.first().copied();
-            for &b in &blocks {
-                if Some(b) == entry || self.trivial_target(b).is_none() {
-                    self.emit_block(b)?;
-                }
-            }
+            self.emit_blocks(&blocks)?;
         }
         let mut out = String::new();
         let th = &plan.transfer_header;
@@ -360,15 +385,7 @@ impl Gen<'_, '_> {
                 let _ = writeln!(out, "    uint64_t {val} = in[F_{}];", ident(&f.name));
             }
         }
-        let rest: Vec<String> = self
-            .values
-            .iter()
-            .filter(|v| !received.contains(v))
-            .map(|v| format!("{v} = 0"))
-            .collect();
-        for chunk in rest.chunks(8) {
-            let _ = writeln!(out, "    uint64_t {};", chunk.join(", "));
-        }
+        self.declare_values(&mut out, &received);
         out.push_str(&self.body);
         out.push_str("done:\n");
         let _ = writeln!(
@@ -408,6 +425,31 @@ impl Gen<'_, '_> {
         Ok(out)
     }
 
+    /// Emits `blocks` (the reachable ones, in reverse post-order): the entry and every block
+    /// that does something.
+    fn emit_blocks(&mut self, blocks: &[Block]) -> Result<(), CppError> {
+        let entry = blocks.first().copied();
+        for &b in blocks {
+            if Some(b) == entry || self.trivial_target(b).is_none() {
+                self.emit_block(b)?;
+            }
+        }
+        Ok(())
+    }
+
+    /// Declares the values the body uses (but not those in `skip`), 0-initialised, 8 a line.
+    fn declare_values(&self, out: &mut String, skip: &BTreeSet<Value>) {
+        let rest: Vec<String> = self
+            .values
+            .iter()
+            .filter(|v| !skip.contains(v))
+            .map(|v| format!("{v} = 0"))
+            .collect();
+        for chunk in rest.chunks(8) {
+            let _ = writeln!(out, "    uint64_t {};", chunk.join(", "));
+        }
+    }
+
     fn goto(&mut self, indent: usize, dest: &BlockCall) {
         let params = self
             .func()
@@ -416,7 +458,7 @@ impl Gen<'_, '_> {
             .map(|d| d.params.clone())
             .unwrap_or_default();
         for (p, &a) in params.iter().zip(&dest.args) {
-            if self.view.runs_param(S, *p) {
+            if self.runs_param(*p) {
                 let rhs = self.val(a);
                 let lhs = self.dst(*p);
                 self.line(indent, &format!("{lhs} = {rhs};"));
@@ -443,7 +485,7 @@ impl Gen<'_, '_> {
         for inst in insts {
             let kind = self.func().insts[inst].kind.clone();
             if kind.is_terminator() {
-                let followed = self.view.follows(S, b);
+                let followed = self.follows(b);
                 let ipdom = self.view.pdom.ipdom(b);
                 match &kind {
                     InstKind::Jump { dest } => self.goto(1, dest),
@@ -479,7 +521,7 @@ impl Gen<'_, '_> {
                 }
                 break;
             }
-            if self.view.runs_inst(S, inst) {
+            if self.runs(inst) {
                 self.emit_inst(inst)?;
             }
         }
@@ -588,6 +630,7 @@ impl Gen<'_, '_> {
                     None => "pkt->in_port".into(),
                 },
                 Meta::Length => "pkt->len & 0xffffu".into(),
+                Meta::Now if self.whole => "now".into(),
                 Meta::Now => "pkt->now_ns".into(),
             },
             InstKind::MapFind { state, key } => {
@@ -672,7 +715,7 @@ impl Gen<'_, '_> {
             };
             for (i, &inst) in data.insts.iter().enumerate() {
                 let d = &func.insts[inst];
-                let runs = d.kind.is_terminator() || self.view.runs_inst(S, inst);
+                let runs = d.kind.is_terminator() || self.runs(inst);
                 if !runs {
                     continue;
                 }
@@ -695,7 +738,12 @@ impl Gen<'_, '_> {
             }
         }
         // Values the server sends on count as uses.
-        for f in &self.view.plan.transfer_header.fields {
+        let sent = if self.whole {
+            &[][..]
+        } else {
+            &self.view.plan.transfer_header.fields[..]
+        };
+        for f in sent {
             if let Some(v) = f.value.as_deref().and_then(view::parse_value) {
                 *uses.entry(v).or_default() += 2;
             }

@@ -10,7 +10,8 @@ pub const SERVER_H_PATH: &str = "tandem/server.h";
 pub const SERVER_H: &str = r#"// tandem/server.h — the ABI between a generated server partition (server.cc) and the
 // Tandem runtime. Version 2 (a partition that pushes or pops headers may point `data`
 // at a frame of another length, which the runtime copies out right after the call). C ABI; the runtime loads server.so and calls
-// tandem_server_process once per packet that the switch sent to the server.
+// tandem_server_process once per packet that the switch sent to the server (and
+// tandem_server_timer at every timer tick, for an NF with on_timer()).
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
@@ -26,7 +27,10 @@ extern "C" {
 // state object and synchronises replicated ones with the switch (atomic update, output commit).
 // On an LPM map (`lpm_map`, longest prefix match) map_find's key is the looked-up address
 // (the longest matching prefix's value is returned), and map_insert's and map_erase's key is
-// {prefix, prefix length} (two words).
+// {prefix, prefix length} (two words). On a ternary or range map (`ternary_map`, `range_map`)
+// map_find's key is the looked-up key (the highest-priority matching entry's value is
+// returned), and map_insert's and map_erase's key names the entry: {key fields..., mask
+// fields..., priority}, or {lo, hi, priority}.
 typedef struct tandem_state_ops {
     void* ctx;
     // 1 and the value on a hit, else 0 (value untouched).
@@ -59,6 +63,9 @@ typedef struct tandem_packet {
 // Returns 0.
 int tandem_server_process(const tandem_state_ops* ops, tandem_packet* pkt,
                           const uint64_t* in, uint64_t* out);
+// Only for an NF with on_timer(): the whole timer, which the runtime calls at every tick
+// (`now`: the tick's time) on the primary copy, then bringing the switch up to date. Returns 0.
+int tandem_server_timer(const tandem_state_ops* ops, uint64_t now);
 uint32_t tandem_server_abi_version(void);
 
 }  // extern "C"

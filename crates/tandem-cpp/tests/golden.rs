@@ -7,7 +7,7 @@ use std::process::Command;
 
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-const NFS: [&str; 10] = [
+const NFS: [&str; 12] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -18,6 +18,8 @@ const NFS: [&str; 10] = [
     "lpmrouter",
     "vxlangw",
     "vlantrunk",
+    "hhdetect",
+    "aclfw",
 ];
 
 fn root() -> PathBuf {

@@ -18,6 +18,92 @@ use crate::native::{NativeNf, NfError};
 /// only its last tick (so a trace with a jump of years does not stall the run).
 pub const MAX_TICKS_PER_GAP: u64 = 100_000;
 
+/// The tick rule of a timer with period `interval` ns: a tick at every multiple of the
+/// interval that packet time reaches, in order, before the packet that reaches it. The first
+/// packet fixes the start (its own time fires nothing: the first tick is the next multiple
+/// after it); a gap of more than [`MAX_TICKS_PER_GAP`] intervals fires only its last tick.
+///
+/// The reference host fires the native `on_timer()` by it, and every runtime that runs an NF's
+/// timer elsewhere (the IR host, the offloaded pair in one process or two) uses this clock, so
+/// all of them tick at the same times.
+///
+/// ```
+/// use tandem_host::host::TickClock;
+/// let mut c = TickClock::new(10);
+/// assert_eq!(c.due(3).collect::<Vec<_>>(), Vec::<u64>::new()); // the start
+/// assert_eq!(c.due(25).collect::<Vec<_>>(), vec![10, 20]);
+/// assert_eq!(c.due(29).count(), 0);
+/// assert_eq!(c.due(30).collect::<Vec<_>>(), vec![30]);
+/// ```
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct TickClock {
+    interval: u64,
+    next: Option<u64>,
+}
+
+/// The ticks due at one packet time, in order ([`TickClock::due`]).
+#[derive(Clone, Copy, Debug)]
+pub struct Ticks {
+    at: u64,
+    left: u64,
+    interval: u64,
+}
+
+impl Iterator for Ticks {
+    type Item = u64;
+    fn next(&mut self) -> Option<u64> {
+        if self.left == 0 {
+            return None;
+        }
+        let t = self.at;
+        self.left -= 1;
+        self.at = self.at.saturating_add(self.interval);
+        Some(t)
+    }
+}
+
+impl TickClock {
+    /// A clock for period `interval_ns` (0: a clock that never ticks).
+    pub fn new(interval_ns: u64) -> TickClock {
+        TickClock {
+            interval: interval_ns,
+            next: None,
+        }
+    }
+
+    /// The period in ns (0: never ticks).
+    pub fn interval_ns(&self) -> u64 {
+        self.interval
+    }
+
+    /// The ticks due at packet time `now` (before that packet), which are then done.
+    pub fn due(&mut self, now: u64) -> Ticks {
+        let none = Ticks {
+            at: 0,
+            left: 0,
+            interval: self.interval,
+        };
+        let interval = self.interval;
+        if interval == 0 {
+            return none;
+        }
+        let next = *self
+            .next
+            .get_or_insert_with(|| (now / interval).saturating_add(1).saturating_mul(interval));
+        if now < next {
+            return none;
+        }
+        let due = (now - next) / interval + 1;
+        let first = if due > MAX_TICKS_PER_GAP { due - 1 } else { 0 };
+        self.next = Some(next + due * interval);
+        Ticks {
+            at: next + first * interval,
+            left: due - first,
+            interval,
+        }
+    }
+}
+
 /// Errors of a reference-host run.
 #[derive(Debug, thiserror::Error)]
 pub enum HostError {
@@ -64,7 +150,7 @@ pub struct RunSummary {
 /// Feeds packets to a native NF, firing timers and counting.
 pub struct Host {
     nf: NativeNf,
-    next_tick: Option<u64>,
+    clock: TickClock,
     summary: RunSummary,
 }
 
@@ -75,8 +161,8 @@ impl Host {
             ..RunSummary::default()
         };
         Host {
+            clock: TickClock::new(nf.timer_interval_ns()),
             nf,
-            next_tick: None,
             summary,
         }
     }
@@ -120,23 +206,10 @@ impl Host {
     }
 
     fn fire_due(&mut self, now: u64) {
-        let interval = self.nf.timer_interval_ns();
-        if interval == 0 {
-            return;
-        }
-        let next = *self
-            .next_tick
-            .get_or_insert_with(|| (now / interval).saturating_add(1).saturating_mul(interval));
-        if now < next {
-            return;
-        }
-        let due = (now - next) / interval + 1;
-        let first = if due > MAX_TICKS_PER_GAP { due - 1 } else { 0 };
-        for k in first..due {
-            self.nf.timer(next + k * interval);
+        for t in self.clock.due(now) {
+            self.nf.timer(t);
             self.summary.timer_ticks += 1;
         }
-        self.next_tick = Some(next + due * interval);
     }
 
     /// The counters so far, with the packet rate filled in.

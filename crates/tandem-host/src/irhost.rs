@@ -12,7 +12,7 @@ use std::collections::BTreeMap;
 use tandem_ir::interp::{
     Action, DumpFormat, InterpOptions, Interpreter, OpaqueHandler, Packet, StateDump, StateStore,
 };
-use tandem_ir::{Layout, Module, StateKind};
+use tandem_ir::{Layout, MapMatch, Module, StateKind};
 use tandem_traffic::TracePacket;
 
 use crate::host::Verdict;
@@ -104,8 +104,10 @@ pub fn load_native_state(
             }
             StateKind::HashMap { key, value, .. }
             | StateKind::ExpiringMap { key, value, .. }
-            | StateKind::LpmMap { key, value, .. } => {
-                let lpm = obj.kind.lpm_bits().is_some();
+            | StateKind::LpmMap { key, value, .. }
+            | StateKind::TernaryMap { key, value, .. }
+            | StateKind::RangeMap { key, value, .. } => {
+                let matching = obj.kind.map_match();
                 let Some(v) = by_name.get(name) else { continue };
                 let existing = store
                     .dump(module, DumpFormat::Cpp)
@@ -134,11 +136,24 @@ pub fn load_native_state(
                         .get("last_used_ns")
                         .and_then(|t| t.as_u64())
                         .unwrap_or(clock);
-                    // An LPM entry's key is the prefix's bytes, then one byte of length.
-                    let key_vals = match (lpm, k.split_last()) {
-                        (true, Some((len, prefix))) => {
+                    let key_vals = match (matching, k.split_last()) {
+                        // An LPM entry's key is the prefix's bytes, then one byte of length.
+                        (Some(MapMatch::Lpm), Some((len, prefix))) => {
                             let mut kv = decode(key, prefix);
                             kv.push(u64::from(*len));
+                            kv
+                        }
+                        // A ternary (range) entry's: the key (lo), the mask (hi), then the
+                        // priority as 4 little-endian bytes.
+                        (Some(m), _) if m.has_priority() => {
+                            let n = key.size.unwrap_or(0) as usize;
+                            if k.len() != 2 * n + 4 {
+                                return Err(state_err(name, "bad ternary/range entry key"));
+                            }
+                            let mut kv = decode(key, &k[..n]);
+                            kv.extend(decode(key, &k[n..2 * n]));
+                            let p = &k[2 * n..];
+                            kv.push(u64::from(u32::from_le_bytes([p[0], p[1], p[2], p[3]])));
                             kv
                         }
                         _ => decode(key, &k),
@@ -296,13 +311,15 @@ pub fn diff_states(reference: &NormalState, candidate: &NormalState) -> Vec<Stri
     out
 }
 
-/// Runs a lifted NF on the interpreter.
+/// Runs a lifted NF on the interpreter (its lifted `on_timer` too, on the reference host's
+/// tick rule, when [`IrHost::fire_timers`] is called).
 pub struct IrHost<'m> {
     module: &'m Module,
     interp: Interpreter<'m>,
     store: StateStore,
     handler: Box<dyn OpaqueHandler + 'm>,
     packets: u64,
+    clock: crate::host::TickClock,
 }
 
 impl<'m> IrHost<'m> {
@@ -323,7 +340,24 @@ impl<'m> IrHost<'m> {
             store,
             handler,
             packets: 0,
+            clock: crate::host::TickClock::new(module.timer_interval_ns()),
         })
+    }
+
+    /// Runs the lifted `on_timer` at the ticks due at packet time `now` (as the reference
+    /// host fires the native one; call it before [`IrHost::process`]); returns how many ran.
+    pub fn fire_timers(&mut self, now: u64) -> Result<u64, IrHostError> {
+        let mut n = 0;
+        for t in self.clock.due(now) {
+            self.interp
+                .run_timer(&mut self.store, t)
+                .map_err(|e| IrHostError::Run {
+                    index: self.packets,
+                    message: format!("on_timer at {t} ns: {e}"),
+                })?;
+            n += 1;
+        }
+        Ok(n)
     }
 
     /// Replaces the IR state by a native dump (after native-only code such as on_timer ran).

@@ -30,6 +30,10 @@ pub const HEADERS: &[(&str, &str)] = &[
         include_str!("../../../nfapi/include/tandem/lpm.hh"),
     ),
     (
+        "ternary.hh",
+        include_str!("../../../nfapi/include/tandem/ternary.hh"),
+    ),
+    (
         "header.hh",
         include_str!("../../../nfapi/include/tandem/header.hh"),
     ),

@@ -35,6 +35,8 @@ const NFS: &[&str] = &[
     "pktcount",
     "cmsketch",
     "lpmrouter",
+    "hhdetect",
+    "aclfw",
 ];
 
 fn run_all(nf: &str) {
@@ -99,7 +101,9 @@ nf_tests!(
     trojan,
     pktcount,
     cmsketch,
-    lpmrouter
+    lpmrouter,
+    hhdetect,
+    aclfw
 );
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the

@@ -9,9 +9,11 @@
 //! # Data model
 //!
 //! * A [`Module`] has a name, a file table (for [`SourceLoc`]s), global **state objects**
-//!   ([`StateObject`]: `hashmap`, `vector`, `scalar`, `expiring_map`, `lpm_map`, with [`Layout`]s), one
-//!   per-packet function `process` ([`Function`]), and the names of **server-only functions**
-//!   (`configure`, `on_timer`, ...) that are not lifted and run only on the server.
+//!   ([`StateObject`]: `hashmap`, `vector`, `scalar`, `expiring_map`, `lpm_map`,
+//!   `ternary_map`, `range_map`, with [`Layout`]s), one
+//!   per-packet function `process` ([`Function`]), optionally a **timer** ([`Timer`]: an
+//!   interval and the function `on_timer` run at each tick), and the names of **server-only
+//!   functions** (`configure`, ...) that are not lifted and run only on the server.
 //! * Objects live in arenas ([`Arena`]) and are named by typed indices: [`Block`], [`Value`],
 //!   [`Inst`], [`StateId`], [`FileId`].
 //! * A [`Function`] is a list of blocks; `block0` is the entry. A block has **parameters**
@@ -114,12 +116,38 @@
 //!   `i8`; `p` is masked to its top `l` bits first (as the native `tandem::LpmMap`); `l > N`
 //!   inserts nothing (ok = 0) and erases nothing. Capacity counts prefixes. The state dump
 //!   key of an entry is the prefix (as the key field) followed by one byte of length.
+//! * Ternary maps (`ternary_map<K, V, capacity>`): an entry is a key, a mask (one per key
+//!   field) and a priority `p` (`1 <= p <= 2^31-1`, [`MAX_PRIORITY`]), the key stored masked.
+//!   `map.find m(k...)` hits the entry with the **highest priority** among those with
+//!   `k_i & mask_i == key_i` for every field. `map.insert m(key..., mask..., p) -> (value...)`
+//!   overwrites the entry with that key (masked), mask and priority; otherwise it inserts
+//!   nothing (ok = 0) when another entry already has priority `p` (priorities are distinct,
+//!   so a lookup never depends on the order of entries), when `p` is out of range, or when
+//!   the map is full; `map.erase m(key..., mask..., p)` removes that entry. `p` is an `i32`.
+//!   Dump key: the key, the mask (each as the key layout), then the priority in 4 bytes.
+//! * Range maps (`range_map<{k: iN}, V, capacity>`): entries are `lo..=hi` (unsigned) with a
+//!   priority, with the ternary maps' rules; `map.find m(k)` hits the highest-priority entry
+//!   with `lo <= k <= hi`; `map.insert m(lo, hi, p) -> (value...)` refuses `lo > hi` too;
+//!   `map.erase m(lo, hi, p)`. Dump key: lo, hi, priority.
 //! * `fields... = vec.get v[i]`, `vec.set v[i](fields...)`: element `i` (unsigned, any width).
 //!   An index `>= len` is an interpreter error (undefined behaviour in C++).
 //! * `x = scalar.load s`, `scalar.store s, x`.
 //! * `h = hash ALGO(a, b, ...)`: [`HashAlgo`] over the operands' values, each big-endian at
 //!   its type's width (a multiple of 8 bits), concatenated — v1model's `hash` extern on
 //!   BMv2 over the field list `{a, b, ...}`. No effects.
+//!
+//! ## The timer
+//! A module with a [`Timer`] runs `on_timer` at every multiple `k·interval_ns` of packet time
+//! that an arriving packet's timestamp reaches (`k·interval <= now`), in order, before that
+//! packet; the first packet fixes the start (its own time fires nothing), and a gap of more
+//! than 100,000 intervals fires only its last tick — the reference host's rule
+//! (`tandem_host::host`). `on_timer` runs to completion against the global state alone, with
+//! the same state instructions and their semantics as `process`; it has **no packet**, so
+//! header instructions, `meta.read in_port`/`length`, `send`, `drop` and `opaque` are not
+//! allowed in it (the verifier checks), and `meta.read now` is the tick's time (the store's
+//! clock, which expiring maps age by, advances to it). Loops (back edges) are ordinary
+//! control flow: `on_timer` always runs on the server, so resetting every element of a
+//! vector is a loop of `vec.set`s.
 //!
 //! ## Packet fate
 //! `send p` (`p: i16`) and `drop` set the packet's fate; **the last one executed wins**.
@@ -167,9 +195,12 @@
 //! ```
 //!
 //! * Sections in order: `nf NAME`; `file fN = "path"` (numbered from 0); `state NAME: KIND`;
-//!   `server fn NAME`; `fn process { ... }`. Sections are separated by one blank line.
+//!   `server fn NAME`; `fn process { ... }`; with a timer, `fn on_timer every INTERVAL_NS {
+//!   ... }` (value and block numbers are per function). Sections are separated by one blank
+//!   line.
 //! * State kinds: `hashmap<K, V, capacity>`, `vector<E, len>`, `scalar<iN>`,
-//!   `expiring_map<K, V, capacity, idle_timeout_ns>`, `lpm_map<K, V, capacity>`. A layout is `{name: iN, ...}`; a field
+//!   `expiring_map<K, V, capacity, idle_timeout_ns>`, `lpm_map<K, V, capacity>`,
+//!   `ternary_map<K, V, capacity>`, `range_map<K, V, capacity>`. A layout is `{name: iN, ...}`; a field
 //!   may carry its C++ byte offset `@off` and the layout its C++ `size N`.
 //! * Every instruction result is written with its type (`v3:i32 = ...`); block parameters
 //!   likewise (`block3(v7:i32):`). Value and block numbers are kept as written; blocks must be
@@ -207,13 +238,14 @@ pub use interp::{
     OpaqueHandler, Outcome, Packet, StateDump, StateStore, Step, StoreError,
 };
 pub use module::{
-    BlockData, FuncBuilder, Function, InstData, InstEffects, Module, ValueData, ValueDef,
+    BlockData, FuncBuilder, FuncId, Function, InstData, InstEffects, Module, Timer, ValueData,
+    ValueDef,
 };
 pub use parse::{parse_module, ParseError};
 pub use parse_graph::{deparse_order, HeaderOffsets, ParseEdge};
 pub use print::{print_inst, print_layout, print_module};
 pub use renumber::renumber;
-pub use state::{Layout, LayoutField, StateKind, StateObject};
+pub use state::{Layout, LayoutField, MapMatch, StateKind, StateObject, MAX_PRIORITY};
 pub use types::Type;
 pub use verify::{verify_module, ErrorLocation, VerifyError, VerifyErrors};
 

@@ -182,7 +182,28 @@ impl Value {
     }
 }
 
-/// A whole NF: its state, its per-packet `process` function and its server-only functions.
+/// The NF's periodic timer: `on_timer`, run at every multiple of `interval_ns` that packet
+/// time passes, before the packet that passes it (the reference host's rule).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Timer {
+    /// The tick period in nanoseconds (the NF's `kTimerInterval`), at least 1.
+    pub interval_ns: u64,
+    /// The function run at each tick (named `on_timer`). It has no packet: it reads and
+    /// writes state only, and `meta.read now` is the tick's time.
+    pub func: Function,
+}
+
+/// Which function of a module: the per-packet `process` or the timer's `on_timer`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub enum FuncId {
+    /// `process`, run once per packet.
+    Process,
+    /// `on_timer`, run at each timer tick ([`Module::timer`]).
+    Timer,
+}
+
+/// A whole NF: its state, its per-packet `process` function, its timer function (if any) and
+/// its server-only functions.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Module {
     /// The NF's name (an identifier).
@@ -193,8 +214,10 @@ pub struct Module {
     pub states: Arena<StateId, StateObject>,
     /// The per-packet program.
     pub process: Function,
+    /// The periodic timer (`on_timer`), when the NF has one.
+    pub timer: Option<Timer>,
     /// Names of functions that exist only on the server and are not lifted (`configure`,
-    /// `on_timer`, ...), in declaration order.
+    /// ...), in declaration order.
     pub server_functions: Vec<String>,
     /// Headers the NF declared, in declaration order (built-in headers are not listed).
     pub headers: Vec<Header>,
@@ -211,10 +234,70 @@ impl Module {
             files: Arena::new(),
             states: Arena::new(),
             process: Function::new("process"),
+            timer: None,
             server_functions: Vec::new(),
             headers: Vec::new(),
             parse_edges: Vec::new(),
         }
+    }
+
+    /// A function of the module (`None`: the module has no timer).
+    pub fn func(&self, id: FuncId) -> Option<&Function> {
+        match id {
+            FuncId::Process => Some(&self.process),
+            FuncId::Timer => self.timer.as_ref().map(|t| &t.func),
+        }
+    }
+
+    /// A function of the module, mutably.
+    pub fn func_mut(&mut self, id: FuncId) -> Option<&mut Function> {
+        match id {
+            FuncId::Process => Some(&mut self.process),
+            FuncId::Timer => self.timer.as_mut().map(|t| &mut t.func),
+        }
+    }
+
+    /// Every function with its id: `process`, then `on_timer` when there is a timer.
+    pub fn functions(&self) -> impl Iterator<Item = (FuncId, &Function)> {
+        std::iter::once((FuncId::Process, &self.process))
+            .chain(self.timer.as_ref().map(|t| (FuncId::Timer, &t.func)))
+    }
+
+    /// The timer's period in ns (0: no timer).
+    pub fn timer_interval_ns(&self) -> u64 {
+        self.timer.as_ref().map_or(0, |t| t.interval_ns)
+    }
+
+    /// The state objects `on_timer` may read and write (its instructions' effects), each
+    /// sorted and without duplicates; both empty without a timer.
+    pub fn timer_state_effects(&self) -> (Vec<StateId>, Vec<StateId>) {
+        let (mut reads, mut writes) = (Vec::new(), Vec::new());
+        let Some(t) = &self.timer else {
+            return (reads, writes);
+        };
+        let all: Vec<StateId> = self.states.keys().collect();
+        for (_, b) in t.func.blocks.iter() {
+            for &i in &b.insts {
+                let Some(d) = t.func.insts.get(i) else {
+                    continue;
+                };
+                let e = self.inst_effects(&d.kind);
+                for (list, out) in [(&e.reads, &mut reads), (&e.writes, &mut writes)] {
+                    for eff in list {
+                        match eff {
+                            Effect::State(s) => out.push(*s),
+                            Effect::All => out.extend(all.iter().copied()),
+                            _ => {}
+                        }
+                    }
+                }
+            }
+        }
+        for v in [&mut reads, &mut writes] {
+            v.sort();
+            v.dedup();
+        }
+        (reads, writes)
     }
 
     /// The header named `name`: a built-in one or one this module declares.
@@ -262,9 +345,20 @@ impl Module {
     pub fn builder(&mut self) -> FuncBuilder<'_> {
         FuncBuilder::new(self)
     }
+
+    /// Gives the module a timer run every `interval_ns` (an empty `on_timer`, replacing any
+    /// timer it had) and returns a builder appending to it.
+    pub fn timer_builder(&mut self, interval_ns: u64) -> FuncBuilder<'_> {
+        self.timer = Some(Timer {
+            interval_ns,
+            func: Function::new("on_timer"),
+        });
+        FuncBuilder::for_func(self, FuncId::Timer)
+    }
 }
 
-/// Appends instructions to a module's `process` function, inferring result types.
+/// Appends instructions to a module's `process` function (or, from
+/// [`Module::timer_builder`], its `on_timer`), inferring result types.
 ///
 /// The builder never fails: ill-typed operands produce ill-typed instructions that
 /// [`crate::verify_module`] reports. Every instruction gets the builder's current source
@@ -285,6 +379,7 @@ impl Module {
 /// ```
 pub struct FuncBuilder<'m> {
     module: &'m mut Module,
+    which: FuncId,
     block: Block,
     loc: Option<SourceLoc>,
 }
@@ -292,20 +387,51 @@ pub struct FuncBuilder<'m> {
 impl<'m> FuncBuilder<'m> {
     /// A builder for `module.process`, positioned at the end of its entry block.
     pub fn new(module: &'m mut Module) -> FuncBuilder<'m> {
-        let block = match module.process.entry() {
-            Some(b) => b,
-            None => module.process.add_block(),
-        };
-        FuncBuilder {
+        FuncBuilder::for_func(module, FuncId::Process)
+    }
+
+    /// A builder for one of the module's functions (an absent timer builds into a new empty
+    /// one with interval 1), positioned at the end of its entry block.
+    pub fn for_func(module: &'m mut Module, which: FuncId) -> FuncBuilder<'m> {
+        if which == FuncId::Timer && module.timer.is_none() {
+            module.timer = Some(Timer {
+                interval_ns: 1,
+                func: Function::new("on_timer"),
+            });
+        }
+        let mut b = FuncBuilder {
             module,
-            block,
+            which,
+            block: Block::from_u32(0),
             loc: None,
+        };
+        b.block = match b.f().entry() {
+            Some(e) => e,
+            None => b.f_mut().add_block(),
+        };
+        b
+    }
+
+    fn f(&self) -> &Function {
+        match self.which {
+            FuncId::Process => &self.module.process,
+            FuncId::Timer => match &self.module.timer {
+                Some(t) => &t.func,
+                None => &self.module.process,
+            },
+        }
+    }
+
+    fn f_mut(&mut self) -> &mut Function {
+        match (self.which, &mut self.module.timer) {
+            (FuncId::Timer, Some(t)) => &mut t.func,
+            _ => &mut self.module.process,
         }
     }
 
     /// The function being built.
     pub fn func(&self) -> &Function {
-        &self.module.process
+        self.f()
     }
 
     /// The module being built.
@@ -315,7 +441,7 @@ impl<'m> FuncBuilder<'m> {
 
     /// Creates a new empty block (does not switch to it).
     pub fn create_block(&mut self) -> Block {
-        self.module.process.add_block()
+        self.f_mut().add_block()
     }
 
     /// Makes subsequent instructions go to the end of `block`.
@@ -330,7 +456,7 @@ impl<'m> FuncBuilder<'m> {
 
     /// Appends a parameter to `block`.
     pub fn append_block_param(&mut self, block: Block, ty: Type) -> Value {
-        self.module.process.add_block_param(block, ty)
+        self.f_mut().add_block_param(block, ty)
     }
 
     /// Sets the source location given to subsequent instructions.
@@ -340,25 +466,26 @@ impl<'m> FuncBuilder<'m> {
 
     /// Appends any instruction with explicit result types.
     pub fn ins(&mut self, kind: InstKind, result_types: &[Type]) -> Inst {
-        self.module
-            .process
-            .append_inst(self.block, kind, result_types, self.loc)
+        let (block, loc) = (self.block, self.loc);
+        self.f_mut().append_inst(block, kind, result_types, loc)
     }
 
     fn ins1(&mut self, kind: InstKind, ty: Type) -> Value {
         let i = self.ins(kind, &[ty]);
-        self.module.process.inst_results(i)[0]
+        self.f().inst_results(i)[0]
     }
 
     fn ty(&self, v: Value) -> Type {
-        self.module.process.value_type(v).unwrap_or(Type::I1)
+        self.f().value_type(v).unwrap_or(Type::I1)
     }
 
     fn layout_types(&self, state: StateId, value_part: bool) -> Vec<Type> {
         match self.module.states.get(state).map(|s| &s.kind) {
             Some(StateKind::HashMap { key, value, .. })
             | Some(StateKind::ExpiringMap { key, value, .. })
-            | Some(StateKind::LpmMap { key, value, .. }) => {
+            | Some(StateKind::LpmMap { key, value, .. })
+            | Some(StateKind::TernaryMap { key, value, .. })
+            | Some(StateKind::RangeMap { key, value, .. }) => {
                 if value_part {
                     value.types().collect()
                 } else {
@@ -453,7 +580,7 @@ impl<'m> FuncBuilder<'m> {
             },
             &tys,
         );
-        let r = self.module.process.inst_results(i);
+        let r = self.f().inst_results(i);
         (r[0], r[1..].to_vec())
     }
 
@@ -482,7 +609,7 @@ impl<'m> FuncBuilder<'m> {
     pub fn vec_get(&mut self, state: StateId, index: Value) -> Vec<Value> {
         let tys = self.layout_types(state, false);
         let i = self.ins(InstKind::VecGet { state, index }, &tys);
-        self.module.process.inst_results(i).to_vec()
+        self.f().inst_results(i).to_vec()
     }
 
     /// `vec.set`.
@@ -538,7 +665,7 @@ impl<'m> FuncBuilder<'m> {
             writes,
         };
         let i = self.ins(kind, result_types);
-        self.module.process.inst_results(i).to_vec()
+        self.f().inst_results(i).to_vec()
     }
 
     /// `br block(args)`.

@@ -5,9 +5,9 @@
 //! that parses may still fail [`crate::verify_module`].
 
 use crate::{
-    Block, BlockCall, CastOp, Effect, EntityRef, FileId, Function, Header, Inst, InstData,
-    InstKind, IntCC, Layout, LayoutField, Meta, Module, SourceLoc, StateId, StateKind, Type, Value,
-    ValueData, ValueDef,
+    Block, BlockCall, CastOp, Effect, EntityRef, FileId, FuncId, Function, Header, Inst, InstData,
+    InstKind, IntCC, Layout, LayoutField, Meta, Module, SourceLoc, StateId, StateKind, Timer, Type,
+    Value, ValueData, ValueDef,
 };
 
 /// A syntax or name-resolution error, with its 1-based position.
@@ -224,6 +224,7 @@ pub fn parse_module(text: &str) -> Result<Module, ParseError> {
         toks,
         pos: 0,
         module: Module::new(""),
+        cur: FuncId::Process,
         defined_blocks: Vec::new(),
     };
     p.module()?;
@@ -234,11 +235,22 @@ struct Parser {
     toks: Vec<Token>,
     pos: usize,
     module: Module,
-    /// For each reserved block: where it was first referenced, and whether it has a label.
+    /// The function being parsed.
+    cur: FuncId,
+    /// For each reserved block of the function being parsed: where it was first referenced,
+    /// and whether it has a label.
     defined_blocks: Vec<(u32, u32, bool)>,
 }
 
 impl Parser {
+    /// The function being parsed (`module()` creates the timer before parsing its body).
+    fn f(&mut self) -> &mut Function {
+        match (self.cur, &mut self.module.timer) {
+            (FuncId::Timer, Some(t)) => &mut t.func,
+            _ => &mut self.module.process,
+        }
+    }
+
     fn peek(&self) -> &Token {
         // `lex` always ends the stream with `Eof`, and `bump` never moves past it.
         &self.toks[self.pos.min(self.toks.len() - 1)]
@@ -374,15 +386,15 @@ impl Parser {
     fn value(&mut self) -> Result<Value, ParseError> {
         let (n, _) = self.numbered("v", "a value like `v3`")?;
         let v = Value::from_u32(n);
-        self.module.process.reserve_value(v);
+        self.f().reserve_value(v);
         Ok(v)
     }
 
     fn block_ref(&mut self) -> Result<Block, ParseError> {
         let (n, t) = self.numbered("block", "a block like `block2`")?;
         let b = Block::from_u32(n);
-        while self.module.process.blocks.len() <= n as usize {
-            self.module.process.add_block();
+        while self.f().blocks.len() <= n as usize {
+            self.f().add_block();
             self.defined_blocks.push((t.line, t.col, false));
         }
         Ok(b)
@@ -452,13 +464,29 @@ impl Parser {
                     self.bump();
                     let nt = self.peek().clone();
                     let name = self.name("a function name")?;
-                    if name != "process" {
-                        return self.err_at(&nt, format!("only `process` has a body; declare `{name}` with `server fn {name}`"));
+                    match name.as_str() {
+                        "process" if seen_process => {
+                            return self.err_at(&nt, "`fn process` is defined twice");
+                        }
+                        "process" => {
+                            seen_process = true;
+                            self.cur = FuncId::Process;
+                        }
+                        "on_timer" if self.module.timer.is_some() => {
+                            return self.err_at(&nt, "`fn on_timer` is defined twice");
+                        }
+                        "on_timer" => {
+                            self.expect_keyword("every")?;
+                            let interval_ns = self.number("the timer interval in ns")?;
+                            self.module.timer = Some(Timer {
+                                interval_ns,
+                                func: Function::new("on_timer"),
+                            });
+                            self.cur = FuncId::Timer;
+                        }
+                        _ => return self.err_at(&nt, format!("only `process` and `on_timer` have a body; declare `{name}` with `server fn {name}`")),
                     }
-                    if seen_process {
-                        return self.err_at(&nt, "`fn process` is defined twice");
-                    }
-                    seen_process = true;
+                    self.defined_blocks.clear();
                     self.function()?;
                 }
                 _ => {
@@ -568,19 +596,33 @@ impl Parser {
     }
 
     fn state_kind(&mut self) -> Result<StateKind, ParseError> {
-        let (kw, t) = self.ident("`hashmap`, `vector`, `scalar`, `expiring_map` or `lpm_map`")?;
+        let (kw, t) = self.ident(
+            "`hashmap`, `vector`, `scalar`, `expiring_map`, `lpm_map`, `ternary_map` or `range_map`",
+        )?;
         self.expect_punct('<')?;
         let kind = match kw.as_str() {
-            "lpm_map" => {
+            "lpm_map" | "ternary_map" | "range_map" => {
                 let key = self.layout()?;
                 self.expect_punct(',')?;
                 let value = self.layout()?;
                 self.expect_punct(',')?;
                 let capacity = self.number("a capacity")?;
-                StateKind::LpmMap {
-                    key,
-                    value,
-                    capacity,
+                match kw.as_str() {
+                    "lpm_map" => StateKind::LpmMap {
+                        key,
+                        value,
+                        capacity,
+                    },
+                    "ternary_map" => StateKind::TernaryMap {
+                        key,
+                        value,
+                        capacity,
+                    },
+                    _ => StateKind::RangeMap {
+                        key,
+                        value,
+                        capacity,
+                    },
                 }
             }
             "hashmap" | "expiring_map" => {
@@ -617,7 +659,7 @@ impl Parser {
                 return self.err_at(
                     &t,
                     format!(
-                    "unknown state kind `{kw}` (expected hashmap, vector, scalar, expiring_map, lpm_map)"
+                    "unknown state kind `{kw}` (expected hashmap, vector, scalar, expiring_map, lpm_map, ternary_map, range_map)"
                 ),
                 )
             }
@@ -649,9 +691,9 @@ impl Parser {
                             let v = self.value()?;
                             self.expect_punct(':')?;
                             let ty = self.ty()?;
-                            let pidx = self.module.process.blocks[b].params.len();
+                            let pidx = self.f().blocks[b].params.len();
                             self.define_value(v, ty, ValueDef::Param(b, pidx), &pt)?;
-                            self.module.process.blocks[b].params.push(v);
+                            self.f().blocks[b].params.push(v);
                             if self.eat_punct(')') {
                                 break;
                             }
@@ -661,13 +703,13 @@ impl Parser {
                     self.expect_punct(':')?;
                     current = Some(b);
                 }
-                Tok::Eof => return self.unexpected("`}` closing `fn process`"),
+                Tok::Eof => return self.unexpected("`}` closing the function"),
                 _ => {
                     let Some(b) = current else {
                         return self.unexpected("a block label like `block0:`");
                     };
                     let inst = self.inst()?;
-                    self.module.process.blocks[b].insts.push(inst);
+                    self.f().blocks[b].insts.push(inst);
                 }
             }
         }
@@ -690,7 +732,7 @@ impl Parser {
         def: ValueDef,
         t: &Token,
     ) -> Result<(), ParseError> {
-        let f: &mut Function = &mut self.module.process;
+        let f: &mut Function = self.f();
         f.reserve_value(v);
         if f.values[v].def != ValueDef::Unused {
             return self.err_at(t, format!("value `{v}` is defined twice"));
@@ -786,14 +828,14 @@ impl Parser {
         } else {
             None
         };
-        let inst = self.module.process.insts.push(InstData {
+        let inst = self.f().insts.push(InstData {
             kind,
             results: Vec::new(),
             loc,
         });
         for (i, (v, ty, t)) in results.into_iter().enumerate() {
             self.define_value(v, ty, ValueDef::Result(inst, i), &t)?;
-            self.module.process.insts[inst].results.push(v);
+            self.f().insts[inst].results.push(v);
         }
         Ok(inst)
     }

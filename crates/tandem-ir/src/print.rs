@@ -49,7 +49,16 @@ pub fn print_module(module: &Module) -> String {
         }
     }
     out.push('\n');
-    print_function(&mut out, module, &module.process);
+    print_function(&mut out, module, &module.process, "");
+    if let Some(t) = &module.timer {
+        out.push('\n');
+        print_function(
+            &mut out,
+            module,
+            &t.func,
+            &format!(" every {}", t.interval_ns),
+        );
+    }
     out
 }
 
@@ -95,14 +104,14 @@ fn state_kind(kind: &StateKind) -> String {
                 print_layout(value)
             )
         }
-        StateKind::LpmMap {
-            key,
-            value,
-            capacity,
-        } => format!(
-            "lpm_map<{}, {}, {capacity}>",
+        StateKind::LpmMap { key, value, .. }
+        | StateKind::TernaryMap { key, value, .. }
+        | StateKind::RangeMap { key, value, .. } => format!(
+            "{}<{}, {}, {}>",
+            kind.keyword(),
             print_layout(key),
-            print_layout(value)
+            print_layout(value),
+            kind.map_capacity().unwrap_or(0)
         ),
         StateKind::Vector { elem, len } => format!("vector<{}, {len}>", print_layout(elem)),
         StateKind::Scalar { ty } => format!("scalar<{ty}>"),
@@ -138,8 +147,9 @@ pub(crate) fn quote(s: &str) -> String {
     out
 }
 
-fn print_function(out: &mut String, module: &Module, func: &Function) {
-    let _ = writeln!(out, "fn {} {{", func.name);
+/// `fn NAME{suffix} { blocks }` (the timer's suffix is ` every INTERVAL`).
+fn print_function(out: &mut String, module: &Module, func: &Function, suffix: &str) {
+    let _ = writeln!(out, "fn {}{suffix} {{", func.name);
     for (i, (block, data)) in func.blocks.iter().enumerate() {
         if i > 0 {
             out.push('\n');

@@ -3,7 +3,8 @@
 use crate::{Function, InstData, Module, Type, Value, ValueData, ValueDef};
 use std::collections::HashMap;
 
-/// Gives `process`'s values canonical numbers.
+/// Gives the values of `process` (and of `on_timer`, each function on its own) canonical
+/// numbers.
 ///
 /// Builders (the lifter, passes) create values in whatever order suits them and may leave
 /// instructions unplaced. Golden files want stable, dense names so that diffs stay small.
@@ -32,9 +33,19 @@ use std::collections::HashMap;
 ///     return
 /// ```
 ///
-/// Semantics, block numbers and everything outside `process` are unchanged.
+/// Semantics, block numbers and everything outside the functions are unchanged.
 pub fn renumber(module: &Module) -> Module {
-    let old = &module.process;
+    let mut out = Module {
+        process: renumber_function(&module.process),
+        ..module.clone()
+    };
+    if let Some(t) = out.timer.as_mut() {
+        t.func = renumber_function(&t.func);
+    }
+    out
+}
+
+fn renumber_function(old: &Function) -> Function {
     let mut map: HashMap<Value, Value> = HashMap::new();
     let mut next = 0u32;
     let mut assign = |v: Value, map: &mut HashMap<Value, Value>| {
@@ -114,8 +125,5 @@ pub fn renumber(module: &Module) -> Module {
         }
     }
     debug_assert!(f.values.len() >= defined && f.blocks.len() == old.blocks.len());
-    Module {
-        process: f,
-        ..module.clone()
-    }
+    f
 }

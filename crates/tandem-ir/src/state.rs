@@ -122,7 +122,57 @@ pub enum StateKind {
         /// Maximum number of entries (prefixes).
         capacity: u64,
     },
+    /// `ternary_map<K, V, capacity>`: entries are a key, a mask (one value per key field
+    /// each) and a priority; `map.find MAP(k...)` returns the value of the entry with the
+    /// highest priority whose masked key fields equal `k`'s under its mask. Priorities are
+    /// distinct (1..=2^31−1, as in P4Runtime), so the answer never depends on order.
+    /// `map.insert MAP(key..., mask..., prio) -> (value...)` and `map.erase MAP(key...,
+    /// mask..., prio)` name an entry by all three (`prio` an `i32`).
+    TernaryMap {
+        /// Key layout (the looked-up fields; masks have the same layout).
+        key: Layout,
+        /// Value layout.
+        value: Layout,
+        /// Maximum number of entries.
+        capacity: u64,
+    },
+    /// `range_map<K, V, capacity>`: the key is one unsigned integer; entries are a range
+    /// `lo..=hi` and a priority; `map.find MAP(k)` returns the value of the entry with the
+    /// highest priority whose range holds `k`. `map.insert MAP(lo, hi, prio) -> (value...)`,
+    /// `map.erase MAP(lo, hi, prio)`; priorities are distinct as for ternary maps.
+    RangeMap {
+        /// Key layout (one unsigned integer field).
+        key: Layout,
+        /// Value layout.
+        value: Layout,
+        /// Maximum number of entries.
+        capacity: u64,
+    },
 }
+
+/// How a map's lookups match its entries.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum MapMatch {
+    /// The key equals the entry's (hash maps, expiring maps).
+    Exact,
+    /// The longest matching prefix wins (LPM maps).
+    Lpm,
+    /// Masked fields equal; the highest priority wins (ternary maps).
+    Ternary,
+    /// The key lies in the entry's range; the highest priority wins (range maps).
+    Range,
+}
+
+impl MapMatch {
+    /// Whether entries carry a priority (ternary and range maps).
+    pub fn has_priority(self) -> bool {
+        matches!(self, MapMatch::Ternary | MapMatch::Range)
+    }
+}
+
+/// The largest priority of a ternary or range map entry (P4Runtime's `int32` priorities,
+/// which must be positive).
+pub const MAX_PRIORITY: u64 = 0x7fff_ffff;
 
 impl StateKind {
     /// The text-form keyword (`hashmap`, `vector`, `scalar`, `expiring_map`), also the `kind`
@@ -134,7 +184,54 @@ impl StateKind {
             StateKind::Scalar { .. } => "scalar",
             StateKind::ExpiringMap { .. } => "expiring_map",
             StateKind::LpmMap { .. } => "lpm_map",
+            StateKind::TernaryMap { .. } => "ternary_map",
+            StateKind::RangeMap { .. } => "range_map",
         }
+    }
+
+    /// How lookups match, for the map kinds; `None` for vectors and scalars.
+    pub fn map_match(&self) -> Option<MapMatch> {
+        match self {
+            StateKind::HashMap { .. } | StateKind::ExpiringMap { .. } => Some(MapMatch::Exact),
+            StateKind::LpmMap { .. } => Some(MapMatch::Lpm),
+            StateKind::TernaryMap { .. } => Some(MapMatch::Ternary),
+            StateKind::RangeMap { .. } => Some(MapMatch::Range),
+            _ => None,
+        }
+    }
+
+    /// The values that name one entry of a map (the operands of `map.erase`, and of
+    /// `map.insert` before the value), as a layout: the key fields (exact maps); the prefix
+    /// and `prefix_len: i8` (LPM); the key fields, a mask per field (`mask_<field>`) and
+    /// `priority: i32` (ternary); `lo`, `hi` of the key's type and `priority: i32` (range).
+    /// No C++ offsets.
+    pub fn entry_key_layout(&self) -> Option<Layout> {
+        let (key, _) = self.map_layouts()?;
+        let plain = |f: &crate::LayoutField| (f.name.clone(), f.ty);
+        let mut out: Vec<(String, Type)> = Vec::new();
+        match self.map_match()? {
+            MapMatch::Exact => out.extend(key.fields.iter().map(plain)),
+            MapMatch::Lpm => {
+                out.extend(key.fields.iter().map(plain));
+                out.push(("prefix_len".into(), Type::I8));
+            }
+            MapMatch::Ternary => {
+                out.extend(key.fields.iter().map(plain));
+                out.extend(
+                    key.fields
+                        .iter()
+                        .map(|f| (format!("mask_{}", f.name), f.ty)),
+                );
+                out.push(("priority".into(), Type::I32));
+            }
+            MapMatch::Range => {
+                let ty = key.fields.first().map_or(Type::I64, |f| f.ty);
+                out.push(("lo".into(), ty));
+                out.push(("hi".into(), ty));
+                out.push(("priority".into(), Type::I32));
+            }
+        }
+        Some(Layout::new(out))
     }
 
     /// The key width of an LPM map (the prefix-matched field); `None` for other kinds.
@@ -145,13 +242,27 @@ impl StateKind {
         }
     }
 
-    /// Key and value layouts, for the three map kinds (for an LPM map, the key is the
-    /// looked-up address; entries are keyed by the prefix and its length).
+    /// Key and value layouts, for the map kinds (for LPM, ternary and range maps the key is
+    /// what lookups take; entries are named by [`StateKind::entry_key_len`] values).
     pub fn map_layouts(&self) -> Option<(&Layout, &Layout)> {
         match self {
             StateKind::HashMap { key, value, .. }
             | StateKind::ExpiringMap { key, value, .. }
-            | StateKind::LpmMap { key, value, .. } => Some((key, value)),
+            | StateKind::LpmMap { key, value, .. }
+            | StateKind::TernaryMap { key, value, .. }
+            | StateKind::RangeMap { key, value, .. } => Some((key, value)),
+            _ => None,
+        }
+    }
+
+    /// A map's capacity; `None` for vectors and scalars.
+    pub fn map_capacity(&self) -> Option<u64> {
+        match self {
+            StateKind::HashMap { capacity, .. }
+            | StateKind::ExpiringMap { capacity, .. }
+            | StateKind::LpmMap { capacity, .. }
+            | StateKind::TernaryMap { capacity, .. }
+            | StateKind::RangeMap { capacity, .. } => Some(*capacity),
             _ => None,
         }
     }

@@ -15,9 +15,9 @@
 //!    and every field lies inside it (`offset + ceil(bits/8) <= size`).
 //! 4. Map and expiring-map capacities, vector lengths and idle timeouts are at least 1.
 //!
-//! **Function structure** (`process`)
-//! 5. The function is named `process` and has at least one block; `block0` is the entry and
-//!    has no parameters.
+//! **Function structure** (`process`, and `on_timer` when the module has a timer)
+//! 5. The per-packet function is named `process`, the timer's `on_timer`; each has at least
+//!    one block; `block0` is the entry and has no parameters.
 //! 6. Every block is non-empty and its last instruction is its only terminator (`br`, `brif`,
 //!    `switch`, `return`).
 //! 7. An instruction appears in at most one block, at most once.
@@ -47,11 +47,14 @@
 //! 19. `hdr.read f`: one result of the field's width; `hdr.write f, v`: `v` has the field's
 //!     width, no results. `hdr.valid`: one `i1` result; `hdr.push`/`hdr.pop`: none. `meta.read`: one result of the
 //!     item's type (`in_port: i16`, `length: i16`, `now: i64`).
-//! 20. `map.find/insert/erase` name a hashmap, expiring map or LPM map; keys are the fields of
+//! 20. `map.find/insert/erase` name a map (hash, expiring, LPM, ternary or range); keys are the fields of
 //!     the key layout; `map.insert` values are the fields of the value layout. `map.find`
 //!     results are `i1` then the value fields; `map.insert` has one `i1` result; `map.erase`
 //!     none. On an `lpm_map`, `map.insert`/`map.erase` take the key field and then the prefix
-//!     length as an `i8`. An `lpm_map` key layout has exactly one field.
+//!     length as an `i8`; on a `ternary_map` the key fields, a mask per key field and the
+//!     priority as an `i32`; on a `range_map` the low and high bound (the key field's type)
+//!     and the priority as an `i32` ([`crate::StateKind::entry_key_layout`]). `lpm_map` and
+//!     `range_map` key layouts have exactly one field.
 //! 21. `vec.get/set` name a vector; the index is any integer type; `vec.get` results and
 //!     `vec.set` values are the element fields.
 //! 22. `scalar.load/store` name a scalar; the loaded/stored value has the scalar's type.
@@ -67,6 +70,13 @@
 //!     `value` fits its width; no edge leads to `eth` or leaves `tcp`; no two edges leave one
 //!     header with the same condition; the graph has no cycle; every declared header is the
 //!     target of some edge.
+//!
+//! **Timer**
+//! 27. The timer's interval is at least 1 ns, and no server function is named `on_timer`
+//!     when the module has a timer.
+//! 28. `on_timer` has no packet: it contains no `hdr.read`, `hdr.write`, `hdr.valid`,
+//!     `meta.read in_port`, `meta.read length`, `send`, `drop` or `opaque` (`meta.read now`
+//!     is the tick's time).
 
 use crate::{
     Block, BlockCall, CastOp, Effect, EntityRef, Function, Inst, InstKind, Layout, Module, StateId,
@@ -150,7 +160,23 @@ pub fn verify_module(module: &Module) -> Result<(), VerifyErrors> {
         errors: Vec::new(),
     };
     v.module_level();
-    v.function(&module.process);
+    v.function(&module.process, "process");
+    if let Some(t) = &module.timer {
+        if t.interval_ns == 0 {
+            v.err(
+                ErrorLocation::Module,
+                "the timer interval must be at least 1 ns",
+            );
+        }
+        if module.server_functions.iter().any(|f| f == "on_timer") {
+            v.err(
+                ErrorLocation::Module,
+                "`on_timer` is both lifted and declared a server function",
+            );
+        }
+        v.function(&t.func, "on_timer");
+        v.timer_packet_free(&t.func);
+    }
     if v.errors.is_empty() {
         Ok(())
     } else {
@@ -255,17 +281,18 @@ impl<'m> Verifier<'m> {
                         self.err(loc.clone(), "idle timeout must be at least 1 ns");
                     }
                 }
-                StateKind::LpmMap {
-                    key,
-                    value,
-                    capacity,
-                } => {
+                StateKind::LpmMap { key, value, .. }
+                | StateKind::TernaryMap { key, value, .. }
+                | StateKind::RangeMap { key, value, .. } => {
                     self.layout(&loc, "key", key, false);
                     self.layout(&loc, "value", value, true);
-                    if key.fields.len() != 1 {
-                        self.err(loc.clone(), "an lpm_map key has exactly one integer field");
+                    if key.fields.len() != 1 && !matches!(s.kind, StateKind::TernaryMap { .. }) {
+                        self.err(
+                            loc.clone(),
+                            format!("a {} key has exactly one integer field", s.kind.keyword()),
+                        );
                     }
-                    if *capacity == 0 {
+                    if s.kind.map_capacity() == Some(0) {
                         self.err(loc.clone(), "capacity must be at least 1");
                     }
                 }
@@ -534,16 +561,46 @@ impl<'m> Verifier<'m> {
         }
     }
 
-    fn function(&mut self, func: &Function) {
+    /// Invariant 28: `on_timer` does nothing that needs a packet.
+    fn timer_packet_free(&mut self, func: &Function) {
+        for (b, data) in func.blocks.iter() {
+            for &inst in &data.insts {
+                let Some(d) = func.insts.get(inst) else {
+                    continue;
+                };
+                let what = match &d.kind {
+                    InstKind::HdrRead { .. }
+                    | InstKind::HdrWrite { .. }
+                    | InstKind::HdrValid { .. } => "a header",
+                    InstKind::MetaRead {
+                        meta: crate::Meta::InPort | crate::Meta::Length,
+                    } => "packet metadata",
+                    InstKind::Send { .. } | InstKind::Drop => "a packet's fate",
+                    InstKind::Opaque { .. } => "opaque code (it runs against a packet)",
+                    _ => continue,
+                };
+                let loc = self.inst_loc(func, b, inst);
+                self.err(
+                    loc,
+                    format!("on_timer has no packet, so it cannot use {what}"),
+                );
+            }
+        }
+    }
+
+    fn function(&mut self, func: &Function, expected: &str) {
         let fname = func.name.clone();
-        if func.name != "process" {
+        if func.name != expected {
             self.err(
                 ErrorLocation::Module,
-                format!("the per-packet function is named `{fname}`, not `process`"),
+                format!("the function is named `{fname}`, not `{expected}`"),
             );
         }
         let Some(entry) = func.entry() else {
-            self.err(ErrorLocation::Module, "fn process has no blocks");
+            self.err(
+                ErrorLocation::Module,
+                format!("fn {expected} has no blocks"),
+            );
             return;
         };
         if !func.blocks[entry].params.is_empty() {
@@ -835,23 +892,14 @@ impl<'m> Verifier<'m> {
             | InstKind::MapErase { state: s, key }
             | InstKind::MapInsert { state: s, key, .. } => {
                 match state(*s).and_then(|k| k.map_layouts()) {
-                    None => errs.push(format!(
-                        "{} is not a hashmap, expiring_map or lpm_map",
-                        self.sname(*s)
-                    )),
+                    None => errs.push(format!("{} is not a map", self.sname(*s))),
                     Some((kl, vl)) => {
-                        let lpm = state(*s).and_then(|k| k.lpm_bits()).is_some();
-                        if lpm && !matches!(kind, InstKind::MapFind { .. }) {
-                            // The entry key: the prefix, then its length.
-                            let mut entry = kl.clone();
-                            entry.fields.push(crate::LayoutField {
-                                name: "prefix_len".into(),
-                                ty: Type::I8,
-                                offset: None,
-                            });
-                            fields(&mut errs, "key", key, &entry);
-                        } else {
+                        if matches!(kind, InstKind::MapFind { .. }) {
                             fields(&mut errs, "key", key, kl);
+                        } else if let Some(entry) = state(*s).and_then(|k| k.entry_key_layout()) {
+                            // The entry's name: key, or prefix and length, or key, mask and
+                            // priority, or range and priority.
+                            fields(&mut errs, "key", key, &entry);
                         }
                         match kind {
                             InstKind::MapFind { .. } => {

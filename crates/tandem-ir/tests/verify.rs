@@ -270,7 +270,7 @@ fn dangling_handles_are_errors_not_panics() {
         errs,
         [
             "fn process, block0: lists inst42, which does not exist",
-            "fn process, block0, `v0:i1 = map.find <undeclared state3>()`: undeclared state3 is not a hashmap, expiring_map or lpm_map",
+            "fn process, block0, `v0:i1 = map.find <undeclared state3>()`: undeclared state3 is not a map",
             "fn process, block0, `br block9(v77) at f5:1:1`: source location names undeclared file f5",
             "fn process, block0, `br block9(v77) at f5:1:1`: uses v77, which does not exist",
             "fn process, block0, `br block9(v77) at f5:1:1`: branches to block9, which does not exist",

@@ -67,7 +67,7 @@ SIMD vectors, atomics, exceptions or inline assembly. Network functions that run
 work on integers only.
 
 Fix: use integer arithmetic (fixed point instead of floating point), or move the work to
-configure() or on_timer(), which always run on the server and are not analysed.";
+configure(), which always runs on the server and is not analysed.";
     FunctionPointer = "L003", Error, "call through a function pointer",
 "process() calls a function through a pointer (a virtual call, std::function, or a function
 pointer). The front end must see every statement the packet can execute to compute what it
@@ -144,6 +144,28 @@ the same condition, or a cycle (a header type is present at most once per packet
 Fix: give every field 1 to 8 bytes (split longer ones), add the missing TANDEM_EDGE to
 TANDEM_PARSE, and declare a type of its own for a second header of one kind (the Ethernet
 header inside a tunnel).";
+    TimerUnsupported = "L015", Error, "on_timer() does something a timer tick cannot",
+"on_timer() is lifted like process() and runs on the server at every tick, against the
+state alone: a tick has no packet. It may use the state API (maps, vectors, scalars), integer
+arithmetic, hashes, loops and `now`; it may not call functions the front end does not know
+(in process() those become opaque server-only statements, which run against the packet), nor
+do anything that needs a packet.
+
+Fix: keep on_timer() to state updates (reset a sketch with a loop of `v[i] = 0`, age
+entries, bump an epoch counter); do other work in configure() or process().";
+    PriorityEntry = "L016", Error, "ternary or range entry that can never be inserted",
+"A TernaryMap or RangeMap insert or erase names a constant priority of 0 or above 2^31 - 1
+(2147483647), or a RangeMap entry with a constant range whose low end is above its high end.
+Natively the call would do nothing (insert returns false), which is never what was meant.
+Priorities are P4Runtime's: positive 32-bit integers, a higher one winning.
+
+Fix: use priorities from 1 to 2147483647, distinct per entry, and ranges with lo <= hi.";
+    RangeKey = "L017", Error, "range map key is not one unsigned integer",
+"A RangeMap's key must be one unsigned integer of 8, 16, 32 or 64 bits (a port as a
+host-order uint16_t: `ports.find(ntohs(tcp->dport))`): a range compares the key as one
+number, and a switch's range match kind takes one field.
+
+Fix: key the map by the field alone, or use a TernaryMap for structs (masks per field).";
     OpaqueCall = "L101", Warning, "call kept as an opaque server-only statement",
 "process() calls a function the front end does not know (a library function such as memcmp
 or strstr). The call is kept as an opaque statement that runs only on the server; it is

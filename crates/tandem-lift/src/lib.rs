@@ -63,25 +63,45 @@ pub fn lift(llvm_ir_text: &str) -> Result<Lifted, LiftError> {
     };
     let name = translate::nf_type_name(&lm).unwrap_or_else(|| "nf".to_string());
     let srcmap = srcmap::SrcMap::read(llvm_ir_text, translate::ENTRY, Some(&name));
-    let mut l = translate::Lifter::new(&lm, entry, name, srcmap);
+    let timer = lm
+        .functions
+        .iter()
+        .find(|f| f.name == translate::TIMER_ENTRY)
+        .filter(|_| has_timer(&lm));
+    let mut l = translate::Lifter::new(&lm, entry, name.clone(), srcmap);
     l.read_members();
     l.read_headers();
     let order = translate::rpo(entry);
     l.scan(&order);
-    l.declare_state();
-    l.translate(&order);
+    match timer {
+        None => {
+            l.declare_state();
+            l.translate(&order);
+        }
+        Some(t) => {
+            // State is declared from what both functions use: scan on_timer too, declare,
+            // lift on_timer, then scan process() again (scanning is per function) and lift it.
+            let torder = translate::rpo(t);
+            let tmap = srcmap::SrcMap::read(llvm_ir_text, translate::TIMER_ENTRY, Some(&name));
+            l.start_function(t, tmap, tandem_ir::FuncId::Timer);
+            l.scan(&torder);
+            l.declare_state();
+            l.translate(&torder);
+            let pmap = srcmap::SrcMap::read(llvm_ir_text, translate::ENTRY, Some(&name));
+            l.start_function(entry, pmap, tandem_ir::FuncId::Process);
+            l.scan(&order);
+            l.translate(&order);
+        }
+    }
     let mut module = l.module;
     cleanup::remove_redundant_params(&mut module.process);
     cleanup::remove_dead_code(&mut module.process);
-    module.server_functions = vec!["configure".into()];
-    if lm
-        .functions
-        .iter()
-        .any(|f| f.name == "tandem_nf_timer_entry")
-        && has_timer(&lm)
-    {
-        module.server_functions.push("on_timer".into());
+    if let Some(t) = module.timer.as_mut() {
+        cleanup::remove_redundant_params(&mut t.func);
+        cleanup::remove_dead_code(&mut t.func);
     }
+    module.server_functions = vec!["configure".into()];
+    l.diags.extend(timer_packet_uses(&module));
     let mut diags = first_error_per_statement(l.diags);
     diags.sort_by(|a, b| a.loc.cmp(&b.loc));
     let (errors, warnings): (Vec<_>, Vec<_>) = diags.into_iter().partition(Diagnostic::is_error);
@@ -110,6 +130,43 @@ fn first_error_per_statement(diags: Vec<Diagnostic>) -> Vec<Diagnostic> {
             }
         }
         out.push(d);
+    }
+    out
+}
+
+/// What on_timer() lifted to that needs a packet (the verifier refuses it): `L015` at its
+/// line. The front end reports unknown calls itself; this catches the rest.
+fn timer_packet_uses(module: &tandem_ir::Module) -> Vec<Diagnostic> {
+    use tandem_ir::{InstKind, Meta};
+    let Some(t) = &module.timer else {
+        return Vec::new();
+    };
+    let mut out = Vec::new();
+    for (_, b) in t.func.blocks.iter() {
+        for &i in &b.insts {
+            let d = &t.func.insts[i];
+            let what = match &d.kind {
+                InstKind::HdrRead { .. }
+                | InstKind::HdrWrite { .. }
+                | InstKind::HdrValid { .. } => "reads or writes a packet header",
+                InstKind::MetaRead {
+                    meta: Meta::InPort | Meta::Length,
+                } => "reads packet metadata",
+                InstKind::Send { .. } | InstKind::Drop => "sends or drops a packet",
+                InstKind::Opaque { .. } => "runs code the front end does not know",
+                _ => continue,
+            };
+            let loc = d.loc.map(|l| SrcLoc {
+                file: module.files.get(l.file).cloned().unwrap_or_default(),
+                line: l.line,
+                col: l.col,
+            });
+            out.push(Diagnostic::new(
+                Code::TimerUnsupported,
+                format!("on_timer() {what}, but a timer tick has no packet"),
+                loc,
+            ));
+        }
     }
     out
 }

@@ -3,8 +3,8 @@
 //! (port and bytes) and the final state must be identical.
 //!
 //! The IR starts from the native state after configure() (configure is server-only and not
-//! lifted). When the native NF's on_timer() fires, the IR state is re-synchronised from the
-//! native dump (on_timer is server-only too). Reply packets are rewritten closed-loop from the
+//! lifted). An NF's lifted on_timer runs on the interpreter at the ticks the native one fires
+//! at (the reference host's rule). Reply packets are rewritten closed-loop from the
 //! reference's outputs (NAT, load balancers), and the same rewritten packet is fed to both.
 
 mod common;
@@ -74,4 +74,17 @@ fn vxlangw_lifted_matches_native() {
 #[test]
 fn vlantrunk_lifted_matches_native() {
     differential("vlantrunk", Plan::Vlan, "enterprise", 12_000);
+}
+
+/// Three 10 ms ticks: the lifted on_timer (a reset loop over two vectors) at each.
+#[test]
+fn hhdetect_lifted_matches_native() {
+    differential("hhdetect", Plan::Plain, "datamining", 40_000);
+}
+
+/// Ternary rules over the addresses, protocol, port classes and ingress port, port classes
+/// by range: every lookup the highest-priority match, natively and on the interpreter.
+#[test]
+fn aclfw_lifted_matches_native() {
+    differential("aclfw", Plan::Plain, "enterprise", 12_000);
 }

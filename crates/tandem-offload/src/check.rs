@@ -86,10 +86,12 @@ pub fn check(
     packets: &mut dyn Iterator<Item = TracePacket>,
     mut options: CheckOptions,
 ) -> Result<CheckReport, OffloadError> {
-    if reference.timer_interval_ns() > 0 {
-        return Err(OffloadError::Native(format!(
-            "{}: NFs with on_timer() cannot be offloaded yet (the timer would run on the server's copy only)",
-            reference.name()
+    if reference.timer_interval_ns() != bundle.module.timer_interval_ns() {
+        return Err(OffloadError::Manifest(format!(
+            "{}: the native NF ticks every {} ns, the compiled one every {} ns (recompile)",
+            reference.name(),
+            reference.timer_interval_ns(),
+            bundle.module.timer_interval_ns()
         )));
     }
     let mut host = Host::new(reference);
@@ -291,10 +293,18 @@ fn path(
         timestamp_ns: p.ts_ns,
     };
     let mut payload = tandem_ir::payload::PayloadOps;
+    let mut clock = tandem_host::host::TickClock::new(module.timer_interval_ns());
+    let fail = |e: tandem_ir::InterpError| OffloadError::Server(e.to_string());
     for p in history {
+        for t in clock.due(p.ts_ns) {
+            interp.run_timer(&mut store, t).map_err(fail)?;
+        }
         interp
             .run_with(&mut store, &ir(p), &mut payload)
-            .map_err(|e| OffloadError::Server(e.to_string()))?;
+            .map_err(fail)?;
+    }
+    for t in clock.due(pkt.ts_ns) {
+        interp.run_timer(&mut store, t).map_err(fail)?;
     }
     let w = walk(module, &mut store, &ir(pkt), true, &mut payload)?;
     let mut at = HashMap::new();

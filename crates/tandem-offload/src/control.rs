@@ -9,6 +9,7 @@
 use std::collections::VecDeque;
 use std::time::Duration;
 
+use tandem_ir::MapMatch;
 use tandem_switch::{ControlError, ControlOp, KeyMatch, Switch, TableEntry};
 
 /// Why a control-plane request failed.
@@ -71,9 +72,30 @@ pub struct ExactBatch<'a> {
     pub ops: &'a [ExactOp],
     /// Keys and arguments of the writes.
     pub words: &'a [u64],
-    /// The table's one key is matched `lpm` (an LPM map): each op's key is two words, the
-    /// prefix and its length.
-    pub lpm: bool,
+    /// How the table's keys match, which says how each op's key words spell an entry
+    /// ([`tandem_ir::StateKind::entry_key_layout`]): exact — one word per key field; `lpm` —
+    /// the prefix and its length; `ternary` — a value per key field, a mask per key field and
+    /// the priority; `range` — low, high and the priority.
+    pub matching: MapMatch,
+}
+
+/// The matches and priority an entry name spells (see [`ExactBatch::matching`]).
+pub fn entry_matches(matching: MapMatch, key: &[u64]) -> (Vec<KeyMatch>, Option<i64>) {
+    match (matching, key) {
+        (MapMatch::Lpm, &[prefix, len]) => (vec![KeyMatch::Lpm(prefix, len as u32)], None),
+        (MapMatch::Range, &[lo, hi, prio]) => (vec![KeyMatch::Range(lo, hi)], Some(prio as i64)),
+        (MapMatch::Ternary, [rest @ .., prio]) if rest.len() % 2 == 0 => {
+            let (k, m) = rest.split_at(rest.len() / 2);
+            (
+                k.iter()
+                    .zip(m)
+                    .map(|(&k, &m)| KeyMatch::Ternary(k, m))
+                    .collect(),
+                Some(*prio as i64),
+            )
+        }
+        _ => (key.iter().map(|&k| KeyMatch::Exact(k)).collect(), None),
+    }
 }
 
 impl ExactBatch<'_> {
@@ -85,16 +107,13 @@ impl ExactBatch<'_> {
                 let table = self.tables[o.table as usize].clone();
                 let at = o.at as usize;
                 let key = &self.words[at..at + o.key_len as usize];
-                let matches: Vec<KeyMatch> = match (self.lpm, key) {
-                    (true, &[prefix, len]) => vec![KeyMatch::Lpm(prefix, len as u32)],
-                    _ => key.iter().map(|&k| KeyMatch::Exact(k)).collect(),
-                };
+                let (matches, priority) = entry_matches(self.matching, key);
                 let args_at = at + o.key_len as usize;
                 let entry = || TableEntry {
                     matches: matches.clone(),
                     action: self.actions[o.action as usize].clone(),
                     args: self.words[args_at..args_at + o.args_len as usize].to_vec(),
-                    priority: None,
+                    priority,
                 };
                 match o.kind {
                     ExactKind::Insert => ControlOp::Insert {
@@ -108,7 +127,7 @@ impl ExactBatch<'_> {
                     ExactKind::Delete => ControlOp::Delete {
                         table,
                         matches,
-                        priority: None,
+                        priority,
                     },
                 }
             })

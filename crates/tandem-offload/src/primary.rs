@@ -58,6 +58,10 @@ enum StateInfo {
     Map {
         rules: MapRules,
         key_len: usize,
+        /// Words naming an entry (`map_insert`/`map_erase` keys): the key; an LPM map's
+        /// prefix and length; a ternary map's key, mask and priority; a range map's low,
+        /// high and priority.
+        entry_len: usize,
         value_len: usize,
         /// The module's first `map.find`/`map.insert`/`map.erase` of this map.
         find: Option<OpTypes>,
@@ -211,14 +215,14 @@ struct OpaqueOp {
     kind: OpaqueKind,
 }
 
-fn types(module: &Module, vals: &[Value]) -> Vec<Type> {
+fn types(func: &tandem_ir::Function, vals: &[Value]) -> Vec<Type> {
     vals.iter()
-        .map(|&v| module.process.value_type(v).unwrap_or(Type::I64))
+        .map(|&v| func.value_type(v).unwrap_or(Type::I64))
         .collect()
 }
 
-fn masks(module: &Module, vals: &[Value]) -> Vec<u64> {
-    types(module, vals).into_iter().map(Type::mask).collect()
+fn masks(func: &tandem_ir::Function, vals: &[Value]) -> Vec<u64> {
+    types(func, vals).into_iter().map(Type::mask).collect()
 }
 
 impl Primary {
@@ -230,9 +234,12 @@ impl Primary {
             .map(|o| match &o.kind {
                 StateKind::HashMap { key, value, .. }
                 | StateKind::ExpiringMap { key, value, .. }
-                | StateKind::LpmMap { key, value, .. } => StateInfo::Map {
+                | StateKind::LpmMap { key, value, .. }
+                | StateKind::TernaryMap { key, value, .. }
+                | StateKind::RangeMap { key, value, .. } => StateInfo::Map {
                     rules: MapRules::of(&o.kind).expect("a map"),
                     key_len: key.fields.len(),
+                    entry_len: o.kind.entry_key_layout().map_or(0, |l| l.fields.len()),
                     value_len: value.fields.len(),
                     find: None,
                     insert: None,
@@ -244,26 +251,30 @@ impl Primary {
                 StateKind::Scalar { ty } => StateInfo::Scalar { ty: *ty },
             })
             .collect();
-        for (_, d) in module.process.insts.iter() {
+        // process() first, then on_timer: the first operation of each kind gives its types.
+        let insts = module
+            .functions()
+            .flat_map(|(_, f)| f.insts.iter().map(move |(_, d)| (f, d)));
+        for (f, d) in insts {
             let (state, which, t) = match &d.kind {
                 InstKind::MapFind { state, key } => {
                     let value: Vec<Value> = d.results.iter().skip(1).copied().collect();
                     let t = OpTypes {
-                        key: masks(&module, key),
-                        value: masks(&module, &value),
+                        key: masks(f, key),
+                        value: masks(f, &value),
                     };
                     (state, 0, t)
                 }
                 InstKind::MapInsert { state, key, value } => {
                     let t = OpTypes {
-                        key: masks(&module, key),
-                        value: masks(&module, value),
+                        key: masks(f, key),
+                        value: masks(f, value),
                     };
                     (state, 1, t)
                 }
                 InstKind::MapErase { state, key } => {
                     let t = OpTypes {
-                        key: masks(&module, key),
+                        key: masks(f, key),
                         value: Vec::new(),
                     };
                     (state, 2, t)
@@ -436,8 +447,20 @@ impl Primary {
                 false
             }
         };
-        self.touched.key(s, key);
+        self.touch_entry(s, rules, key);
         ok
+    }
+
+    /// Records the map entry `key` names as touched: a ternary or range map's by its
+    /// normalised name (the key masked; nothing when no entry can have that name).
+    fn touch_entry(&mut self, s: u32, rules: MapRules, key: &[u64]) {
+        if rules.matching.has_priority() {
+            if let Some(name) = tandem_ir::interp::entry_name(rules.matching, key) {
+                self.touched.key(s, &name);
+            }
+        } else {
+            self.touched.key(s, key);
+        }
     }
 
     /// `map.erase` on the primary copy.
@@ -449,18 +472,18 @@ impl Primary {
         let mut k = [0u64; INLINE_FIELDS];
         let mut kh = Vec::new();
         let key = wrap_into(&t.key, key, &mut k, &mut kh);
-        let lpm = match self.info.get(s as usize) {
-            Some(StateInfo::Map { rules, .. }) => rules.lpm_bits,
-            _ => None,
+        let Some(StateInfo::Map { rules, .. }) = self.info.get(s as usize) else {
+            return;
         };
+        let rules = *rules;
         if self
             .store
-            .map_erase_rules(StateId::from_u32(s), lpm, key)
+            .map_erase_rules(StateId::from_u32(s), rules, key)
             .is_none()
         {
             self.fail(format!("state {s} is not a map in the store"));
         }
-        self.touched.key(s, key);
+        self.touch_entry(s, rules, key);
     }
 
     fn key_len(&self, s: u32) -> usize {
@@ -470,13 +493,11 @@ impl Primary {
         }
     }
 
-    /// Words of an entry key for `map_insert`/`map_erase`: an LPM map's entry key is the
-    /// prefix and its length (`server.h`), other maps' the key.
+    /// Words of an entry key for `map_insert`/`map_erase` (`server.h`): see
+    /// `StateInfo::Map::entry_len`.
     fn entry_key_len(&self, s: u32) -> usize {
         match self.info.get(s as usize) {
-            Some(StateInfo::Map { key_len, rules, .. }) => {
-                key_len + usize::from(rules.lpm_bits.is_some())
-            }
+            Some(StateInfo::Map { entry_len, .. }) => *entry_len,
             _ => 0,
         }
     }

@@ -17,6 +17,7 @@ struct CPacket {
 
 type ProcessFn = unsafe extern "C" fn(*const Ops, *mut CPacket, *const u64, *mut u64) -> i32;
 type VersionFn = unsafe extern "C" fn() -> u32;
+type TimerFn = unsafe extern "C" fn(*const Ops, u64) -> i32;
 
 /// Flags the server partition is built with.
 pub const SERVER_FLAGS: &[&str] = &["-std=c++17", "-O2", "-shared", "-fPIC", "-Wall"];
@@ -79,6 +80,8 @@ pub fn compile_server(cc: &str, cache_dir: &Path) -> Result<PathBuf, OffloadErro
 /// A loaded server partition.
 pub struct ServerLib {
     process: ProcessFn,
+    /// `tandem_server_timer`, when the NF has on_timer().
+    timer: Option<TimerFn>,
     _lib: libloading::Library,
 }
 
@@ -104,7 +107,46 @@ impl ServerLib {
         // SAFETY: as above.
         let process: ProcessFn =
             *unsafe { lib.get::<ProcessFn>(b"tandem_server_process") }.map_err(err)?;
-        Ok(ServerLib { process, _lib: lib })
+        // SAFETY: as above; absent unless the NF has on_timer().
+        let timer = unsafe { lib.get::<TimerFn>(b"tandem_server_timer") }
+            .ok()
+            .map(|f| *f);
+        Ok(ServerLib {
+            process,
+            timer,
+            _lib: lib,
+        })
+    }
+
+    /// Whether the library has the NF's timer (`tandem_server_timer`).
+    pub fn has_timer(&self) -> bool {
+        self.timer.is_some()
+    }
+
+    /// Runs the NF's `on_timer` for the tick at `now_ns` on the primary copy (what it writes
+    /// is recorded in [`Primary::touched`]).
+    pub fn call_timer(&self, primary: &mut Primary, now_ns: u64) -> Result<(), OffloadError> {
+        let Some(timer) = self.timer else {
+            return Err(OffloadError::ServerLoad(
+                "server.so has no tandem_server_timer (compiled without the NF's on_timer?)".into(),
+            ));
+        };
+        primary.set_now(now_ns);
+        let ops = primary.ops();
+        // SAFETY: the ABI of include/tandem/server.h: `ops` (whose context is `primary`,
+        // exclusively borrowed here) lives across the call.
+        let rc = unsafe { timer(&ops, now_ns) };
+        if let Some(e) = primary.take_error() {
+            return Err(OffloadError::Server(format!(
+                "on_timer at {now_ns} ns: {e}"
+            )));
+        }
+        if rc != 0 {
+            return Err(OffloadError::Server(format!(
+                "tandem_server_timer returned {rc}"
+            )));
+        }
+        Ok(())
     }
 
     /// Runs the server partition on `pkt` (as the NF sees it; rewritten in place, or replaced

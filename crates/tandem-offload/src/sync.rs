@@ -42,7 +42,7 @@ use std::collections::{BTreeMap, BTreeSet, HashSet};
 
 use tandem_ir::hash::{FxHashMap, FxHashSet};
 use tandem_ir::words::Words;
-use tandem_ir::{Module, StateId, StateKind};
+use tandem_ir::{MapMatch, Module, StateId, StateKind};
 use tandem_p4::manifest::{Manifest, TableRole};
 use tandem_switch::ControlOp;
 
@@ -98,8 +98,8 @@ struct OpBuf {
     actions: Vec<String>,
     ops: Vec<ExactOp>,
     words: Vec<u64>,
-    /// An LPM table: keys are `[prefix, length]`.
-    lpm: bool,
+    /// How keys match (how a key spells an entry: [`ExactBatch::matching`]).
+    matching: MapMatch,
 }
 
 /// `a == b` for short keys (a loop, not a `memcmp` call).
@@ -114,13 +114,13 @@ const HIT: u32 = 0;
 const DELETE: u32 = 1;
 
 impl OpBuf {
-    fn new(table: &str, actions: Vec<String>, lpm: bool) -> OpBuf {
+    fn new(table: &str, actions: Vec<String>, matching: MapMatch) -> OpBuf {
         OpBuf {
             table: [table.to_string()],
             actions,
             ops: Vec::new(),
             words: Vec::new(),
-            lpm,
+            matching,
         }
     }
 
@@ -135,7 +135,7 @@ impl OpBuf {
             actions: &self.actions,
             ops: &self.ops,
             words: &self.words,
-            lpm: self.lpm,
+            matching: self.matching,
         }
     }
 
@@ -272,8 +272,9 @@ impl Staged {
 /// What the switch holds of one map.
 #[derive(Debug)]
 struct MapSync {
-    /// An LPM map: keys are `[prefix, length]`.
-    lpm: bool,
+    /// How lookups match: keys are entry names (an LPM map's `[prefix, length]`, a ternary
+    /// map's key, mask and priority, a range map's low, high and priority).
+    matching: MapMatch,
     name: String,
     /// Main tables (one per copy) and their hit actions.
     main: Vec<(String, String)>,
@@ -440,6 +441,9 @@ enum Cells {
     AllChanged,
     /// This cell, if its value changed.
     One(u64),
+    /// This cell, written whether changed or not (a switch-owned register: the switch
+    /// changes it itself, so what was last written says nothing).
+    OneForced(u64),
 }
 
 /// A batch of map changes, by position.
@@ -620,17 +624,24 @@ impl SyncEngine {
                 if main.is_empty() {
                     return Err(bad(format!("state `{}`: no main table", sm.name)));
                 }
-                // An LPM map's tables match their one key `lpm` (entries are prefixes).
-                let lpm = kind.lpm_bits().is_some();
-                if lpm
-                    && main
-                        .iter()
-                        .chain(&wb)
-                        .any(|t| t.keys.iter().any(|k| k.match_kind != "lpm"))
+                // An LPM map's tables match their one key `lpm` (entries are prefixes), a
+                // ternary map's keys `ternary`, a range map's `range`.
+                let matching = kind.map_match().unwrap_or(MapMatch::Exact);
+                let want = match matching {
+                    MapMatch::Exact => "exact",
+                    MapMatch::Lpm => "lpm",
+                    MapMatch::Ternary => "ternary",
+                    MapMatch::Range => "range",
+                };
+                if main
+                    .iter()
+                    .chain(&wb)
+                    .any(|t| t.keys.iter().any(|k| k.match_kind != want))
                 {
                     return Err(bad(format!(
-                        "state `{}` is an LPM map but its tables are not matched `lpm`",
-                        sm.name
+                        "state `{}` is a {} but its tables are not matched `{want}`",
+                        sm.name,
+                        kind.keyword()
                     )));
                 }
                 for t in main.iter().chain(&wb) {
@@ -666,7 +677,7 @@ impl SyncEngine {
                                 )
                             })
                             .collect(),
-                        lpm,
+                        matching,
                         key_fields: kl.fields.len(),
                         value_fields: vl.fields.len(),
                         size: main.iter().map(|t| t.size).min().unwrap_or(0),
@@ -682,14 +693,14 @@ impl SyncEngine {
                         server_only: FxHashSet::default(),
                         main_ops: main
                             .iter()
-                            .map(|t| OpBuf::new(&t.name, vec![short(&t.hit_action.name)], lpm))
+                            .map(|t| OpBuf::new(&t.name, vec![short(&t.hit_action.name)], matching))
                             .collect(),
                         wb_ops: wb
                             .iter()
                             .map(|t| {
                                 let mut acts = vec![short(&t.hit_action.name)];
                                 acts.extend(t.delete_action.as_ref().map(|a| short(&a.name)));
-                                OpBuf::new(&t.name, acts, lpm)
+                                OpBuf::new(&t.name, acts, matching)
                             })
                             .collect(),
                     },
@@ -766,12 +777,12 @@ impl SyncEngine {
         self.maps.values().any(|m| !m.server_only.is_empty())
     }
 
-    /// Whether this key of this map is kept on the server only. For an LPM map (`key` is
-    /// the looked-up address) any prefix kept on the server only may be the longest match,
-    /// so every lookup counts as server-only while one is.
+    /// Whether this key of this map is kept on the server only. For an LPM, ternary or range
+    /// map (`key` is the looked-up key) any entry kept on the server only may be the best
+    /// match, so every lookup counts as server-only while one is.
     pub fn is_server_only(&self, state: u32, key: &[u64]) -> bool {
         self.maps.get(&state).is_some_and(|m| {
-            if m.lpm {
+            if m.matching != MapMatch::Exact {
                 !m.server_only.is_empty()
             } else {
                 m.server_only.contains(key)
@@ -885,25 +896,18 @@ impl SyncEngine {
         let sids: Vec<u32> = self.maps.keys().copied().collect();
         for sid in sids {
             let name = self.maps[&sid].name.clone();
-            let (kl, vl) = module.states[StateId::from_u32(sid)]
-                .kind
-                .map_layouts()
-                .ok_or_else(|| OffloadError::State(format!("`{name}` is not a map")))?;
+            let kind = &module.states[StateId::from_u32(sid)].kind;
+            let (Some((_, vl)), Some(kl)) = (kind.map_layouts(), kind.entry_key_layout()) else {
+                return Err(OffloadError::State(format!("`{name}` is not a map")));
+            };
             let Some(d) = dumps.iter().find(|d| d.name == name) else {
                 continue;
             };
             let mut changes = Vec::new();
-            let lpm = module.states[StateId::from_u32(sid)]
-                .kind
-                .lpm_bits()
-                .is_some();
             for e in &d.entries {
-                let mut key = canonical_fields(&e.key, kl);
-                if lpm {
-                    // The dump's key is the prefix, then one byte of length.
-                    let len = e.key.get(e.key.len().saturating_sub(2)..).unwrap_or("0");
-                    key.push(u64::from_str_radix(len, 16).unwrap_or(0));
-                }
+                // The canonical dump's key is the entry's name, field by field (an LPM
+                // entry's prefix and length byte; a ternary entry's key, mask and priority).
+                let key = canonical_fields(&e.key, &kl);
                 changes.push(Change {
                     state: sid,
                     key,
@@ -1020,11 +1024,11 @@ impl SyncEngine {
             return Ok(());
         };
         let range = match cells {
-            Cells::One(i) if i < len => i..i + 1,
-            Cells::One(_) => return Ok(()),
+            Cells::One(i) | Cells::OneForced(i) if i < len => i..i + 1,
+            Cells::One(_) | Cells::OneForced(_) => return Ok(()),
             Cells::AllForced | Cells::AllChanged => 0..len,
         };
-        let all = cells == Cells::AllForced;
+        let all = matches!(cells, Cells::AllForced | Cells::OneForced(_));
         let cell = &mut self.cell;
         cell.resize(fields, 0);
         let read = |cell: &mut Vec<u64>, i: u64| -> Result<(), OffloadError> {
@@ -1398,7 +1402,21 @@ impl SyncEngine {
         primary: &mut Primary,
     ) -> Result<(), OffloadError> {
         let owned: Vec<u32> = self.switch_owned.iter().copied().collect();
-        for sid in owned {
+        self.read_switch_owned_of(cp, primary, &owned)
+    }
+
+    /// [`SyncEngine::read_switch_owned`] for some states only (those not switch-owned are
+    /// skipped): what a timer tick reads.
+    pub fn read_switch_owned_of(
+        &mut self,
+        cp: &mut dyn ControlPlane,
+        primary: &mut Primary,
+        states: &[u32],
+    ) -> Result<(), OffloadError> {
+        for &sid in states {
+            if !self.switch_owned.contains(&sid) {
+                continue;
+            }
             let Some(rs) = self.regs.get(&sid) else {
                 continue;
             };
@@ -1438,6 +1456,29 @@ impl SyncEngine {
             }
         }
         Ok(())
+    }
+
+    /// Writes the switch-owned cells `touched` lists (a vector or scalar written as a whole:
+    /// every cell) from the primary copy, changed or not: what a timer tick wrote into state
+    /// the switch owns (e.g. a sketch reset). Returns the cells written.
+    pub fn write_switch_owned_touched(
+        &mut self,
+        cp: &mut dyn ControlPlane,
+        primary: &Primary,
+        touched: &Touched,
+    ) -> Result<u64, OffloadError> {
+        let before = self.stats.register_writes;
+        for &(sid, cell) in touched.others() {
+            if !self.switch_owned.contains(&sid) {
+                continue;
+            }
+            let cells = match cell {
+                Some(i) => Cells::OneForced(i),
+                None => Cells::AllForced,
+            };
+            self.sync_registers(cp, primary, sid, cells)?;
+        }
+        Ok(self.stats.register_writes - before)
     }
 
     /// Writes switch-owned registers from the primary copy (after a server-side fallback run

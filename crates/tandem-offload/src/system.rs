@@ -38,6 +38,8 @@ use crate::server::{compile_server, ServerLib};
 use crate::sync::{SyncEngine, SyncStats};
 use crate::OffloadError;
 
+mod tick;
+
 /// A compiled NF: what `tandem compile` writes to its output directory.
 #[derive(Clone, Debug)]
 pub struct Bundle {
@@ -138,6 +140,8 @@ pub struct RunStats {
     pub out_per_port: BTreeMap<u32, u64>,
     /// Packets dropped.
     pub dropped: u64,
+    /// Timer ticks run (on_timer on the server, then the switch brought up to date).
+    pub timer_ticks: u64,
     /// Time in the server partition and the state synchronisation, ns.
     pub server_ns: u64,
     /// State synchronisation.
@@ -195,6 +199,8 @@ pub struct ServerHost {
     /// A frame whose state updates the switch has not confirmed: it is not released until
     /// [`ServerHost::release_held`] succeeds.
     held: Option<Vec<u8>>,
+    /// Timer ticks ([`ServerHost::tick`]): what they need and whether one is held.
+    timer: tick::TimerSync,
     /// Per-packet buffers, reused: transfer-header values in and out, the packet as the NF
     /// sees it, the frame going back.
     input: Vec<u64>,
@@ -230,7 +236,9 @@ impl ServerHost {
         let mut sync = SyncEngine::new(&module, &bundle.manifest)?;
         sync.policy = options.retry;
         sync.install(cp.as_mut(), &primary)?;
+        let timer = tick::TimerSync::new(&module, &server)?;
         Ok(ServerHost {
+            timer,
             module,
             codec,
             server,
@@ -262,7 +270,7 @@ impl ServerHost {
         in_port: u16,
         now_ns: u64,
     ) -> Result<Option<&[u8]>, OffloadError> {
-        if self.held.is_some() {
+        if self.is_holding() {
             return Err(OffloadError::Held);
         }
         let Some(codec) = self.codec.as_ref() else {
@@ -298,20 +306,24 @@ impl ServerHost {
         }
     }
 
-    /// Whether a frame is held because its updates did not reach the switch.
+    /// Whether a frame (or a timer tick) is held because its updates did not reach the
+    /// switch.
     pub fn is_holding(&self) -> bool {
-        self.held.is_some()
+        self.held.is_some() || self.timer.is_held()
     }
 
     /// Tries again to bring the switch up to date (rebuilding its copies from the primary
-    /// copy) and, once it is, releases the held frame.
+    /// copy) and, once it is, releases the held frame (`None` when what was held is a timer
+    /// tick, now confirmed, or nothing was held).
     #[inline(never)]
     pub fn release_held(&mut self) -> Result<Option<Vec<u8>>, OffloadError> {
-        if self.held.is_none() {
+        if !self.is_holding() {
             return Ok(None);
         }
+        self.retry_held_tick()?;
         self.sync
             .commit(self.cp.as_mut(), &self.primary, &Touched::default())?;
+        self.tick_confirmed();
         Ok(self.held.take())
     }
 
@@ -431,6 +443,11 @@ pub struct Offloaded {
     stats: RunStats,
     /// The time of the last packet (the one a held packet belongs to).
     last_ts_ns: u64,
+    /// The NF's timer ticks, on the reference host's rule.
+    clock: tandem_host::host::TickClock,
+    /// A packet waiting for a held timer tick, with the ticks still due before it
+    /// ([`Offloaded::retry_held`] runs them).
+    after_tick: Option<(tandem_host::host::Ticks, TracePacket)>,
 }
 
 impl Offloaded {
@@ -458,6 +475,8 @@ impl Offloaded {
             server_port: u32::from(bundle.manifest.server_port),
             stats: RunStats::default(),
             last_ts_ns: 0,
+            clock: tandem_host::host::TickClock::new(bundle.module.timer_interval_ns()),
+            after_tick: None,
         })
     }
 
@@ -485,8 +504,36 @@ impl Offloaded {
         s
     }
 
-    /// Runs one packet to completion.
+    /// Runs one packet to completion, after the timer ticks its time passes (each one run on
+    /// the server and confirmed by the switch before the packet enters it). A tick whose
+    /// updates the switch does not confirm holds the packet: [`Offloaded::retry_held`].
     pub fn process(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
+        if self.host.timer.is_held() {
+            return Err(OffloadError::Held);
+        }
+        let due = self.clock.due(pkt.ts_ns);
+        self.ticks_then(due, pkt)
+    }
+
+    /// Runs the ticks `due`, then the packet.
+    fn ticks_then(
+        &mut self,
+        mut due: tandem_host::host::Ticks,
+        pkt: &TracePacket,
+    ) -> Result<Verdict, OffloadError> {
+        while let Some(t) = due.next() {
+            self.stats.timer_ticks += 1;
+            if let Err(e) = self.host.tick(t) {
+                if self.host.timer.is_held() {
+                    self.after_tick = Some((due, pkt.clone()));
+                }
+                return Err(e);
+            }
+        }
+        self.run_packet(pkt)
+    }
+
+    fn run_packet(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
         self.stats.packets += 1;
         let verdict = self.process_inner(pkt)?;
         match &verdict {
@@ -539,7 +586,11 @@ impl Offloaded {
     /// packet (post on the switch) and returns its verdict. `None`: nothing was held.
     pub fn retry_held(&mut self) -> Result<Option<Verdict>, OffloadError> {
         let Some(back) = self.host.release_held()? else {
-            return Ok(None);
+            // A held tick, now confirmed: the ticks still due, then the packet behind them.
+            return match self.after_tick.take() {
+                Some((due, pkt)) => self.ticks_then(due, &pkt).map(Some),
+                None => Ok(None),
+            };
         };
         self.stats.via_server += 1;
         let v = post(&mut self.worker, self.server_port, &back, self.last_ts_ns)?;

@@ -113,3 +113,13 @@ fn vxlangw() {
 fn vlantrunk() {
     run("vlantrunk", Addr::Vlan, "enterprise");
 }
+
+#[test]
+fn hhdetect() {
+    run("hhdetect", Addr::Plain, "datamining");
+}
+
+#[test]
+fn aclfw() {
+    run("aclfw", Addr::Plain, "enterprise");
+}

@@ -10,7 +10,7 @@ use std::time::Duration;
 
 use common::*;
 use tandem_host::{Host, Verdict};
-use tandem_offload::{Fault, FaultyControl, OffloadError, Offloaded, RetryPolicy};
+use tandem_offload::{Fault, FaultyControl, OffloadError, Offloaded};
 use tandem_traffic::{ReplyRewriter, TracePacket};
 
 fn assert_passed(what: &str, r: &CheckReport) {
@@ -90,15 +90,7 @@ fn an_outage_holds_the_packet_and_loses_nothing() {
         f.outage = o2;
         Box::new(f)
     });
-    let opts = RunOptions {
-        cache_dir: cache(),
-        retry: RetryPolicy {
-            attempts: 3,
-            backoff: Duration::from_micros(10),
-            max_backoff: Duration::from_micros(100),
-        },
-        ..RunOptions::default()
-    };
+    let opts = impatient();
     let mut sys = Offloaded::new(&b, &initial, &opts, Some(wrap)).unwrap();
     let mut replies = ReplyRewriter::new();
     let mut held = 0;

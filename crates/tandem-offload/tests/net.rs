@@ -28,14 +28,18 @@ struct Pair {
 }
 
 fn start(dir: &Path) -> Pair {
-    let b = bundle("mazunat", "tofino1", &P4Options::default());
-    let mut host = Host::new(native("mazunat"));
+    start_nf(dir, "mazunat", &[0, 1])
+}
+
+fn start_nf(dir: &Path, nf: &str, ports: &[u32]) -> Pair {
+    let b = bundle(nf, "tofino1", &P4Options::default());
+    let mut host = Host::new(native(nf));
     let initial = host.dump_state().unwrap();
     let switch = SwitchDaemon::start(
         &b,
         &SwitchConfig {
             dir: dir.to_path_buf(),
-            ports: vec![0, 1],
+            ports: ports.to_vec(),
         },
     )
     .unwrap();
@@ -53,8 +57,12 @@ fn start(dir: &Path) -> Pair {
 }
 
 fn client(dir: &Path) -> PortClient {
+    client_on(dir, &[0, 1])
+}
+
+fn client_on(dir: &Path, ports: &[u32]) -> PortClient {
     let mut c = PortClient::connect(dir).unwrap();
-    c.attach(&[0, 1], WAIT).unwrap();
+    c.attach(ports, WAIT).unwrap();
     c
 }
 
@@ -130,6 +138,33 @@ fn mazunat_over_sockets_matches_the_reference() {
     pair.switch.wait();
     pair.server.wait().unwrap();
     assert!(!control_socket(dir).exists(), "socket files are removed");
+}
+
+/// An NF with on_timer over sockets: the switch sees every packet first, so it asks the
+/// server to run each tick (and waits for its `tick done`) before the packet that passed it;
+/// the server runs on_timer and resets the switch's counters through the control plane.
+#[test]
+fn timer_ticks_over_sockets_match_the_reference() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let mut pair = start_nf(dir, "hhdetect", &[0, 1, 2]);
+    let mut c = client_on(dir, &[0, 1, 2]);
+    let packets = env_or("TANDEM_NET_PACKETS", 3000) * 10;
+    let (n, via_server, diffs) = feed(
+        &mut pair,
+        &mut c,
+        &mut ReplyRewriter::new(),
+        trace(Addr::Plain, "datamining", 1500, 7).take(packets),
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    assert_eq!((n, via_server), (packets as u64, 0));
+    let ticks = pair.host.summary().timer_ticks;
+    let (sw, srv) = (pair.switch.stats(), pair.server.stats());
+    eprintln!("hhdetect over sockets: {n} packets, {ticks} ticks; switch {sw:?}; server {srv:?}");
+    assert!(ticks >= 2, "{ticks} ticks");
+    assert_eq!((sw.ticks, srv.ticks), (ticks, ticks));
+    assert_eq!(sw.ticks_lost + sw.tick_timeouts + srv.errors, 0);
+    assert!(*pair.host.summary().out_per_port.get(&2).unwrap_or(&0) > 0);
 }
 
 #[test]

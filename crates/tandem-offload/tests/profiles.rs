@@ -41,7 +41,7 @@ fn random_profile() -> impl Strategy<Value = TargetProfile> {
         })
 }
 
-const NFS: [(&str, Addr, &str); 10] = [
+const NFS: [(&str, Addr, &str); 12] = [
     ("minilb", Addr::Lb, "enterprise"),
     ("mazunat", Addr::Nat, "enterprise"),
     ("l4lb", Addr::Lb, "enterprise"),
@@ -52,6 +52,8 @@ const NFS: [(&str, Addr, &str); 10] = [
     ("lpmrouter", Addr::Plain, "enterprise"),
     ("vxlangw", Addr::Vxlan, "enterprise"),
     ("vlantrunk", Addr::Vlan, "enterprise"),
+    ("hhdetect", Addr::Plain, "datamining"),
+    ("aclfw", Addr::Plain, "enterprise"),
 ];
 
 proptest! {

@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use tandem_p4::{generate, Arch, P4Options};
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-pub const NFS: [&str; 10] = [
+pub const NFS: [&str; 12] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -18,6 +18,8 @@ pub const NFS: [&str; 10] = [
     "lpmrouter",
     "vxlangw",
     "vlantrunk",
+    "hhdetect",
+    "aclfw",
 ];
 
 fn root() -> PathBuf {

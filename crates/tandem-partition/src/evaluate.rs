@@ -347,11 +347,14 @@ pub(crate) const TCAM_BLOCK_ENTRIES: u64 = 512;
 /// Key bits of one TCAM block word.
 pub(crate) const TCAM_BLOCK_BITS: u64 = 44;
 
-/// TCAM blocks of one copy of an LPM map (`ceil(capacity / 512) × ceil(key bits / 44)`); 0
-/// for other kinds.
+/// TCAM blocks of one copy of an LPM, ternary or range map (`ceil(capacity / 512) × ceil(key
+/// bits / 44)`; a range key is counted at its width, as Tofino's range units encode it in
+/// TCAM); 0 for other kinds.
 fn tcam_blocks(kind: &StateKind) -> u64 {
     match kind {
-        StateKind::LpmMap { key, capacity, .. } => {
+        StateKind::LpmMap { key, capacity, .. }
+        | StateKind::TernaryMap { key, capacity, .. }
+        | StateKind::RangeMap { key, capacity, .. } => {
             let key_bits = crate::build::layout_bits(key).max(1);
             capacity.div_ceil(TCAM_BLOCK_ENTRIES) * key_bits.div_ceil(TCAM_BLOCK_BITS)
         }
@@ -377,6 +380,12 @@ fn state_shape(kind: &StateKind) -> (u64, bool, bool) {
         // The prefixes sit in TCAM (`tcam_blocks`); SRAM holds the action data.
         StateKind::LpmMap {
             value, capacity, ..
+        }
+        | StateKind::TernaryMap {
+            value, capacity, ..
+        }
+        | StateKind::RangeMap {
+            value, capacity, ..
         } => (capacity * bits(value), true, false),
         StateKind::Vector { elem, len } => (len * bits(elem), false, false),
         StateKind::Scalar { ty } => (u64::from(ty.bits()), false, false),
@@ -394,6 +403,9 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
         tables: 0,
         salus: 0,
     };
+    // What on_timer writes: the server writes it at each tick, so a switch copy must be one
+    // the runtime can update atomically.
+    let (_, timer_writes) = ctx.module.timer_state_effects();
     for (sid, obj) in ctx.module.states.iter() {
         let list = &ctx.accesses_of[sid.index()];
         let (sw, sv): (Vec<StmtId>, Vec<StmtId>) =
@@ -433,6 +445,9 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
         } else if sw_writes {
             Placement::SwitchRegister
         } else if !sv.is_empty() || reread.contains(&sid.index()) {
+            Placement::Replicated
+        } else if is_map && timer_writes.contains(&sid) {
+            // Read on the switch, written by on_timer only: write-back tables and the flag.
             Placement::Replicated
         } else if is_map {
             Placement::SwitchTable

@@ -3,7 +3,7 @@
 
 use crate::TargetProfile;
 use tandem_analysis::{is_const, DepInfo, Stmt, StmtId, StmtKind};
-use tandem_ir::{BinOp, InstKind, Meta, Module, StateId, StateKind, Type};
+use tandem_ir::{BinOp, InstKind, MapMatch, Meta, Module, StateId, StateKind, Type};
 
 /// Most key fields a switch table matches on (the P4 back end makes one exact key per key
 /// field; Tandem's software switch takes at most 8, `tandem_switch::MAX_KEYS`).
@@ -163,22 +163,28 @@ pub fn unsupported(
                 module.states.get(*state).map(|s| &s.kind),
                 Some(StateKind::ExpiringMap { .. })
             );
-            let lpm = module
-                .states
-                .get(*state)
-                .and_then(|s| s.kind.lpm_bits())
-                .is_some();
-            if lpm {
-                return if !p.supports("table") || !p.match_kinds.contains(&crate::MatchKind::Lpm)
-                {
-                    Some(format!("{} has no longest-prefix-match tables", p.name))
-                } else if lpm_written(module, *state) {
-                    // A switch copy would need prefix-aware write-back tables: a longer
-                    // prefix in the main table must still win over a shorter pending one.
-                    Some(
-                        "this LPM map is written per packet; its lookups stay with the writes on the server"
-                            .into(),
-                    )
+            let matching = module.states.get(*state).and_then(|s| s.kind.map_match());
+            let needs = match matching {
+                Some(MapMatch::Lpm) => Some((crate::MatchKind::Lpm, "longest-prefix-match", "LPM")),
+                Some(MapMatch::Ternary) => Some((crate::MatchKind::Ternary, "ternary", "ternary")),
+                Some(MapMatch::Range) => Some((crate::MatchKind::Range, "range", "range")),
+                _ => None,
+            };
+            if let Some((kind, tables, what)) = needs {
+                return if !p.supports("table") || !p.match_kinds.contains(&kind) {
+                    Some(format!("{} has no {tables} tables", p.name))
+                } else if entries_written(module, *state) {
+                    // A switch copy would need match-aware write-back tables: a longer prefix
+                    // or a higher priority in the main table must still win over a pending
+                    // entry.
+                    Some(format!(
+                        "this {what} map is written per packet or by on_timer; its lookups stay with the writes on the server"
+                    ))
+                } else if key.len() > MAX_TABLE_KEYS {
+                    Some(format!(
+                        "the key has {} fields; a switch table matches at most {MAX_TABLE_KEYS}",
+                        key.len()
+                    ))
                 } else {
                     None
                 };
@@ -313,15 +319,16 @@ pub fn is_pure(module: &Module, stmt: &Stmt) -> bool {
     }
 }
 
-/// Does `process` insert into or erase from LPM map `state`?
-fn lpm_written(module: &Module, state: StateId) -> bool {
-    let f = &module.process;
-    f.blocks.iter().any(|(_, b)| {
-        b.insts.iter().any(|&i| {
-            matches!(
-                &f.insts[i].kind,
-                InstKind::MapInsert { state: s, .. } | InstKind::MapErase { state: s, .. } if *s == state
-            )
+/// Does `process` (or `on_timer`) insert into or erase from map `state`?
+fn entries_written(module: &Module, state: StateId) -> bool {
+    module.functions().any(|(_, f)| {
+        f.blocks.iter().any(|(_, b)| {
+            b.insts.iter().any(|&i| {
+                matches!(
+                    &f.insts[i].kind,
+                    InstKind::MapInsert { state: s, .. } | InstKind::MapErase { state: s, .. } if *s == state
+                )
+            })
         })
     })
 }

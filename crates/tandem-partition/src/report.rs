@@ -152,6 +152,7 @@ pub fn report(module: &Module, info: &DepInfo, plan: &Plan) -> String {
             }
         );
     }
+    timer_section(&mut o, module, plan);
     let r = &plan.resources;
     let _ = writeln!(o, "\n== resources ({}) ==", plan.target);
     for (what, u) in [
@@ -242,6 +243,45 @@ pub fn report(module: &Module, info: &DepInfo, plan: &Plan) -> String {
         );
     }
     o
+}
+
+/// The timer: when it ticks and which switch copies each tick updates.
+fn timer_section(o: &mut String, module: &Module, plan: &Plan) {
+    let Some(t) = &module.timer else {
+        return;
+    };
+    let (reads, writes) = module.timer_state_effects();
+    let names = |ids: &[tandem_ir::StateId]| {
+        ids.iter()
+            .filter_map(|s| module.states.get(*s).map(|o| o.name.as_str()))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let _ = writeln!(
+        o,
+        "\n== timer ==\n  on_timer every {} ns, on the server (primary copy): reads [{}], writes [{}]",
+        t.interval_ns,
+        names(&reads),
+        names(&writes)
+    );
+    for st in &plan.states {
+        let Some(id) = module.state_by_name(&st.name) else {
+            continue;
+        };
+        if !writes.contains(&id) || st.placement == Placement::Server {
+            continue;
+        }
+        let how = match st.placement {
+            Placement::SwitchRegister => {
+                "register writes from the control plane (read back first when the timer reads it)"
+            }
+            _ if st.kind.contains("map") => {
+                "table entries in the tick's atomic batch (write-back tables + flag)"
+            }
+            _ => "register writes",
+        };
+        let _ = writeln!(o, "  {:<14} each tick: {how}", st.name);
+    }
 }
 
 /// A DOT drawing of the dependency graph, statements coloured by partition (as Gallium's

@@ -32,6 +32,7 @@
 #include "tandem/packet.hh"
 #include "tandem/state.hh"
 #include "tandem/lpm.hh"
+#include "tandem/ternary.hh"
 #include "tandem/config.hh"
 #ifndef TANDEM_ANALYSIS
 #include <algorithm>
@@ -85,15 +86,10 @@ inline void hex(std::string& out, const void* p, size_t n) {
   }
 }
 
-template <class K, class V, class Each>
-void dump_entries(std::string& out, Each&& each) {
-  std::vector<std::pair<std::string, std::string>> rows;
-  each([&](const K& k, const V& v) {
-    std::string ks, vs;
-    hex(ks, &k, sizeof(K));
-    hex(vs, &v, sizeof(V));
-    rows.emplace_back(std::move(ks), std::move(vs));
-  });
+using DumpRows = std::vector<std::pair<std::string, std::string>>;
+
+/// `"entries":[{"key":..., "value":...}, ...]`, sorted by key (hex).
+inline void dump_rows(std::string& out, DumpRows& rows) {
   std::sort(rows.begin(), rows.end());
   out += "\"entries\":[";
   for (size_t i = 0; i < rows.size(); ++i) {
@@ -101,6 +97,18 @@ void dump_entries(std::string& out, Each&& each) {
     out += "{\"key\":\"" + rows[i].first + "\",\"value\":\"" + rows[i].second + "\"}";
   }
   out += "]";
+}
+
+template <class K, class V, class Each>
+void dump_entries(std::string& out, Each&& each) {
+  DumpRows rows;
+  each([&](const K& k, const V& v) {
+    std::string ks, vs;
+    hex(ks, &k, sizeof(K));
+    hex(vs, &v, sizeof(V));
+    rows.emplace_back(std::move(ks), std::move(vs));
+  });
+  dump_rows(out, rows);
 }
 
 template <class K, class V, size_t C>
@@ -136,7 +144,7 @@ void dump(std::string& out, const ExpiringMap<K, V, C, I>& m) {
 template <class K, class V, size_t C>
 void dump(std::string& out, const LpmMap<K, V, C>& m) {
   out += "\"kind\":\"lpm_map\",\"capacity\":" + std::to_string(C) + ",";
-  std::vector<std::pair<std::string, std::string>> rows;
+  DumpRows rows;
   m.for_each([&](K prefix, unsigned len, const V& v) {
     std::string ks, vs;
     hex(ks, &prefix, sizeof(K));
@@ -145,13 +153,35 @@ void dump(std::string& out, const LpmMap<K, V, C>& m) {
     hex(vs, &v, sizeof(V));
     rows.emplace_back(std::move(ks), std::move(vs));
   });
-  std::sort(rows.begin(), rows.end());
-  out += "\"entries\":[";
-  for (size_t i = 0; i < rows.size(); ++i) {
-    if (i) out += ",";
-    out += "{\"key\":\"" + rows[i].first + "\",\"value\":\"" + rows[i].second + "\"}";
-  }
-  out += "]";
+  dump_rows(out, rows);
+}
+
+// Ternary and range entries: the key is the key's bytes (or lo's), the mask's (or hi's), then
+// the priority as a little-endian uint32_t (the bytes in memory).
+template <class A, class V, class Each>
+void dump_prioritised(std::string& out, Each&& each) {
+  DumpRows rows;
+  each([&](const A& a, const A& b, uint32_t priority, const V& v) {
+    std::string ks, vs;
+    hex(ks, &a, sizeof(A));
+    hex(ks, &b, sizeof(A));
+    hex(ks, &priority, sizeof(priority));
+    hex(vs, &v, sizeof(V));
+    rows.emplace_back(std::move(ks), std::move(vs));
+  });
+  dump_rows(out, rows);
+}
+
+template <class K, class V, size_t C>
+void dump(std::string& out, const TernaryMap<K, V, C>& m) {
+  out += "\"kind\":\"ternary_map\",\"capacity\":" + std::to_string(C) + ",";
+  dump_prioritised<K, V>(out, [&](auto f) { m.for_each(f); });
+}
+
+template <class K, class V, size_t C>
+void dump(std::string& out, const RangeMap<K, V, C>& m) {
+  out += "\"kind\":\"range_map\",\"capacity\":" + std::to_string(C) + ",";
+  dump_prioritised<K, V>(out, [&](auto f) { m.for_each(f); });
 }
 
 template <class T, size_t N>

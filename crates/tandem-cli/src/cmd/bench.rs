@@ -217,7 +217,7 @@ fn initial_state(nf: &Path, config: Option<&Path>) -> anyhow::Result<serde_json:
     let mut native = load_nf(nf, config)?;
     if native.timer_interval_ns() > 0 {
         anyhow::bail!(
-            "{}: NFs with on_timer() cannot be offloaded yet",
+            "{}: `tandem bench` does not measure NFs with on_timer() yet (its baseline times process() alone); `tandem check` and `tandem run` run them",
             nf.display()
         );
     }

@@ -46,10 +46,12 @@ pub fn initial_state(
     };
     let mut native = load_nf(&source, cfg.as_deref())
         .with_context(|| format!("running configure() of {}", source.display()))?;
-    if native.timer_interval_ns() > 0 {
+    if native.timer_interval_ns() != bundle.module.timer_interval_ns() {
         anyhow::bail!(
-            "{}: NFs with on_timer() cannot be offloaded yet",
-            source.display()
+            "{}: the NF ticks every {} ns, the compiled one every {} ns: recompile",
+            source.display(),
+            native.timer_interval_ns(),
+            bundle.module.timer_interval_ns()
         );
     }
     Ok(native.dump_state(0)?)
@@ -111,6 +113,12 @@ pub fn print_stats(s: &RunStats) {
         println!("    out port {port:<3}    {n:>10}");
     }
     println!("  dropped           {:>10}", s.dropped);
+    if s.timer_ticks > 0 {
+        println!(
+            "  timer ticks       {:>10}  (on_timer on the server, the switch updated before the next packet)",
+            s.timer_ticks
+        );
+    }
     let y = &s.sync;
     let sizes: Vec<String> = y
         .batch_sizes

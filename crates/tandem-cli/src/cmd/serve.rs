@@ -136,6 +136,12 @@ pub fn switch_serve(a: SwitchServeArgs) -> anyhow::Result<()> {
     }
     println!("  to the server    {:>10}", s.to_server);
     println!("  dropped          {:>10}", s.dropped);
+    if s.ticks + s.ticks_lost > 0 {
+        println!(
+            "  timer ticks      {:>10}  ({} lost without a server, {} not confirmed)",
+            s.ticks, s.ticks_lost, s.tick_timeouts
+        );
+    }
     println!(
         "  control          {:>10}  requests ({} failed, {} repeats answered from the cache, {} resets)",
         s.control_requests, s.control_failed, s.control_duplicates, s.resets
@@ -168,6 +174,9 @@ pub fn server(a: ServerArgs) -> anyhow::Result<()> {
     println!("server stopped");
     println!("  packets handled  {:>10}", s.frames);
     println!("  sent back        {:>10}", s.returned);
+    if s.ticks > 0 {
+        println!("  timer ticks      {:>10}", s.ticks);
+    }
     if s.consumed + s.errors + s.malformed + s.foreign > 0 {
         println!(
             "  consumed {}, errors {}, malformed {}, foreign {}",

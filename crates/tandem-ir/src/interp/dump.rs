@@ -107,7 +107,9 @@ impl StateStore {
                 let ok = match &obj.kind {
                     StateKind::HashMap { key, value, .. }
                     | StateKind::ExpiringMap { key, value, .. }
-                    | StateKind::LpmMap { key, value, .. } => ready(key) && ready(value),
+                    | StateKind::LpmMap { key, value, .. }
+                    | StateKind::TernaryMap { key, value, .. }
+                    | StateKind::RangeMap { key, value, .. } => ready(key) && ready(value),
                     StateKind::Vector { elem, .. } => ready(elem),
                     StateKind::Scalar { .. } => true,
                 };
@@ -143,6 +145,26 @@ impl StateStore {
                     for (k, e) in m {
                         let mut kb = encode(name, key, &k[..1], format)?;
                         kb.push(k.get(1).copied().unwrap_or(0) as u8);
+                        entries.push((kb, encode(name, value, &e.value, format)?));
+                    }
+                }
+                (StateKind::TernaryMap { key, value, .. }, Slot::Map(m))
+                | (StateKind::RangeMap { key, value, .. }, Slot::Map(m)) => {
+                    // Key: the key (or lo) as the key layout, the mask (or hi) likewise, then
+                    // the priority in 4 bytes.
+                    let n = if matches!(obj.kind, StateKind::RangeMap { .. }) {
+                        1
+                    } else {
+                        key.fields.len()
+                    };
+                    for (k, e) in m {
+                        let mut kb = encode(name, key, &k[..n], format)?;
+                        kb.extend(encode(name, key, &k[n..2 * n], format)?);
+                        let prio = k.get(2 * n).copied().unwrap_or(0);
+                        kb.extend(match format {
+                            DumpFormat::Canonical => be_bytes(prio, 4),
+                            DumpFormat::Cpp => le_bytes(prio, 4),
+                        });
                         entries.push((kb, encode(name, value, &e.value, format)?));
                     }
                 }

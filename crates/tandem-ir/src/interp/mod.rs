@@ -1,4 +1,5 @@
-//! The interpreter: runs `process` on one packet against a [`StateStore`].
+//! The interpreter: runs `process` on one packet, or `on_timer` for one tick, against a
+//! [`StateStore`].
 //!
 //! It implements the semantic contract of the crate docs exactly; the differential test
 //! compares it with the native NF on real traffic. Header presence follows the NF API's native
@@ -8,8 +9,8 @@
 //! and is dumped for comparison by `dump` ([`StateStore::dump`], [`DumpFormat`]).
 
 use crate::{
-    BinOp, CastOp, EntityRef, HeaderField, Inst, InstKind, IntCC, Meta, Module, StateId, Type,
-    Value, VerifyErrors,
+    BinOp, CastOp, EntityRef, Function, HeaderField, Inst, InstKind, IntCC, Meta, Module, StateId,
+    Type, Value, VerifyErrors,
 };
 
 /// A packet handed to the NF.
@@ -130,9 +131,11 @@ impl OpaqueHandler for NoOpaque {
 pub use crate::parse_graph::HeaderOffsets;
 
 mod dump;
+mod priority;
 mod store;
 
 pub use dump::{DumpEntry, DumpFormat, StateDump};
+pub use priority::entry_name;
 use store::Slot;
 pub use store::{prefix_mask, MapRules, StateStore, StoreError};
 
@@ -172,6 +175,8 @@ impl Ctx<'_> {
 
 struct Ctx<'a> {
     module: &'a Module,
+    /// The function being run (`process`, or the timer's `on_timer`).
+    func: &'a Function,
     vals: Vec<u64>,
     bytes: Vec<u8>,
     hdrs: HeaderOffsets,
@@ -202,8 +207,32 @@ impl<'m> Interpreter<'m> {
         packet: &Packet,
         handler: &mut dyn OpaqueHandler,
     ) -> Result<Outcome, InterpError> {
+        self.run_func(&self.module.process, store, packet, handler)
+    }
+
+    /// Runs the timer function `on_timer` for the tick at `now_ns` (the store's clock
+    /// advances to it, as for a packet). A module without a timer does nothing. Returns the
+    /// number of instructions executed.
+    pub fn run_timer(&self, store: &mut StateStore, now_ns: u64) -> Result<u64, InterpError> {
+        let Some(t) = &self.module.timer else {
+            return Ok(0);
+        };
+        let tick = Packet {
+            bytes: Vec::new(),
+            in_port: 0,
+            timestamp_ns: now_ns,
+        };
+        Ok(self.run_func(&t.func, store, &tick, &mut NoOpaque)?.steps)
+    }
+
+    fn run_func(
+        &self,
+        f: &'m Function,
+        store: &mut StateStore,
+        packet: &Packet,
+        handler: &mut dyn OpaqueHandler,
+    ) -> Result<Outcome, InterpError> {
         let m = self.module;
-        let f = &m.process;
         if store.slots.len() != m.states.len() {
             return Err(InterpError::StoreMismatch(
                 "wrong number of state objects".into(),
@@ -212,6 +241,7 @@ impl<'m> Interpreter<'m> {
         store.clock_ns = store.clock_ns.max(packet.timestamp_ns);
         let mut cx = Ctx {
             module: m,
+            func: f,
             vals: vec![0; f.values.len()],
             bytes: packet.bytes.clone(),
             hdrs: HeaderOffsets::parse_in(m, &packet.bytes),
@@ -304,6 +334,7 @@ impl<'m> Machine<'m> {
         Machine {
             cx: Ctx {
                 module,
+                func: &module.process,
                 vals: vec![0; module.process.values.len()],
                 bytes: packet.bytes.clone(),
                 hdrs: HeaderOffsets::parse_in(module, &packet.bytes),
@@ -381,8 +412,7 @@ impl Ctx<'_> {
 
     fn set(&mut self, v: Value, x: u64) -> Result<(), InterpError> {
         let ty = self
-            .module
-            .process
+            .func
             .value_type(v)
             .ok_or_else(|| InterpError::Malformed(format!("no {v}")))?;
         let slot = self
@@ -394,14 +424,13 @@ impl Ctx<'_> {
     }
 
     fn ty(&self, v: Value) -> Result<Type, InterpError> {
-        self.module
-            .process
+        self.func
             .value_type(v)
             .ok_or_else(|| InterpError::Malformed(format!("no {v}")))
     }
 
     fn text(&self, inst: Inst) -> String {
-        crate::print_inst(self.module, &self.module.process, inst)
+        crate::print_inst(self.module, self.func, inst)
     }
 
     fn field_range(
@@ -431,7 +460,7 @@ impl Ctx<'_> {
         packet: &Packet,
         handler: &mut dyn OpaqueHandler,
     ) -> Result<Flow, InterpError> {
-        let f = &self.module.process;
+        let f = self.func;
         let data = f
             .insts
             .get(inst)
@@ -596,7 +625,7 @@ impl Ctx<'_> {
                     }
                     _ => {
                         store
-                            .map_erase_rules(*state, rules.lpm_bits, &k)
+                            .map_erase_rules(*state, rules, &k)
                             .ok_or_else(mismatch)?;
                     }
                 }

@@ -4,9 +4,10 @@
 
 use std::collections::BTreeMap;
 
+use super::priority;
 use crate::hash::FxHashMap;
 use crate::words::Words;
-use crate::{EntityRef, Layout, Module, StateId, StateKind};
+use crate::{EntityRef, Layout, MapMatch, Module, StateId, StateKind};
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub(super) struct MapEntry {
@@ -134,6 +135,11 @@ pub struct MapRules {
     /// The key width of an LPM map (longest prefix wins; entries keyed by prefix and
     /// length); `None` for exact-match maps.
     pub lpm_bits: Option<u32>,
+    /// How lookups match (ternary and range maps: the highest-priority matching entry;
+    /// entries keyed by [`crate::StateKind::entry_key_layout`]).
+    pub matching: MapMatch,
+    /// Fields of a looked-up key.
+    pub key_fields: usize,
 }
 
 /// The mask of the top `len` bits of a `bits`-wide key (`len <= bits <= 64`).
@@ -156,24 +162,27 @@ impl MapRules {
     /// The rules of a map state; `None` for other kinds.
     pub fn of(kind: &StateKind) -> Option<MapRules> {
         match kind {
-            StateKind::HashMap { capacity, .. } => Some(MapRules {
-                capacity: *capacity,
-                idle_timeout_ns: None,
-                lpm_bits: None,
-            }),
-            StateKind::LpmMap { capacity, .. } => Some(MapRules {
+            StateKind::HashMap { capacity, .. }
+            | StateKind::LpmMap { capacity, .. }
+            | StateKind::TernaryMap { capacity, .. }
+            | StateKind::RangeMap { capacity, .. } => Some(MapRules {
                 capacity: *capacity,
                 idle_timeout_ns: None,
                 lpm_bits: kind.lpm_bits(),
+                matching: kind.map_match()?,
+                key_fields: kind.map_layouts()?.0.fields.len(),
             }),
             StateKind::ExpiringMap {
                 capacity,
                 idle_timeout_ns,
+                key,
                 ..
             } => Some(MapRules {
                 capacity: *capacity,
                 idle_timeout_ns: Some(*idle_timeout_ns),
                 lpm_bits: None,
+                matching: MapMatch::Exact,
+                key_fields: key.fields.len(),
             }),
             _ => None,
         }
@@ -189,7 +198,9 @@ impl StateStore {
             .map(|s| match &s.kind {
                 StateKind::HashMap { .. }
                 | StateKind::ExpiringMap { .. }
-                | StateKind::LpmMap { .. } => Slot::Map(FxHashMap::default()),
+                | StateKind::LpmMap { .. }
+                | StateKind::TernaryMap { .. }
+                | StateKind::RangeMap { .. } => Slot::Map(FxHashMap::default()),
                 StateKind::Vector { elem, len } => Slot::Vector(VecSlot {
                     len: *len,
                     fields: elem.fields.len(),
@@ -221,7 +232,9 @@ impl StateStore {
 
     /// Host-side insert (e.g. entries written by `configure`); capacity is not enforced.
     /// Expiring-map entries count as used at [`StateStore::clock_ns`]. An LPM map's key is
-    /// the prefix and its length (`[prefix, len]`); the prefix is masked to its length.
+    /// the prefix and its length (`[prefix, len]`); the prefix is masked to its length. A
+    /// ternary or range map's key is the entry's name (`[key..., mask..., priority]`, the
+    /// key masked, or `[lo, hi, priority]`).
     pub fn map_insert(
         &mut self,
         module: &Module,
@@ -244,7 +257,17 @@ impl StateStore {
                     &format!("prefix {prefix:#x}/{len} does not fit a {bits}-bit key"),
                 ));
             }
-            masked = [prefix & prefix_mask(bits, len as u32), len];
+            masked = vec![prefix & prefix_mask(bits, len as u32), len];
+            &masked[..]
+        } else if let Some(m) = kind.map_match().filter(|m| m.has_priority()) {
+            let layout = kind.entry_key_layout().unwrap_or_default();
+            check_fields(name, "entry", &layout, key)?;
+            masked = priority::entry_name(m, key).ok_or_else(|| {
+                Self::shape_err(
+                    name,
+                    "an entry needs a priority 1..=2^31-1 (and a range lo <= hi)",
+                )
+            })?;
             &masked[..]
         } else {
             check_fields(name, "key", kl, key)?;
@@ -303,6 +326,19 @@ impl StateStore {
                 Some(Slot::Map(m)) => Ok(lpm_get(m, bits, addr).map(|e| e.value.to_vec())),
                 _ => Err(Self::shape_err(name, "not a map")),
             };
+        }
+        if let (Some(m), Some((kl, _))) = (
+            kind.map_match().filter(|m| m.has_priority()),
+            kind.map_layouts(),
+        ) {
+            if key.len() == kl.fields.len() {
+                return match self.slots.get(id.index()) {
+                    Some(Slot::Map(map)) => {
+                        Ok(priority::best(map, m, key).map(|e| e.value.to_vec()))
+                    }
+                    _ => Err(Self::shape_err(name, "not a map")),
+                };
+            }
         }
         match self.slots.get(id.index()) {
             Some(Slot::Map(m)) => Ok(m
@@ -411,6 +447,17 @@ impl StateStore {
         out: &mut [u64],
     ) -> Option<bool> {
         let map = self.map_slot(id)?;
+        if rules.matching.has_priority() {
+            return Some(match priority::best(map, rules.matching, key) {
+                Some(e) => {
+                    for (o, v) in out.iter_mut().zip(e.value.iter()) {
+                        *o = *v;
+                    }
+                    true
+                }
+                None => false,
+            });
+        }
         if let Some(bits) = rules.lpm_bits {
             let addr = key.first().copied().unwrap_or(0);
             return Some(match lpm_get(map, bits, addr) {
@@ -450,6 +497,17 @@ impl StateStore {
         value: &[u64],
         now: u64,
     ) -> Option<bool> {
+        if rules.matching.has_priority() {
+            let map = self.map_slot(id)?;
+            return Some(priority::insert(
+                map,
+                rules.matching,
+                rules.capacity,
+                key,
+                value,
+                now,
+            ));
+        }
         let masked;
         let key = match (rules.lpm_bits, key) {
             (Some(bits), &[prefix, len]) => {
@@ -502,22 +560,23 @@ impl StateStore {
         }
     }
 
-    /// `map.erase` exactly as the interpreter executes it; `None` when `id` is not a map.
-    /// On an LPM map, `key` is `[prefix, len]`: the prefix is masked to its length, and a
-    /// length above the key's width erases nothing.
+    /// `map.erase` on an exact-match map; `None` when `id` is not a map.
     pub fn map_erase_at(&mut self, id: StateId, key: &[u64]) -> Option<()> {
-        self.map_erase_rules(id, None, key)
+        self.map_slot(id)?.remove(key);
+        Some(())
     }
 
-    /// [`StateStore::map_erase_at`] with the map's rules (needed for LPM maps).
-    pub fn map_erase_rules(
-        &mut self,
-        id: StateId,
-        lpm_bits: Option<u32>,
-        key: &[u64],
-    ) -> Option<()> {
+    /// `map.erase` exactly as the interpreter executes it, with the map's rules; `None` when
+    /// `id` is not a map. On an LPM map, `key` is `[prefix, len]`: the prefix is masked to
+    /// its length, and a length above the key's width erases nothing; on a ternary or range
+    /// map it is the entry's name (key masked first).
+    pub fn map_erase_rules(&mut self, id: StateId, rules: MapRules, key: &[u64]) -> Option<()> {
         let map = self.map_slot(id)?;
-        match (lpm_bits, key) {
+        if rules.matching.has_priority() {
+            priority::erase(map, rules.matching, key);
+            return Some(());
+        }
+        match (rules.lpm_bits, key) {
             (Some(bits), &[prefix, len]) => {
                 if len <= u64::from(bits) {
                     map.remove(&[prefix & prefix_mask(bits, len as u32), len][..]);
@@ -531,8 +590,21 @@ impl StateStore {
     }
 
     /// Host-side lookup of a live entry by state index (see [`StateStore::map_get_live`]);
-    /// `None` also when `id` is not a map. Does not refresh.
+    /// `None` also when `id` is not a map. Does not refresh. On a ternary or range map, `key`
+    /// is either a looked-up key (the highest-priority match) or an entry's name
+    /// ([`super::entry_name`]: that entry).
     pub fn map_get_live_at(&self, id: StateId, rules: MapRules, key: &[u64]) -> Option<&[u64]> {
+        if let (true, Some(Slot::Map(m))) =
+            (rules.matching.has_priority(), self.slots.get(id.index()))
+        {
+            // A lookup key (one word per key field), or an entry's name (longer: key, mask or
+            // range, and priority).
+            return if key.len() == rules.key_fields {
+                priority::best(m, rules.matching, key).map(|e| e.value.as_slice())
+            } else {
+                m.get(key).map(|e| e.value.as_slice())
+            };
+        }
         match (self.slots.get(id.index()), rules.lpm_bits, key) {
             (Some(Slot::Map(m)), Some(bits), &[addr]) => {
                 lpm_get(m, bits, addr).map(|e| e.value.as_slice())

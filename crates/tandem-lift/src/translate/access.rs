@@ -5,11 +5,9 @@ use super::*;
 
 impl<'a> Lifter<'a> {
     pub(super) fn ins(&mut self, kind: InstKind, tys: &[Type]) -> Vec<Value> {
-        let i = self
-            .module
-            .process
-            .append_inst(self.cur, kind, tys, self.loc);
-        self.module.process.inst_results(i).to_vec()
+        let (cur, loc) = (self.cur, self.loc);
+        let i = self.out_mut().append_inst(cur, kind, tys, loc);
+        self.out().inst_results(i).to_vec()
     }
 
     pub(super) fn ins1(&mut self, kind: InstKind, ty: Type) -> Value {
@@ -17,12 +15,12 @@ impl<'a> Lifter<'a> {
     }
 
     pub(super) fn ty(&self, v: Value) -> Type {
-        self.module.process.value_type(v).unwrap_or(Type::I1)
+        self.out().value_type(v).unwrap_or(Type::I1)
     }
 
     pub(super) fn def_kind(&self, v: Value) -> Option<&InstKind> {
-        match self.module.process.values.get(v)?.def {
-            ValueDef::Result(i, _) => Some(&self.module.process.insts[i].kind),
+        match self.out().values.get(v)?.def {
+            ValueDef::Result(i, _) => Some(&self.out().insts[i].kind),
             _ => None,
         }
     }

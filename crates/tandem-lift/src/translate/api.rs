@@ -51,6 +51,15 @@ impl<'a> Lifter<'a> {
                 Code::DynamicMemory,
                 format!("a call to `{}`", demangle_hint(&callee)),
             );
+        } else if self.building == FuncId::Timer {
+            // An opaque statement runs against a packet on the server; a tick has none.
+            self.err(
+                Code::TimerUnsupported,
+                format!(
+                    "on_timer() calls `{}`, which the front end does not know",
+                    demangle_hint(&callee)
+                ),
+            );
         } else {
             self.err(
                 Code::OpaqueCall,
@@ -84,6 +93,24 @@ impl<'a> Lifter<'a> {
         }
     }
 
+    /// `map.insert` of the entry `key` names, with the value at `value_ptr`; its result
+    /// (whether it was stored) defines `dest`.
+    pub(super) fn insert_entry(
+        &mut self,
+        state: StateId,
+        key: Vec<Value>,
+        value_ptr: Option<&Operand>,
+        dest: Option<&Name>,
+    ) {
+        let val_ptr = value_ptr.map(|a| self.ptr(a)).unwrap_or(Ptr::Null);
+        let layout = self.value_layout(state);
+        let value = self.read_from(&val_ptr, &layout);
+        let ok = self.ins1(InstKind::MapInsert { state, key, value }, Type::I1);
+        if let Some(d) = dest {
+            self.def(d, ok);
+        }
+    }
+
     pub(super) fn map_state(&mut self, m: usize) -> Option<StateId> {
         let s = self.map_states.get(&m).copied();
         if s.is_none() {
@@ -104,22 +131,18 @@ impl<'a> Lifter<'a> {
     }
 
     pub(super) fn key_values(&mut self, state: StateId, key_ptr: &Ptr) -> Vec<Value> {
-        let layout = match &self.module.states[state].kind {
-            StateKind::HashMap { key, .. }
-            | StateKind::ExpiringMap { key, .. }
-            | StateKind::LpmMap { key, .. } => key.clone(),
-            _ => Layout::default(),
-        };
+        let layout = self.module.states[state]
+            .kind
+            .map_layouts()
+            .map(|(k, _)| k.clone())
+            .unwrap_or_default();
         self.read_from(key_ptr, &layout)
     }
 
     pub(super) fn value_layout(&self, state: StateId) -> Layout {
         match &self.module.states[state].kind {
-            StateKind::HashMap { value, .. }
-            | StateKind::ExpiringMap { value, .. }
-            | StateKind::LpmMap { value, .. } => value.clone(),
             StateKind::Vector { elem, .. } => elem.clone(),
-            _ => Layout::default(),
+            k => k.map_layouts().map(|(_, v)| v.clone()).unwrap_or_default(),
         }
     }
 
@@ -171,9 +194,15 @@ impl<'a> Lifter<'a> {
             | "pkt_update_checksums"
             | "ipv4_header_checksum" => self.translate_packet_api(op, args, dest),
             "map_find" | "emap_find" | "map_lookup" | "emap_lookup" | "lpm_find" | "lpm_lookup"
-            | "map_insert" | "emap_insert" | "map_erase" | "emap_erase" | "map_size"
-            | "emap_size" | "lpm_size" => self.translate_map_api(op, args, dest, used),
+            | "tern_find" | "tern_lookup" | "range_find" | "range_lookup" | "map_insert"
+            | "emap_insert" | "map_erase" | "emap_erase" | "map_size" | "emap_size"
+            | "lpm_size" | "tern_size" | "range_size" => {
+                self.translate_map_api(op, args, dest, used)
+            }
             "lpm_insert" | "lpm_erase" => self.translate_lpm(op, args, dest),
+            "tern_insert" | "tern_erase" | "range_insert" | "range_erase" => {
+                self.translate_priority_entry(op, args, dest)
+            }
             "hash_bad_operand" | "hash" => self.translate_hash(op, args, dest),
             "vec_size" | "vec_get" | "vec_set" => self.translate_vec_api(op, args, dest),
             "pkt_header" | "pkt_push" | "pkt_pop" => self.translate_header_api(op, args, dest),
@@ -324,14 +353,16 @@ impl<'a> Lifter<'a> {
         }
     }
 
-    /// Map lookups, inserts, erases and sizes (`LpmMap` writes: `translate_lpm`).
+    /// Map lookups, inserts, erases and sizes (`LpmMap` writes: `translate_lpm`; ternary and
+    /// range maps' writes: `translate_priority_entry`).
     fn translate_map_api(&mut self, op: &str, args: &[&Operand], dest: Option<&Name>, used: bool) {
         match op {
-            "map_find" | "emap_find" | "map_lookup" | "emap_lookup" | "lpm_find" | "lpm_lookup" => {
+            "map_find" | "emap_find" | "map_lookup" | "emap_lookup" | "lpm_find" | "lpm_lookup"
+            | "tern_find" | "tern_lookup" | "range_find" | "range_lookup" => {
                 let Some((state, key)) = self.map_and_key(args) else {
                     return;
                 };
-                if !self.lpm_key_ok(state) {
+                if !self.integer_key_ok(state) {
                     return;
                 }
                 let tys: Vec<Type> = std::iter::once(Type::I1)
@@ -367,13 +398,7 @@ impl<'a> Lifter<'a> {
                 let Some((state, key)) = self.map_and_key(args) else {
                     return;
                 };
-                let val_ptr = args.get(3).map(|a| self.ptr(a)).unwrap_or(Ptr::Null);
-                let layout = self.value_layout(state);
-                let value = self.read_from(&val_ptr, &layout);
-                let ok = self.ins1(InstKind::MapInsert { state, key, value }, Type::I1);
-                if let Some(d) = dest {
-                    self.def(d, ok);
-                }
+                self.insert_entry(state, key, args.get(3).copied(), dest);
             }
             "map_erase" | "emap_erase" => {
                 let Some((state, key)) = self.map_and_key(args) else {
@@ -397,7 +422,7 @@ impl<'a> Lifter<'a> {
                 }
                 self.ins(InstKind::MapErase { state, key }, &[]);
             }
-            "map_size" | "emap_size" | "lpm_size" => {
+            "map_size" | "emap_size" | "lpm_size" | "tern_size" | "range_size" => {
                 let v = self.ins1(
                     InstKind::Opaque {
                         name: format!("tandem.{op}"),
@@ -570,8 +595,8 @@ impl<'a> Lifter<'a> {
                     let vals = self.read_from(&p, &layout);
                     let in_range = self.icmp(IntCC::Ult, idx, size);
                     // Native semantics: set() past size() does nothing (and returns false).
-                    let set_block = self.module.process.add_block();
-                    let join = self.module.process.add_block();
+                    let set_block = self.out_mut().add_block();
+                    let join = self.out_mut().add_block();
                     // Locals are unchanged by the set, so both paths reach `join` with the
                     // same slot values, which dominate it: no block parameters needed.
                     self.ins(

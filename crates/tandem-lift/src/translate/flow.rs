@@ -10,9 +10,16 @@ impl<'a> Lifter<'a> {
             self.vals
                 .insert(p.name.clone(), Lowered::Ptr(Ptr::Element(0)));
         }
-        if let Some(p) = self.f.parameters.get(1) {
-            self.vals.insert(p.name.clone(), Lowered::Ptr(Ptr::Packet));
-        }
+        // The second parameter: the packet, or the timer's `now` (read in the entry block
+        // below).
+        let now_param = match self.f.parameters.get(1) {
+            Some(p) if self.building == FuncId::Timer => Some(p.name.clone()),
+            Some(p) => {
+                self.vals.insert(p.name.clone(), Lowered::Ptr(Ptr::Packet));
+                None
+            }
+            None => None,
+        };
         let reachable: HashSet<&Name> = order.iter().map(|b| &b.name).collect();
         for bb in order {
             for s in successors(&bb.term) {
@@ -26,7 +33,7 @@ impl<'a> Lifter<'a> {
         }
         // Blocks and their parameters.
         for (i, bb) in order.iter().enumerate() {
-            let b = self.module.process.add_block();
+            let b = self.out_mut().add_block();
             self.blocks.insert(bb.name.clone(), b);
             let npreds = self.preds.get(&bb.name).map_or(0, Vec::len);
             if i == 0 || npreds < 2 {
@@ -42,7 +49,7 @@ impl<'a> Lifter<'a> {
                         _ if matches!(self.provs.get(&p.dest), Some(Prov::OneOf(_))) => Type::I8,
                         _ => Type::I64,
                     };
-                    let v = self.module.process.add_block_param(b, ty);
+                    let v = self.out_mut().add_block_param(b, ty);
                     phis.push((p.dest.clone(), v));
                 }
             }
@@ -56,7 +63,7 @@ impl<'a> Lifter<'a> {
                 .into_iter()
                 .map(|ws| {
                     ws.into_iter()
-                        .map(|w| self.module.process.add_block_param(b, ty_of_bytes(w)))
+                        .map(|w| self.out_mut().add_block_param(b, ty_of_bytes(w)))
                         .collect()
                 })
                 .collect();
@@ -86,6 +93,12 @@ impl<'a> Lifter<'a> {
             self.loc = None;
             self.user = UserLoc::default();
             let bi = index.get(&bb.name).copied().unwrap_or(usize::MAX);
+            if i == 0 {
+                if let Some(now) = &now_param {
+                    let v = self.ins1(InstKind::MetaRead { meta: Meta::Now }, Meta::Now.ty());
+                    self.def(now, v);
+                }
+            }
             // Incoming local-memory state.
             if i == 0 {
                 let widths: Vec<Vec<u64>> = self

@@ -60,28 +60,61 @@ pub(super) enum MapFamily {
     Plain,
     Expiring,
     Lpm,
+    Ternary,
+    Range,
 }
 
-/// Argument positions of `tandem_api_{map,emap,lpm}_{find,lookup,insert,erase}(map, key,
-/// key_size, ...)`: (family, value-size argument, capacity argument (an expiring map's idle
-/// timeout follows it; an LPM insert's or erase's prefix length is last), whether argument 3
-/// points to a value).
-pub(super) fn map_call_shape(callee: &str) -> Option<(MapFamily, Option<usize>, usize, bool)> {
-    let (op, family) = if let Some(op) = callee.strip_prefix("tandem_api_map_") {
-        (op, MapFamily::Plain)
-    } else if let Some(op) = callee.strip_prefix("tandem_api_emap_") {
-        (op, MapFamily::Expiring)
-    } else {
-        (callee.strip_prefix("tandem_api_lpm_")?, MapFamily::Lpm)
+/// Argument positions of a `tandem_api_{map,emap,lpm,tern,range}_{find,lookup,insert,erase}`
+/// call (nfapi/include/tandem/state.hh, lpm.hh, ternary.hh).
+#[derive(Clone, Copy, Debug)]
+pub(super) struct MapCallShape {
+    pub(super) family: MapFamily,
+    /// The key size (`sizeof(K)`).
+    pub(super) key_size: usize,
+    /// The value size, when the call has one.
+    pub(super) value_size: Option<usize>,
+    /// The capacity (an expiring map's idle timeout follows it; an LPM insert's or erase's
+    /// prefix length and a ternary or range insert's or erase's priority are last).
+    pub(super) capacity: usize,
+    /// Pointers to keys: the key; a ternary entry's key and mask; a range entry's lo and hi.
+    pub(super) key_ptrs: &'static [usize],
+    /// A pointer to a value (lookup's out, insert's value).
+    pub(super) value_ptr: Option<usize>,
+}
+
+pub(super) fn map_call_shape(callee: &str) -> Option<MapCallShape> {
+    let families = [
+        ("tandem_api_map_", MapFamily::Plain),
+        ("tandem_api_emap_", MapFamily::Expiring),
+        ("tandem_api_lpm_", MapFamily::Lpm),
+        ("tandem_api_tern_", MapFamily::Ternary),
+        ("tandem_api_range_", MapFamily::Range),
+    ];
+    let (op, family) = families
+        .iter()
+        .find_map(|(p, f)| Some((callee.strip_prefix(p)?, *f)))?;
+    let shape = |key_size, value_size, capacity, key_ptrs, value_ptr| MapCallShape {
+        family,
+        key_size,
+        value_size,
+        capacity,
+        key_ptrs,
+        value_ptr,
     };
+    let entry = matches!(family, MapFamily::Ternary | MapFamily::Range);
     Some(match op {
-        "find" => (family, Some(3), 4, false),
-        "lookup" | "insert" => (family, Some(4), 5, true),
+        "find" => shape(2, Some(3), 4, &[1], None),
+        "lookup" => shape(2, Some(4), 5, &[1], Some(3)),
+        // (map, key, mask | hi, key_size, value, value_size, capacity, priority)
+        "insert" if entry => shape(3, Some(5), 6, &[1, 2], Some(4)),
+        "insert" => shape(2, Some(4), 5, &[1], Some(3)),
+        // (map, key, mask | hi, key_size, capacity, priority)
+        "erase" if entry => shape(3, None, 4, &[1, 2], None),
         // The value size too (not for LPM maps, whose erase names a prefix): a map that
         // process() only erases from still has values (from configure()), which the state
         // the compiler declares must hold.
-        "erase" if family == MapFamily::Lpm => (family, None, 3, false),
-        "erase" => (family, Some(3), 4, false),
+        "erase" if family == MapFamily::Lpm => shape(2, None, 3, &[1], None),
+        "erase" => shape(2, Some(3), 4, &[1], None),
         _ => return None,
     })
 }
@@ -378,6 +411,11 @@ pub(super) fn global_u64s(m: &LModule, name: &str) -> Option<Vec<u64>> {
         ),
         _ => None,
     }
+}
+
+/// The timer's interval (`tandem_nf_timer_interval_ns`, 0 without `on_timer`).
+pub(crate) fn timer_interval(m: &LModule) -> Option<u64> {
+    global_u64s(m, TIMER_INTERVAL).and_then(|v| v.first().copied())
 }
 
 /// The NF's type name (`tandem_nf_type_name`).

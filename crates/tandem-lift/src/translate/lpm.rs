@@ -10,7 +10,7 @@
 use llvm_ir::{Name, Operand};
 use tandem_ir::{InstKind, IntCC, Layout, StateId, StateKind, Type};
 
-use super::{Lifter, Ptr};
+use super::Lifter;
 use crate::diag::Code;
 
 /// The argument holding the prefix length of `lpm_insert` / `lpm_erase`.
@@ -30,22 +30,26 @@ pub(crate) fn is_integer_key(key: &Layout) -> bool {
 }
 
 impl Lifter<'_> {
-    /// Checks an LPM map's key type at a call on it (L013); false when it is not one
-    /// unsigned integer.
-    pub(crate) fn lpm_key_ok(&mut self, state: StateId) -> bool {
+    /// Checks the key type at a call on a map whose key must be one unsigned integer: an
+    /// LPM map's (L013) or a range map's (L017); false (with the diagnostic) when it is not.
+    pub(crate) fn integer_key_ok(&mut self, state: StateId) -> bool {
         let obj = &self.module.states[state];
-        let StateKind::LpmMap { key, .. } = &obj.kind else {
+        let (code, api) = match &obj.kind {
+            StateKind::LpmMap { .. } => (Code::LpmKey, "an LpmMap"),
+            StateKind::RangeMap { .. } => (Code::RangeKey, "a RangeMap"),
+            _ => return true,
+        };
+        let Some((key, _)) = obj.kind.map_layouts() else {
             return true;
         };
         if is_integer_key(key) {
             return true;
         }
-        let (name, bytes) = (obj.name.clone(), key.size.unwrap_or(0));
+        let (name, bytes, fields) = (obj.name.clone(), key.size.unwrap_or(0), key.fields.len());
         self.err(
-            Code::LpmKey,
+            code,
             format!(
-                "`{name}` is an LpmMap whose key is not one unsigned integer ({bytes} bytes in {} fields)",
-                key.fields.len()
+                "`{name}` is {api} whose key is not one unsigned integer ({bytes} bytes in {fields} fields)"
             ),
         );
         false
@@ -59,7 +63,7 @@ impl Lifter<'_> {
         let Some((state, mut key)) = self.map_and_key(args) else {
             return;
         };
-        if !self.lpm_key_ok(state) {
+        if !self.integer_key_ok(state) {
             return;
         }
         let bits = self.module.states[state].kind.lpm_bits().unwrap_or(0);
@@ -99,13 +103,7 @@ impl Lifter<'_> {
         };
         key.push(len);
         if op == "lpm_insert" {
-            let val_ptr = args.get(3).map(|a| self.ptr(a)).unwrap_or(Ptr::Null);
-            let layout = self.value_layout(state);
-            let value = self.read_from(&val_ptr, &layout);
-            let ok = self.ins1(InstKind::MapInsert { state, key, value }, Type::I1);
-            if let Some(d) = dest {
-                self.def(d, ok);
-            }
+            self.insert_entry(state, key, args.get(3).copied(), dest);
         } else {
             self.ins(InstKind::MapErase { state, key }, &[]);
         }

@@ -144,6 +144,16 @@ impl<'a> Lifter<'a> {
                         value,
                         capacity: cap,
                     },
+                    MapFlavor::Ternary => StateKind::TernaryMap {
+                        key,
+                        value,
+                        capacity: cap,
+                    },
+                    MapFlavor::Range => StateKind::RangeMap {
+                        key,
+                        value,
+                        capacity: cap,
+                    },
                 };
                 let id = self.module.add_state(name, kind);
                 self.map_states.insert(mi, id);

@@ -45,8 +45,8 @@ use llvm_ir::{
     Terminator, Type as LType, TypeRef,
 };
 use tandem_ir::{
-    BinOp, Block, BlockCall, CastOp, Effect, Header, HeaderField, InstKind, IntCC, Layout, Meta,
-    Module, SourceLoc, StateId, StateKind, Type, Value, ValueDef,
+    BinOp, Block, BlockCall, CastOp, Effect, FuncId, Header, HeaderField, InstKind, IntCC, Layout,
+    Meta, Module, SourceLoc, StateId, StateKind, Type, Value, ValueDef,
 };
 
 use crate::diag::{Code, Diagnostic, SrcLoc};
@@ -60,12 +60,16 @@ mod lpm;
 mod members;
 mod scan;
 mod select;
+mod ternary;
 use crate::layout;
 use crate::srcmap::{SrcMap, UserLoc};
 use helpers::*;
 pub(crate) use helpers::{nf_type_name, rpo};
 
 pub(crate) const ENTRY: &str = "tandem_nf_process_entry";
+/// The timer's entry in the analysis build: `tandem_nf_timer_entry(self, now)`.
+pub(crate) const TIMER_ENTRY: &str = "tandem_nf_timer_entry";
+const TIMER_INTERVAL: &str = "tandem_nf_timer_interval_ns";
 const DESCRIBE: &str = "tandem_nf_describe";
 const STATE_NAMES: &str = "tandem_nf_state_names";
 const TYPE_NAME: &str = "tandem_nf_type_name";
@@ -128,6 +132,9 @@ enum MapFlavor {
     Expiring(u64),
     /// `tandem::LpmMap` (see `lpm`).
     Lpm,
+    /// `tandem::TernaryMap` and `tandem::RangeMap` (see `ternary`).
+    Ternary,
+    Range,
 }
 
 #[derive(Clone, Debug, Default)]
@@ -165,6 +172,9 @@ pub(crate) struct Lifter<'a> {
     lm: &'a LModule,
     types: &'a Types,
     f: &'a LFunction,
+    /// The function being lifted: `process` from `tandem_nf_process_entry(self, pkt)`, or the
+    /// timer's `on_timer` from `tandem_nf_timer_entry(self, now)`.
+    building: FuncId,
     pub(crate) module: Module,
     pub(crate) diags: Vec<Diagnostic>,
     members: Vec<Member>,
@@ -235,6 +245,7 @@ impl<'a> Lifter<'a> {
             lm,
             types: &lm.types,
             f,
+            building: FuncId::Process,
             module: Module::new(nf_name),
             diags: Vec::new(),
             members: Vec::new(),
@@ -265,6 +276,59 @@ impl<'a> Lifter<'a> {
             srcmap,
             user: UserLoc::default(),
             at: (0, 0),
+        }
+    }
+
+    /// Switches to lifting another entry function (`which`: what it becomes). Forgets
+    /// everything learnt about the previous function's values, locals and blocks; keeps the
+    /// members, their uses and the declared state. Lifting `on_timer` gives the module a
+    /// timer (the interval from `tandem_nf_timer_interval_ns`).
+    pub(crate) fn start_function(&mut self, f: &'a LFunction, srcmap: SrcMap, which: FuncId) {
+        self.f = f;
+        self.building = which;
+        self.srcmap = srcmap;
+        self.provs.clear();
+        self.alloca_index.clear();
+        self.allocas.clear();
+        self.find_index.clear();
+        self.find_member.clear();
+        self.used_names.clear();
+        self.call_targets.clear();
+        self.narrowed.clear();
+        self.vals.clear();
+        self.finds.clear();
+        self.blocks.clear();
+        self.phi_params.clear();
+        self.slot_params.clear();
+        self.preds.clear();
+        self.end_slots.clear();
+        self.slots.clear();
+        self.loc = None;
+        self.srcloc = None;
+        self.user = UserLoc::default();
+        self.at = (0, 0);
+        if which == FuncId::Timer && self.module.timer.is_none() {
+            let interval_ns = timer_interval(self.lm).unwrap_or(0);
+            self.module.timer = Some(tandem_ir::Timer {
+                interval_ns,
+                func: tandem_ir::Function::new("on_timer"),
+            });
+        }
+    }
+
+    /// The function being built.
+    pub(super) fn out(&self) -> &tandem_ir::Function {
+        match (self.building, &self.module.timer) {
+            (FuncId::Timer, Some(t)) => &t.func,
+            _ => &self.module.process,
+        }
+    }
+
+    /// The function being built, mutably.
+    pub(super) fn out_mut(&mut self) -> &mut tandem_ir::Function {
+        match (self.building, &mut self.module.timer) {
+            (FuncId::Timer, Some(t)) => &mut t.func,
+            _ => &mut self.module.process,
         }
     }
 

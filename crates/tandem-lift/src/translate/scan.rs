@@ -330,20 +330,20 @@ impl<'a> Lifter<'a> {
         }
         let Some(a0) = arg(0) else { return };
         let m = self.prov_of(a0);
-        if let Some((family, vs_arg, cap_arg, has_value)) = map_call_shape(&callee) {
-            let (ks, cap) = (argc(2), argc(cap_arg));
-            let vs = vs_arg.map_or(0, argc);
-            let flavor = match family {
-                MapFamily::Expiring => MapFlavor::Expiring(argc(cap_arg + 1)),
+        if let Some(shape) = map_call_shape(&callee) {
+            let (ks, cap) = (argc(shape.key_size), argc(shape.capacity));
+            let vs = shape.value_size.map_or(0, argc);
+            let flavor = match shape.family {
+                MapFamily::Expiring => MapFlavor::Expiring(argc(shape.capacity + 1)),
                 MapFamily::Plain => MapFlavor::Plain,
                 MapFamily::Lpm => MapFlavor::Lpm,
+                MapFamily::Ternary => MapFlavor::Ternary,
+                MapFamily::Range => MapFlavor::Range,
             };
-            let ptrs: &[(usize, u64, bool)] = if has_value {
-                &[(1, ks, true), (3, vs, false)]
-            } else {
-                &[(1, ks, true)]
-            };
-            self.scan_map(&m, flavor, ks, vs, cap, ptrs, c);
+            let mut ptrs: Vec<(usize, u64, bool)> =
+                shape.key_ptrs.iter().map(|&i| (i, ks, true)).collect();
+            ptrs.extend(shape.value_ptr.map(|i| (i, vs, false)));
+            self.scan_map(&m, flavor, ks, vs, cap, &ptrs, c);
             return;
         }
         match callee.as_str() {

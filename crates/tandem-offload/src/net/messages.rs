@@ -352,6 +352,15 @@ pub struct SwitchStats {
     pub control_duplicates: u64,
     /// Program reloads.
     pub resets: u64,
+    /// Timer ticks sent to the server (and confirmed, unless counted below).
+    #[serde(default)]
+    pub ticks: u64,
+    /// Ticks due while no server was attached (not run: the state diverges).
+    #[serde(default)]
+    pub ticks_lost: u64,
+    /// Ticks the server answered with an error, or did not confirm within a minute.
+    #[serde(default)]
+    pub tick_timeouts: u64,
 }
 
 /// Counters of a [`ServerDaemon`].
@@ -374,4 +383,7 @@ pub struct ServerStats {
     pub malformed: u64,
     /// Frames from someone other than the switch.
     pub foreign: u64,
+    /// Timer ticks run (on_timer on the primary copy, the switch updated).
+    #[serde(default)]
+    pub ticks: u64,
 }

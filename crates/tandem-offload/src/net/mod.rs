@@ -38,7 +38,8 @@
 //!   | "TD" | ver | kind | port u32 | id u32   | flags u32| ts_ns u64         | frame …
 //! ```
 //!
-//! kinds: 0 frame, 1 hello, 2 welcome, 3 done, 4 consumed, 5 bye. `ts_ns` is the packet's
+//! kinds: 0 frame, 1 hello, 2 welcome, 3 done, 4 consumed, 5 bye, 6 tick, 7 tick done.
+//! `ts_ns` is the packet's
 //! time (the NF's clock: the server partition sees it as the packet timestamp, exactly as the
 //! reference host does) and travels with the packet. `port` is
 //!
@@ -59,6 +60,19 @@
 //! timeouts. On the server leg the switch uses its own ids and remembers the client; the
 //! server answers each frame with the frame for post, or `consumed` (the frame carried no
 //! transfer header for the server, or the server partition failed).
+//!
+//! **Timer ticks.** For an NF with `on_timer()` the switch keeps the reference host's tick
+//! clock ([`tandem_host::host::TickClock`]), since it sees every packet first: before a
+//! frame from an NF port whose time passes ticks, it sends the attached server one `tick`
+//! per due tick (`ts_ns`: the tick's time, `id`: from its server-leg sequence) and holds that
+//! frame and every later one until the server answers the last with `tick done` (same
+//! `id`). The server runs each tick ([`ServerHost::tick`]: on_timer on the primary copy, the
+//! switch's copies updated through the control plane) and answers once the switch has
+//! confirmed the updates — during an outage it holds the answer as it holds a packet, and
+//! ticks arriving meanwhile wait behind it. So no packet enters the switch between a tick
+//! and its confirmation, as in one process. Ticks due while no server is attached are lost
+//! ([`SwitchStats::ticks_lost`]); a tick not confirmed within a minute, or answered with
+//! [`flags::ERROR`], lets the waiting frames through ([`SwitchStats::tick_timeouts`]).
 //!
 //! **Control datagrams** are a 16-byte header and a piece of a JSON message ([`Request`],
 //! [`Reply`]):

@@ -256,6 +256,8 @@ pub(super) fn server_loop(
     // The frame whose updates the switch did not confirm (its header for the answer), and
     // when to try again.
     let mut held: Option<DataHeader> = None;
+    // Ticks that came while something was held: run once it is released, in order.
+    let mut ticks_waiting: VecDeque<DataHeader> = VecDeque::new();
     let mut next_try = Instant::now();
     let mut buf = vec![0u8; RECV_BUF];
     let _ = sock.set_read_timeout(Some(TICK));
@@ -268,6 +270,19 @@ pub(super) fn server_loop(
                         log::info!("server: the switch is back; released packet {}", hh.id);
                         count(&|s| s.released += 1);
                         send(&hh.datagram(&out))?;
+                    } else if hh.kind == Kind::TickDone {
+                        log::info!("server: the switch is back; tick at {} ns done", hh.ts_ns);
+                        count(&|s| s.released += 1);
+                        send(&hh.datagram(&[]))?;
+                    }
+                    while held.is_none() {
+                        let Some(t) = ticks_waiting.pop_front() else {
+                            break;
+                        };
+                        held = run_tick(host, &t, stats, &send)?;
+                    }
+                    if held.is_some() {
+                        next_try = Instant::now() + HOLD_RETRY;
                     }
                 }
                 Err(e) => {
@@ -295,6 +310,17 @@ pub(super) fn server_loop(
         }
         match h.kind {
             Kind::Frame => {}
+            Kind::Tick if held.is_some() => {
+                ticks_waiting.push_back(h);
+                continue;
+            }
+            Kind::Tick => {
+                held = run_tick(host, &h, stats, &send)?;
+                if held.is_some() {
+                    next_try = Instant::now() + HOLD_RETRY;
+                }
+                continue;
+            }
             Kind::Bye => {
                 stop.store(true, Ordering::SeqCst);
                 break;
@@ -346,4 +372,45 @@ pub(super) fn server_loop(
         send(&datagram)?;
     }
     Ok(())
+}
+
+/// Runs the timer tick a `tick` datagram asks for and answers `tick done`; returns the
+/// answer to send later when the switch did not confirm the tick's updates (it is held).
+fn run_tick(
+    host: &mut ServerHost,
+    tick: &DataHeader,
+    stats: &Mutex<ServerStats>,
+    send: &dyn Fn(&[u8]) -> Result<(), OffloadError>,
+) -> Result<Option<DataHeader>, OffloadError> {
+    let count = |f: &dyn Fn(&mut ServerStats)| {
+        if let Ok(mut s) = stats.lock() {
+            f(&mut s);
+        }
+    };
+    let mut done = DataHeader::new(Kind::TickDone);
+    done.id = tick.id;
+    done.ts_ns = tick.ts_ns;
+    match host.tick(tick.ts_ns) {
+        Ok(()) => {
+            count(&|s| s.ticks += 1);
+            send(&done.datagram(&[]))?;
+            Ok(None)
+        }
+        Err(e) if host.is_holding() => {
+            // As a packet's output commit: the switch hears of the tick once it has it.
+            log::warn!("server: tick at {} ns held: {e}", tick.ts_ns);
+            count(&|s| {
+                s.ticks += 1;
+                s.held += 1;
+            });
+            Ok(Some(done))
+        }
+        Err(e) => {
+            log::warn!("server: tick at {} ns: {e}", tick.ts_ns);
+            count(&|s| s.errors += 1);
+            done.flags = flags::ERROR;
+            send(&done.datagram(&[]))?;
+            Ok(None)
+        }
+    }
 }

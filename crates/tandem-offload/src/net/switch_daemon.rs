@@ -129,11 +129,12 @@ impl SwitchDaemon {
         {
             let shared = shared.clone();
             let server_idx = socks.len() - 1;
+            let interval = bundle.module.timer_interval_ns();
             threads.push(
                 std::thread::Builder::new()
                     .name("switch-data".into())
                     .spawn(move || {
-                        let mut dp = DataPlane::new(shared, socks, server_idx);
+                        let mut dp = DataPlane::new(shared, socks, server_idx, interval);
                         dp.run(&rx);
                     })
                     .map_err(spawn_err)?,
@@ -399,10 +400,22 @@ pub(super) struct DataPlane {
     peers: HashMap<usize, PathBuf>,
     pending: BTreeMap<u32, Pending>,
     next_seq: u32,
+    /// The NF's timer ticks, on the reference host's rule: the switch sees every packet
+    /// first, so it decides when the server runs a tick.
+    clock: tandem_host::host::TickClock,
+    /// The last tick sent to the server and not yet confirmed, and since when: NF-port
+    /// frames wait in `waiting` until it is.
+    tick_wait: Option<(u32, Instant)>,
+    waiting: VecDeque<Inbound>,
 }
 
 impl DataPlane {
-    fn new(shared: Arc<Shared>, socks: Vec<(u32, UnixDatagram)>, server_idx: usize) -> DataPlane {
+    fn new(
+        shared: Arc<Shared>,
+        socks: Vec<(u32, UnixDatagram)>,
+        server_idx: usize,
+        timer_interval_ns: u64,
+    ) -> DataPlane {
         let worker = shared.switch().worker();
         let generation = shared.generation.load(Ordering::SeqCst);
         let index = socks
@@ -422,6 +435,9 @@ impl DataPlane {
             peers: HashMap::new(),
             pending: BTreeMap::new(),
             next_seq: 0,
+            clock: tandem_host::host::TickClock::new(timer_interval_ns),
+            tick_wait: None,
+            waiting: VecDeque::new(),
         }
     }
 
@@ -431,6 +447,14 @@ impl DataPlane {
                 Ok((idx, bytes, from)) => self.handle(idx, &bytes, from),
                 Err(mpsc::RecvTimeoutError::Timeout) => {}
                 Err(mpsc::RecvTimeoutError::Disconnected) => break,
+            }
+            if self
+                .tick_wait
+                .is_some_and(|(_, since)| since.elapsed() > TICK_PATIENCE)
+            {
+                log::warn!("switch: the server did not confirm a timer tick; going on");
+                self.shared.count(|s| s.tick_timeouts += 1);
+                self.tick_done();
             }
         }
         let bye = DataHeader::new(Kind::Bye).datagram(&[]);
@@ -481,9 +505,28 @@ impl DataPlane {
                 }
             }
             Kind::Frame => {
+                if self.tick_wait.is_some() {
+                    // After a tick the server has not confirmed yet.
+                    self.waiting.push_back((idx, bytes.to_vec(), from));
+                    return;
+                }
+                if self.start_ticks(h.ts_ns) {
+                    // It enters once the server confirmed the ticks its time passed.
+                    self.waiting.push_front((idx, bytes.to_vec(), from));
+                    return;
+                }
                 let reply_to = from.filter(|_| h.flags & flags::ACK != 0);
                 self.ingress(idx, &h, payload, reply_to);
             }
+            Kind::TickDone if from_server => {
+                if self.tick_wait.is_some_and(|(id, _)| id == h.id) {
+                    if h.flags & flags::ERROR != 0 {
+                        self.shared.count(|s| s.tick_timeouts += 1);
+                    }
+                    self.tick_done();
+                }
+            }
+            Kind::TickDone => self.shared.count(|s| s.foreign += 1),
             Kind::Consumed if from_server => {
                 let p = self.pending.remove(&h.id);
                 let (port, fl) = if h.flags & flags::ERROR != 0 {
@@ -496,6 +539,48 @@ impl DataPlane {
             }
             Kind::Consumed => self.shared.count(|s| s.foreign += 1),
             _ => self.shared.count(|s| s.malformed += 1),
+        }
+    }
+
+    /// Sends the server the timer ticks due at packet time `ts_ns`, one datagram each;
+    /// whether any was sent (then the packet waits for the last one's `tick done`). Without
+    /// an attached server the ticks are lost (counted).
+    fn start_ticks(&mut self, ts_ns: u64) -> bool {
+        let due = self.clock.due(ts_ns);
+        let n = due.count() as u64;
+        if n == 0 {
+            return false;
+        }
+        let Some(server) = self.peers.get(&self.server_idx).cloned() else {
+            self.shared.count(|s| s.ticks_lost += n);
+            return false;
+        };
+        let mut last = None;
+        for t in due {
+            let mut h = DataHeader::new(Kind::Tick);
+            h.id = self.next_seq;
+            h.ts_ns = t;
+            self.next_seq = self.next_seq.wrapping_add(1);
+            if self.send(self.server_idx, &server, &h.datagram(&[])) {
+                self.shared.count(|s| s.ticks += 1);
+                last = Some(h.id);
+            } else {
+                self.shared.count(|s| s.ticks_lost += 1);
+            }
+        }
+        self.tick_wait = last.map(|id| (id, Instant::now()));
+        self.tick_wait.is_some()
+    }
+
+    /// The awaited tick is over: the frames that waited for it enter, in order (one of them
+    /// may start the next ticks, and the rest wait again).
+    fn tick_done(&mut self) {
+        self.tick_wait = None;
+        while self.tick_wait.is_none() {
+            let Some((idx, bytes, from)) = self.waiting.pop_front() else {
+                break;
+            };
+            self.handle(idx, &bytes, from);
         }
     }
 

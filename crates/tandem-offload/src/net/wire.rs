@@ -27,6 +27,9 @@ pub(super) const SEND_TIMEOUT: Duration = Duration::from_secs(1);
 pub(super) const HOLD_RETRY: Duration = Duration::from_secs(1);
 /// Server-leg packets the switch remembers at most.
 pub(super) const MAX_PENDING: usize = 65_536;
+/// How long the switch waits for the server to confirm a timer tick before it lets the
+/// packets behind it through (counted in [`SwitchStats::tick_timeouts`]).
+pub(super) const TICK_PATIENCE: Duration = Duration::from_secs(60);
 
 /// Flags of data datagrams.
 pub mod flags {
@@ -53,6 +56,11 @@ pub enum Kind {
     Consumed = 4,
     /// The switch stops.
     Bye = 5,
+    /// Switch → server: run the NF's timer tick at `ts_ns` (before the packet that passed it).
+    Tick = 6,
+    /// Server → switch: the tick with this `id` ran and the switch has its updates
+    /// ([`flags::ERROR`]: it failed for good; the switch goes on).
+    TickDone = 7,
 }
 
 impl Kind {
@@ -64,6 +72,8 @@ impl Kind {
             3 => Kind::Done,
             4 => Kind::Consumed,
             5 => Kind::Bye,
+            6 => Kind::Tick,
+            7 => Kind::TickDone,
             _ => return None,
         })
     }

@@ -83,6 +83,20 @@ pub fn trace(addr: Addr, workload: &str, flows: u64, seed: u64) -> Generator {
 
 pub type Wrap = Box<dyn FnOnce(SwitchControl) -> Box<dyn ControlPlane>>;
 
+/// Run options that give up on the switch quickly (3 attempts, microseconds apart): for
+/// tests of outages.
+pub fn impatient() -> RunOptions {
+    RunOptions {
+        cache_dir: cache(),
+        retry: tandem_offload::RetryPolicy {
+            attempts: 3,
+            backoff: std::time::Duration::from_micros(10),
+            max_backoff: std::time::Duration::from_micros(100),
+        },
+        ..RunOptions::default()
+    }
+}
+
 /// `check` with the tests' cache and default options.
 pub fn check_with(
     b: &Bundle,

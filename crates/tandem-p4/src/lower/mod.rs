@@ -146,11 +146,19 @@ fn sm(n: &str) -> Expr {
 }
 
 impl Gen<'_, '_> {
-    /// Is state `name` an LPM map (its tables match `lpm`)?
-    fn is_lpm(&self, name: &str) -> bool {
+    /// The match kind of state `name`'s table keys: `lpm` for an LPM map, `ternary` and
+    /// `range` for ternary and range maps (entries carry priorities), else `exact`.
+    fn match_kind_of(&self, name: &str) -> &'static str {
         let m = self.view.module;
-        m.state_by_name(name)
-            .is_some_and(|id| m.states[id].kind.lpm_bits().is_some())
+        match m
+            .state_by_name(name)
+            .and_then(|id| m.states[id].kind.map_match())
+        {
+            Some(tandem_ir::MapMatch::Lpm) => "lpm",
+            Some(tandem_ir::MapMatch::Ternary) => "ternary",
+            Some(tandem_ir::MapMatch::Range) => "range",
+            _ => "exact",
+        }
     }
 
     fn func(&self) -> &tandem_ir::Function {

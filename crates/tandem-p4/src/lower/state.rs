@@ -1,5 +1,6 @@
 //! State objects on the switch: each map access the plan places on the switch becomes an
-//! exact (or, for an `lpm_map`, `lpm`) table with a hit and a miss action, plus a write-back
+//! exact (for an `lpm_map` `lpm`, for a `ternary_map` `ternary`, for a `range_map` `range`)
+//! table with a hit and a miss action, plus a write-back
 //! table when the map is replicated and updated atomically (Gallium §4.3.3); scalars and
 //! vectors become registers (one per element field; a register the switch only reads gets
 //! one copy per read); the visibility flag when any write-back table exists. Every object
@@ -56,24 +57,18 @@ impl Gen<'_, '_> {
                 continue;
             }
             match &obj.kind {
-                StateKind::HashMap {
-                    key,
-                    value,
-                    capacity,
-                }
-                | StateKind::LpmMap {
-                    key,
-                    value,
-                    capacity,
-                }
-                | StateKind::ExpiringMap {
-                    key,
-                    value,
-                    capacity,
-                    ..
-                } => {
+                kind @ (StateKind::HashMap { .. }
+                | StateKind::LpmMap { .. }
+                | StateKind::TernaryMap { .. }
+                | StateKind::RangeMap { .. }
+                | StateKind::ExpiringMap { .. }) => {
+                    let (Some((key, value)), Some(capacity)) =
+                        (kind.map_layouts(), kind.map_capacity())
+                    else {
+                        continue;
+                    };
                     any_write_back |=
-                        self.declare_tables(sp_, obj, key, value, *capacity, &mut entry)?;
+                        self.declare_tables(sp_, obj, key, value, capacity, &mut entry)?;
                 }
                 StateKind::Scalar { .. } | StateKind::Vector { .. } => {
                     self.declare_registers(sp_, sid, obj, &mut entry)?;
@@ -306,9 +301,10 @@ impl Gen<'_, '_> {
         role: manifest::TableRole,
     ) -> Result<(), P4Error> {
         let wb = role == manifest::TableRole::WriteBack;
-        // An LPM map's one key field is matched `lpm` (longest prefix wins); every other key
-        // is `exact`.
-        let match_kind = if self.is_lpm(state) { "lpm" } else { "exact" };
+        // An LPM map's one key field is matched `lpm` (longest prefix wins), a ternary map's
+        // fields `ternary` and a range map's field `range` (the entry with the highest
+        // priority wins); every other key is `exact`.
+        let match_kind = self.match_kind_of(state);
         // Results: hit flag, then one value per value-layout field.
         let (hit, fields) = results
             .split_first()
