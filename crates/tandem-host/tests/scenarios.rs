@@ -37,6 +37,8 @@ const NFS: &[&str] = &[
     "lpmrouter",
     "hhdetect",
     "aclfw",
+    "vxlangw",
+    "vlantrunk",
 ];
 
 fn run_all(nf: &str) {
@@ -103,7 +105,9 @@ nf_tests!(
     cmsketch,
     lpmrouter,
     hhdetect,
-    aclfw
+    aclfw,
+    vxlangw,
+    vlantrunk
 );
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the

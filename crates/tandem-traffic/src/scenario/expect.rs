@@ -83,7 +83,8 @@ impl Expect {
                         summarize(frame)
                     ));
                 }
-                let actual = extract(frame);
+                let mut actual = extract(frame);
+                actual.insert("frame".into(), FieldValue::Bytes(frame.to_vec()));
                 for (name, want) in fields {
                     match actual.get(name.as_str()) {
                         Some(v) if v == want => {}
@@ -125,7 +126,8 @@ impl ExpectSpec {
             || self.tcp.is_some()
             || self.udp.is_some()
             || self.payload.is_some()
-            || self.payload_hex.is_some();
+            || self.payload_hex.is_some()
+            || self.frame_hex.is_some();
         match (self.drop, self.send) {
             (Some(true), None) => {
                 if has_fields {
@@ -210,6 +212,12 @@ impl ExpectSpec {
                         FieldValue::Bytes(unhex(h).or_else(|m| ferr("expect.payload_hex", m))?),
                     )),
                     (None, None) => {}
+                }
+                if let Some(h) = &self.frame_hex {
+                    f.push((
+                        "frame".into(),
+                        FieldValue::Bytes(unhex(h).or_else(|m| ferr("expect.frame_hex", m))?),
+                    ));
                 }
                 Ok(Expect::Send {
                     port,

@@ -72,6 +72,8 @@ pub(super) struct ExpectSpec {
     pub(super) udp: Option<UdpSpec>,
     pub(super) payload: Option<String>,
     pub(super) payload_hex: Option<String>,
+    /// The whole frame that leaves, byte for byte (tags, tunnels, anything).
+    pub(super) frame_hex: Option<String>,
 }
 
 /// `[[step]]`: timing, ingress port, template, the packet fields of [`PacketSpec`] (repeated:
