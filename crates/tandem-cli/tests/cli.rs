@@ -251,10 +251,13 @@ fn first_hour_mistakes_are_errors_not_panics_or_silent_passes() {
         stderr.contains("configure() never read out_prot (a typo?)"),
         "{stderr}"
     );
-    // A switch socket directory that does not exist (was a silent 120 s wait).
+    // A switch socket directory that does not exist (was a silent 120 s wait): the wait says
+    // what it waits for, and how long.
     let e = err(&tandem(&[
         "switch",
         "feed",
+        "--wait-ms",
+        "300",
         "--sock",
         dir.path().join("nowhere").to_str().unwrap(),
         "--workload",
@@ -264,7 +267,10 @@ fn first_hour_mistakes_are_errors_not_panics_or_silent_passes() {
         "--out-dir",
         dir.path().join("fed").to_str().unwrap(),
     ]));
-    assert!(e.contains("no such socket directory"), "{e}");
+    assert!(
+        e.contains("waiting up to 0.3 s (--wait-ms) for a switch at") && e.contains("no switch at"),
+        "{e}"
+    );
     // A server port beyond the switch's 9-bit ports (was written as 9w88).
     let out = dir.path().join("out");
     let e = err(&tandem(&[

@@ -210,17 +210,12 @@ struct FeedSummary {
 }
 
 pub fn feed(a: FeedArgs) -> anyhow::Result<()> {
-    if !a.sock.is_dir() {
-        anyhow::bail!(
-            "{}: no such socket directory (start `tandem switch serve … --sock {}` first)",
-            a.sock.display(),
-            a.sock.display()
-        );
-    }
-    if std::fs::read_dir(&a.sock)?.next().is_none() {
+    // The switch may still be starting (it creates the directory): wait, but say so.
+    if std::fs::read_dir(&a.sock).map_or(true, |mut d| d.next().is_none()) {
         eprintln!(
-            "waiting up to {:.0} s for a switch at {} …",
+            "waiting up to {:.1} s (--wait-ms) for a switch at {} (`tandem switch serve … --sock {}`)",
             a.wait_ms as f64 / 1000.0,
+            a.sock.display(),
             a.sock.display()
         );
     }
