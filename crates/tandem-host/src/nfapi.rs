@@ -29,6 +29,10 @@ pub const HEADERS: &[(&str, &str)] = &[
         "lpm.hh",
         include_str!("../../../nfapi/include/tandem/lpm.hh"),
     ),
+    (
+        "meter.hh",
+        include_str!("../../../nfapi/include/tandem/meter.hh"),
+    ),
     ("nf.hh", include_str!("../../../nfapi/include/tandem/nf.hh")),
     (
         "packet.hh",

@@ -5,6 +5,7 @@
 //! accessors (see [`HeaderOffsets::parse`]) and is decided once, when the packet arrives.
 
 use crate::hash::FxHashMap;
+use crate::meter::{MeterCell, MeterUnit};
 use crate::words::Words;
 use crate::{
     BinOp, CastOp, EntityRef, HeaderField, Inst, InstKind, IntCC, Layout, Meta, Module, StateId,
@@ -192,6 +193,15 @@ enum Slot {
     Map(FxHashMap<Words, MapEntry>),
     Vector(VecSlot),
     Scalar(u64),
+    Meter(MeterSlot),
+}
+
+/// A meter array; cells never written are all-zero (unconfigured) and not stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+struct MeterSlot {
+    len: u64,
+    unit: MeterUnit,
+    cells: BTreeMap<u64, MeterCell>,
 }
 
 /// A vector's elements; elements never written are all-zero and not stored.
@@ -456,6 +466,11 @@ impl StateStore {
                     elems: BTreeMap::new(),
                 }),
                 StateKind::Scalar { .. } => Slot::Scalar(0),
+                StateKind::Meter { len, unit } => Slot::Meter(MeterSlot {
+                    len: *len,
+                    unit: *unit,
+                    cells: BTreeMap::new(),
+                }),
             })
             .collect();
         StateStore { slots, clock_ns: 0 }
@@ -882,6 +897,96 @@ impl StateStore {
         Some(true)
     }
 
+    /// Host-side meter write: meter `index` of meter array `name` becomes `cell`.
+    pub fn meter_set(
+        &mut self,
+        module: &Module,
+        name: &str,
+        index: u64,
+        cell: MeterCell,
+    ) -> Result<(), StoreError> {
+        let (id, _) = self.lookup(module, name)?;
+        match self.meter_set_at(id, index, cell) {
+            Some(true) => Ok(()),
+            Some(false) => Err(Self::shape_err(name, "index out of range")),
+            None => Err(Self::shape_err(name, "not a meter")),
+        }
+    }
+
+    /// Host-side meter read (an all-zero cell for a meter never configured).
+    pub fn meter_get(
+        &self,
+        module: &Module,
+        name: &str,
+        index: u64,
+    ) -> Result<MeterCell, StoreError> {
+        let (id, _) = self.lookup(module, name)?;
+        match self.meter_at(id, index) {
+            Some(Some(c)) => Ok(c),
+            Some(None) => Err(Self::shape_err(name, "index out of range")),
+            None => Err(Self::shape_err(name, "not a meter")),
+        }
+    }
+
+    /// Meter `index` of meter array `id`: `Some(None)` when the index is out of range,
+    /// `None` when `id` is not a meter array.
+    pub fn meter_at(&self, id: StateId, index: u64) -> Option<Option<MeterCell>> {
+        let Some(Slot::Meter(m)) = self.slots.get(id.index()) else {
+            return None;
+        };
+        Some((index < m.len).then(|| m.cells.get(&index).copied().unwrap_or_default()))
+    }
+
+    /// Writes meter `index` of meter array `id`. `Some(false)` when the index is out of
+    /// range, `None` when `id` is not a meter array.
+    pub fn meter_set_at(&mut self, id: StateId, index: u64, cell: MeterCell) -> Option<bool> {
+        let Some(Slot::Meter(m)) = self.slots.get_mut(id.index()) else {
+            return None;
+        };
+        if index >= m.len {
+            return Some(false);
+        }
+        if cell.is_zero() {
+            m.cells.remove(&index);
+        } else {
+            m.cells.insert(index, cell);
+        }
+        Some(true)
+    }
+
+    /// The meters of array `id` that are not all-zero, by index (`None` when `id` is not a
+    /// meter array).
+    pub fn meter_cells_at(&self, id: StateId) -> Option<Vec<(u64, MeterCell)>> {
+        match self.slots.get(id.index()) {
+            Some(Slot::Meter(m)) => Some(m.cells.iter().map(|(i, c)| (*i, *c)).collect()),
+            _ => None,
+        }
+    }
+
+    /// `meter.execute` exactly as the interpreter executes it: meter `index` of array `id`
+    /// for a packet of `frame_len` bytes at `now` ns; the colour (0 for an index out of
+    /// range, which changes nothing). `None` when `id` is not a meter array.
+    pub fn meter_execute_at(
+        &mut self,
+        id: StateId,
+        index: u64,
+        now: u64,
+        frame_len: u64,
+    ) -> Option<u8> {
+        let Some(Slot::Meter(m)) = self.slots.get_mut(id.index()) else {
+            return None;
+        };
+        if index >= m.len {
+            return Some(crate::meter::GREEN);
+        }
+        let amount = m.unit.amount(frame_len);
+        let Some(cell) = m.cells.get_mut(&index) else {
+            // Unconfigured: green, and it stays all-zero.
+            return Some(crate::meter::GREEN);
+        };
+        Some(cell.execute(now, amount))
+    }
+
     /// Dumps every state object, in declaration order, entries sorted by key bytes.
     /// Expiring-map entries that are expired at [`StateStore::clock_ns`] are left out.
     pub fn dump(&self, module: &Module, format: DumpFormat) -> Result<Vec<StateDump>, StoreError> {
@@ -898,7 +1003,7 @@ impl StateStore {
                     | StateKind::ExpiringMap { key, value, .. }
                     | StateKind::LpmMap { key, value, .. } => ready(key) && ready(value),
                     StateKind::Vector { elem, .. } => ready(elem),
-                    StateKind::Scalar { .. } => true,
+                    StateKind::Scalar { .. } | StateKind::Meter { .. } => true,
                 };
                 if !ok {
                     return Err(StoreError::NoCppLayout(name.to_string()));
@@ -946,6 +1051,17 @@ impl StateStore {
                         };
                         let e = v.get(i).unwrap_or_default();
                         entries.push((k, encode(name, elem, &e, format)?));
+                    }
+                }
+                (StateKind::Meter { .. }, Slot::Meter(m)) => {
+                    // Key: the index (4 bytes); value: the cell's seven words.
+                    let layout = MeterCell::layout();
+                    for (&i, c) in &m.cells {
+                        let k = match format {
+                            DumpFormat::Canonical => be_bytes(i, 4),
+                            DumpFormat::Cpp => le_bytes(i, 4),
+                        };
+                        entries.push((k, encode(name, &layout, &c.words(), format)?));
                     }
                 }
                 (StateKind::Scalar { ty }, Slot::Scalar(s)) => {
@@ -1424,6 +1540,15 @@ impl Ctx<'_> {
                         self.set(res(i)?, v)?;
                     }
                 }
+            }
+            InstKind::MeterExecute { state, index } => {
+                let idx = self.get(*index)?;
+                let c = store
+                    .meter_execute_at(*state, idx, packet.timestamp_ns, packet.bytes.len() as u64)
+                    .ok_or_else(|| {
+                        InterpError::StoreMismatch(format!("{state} is not a meter in the store"))
+                    })?;
+                self.set(res(0)?, u64::from(c))?;
             }
             InstKind::ScalarLoad { state } => {
                 let Some(Slot::Scalar(s)) = store.slots.get(state.index()) else {

@@ -349,7 +349,7 @@ impl<'m> FuncBuilder<'m> {
             }
             Some(StateKind::Vector { elem, .. }) => elem.types().collect(),
             Some(StateKind::Scalar { ty }) => vec![*ty],
-            None => Vec::new(),
+            Some(StateKind::Meter { .. }) | None => Vec::new(),
         }
     }
 
@@ -479,6 +479,11 @@ impl<'m> FuncBuilder<'m> {
         )
     }
 
+    /// `meter.execute`: the colour (`i8`).
+    pub fn meter_execute(&mut self, state: StateId, index: Value) -> Value {
+        self.ins1(InstKind::MeterExecute { state, index }, Type::I8)
+    }
+
     /// `scalar.load`.
     pub fn scalar_load(&mut self, state: StateId) -> Value {
         let ty = self
@@ -584,7 +589,8 @@ impl Module {
     /// Header presence and packet metadata never change, so `hdr.valid` and `meta.read` have
     /// no effects. `map.find` on an **expiring** map also writes it (a hit refreshes the
     /// entry's last-use time); `map.insert` reads and writes its map (capacity check, expiry);
-    /// `map.erase` writes it. `send`/`drop` write `action`. `opaque` has its declared sets.
+    /// `map.erase` writes it; `meter.execute` reads and writes its meter array (the packet's
+    /// time and length it also reads never change). `send`/`drop` write `action`. `opaque` has its declared sets.
     pub fn inst_effects(&self, kind: &InstKind) -> InstEffects {
         let (mut reads, mut writes) = (Vec::new(), Vec::new());
         match kind {
@@ -608,6 +614,10 @@ impl Module {
             | InstKind::ScalarStore { state, .. } => writes.push(Effect::State(*state)),
             InstKind::VecGet { state, .. } | InstKind::ScalarLoad { state } => {
                 reads.push(Effect::State(*state))
+            }
+            InstKind::MeterExecute { state, .. } => {
+                reads.push(Effect::State(*state));
+                writes.push(Effect::State(*state));
             }
             InstKind::Send { .. } | InstKind::Drop => writes.push(Effect::Action),
             InstKind::Opaque {

@@ -493,7 +493,8 @@ impl Parser {
     }
 
     fn state_kind(&mut self) -> Result<StateKind, ParseError> {
-        let (kw, t) = self.ident("`hashmap`, `vector`, `scalar`, `expiring_map` or `lpm_map`")?;
+        let (kw, t) =
+            self.ident("`hashmap`, `vector`, `scalar`, `expiring_map`, `lpm_map` or `meter`")?;
         self.expect_punct('<')?;
         let kind = match kw.as_str() {
             "lpm_map" => {
@@ -538,11 +539,20 @@ impl Parser {
                 StateKind::Vector { elem, len }
             }
             "scalar" => StateKind::Scalar { ty: self.ty()? },
+            "meter" => {
+                let len = self.number("a number of meters")?;
+                self.expect_punct(',')?;
+                let (u, ut) = self.ident("`bytes` or `packets`")?;
+                let Some(unit) = crate::meter::MeterUnit::from_name(&u) else {
+                    return self.err_at(&ut, format!("unknown meter unit `{u}` (expected bytes, packets)"));
+                };
+                StateKind::Meter { len, unit }
+            }
             _ => {
                 return self.err_at(
                     &t,
                     format!(
-                    "unknown state kind `{kw}` (expected hashmap, vector, scalar, expiring_map, lpm_map)"
+                    "unknown state kind `{kw}` (expected hashmap, vector, scalar, expiring_map, lpm_map, meter)"
                 ),
                 )
             }
@@ -833,6 +843,13 @@ impl Parser {
                         value: self.value_list(')')?,
                     }
                 }
+            }
+            "meter.execute" => {
+                let state = self.state_ref()?;
+                self.expect_punct('[')?;
+                let index = self.value()?;
+                self.expect_punct(']')?;
+                InstKind::MeterExecute { state, index }
             }
             "scalar.load" => InstKind::ScalarLoad {
                 state: self.state_ref()?,

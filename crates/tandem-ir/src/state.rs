@@ -1,4 +1,4 @@
-//! Global state objects: maps, vectors, scalars and expiring maps, and their layouts.
+//! Global state objects: maps, vectors, scalars, expiring maps and meters, and their layouts.
 
 use crate::Type;
 
@@ -122,10 +122,20 @@ pub enum StateKind {
         /// Maximum number of entries (prefixes).
         capacity: u64,
     },
+    /// `meter<len, unit>`: `len` two-rate three-colour meters counting `unit`s (see
+    /// [`crate::meter`]). Each meter's configuration (rates and bursts) is state, set by
+    /// `configure`; `meter.execute` reads and writes its buckets.
+    Meter {
+        /// Number of meters.
+        len: u64,
+        /// What they count.
+        unit: crate::meter::MeterUnit,
+    },
 }
 
 impl StateKind {
-    /// The text-form keyword (`hashmap`, `vector`, `scalar`, `expiring_map`), also the `kind`
+    /// The text-form keyword (`hashmap`, `vector`, `scalar`, `expiring_map`, `lpm_map`,
+    /// `meter`), also the `kind`
     /// of state dumps.
     pub fn keyword(&self) -> &'static str {
         match self {
@@ -134,6 +144,7 @@ impl StateKind {
             StateKind::Scalar { .. } => "scalar",
             StateKind::ExpiringMap { .. } => "expiring_map",
             StateKind::LpmMap { .. } => "lpm_map",
+            StateKind::Meter { .. } => "meter",
         }
     }
 

@@ -70,6 +70,7 @@ enum StateInfo {
     Scalar {
         ty: Type,
     },
+    Meter,
 }
 
 /// What a server packet changed since the last [`Primary::clear_touched`]: map keys inserted
@@ -242,6 +243,7 @@ impl Primary {
                     fields: elem.fields.iter().map(|f| f.ty).collect(),
                 },
                 StateKind::Scalar { ty } => StateInfo::Scalar { ty: *ty },
+                StateKind::Meter { .. } => StateInfo::Meter,
             })
             .collect();
         for (_, d) in module.process.insts.iter() {

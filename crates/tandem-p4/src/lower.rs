@@ -289,6 +289,7 @@ impl Gen<'_, '_> {
                 continue;
             }
             match &obj.kind {
+                StateKind::Meter { .. } => {}
                 StateKind::HashMap {
                     key,
                     value,
@@ -1003,6 +1004,9 @@ impl Gen<'_, '_> {
                     inst,
                     &format!("opaque code `{name}` runs only on the server"),
                 ))
+            }
+            InstKind::MeterExecute { .. } => {
+                return Err(self.unsupported(inst, "meters are not lowered yet"))
             }
             InstKind::Jump { .. }
             | InstKind::Brif { .. }

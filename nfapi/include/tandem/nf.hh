@@ -31,6 +31,7 @@
 #include "tandem/packet.hh"
 #include "tandem/state.hh"
 #include "tandem/lpm.hh"
+#include "tandem/meter.hh"
 #include "tandem/config.hh"
 #ifndef TANDEM_ANALYSIS
 #include <algorithm>
@@ -151,6 +152,15 @@ void dump(std::string& out, const LpmMap<K, V, C>& m) {
     out += "{\"key\":\"" + rows[i].first + "\",\"value\":\"" + rows[i].second + "\"}";
   }
   out += "]";
+}
+
+// Meter entries: the key is the index (uint32_t), the value the 7-word cell (rates, bucket
+// levels, last refill time); meters never configured are left out.
+template <size_t N, MeterUnit U>
+void dump(std::string& out, const Meter<N, U>& m) {
+  out += "\"kind\":\"meter\",\"capacity\":" + std::to_string(N) + ",\"unit\":\"" +
+         (U == MeterUnit::Bytes ? "bytes" : "packets") + "\",";
+  dump_entries<uint32_t, MeterCell>(out, [&](auto f) { m.for_each(f); });
 }
 
 template <class T, size_t N>
