@@ -41,7 +41,7 @@ fn generate_run_and_read_back_with_valid_checksums() {
         let p = out_dir.join(format!("port{port}.pcap"));
         for pkt in tandem_traffic::TraceReader::open(&p).unwrap() {
             let pkt = pkt.unwrap();
-            tandem_host::scenario::validate_checksums(&pkt.data).unwrap();
+            tandem_traffic::scenario::validate_checksums(&pkt.data).unwrap();
             outputs += 1;
         }
         if Command::new("tcpdump").arg("--version").output().is_ok() {

@@ -313,7 +313,9 @@ impl Gen<'_, '_> {
         if th.fields.is_empty() {
             out.push_str("    F_NONE = 0,\n");
         }
-        out.push_str("};\n\n}  // namespace\n\n");
+        out.push_str("};\n\n");
+        out.push_str(&parse_graph_tables(self.view.module));
+        out.push_str("}  // namespace\n\n");
         out.push_str("extern \"C\" uint32_t tandem_server_abi_version(void) { return TANDEM_SERVER_ABI_VERSION; }\n\n");
         out.push_str("extern \"C\" int tandem_server_process(const tandem_state_ops* ops, tandem_packet* pkt,\n                                      const uint64_t* in, uint64_t* out) {\n");
         let nfields = th.fields.len();
@@ -326,7 +328,15 @@ impl Gen<'_, '_> {
             out.push_str("    return 0;\n}\n");
             return Ok(out);
         }
-        out.push_str("    tandem_headers hdrs = tandem_parse(pkt->data, pkt->len);\n");
+        if self.view.module.headers.is_empty() {
+            out.push_str("    tandem_headers hdrs = tandem_parse(pkt->data, pkt->len);\n");
+        } else {
+            let _ = writeln!(
+                out,
+                "    tandem_headers hdrs = tandem_parse_with(pkt->data, pkt->len, kParseEdges, {}u, kHeaderSizes);",
+                self.view.module.parse_edges.len()
+            );
+        }
         out.push_str("    (void)hdrs;\n    (void)ops;\n");
         match fields.get("fate") {
             Some(i) => {
@@ -807,13 +817,48 @@ impl Gen<'_, '_> {
     }
 }
 
-fn header_const(h: Header) -> &'static str {
+fn header_const(h: Header) -> String {
     match h {
-        Header::Eth => "TANDEM_ETH",
-        Header::Ipv4 => "TANDEM_IPV4",
-        Header::Tcp => "TANDEM_TCP",
-        Header::Udp => "TANDEM_UDP",
+        Header::Eth => "TANDEM_ETH".into(),
+        Header::Ipv4 => "TANDEM_IPV4".into(),
+        Header::Tcp => "TANDEM_TCP".into(),
+        Header::Udp => "TANDEM_UDP".into(),
+        h => format!("H_{}", ident(h.name())),
     }
+}
+
+/// The declared headers' numbers and the NF's parse-graph edges for `tandem_parse_with`
+/// (empty when the NF declares no headers).
+fn parse_graph_tables(module: &tandem_ir::Module) -> String {
+    if module.headers.is_empty() {
+        return String::new();
+    }
+    let mut out = String::from(
+        "// Declared headers and the NF's parse-graph edges (NF IR `header`/`parse`).\nenum {\n",
+    );
+    for (i, h) in module.headers.iter().enumerate() {
+        let _ = writeln!(out, "    {} = {},", header_const(*h), i + 4);
+    }
+    out.push_str("};\nconst uint32_t kHeaderSizes[] = {");
+    let sizes: Vec<String> = module
+        .headers
+        .iter()
+        .map(|h| h.size().to_string())
+        .collect();
+    out.push_str(&sizes.join(", "));
+    out.push_str("};\nconst tandem_parse_edge kParseEdges[] = {\n");
+    for e in &module.parse_edges {
+        let (at, bytes) = e.select.map_or((0, 0), |f| (f.byte_offset(), f.bits() / 8));
+        let _ = writeln!(
+            out,
+            "    {{{}, {at}, {bytes}, {:#x}ull, {}}},",
+            header_const(e.from),
+            e.value,
+            header_const(e.to)
+        );
+    }
+    out.push_str("};\n\n");
+    out
 }
 
 impl From<view::BadPlan> for CppError {

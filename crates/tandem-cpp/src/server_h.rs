@@ -65,23 +65,73 @@ uint32_t tandem_server_abi_version(void);
 // ---- helpers used by generated code (header presence and byte order as in the NF IR) ----
 
 enum { TANDEM_ETH = 0, TANDEM_IPV4 = 1, TANDEM_TCP = 2, TANDEM_UDP = 3 };
+// Declared headers (the NF's `TANDEM_HEADER`s) are numbered from 4 in declaration order.
+#define TANDEM_MAX_HEADERS 32
 
 struct tandem_headers {
-    int32_t off[4];  // byte offset of each header, -1 when absent
+    int32_t off[TANDEM_MAX_HEADERS];  // byte offset of each header, -1 when absent
 };
 
-static inline tandem_headers tandem_parse(const uint8_t* p, uint32_t len) {
-    tandem_headers h = {{-1, -1, -1, -1}};
+// One parse-graph edge: after header `from`, when its `sel_bytes`-byte field at `sel_at`
+// equals `value` (always, when sel_bytes is 0), header `to` follows.
+typedef struct tandem_parse_edge {
+    int from;
+    uint32_t sel_at;
+    uint32_t sel_bytes;
+    uint64_t value;
+    int to;
+} tandem_parse_edge;
+
+static const tandem_parse_edge tandem_builtin_edges[3] = {
+    {TANDEM_ETH, 12, 2, 0x0800, TANDEM_IPV4},
+    {TANDEM_IPV4, 9, 1, 6, TANDEM_TCP},
+    {TANDEM_IPV4, 9, 1, 17, TANDEM_UDP},
+};
+
+// The parse graph of the NF IR (tandem_ir::parse_graph): from Ethernet, at each header the
+// first edge whose condition holds (the NF's edges, then the built-in ones); the next header
+// is present when the whole of it is in the frame (IPv4: version 4, ihl >= 5, 4*ihl bytes).
+// `sizes[i]` is declared header 4+i's size.
+static inline tandem_headers tandem_parse_with(const uint8_t* p, uint32_t len,
+                                               const tandem_parse_edge* edges, unsigned nedges,
+                                               const uint32_t* sizes) {
+    tandem_headers h;
+    for (int i = 0; i < TANDEM_MAX_HEADERS; i++) h.off[i] = -1;
     if (len < 14) return h;
     h.off[TANDEM_ETH] = 0;
-    if (p[12] != 0x08 || p[13] != 0x00 || len < 34) return h;
-    uint32_t ihl = p[14] & 0x0f;
-    if ((p[14] >> 4) != 4 || ihl < 5 || len < 14 + 4 * ihl) return h;
-    h.off[TANDEM_IPV4] = 14;
-    uint32_t l4 = 14 + 4 * ihl;
-    if (p[23] == 6 && len >= l4 + 20) h.off[TANDEM_TCP] = (int32_t)l4;
-    if (p[23] == 17 && len >= l4 + 8) h.off[TANDEM_UDP] = (int32_t)l4;
+    int cur = TANDEM_ETH;
+    uint32_t at = 0, end = 14;
+    for (unsigned step = 0; step <= nedges + 3; step++) {
+        const tandem_parse_edge* e = 0;
+        for (unsigned i = 0; i < nedges + 3 && !e; i++) {
+            const tandem_parse_edge* c = i < nedges ? &edges[i] : &tandem_builtin_edges[i - nedges];
+            if (c->from != cur) continue;
+            uint64_t v = 0;
+            for (uint32_t b = 0; b < c->sel_bytes; b++) v = (v << 8) | p[at + c->sel_at + b];
+            if (v == c->value) e = c;
+        }
+        if (!e || e->to >= TANDEM_MAX_HEADERS || h.off[e->to] >= 0) break;
+        uint32_t next_end;
+        if (e->to == TANDEM_IPV4) {
+            if (len < end + 20) break;
+            uint32_t ihl = p[end] & 0x0f;
+            if ((p[end] >> 4) != 4 || ihl < 5 || len < end + 4 * ihl) break;
+            next_end = end + 4 * ihl;
+        } else {
+            uint32_t size = e->to == TANDEM_TCP ? 20 : e->to == TANDEM_UDP ? 8 : sizes[e->to - 4];
+            if (len < end + size) break;
+            next_end = end + size;
+        }
+        h.off[e->to] = (int32_t)end;
+        cur = e->to;
+        at = end;
+        end = next_end;
+    }
     return h;
+}
+
+static inline tandem_headers tandem_parse(const uint8_t* p, uint32_t len) {
+    return tandem_parse_with(p, len, 0, 0, 0);
 }
 
 // Big-endian value of `bytes` bytes at `at` in header `hdr`; 0 when the header is absent.

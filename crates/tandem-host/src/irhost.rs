@@ -35,7 +35,8 @@ fn state_err(name: &str, message: impl ToString) -> IrHostError {
     }
 }
 
-fn unhex(s: &str) -> Option<Vec<u8>> {
+/// Bytes from hex digits (the state dump's encoding); `None` when `s` is not hex.
+pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
     if !s.len().is_multiple_of(2) {
         return None;
     }

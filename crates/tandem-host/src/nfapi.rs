@@ -30,10 +30,18 @@ pub const HEADERS: &[(&str, &str)] = &[
         include_str!("../../../nfapi/include/tandem/lpm.hh"),
     ),
     (
+        "header.hh",
+        include_str!("../../../nfapi/include/tandem/header.hh"),
+    ),
+    (
         "meter.hh",
         include_str!("../../../nfapi/include/tandem/meter.hh"),
     ),
     ("nf.hh", include_str!("../../../nfapi/include/tandem/nf.hh")),
+    (
+        "pp.hh",
+        include_str!("../../../nfapi/include/tandem/pp.hh"),
+    ),
     (
         "packet.hh",
         include_str!("../../../nfapi/include/tandem/packet.hh"),

@@ -4,8 +4,9 @@
 
 use std::path::{Path, PathBuf};
 
-use tandem_host::scenario::{run_native, scenario_files};
+use tandem_host::scenario::run_native;
 use tandem_host::BuildOptions;
+use tandem_traffic::scenario::scenario_files;
 
 fn repo_root() -> PathBuf {
     Path::new(env!("CARGO_MANIFEST_DIR"))

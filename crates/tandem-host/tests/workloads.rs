@@ -17,8 +17,8 @@ use std::collections::{BTreeMap, HashMap, HashSet};
 use std::path::{Path, PathBuf};
 use std::time::Instant;
 
-use tandem_host::scenario::validate_checksums;
 use tandem_host::{compile_native, BuildOptions, Host, NativeNf, NfConfig, RunSummary, Verdict};
+use tandem_traffic::scenario::validate_checksums;
 use tandem_traffic::{GenOptions, Generator, Plan, ReplyRewriter, TracePacket, Workload};
 
 /// Packets per NF and workload.

@@ -128,59 +128,7 @@ impl OpaqueHandler for NoOpaque {
     }
 }
 
-/// Byte offsets of the headers present in a packet, computed exactly like the NF API's native
-/// accessors.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
-pub struct HeaderOffsets {
-    /// Ethernet, at 0, if `len >= 14`.
-    pub eth: Option<usize>,
-    /// IPv4, at 14, if Ethernet is present, `ethertype == 0x0800`, `len >= 34`, version 4,
-    /// `ihl >= 5` and `len >= 14 + 4*ihl`.
-    pub ipv4: Option<usize>,
-    /// TCP, at `14 + 4*ihl`, if IPv4 is present, `protocol == 6` and 20 bytes are there.
-    pub tcp: Option<usize>,
-    /// UDP, at `14 + 4*ihl`, if IPv4 is present, `protocol == 17` and 8 bytes are there.
-    pub udp: Option<usize>,
-}
-
-impl HeaderOffsets {
-    /// Finds the headers of `bytes`.
-    pub fn parse(bytes: &[u8]) -> HeaderOffsets {
-        let mut h = HeaderOffsets::default();
-        let len = bytes.len();
-        if len < 14 {
-            return h;
-        }
-        h.eth = Some(0);
-        let ethertype = u16::from_be_bytes([bytes[12], bytes[13]]);
-        if ethertype != 0x0800 || len < 34 {
-            return h;
-        }
-        let vihl = bytes[14];
-        let ihl = usize::from(vihl & 0x0f);
-        if vihl >> 4 != 4 || ihl < 5 || len < 14 + ihl * 4 {
-            return h;
-        }
-        h.ipv4 = Some(14);
-        let l4 = 14 + ihl * 4;
-        match bytes[23] {
-            6 if len >= l4 + 20 => h.tcp = Some(l4),
-            17 if len >= l4 + 8 => h.udp = Some(l4),
-            _ => {}
-        }
-        h
-    }
-
-    /// Offset of `header`, if present.
-    pub fn get(&self, header: crate::Header) -> Option<usize> {
-        match header {
-            crate::Header::Eth => self.eth,
-            crate::Header::Ipv4 => self.ipv4,
-            crate::Header::Tcp => self.tcp,
-            crate::Header::Udp => self.udp,
-        }
-    }
-}
+pub use crate::parse_graph::HeaderOffsets;
 
 #[derive(Clone, Debug, PartialEq, Eq)]
 struct MapEntry {
@@ -1145,7 +1093,7 @@ impl<'m> Interpreter<'m> {
             module: m,
             vals: vec![0; f.values.len()],
             bytes: packet.bytes.clone(),
-            hdrs: HeaderOffsets::parse(&packet.bytes),
+            hdrs: HeaderOffsets::parse_in(m, &packet.bytes),
             action: Action::Drop,
             steps: 0,
         };
@@ -1235,7 +1183,7 @@ impl<'m> Machine<'m> {
                 module,
                 vals: vec![0; module.process.values.len()],
                 bytes: packet.bytes.clone(),
-                hdrs: HeaderOffsets::parse(&packet.bytes),
+                hdrs: HeaderOffsets::parse_in(module, &packet.bytes),
                 action: Action::Drop,
                 steps: 0,
             },

@@ -70,11 +70,14 @@
 //!    `trunc(lshr(field, 8*(n-1-i)))` to `i8`.
 //!
 //! **Presence** is decided once when the packet arrives, exactly as the NF API's native
-//! accessors decide it (see [`interp::HeaderOffsets::parse`]): `eth` if `len >= 14`; `ipv4` if
+//! accessors decide it (see [`parse_graph`]): `eth` if `len >= 14`; `ipv4` if
 //! `eth`, `ethertype == 0x0800`, `len >= 34`, version 4, `ihl >= 5` and `len >= 14 + 4*ihl`;
 //! `tcp` if `ipv4`, `protocol == 6` and `len >= l4 + 20`; `udp` if `ipv4`, `protocol == 17`
-//! and `len >= l4 + 8`, where `l4 = 14 + 4*ihl`. Writes to `ethertype`, `version_ihl` or
-//! `protocol` do not change presence or offsets. `hdr.valid h` tests presence. As in P4,
+//! and `len >= l4 + 8`, where `l4 = 14 + 4*ihl`. A module may declare more headers
+//! (`header vlan {tci: i16, ethertype: i16}`) and parse-graph edges
+//! (`parse eth.ethertype == 0x8100 -> vlan`, `parse vlan.ethertype == 0x800 -> ipv4`); the
+//! offsets then follow the graph. Writes to `ethertype`, `version_ihl`, `protocol` or any select
+//! field do not change presence or offsets. `hdr.valid h` tests presence. As in P4,
 //! reading a field of an absent header gives 0 and writing one does nothing: the lifter turns
 //! `tcp ? tcp->sport : udp->sport` into two reads and a `select`, and a store through such a
 //! pointer into guarded writes. The packet length never changes.
@@ -192,6 +195,7 @@ pub mod interp;
 pub mod meter;
 mod module;
 mod parse;
+pub mod parse_graph;
 pub mod payload;
 mod print;
 mod renumber;
@@ -201,7 +205,7 @@ pub mod verify;
 pub mod words;
 
 pub use entity::{Arena, Block, EntityRef, FileId, Inst, StateId, Value};
-pub use header::{Header, HeaderField, Meta};
+pub use header::{Header, HeaderDecl, HeaderError, HeaderField, Meta, MAX_HEADER_FIELDS};
 pub use inst::{BinOp, BlockCall, CastOp, Effect, HashAlgo, InstKind, IntCC, SourceLoc};
 pub use interp::{
     Action, DumpEntry, DumpFormat, InterpError, InterpOptions, Interpreter, Machine, MapRules,
@@ -212,6 +216,7 @@ pub use module::{
     BlockData, FuncBuilder, Function, InstData, InstEffects, Module, ValueData, ValueDef,
 };
 pub use parse::{parse_module, ParseError};
+pub use parse_graph::{deparse_order, HeaderOffsets, ParseEdge};
 pub use print::{print_inst, print_layout, print_module};
 pub use renumber::renumber;
 pub use state::{Layout, LayoutField, StateKind, StateObject};

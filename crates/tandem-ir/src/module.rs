@@ -196,6 +196,11 @@ pub struct Module {
     /// Names of functions that exist only on the server and are not lifted (`configure`,
     /// `on_timer`, ...), in declaration order.
     pub server_functions: Vec<String>,
+    /// Headers the NF declared, in declaration order (built-in headers are not listed).
+    pub headers: Vec<Header>,
+    /// The NF's parse-graph edges, in the order they are tried (the built-in edges are
+    /// implied: [`crate::parse_graph`]).
+    pub parse_edges: Vec<crate::ParseEdge>,
 }
 
 impl Module {
@@ -207,7 +212,20 @@ impl Module {
             states: Arena::new(),
             process: Function::new("process"),
             server_functions: Vec::new(),
+            headers: Vec::new(),
+            parse_edges: Vec::new(),
         }
+    }
+
+    /// The header named `name`: a built-in one or one this module declares.
+    pub fn header_by_name(&self, name: &str) -> Option<Header> {
+        Header::from_name(name).or_else(|| self.headers.iter().copied().find(|h| h.name() == name))
+    }
+
+    /// The field named `header.field` of a built-in or declared header.
+    pub fn field_by_name(&self, name: &str) -> Option<HeaderField> {
+        let (h, f) = name.split_once('.')?;
+        self.header_by_name(h)?.field(f)
     }
 
     /// Interns a file path and returns its id.

@@ -5,9 +5,9 @@
 //! that parses may still fail [`crate::verify_module`].
 
 use crate::{
-    Block, BlockCall, CastOp, Effect, EntityRef, FileId, Function, Header, HeaderField, Inst,
-    InstData, InstKind, IntCC, Layout, LayoutField, Meta, Module, SourceLoc, StateId, StateKind,
-    Type, Value, ValueData, ValueDef,
+    Block, BlockCall, CastOp, Effect, EntityRef, FileId, Function, Header, Inst, InstData,
+    InstKind, IntCC, Layout, LayoutField, Meta, Module, SourceLoc, StateId, StateKind, Type, Value,
+    ValueData, ValueDef,
 };
 
 /// A syntax or name-resolution error, with its 1-based position.
@@ -434,6 +434,14 @@ impl Parser {
                     let kind = self.state_kind()?;
                     self.module.add_state(name, kind);
                 }
+                Tok::Ident(kw) if kw == "header" => {
+                    self.bump();
+                    self.header_decl()?;
+                }
+                Tok::Ident(kw) if kw == "parse" => {
+                    self.bump();
+                    self.parse_edge()?;
+                }
                 Tok::Ident(kw) if kw == "server" => {
                     self.bump();
                     self.expect_keyword("fn")?;
@@ -453,13 +461,80 @@ impl Parser {
                     seen_process = true;
                     self.function()?;
                 }
-                _ => return self.unexpected("`file`, `state`, `server fn` or `fn`"),
+                _ => {
+                    return self
+                        .unexpected("`file`, `header`, `parse`, `state`, `server fn` or `fn`")
+                }
             }
         }
         if !seen_process {
             let t = self.peek().clone();
             return self.err_at(&t, "missing `fn process { ... }`");
         }
+        Ok(())
+    }
+
+    /// `header NAME {field: iN, ...}`
+    fn header_decl(&mut self) -> Result<(), ParseError> {
+        let nt = self.peek().clone();
+        let name = self.name("a header name")?;
+        if self.module.header_by_name(&name).is_some() {
+            return self.err_at(&nt, format!("header `{name}` is declared twice"));
+        }
+        self.expect_punct('{')?;
+        let mut fields = Vec::new();
+        while !self.eat_punct('}') {
+            if !fields.is_empty() {
+                self.expect_punct(',')?;
+            }
+            let f = self.name("a field name")?;
+            self.expect_punct(':')?;
+            fields.push((f, self.ty()?.bits()));
+        }
+        let decl = crate::HeaderDecl { name, fields };
+        match Header::declare(&decl) {
+            Ok(h) => {
+                self.module.headers.push(h);
+                Ok(())
+            }
+            Err(e) => self.err_at(&nt, e.to_string()),
+        }
+    }
+
+    /// `parse FROM.FIELD == VALUE -> TO` or `parse FROM -> TO`
+    fn parse_edge(&mut self) -> Result<(), ParseError> {
+        let (from, ft) = self.ident("a header or a header field")?;
+        let (header, select, value) = if self.is_punct('=') {
+            let Some(field) = self.module.field_by_name(&from) else {
+                return self.err_at(&ft, format!("unknown header field `{from}`"));
+            };
+            self.expect_punct('=')?;
+            self.expect_punct('=')?;
+            (
+                field.header(),
+                Some(field),
+                self.number("the field's value")?,
+            )
+        } else {
+            let Some(h) = self.module.header_by_name(&from) else {
+                return self.err_at(&ft, format!("unknown header `{from}`"));
+            };
+            (h, None, 0)
+        };
+        if self.peek().tok != Tok::Arrow {
+            return self.unexpected("`->` and the header that follows");
+        }
+        self.bump();
+        let (to, tt) = self.ident("the header that follows")?;
+        let Some(to) = self.module.header_by_name(&to) else {
+            return self.err_at(&tt, format!("unknown header `{to}`"));
+        };
+        self.module.parse_edges.push(crate::ParseEdge {
+            from: header,
+            select,
+            value,
+            to,
+        });
         Ok(())
     }
 
@@ -672,7 +747,7 @@ impl Parser {
                 "action" => Effect::Action,
                 "all" => Effect::All,
                 "state" => Effect::State(self.state_ref()?),
-                _ => match HeaderField::from_name(&s) {
+                _ => match self.module.field_by_name(&s) {
                     Some(f) => Effect::Field(f),
                     None => return self.err_at(&t, format!("unknown effect `{s}`")),
                 },
@@ -783,7 +858,7 @@ impl Parser {
             }
             "hdr.read" | "hdr.write" => {
                 let (f, ft) = self.ident("a header field like `ipv4.daddr`")?;
-                let Some(field) = HeaderField::from_name(&f) else {
+                let Some(field) = self.module.field_by_name(&f) else {
                     return self.err_at(&ft, format!("unknown header field `{f}`"));
                 };
                 if op == "hdr.read" {
@@ -797,8 +872,9 @@ impl Parser {
                 }
             }
             "hdr.valid" => {
-                let (h, ht) = self.ident("a header (`eth`, `ipv4`, `tcp`, `udp`)")?;
-                let Some(header) = Header::from_name(&h) else {
+                let (h, ht) =
+                    self.ident("a header (`eth`, `ipv4`, `tcp`, `udp` or a declared one)")?;
+                let Some(header) = self.module.header_by_name(&h) else {
                     return self.err_at(&ht, format!("unknown header `{h}`"));
                 };
                 InstKind::HdrValid { header }

@@ -16,6 +16,26 @@ pub fn print_module(module: &Module) -> String {
             let _ = writeln!(out, "file {id} = {}", quote(path));
         }
     }
+    if !module.headers.is_empty() || !module.parse_edges.is_empty() {
+        out.push('\n');
+        for h in &module.headers {
+            let fields: Vec<String> = h
+                .fields()
+                .map(|f| format!("{}: {}", f.short_name(), f.ty()))
+                .collect();
+            let _ = writeln!(out, "header {h} {{{}}}", fields.join(", "));
+        }
+        for e in &module.parse_edges {
+            match e.select {
+                Some(f) => {
+                    let _ = writeln!(out, "parse {f} == {:#x} -> {}", e.value, e.to);
+                }
+                None => {
+                    let _ = writeln!(out, "parse {} -> {}", e.from, e.to);
+                }
+            }
+        }
+    }
     if !module.states.is_empty() {
         out.push('\n');
         for (_, s) in module.states.iter() {

@@ -61,6 +61,14 @@
 //!     `brif` conditions are `i1`.
 //! 24. `opaque`: non-empty callee name; any arguments and results; effects name declared
 //!     states.
+//!
+//! **Headers** ([`crate::parse_graph`])
+//! 25. Declared headers are not built in and have distinct names; every header and field an
+//!     instruction or effect names is built in or declared.
+//! 26. Parse edges join built-in or declared headers; a `select` field belongs to `from` and
+//!     `value` fits its width; no edge leads to `eth` or leaves `tcp`; no two edges leave one
+//!     header with the same condition; the graph has no cycle; every declared header is the
+//!     target of some edge.
 
 use crate::{
     Block, BlockCall, CastOp, Effect, EntityRef, Function, Inst, InstKind, Layout, Module, StateId,
@@ -145,6 +153,21 @@ pub fn verify_module(module: &Module) -> Result<(), VerifyErrors> {
     };
     v.module_level();
     v.function(&module.process);
+    if v.errors.is_empty() {
+        Ok(())
+    } else {
+        Err(VerifyErrors(v.errors))
+    }
+}
+
+/// Checks only the declared headers and the parse graph (invariants 25–26), for front ends
+/// that build them before the body.
+pub fn verify_parse_graph(module: &Module) -> Result<(), VerifyErrors> {
+    let mut v = Verifier {
+        module,
+        errors: Vec::new(),
+    };
+    v.headers();
     if v.errors.is_empty() {
         Ok(())
     } else {
@@ -262,6 +285,7 @@ impl<'m> Verifier<'m> {
                 }
             }
         }
+        self.headers();
         let mut fns = HashSet::new();
         for name in &m.server_functions {
             if !is_ident(name) || name == "process" {
@@ -276,6 +300,90 @@ impl<'m> Verifier<'m> {
                     format!("server function `{name}` declared twice"),
                 );
             }
+        }
+    }
+
+    fn headers(&mut self) {
+        let m = self.module;
+        let mut names = HashSet::new();
+        for h in &m.headers {
+            if h.is_builtin() || !names.insert(h.name()) {
+                self.err(
+                    ErrorLocation::Module,
+                    format!("header `{h}` declared twice or built in"),
+                );
+            }
+        }
+        let known = |h: crate::Header| h.is_builtin() || m.headers.contains(&h);
+        let mut conds = HashSet::new();
+        for e in &m.parse_edges {
+            let what = match e.select {
+                Some(f) => format!("parse {f} == {:#x} -> {}", e.value, e.to),
+                None => format!("parse {} -> {}", e.from, e.to),
+            };
+            let bad = |msg: &str| format!("`{what}`: {msg}");
+            let mut errs = Vec::new();
+            if !known(e.from) || !known(e.to) {
+                errs.push(bad("names an undeclared header"));
+            }
+            if let Some(f) = e.select {
+                if f.header() != e.from {
+                    errs.push(bad(
+                        "the select field is not a field of the header it follows",
+                    ));
+                }
+                if f.ty().wrap(e.value) != e.value {
+                    errs.push(bad("the value does not fit the field"));
+                }
+            }
+            if e.to == crate::Header::Eth || e.from == crate::Header::Tcp {
+                errs.push(bad("no edge may lead to `eth` or leave `tcp`"));
+            }
+            if !conds.insert((e.from, e.select, e.value)) {
+                errs.push(bad(
+                    "another edge leaves the same header on the same condition",
+                ));
+            }
+            for msg in errs {
+                self.err(ErrorLocation::Module, msg);
+            }
+        }
+        for h in &m.headers {
+            if !m.parse_edges.iter().any(|e| e.to == *h) {
+                self.err(
+                    ErrorLocation::Module,
+                    format!("header `{h}` is declared but no `parse` edge leads to it"),
+                );
+            }
+        }
+        // A cycle: the deparse order's topological sort cannot finish without it.
+        let edges: Vec<_> = m
+            .parse_edges
+            .iter()
+            .chain(&crate::parse_graph::BUILTIN_EDGES)
+            .collect();
+        let mut order: Vec<crate::Header> = Vec::new();
+        let nodes: Vec<crate::Header> = crate::Header::ALL
+            .into_iter()
+            .chain(m.headers.iter().copied())
+            .collect();
+        loop {
+            let ready = nodes.iter().find(|n| {
+                !order.contains(n) && edges.iter().all(|e| e.to != **n || order.contains(&e.from))
+            });
+            match ready {
+                Some(n) => order.push(*n),
+                None => break,
+            }
+        }
+        if order.len() < nodes.len() {
+            self.err(ErrorLocation::Module, "the parse graph has a cycle");
+        }
+    }
+
+    fn known_header(&self, errs: &mut Vec<String>, h: crate::Header) {
+        if !h.is_builtin() && !self.module.headers.contains(&h) {
+            errs.push(format!("header `{h}` is not declared in this module"));
         }
     }
 
@@ -712,12 +820,19 @@ impl<'m> Verifier<'m> {
                 }
                 expect_results(&mut errs, &[algo.result_type()]);
             }
-            InstKind::HdrRead { field } => expect_results(&mut errs, &[field.ty()]),
+            InstKind::HdrRead { field } => {
+                self.known_header(&mut errs, field.header());
+                expect_results(&mut errs, &[field.ty()])
+            }
             InstKind::HdrWrite { field, value } => {
+                self.known_header(&mut errs, field.header());
                 expect_operand(&mut errs, "value", *value, field.ty());
                 expect_results(&mut errs, &[]);
             }
-            InstKind::HdrValid { .. } => expect_results(&mut errs, &[Type::I1]),
+            InstKind::HdrValid { header } => {
+                self.known_header(&mut errs, *header);
+                expect_results(&mut errs, &[Type::I1])
+            }
             InstKind::MetaRead { meta } => expect_results(&mut errs, &[meta.ty()]),
             InstKind::MapFind { state: s, key }
             | InstKind::MapErase { state: s, key }

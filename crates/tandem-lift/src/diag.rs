@@ -135,6 +135,15 @@ lpm match kind takes one field. A struct key has no single bit order to match pr
 
 Fix: key the map by the address alone (e.g. `ntohl(ip->daddr)`), or use a HashMap for exact
 keys.";
+    HeaderDecl = "L014", Error, "declared header or parse graph not usable",
+"A header declared with TANDEM_HEADER, or the parse graph given with TANDEM_PARSE, cannot be
+used: a field that is not 1 to 8 whole bytes, a header that pkt.header<H>() reads but no
+TANDEM_EDGE leads to, an edge into EthHdr or out of TcpHdr, two edges leaving one header on
+the same condition, or a cycle (a header type is present at most once per packet).
+
+Fix: give every field 1 to 8 bytes (split longer ones), add the missing TANDEM_EDGE to
+TANDEM_PARSE, and declare a type of its own for a second header of one kind (the Ethernet
+header inside a tunnel).";
     OpaqueCall = "L101", Warning, "call kept as an opaque server-only statement",
 "process() calls a function the front end does not know (a library function such as memcmp
 or strstr). The call is kept as an opaque statement that runs only on the server; it is

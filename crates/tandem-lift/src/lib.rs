@@ -65,6 +65,7 @@ pub fn lift(llvm_ir_text: &str) -> Result<Lifted, LiftError> {
     let srcmap = srcmap::SrcMap::read(llvm_ir_text, translate::ENTRY, Some(&name));
     let mut l = translate::Lifter::new(&lm, entry, name, srcmap);
     l.read_members();
+    l.read_headers();
     let order = translate::rpo(entry);
     l.scan(&order);
     l.declare_state();

@@ -11,10 +11,10 @@ use std::collections::{BTreeMap, HashMap};
 use std::fmt::Write as _;
 
 use tandem_host::irhost::{diff_states, load_native_state, normalize_native};
-use tandem_host::scenario::frame_fields;
 use tandem_host::{Host, NativeNf, Verdict};
 use tandem_ir::interp::{InterpOptions, Interpreter, Packet, StateStore};
 use tandem_partition::Partition;
+use tandem_traffic::scenario::frame_fields;
 use tandem_traffic::{ReplyRewriter, TracePacket};
 
 use crate::control::ControlWrap;

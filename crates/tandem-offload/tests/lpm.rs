@@ -1,15 +1,10 @@
 //! LPM maps offloaded: the router's `lpm` table on the switch (entries written by the runtime
-//! as prefixes), a data-plane-written LPM map on the server (the primary copy's LPM
-//! operations through `server.h`), and a table too small for the routes (every lookup then
+//! as prefixes), and a table too small for the routes (every lookup then
 //! runs whole on the server: a missing longer prefix would change the answer).
 
 mod common;
 
 use common::*;
-
-fn repo() -> std::path::PathBuf {
-    std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("../..")
-}
 
 #[test]
 fn lpmrouter_runs_on_the_switch_for_both_profiles() {
@@ -28,19 +23,6 @@ fn lpmrouter_runs_on_the_switch_for_both_profiles() {
             assert_eq!(r.offloaded.via_server, 0, "{profile}/{workload}");
             assert!(r.offloaded.fast_path_share() > 0.99);
         }
-    }
-}
-
-#[test]
-fn lpm_written_by_packets_stays_on_the_server() {
-    let src = repo().join("crates/tandem-lift/tests/nfs/lpm_learn.cc");
-    for profile in ["tofino1", "bmv2"] {
-        let r = check_file(&src, Addr::Plain, "enterprise", profile, 3000);
-        assert_passed(&format!("lpm_learn/{profile}"), &r);
-        assert!(
-            r.offloaded.via_server > 0,
-            "{profile}: the LPM writes run on the server"
-        );
     }
 }
 

@@ -143,6 +143,13 @@ pub fn param(dir: tandem_p4_syntax::Direction, ty: Type, n: &str) -> Param {
     }
 }
 
+/// Parameters from `(direction, type name, name)` triples.
+pub fn params(ps: &[(tandem_p4_syntax::Direction, &str, &str)]) -> Vec<Param> {
+    ps.iter()
+        .map(|&(d, ty, n)| param(d, named_ty(ty), n))
+        .collect()
+}
+
 pub fn named_ty(n: &str) -> Type {
     Type::Named {
         name: n.into(),

@@ -9,14 +9,18 @@
 //!   [`CLIENT_PORT`] (0), server side on [`SERVER_PORT`] (1).
 //! - [`replies`] — [`ReplyRewriter`] (`rewrite` before feeding a packet, `observe` after).
 //! - [`stats`] — [`TraceStats`].
+//! - [`scenario`] — packet scenario files (docs/scenarios.md): [`scenario::Scenario::load`]
+//!   builds every step's frame and expectation; [`scenario::Expect::check`] checks an outcome.
 //!
 //! Invariants: everything is deterministic (same inputs → same bytes); no clocks, threads or
-//! networking; file I/O only in `pcap`, `workload::Workload::from_file` and `write_trace`;
+//! networking; file I/O only in `pcap`, `workload::Workload::from_file`, `write_trace` and reading
+//! scenario files;
 //! errors are `thiserror` enums that name the file or option concerned.
 
 pub mod gen;
 pub mod pcap;
 pub mod replies;
+pub mod scenario;
 pub mod stats;
 pub mod workload;
 

@@ -2,8 +2,9 @@
 
 use std::path::PathBuf;
 
-use tandem_host::scenario::{run_native, scenario_files};
+use tandem_host::scenario::run_native;
 use tandem_host::BuildOptions;
+use tandem_traffic::scenario::scenario_files;
 
 #[derive(clap::Args)]
 pub struct Args {

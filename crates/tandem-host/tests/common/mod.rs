@@ -66,7 +66,7 @@ pub fn udp(src: [u8; 4], dst: [u8; 4], sport: u16, dport: u16, payload: &[u8]) -
 
 /// Asserts that the IPv4 header checksum and the TCP/UDP checksum of `frame` are valid.
 pub fn assert_checksums_valid(frame: &[u8]) {
-    if let Err(e) = tandem_host::scenario::validate_checksums(frame) {
+    if let Err(e) = tandem_traffic::scenario::validate_checksums(frame) {
         panic!("{e}");
     }
 }

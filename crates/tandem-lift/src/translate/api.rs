@@ -160,6 +160,18 @@ impl<'a> Lifter<'a> {
             }
             return;
         }
+        if op == "pkt_header" {
+            match args.get(1).map(|t| super::headers::header_of_tag(&self.module, t)) {
+                Some(Ok(h)) => {
+                    if let Some(d) = dest {
+                        self.vals.insert(d.clone(), Lowered::Ptr(Ptr::Header(h, 0)));
+                    }
+                }
+                Some(Err(msg)) => self.err(Code::HeaderDecl, msg),
+                None => self.err(Code::HeaderDecl, "pkt.header<H>() without its tag"),
+            }
+            return;
+        }
         let meta = |l: &mut Self, m: Meta, to: Type| {
             let v = l.ins1(InstKind::MetaRead { meta: m }, m.ty());
             l.resize(v, to)

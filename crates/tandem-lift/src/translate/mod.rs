@@ -48,6 +48,7 @@ use crate::diag::{Code, Diagnostic, SrcLoc};
 
 mod access;
 mod api;
+mod headers;
 mod lpm;
 mod scan;
 use crate::layout;
@@ -416,6 +417,12 @@ impl<'a> Lifter<'a> {
     // ---- State declarations --------------------------------------------------------------
 
     /// Declares a state object for every member process() uses, in TANDEM_NF order.
+    /// Reads the declared headers and the parse graph (`TANDEM_PARSE`).
+    pub(crate) fn read_headers(&mut self) {
+        let diags = headers::read_parse_graph(self.lm, &mut self.module);
+        self.diags.extend(diags);
+    }
+
     pub(crate) fn declare_state(&mut self) {
         for mi in 0..self.members.len() {
             let u = self.uses[mi].clone();

@@ -281,6 +281,13 @@ impl<'a> Lifter<'a> {
                 "tandem_api_pkt_ipv4" => Some(Prov::Header(Header::Ipv4, 0)),
                 "tandem_api_pkt_tcp" => Some(Prov::Header(Header::Tcp, 0)),
                 "tandem_api_pkt_udp" => Some(Prov::Header(Header::Udp, 0)),
+                "tandem_api_pkt_header" => Some(match arg(1) {
+                    Some(tag) => match super::headers::header_of_tag(&self.module, tag) {
+                        Ok(h) => Prov::Header(h, 0),
+                        Err(msg) => Prov::Unknown(msg),
+                    },
+                    None => Prov::Unknown("pkt.header<H>() without its tag".into()),
+                }),
                 "tandem_api_pkt_payload" => Some(Prov::Payload),
                 "tandem_api_map_find" | "tandem_api_emap_find" | "tandem_api_lpm_find" => {
                     let idx = match self.find_index.get(dest) {

@@ -1,4 +1,6 @@
-//! Shared by the integration tests: compile an example NF in memory and check it.
+//! Shared by the integration tests: compile an example NF in memory and check it. The NFs'
+//! IR is the lifter's golden output, so nothing here needs the front end (LLVM); the
+//! end-to-end tests from C++ source (`tandem-e2e`) include this file and add lifting.
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
@@ -48,14 +50,24 @@ pub fn bundle(nf: &str, profile: &str, p4: &P4Options) -> Bundle {
     .unwrap()
 }
 
+/// The native build of an example NF.
 pub fn native(nf: &str) -> NativeNf {
-    let src = repo().join(format!("examples/nfs/{nf}/{nf}.cc"));
-    let cfg = NfConfig::load(&src.with_extension("toml")).unwrap();
+    native_file(&repo().join(format!("examples/nfs/{nf}/{nf}.cc")))
+}
+
+/// The native build of a C++ file (configuration: `<src>.toml` when there is one).
+pub fn native_file(src: &Path) -> NativeNf {
+    let toml = src.with_extension("toml");
+    let cfg = if toml.is_file() {
+        NfConfig::load(&toml).unwrap()
+    } else {
+        NfConfig::default()
+    };
     let opts = BuildOptions {
         cache_dir: cache(),
         ..BuildOptions::default()
     };
-    NativeNf::load(&compile_native(&src, &opts).unwrap(), &cfg).unwrap()
+    NativeNf::load(&compile_native(src, &opts).unwrap(), &cfg).unwrap()
 }
 
 pub fn trace(addr: Addr, workload: &str, flows: u64, seed: u64) -> Generator {
@@ -78,9 +90,19 @@ pub fn check_with(
     pkts: &mut dyn Iterator<Item = tandem_traffic::TracePacket>,
     control: Option<Wrap>,
 ) -> CheckReport {
+    check_native(b, native(nf), pkts, control)
+}
+
+/// [`check_with`] against a given native build.
+pub fn check_native(
+    b: &Bundle,
+    native: NativeNf,
+    pkts: &mut dyn Iterator<Item = tandem_traffic::TracePacket>,
+    control: Option<Wrap>,
+) -> CheckReport {
     check(
         b,
-        native(nf),
+        native,
         pkts,
         CheckOptions {
             run: RunOptions {
@@ -107,88 +129,6 @@ pub fn check_nf(
     let flows = (packets as u64 / 20).max(50);
     let mut pkts = trace(addr, workload, flows, 7).take(packets);
     check_with(&b, nf, &mut pkts, control)
-}
-
-/// A test NF of this crate (`tests/nfs/<name>.cc`).
-pub fn test_nf(name: &str) -> PathBuf {
-    Path::new(env!("CARGO_MANIFEST_DIR")).join(format!("tests/nfs/{name}.cc"))
-}
-
-/// Lifts a C++ file through the front end's driver.
-pub fn lift_file(src: &Path) -> tandem_ir::Module {
-    let include = tandem_host::nfapi::materialize(&cache()).unwrap();
-    let ll = tandem_lift::driver::emit_llvm(
-        &tandem_host::build::find_cxx(),
-        &include,
-        src,
-        &cache().join("analysis"),
-    )
-    .unwrap_or_else(|e| panic!("{}: {e}", src.display()));
-    tandem_lift::lift(&ll)
-        .unwrap_or_else(|e| panic!("{} does not lift:\n{e}", src.display()))
-        .module
-}
-
-/// The native build of a C++ file (configuration: `<src>.toml` when there is one).
-pub fn native_file(src: &Path) -> NativeNf {
-    let toml = src.with_extension("toml");
-    let cfg = if toml.is_file() {
-        NfConfig::load(&toml).unwrap()
-    } else {
-        NfConfig::default()
-    };
-    let opts = BuildOptions {
-        cache_dir: cache(),
-        ..BuildOptions::default()
-    };
-    NativeNf::load(&compile_native(src, &opts).unwrap(), &cfg).unwrap()
-}
-
-/// `check` of a C++ file: lifted, partitioned for `profile`, run as the offloaded pair against
-/// its native build on `packets` packets of `workload`.
-pub fn check_file(
-    src: &Path,
-    addr: Addr,
-    workload: &str,
-    profile: &str,
-    packets: usize,
-) -> CheckReport {
-    let profile = TargetProfile::builtin(profile).unwrap();
-    check_file_on(src, addr, workload, &profile, packets)
-}
-
-/// [`check_file`] with a profile value (e.g. a built-in one with an operation removed).
-#[allow(dead_code)]
-pub fn check_file_on(
-    src: &Path,
-    addr: Addr,
-    workload: &str,
-    profile: &TargetProfile,
-    packets: usize,
-) -> CheckReport {
-    let b = compile_bundle(
-        &lift_file(src),
-        profile,
-        &PartitionOptions::default(),
-        &P4Options::default(),
-        None,
-    )
-    .unwrap();
-    let flows = (packets as u64 / 20).max(50);
-    let mut pkts = trace(addr, workload, flows, 7).take(packets);
-    check(
-        &b,
-        native_file(src),
-        &mut pkts,
-        CheckOptions {
-            run: RunOptions {
-                cache_dir: cache(),
-                ..RunOptions::default()
-            },
-            ..CheckOptions::default()
-        },
-    )
-    .unwrap()
 }
 
 /// Asserts a check passed, showing the first difference when it did not.

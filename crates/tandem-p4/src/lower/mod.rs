@@ -1,0 +1,215 @@
+//! `lower_program`: a plan to one P4 program for v1model or TNA, from the same lowering.
+//!
+//! Layout of the program (all NF work happens in ingress; egress is empty):
+//!
+//! ```text
+//! parser:   eth ─0x88b5 (server port only)─▶ tandem ─0x0800─▶ ipv4 (+ options) ─6─▶ tcp
+//!              └─0x0800───────────────────────────────────────▶                  └─17─▶ udp
+//! ingress:  from the server (tandem valid, tag 2): unpack the header into metadata
+//!           otherwise: pre; when it reached a server statement: pack the header
+//!           packets not bound for the server: post
+//!           fate: to the server port, the decided port, or mark_to_drop
+//! deparser: eth, tandem, ipv4 (+ options), tcp, udp
+//! ```
+//!
+//! SSA values live in metadata (`meta.vN`, one field per value), constants are literals.
+//! `i1` values are `bit<1>`; comparisons become `c ? 1w1 : 1w0`. P4 has no byte swap,
+//! signed comparison or arithmetic shift right, so they become slices and concatenations,
+//! sign-bit flips, and a select on the sign bit.
+//!
+//! The architectures differ only in the shell: v1model's `V1Switch` with
+//! `standard_metadata` (`egress_spec`, `mark_to_drop`, `register.read(out, index)`); TNA's
+//! `Pipeline`/`Switch` with separate ingress and egress parsers and deparsers, the intrinsic
+//! metadata structs (`ucast_egress_port`, `drop_ctl`, `global_tstamp` in ns), `Register<T, I>`
+//! with `read(index)`/`write(index, value)`, `idle_timeout` on tables of expiring maps, and
+//! metadata that the parser initialises (Tofino does not zero it). TNA ingress has no frame
+//! length, so `meta.read length` on the switch is an error there.
+//!
+//! The lowering, one concept per file:
+//!
+//! - [`state`]: maps to tables (hit/miss actions, write-back tables), scalars and vectors to
+//!   registers, the visibility flag; each object's manifest entry;
+//! - [`inst`]: the partitions' structured walks and each instruction as P4 statements and
+//!   expressions;
+//! - [`transfer`]: the transfer header — its manifest layout, packing and unpacking;
+//! - [`ingress`]: the ingress `apply` block (unpack or pre, pack, post, fate) and the
+//!   architecture's intrinsic fields;
+//! - [`headers`]: header types, field access, parser and deparser;
+//! - [`program`]: the whole program in the architecture's shell (`V1Switch` or TNA's
+//!   `Pipeline`/`Switch`).
+
+mod headers;
+mod ingress;
+mod inst;
+mod program;
+mod state;
+mod transfer;
+
+use std::collections::HashMap;
+
+use tandem_ir::{Inst, InstKind, StateId, Value, ValueDef};
+use tandem_p4_syntax::{Expr, Program};
+use tandem_partition::Partition;
+
+use crate::build::*;
+use crate::manifest::{self, Manifest};
+use crate::view::View;
+use crate::walk::structure_partition;
+use crate::{Arch, P4Error, P4Options};
+
+/// Name of the ingress control (qualifies object names in the manifest).
+pub const INGRESS: &str = "TandemIngress";
+/// Size of each write-back table.
+pub const WRITE_BACK_SIZE: u64 = 1024;
+const FLAG_REGISTER: &str = "tandem_visible";
+
+/// How one switch lookup is realised.
+struct LookupTable {
+    table: String,
+    keys: Vec<String>,
+    write_back: Option<String>,
+}
+
+struct Gen<'v, 'a> {
+    view: &'v View<'a>,
+    opts: &'v P4Options,
+    /// Metadata fields in first-use order.
+    meta: Vec<(String, u32)>,
+    meta_index: HashMap<String, usize>,
+    locals: Vec<tandem_p4_syntax::Decl>,
+    lookups: HashMap<Inst, LookupTable>,
+    registers: HashMap<StateId, Vec<String>>,
+    /// Per-read copies of read-only registers.
+    access_registers: HashMap<Inst, Vec<String>>,
+    manifest: Manifest,
+    next_action: u32,
+    next_table: u32,
+    next_register: u32,
+}
+
+/// Lowers the plan to a program for `opts.arch` and its manifest.
+pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Manifest), P4Error> {
+    let plan = view.plan;
+    let manifest = Manifest {
+        version: manifest::MANIFEST_VERSION,
+        nf: plan.nf.clone(),
+        arch: match opts.arch {
+            Arch::V1Model => "v1model",
+            Arch::Tna => "tna",
+        }
+        .into(),
+        target: plan.target.clone(),
+        ir_digest: plan.ir_digest.clone(),
+        server_port: opts.server_port,
+        control: INGRESS.into(),
+        transfer_header: transfer::manifest_layout(&plan.transfer_header),
+        tables: Vec::new(),
+        registers: Vec::new(),
+        visibility_flag: None,
+        states: Vec::new(),
+    };
+    let mut g = Gen {
+        view,
+        opts,
+        meta: Vec::new(),
+        meta_index: HashMap::new(),
+        locals: Vec::new(),
+        lookups: HashMap::new(),
+        registers: HashMap::new(),
+        access_registers: HashMap::new(),
+        manifest,
+        next_action: 0,
+        next_table: 0,
+        next_register: 0,
+    };
+    g.meta_field("to_server", 1);
+    g.meta_field("fate", 17);
+    g.meta_field("ipv4_ok", 1);
+    g.declare_state()?;
+    let pre = structure_partition(view, Partition::Pre)?;
+    let post = structure_partition(view, Partition::Post)?;
+    let pre = g.lower_nodes(&pre)?;
+    let post = g.lower_nodes(&post)?;
+    let apply = g.ingress_apply(pre, post)?;
+    let program = g.program(apply);
+    Ok((program, g.manifest))
+}
+
+/// `meta.<n>`.
+fn meta(n: &str) -> Expr {
+    member(name("meta"), n)
+}
+
+/// `standard_metadata.<n>` (v1model).
+fn sm(n: &str) -> Expr {
+    member(name("standard_metadata"), n)
+}
+
+impl Gen<'_, '_> {
+    /// Is state `name` an LPM map (its tables match `lpm`)?
+    fn is_lpm(&self, name: &str) -> bool {
+        let m = self.view.module;
+        m.state_by_name(name)
+            .is_some_and(|id| m.states[id].kind.lpm_bits().is_some())
+    }
+
+    fn func(&self) -> &tandem_ir::Function {
+        &self.view.module.process
+    }
+
+    fn meta_field(&mut self, n: &str, bits: u32) -> Expr {
+        if !self.meta_index.contains_key(n) {
+            self.meta_index.insert(n.to_string(), self.meta.len());
+            self.meta.push((n.to_string(), bits));
+        }
+        meta(n)
+    }
+
+    fn bits(&self, v: Value) -> u32 {
+        self.func().value_type(v).map(|t| t.bits()).unwrap_or(64)
+    }
+
+    fn const_of(&self, v: Value) -> Option<u64> {
+        let data = self.func().values.get(v)?;
+        match data.def {
+            ValueDef::Result(inst, _) => match self.func().insts.get(inst)?.kind {
+                InstKind::Const { imm } => Some(imm),
+                _ => None,
+            },
+            _ => None,
+        }
+    }
+
+    /// A value as an expression: a literal for constants, else its metadata field.
+    fn val(&mut self, v: Value) -> Expr {
+        let bits = self.bits(v);
+        match self.const_of(v) {
+            Some(c) => lit(c, bits),
+            None => self.meta_field(&v.to_string(), bits),
+        }
+    }
+
+    /// The metadata field receiving `v`.
+    fn dst(&mut self, v: Value) -> Expr {
+        let bits = self.bits(v);
+        self.meta_field(&v.to_string(), bits)
+    }
+
+    fn action_id(&mut self) -> u32 {
+        self.next_action += 1;
+        manifest::object_id(manifest::PREFIX_ACTION, self.next_action)
+    }
+
+    /// Whether the target is TNA (else v1model).
+    fn tna(&self) -> bool {
+        self.opts.arch == Arch::Tna
+    }
+
+    /// An instruction the switch cannot run.
+    fn unsupported(&self, inst: Inst, why: &str) -> P4Error {
+        P4Error::Unsupported {
+            statement: self.view.describe(inst),
+            reason: why.into(),
+        }
+    }
+}

@@ -1,0 +1,503 @@
+//! State objects on the switch: each map access the plan places on the switch becomes an
+//! exact (or, for an `lpm_map`, `lpm`) table with a hit and a miss action, plus a write-back
+//! table when the map is replicated and updated atomically (Gallium §4.3.3); scalars and
+//! vectors become registers (one per element field; a register the switch only reads gets
+//! one copy per read); the visibility flag when any write-back table exists. Every object
+//! gets its manifest entry here, with its id.
+//!
+//! ```text
+//! before: v9:i1, v10:i32 = map.find map(v8)          (on the switch; `map` replicated)
+//! after:  table map    { key = { meta.map_k0: exact; } actions = { map_hit; map_miss; } }
+//!         table map_wb { key = { meta.map_k0: exact; }
+//!                        actions = { map_wb_hit; map_wb_deleted; map_wb_miss; } }
+//! ```
+
+use tandem_ir::{Inst, InstKind, StateKind, Value};
+use tandem_p4_syntax::{DeclKind, Direction, ExprKind, Table as P4Table, Type};
+
+use super::{meta, Gen, LookupTable, FLAG_REGISTER, INGRESS, WRITE_BACK_SIZE};
+use crate::build::*;
+use crate::manifest;
+use crate::P4Error;
+use tandem_partition::Placement;
+
+/// A layout field's width as a P4 type.
+fn layout_bits(t: tandem_ir::Type) -> u32 {
+    t.bits()
+}
+
+impl Gen<'_, '_> {
+    pub(super) fn declare_state(&mut self) -> Result<(), P4Error> {
+        let plan = self.view.plan;
+        let module = self.view.module;
+        let mut any_write_back = false;
+        for sp_ in &plan.states {
+            let sid = module
+                .state_by_name(&sp_.name)
+                .ok_or_else(|| P4Error::BadPlan(format!("unknown state `{}`", sp_.name)))?;
+            let obj = &module.states[sid];
+            let mut entry = manifest::StateMap {
+                name: sp_.name.clone(),
+                kind: sp_.kind.clone(),
+                placement: match sp_.placement {
+                    Placement::Server => "server",
+                    Placement::SwitchTable => "switch_table",
+                    Placement::SwitchRegister => "switch_register",
+                    Placement::Replicated => "replicated",
+                }
+                .into(),
+                tables: Vec::new(),
+                write_back_tables: Vec::new(),
+                registers: Vec::new(),
+            };
+            if sp_.placement == Placement::Server || sp_.switch_accesses.is_empty() {
+                self.manifest.states.push(entry);
+                continue;
+            }
+            match &obj.kind {
+                StateKind::Meter { .. } => {}
+                StateKind::HashMap {
+                    key,
+                    value,
+                    capacity,
+                }
+                | StateKind::LpmMap {
+                    key,
+                    value,
+                    capacity,
+                }
+                | StateKind::ExpiringMap {
+                    key,
+                    value,
+                    capacity,
+                    ..
+                } => {
+                    let timeout = match obj.kind {
+                        StateKind::ExpiringMap {
+                            idle_timeout_ns, ..
+                        } => Some(idle_timeout_ns),
+                        _ => None,
+                    };
+                    let many = sp_.switch_accesses.len() > 1;
+                    for (k, &stmt) in sp_.switch_accesses.iter().enumerate() {
+                        let inst = self.stmt_inst(stmt)?;
+                        let tname = if many {
+                            format!("{}_{k}", p4_name(&sp_.name))
+                        } else {
+                            p4_name(&sp_.name)
+                        };
+                        let write_back =
+                            self.opts.atomic_update && sp_.placement == Placement::Replicated;
+                        let results = self.func().insts[inst].results.clone();
+                        let keys: Vec<String> = key
+                            .fields
+                            .iter()
+                            .map(|f| format!("{tname}_{}", f.name))
+                            .collect();
+                        for (kname, f) in keys.iter().zip(&key.fields) {
+                            self.meta_field(kname, layout_bits(f.ty));
+                        }
+                        self.add_table(
+                            &tname,
+                            &sp_.name,
+                            stmt,
+                            &keys,
+                            key,
+                            value,
+                            self.opts
+                                .max_table_size
+                                .map_or(*capacity, |m| m.clamp(1, (*capacity).max(1))),
+                            timeout,
+                            &results,
+                            manifest::TableRole::Main,
+                        )?;
+                        entry.tables.push(format!("{INGRESS}.{tname}"));
+                        let wb = if write_back {
+                            any_write_back = true;
+                            let wname = format!("{tname}_wb");
+                            self.add_table(
+                                &wname,
+                                &sp_.name,
+                                stmt,
+                                &keys,
+                                key,
+                                value,
+                                WRITE_BACK_SIZE.min(*capacity.max(&1)),
+                                timeout,
+                                &results,
+                                manifest::TableRole::WriteBack,
+                            )?;
+                            entry.write_back_tables.push(format!("{INGRESS}.{wname}"));
+                            Some(wname)
+                        } else {
+                            None
+                        };
+                        self.lookups.insert(
+                            inst,
+                            LookupTable {
+                                table: tname,
+                                keys,
+                                write_back: wb,
+                            },
+                        );
+                    }
+                }
+                StateKind::Scalar { .. } | StateKind::Vector { .. } => {
+                    // A register the switch only reads gets one copy per read, as the plan
+                    // counts them (Tofino: one access per register and pass); a register the
+                    // switch writes stays one object.
+                    let accesses: Vec<Inst> = sp_
+                        .switch_accesses
+                        .iter()
+                        .map(|&st| self.stmt_inst(st))
+                        .collect::<Result<_, _>>()?;
+                    let written = accesses.iter().any(|&i| {
+                        matches!(
+                            self.func().insts[i].kind,
+                            InstKind::ScalarStore { .. } | InstKind::VecSet { .. }
+                        )
+                    });
+                    let copies = if written || accesses.len() < 2 {
+                        vec![(None, p4_name(&sp_.name))]
+                    } else {
+                        accesses
+                            .iter()
+                            .enumerate()
+                            .map(|(k, &i)| (Some(i), format!("{}_{k}", p4_name(&sp_.name))))
+                            .collect()
+                    };
+                    for (inst, base) in copies {
+                        let mut regs = Vec::new();
+                        match &obj.kind {
+                            StateKind::Vector { elem, len } => {
+                                for f in &elem.fields {
+                                    let r = self.add_register(
+                                        &format!("{base}_{}", f.name),
+                                        &sp_.name,
+                                        Some(f.name.clone()),
+                                        f.ty.bits(),
+                                        *len,
+                                    );
+                                    regs.push(r);
+                                }
+                            }
+                            StateKind::Scalar { ty } => {
+                                regs.push(self.add_register(&base, &sp_.name, None, ty.bits(), 1));
+                            }
+                            _ => {}
+                        }
+                        for r in &regs {
+                            entry.registers.push(format!("{INGRESS}.{r}"));
+                        }
+                        match inst {
+                            Some(i) => {
+                                self.access_registers.insert(i, regs);
+                            }
+                            None => {
+                                self.registers.insert(sid, regs);
+                            }
+                        }
+                    }
+                }
+            }
+            self.manifest.states.push(entry);
+        }
+        if any_write_back {
+            let r = self.add_register(FLAG_REGISTER, "", None, 1, 1);
+            self.manifest.visibility_flag = Some(format!("{INGRESS}.{r}"));
+            self.meta_field("visible", 1);
+            self.meta_field("wb_hit", 1);
+        }
+        Ok(())
+    }
+
+    fn stmt_inst(&self, stmt: u32) -> Result<Inst, P4Error> {
+        let s = self
+            .view
+            .plan
+            .statements
+            .get(stmt as usize)
+            .ok_or_else(|| P4Error::BadPlan(format!("no statement s{stmt}")))?;
+        let block = tandem_ir::Block::from_u32(s.block);
+        s.index
+            .and_then(|i| {
+                self.func()
+                    .blocks
+                    .get(block)
+                    .and_then(|b| b.insts.get(i as usize).copied())
+            })
+            .ok_or_else(|| P4Error::BadPlan(format!("statement s{stmt} is not an instruction")))
+    }
+
+    fn add_register(
+        &mut self,
+        rname: &str,
+        state: &str,
+        field: Option<String>,
+        bits: u32,
+        size: u64,
+    ) -> String {
+        self.next_register += 1;
+        self.manifest.registers.push(manifest::Register {
+            id: manifest::object_id(manifest::PREFIX_REGISTER, self.next_register),
+            name: format!("{INGRESS}.{rname}"),
+            state: state.into(),
+            field,
+            bits,
+            size,
+        });
+        let ty = if self.tna() {
+            Type::Named {
+                name: "Register".into(),
+                args: vec![Type::Bit(bits), Type::Bit(32)],
+            }
+        } else {
+            Type::Named {
+                name: "register".into(),
+                args: vec![Type::Bit(bits)],
+            }
+        };
+        self.locals.push(decl(DeclKind::Instantiation {
+            ty,
+            args: vec![lit(size, 32)],
+            name: rname.into(),
+        }));
+        rname.to_string()
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn add_table(
+        &mut self,
+        tname: &str,
+        state: &str,
+        stmt: u32,
+        keys: &[String],
+        key: &tandem_ir::Layout,
+        value: &tandem_ir::Layout,
+        size: u64,
+        timeout: Option<u64>,
+        results: &[Value],
+        role: manifest::TableRole,
+    ) -> Result<(), P4Error> {
+        let wb = role == manifest::TableRole::WriteBack;
+        // An LPM map's one key field is matched `lpm` (longest prefix wins); every other key
+        // is `exact`.
+        let match_kind = if self.is_lpm(state) { "lpm" } else { "exact" };
+        // Results: hit flag, then one value per value-layout field.
+        let (hit, fields) = results
+            .split_first()
+            .ok_or_else(|| P4Error::BadPlan(format!("lookup s{stmt} has no results")))?;
+        if fields.len() != value.fields.len() {
+            return Err(P4Error::BadPlan(format!(
+                "lookup s{stmt}: {} results for {} value fields",
+                fields.len(),
+                value.fields.len()
+            )));
+        }
+        let hit_dst = self.dst(*hit);
+        let mut hit_body = vec![assign(hit_dst.clone(), lit(1, 1))];
+        let mut params = Vec::new();
+        let mut mparams = Vec::new();
+        for (i, (f, &r)) in value.fields.iter().zip(fields).enumerate() {
+            let pname = p4_name(&f.name);
+            let d = self.dst(r);
+            hit_body.push(assign(d, name(&pname)));
+            params.push(param(Direction::None, Type::Bit(f.ty.bits()), &pname));
+            mparams.push(manifest::ActionParam {
+                id: i as u32 + 1,
+                name: pname,
+                field: f.name.clone(),
+                bits: f.ty.bits(),
+            });
+        }
+        let mut miss_body = vec![assign(hit_dst.clone(), lit(0, 1))];
+        for &r in fields {
+            let b = self.bits(r);
+            let d = self.dst(r);
+            miss_body.push(assign(d, lit(0, b)));
+        }
+        let wb_hit = meta("wb_hit");
+        if wb {
+            hit_body.push(assign(wb_hit.clone(), lit(1, 1)));
+            miss_body = vec![assign(wb_hit.clone(), lit(0, 1))];
+        }
+        let hit_name = format!("{tname}_hit");
+        let miss_name = format!("{tname}_miss");
+        let hit_action = manifest::Action {
+            id: self.action_id(),
+            name: format!("{INGRESS}.{hit_name}"),
+            params: mparams,
+        };
+        self.locals.push(decl(DeclKind::Action {
+            name: hit_name.clone(),
+            params,
+            body: block(hit_body),
+        }));
+        let mut actions = vec![action_ref(&hit_name)];
+        let delete_action = if wb {
+            let del_name = format!("{tname}_deleted");
+            let mut body = vec![
+                assign(wb_hit.clone(), lit(1, 1)),
+                assign(hit_dst, lit(0, 1)),
+            ];
+            for &r in fields {
+                let b = self.bits(r);
+                let d = self.dst(r);
+                body.push(assign(d, lit(0, b)));
+            }
+            self.locals.push(decl(DeclKind::Action {
+                name: del_name.clone(),
+                params: Vec::new(),
+                body: block(body),
+            }));
+            actions.push(action_ref(&del_name));
+            Some(manifest::Action {
+                id: self.action_id(),
+                name: format!("{INGRESS}.{del_name}"),
+                params: Vec::new(),
+            })
+        } else {
+            None
+        };
+        let default_action = manifest::Action {
+            id: self.action_id(),
+            name: format!("{INGRESS}.{miss_name}"),
+            params: Vec::new(),
+        };
+        self.locals.push(decl(DeclKind::Action {
+            name: miss_name.clone(),
+            params: Vec::new(),
+            body: block(miss_body),
+        }));
+        actions.push(action_ref(&miss_name));
+        let mut mkeys = Vec::new();
+        let mut p4keys = Vec::new();
+        for (i, (k, f)) in keys.iter().zip(&key.fields).enumerate() {
+            p4keys.push(tandem_p4_syntax::KeyElement {
+                expr: meta(k),
+                match_kind: match_kind.into(),
+                annotations: Vec::new(),
+            });
+            mkeys.push(manifest::KeyField {
+                id: i as u32 + 1,
+                name: format!("meta.{k}"),
+                field: f.name.clone(),
+                bits: f.ty.bits(),
+                match_kind: match_kind.into(),
+            });
+        }
+        let mut miss_ref = action_ref(&miss_name);
+        miss_ref.args = Some(Vec::new());
+        self.locals.push(decl(DeclKind::Table(P4Table {
+            name: tname.into(),
+            keys: p4keys,
+            actions,
+            default_action: Some((miss_ref, false)),
+            const_default: false,
+            entries: Vec::new(),
+            size: Some(int(size)),
+            other: if self.tna() && timeout.is_some() {
+                vec![("idle_timeout".into(), e(ExprKind::Bool(true)))]
+            } else {
+                Vec::new()
+            },
+            const_entries: false,
+        })));
+        self.next_table += 1;
+        self.manifest.tables.push(manifest::Table {
+            id: manifest::object_id(manifest::PREFIX_TABLE, self.next_table),
+            name: format!("{INGRESS}.{tname}"),
+            state: state.into(),
+            role,
+            statement: stmt,
+            keys: mkeys,
+            hit_action,
+            delete_action,
+            default_action,
+            size,
+            idle_timeout_ns: timeout,
+        });
+        Ok(())
+    }
+}
+
+/// A state object's name as a P4 identifier: names that are P4 keywords or names the
+/// program itself uses get an `nf_` prefix.
+pub(super) fn p4_name(state: &str) -> String {
+    const RESERVED: &[&str] = &[
+        "action",
+        "actions",
+        "apply",
+        "bit",
+        "bool",
+        "const",
+        "control",
+        "default",
+        "else",
+        "entries",
+        "enum",
+        "error",
+        "exit",
+        "extern",
+        "false",
+        "header",
+        "header_union",
+        "if",
+        "in",
+        "inout",
+        "int",
+        "key",
+        "match_kind",
+        "out",
+        "package",
+        "parser",
+        "return",
+        "select",
+        "size",
+        "state",
+        "string",
+        "struct",
+        "switch",
+        "table",
+        "transition",
+        "true",
+        "tuple",
+        "type",
+        "typedef",
+        "varbit",
+        "verify",
+        "void",
+        "value_set",
+        "list",
+        "hdr",
+        "meta",
+        "standard_metadata",
+        "packet",
+        "main",
+        "accept",
+        "reject",
+        "mark_to_drop",
+        "register",
+        "tandem_visible",
+        "NoAction",
+    ];
+    let ident: String = state
+        .chars()
+        .map(|c| {
+            if c.is_ascii_alphanumeric() || c == '_' {
+                c
+            } else {
+                '_'
+            }
+        })
+        .collect();
+    if RESERVED.contains(&ident.as_str())
+        || ident.starts_with("Tandem")
+        || ident.starts_with("TANDEM")
+        || ident.starts_with(|c: char| c.is_ascii_digit())
+    {
+        format!("nf_{ident}")
+    } else {
+        ident
+    }
+}
