@@ -38,10 +38,7 @@ pub const HEADERS: &[(&str, &str)] = &[
         include_str!("../../../nfapi/include/tandem/meter.hh"),
     ),
     ("nf.hh", include_str!("../../../nfapi/include/tandem/nf.hh")),
-    (
-        "pp.hh",
-        include_str!("../../../nfapi/include/tandem/pp.hh"),
-    ),
+    ("pp.hh", include_str!("../../../nfapi/include/tandem/pp.hh")),
     (
         "packet.hh",
         include_str!("../../../nfapi/include/tandem/packet.hh"),

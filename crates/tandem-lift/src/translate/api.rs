@@ -161,7 +161,10 @@ impl<'a> Lifter<'a> {
             return;
         }
         if op == "pkt_header" {
-            match args.get(1).map(|t| super::headers::header_of_tag(&self.module, t)) {
+            match args
+                .get(1)
+                .map(|t| super::headers::header_of_tag(&self.module, t))
+            {
                 Some(Ok(h)) => {
                     if let Some(d) = dest {
                         self.vals.insert(d.clone(), Lowered::Ptr(Ptr::Header(h, 0)));
@@ -334,6 +337,7 @@ impl<'a> Lifter<'a> {
                 self.ins(InstKind::MapErase { state, key }, &[]);
             }
             "lpm_insert" | "lpm_erase" => self.translate_lpm(op, args, dest),
+            "meter_execute" | "meter_set_rates" => self.translate_meter(op, args, dest),
             "map_size" | "emap_size" | "lpm_size" => {
                 let v = self.ins1(
                     InstKind::Opaque {

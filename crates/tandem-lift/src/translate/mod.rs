@@ -50,6 +50,7 @@ mod access;
 mod api;
 mod headers;
 mod lpm;
+mod meter;
 mod scan;
 use crate::layout;
 use crate::srcmap::{SrcMap, UserLoc};
@@ -127,6 +128,7 @@ struct MemberUse {
     key_bounds: BTreeSet<u64>,
     val_bounds: BTreeSet<u64>,
     vec_size_used: bool,
+    meter: Option<(u64, tandem_ir::MeterUnit)>, // len, unit
     conflict: Option<String>,
     conflict_loc: Option<SrcLoc>,
 }
@@ -170,6 +172,7 @@ pub(crate) struct Lifter<'a> {
     // pass 2
     map_states: HashMap<usize, StateId>,
     vec_states: HashMap<usize, VecState>,
+    meter_states: HashMap<usize, StateId>,
     /// 32-bit versions of vector indices made in a block (`narrow32`), so a get and a set of
     /// the same index use one value (the partitioner fuses them into one register access).
     narrowed: HashMap<(Value, Block), Value>,
@@ -237,6 +240,7 @@ impl<'a> Lifter<'a> {
             call_targets: HashSet::new(),
             map_states: HashMap::new(),
             vec_states: HashMap::new(),
+            meter_states: HashMap::new(),
             narrowed: HashMap::new(),
             scalar_states: HashMap::new(),
             vals: HashMap::new(),
@@ -477,6 +481,9 @@ impl<'a> Lifter<'a> {
                     .module
                     .add_state(format!("{name}_size"), StateKind::Scalar { ty: Type::I64 });
                 self.vec_states.insert(mi, VecState { vec: size, size });
+            } else if let Some((len, unit)) = u.meter {
+                let id = self.module.add_state(name, StateKind::Meter { len, unit });
+                self.meter_states.insert(mi, id);
             } else if let Some(w) = u.scalar_width {
                 let id = self
                     .module
