@@ -633,6 +633,12 @@ impl Gen<'_, '_> {
                 let sname = self.state_name(*state);
                 format!("ops->scalar_load(ops->ctx, S_{sname})")
             }
+            // The packet's arrival time and its length as the NF sees it.
+            InstKind::MeterExecute { state, index } => {
+                let sname = self.state_name(*state);
+                let i = self.val(*index);
+                format!("ops->meter_execute(ops->ctx, S_{sname}, {i}, pkt->now_ns, pkt->len)")
+            }
             InstKind::Opaque { name, args, .. } => {
                 return self.emit_opaque(name, args, &data.results);
             }

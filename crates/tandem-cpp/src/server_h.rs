@@ -1,21 +1,21 @@
 //! `tandem/server.h`: the ABI between a generated `server.cc` and the Tandem runtime.
 
 /// The ABI version (`TANDEM_SERVER_ABI_VERSION`, returned by `tandem_server_abi_version`).
-pub const SERVER_ABI_VERSION: u32 = 1;
+pub const SERVER_ABI_VERSION: u32 = 2;
 
 /// Where `server.cc` includes the header from.
 pub const SERVER_H_PATH: &str = "tandem/server.h";
 
 /// The header text.
 pub const SERVER_H: &str = r#"// tandem/server.h — the ABI between a generated server partition (server.cc) and the
-// Tandem runtime. Version 1. C ABI; the runtime loads server.so and calls
+// Tandem runtime. Version 2 (version 2: meter_execute). C ABI; the runtime loads server.so and calls
 // tandem_server_process once per packet that the switch sent to the server.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#define TANDEM_SERVER_ABI_VERSION 1u
+#define TANDEM_SERVER_ABI_VERSION 2u
 
 extern "C" {
 
@@ -41,6 +41,10 @@ typedef struct tandem_state_ops {
     // against the packet; results[0..nresults] receive its results.
     void (*opaque)(void* ctx, const char* name, const uint64_t* args, uint32_t nargs,
                    uint64_t* results, uint32_t nresults, uint8_t* pkt, uint32_t len);
+    // Executes meter `index` of a meter array for a packet of `frame_len` bytes that arrived
+    // at `now_ns` (NF IR `meter.execute`); the colour: 0 green, 1 yellow, 2 red.
+    uint8_t (*meter_execute)(void* ctx, uint32_t state, uint64_t index, uint64_t now_ns,
+                             uint64_t frame_len);
 } tandem_state_ops;
 
 // The packet as the NF sees it: the transfer header removed and the original EtherType

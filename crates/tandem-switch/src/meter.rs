@@ -49,6 +49,33 @@ impl MeterCell {
         }
     }
 
+    /// The seven words `cir, cburst, pir, pburst, tc, tp, last_ns`.
+    pub fn words(&self) -> [u64; 7] {
+        [
+            self.cir,
+            self.cburst,
+            self.pir,
+            self.pburst,
+            self.tc,
+            self.tp,
+            self.last_ns,
+        ]
+    }
+
+    /// The inverse of [`MeterCell::words`].
+    pub fn from_words(w: &[u64; 7]) -> MeterCell {
+        let [cir, cburst, pir, pburst, tc, tp, last_ns] = *w;
+        MeterCell {
+            cir,
+            cburst,
+            pir,
+            pburst,
+            tc,
+            tp,
+            last_ns,
+        }
+    }
+
     /// Executes the meter for `units` at `now_ns`; the colour.
     pub fn execute(&mut self, now_ns: u64, units: u64) -> u8 {
         if self.cir == 0 && self.cburst == 0 && self.pir == 0 && self.pburst == 0 {
