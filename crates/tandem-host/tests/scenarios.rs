@@ -35,6 +35,7 @@ const NFS: &[&str] = &[
     "pktcount",
     "cmsketch",
     "lpmrouter",
+    "ratelimit",
 ];
 
 fn run_all(nf: &str) {
@@ -99,7 +100,8 @@ nf_tests!(
     trojan,
     pktcount,
     cmsketch,
-    lpmrouter
+    lpmrouter,
+    ratelimit
 );
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the

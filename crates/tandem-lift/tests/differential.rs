@@ -65,3 +65,9 @@ fn cmsketch_lifted_matches_native() {
 fn lpmrouter_lifted_matches_native() {
     differential("lpmrouter", Plan::Plain, "enterprise", 12_000);
 }
+
+/// Meters: colours and bucket state (rates, levels, last refill time) equal bit for bit.
+#[test]
+fn ratelimit_lifted_matches_native() {
+    differential("ratelimit", Plan::Plain, "datamining", 12_000);
+}

@@ -70,6 +70,7 @@ pub const EXAMPLES: &[&str] = &[
     "pktcount",
     "cmsketch",
     "lpmrouter",
+    "ratelimit",
 ];
 
 /// The native build of `src`, configured from `<src>.toml` when there is one.
