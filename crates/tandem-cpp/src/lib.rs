@@ -338,6 +338,13 @@ impl Gen<'_, '_> {
             );
         }
         out.push_str("    (void)hdrs;\n    (void)ops;\n");
+        let meters = self.view.module.process.insts.iter().any(|(i, d)| {
+            matches!(d.kind, InstKind::MeterExecute { .. }) && self.view.runs_inst(S, i)
+        });
+        if meters {
+            // Meters count the frame as it arrived (pushes and pops do not change it).
+            out.push_str("    const uint64_t arrival_len = pkt->len;\n");
+        }
         match fields.get("fate") {
             Some(i) => {
                 let _ = writeln!(
@@ -392,6 +399,17 @@ impl Gen<'_, '_> {
         }
         if let Some(i) = fields.get("fate") {
             let _ = writeln!(out, "    out[{i}] = fate;");
+        }
+        if relayouts(self.view.module) {
+            let sizes = if self.view.module.headers.is_empty() {
+                "nullptr"
+            } else {
+                "kHeaderSizes"
+            };
+            let _ = writeln!(
+                out,
+                "    tandem_deparse(pkt, &hdrs, kDeparse, sizeof(kDeparse) / sizeof(kDeparse[0]), {sizes});"
+            );
         }
         out.push_str("    return 0;\n}\n");
         Ok(out)
@@ -633,11 +651,11 @@ impl Gen<'_, '_> {
                 let sname = self.state_name(*state);
                 format!("ops->scalar_load(ops->ctx, S_{sname})")
             }
-            // The packet's arrival time and its length as the NF sees it.
+            // The packet's arrival time and length.
             InstKind::MeterExecute { state, index } => {
                 let sname = self.state_name(*state);
                 let i = self.val(*index);
-                format!("ops->meter_execute(ops->ctx, S_{sname}, {i}, pkt->now_ns, pkt->len)")
+                format!("ops->meter_execute(ops->ctx, S_{sname}, {i}, pkt->now_ns, arrival_len)")
             }
             InstKind::Opaque { name, args, .. } => {
                 return self.emit_opaque(name, args, &data.results);
@@ -750,6 +768,25 @@ impl Gen<'_, '_> {
                 self.line(1, &format!("fate = 0x10000u | ({p} & 0xffffu);  // send"));
             }
             InstKind::Drop => self.line(1, "fate = 0;  // drop"),
+            InstKind::HdrPush { header } => {
+                let size = header.size();
+                self.line(
+                    1,
+                    &format!(
+                        "tandem_push(&hdrs, {}, {size}u);  // hdr.push {header}",
+                        header_const(*header)
+                    ),
+                );
+            }
+            InstKind::HdrPop { header } => {
+                self.line(
+                    1,
+                    &format!(
+                        "tandem_pop(&hdrs, {});  // hdr.pop {header}",
+                        header_const(*header)
+                    ),
+                );
+            }
             InstKind::Opaque { name, args, .. } => self.emit_opaque(name, args, &[])?,
             InstKind::Const { .. }
             | InstKind::Jump { .. }
@@ -833,11 +870,32 @@ fn header_const(h: Header) -> String {
     }
 }
 
-/// The declared headers' numbers and the NF's parse-graph edges for `tandem_parse_with`
-/// (empty when the NF declares no headers).
+/// Whether `process` pushes or pops a header.
+fn relayouts(module: &tandem_ir::Module) -> bool {
+    module
+        .process
+        .insts
+        .iter()
+        .any(|(_, d)| matches!(d.kind, InstKind::HdrPush { .. } | InstKind::HdrPop { .. }))
+}
+
+/// The declared headers' numbers and the NF's parse-graph edges for `tandem_parse_with`, and
+/// the deparse order when the NF pushes or pops headers (empty when it needs none of these).
 fn parse_graph_tables(module: &tandem_ir::Module) -> String {
+    let mut deparse = String::new();
+    if relayouts(module) {
+        let order: Vec<String> = tandem_ir::deparse_order(module)
+            .into_iter()
+            .map(header_const)
+            .collect();
+        let _ = writeln!(
+            deparse,
+            "// The deparse order (tandem_ir::deparse_order): the frame after a push or pop.\n[[maybe_unused]] const int kDeparse[] = {{{}}};\n",
+            order.join(", ")
+        );
+    }
     if module.headers.is_empty() {
-        return String::new();
+        return deparse;
     }
     let mut out = String::from(
         "// Declared headers and the NF's parse-graph edges (NF IR `header`/`parse`).\nenum {\n",
@@ -845,14 +903,14 @@ fn parse_graph_tables(module: &tandem_ir::Module) -> String {
     for (i, h) in module.headers.iter().enumerate() {
         let _ = writeln!(out, "    {} = {},", header_const(*h), i + 4);
     }
-    out.push_str("};\nconst uint32_t kHeaderSizes[] = {");
+    out.push_str("};\n[[maybe_unused]] const uint32_t kHeaderSizes[] = {");
     let sizes: Vec<String> = module
         .headers
         .iter()
         .map(|h| h.size().to_string())
         .collect();
     out.push_str(&sizes.join(", "));
-    out.push_str("};\nconst tandem_parse_edge kParseEdges[] = {\n");
+    out.push_str("};\n[[maybe_unused]] const tandem_parse_edge kParseEdges[] = {\n");
     for e in &module.parse_edges {
         let (at, bytes) = e.select.map_or((0, 0), |f| (f.byte_offset(), f.bits() / 8));
         let _ = writeln!(
@@ -864,6 +922,7 @@ fn parse_graph_tables(module: &tandem_ir::Module) -> String {
         );
     }
     out.push_str("};\n\n");
+    out.push_str(&deparse);
     out
 }
 

@@ -1,21 +1,23 @@
 //! `tandem/server.h`: the ABI between a generated `server.cc` and the Tandem runtime.
 
 /// The ABI version (`TANDEM_SERVER_ABI_VERSION`, returned by `tandem_server_abi_version`).
-pub const SERVER_ABI_VERSION: u32 = 2;
+pub const SERVER_ABI_VERSION: u32 = 3;
 
 /// Where `server.cc` includes the header from.
 pub const SERVER_H_PATH: &str = "tandem/server.h";
 
 /// The header text.
 pub const SERVER_H: &str = r#"// tandem/server.h — the ABI between a generated server partition (server.cc) and the
-// Tandem runtime. Version 2 (version 2: meter_execute). C ABI; the runtime loads server.so and calls
+// Tandem runtime. Version 3 (version 2: a partition that pushes or pops headers may point
+// `data` at a frame of another length, which the runtime copies out right after the call;
+// version 3: meter_execute). C ABI; the runtime loads server.so and calls
 // tandem_server_process once per packet that the switch sent to the server.
 #pragma once
 #include <stddef.h>
 #include <stdint.h>
 #include <string.h>
 
-#define TANDEM_SERVER_ABI_VERSION 2u
+#define TANDEM_SERVER_ABI_VERSION 3u
 
 extern "C" {
 
@@ -72,8 +74,16 @@ enum { TANDEM_ETH = 0, TANDEM_IPV4 = 1, TANDEM_TCP = 2, TANDEM_UDP = 3 };
 // Declared headers (the NF's `TANDEM_HEADER`s) are numbered from 4 in declaration order.
 #define TANDEM_MAX_HEADERS 32
 
+#define TANDEM_SCRATCH 512
+
 struct tandem_headers {
     int32_t off[TANDEM_MAX_HEADERS];  // byte offset of each header, -1 when absent
+    uint32_t end;        // where the parsed headers end (the payload starts)
+    uint32_t ipv4_len;   // the parsed IPv4 header's length, options included
+    uint32_t frame_len;  // offsets from here on are pushed headers, in `scratch`
+    uint32_t used;
+    int relaid;          // a push or pop changed which headers are present
+    uint8_t scratch[TANDEM_SCRATCH];
 };
 
 // One parse-graph edge: after header `from`, when its `sel_bytes`-byte field at `sel_at`
@@ -101,8 +111,14 @@ static inline tandem_headers tandem_parse_with(const uint8_t* p, uint32_t len,
                                                const uint32_t* sizes) {
     tandem_headers h;
     for (int i = 0; i < TANDEM_MAX_HEADERS; i++) h.off[i] = -1;
+    h.end = 0;
+    h.ipv4_len = 0;
+    h.frame_len = len;
+    h.used = 0;
+    h.relaid = 0;
     if (len < 14) return h;
     h.off[TANDEM_ETH] = 0;
+    h.end = 14;
     int cur = TANDEM_ETH;
     uint32_t at = 0, end = 14;
     for (unsigned step = 0; step <= nedges + 3; step++) {
@@ -127,11 +143,54 @@ static inline tandem_headers tandem_parse_with(const uint8_t* p, uint32_t len,
             next_end = end + size;
         }
         h.off[e->to] = (int32_t)end;
+        if (e->to == TANDEM_IPV4) h.ipv4_len = next_end - end;
         cur = e->to;
         at = end;
         end = next_end;
+        h.end = end;
     }
     return h;
+}
+
+// Byte `i` of the frame, or of a pushed header (offsets from frame_len on).
+static inline uint8_t* tandem_byte(tandem_packet* pkt, tandem_headers* h, uint32_t i) {
+    return i < h->frame_len ? &pkt->data[i] : &h->scratch[i - h->frame_len];
+}
+
+// NF IR `hdr.push`: header `id` (of `size` bytes) present with every byte 0.
+static inline void tandem_push(tandem_headers* h, int id, uint32_t size) {
+    if (h->off[id] >= 0 || h->used + size > TANDEM_SCRATCH) return;
+    memset(h->scratch + h->used, 0, size);
+    h->off[id] = (int32_t)(h->frame_len + h->used);
+    h->used += size;
+    h->relaid = 1;
+}
+
+// NF IR `hdr.pop`.
+static inline void tandem_pop(tandem_headers* h, int id) {
+    if (h->off[id] < 0) return;
+    h->off[id] = -1;
+    h->relaid = 1;
+}
+
+// After a push or pop: the frame as a deparser emits it (the present headers in `order`,
+// then the bytes after the parsed headers), in a buffer of this thread's; `pkt` points at it.
+static inline void tandem_deparse(tandem_packet* pkt, tandem_headers* h, const int* order,
+                                  unsigned n, const uint32_t* sizes) {
+    static thread_local uint8_t buf[65536 + TANDEM_SCRATCH];
+    if (!h->relaid) return;
+    uint32_t len = 0;
+    for (unsigned k = 0; k < n; k++) {
+        int id = order[k];
+        if (h->off[id] < 0) continue;
+        uint32_t at = (uint32_t)h->off[id];
+        uint32_t size = id == TANDEM_ETH ? 14 : id == TANDEM_IPV4 ? (at < h->frame_len ? h->ipv4_len : 20)
+                      : id == TANDEM_TCP ? 20 : id == TANDEM_UDP ? 8 : sizes[id - 4];
+        for (uint32_t i = 0; i < size && len < sizeof(buf); i++) buf[len++] = *tandem_byte(pkt, h, at + i);
+    }
+    for (uint32_t i = h->end; i < h->frame_len && len < sizeof(buf); i++) buf[len++] = pkt->data[i];
+    pkt->data = buf;
+    pkt->len = len;
 }
 
 static inline tandem_headers tandem_parse(const uint8_t* p, uint32_t len) {
@@ -143,7 +202,8 @@ static inline uint64_t tandem_read(const tandem_packet* pkt, const tandem_header
                                    uint32_t at, uint32_t bytes) {
     if (h->off[hdr] < 0) return 0;
     uint64_t v = 0;
-    for (uint32_t i = 0; i < bytes; i++) v = (v << 8) | pkt->data[(uint32_t)h->off[hdr] + at + i];
+    for (uint32_t i = 0; i < bytes; i++)
+        v = (v << 8) | *tandem_byte((tandem_packet*)pkt, (tandem_headers*)h, (uint32_t)h->off[hdr] + at + i);
     return v;
 }
 
@@ -152,7 +212,7 @@ static inline void tandem_write(tandem_packet* pkt, const tandem_headers* h, int
                                 uint32_t at, uint32_t bytes, uint64_t v) {
     if (h->off[hdr] < 0) return;
     for (uint32_t i = 0; i < bytes; i++)
-        pkt->data[(uint32_t)h->off[hdr] + at + bytes - 1 - i] = (uint8_t)(v >> (8 * i));
+        *tandem_byte(pkt, (tandem_headers*)h, (uint32_t)h->off[hdr] + at + bytes - 1 - i) = (uint8_t)(v >> (8 * i));
 }
 
 static inline uint64_t tandem_mask(unsigned bits) {

@@ -7,7 +7,7 @@ use std::process::Command;
 
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-const NFS: [&str; 9] = [
+const NFS: [&str; 10] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -16,6 +16,7 @@ const NFS: [&str; 9] = [
     "statefilter",
     "trojan",
     "lpmrouter",
+    "vxlangw",
     "ratelimit",
 ];
 

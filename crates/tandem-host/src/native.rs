@@ -146,11 +146,12 @@ impl NativeNf {
         self.timer_interval_ns
     }
 
-    /// Runs process() on `frame` (rewritten in place). Returns the egress port, or `None`
+    /// Runs process() on `frame` (rewritten in place, or replaced when the NF pushed or popped a
+    /// header). Returns the egress port, or `None`
     /// when the NF dropped the packet.
     pub fn process(
         &mut self,
-        frame: &mut [u8],
+        frame: &mut Vec<u8>,
         in_port: u32,
         now_ns: u64,
     ) -> Result<Option<u32>, NfError> {
@@ -184,6 +185,12 @@ impl NativeNf {
                 index,
                 message: c_error(&err),
             });
+        }
+        if pkt.data != frame.as_mut_ptr() || pkt.len != len {
+            // ABI v2: a push or pop rebuilt the frame in a buffer of the NF's thread.
+            // SAFETY: the NF points `data` at `len` valid bytes that stay until its next call.
+            let rebuilt = unsafe { std::slice::from_raw_parts(pkt.data, pkt.len as usize) };
+            *frame = rebuilt.to_vec();
         }
         Ok(u32::try_from(pkt.out_port).ok())
     }

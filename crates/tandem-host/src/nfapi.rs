@@ -54,7 +54,7 @@ pub const HEADERS: &[(&str, &str)] = &[
 ];
 
 /// The ABI version the runtime speaks (`TANDEM_NF_ABI_VERSION` in abi.hh).
-pub const ABI_VERSION: u32 = 1;
+pub const ABI_VERSION: u32 = 2;
 
 /// A stable fingerprint of the headers (FNV-1a), used to key caches.
 pub fn fingerprint() -> u64 {

@@ -84,7 +84,8 @@ fn non_ip_and_truncated_frames_are_dropped_without_reading_out_of_bounds() {
     for cut in 0..full.len() {
         // An exact-size heap buffer, so an out-of-bounds read would be caught by tools like
         // ASan/valgrind, and would at least corrupt nothing here.
-        let mut f = full[..cut].to_vec().into_boxed_slice();
+        let mut f = full[..cut].to_vec();
+        f.shrink_to_fit();
         let out = nf.process(&mut f, 0, 1).unwrap();
         assert_eq!(out.is_some(), cut >= 34, "prefix of {cut} bytes");
     }

@@ -273,6 +273,9 @@ pub enum Effect {
     Field(HeaderField),
     /// A state object. Text: `state NAME`.
     State(StateId),
+    /// Which headers are present (`hdr.valid` reads it, `hdr.push`/`hdr.pop` change it).
+    /// Text: `layout`.
+    Layout,
     /// The packet's fate (send/drop). Text: `action`.
     Action,
     /// Anything at all (unknown code). Text: `all`.
@@ -345,7 +348,7 @@ pub enum InstKind {
         /// Value when false.
         if_false: Value,
     },
-    /// `vR:iN = bswap a` — reverse the bytes of `a` (`N` a multiple of 16).
+    /// `vR:iN = bswap a` — reverse the bytes of `a` (`N` a multiple of 8; LLVM has multiples of 16, and declared headers have 3-, 5- and 7-byte fields).
     Bswap {
         /// The operand.
         arg: Value,
@@ -372,6 +375,18 @@ pub enum InstKind {
     },
     /// `vR:i1 = hdr.valid HEADER` — is the header present in this packet.
     HdrValid {
+        /// The header.
+        header: Header,
+    },
+    /// `hdr.push HEADER` — make the header present, all fields 0, at its place in the
+    /// deparse order ([`crate::deparse_order`]); nothing when it is present already.
+    HdrPush {
+        /// The header.
+        header: Header,
+    },
+    /// `hdr.pop HEADER` — make the header absent (its bytes leave the frame); nothing when it
+    /// is absent.
+    HdrPop {
         /// The header.
         header: Header,
     },
@@ -559,6 +574,8 @@ impl InstKind {
             InstKind::Const { .. }
             | InstKind::HdrRead { .. }
             | InstKind::HdrValid { .. }
+            | InstKind::HdrPush { .. }
+            | InstKind::HdrPop { .. }
             | InstKind::MetaRead { .. }
             | InstKind::ScalarLoad { .. }
             | InstKind::Drop

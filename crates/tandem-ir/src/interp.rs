@@ -1053,11 +1053,42 @@ pub struct Interpreter<'m> {
     options: InterpOptions,
 }
 
+impl Ctx<'_> {
+    /// The frame as a deparser emits it: the present headers in the deparse order, then the
+    /// bytes after the parsed headers. Without a push or pop, the bytes as they are.
+    fn frame(&self) -> Vec<u8> {
+        if !self.relaid {
+            return self.bytes.clone();
+        }
+        let mut out = Vec::with_capacity(self.bytes.len());
+        for h in crate::deparse_order(self.module) {
+            let Some(at) = self.hdrs.get(h) else { continue };
+            let parsed = at < self.frame_len;
+            let len = if h == crate::Header::Ipv4 && parsed {
+                self.hdrs.ipv4_len
+            } else {
+                h.size()
+            };
+            out.extend_from_slice(self.bytes.get(at..at + len).unwrap_or_default());
+        }
+        out.extend_from_slice(
+            self.bytes
+                .get(self.hdrs.end..self.frame_len)
+                .unwrap_or_default(),
+        );
+        out
+    }
+}
+
 struct Ctx<'a> {
     module: &'a Module,
     vals: Vec<u64>,
     bytes: Vec<u8>,
     hdrs: HeaderOffsets,
+    /// The frame's length; pushed headers live after it in `bytes` until [`Ctx::frame`].
+    frame_len: usize,
+    /// Whether a push or pop changed which headers are present.
+    relaid: bool,
     action: Action,
     steps: u64,
 }
@@ -1094,6 +1125,8 @@ impl<'m> Interpreter<'m> {
             vals: vec![0; f.values.len()],
             bytes: packet.bytes.clone(),
             hdrs: HeaderOffsets::parse_in(m, &packet.bytes),
+            frame_len: packet.bytes.len(),
+            relaid: false,
             action: Action::Drop,
             steps: 0,
         };
@@ -1120,7 +1153,7 @@ impl<'m> Interpreter<'m> {
                     Flow::Return => {
                         return Ok(Outcome {
                             action: cx.action,
-                            packet: cx.bytes,
+                            packet: cx.frame(),
                             steps: cx.steps,
                         })
                     }
@@ -1184,6 +1217,8 @@ impl<'m> Machine<'m> {
                 vals: vec![0; module.process.values.len()],
                 bytes: packet.bytes.clone(),
                 hdrs: HeaderOffsets::parse_in(module, &packet.bytes),
+                frame_len: packet.bytes.len(),
+                relaid: false,
                 action: Action::Drop,
                 steps: 0,
             },
@@ -1218,9 +1253,10 @@ impl<'m> Machine<'m> {
         self.cx.set(v, x)
     }
 
-    /// The packet bytes, with header writes so far.
-    pub fn bytes(&self) -> &[u8] {
-        &self.cx.bytes
+    /// The frame as it would leave now: header writes so far, pushed and popped headers in
+    /// the deparse order.
+    pub fn bytes(&self) -> Vec<u8> {
+        self.cx.frame()
     }
 
     /// Replaces the packet bytes (same frame with other header values; header presence and
@@ -1411,6 +1447,20 @@ impl Ctx<'_> {
             InstKind::HdrValid { header } => {
                 let v = u64::from(self.hdrs.get(*header).is_some());
                 self.set(res(0)?, v)?;
+            }
+            InstKind::HdrPush { header } => {
+                if self.hdrs.get(*header).is_none() {
+                    let at = self.bytes.len();
+                    self.bytes.resize(at + header.size(), 0);
+                    self.hdrs.set(*header, at);
+                    self.relaid = true;
+                }
+            }
+            InstKind::HdrPop { header } => {
+                if self.hdrs.get(*header).is_some() {
+                    self.hdrs.remove(*header);
+                    self.relaid = true;
+                }
             }
             InstKind::MetaRead { meta } => {
                 let v = match meta {

@@ -48,7 +48,7 @@
 //!   (`shl`, `lshr`) or all sign bits (`ashr`) — as P4 does; C++ leaves this undefined.
 //! * `icmp` predicates `eq ne ult ule ugt uge slt sle sgt sge` give `i1` (1 = true).
 //! * `zext`/`sext` widen, `trunc` keeps the low bits; `select c, a, b` is `a` if `c == 1`.
-//! * `bswap` reverses the bytes of an `iN` with `N` a multiple of 16 (LLVM's `llvm.bswap`).
+//! * `bswap` reverses the bytes of an `iN` with `N` a multiple of 8 (LLVM's `llvm.bswap`, and whole fields of declared headers).
 //! * `const` results are given in decimal in the text form.
 //!
 //! ## Headers and byte order
@@ -80,7 +80,12 @@
 //! field do not change presence or offsets. `hdr.valid h` tests presence. As in P4,
 //! reading a field of an absent header gives 0 and writing one does nothing: the lifter turns
 //! `tcp ? tcp->sport : udp->sport` into two reads and a `select`, and a store through such a
-//! pointer into guarded writes. The packet length never changes.
+//! pointer into guarded writes. `hdr.push h` makes `h` present with every field 0 and
+//! `hdr.pop h` makes it absent (each does nothing when `h` already is / is not present); the
+//! frame that leaves is then, as a P4 deparser emits it, the present headers in
+//! [`deparse_order`] (a parsed IPv4 header with its options) followed by the bytes after the
+//! parsed headers — so a header pushed before another keeps every other header's fields as
+//! they are. `meta.read length` stays the arrival length.
 //!
 //! ## Metadata
 //! `meta.read in_port: i16` (arrival port), `meta.read length: i16` (frame length in bytes,

@@ -604,11 +604,14 @@ pub struct InstEffects {
 impl Module {
     /// The read and write sets of an instruction of this module.
     ///
-    /// Header presence and packet metadata never change, so `hdr.valid` and `meta.read` have
-    /// no effects. `map.find` on an **expiring** map also writes it (a hit refreshes the
-    /// entry's last-use time); `map.insert` reads and writes its map (capacity check, expiry);
-    /// `map.erase` writes it; `meter.execute` reads and writes its meter array (the packet's
-    /// time and length it also reads never change). `send`/`drop` write `action`. `opaque` has its declared sets.
+    /// Packet metadata never changes, so `meta.read` has no effects; `hdr.valid` reads the
+    /// `layout`, which `hdr.push`/`hdr.pop` read and write (with every field of their header:
+    /// a pushed header's fields become 0, a popped one's read 0). `map.find` on an
+    /// **expiring** map also writes it (a hit refreshes the entry's last-use time);
+    /// `map.insert` reads and writes its map (capacity check, expiry); `map.erase` writes it;
+    /// `meter.execute` reads and writes its meter array (the packet's time and arrival
+    /// length it also reads never change). `send`/`drop` write `action`. `opaque` has its
+    /// declared sets.
     pub fn inst_effects(&self, kind: &InstKind) -> InstEffects {
         let (mut reads, mut writes) = (Vec::new(), Vec::new());
         match kind {
@@ -637,6 +640,12 @@ impl Module {
                 reads.push(Effect::State(*state));
                 writes.push(Effect::State(*state));
             }
+            InstKind::HdrValid { .. } => reads.push(Effect::Layout),
+            InstKind::HdrPush { header } | InstKind::HdrPop { header } => {
+                reads.push(Effect::Layout);
+                writes.push(Effect::Layout);
+                writes.extend(header.fields().map(Effect::Field));
+            }
             InstKind::Send { .. } | InstKind::Drop => writes.push(Effect::Action),
             InstKind::Opaque {
                 reads: r,
@@ -653,7 +662,6 @@ impl Module {
             | InstKind::Select { .. }
             | InstKind::Bswap { .. }
             | InstKind::Hash { .. }
-            | InstKind::HdrValid { .. }
             | InstKind::MetaRead { .. }
             | InstKind::Jump { .. }
             | InstKind::Brif { .. }

@@ -744,6 +744,7 @@ impl Parser {
                 self.ident("an effect (`payload`, a field, `state NAME`, `action`, `all`)")?;
             let e = match s.as_str() {
                 "payload" => Effect::Payload,
+                "layout" => Effect::Layout,
                 "action" => Effect::Action,
                 "all" => Effect::All,
                 "state" => Effect::State(self.state_ref()?),
@@ -871,13 +872,17 @@ impl Parser {
                     }
                 }
             }
-            "hdr.valid" => {
+            "hdr.valid" | "hdr.push" | "hdr.pop" => {
                 let (h, ht) =
                     self.ident("a header (`eth`, `ipv4`, `tcp`, `udp` or a declared one)")?;
                 let Some(header) = self.module.header_by_name(&h) else {
                     return self.err_at(&ht, format!("unknown header `{h}`"));
                 };
-                InstKind::HdrValid { header }
+                match op {
+                    "hdr.valid" => InstKind::HdrValid { header },
+                    "hdr.push" => InstKind::HdrPush { header },
+                    _ => InstKind::HdrPop { header },
+                }
             }
             "meta.read" => {
                 let (m, mt) = self.ident("`in_port`, `length` or `now`")?;

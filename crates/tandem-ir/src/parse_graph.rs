@@ -69,6 +69,10 @@ pub struct HeaderOffsets {
     pub udp: Option<usize>,
     /// Declared headers present, in parse order.
     pub declared: Vec<(Header, usize)>,
+    /// Where parsing stopped: the payload starts here (0 for a frame without Ethernet).
+    pub end: usize,
+    /// The parsed IPv4 header's length (`4*ihl`, options included).
+    pub ipv4_len: usize,
 }
 
 impl HeaderOffsets {
@@ -93,13 +97,25 @@ impl HeaderOffsets {
         }
     }
 
-    fn set(&mut self, header: Header, off: usize) {
+    /// Records `header` at `off`.
+    pub fn set(&mut self, header: Header, off: usize) {
         match header {
             Header::Eth => self.eth = Some(off),
             Header::Ipv4 => self.ipv4 = Some(off),
             Header::Tcp => self.tcp = Some(off),
             Header::Udp => self.udp = Some(off),
             h => self.declared.push((h, off)),
+        }
+    }
+
+    /// Marks `header` absent.
+    pub fn remove(&mut self, header: Header) {
+        match header {
+            Header::Eth => self.eth = None,
+            Header::Ipv4 => self.ipv4 = None,
+            Header::Tcp => self.tcp = None,
+            Header::Udp => self.udp = None,
+            h => self.declared.retain(|(d, _)| *d != h),
         }
     }
 }
@@ -134,6 +150,7 @@ fn parse_with(edges: &[ParseEdge], bytes: &[u8]) -> HeaderOffsets {
         return h;
     };
     h.eth = Some(0);
+    h.end = end;
     let (mut cur, mut at) = (Header::Eth, 0);
     // Each header is present at most once: the verifier refuses cycles, and the bound makes
     // a malformed graph stop instead of looping.
@@ -151,7 +168,11 @@ fn parse_with(edges: &[ParseEdge], bytes: &[u8]) -> HeaderOffsets {
             break;
         };
         h.set(e.to, end);
+        if e.to == Header::Ipv4 {
+            h.ipv4_len = next_end - end;
+        }
         (cur, at, end) = (e.to, end, next_end);
+        h.end = end;
     }
     h
 }

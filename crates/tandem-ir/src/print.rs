@@ -208,6 +208,7 @@ fn effects(module: &Module, es: &[Effect]) -> String {
         .iter()
         .map(|e| match e {
             Effect::Payload => "payload".to_string(),
+            Effect::Layout => "layout".to_string(),
             Effect::Field(f) => f.name().to_string(),
             Effect::State(s) => format!("state {}", state_name(module, *s)),
             Effect::Action => "action".to_string(),
@@ -245,6 +246,8 @@ fn write_inst(out: &mut String, module: &Module, func: &Function, inst: Inst) {
         InstKind::HdrRead { field } => format!("hdr.read {field}"),
         InstKind::HdrWrite { field, value } => format!("hdr.write {field}, {value}"),
         InstKind::HdrValid { header } => format!("hdr.valid {header}"),
+        InstKind::HdrPush { header } => format!("hdr.push {header}"),
+        InstKind::HdrPop { header } => format!("hdr.pop {header}"),
         InstKind::MetaRead { meta } => format!("meta.read {meta}"),
         InstKind::MapFind { state, key } => {
             format!("map.find {}({})", state_name(module, *state), values(key))

@@ -44,9 +44,9 @@
 //! 16. `icmp`: two operands of the same type, one `i1` result.
 //! 17. `zext`/`sext`: result strictly wider than the operand; `trunc`: strictly narrower.
 //! 18. `select c, a, b`: `c: i1`, `a`, `b` and the result of one type. `bswap`: operand and
-//!     result of one type whose width is a multiple of 16.
+//!     result of one type whose width is a multiple of 8.
 //! 19. `hdr.read f`: one result of the field's width; `hdr.write f, v`: `v` has the field's
-//!     width, no results. `hdr.valid`: one `i1` result. `meta.read`: one result of the
+//!     width, no results. `hdr.valid`: one `i1` result; `hdr.push`/`hdr.pop`: none. `meta.read`: one result of the
 //!     item's type (`in_port: i16`, `length: i16`, `now: i64`).
 //! 20. `map.find/insert/erase` name a hashmap, expiring map or LPM map; keys are the fields of
 //!     the key layout; `map.insert` values are the fields of the value layout. `map.find`
@@ -802,9 +802,9 @@ impl<'m> Verifier<'m> {
             }
             InstKind::Bswap { arg } => {
                 if let Some(ty) = t(*arg) {
-                    if ty.bits() % 16 != 0 {
+                    if ty.bits() % 8 != 0 {
                         errs.push(format!(
-                            "bswap needs a width that is a multiple of 16, not {ty}"
+                            "bswap needs a width that is a multiple of 8, not {ty}"
                         ));
                     }
                     expect_results(&mut errs, &[ty]);
@@ -832,6 +832,10 @@ impl<'m> Verifier<'m> {
             InstKind::HdrValid { header } => {
                 self.known_header(&mut errs, *header);
                 expect_results(&mut errs, &[Type::I1])
+            }
+            InstKind::HdrPush { header } | InstKind::HdrPop { header } => {
+                self.known_header(&mut errs, *header);
+                expect_results(&mut errs, &[]);
             }
             InstKind::MetaRead { meta } => expect_results(&mut errs, &[meta.ty()]),
             InstKind::MapFind { state: s, key }

@@ -141,3 +141,88 @@ fn the_verifier_refuses_bad_graphs() {
     let e = bad("parse eth.ethertype == 0x18100 -> vlan\n");
     assert!(e.contains("does not fit"), "{e}");
 }
+
+const TAGGER: &str = "nf tagger
+
+header vlan {tci: i16, ethertype: i16}
+parse eth.ethertype == 0x8100 -> vlan
+parse vlan.ethertype == 0x800 -> ipv4
+
+fn process {
+block0:
+    v0:i1 = hdr.valid vlan
+    brif v0, block1(), block2()
+block1:
+    hdr.pop vlan
+    v1:i16 = const 0x800
+    hdr.write eth.ethertype, v1
+    v2:i16 = const 1
+    send v2
+    return
+block2:
+    hdr.push vlan
+    v3:i16 = const 0x8100
+    hdr.write eth.ethertype, v3
+    v4:i16 = const 0x800
+    hdr.write vlan.ethertype, v4
+    v5:i16 = const 42
+    hdr.write vlan.tci, v5
+    v6:i16 = const 2
+    send v6
+    return
+}
+";
+
+#[test]
+fn push_and_pop_move_the_bytes_behind_the_header() {
+    let m = parse_module(TAGGER).unwrap();
+    let interp = Interpreter::new(&m, InterpOptions::default()).unwrap();
+    let mut store = StateStore::new(&m);
+    let plain = frame(0x0800, &ipv4_udp());
+    let run = |store: &mut StateStore, bytes: Vec<u8>| {
+        interp
+            .run(
+                store,
+                &Packet {
+                    bytes,
+                    in_port: 0,
+                    timestamp_ns: 0,
+                },
+            )
+            .unwrap()
+    };
+    let out = run(&mut store, plain.clone());
+    assert_eq!(out.action, Action::Send(2));
+    let mut tagged = frame(0x8100, &[0, 42, 0x08, 0x00]);
+    tagged.extend(ipv4_udp());
+    assert_eq!(out.packet, tagged, "tag inserted after Ethernet");
+    let out = run(&mut store, tagged);
+    assert_eq!(
+        (out.action, out.packet),
+        (Action::Send(1), plain),
+        "tag removed"
+    );
+}
+
+#[test]
+fn a_pushed_header_is_all_zero_and_pushing_twice_changes_nothing() {
+    let text = TAGGER.replace(
+        "    hdr.push vlan\n",
+        "    hdr.push vlan\n    v9:i16 = hdr.read vlan.tci\n    v10:i1 = icmp eq v9, v9\n    hdr.push vlan\n",
+    );
+    let m = parse_module(&text).unwrap();
+    verify_module(&m).unwrap();
+    let interp = Interpreter::new(&m, InterpOptions::default()).unwrap();
+    let mut store = StateStore::new(&m);
+    let out = interp
+        .run(
+            &mut store,
+            &Packet {
+                bytes: frame(0x0800, &ipv4_udp()),
+                in_port: 0,
+                timestamp_ns: 0,
+            },
+        )
+        .unwrap();
+    assert_eq!(out.packet.len(), 14 + 4 + 28);
+}

@@ -156,8 +156,8 @@ fn constants_casts_bswap() {
         "fn process, block0, `v1:i16 = zext v0`: cannot zext i32 to i16",
     );
     assert_rejects(
-        "block0:\n    v0:i8 = const 1\n    v1:i8 = bswap v0\n    return\n",
-        "fn process, block0, `v1:i8 = bswap v0`: bswap needs a width that is a multiple of 16, not i8",
+        "block0:\n    v0:i12 = const 1\n    v1:i12 = bswap v0\n    return\n",
+        "fn process, block0, `v1:i12 = bswap v0`: bswap needs a width that is a multiple of 8, not i12",
     );
 }
 

@@ -66,6 +66,11 @@ fn lpmrouter_lifted_matches_native() {
     differential("lpmrouter", Plan::Plain, "enterprise", 12_000);
 }
 
+#[test]
+fn vxlangw_lifted_matches_native() {
+    differential("vxlangw", Plan::Vxlan, "enterprise", 12_000);
+}
+
 /// Meters: colours and bucket state (rates, levels, last refill time) equal bit for bit.
 #[test]
 fn ratelimit_lifted_matches_native() {

@@ -101,12 +101,13 @@ impl ServerLib {
         Ok(ServerLib { process, _lib: lib })
     }
 
-    /// Runs the server partition on `pkt` (as the NF sees it; rewritten in place) with the
-    /// transfer-header values `input`; the output values go to `output` (one per input).
+    /// Runs the server partition on `pkt` (as the NF sees it; rewritten in place, or replaced
+    /// when the partition pushes or pops headers) with the transfer-header values `input`; the
+    /// output values go to `output` (one per input).
     pub fn call(
         &self,
         primary: &mut Primary,
-        pkt: &mut [u8],
+        pkt: &mut Vec<u8>,
         in_port: u16,
         now_ns: u64,
         input: &[u64],
@@ -133,6 +134,14 @@ impl ServerLib {
             return Err(OffloadError::Server(format!(
                 "tandem_server_process returned {rc}"
             )));
+        }
+        if cpkt.data != pkt.as_mut_ptr() || cpkt.len as usize != pkt.len() {
+            // ABI v2: a push or pop rebuilt the frame in a buffer of the partition's thread.
+            // SAFETY: server.h's tandem_deparse points `data` at `len` valid bytes that stay
+            // until the next call on this thread.
+            let rebuilt = unsafe { std::slice::from_raw_parts(cpkt.data, cpkt.len as usize) };
+            let rebuilt = rebuilt.to_vec();
+            *pkt = rebuilt;
         }
         Ok(())
     }

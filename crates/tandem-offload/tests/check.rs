@@ -103,3 +103,8 @@ fn a_broken_program_fails_with_an_explanation() {
 fn lpmrouter() {
     run("lpmrouter", Addr::Plain, "enterprise");
 }
+
+#[test]
+fn vxlangw() {
+    run("vxlangw", Addr::Vxlan, "enterprise");
+}

@@ -41,7 +41,7 @@ fn random_profile() -> impl Strategy<Value = TargetProfile> {
         })
 }
 
-const NFS: [(&str, Addr, &str); 8] = [
+const NFS: [(&str, Addr, &str); 9] = [
     ("minilb", Addr::Lb, "enterprise"),
     ("mazunat", Addr::Nat, "enterprise"),
     ("l4lb", Addr::Lb, "enterprise"),
@@ -50,6 +50,7 @@ const NFS: [(&str, Addr, &str); 8] = [
     ("statefilter", Addr::Plain, "datamining"),
     ("trojan", Addr::Endhosts, "enterprise"),
     ("lpmrouter", Addr::Plain, "enterprise"),
+    ("vxlangw", Addr::Vxlan, "enterprise"),
 ];
 
 proptest! {

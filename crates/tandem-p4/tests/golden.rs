@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use tandem_p4::{generate, Arch, P4Options};
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-pub const NFS: [&str; 9] = [
+pub const NFS: [&str; 10] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -16,6 +16,7 @@ pub const NFS: [&str; 9] = [
     "statefilter",
     "trojan",
     "lpmrouter",
+    "vxlangw",
     "ratelimit",
 ];
 

@@ -207,7 +207,8 @@ fn recomputable(
         return false;
     };
     match &ctx.module.process.insts[inst].kind {
-        InstKind::HdrValid { .. } => true,
+        // Presence is the parser's unless a push or pop may change it.
+        InstKind::HdrValid { .. } => ctx.relayouts.is_empty(),
         InstKind::HdrRead { field } => !ctx.field_writers[field].iter().any(|&w| {
             parts[w.index()] < x
                 && g.can_happen_after(&ctx.info.cfg, d, w)
@@ -456,6 +457,10 @@ pub(crate) fn explain(ctx: &Context, r: &Reason, label: &str) -> String {
             "it writes `{state}`, which {via} accesses on the server; replicated state is written only by the server"
         ),
         Rule::R7 => format!("its register read-modify-write partner {via} cannot run in {label}"),
+        Rule::R8 if r.via.is_none() => r.detail.clone(),
+        Rule::R8 => format!(
+            "the header push or pop {via} before it runs on the server, so the switch would re-parse the frame it rebuilt"
+        ),
         Rule::Memory | Rule::Stages | Rule::SingleAccess | Rule::Metadata | Rule::TransferHeader => {
             r.detail.clone()
         }

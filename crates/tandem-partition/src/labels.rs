@@ -20,6 +20,10 @@
 //! * **R6** (replication) a state object that some server-only statement accesses cannot be
 //!   written on the switch: replicated state is written only by the server;
 //! * **R7** (fusion) the load and store of a register read-modify-write keep equal labels.
+//! * **R8** (relayout) a header push or pop never runs in pre (the server and post re-parse the
+//!   frames the switch hands on, and would find other headers), and a statement touching
+//!   headers that can run after a server-side push or pop loses post (post would re-parse
+//!   the frame the server rebuilt).
 //!
 //! Each removed label records *why*: the rule, the statement where the chain of removals
 //! started (its origin) and the neighbour it came through.
@@ -48,6 +52,9 @@ pub enum Rule {
     R6,
     /// R7: a register read-modify-write is placed whole.
     R7,
+    /// R8: a header push or pop runs in post or on the server, and header code after a
+    /// server-side one runs on the server too.
+    R8,
     /// Constraint 1: switch memory (SRAM, tables, stateful ALUs).
     Memory,
     /// Constraint 2: the dependency chain is longer than the pipeline.
@@ -72,6 +79,7 @@ impl Rule {
             Rule::R5 => "R5",
             Rule::R6 => "R6",
             Rule::R7 => "R7",
+            Rule::R8 => "R8",
             Rule::Memory => "C1",
             Rule::Stages => "C2",
             Rule::SingleAccess => "C3",
@@ -189,6 +197,10 @@ pub(crate) struct Context<'a> {
     pub gating_closure: Vec<Vec<tandem_ir::Block>>,
     /// Statements that may write each header field (opaque `all` writers included).
     pub field_writers: std::collections::BTreeMap<tandem_ir::HeaderField, Vec<StmtId>>,
+    /// Header pushes and pops (rule R8).
+    pub relayouts: Vec<StmtId>,
+    /// Statements reading or writing header fields or presence (rule R8).
+    pub header_stmts: Vec<StmtId>,
 }
 
 impl<'a> Context<'a> {
@@ -320,7 +332,8 @@ impl<'a> Context<'a> {
         let live_points = vec![live_points];
         let mut field_writers: std::collections::BTreeMap<tandem_ir::HeaderField, Vec<StmtId>> =
             std::collections::BTreeMap::new();
-        for &f in tandem_ir::HeaderField::ALL {
+        let declared = module.headers.iter().flat_map(|h| h.fields());
+        for f in tandem_ir::HeaderField::ALL.iter().copied().chain(declared) {
             let w: Vec<StmtId> = ids
                 .iter()
                 .copied()
@@ -358,7 +371,28 @@ impl<'a> Context<'a> {
             gs.dedup();
             gating_closure[b.as_u32() as usize] = gs;
         }
+        let is_relayout = |s: &StmtId| {
+            g.stmt(*s).inst().is_some_and(|i| {
+                matches!(
+                    module.process.insts[i].kind,
+                    InstKind::HdrPush { .. } | InstKind::HdrPop { .. }
+                )
+            })
+        };
+        let relayouts: Vec<StmtId> = ids.iter().copied().filter(is_relayout).collect();
+        let header_stmts: Vec<StmtId> =
+            ids.iter()
+                .copied()
+                .filter(|s| {
+                    let st = g.stmt(*s);
+                    st.reads.iter().chain(&st.writes).any(|e| {
+                        matches!(e, tandem_ir::Effect::Field(_) | tandem_ir::Effect::Layout)
+                    })
+                })
+                .collect();
         Context {
+            relayouts,
+            header_stmts,
             ctrl_closure,
             gating_closure,
             stage_preds,
@@ -413,12 +447,19 @@ impl<'a> Context<'a> {
                     "whether it runs depends on a branch inside a loop ({b}); P4 has no loops"
                 );
                 lab.move_to_server(s, r);
+            } else if self.relayouts.contains(&s) {
+                let mut r = self.reason(Rule::R8, s, None);
+                r.detail = "a header push or pop changes the frame's layout, and the server \
+                            re-parses the frames pre sends it: it runs in post or on the server"
+                    .into();
+                lab.remove(s, Which::Pre, r);
             } else if self.is_meter(s) {
                 // A switch meter counts the packet as the switch sees it: in post (after a
                 // server visit) that is another time and a frame carrying the transfer
                 // header, so a meter runs in pre or on the server.
                 let mut r = self.reason(Rule::Unsupported, s, None);
-                r.detail = "a meter measures the packet as it arrives: in pre or on the server,                             not after a server visit"
+                r.detail = "a meter measures the packet as it arrives: in pre or on the server, \
+                            not after a server visit"
                     .into();
                 lab.remove(s, Which::Post, r);
             }
@@ -507,6 +548,18 @@ impl<'a> Context<'a> {
                         let mut r = self.reason(Rule::R6, server, Some(server));
                         r.state = Some(StateId::from_u32(si as u32));
                         changed |= lab.move_to_server(w, r);
+                    }
+                }
+            }
+            // R8: header code after a server-side push or pop stays on the server (the
+            // switch would re-parse the frame the server rebuilt, finding other headers).
+            for &p in &self.relayouts {
+                if lab.post[p.index()] {
+                    continue;
+                }
+                for &s in &self.header_stmts {
+                    if lab.post[s.index()] && s != p && g.can_happen_after(&self.info.cfg, s, p) {
+                        changed |= lab.remove(s, Which::Post, self.reason(Rule::R8, p, Some(p)));
                     }
                 }
             }

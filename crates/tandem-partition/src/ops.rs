@@ -145,9 +145,11 @@ pub fn unsupported(
                 )
             })
         }),
-        InstKind::HdrRead { .. } | InstKind::HdrWrite { .. } | InstKind::HdrValid { .. } => {
-            need("hdr", "header access")
-        }
+        InstKind::HdrRead { .. }
+        | InstKind::HdrWrite { .. }
+        | InstKind::HdrValid { .. }
+        | InstKind::HdrPush { .. }
+        | InstKind::HdrPop { .. } => need("hdr", "header access"),
         // now() is the packet's timestamp in ns (64 bits). Switch clocks are 48-bit
         // counters (BMv2's in microseconds, Tofino's wrapping after 78 hours), so no switch
         // gives that value exactly: it is read on the server, from the packet.

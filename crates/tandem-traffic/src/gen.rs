@@ -89,10 +89,33 @@ pub enum Plan {
     /// SSH 22 (20%), HTTP 80 (35%), FTP 21 (10%), IRC 6667 (10%), 443 (25%); UDP: DNS 53
     /// (80%), QUIC-like 443 (20%).
     Endhosts,
+    /// Tenant traffic tunnelled through a VXLAN gateway ([`VXLAN_GATEWAY`]): the `nat` plan's
+    /// flows, each frame inside outer Ethernet / IPv4 / UDP (destination port 4789, checksum
+    /// 0, source port from the inner ports) / VXLAN (flags 0x08). A client in 10.0.c.0/24
+    /// belongs to tenant `k = c / 64` (0..=3): its frames come from VTEP 192.0.2.(k+1) with
+    /// VNI 5000+k; the servers' frames come from VTEP 198.18.0.1 (198.51.100.0/24) or
+    /// 198.18.0.2 (203.0.113.0/24) with VNI 9000+k. Every outer destination is the gateway.
+    Vxlan,
+    /// A VLAN trunk: the `nat` plan's flows, the servers' frames (port 1, the trunk) carrying an
+    /// 802.1Q tag with VLAN `100 + c / 64` for a client in 10.0.c.0/24, the clients' frames
+    /// (port 0, the access side) untagged.
+    Vlan,
 }
 
+/// The VXLAN gateway's address (plan `vxlan`).
+pub const VXLAN_GATEWAY: [u8; 4] = [100, 64, 0, 1];
+/// VXLAN's UDP port.
+pub const VXLAN_PORT: u16 = 4789;
+
 impl Plan {
-    pub const ALL: [Plan; 4] = [Plan::Plain, Plan::Nat, Plan::Lb, Plan::Endhosts];
+    pub const ALL: [Plan; 6] = [
+        Plan::Plain,
+        Plan::Nat,
+        Plan::Lb,
+        Plan::Endhosts,
+        Plan::Vxlan,
+        Plan::Vlan,
+    ];
 
     pub fn name(self) -> &'static str {
         match self {
@@ -100,6 +123,8 @@ impl Plan {
             Plan::Nat => "nat",
             Plan::Lb => "lb",
             Plan::Endhosts => "endhosts",
+            Plan::Vxlan => "vxlan",
+            Plan::Vlan => "vlan",
         }
     }
 
@@ -115,6 +140,12 @@ impl Plan {
             }
             Plan::Endhosts => {
                 "hosts 10.1.0.1-100 (port 0) <-> outside servers (port 1): SSH, HTTP, FTP, IRC, DNS, 443"
+            }
+            Plan::Vlan => {
+                "the nat plan's flows; the servers' frames (port 1, a trunk) tagged with VLAN 100 + c/64 for client 10.0.c.x"
+            }
+            Plan::Vxlan => {
+                "the nat plan's flows inside VXLAN: tenant VTEPs 192.0.2.1-4 / VNI 5000-5003 (port 0) <-> 198.18.0.1-2 / VNI 9000-9003 (port 1), via gateway 100.64.0.1"
             }
         }
     }
@@ -134,7 +165,9 @@ impl FromStr for Plan {
             .find(|p| p.name().eq_ignore_ascii_case(s))
             .ok_or_else(|| GenError::InvalidOption {
                 name: "plan",
-                reason: format!("unknown plan `{s}` (expected plain, nat, lb or endhosts)"),
+                reason: format!(
+                    "unknown plan `{s}` (expected plain, nat, lb, endhosts, vxlan or vlan)"
+                ),
             })
     }
 }
@@ -353,6 +386,10 @@ struct Flow {
     mss: u16,
     pkts: VecDeque<Sched>,
     end_t: u64,
+    /// Frames go inside VXLAN (plan `vxlan`).
+    vxlan: bool,
+    /// The servers' frames carry an 802.1Q tag (plan `vlan`).
+    vlan: bool,
 }
 
 fn splitmix64(x: u64) -> u64 {
@@ -431,7 +468,7 @@ fn endpoints(rng: &mut ChaCha8Rng, plan: Plan, udp: bool) -> ([u8; 4], [u8; 4], 
     ];
     let generic_udp: &[(u32, (u16, App))] = &[(60, (53, App::Dns)), (40, (443, App::QuicLike))];
     match plan {
-        Plan::Plain | Plan::Nat => {
+        Plan::Plain | Plan::Nat | Plan::Vxlan | Plan::Vlan => {
             let (client, server) = if plan == Plan::Plain {
                 (
                     [192, 168, rng.gen(), host(rng)],
@@ -826,6 +863,8 @@ impl Flow {
             mss: opts.mss,
             pkts: VecDeque::new(),
             end_t: t0,
+            vxlan: opts.plan == Plan::Vxlan,
+            vlan: opts.plan == Plan::Vlan,
         };
         let rtt = ((opts.rtt_ns as f64) * rng.gen_range(0.5..2.0)) as u64;
         let rate = (opts.link_rate_bps / u64::from(opts.concurrency)).max(1);
@@ -1118,8 +1157,77 @@ impl Flow {
             let _ = tcp.write(&mut out);
         }
         out.extend_from_slice(&payload);
+        if self.vxlan {
+            return vxlan_wrap(
+                &out,
+                s.from_client,
+                self.client.ip,
+                self.server.ip,
+                src.port,
+            );
+        }
+        if self.vlan && !s.from_client {
+            let vid = 100 + u16::from(self.client.ip[2] / 64);
+            let mut tagged = Vec::with_capacity(out.len() + 4);
+            tagged.extend_from_slice(&out[..12]);
+            tagged.extend_from_slice(&[0x81, 0x00]);
+            tagged.extend_from_slice(&vid.to_be_bytes());
+            tagged.extend_from_slice(&out[12..]);
+            return tagged;
+        }
         out
     }
+}
+
+/// Wraps an inner frame in outer Ethernet / IPv4 / UDP / VXLAN as plan `vxlan` describes.
+fn vxlan_wrap(
+    inner: &[u8],
+    from_client: bool,
+    client: [u8; 4],
+    server: [u8; 4],
+    sport: u16,
+) -> Vec<u8> {
+    let tenant = client[2] / 64;
+    let (vtep, vni, smac, dmac) = if from_client {
+        (
+            [192, 0, 2, tenant + 1],
+            5000 + u32::from(tenant),
+            [0x02, 0x00, 192, 0, 2, tenant + 1],
+            NF_MAC_PORT0,
+        )
+    } else {
+        let dc = if server[..3] == [198, 51, 100] { 1 } else { 2 };
+        (
+            [198, 18, 0, dc],
+            9000 + u32::from(tenant),
+            UPSTREAM_MAC,
+            NF_MAC_PORT1,
+        )
+    };
+    let udp_len = 8 + 8 + inner.len();
+    let mut out = Vec::with_capacity(14 + 20 + udp_len);
+    let eth = Ethernet2Header {
+        source: smac,
+        destination: dmac,
+        ether_type: EtherType::IPV4,
+    };
+    let mut ip =
+        Ipv4Header::new(udp_len as u16, 64, IpNumber::UDP, vtep, VXLAN_GATEWAY).unwrap_or_default();
+    ip.header_checksum = ip.calc_header_checksum();
+    let udp = UdpHeader {
+        source_port: 49152 | (sport & 0x3fff),
+        destination_port: VXLAN_PORT,
+        length: udp_len as u16,
+        checksum: 0,
+    };
+    // Writing to a Vec cannot fail.
+    let _ = eth.write(&mut out);
+    let _ = ip.write(&mut out);
+    let _ = udp.write(&mut out);
+    out.extend_from_slice(&[0x08, 0, 0, 0]);
+    out.extend_from_slice(&(vni << 8).to_be_bytes());
+    out.extend_from_slice(inner);
+    out
 }
 
 // ---------------------------------------------------------------------------------------

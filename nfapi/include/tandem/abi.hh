@@ -8,12 +8,14 @@
 #include <cstddef>
 #include <cstdint>
 
-#define TANDEM_NF_ABI_VERSION 1u
+#define TANDEM_NF_ABI_VERSION 2u
 
 extern "C" {
 
 /// One packet handed to the NF. `data` holds `len` bytes of the frame (starting with the
-/// Ethernet header) and may be rewritten in place. The NF sets `out_port` (-1 = drop).
+/// Ethernet header) and may be rewritten in place. The NF sets `out_port` (-1 = drop). An NF
+/// that pushed or popped a header points `data` at the rebuilt frame (`len` bytes in a buffer
+/// of the calling thread's, valid until its next call) — the host copies it out (version 2).
 struct tandem_pkt {
   uint8_t* data;
   uint32_t len;

@@ -42,6 +42,7 @@ struct HeaderTraits {
     static constexpr bool declared = true;      \
     static constexpr const char* name = n;      \
     static constexpr int builtin = i;           \
+    static constexpr const uint64_t* tag = nullptr; \
   };
 TANDEM_BUILTIN_HEADER(EthHdr, "eth", 0)
 TANDEM_BUILTIN_HEADER(Ipv4Hdr, "ipv4", 1)
@@ -96,27 +97,39 @@ inline uint64_t read_be(const uint8_t* p, uint32_t n) {
 }
 
 #ifndef TANDEM_ANALYSIS
+// Header numbers follow the front end's order: each edge's `from`, then its `to`, as first
+// named (the NF IR's `headers`), so both builds compute the same deparse order.
 inline int install_graph(const EdgeDesc* edges, int n) {
   ParseGraph& g = parse_graph();
   if (n > kMaxHeaders * 2) n = kMaxHeaders * 2;
   g.edges = edges;
   g.nedges = n;
-  for (int i = 0; i < n; ++i) {
-    int t = g.index(edges[i].to);
-    if (t < 0 && g.nheaders < kMaxHeaders) {
-      t = g.nheaders++;
-      g.names[t] = edges[i].to;
-      g.sizes[t] = edges[i].to_size;
+  auto add = [&g](const char* name) {
+    int i = g.index(name);
+    if (i < 0 && g.nheaders < kMaxHeaders) {
+      i = g.nheaders++;
+      g.names[i] = name;
     }
-    g.to[i] = t;
+    return i;
+  };
+  for (int i = 0; i < n; ++i) {
+    g.from[i] = add(edges[i].from);
+    g.to[i] = add(edges[i].to);
+    if (g.to[i] >= 4) g.sizes[g.to[i]] = edges[i].to_size;
   }
-  for (int i = 0; i < n; ++i) g.from[i] = g.index(edges[i].from);
   return n;
 }
 #endif
 
-/// Finds the headers of a frame with graph `g`: `off[i]` is header i's offset, -1 when absent.
-inline void parse_headers(const ParseGraph& g, const uint8_t* d, uint32_t len, int32_t* off) {
+/// Finds the headers of a frame with graph `g`: `off[i]` is header i's offset, -1 when absent;
+/// `*end` where the parsed headers end, `*ipv4_len` the IPv4 header's length (with options).
+inline void parse_headers(const ParseGraph& g, const uint8_t* d, uint32_t len, int32_t* off,
+                          uint32_t* end_out = nullptr, uint32_t* ipv4_len = nullptr) {
+  uint32_t scratch_end = 0, scratch_ipv4 = 0;
+  if (!end_out) end_out = &scratch_end;
+  if (!ipv4_len) ipv4_len = &scratch_ipv4;
+  *end_out = 0;
+  *ipv4_len = 0;
   static const EdgeDesc builtin[3] = {{"eth", 12, 2, 0x0800, "ipv4", 20},
                                       {"ipv4", 9, 1, 6, "tcp", 20},
                                       {"ipv4", 9, 1, 17, "udp", 8}};
@@ -124,6 +137,7 @@ inline void parse_headers(const ParseGraph& g, const uint8_t* d, uint32_t len, i
   for (int i = 0; i < kMaxHeaders; ++i) off[i] = -1;
   if (len < 14) return;
   off[0] = 0;
+  *end_out = 14;
   int cur = 0;
   uint32_t at = 0, end = 14;
   for (int step = 0; step <= g.nedges + 3; ++step) {
@@ -147,10 +161,44 @@ inline void parse_headers(const ParseGraph& g, const uint8_t* d, uint32_t len, i
       next_end = end + g.sizes[next];
     }
     off[next] = int32_t(end);
+    if (next == 1) *ipv4_len = next_end - end;
     cur = next;
     at = end;
     end = next_end;
+    *end_out = end;
   }
+}
+
+/// The deparse order of graph `g` (header numbers): Kahn's algorithm over the NF's and the
+/// built-in edges, the ready header with the smallest number first (tandem_ir::deparse_order).
+inline int deparse_order(const ParseGraph& g, int* order) {
+  static const int bfrom[3] = {0, 1, 1}, bto[3] = {1, 2, 3};
+  auto edge = [&g](int i, int* f, int* t) {
+    *f = i < g.nedges ? g.from[i] : bfrom[i - g.nedges];
+    *t = i < g.nedges ? g.to[i] : bto[i - g.nedges];
+  };
+  int ne = g.nedges + 3;
+  bool done[kMaxHeaders] = {};
+  int n = 0;
+  for (;;) {
+    int pick = -1;
+    for (int h = 0; h < g.nheaders && pick < 0; ++h) {
+      if (done[h]) continue;
+      bool ready = true;
+      for (int i = 0; i < ne && ready; ++i) {
+        int f, t;
+        edge(i, &f, &t);
+        if (t == h && f != h && f >= 0 && !done[f]) ready = false;
+      }
+      if (ready) pick = h;
+    }
+    if (pick < 0) break;
+    done[pick] = true;
+    order[n++] = pick;
+  }
+  for (int h = 0; h < g.nheaders; ++h)
+    if (!done[h]) order[n++] = h;
+  return n;
 }
 
 /// Checks at compile time that a declared header's listed fields cover it, in order, with

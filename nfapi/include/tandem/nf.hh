@@ -277,6 +277,7 @@ inline void copy_error(char* err, size_t errlen, const char* msg) {
     try {                                                                                    \
       tandem::Packet pkt(raw);                                                               \
       static_cast<Type*>(nf)->process(pkt);                                                  \
+      pkt.finish();                                                                          \
       return 0;                                                                              \
     } catch (const std::exception& e) {                                                      \
       tandem::detail::copy_error(err, errlen, e.what());                                     \

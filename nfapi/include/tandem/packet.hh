@@ -37,6 +37,8 @@ uint32_t tandem_api_pkt_payload_len(void* pkt);
 void tandem_api_pkt_update_checksums(void* pkt);
 uint16_t tandem_api_ipv4_header_checksum(const tandem::Ipv4Hdr* ip);
 void* tandem_api_pkt_header(void* pkt, const uint64_t* header);
+void* tandem_api_pkt_push(void* pkt, const uint64_t* header, int builtin);
+void tandem_api_pkt_pop(void* pkt, const uint64_t* header, int builtin);
 }
 #endif
 
@@ -59,6 +61,20 @@ class Packet {
     else if constexpr (HeaderTraits<H>::builtin == 2) return tcp();
     else if constexpr (HeaderTraits<H>::builtin == 3) return udp();
     else return static_cast<H*>(tandem_api_pkt_header(this, HeaderTraits<H>::tag));
+  }
+  /// Makes header H present (every byte 0) at its place in the deparse order and returns it;
+  /// returns it unchanged when it is present already.
+  template <class H>
+  H* push() {
+    static_assert(HeaderTraits<H>::declared, "declare the header type with TANDEM_HEADER");
+    return static_cast<H*>(
+        tandem_api_pkt_push(this, HeaderTraits<H>::tag, HeaderTraits<H>::builtin));
+  }
+  /// Makes header H absent: its bytes leave the frame.
+  template <class H>
+  void pop() {
+    static_assert(HeaderTraits<H>::declared, "declare the header type with TANDEM_HEADER");
+    tandem_api_pkt_pop(this, HeaderTraits<H>::tag, HeaderTraits<H>::builtin);
   }
   uint32_t in_port() { return tandem_api_pkt_in_port(this); }
   uint32_t length() { return tandem_api_pkt_length(this); }
@@ -107,15 +123,64 @@ class Packet {
   template <class H>
   H* header() const {
     static_assert(HeaderTraits<H>::declared, "declare the header type with TANDEM_HEADER");
-    int i = HeaderTraits<H>::builtin;
-    if constexpr (HeaderTraits<H>::builtin < 0) {
-      static const int index = detail::parse_graph().index(HeaderTraits<H>::name);
-      i = index;
+    return static_cast<H*>(at(id_of<H>()));
+  }
+  /// Makes header H present (every byte 0) at its place in the deparse order — the frame
+  /// that leaves has it there — and returns it; returns it unchanged when it is present.
+  /// Other headers keep their fields and pointers: the frame is rebuilt after process().
+  template <class H>
+  H* push() {
+    static_assert(HeaderTraits<H>::declared, "declare the header type with TANDEM_HEADER");
+    int i = id_of<H>();
+    if (i < 0) return nullptr;
+    if (off_[i] < 0) {
+      uint32_t size = uint32_t(sizeof(H));
+      if (used_ + size > sizeof(scratch_)) return nullptr;
+      std::memset(scratch_ + used_, 0, size);
+      off_[i] = int32_t(raw_->len + used_);
+      used_ += size;
+      relaid_ = true;
+      builtin_pointers();
     }
-    return i < 0 || off_[i] < 0 ? nullptr : reinterpret_cast<H*>(raw_->data + off_[i]);
+    return static_cast<H*>(at(i));
+  }
+  /// Makes header H absent: its bytes leave the frame (after process()).
+  template <class H>
+  void pop() {
+    static_assert(HeaderTraits<H>::declared, "declare the header type with TANDEM_HEADER");
+    int i = id_of<H>();
+    if (i < 0 || off_[i] < 0) return;
+    // A stale pointer to H reads 0, as the switch reads an invalid header's fields.
+    std::memset(at(i), 0, i == 1 && uint32_t(off_[i]) < raw_->len ? ipv4_len_ : uint32_t(sizeof(H)));
+    off_[i] = -1;
+    relaid_ = true;
+    builtin_pointers();
+  }
+  /// After process(): when a header was pushed or popped, the frame as a deparser emits it
+  /// (present headers in the deparse order, then the bytes after the parsed headers), in a
+  /// buffer of this thread's that `raw` then points at.
+  void finish() {
+    if (!relaid_) return;
+    static thread_local uint8_t buf[65536 + sizeof(scratch_)];
+    const detail::ParseGraph& g = detail::parse_graph();
+    int order[detail::kMaxHeaders];
+    int n = detail::deparse_order(g, order);
+    uint32_t len = 0;
+    for (int k = 0; k < n; ++k) {
+      int i = order[k];
+      if (off_[i] < 0) continue;
+      bool parsed = uint32_t(off_[i]) < raw_->len;
+      uint32_t size = i == 1 && parsed ? ipv4_len_ : g.sizes[i];
+      const uint8_t* p = static_cast<const uint8_t*>(at(i));
+      for (uint32_t b = 0; b < size && len < sizeof(buf); ++b) buf[len++] = p[b];
+    }
+    for (uint32_t b = end_; b < raw_->len && len < sizeof(buf); ++b) buf[len++] = raw_->data[b];
+    raw_->data = buf;
+    raw_->len = len;
   }
   uint32_t in_port() const { return raw_->in_port; }
-  uint32_t length() const { return raw_->len; }
+  /// The frame's length on arrival (pushes and pops do not change it).
+  uint32_t length() const { return length_; }
   /// The packet's arrival time (its trace timestamp), in nanoseconds.
   Time now() const { return raw_->now_ns; }
   void send(uint32_t port) { raw_->out_port = int32_t(port); }
@@ -161,6 +226,33 @@ class Packet {
   UdpHdr* udp_ = nullptr;
   uint32_t payload_off_ = 0;
   int32_t off_[detail::kMaxHeaders];
+  uint32_t end_ = 0;       // where the parsed headers end
+  uint32_t ipv4_len_ = 0;  // the parsed IPv4 header's length
+  uint32_t length_ = 0;    // the arrival length
+  uint8_t scratch_[512];   // pushed headers (offsets from the frame's length on)
+  uint32_t used_ = 0;
+  bool relaid_ = false;
+
+  template <class H>
+  static int id_of() {
+    if constexpr (HeaderTraits<H>::builtin >= 0) {
+      return HeaderTraits<H>::builtin;
+    } else {
+      static const int index = detail::parse_graph().index(HeaderTraits<H>::name);
+      return index;
+    }
+  }
+  void* at(int i) const {
+    if (i < 0 || off_[i] < 0) return nullptr;
+    uint32_t o = uint32_t(off_[i]);
+    return o < raw_->len ? raw_->data + o : const_cast<uint8_t*>(scratch_) + (o - raw_->len);
+  }
+  void builtin_pointers() {
+    eth_ = static_cast<EthHdr*>(at(0));
+    ip_ = static_cast<Ipv4Hdr*>(at(1));
+    tcp_ = static_cast<TcpHdr*>(at(2));
+    udp_ = static_cast<UdpHdr*>(at(3));
+  }
   // The built-in headers as the built-in graph alone finds them: payload() and
   // update_checksums() use these, so declared headers never change what they see.
   Ipv4Hdr* bip_ = nullptr;
@@ -170,11 +262,9 @@ class Packet {
   void locate_headers() {
     uint8_t* d = raw_->data;
     uint32_t len = raw_->len;
-    detail::parse_headers(detail::parse_graph(), d, len, off_);
-    if (off_[0] >= 0) eth_ = reinterpret_cast<EthHdr*>(d);
-    if (off_[1] >= 0) ip_ = reinterpret_cast<Ipv4Hdr*>(d + off_[1]);
-    if (off_[2] >= 0) tcp_ = reinterpret_cast<TcpHdr*>(d + off_[2]);
-    if (off_[3] >= 0) udp_ = reinterpret_cast<UdpHdr*>(d + off_[3]);
+    length_ = len;
+    detail::parse_headers(detail::parse_graph(), d, len, off_, &end_, &ipv4_len_);
+    builtin_pointers();
     int32_t b[detail::kMaxHeaders];
     detail::parse_headers(detail::ParseGraph{}, d, len, b);
     if (b[0] < 0) return;

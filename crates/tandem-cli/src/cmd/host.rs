@@ -43,7 +43,7 @@ pub struct TrafficArgs {
     /// Seed (with --workload).
     #[arg(short, long, default_value_t = 1)]
     pub seed: u64,
-    /// Address plan (with --workload): plain, nat, lb or endhosts.
+    /// Address plan (with --workload): plain, nat, lb, endhosts, vxlan or vlan.
     #[arg(short, long, default_value = "plain")]
     pub plan: String,
     /// Feed the trace as recorded. By default replies are rewritten to the addresses the NF

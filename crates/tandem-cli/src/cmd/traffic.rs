@@ -37,7 +37,7 @@ pub struct GenArgs {
     /// Random seed; the same seed gives a byte-identical trace.
     #[arg(short, long, default_value_t = 1)]
     seed: u64,
-    /// Address plan: plain, nat, lb or endhosts.
+    /// Address plan: plain, nat, lb, endhosts, vxlan or vlan.
     #[arg(short, long, default_value = "plain")]
     plan: String,
     /// Concurrent connections, each running one flow at a time.

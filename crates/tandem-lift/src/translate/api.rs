@@ -160,6 +160,27 @@ impl<'a> Lifter<'a> {
             }
             return;
         }
+        if op == "pkt_push" || op == "pkt_pop" {
+            let b = args.get(2).and_then(|a| Self::const_u64(a));
+            match args
+                .get(1)
+                .map(|t| super::headers::header_of_push(&self.module, t, b))
+            {
+                Some(Ok(h)) => {
+                    if op == "pkt_push" {
+                        self.ins(InstKind::HdrPush { header: h }, &[]);
+                        if let Some(d) = dest {
+                            self.vals.insert(d.clone(), Lowered::Ptr(Ptr::Header(h, 0)));
+                        }
+                    } else {
+                        self.ins(InstKind::HdrPop { header: h }, &[]);
+                    }
+                }
+                Some(Err(msg)) => self.err(Code::HeaderDecl, msg),
+                None => self.err(Code::HeaderDecl, "pkt.push<H>()/pop<H>() without its tag"),
+            }
+            return;
+        }
         if op == "pkt_header" {
             match args
                 .get(1)

@@ -147,6 +147,19 @@ pub(crate) fn read_parse_graph(m: &LModule, module: &mut Module) -> Vec<Diagnost
     diags
 }
 
+/// The header `pkt.push<H>()`/`pkt.pop<H>()` names: the built-in index when it is one
+/// (`builtin >= 0`), else the tag `@tandem_hdr_<H>`.
+pub(crate) fn header_of_push(
+    module: &Module,
+    tag: &Operand,
+    builtin: Option<u64>,
+) -> Result<Header, String> {
+    match builtin {
+        Some(i) if i < 4 => Ok(Header::ALL[i as usize]),
+        _ => header_of_tag(module, tag),
+    }
+}
+
 /// The header `pkt.header<H>()` names: its argument is `@tandem_hdr_<H>`.
 pub(crate) fn header_of_tag(module: &Module, tag: &Operand) -> Result<Header, String> {
     let Operand::ConstantOperand(c) = tag else {

@@ -284,6 +284,16 @@ impl<'a> Lifter<'a> {
                 "tandem_api_pkt_ipv4" => Some(Prov::Header(Header::Ipv4, 0)),
                 "tandem_api_pkt_tcp" => Some(Prov::Header(Header::Tcp, 0)),
                 "tandem_api_pkt_udp" => Some(Prov::Header(Header::Udp, 0)),
+                "tandem_api_pkt_push" => Some(match arg(1) {
+                    Some(tag) => {
+                        let b = arg(2).and_then(Self::const_u64);
+                        match super::headers::header_of_push(&self.module, tag, b) {
+                            Ok(h) => Prov::Header(h, 0),
+                            Err(msg) => Prov::Unknown(msg),
+                        }
+                    }
+                    None => Prov::Unknown("pkt.push<H>() without its tag".into()),
+                }),
                 "tandem_api_pkt_header" => Some(match arg(1) {
                     Some(tag) => match super::headers::header_of_tag(&self.module, tag) {
                         Ok(h) => Prov::Header(h, 0),

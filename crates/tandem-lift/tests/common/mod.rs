@@ -70,6 +70,7 @@ pub const EXAMPLES: &[&str] = &[
     "pktcount",
     "cmsketch",
     "lpmrouter",
+    "vxlangw",
     "ratelimit",
 ];
 

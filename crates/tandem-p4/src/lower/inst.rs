@@ -15,7 +15,7 @@
 use tandem_ir::{BinOp as IrBin, CastOp, Inst, InstKind, IntCC, Meta, Value};
 use tandem_p4_syntax::{BinOp, DeclKind, Expr, ExprKind, Stmt, Type, UnOp};
 
-use super::headers::{hdr_name, ipv4_present, read_field, write_field};
+use super::headers::{hdr_name, ipv4_present, pop_header, push_header, read_field, write_field};
 use super::{meta, Gen};
 use crate::build::*;
 use crate::walk::Node;
@@ -235,13 +235,15 @@ impl Gen<'_, '_> {
                     bool_to_bit(ipv4_present())
                 } else {
                     bool_to_bit(method(
-                        member(name("hdr"), hdr_name(*header)),
+                        member(name("hdr"), &hdr_name(*header)),
                         "isValid",
                         vec![],
                     ))
                 };
                 one(self, ex, out)?;
             }
+            InstKind::HdrPush { header } => out.push(push_header(*header)),
+            InstKind::HdrPop { header } => out.extend(pop_header(*header)),
             InstKind::MetaRead { meta: m } => {
                 let src = match m {
                     Meta::InPort => self.meta_field("in_port", 16),

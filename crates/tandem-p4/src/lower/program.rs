@@ -68,7 +68,7 @@ impl Gen<'_, '_> {
             locals: std::mem::take(&mut self.locals),
             apply: block(apply),
         });
-        let deparser = deparser_emits(with_header);
+        let deparser = deparser_emits(self.view.module, with_header);
         items.extend(if self.tna() {
             tna_shell(parser, ingress, deparser)
         } else {
