@@ -108,3 +108,8 @@ fn lpmrouter() {
 fn vxlangw() {
     run("vxlangw", Addr::Vxlan, "enterprise");
 }
+
+#[test]
+fn ratelimit() {
+    run("ratelimit", Addr::Plain, "datamining");
+}
