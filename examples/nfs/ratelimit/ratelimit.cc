@@ -48,8 +48,7 @@ struct RateLimit : Element {
       return;
     }
     uint32_t src = ntohl(ip->saddr);
-    // The meter index as a 16-bit number: it fits, and the switch computes it in 16 bits.
-    uint16_t m = uint16_t(kHosts + (crc32(src) & (kPool - 1)));
+    uint32_t m = kHosts + (crc32(src) & (kPool - 1));
     if (const uint16_t* h = hosts.find(src)) m = *h;
     Color c = meters.execute(m, pkt);
     if (c == Color::Red) {

@@ -51,6 +51,7 @@ mod api;
 mod headers;
 mod lpm;
 mod meter;
+mod narrow;
 mod scan;
 use crate::layout;
 use crate::srcmap::{SrcMap, UserLoc};
@@ -173,6 +174,8 @@ pub(crate) struct Lifter<'a> {
     map_states: HashMap<usize, StateId>,
     vec_states: HashMap<usize, VecState>,
     meter_states: HashMap<usize, StateId>,
+    /// i64 phis given 32-bit parameters (`narrow`).
+    narrow_phis: HashSet<Name>,
     /// 32-bit versions of vector indices made in a block (`narrow32`), so a get and a set of
     /// the same index use one value (the partitioner fuses them into one register access).
     narrowed: HashMap<(Value, Block), Value>,
@@ -241,6 +244,7 @@ impl<'a> Lifter<'a> {
             map_states: HashMap::new(),
             vec_states: HashMap::new(),
             meter_states: HashMap::new(),
+            narrow_phis: HashSet::new(),
             narrowed: HashMap::new(),
             scalar_states: HashMap::new(),
             vals: HashMap::new(),
@@ -597,6 +601,7 @@ impl<'a> Lifter<'a> {
             self.vals.insert(p.name.clone(), Lowered::Ptr(Ptr::Packet));
         }
         let reachable: HashSet<&Name> = order.iter().map(|b| &b.name).collect();
+        self.narrow_phis = self.narrow_index_phis();
         for bb in order {
             for s in successors(&bb.term) {
                 if reachable.contains(&s) {
@@ -619,6 +624,9 @@ impl<'a> Lifter<'a> {
             for inst in &bb.instrs {
                 if let Instruction::Phi(p) = inst {
                     let ty = match p.to_type.as_ref() {
+                        LType::IntegerType { .. } if self.narrow_phis.contains(&p.dest) => {
+                            Type::I32
+                        }
                         LType::IntegerType { bits } => Type::int(*bits).unwrap_or(Type::I64),
                         // A choice between places carries the index of the place; a payload
                         // pointer carries its offset.
@@ -727,6 +735,9 @@ impl<'a> Lifter<'a> {
                 _ => Ptr::Payload(v),
             };
             self.vals.insert(name.clone(), Lowered::Ptr(ptr));
+        } else if self.narrow_phis.contains(name) {
+            let wide = self.resize(v, Type::I64);
+            self.def(name, wide);
         } else {
             self.def(name, v);
         }
@@ -1138,6 +1149,7 @@ impl<'a> Lifter<'a> {
                 _ => None,
             };
             let v = match incoming.map(|op| self.lower(&op)) {
+                Some(Lowered::Int(v)) if self.narrow_phis.contains(&pname) => self.low32(v, 4),
                 Some(Lowered::Int(v)) => self.resize(v, ty),
                 Some(Lowered::Ptr(p)) if target_alts.is_some() => {
                     let alts = target_alts.unwrap_or_default();

@@ -240,11 +240,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.hosts_k0 = meta.tmp32_0;
             hosts.apply();
             if (meta.tmp1_1 == 1w0) {
-                meta.tmp16_0 = (((bit<16>) ((bit<64>) meta.tmp32_1)) & 16w0xfff) + 16w64;
+                meta.tmp32_0 = (meta.tmp32_1 & 32w0xfff) + 32w64;
             } else {
-                meta.tmp16_0 = meta.tmp16_0;
+                meta.tmp32_0 = (bit<32>) meta.tmp16_0;
             }
-            meta.tmp32_0 = (bit<32>) meta.tmp16_0;
             if (meta.tmp32_0 < 32w0x1040) {
                 meters.execute_meter(meta.tmp32_0, meta.tmp8_0);
             } else {
