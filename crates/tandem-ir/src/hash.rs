@@ -4,7 +4,8 @@
 //!   store's maps, the runtime's per-packet bookkeeping and the software switch's tables. Not
 //!   resistant to chosen keys; deterministic, so iteration order never depends on a seed.
 //! - **FNV-1a 64** (the `fnv` crate): content digests written into files and cache keys
-//!   (`plan.json`'s `ir_digest`, the server build cache, frame digests of `check`).
+//!   (`plan.json`'s `ir_digest`, the server build cache, frame digests of `check`, the
+//!   golden tests' plan digests).
 
 pub use rustc_hash::{FxBuildHasher, FxHashMap, FxHashSet, FxHasher};
 

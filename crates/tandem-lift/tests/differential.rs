@@ -71,6 +71,11 @@ fn vxlangw_lifted_matches_native() {
     differential("vxlangw", Plan::Vxlan, "enterprise", 12_000);
 }
 
+#[test]
+fn vlantrunk_lifted_matches_native() {
+    differential("vlantrunk", Plan::Vlan, "enterprise", 12_000);
+}
+
 /// Meters: colours and bucket state (rates, levels, last refill time) equal bit for bit.
 #[test]
 fn ratelimit_lifted_matches_native() {

@@ -36,9 +36,23 @@ pub use system::{compile_bundle, Bundle, NfSource, Offloaded, RunOptions, RunSta
 /// Errors of the offloaded runtime.
 #[derive(Debug, thiserror::Error)]
 pub enum OffloadError {
-    /// A file could not be read or written.
-    #[error("{0}")]
-    Io(String),
+    /// A file or socket could not be read, written, created or bound.
+    #[error("{}: {source}", path.display())]
+    Io {
+        /// The file, directory or socket.
+        path: std::path::PathBuf,
+        #[source]
+        source: std::io::Error,
+    },
+    /// An operating-system call on no file failed (starting a thread, an unbound socket,
+    /// receiving, running the C++ compiler).
+    #[error("{what}: {source}")]
+    Os {
+        /// What was being done.
+        what: String,
+        #[source]
+        source: std::io::Error,
+    },
     /// Plan, manifest or transfer header are inconsistent.
     #[error("bad compiled NF: {0}")]
     Manifest(String),

@@ -30,7 +30,10 @@ pub fn compile_server(cc: &str, cache_dir: &Path) -> Result<PathBuf, OffloadErro
         .field(SERVER_FLAGS.concat().as_bytes())
         .finish();
     let dir = cache_dir.join("server");
-    let io = |p: &Path, e: std::io::Error| OffloadError::Io(format!("{}: {e}", p.display()));
+    let io = |p: &Path, e: std::io::Error| OffloadError::Io {
+        path: p.to_owned(),
+        source: e,
+    };
     std::fs::create_dir_all(dir.join("include/tandem")).map_err(|e| io(&dir, e))?;
     let so = dir.join(format!("server-{h:016x}.so"));
     if so.is_file() {
@@ -58,7 +61,10 @@ pub fn compile_server(cc: &str, cache_dir: &Path) -> Result<PathBuf, OffloadErro
         .arg("-o")
         .arg(&tmp)
         .output()
-        .map_err(|e| OffloadError::Io(format!("running {}: {e}", cxx.display())))?;
+        .map_err(|e| OffloadError::Os {
+            what: format!("running {}", cxx.display()),
+            source: e,
+        })?;
     let _ = std::fs::remove_file(&src);
     if !out.status.success() {
         let _ = std::fs::remove_file(&tmp);

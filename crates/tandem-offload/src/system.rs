@@ -69,12 +69,15 @@ impl Bundle {
     pub fn load(dir: &Path) -> Result<Bundle, OffloadError> {
         let read = |name: &str| {
             let p = dir.join(name);
-            std::fs::read_to_string(&p).map_err(|e| {
-                OffloadError::Io(format!(
-                    "{}: {e} (is {} a directory written by `tandem compile`?)",
-                    p.display(),
-                    dir.display()
-                ))
+            std::fs::read_to_string(&p).map_err(|e| OffloadError::Io {
+                source: std::io::Error::new(
+                    e.kind(),
+                    format!(
+                        "{e} (is {} a directory written by `tandem compile`?)",
+                        dir.display()
+                    ),
+                ),
+                path: p,
             })
         };
         let plan = Plan::from_json(&read("plan.json")?)

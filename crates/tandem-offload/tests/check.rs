@@ -110,6 +110,11 @@ fn vxlangw() {
 }
 
 #[test]
+fn vlantrunk() {
+    run("vlantrunk", Addr::Vlan, "enterprise");
+}
+
+#[test]
 fn ratelimit() {
     run("ratelimit", Addr::Plain, "datamining");
 }

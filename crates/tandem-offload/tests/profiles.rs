@@ -41,7 +41,7 @@ fn random_profile() -> impl Strategy<Value = TargetProfile> {
         })
 }
 
-const NFS: [(&str, Addr, &str); 10] = [
+const NFS: [(&str, Addr, &str); 11] = [
     ("minilb", Addr::Lb, "enterprise"),
     ("mazunat", Addr::Nat, "enterprise"),
     ("l4lb", Addr::Lb, "enterprise"),
@@ -51,6 +51,7 @@ const NFS: [(&str, Addr, &str); 10] = [
     ("trojan", Addr::Endhosts, "enterprise"),
     ("lpmrouter", Addr::Plain, "enterprise"),
     ("vxlangw", Addr::Vxlan, "enterprise"),
+    ("vlantrunk", Addr::Vlan, "enterprise"),
     ("ratelimit", Addr::Plain, "datamining"),
 ];
 

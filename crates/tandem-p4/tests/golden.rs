@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use tandem_p4::{generate, Arch, P4Options};
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-pub const NFS: [&str; 10] = [
+pub const NFS: [&str; 11] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -17,6 +17,7 @@ pub const NFS: [&str; 10] = [
     "trojan",
     "lpmrouter",
     "vxlangw",
+    "vlantrunk",
     "ratelimit",
 ];
 
@@ -38,11 +39,7 @@ pub fn plan_of(nf: &str) -> Plan {
 
 /// FNV-1a 64 of a plan's JSON: the goldens record the plans they were made from.
 fn plan_digest(plan: &Plan) -> String {
-    let mut h: u64 = 0xcbf2_9ce4_8422_2325;
-    for b in plan.to_json().bytes() {
-        h ^= u64::from(b);
-        h = h.wrapping_mul(0x0000_0100_0000_01b3);
-    }
+    let h = tandem_ir::hash::fnv1a64(plan.to_json().as_bytes());
     format!("{h:016x}\n")
 }
 

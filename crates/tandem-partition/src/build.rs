@@ -459,7 +459,7 @@ pub(crate) fn explain(ctx: &Context, r: &Reason, label: &str) -> String {
         Rule::R7 => format!("its register read-modify-write partner {via} cannot run in {label}"),
         Rule::R8 if r.via.is_none() => r.detail.clone(),
         Rule::R8 => format!(
-            "the header push or pop {via} before it runs on the server, so the switch would re-parse the frame it rebuilt"
+            "{via} before it changes how the frame parses and runs on the server, so the switch would re-parse the frame the server rebuilt"
         ),
         Rule::Memory | Rule::Stages | Rule::SingleAccess | Rule::Metadata | Rule::TransferHeader => {
             r.detail.clone()

@@ -20,9 +20,11 @@
 //! * **R6** (replication) a state object that some server-only statement accesses cannot be
 //!   written on the switch: replicated state is written only by the server;
 //! * **R7** (fusion) the load and store of a register read-modify-write keep equal labels.
-//! * **R8** (relayout) a header push or pop never runs in pre (the server and post re-parse the
-//!   frames the switch hands on, and would find other headers), and a statement touching
-//!   headers that can run after a server-side push or pop loses post (post would re-parse
+//! * **R8** (relayout) a statement that changes how the frame parses — a header push or pop,
+//!   or a write to a field the parse graph selects on (`eth.ethertype`, `ipv4.protocol`,
+//!   `ipv4.version_ihl`, the NF's select fields) — never runs in pre (the server and post
+//!   re-parse the frames the switch hands on, and would find other headers), and a statement
+//!   touching headers that can run after a server-side one loses post (post would re-parse
 //!   the frame the server rebuilt).
 //!
 //! Each removed label records *why*: the rule, the statement where the chain of removals
@@ -371,13 +373,23 @@ impl<'a> Context<'a> {
             gs.dedup();
             gating_closure[b.as_u32() as usize] = gs;
         }
+        // Statements that change how the frame parses: pushes, pops, and writes to a field
+        // the parse graph selects on (or IPv4's version/IHL, which decide its presence).
+        let select_fields: Vec<tandem_ir::HeaderField> = module
+            .parse_edges
+            .iter()
+            .chain(&tandem_ir::parse_graph::BUILTIN_EDGES)
+            .filter_map(|e| e.select)
+            .chain([tandem_ir::HeaderField::Ipv4VersionIhl])
+            .collect();
         let is_relayout = |s: &StmtId| {
-            g.stmt(*s).inst().is_some_and(|i| {
-                matches!(
-                    module.process.insts[i].kind,
-                    InstKind::HdrPush { .. } | InstKind::HdrPop { .. }
-                )
-            })
+            g.stmt(*s)
+                .inst()
+                .is_some_and(|i| match &module.process.insts[i].kind {
+                    InstKind::HdrPush { .. } | InstKind::HdrPop { .. } => true,
+                    InstKind::HdrWrite { field, .. } => select_fields.contains(field),
+                    _ => false,
+                })
         };
         let relayouts: Vec<StmtId> = ids.iter().copied().filter(is_relayout).collect();
         let header_stmts: Vec<StmtId> =
@@ -449,8 +461,9 @@ impl<'a> Context<'a> {
                 lab.move_to_server(s, r);
             } else if self.relayouts.contains(&s) {
                 let mut r = self.reason(Rule::R8, s, None);
-                r.detail = "a header push or pop changes the frame's layout, and the server \
-                            re-parses the frames pre sends it: it runs in post or on the server"
+                r.detail = "it changes how the frame parses (a header push or pop, or a write \
+                            to a field the parser selects on), and the server re-parses the \
+                            frames pre sends it: it runs in post or on the server"
                     .into();
                 lab.remove(s, Which::Pre, r);
             } else if self.is_meter(s) {
@@ -558,7 +571,7 @@ impl<'a> Context<'a> {
                     continue;
                 }
                 for &s in &self.header_stmts {
-                    if lab.post[s.index()] && s != p && g.can_happen_after(&self.info.cfg, s, p) {
+                    if lab.post[s.index()] && s != p && g.can_happen_after(&self.info.cfg, p, s) {
                         changed |= lab.remove(s, Which::Post, self.reason(Rule::R8, p, Some(p)));
                     }
                 }

@@ -160,6 +160,30 @@ impl<'a> Lifter<'a> {
             }
             return;
         }
+        match op {
+            "pkt_in_port"
+            | "pkt_length"
+            | "pkt_now"
+            | "pkt_send"
+            | "pkt_drop"
+            | "pkt_payload"
+            | "pkt_payload_len"
+            | "pkt_update_checksums"
+            | "ipv4_header_checksum" => self.translate_packet_api(op, args, dest),
+            "map_find" | "emap_find" | "map_lookup" | "emap_lookup" | "lpm_find" | "lpm_lookup"
+            | "map_insert" | "emap_insert" | "map_erase" | "emap_erase" | "map_size"
+            | "emap_size" | "lpm_size" => self.translate_map_api(op, args, dest, used),
+            "lpm_insert" | "lpm_erase" => self.translate_lpm(op, args, dest),
+            "meter_execute" | "meter_set_rates" => self.translate_meter(op, args, dest),
+            "hash_bad_operand" | "hash" => self.translate_hash(op, args, dest),
+            "vec_size" | "vec_get" | "vec_set" => self.translate_vec_api(op, args, dest),
+            "pkt_header" | "pkt_push" | "pkt_pop" => self.translate_header_api(op, args, dest),
+            other => self.unknown_api(other),
+        }
+    }
+
+    /// `pkt.header<H>()`, `pkt.push<H>()`, `pkt.pop<H>()` of declared (or built-in) headers.
+    fn translate_header_api(&mut self, op: &str, args: &[&Operand], dest: Option<&Name>) {
         if op == "pkt_push" || op == "pkt_pop" {
             let b = args.get(2).and_then(|a| Self::const_u64(a));
             match args
@@ -194,8 +218,18 @@ impl<'a> Lifter<'a> {
                 Some(Err(msg)) => self.err(Code::HeaderDecl, msg),
                 None => self.err(Code::HeaderDecl, "pkt.header<H>() without its tag"),
             }
-            return;
         }
+    }
+
+    fn unknown_api(&mut self, op: &str) {
+        self.err(
+            Code::UnsupportedInstruction,
+            format!("NF API operation `tandem_api_{op}` is not known to this front end"),
+        );
+    }
+
+    /// Packet metadata, fate, payload and checksums.
+    fn translate_packet_api(&mut self, op: &str, args: &[&Operand], dest: Option<&Name>) {
         let meta = |l: &mut Self, m: Meta, to: Type| {
             let v = l.ins1(InstKind::MetaRead { meta: m }, m.ty());
             l.resize(v, to)
@@ -287,6 +321,13 @@ impl<'a> Lifter<'a> {
                     self.def(d, v);
                 }
             }
+            other => self.unknown_api(other),
+        }
+    }
+
+    /// Map lookups, inserts, erases and sizes (`LpmMap` writes: `translate_lpm`).
+    fn translate_map_api(&mut self, op: &str, args: &[&Operand], dest: Option<&Name>, used: bool) {
+        match op {
             "map_find" | "emap_find" | "map_lookup" | "emap_lookup" | "lpm_find" | "lpm_lookup" => {
                 let Some((state, key)) = self.map_and_key(args) else {
                     return;
@@ -357,8 +398,6 @@ impl<'a> Lifter<'a> {
                 }
                 self.ins(InstKind::MapErase { state, key }, &[]);
             }
-            "lpm_insert" | "lpm_erase" => self.translate_lpm(op, args, dest),
-            "meter_execute" | "meter_set_rates" => self.translate_meter(op, args, dest),
             "map_size" | "emap_size" | "lpm_size" => {
                 let v = self.ins1(
                     InstKind::Opaque {
@@ -373,6 +412,14 @@ impl<'a> Lifter<'a> {
                     self.def(d, v);
                 }
             }
+            other => self.unknown_api(other),
+        }
+    }
+
+    /// `tandem::crc16`/`crc32`/`identity`: a `hash` instruction over the operands, or the
+    /// diagnostic for an operand that is not an integer.
+    fn translate_hash(&mut self, op: &str, args: &[&Operand], dest: Option<&Name>) {
+        match op {
             "hash_bad_operand" => {
                 let size = args.first().and_then(|a| {
                     let v = self.int(a);
@@ -442,6 +489,13 @@ impl<'a> Lifter<'a> {
                     self.def(d, h);
                 }
             }
+            other => self.unknown_api(other),
+        }
+    }
+
+    /// Vector size, element reads and writes (with the bounds check).
+    fn translate_vec_api(&mut self, op: &str, args: &[&Operand], dest: Option<&Name>) {
+        match op {
             "vec_size" => {
                 let Some(mp) = args.first().map(|a| self.ptr(a)) else {
                     return;
@@ -550,10 +604,7 @@ impl<'a> Lifter<'a> {
                     }
                 }
             }
-            other => self.err(
-                Code::UnsupportedInstruction,
-                format!("NF API operation `tandem_api_{other}` is not known to this front end"),
-            ),
+            other => self.unknown_api(other),
         }
     }
 

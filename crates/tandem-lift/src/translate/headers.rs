@@ -20,7 +20,8 @@
 use llvm_ir::{Constant, Module as LModule, Operand};
 use tandem_ir::{Header, HeaderDecl, Module, ParseEdge};
 
-use super::{global_string, global_u64s, name_str};
+use super::helpers::{global_string, global_u64s};
+use super::name_str;
 use crate::diag::{Code, Diagnostic};
 
 /// The C++ name a `HeaderTraits<H>::name` gives a built-in header.

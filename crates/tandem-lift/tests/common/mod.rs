@@ -71,6 +71,7 @@ pub const EXAMPLES: &[&str] = &[
     "cmsketch",
     "lpmrouter",
     "vxlangw",
+    "vlantrunk",
     "ratelimit",
 ];
 

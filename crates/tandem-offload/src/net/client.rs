@@ -102,7 +102,7 @@ impl PortClient {
         let to = port_socket(&self.dir, port);
         self.sock
             .send_to(&h.datagram(frame), &to)
-            .map_err(|e| io_err(to.display(), e))?;
+            .map_err(|e| path_err(&to, e))?;
         Ok(id)
     }
 
@@ -118,7 +118,7 @@ impl PortClient {
                 .sock
                 .set_read_timeout(Some(left.max(Duration::from_millis(1))));
             let Some((n, _)) =
-                recv(&self.sock, &mut self.buf).map_err(|e| io_err("receiving", e))?
+                recv(&self.sock, &mut self.buf).map_err(|e| os_err("receiving", e))?
             else {
                 continue;
             };

@@ -118,7 +118,7 @@ impl ServerDaemon {
                     };
                     server_loop(&mut host, &sock, &switch_sock, &stop, &stats)
                 })
-                .map_err(|e| io_err("starting a thread", e))?
+                .map_err(|e| os_err("starting a thread", e))?
         };
         match ready_rx.recv() {
             Ok(Ok(())) => Ok(ServerDaemon {
@@ -195,7 +195,7 @@ pub(super) fn attach(
     let hello = DataHeader::new(Kind::Hello).datagram(&[]);
     let mut buf = vec![0u8; RECV_BUF];
     sock.set_read_timeout(Some(Duration::from_millis(200)))
-        .map_err(|e| io_err("socket", e))?;
+        .map_err(|e| os_err("socket", e))?;
     loop {
         if stop.load(Ordering::SeqCst) || t0.elapsed() > patience {
             return Err(OffloadError::Switch(format!(
@@ -219,7 +219,7 @@ pub(super) fn attach(
                     }
                 }
                 Ok(None) => {}
-                Err(e) => return Err(io_err(to.display(), e)),
+                Err(e) => return Err(path_err(to, e)),
             }
         }
     }

@@ -17,25 +17,40 @@ pub fn server_socket(dir: &Path) -> PathBuf {
     dir.join("server.sock")
 }
 
-pub(super) fn io_err(what: impl std::fmt::Display, e: io::Error) -> OffloadError {
-    OffloadError::Io(format!("{what}: {e}"))
+/// An I/O error on `path`.
+pub(super) fn path_err(path: &Path, e: io::Error) -> OffloadError {
+    OffloadError::Io {
+        path: path.to_owned(),
+        source: e,
+    }
+}
+
+/// An I/O error on no file, while doing `what`.
+pub(super) fn os_err(what: &str, e: io::Error) -> OffloadError {
+    OffloadError::Os {
+        what: what.into(),
+        source: e,
+    }
+}
+
+/// An error on `path` that the OS did not report (`message` says what is wrong).
+fn path_problem(path: &Path, kind: io::ErrorKind, message: String) -> OffloadError {
+    path_err(path, io::Error::new(kind, message))
 }
 
 /// Creates `dir` if needed and returns its canonical path.
 pub(super) fn prepare_dir(dir: &Path) -> Result<PathBuf, OffloadError> {
-    std::fs::create_dir_all(dir).map_err(|e| io_err(dir.display(), e))?;
-    std::fs::canonicalize(dir).map_err(|e| io_err(dir.display(), e))
+    std::fs::create_dir_all(dir).map_err(|e| path_err(dir, e))?;
+    std::fs::canonicalize(dir).map_err(|e| path_err(dir, e))
 }
 
 /// An existing directory's canonical path.
 pub(super) fn existing_dir(dir: &Path) -> Result<PathBuf, OffloadError> {
     std::fs::canonicalize(dir).map_err(|e| {
-        io_err(
-            format!(
-                "{} (is the switch running with --sock there?)",
-                dir.display()
-            ),
-            e,
+        path_problem(
+            dir,
+            e.kind(),
+            format!("{e} (is the switch running with --sock there?)"),
         )
     })
 }
@@ -45,34 +60,39 @@ pub(super) fn existing_dir(dir: &Path) -> Result<PathBuf, OffloadError> {
 pub(super) fn bind_socket(path: &Path) -> Result<UnixDatagram, OffloadError> {
     // sun_path holds 108 bytes with the terminating NUL.
     if path.as_os_str().len() >= 108 {
-        return Err(OffloadError::Io(format!(
-            "{}: socket path too long ({} bytes, at most 107): use a shorter directory",
-            path.display(),
-            path.as_os_str().len()
-        )));
+        return Err(path_problem(
+            path,
+            io::ErrorKind::InvalidInput,
+            format!(
+                "socket path too long ({} bytes, at most 107): use a shorter directory",
+                path.as_os_str().len()
+            ),
+        ));
     }
     match std::fs::symlink_metadata(path) {
         Ok(m) if m.file_type().is_socket() => {
-            let probe = UnixDatagram::unbound().map_err(|e| io_err("socket", e))?;
+            let probe = UnixDatagram::unbound().map_err(|e| os_err("socket", e))?;
             if probe.connect(path).is_ok() {
-                return Err(OffloadError::Io(format!(
-                    "{}: in use by another process",
-                    path.display()
-                )));
+                return Err(path_problem(
+                    path,
+                    io::ErrorKind::AddrInUse,
+                    "in use by another process".into(),
+                ));
             }
-            std::fs::remove_file(path).map_err(|e| io_err(path.display(), e))?;
+            std::fs::remove_file(path).map_err(|e| path_err(path, e))?;
         }
         Ok(_) => {
-            return Err(OffloadError::Io(format!(
-                "{}: exists and is not a socket",
-                path.display()
-            )))
+            return Err(path_problem(
+                path,
+                io::ErrorKind::AlreadyExists,
+                "exists and is not a socket".into(),
+            ))
         }
         Err(_) => {}
     }
-    let s = UnixDatagram::bind(path).map_err(|e| io_err(path.display(), e))?;
+    let s = UnixDatagram::bind(path).map_err(|e| path_err(path, e))?;
     s.set_write_timeout(Some(SEND_TIMEOUT))
-        .map_err(|e| io_err(path.display(), e))?;
+        .map_err(|e| path_err(path, e))?;
     Ok(s)
 }
 

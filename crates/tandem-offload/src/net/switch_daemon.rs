@@ -98,10 +98,10 @@ impl SwitchDaemon {
             },
         });
         let mut threads = Vec::new();
-        let spawn_err = |e: io::Error| io_err("starting a thread", e);
+        let spawn_err = |e: io::Error| os_err("starting a thread", e);
         control
             .set_read_timeout(Some(TICK))
-            .map_err(|e| io_err("control socket", e))?;
+            .map_err(|e| os_err("control socket", e))?;
         {
             let shared = shared.clone();
             threads.push(
@@ -113,9 +113,9 @@ impl SwitchDaemon {
         }
         let (tx, rx) = mpsc::sync_channel::<Inbound>(1024);
         for (i, (p, s)) in socks.iter().enumerate() {
-            let s = s.try_clone().map_err(|e| io_err("socket", e))?;
+            let s = s.try_clone().map_err(|e| os_err("socket", e))?;
             s.set_read_timeout(Some(TICK))
-                .map_err(|e| io_err("socket", e))?;
+                .map_err(|e| os_err("socket", e))?;
             let tx = tx.clone();
             let shared = shared.clone();
             threads.push(

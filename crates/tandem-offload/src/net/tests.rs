@@ -127,3 +127,35 @@ fn control_ops_survive_the_wire() {
         assert_eq!(ControlFailure::from(failure), f);
     }
 }
+
+/// Socket errors name the socket (`OffloadError::Io { path }`), including the ones the OS
+/// does not report: a path too long for `sun_path`, a file that is not a socket.
+#[test]
+fn socket_errors_name_the_path() {
+    let dir = tempfile::tempdir().unwrap();
+    let long = dir.path().join("s".repeat(120));
+    match bind_socket(&long) {
+        Err(OffloadError::Io { path, source }) => {
+            assert_eq!(path, long);
+            assert_eq!(source.kind(), io::ErrorKind::InvalidInput);
+        }
+        other => panic!("{other:?}"),
+    }
+    let file = dir.path().join("file");
+    std::fs::write(&file, b"").unwrap();
+    let e = bind_socket(&file).unwrap_err();
+    assert!(
+        matches!(&e, OffloadError::Io { path, .. } if *path == file),
+        "{e:?}"
+    );
+    assert!(
+        e.to_string().ends_with("file: exists and is not a socket"),
+        "{e}"
+    );
+    // A directory that is not a bundle: the error names the file it needed.
+    let e = Bundle::load(dir.path()).unwrap_err();
+    assert!(
+        matches!(&e, OffloadError::Io { path, .. } if path.ends_with("plan.json")),
+        "{e:?}"
+    );
+}

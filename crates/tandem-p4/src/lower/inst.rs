@@ -12,7 +12,7 @@
 //! after:  meta.v7 = (meta.v5 ^ 32w0x80000000) < (meta.v6 ^ 32w0x80000000) ? 1w1 : 1w0;
 //! ```
 
-use tandem_ir::{BinOp as IrBin, CastOp, Inst, InstKind, IntCC, Meta, Value};
+use tandem_ir::{BinOp as IrBin, CastOp, HashAlgo, Inst, InstKind, IntCC, Meta, Value};
 use tandem_p4_syntax::{BinOp, DeclKind, Expr, ExprKind, Stmt, Type, UnOp};
 
 use super::headers::{hdr_name, ipv4_present, pop_header, push_header, read_field, write_field};
@@ -99,50 +99,11 @@ impl Gen<'_, '_> {
                 one(self, rhs, out)?;
             }
             InstKind::Icmp { pred, args } => {
-                let bits = self.bits(args[0]);
-                let (mut a, mut b) = (self.val(args[0]), self.val(args[1]));
-                let signed = matches!(pred, IntCC::Slt | IntCC::Sle | IntCC::Sgt | IntCC::Sge);
-                if signed {
-                    let sign = lit(1u64 << (bits - 1), bits);
-                    a = bin(BinOp::BitXor, a, sign.clone());
-                    b = bin(BinOp::BitXor, b, sign);
-                }
-                let op = match pred {
-                    IntCC::Eq => BinOp::Eq,
-                    IntCC::Ne => BinOp::Ne,
-                    IntCC::Ult | IntCC::Slt => BinOp::Lt,
-                    IntCC::Ule | IntCC::Sle => BinOp::Le,
-                    IntCC::Ugt | IntCC::Sgt => BinOp::Gt,
-                    IntCC::Uge | IntCC::Sge => BinOp::Ge,
-                };
-                one(self, bool_to_bit(bin(op, a, b)), out)?;
+                let rhs = self.icmp(*pred, args[0], args[1]);
+                one(self, rhs, out)?;
             }
             InstKind::Cast { op, arg } => {
-                let from = self.bits(*arg);
-                let to = res.map(|r| self.bits(r)).unwrap_or(from);
-                let a = self.val(*arg);
-                let rhs = match op {
-                    CastOp::Zext | CastOp::Trunc => {
-                        if from == to {
-                            a
-                        } else {
-                            cast(to, a)
-                        }
-                    }
-                    CastOp::Sext => {
-                        if from >= to {
-                            cast(to, a)
-                        } else {
-                            let ext = to - from;
-                            let hi = ternary(
-                                is_one(slice(a.clone(), from - 1, from - 1)),
-                                lit(mask(ext), ext),
-                                lit(0, ext),
-                            );
-                            bin(BinOp::Concat, hi, a)
-                        }
-                    }
-                };
+                let rhs = self.cast_value(*op, *arg, res);
                 one(self, rhs, out)?;
             }
             InstKind::Select {
@@ -154,75 +115,9 @@ impl Gen<'_, '_> {
                 let (a, b) = (self.val(*if_true), self.val(*if_false));
                 one(self, ternary(c, a, b), out)?;
             }
-            InstKind::Hash { algo, args } => {
-                let r = res.ok_or_else(|| self.unsupported(inst, "hash without a result"))?;
-                let bits = self.bits(r);
-                let data = e(ExprKind::List(args.iter().map(|&a| self.val(a)).collect()));
-                let d = self.dst(r);
-                if self.tna() {
-                    // One Hash extern per call site (Tofino's hash units are per use).
-                    let unit = format!("hash_{r}");
-                    let alg = match algo {
-                        tandem_ir::HashAlgo::Crc16 => "CRC16",
-                        tandem_ir::HashAlgo::Crc32 => "CRC32",
-                        tandem_ir::HashAlgo::Identity => "IDENTITY",
-                    };
-                    self.locals.push(decl(DeclKind::Instantiation {
-                        ty: Type::Named {
-                            name: "Hash".into(),
-                            args: vec![Type::Bit(bits)],
-                        },
-                        args: vec![member(name("HashAlgorithm_t"), alg)],
-                        name: unit.clone(),
-                    }));
-                    out.push(assign(d, method(name(&unit), "get", vec![data])));
-                } else {
-                    if bits >= 64 {
-                        return Err(self.unsupported(
-                            inst,
-                            "v1model's hash takes its result modulo `max`, which cannot be 2^64",
-                        ));
-                    }
-                    // hash(out, algo, base, data, max): out = base + (h % max); with base 0
-                    // and max 2^bits the result is the hash itself.
-                    out.push(call_stmt(call(
-                        name("hash"),
-                        vec![
-                            d,
-                            member(name("HashAlgorithm"), algo.name()),
-                            lit(0, bits),
-                            data,
-                            lit(1u64 << bits, 64),
-                        ],
-                    )));
-                }
-            }
+            InstKind::Hash { algo, args } => self.lower_hash(inst, res, *algo, args, out)?,
             InstKind::Bswap { arg } => {
-                let bits = self.bits(*arg);
-                let rhs = match self.const_of(*arg) {
-                    Some(c) => {
-                        let n = bits / 8;
-                        let mut r = 0u64;
-                        for i in 0..n {
-                            r |= ((c >> (8 * i)) & 0xff) << (8 * (n - 1 - i));
-                        }
-                        lit(r, bits)
-                    }
-                    None => {
-                        let a = self.val(*arg);
-                        let mut ex: Option<Expr> = None;
-                        for i in 0..bits / 8 {
-                            let s = slice(a.clone(), 8 * i + 7, 8 * i);
-                            ex = Some(match ex {
-                                None => s,
-                                Some(prev) => bin(BinOp::Concat, prev, s),
-                            });
-                        }
-                        ex.ok_or_else(|| {
-                            self.unsupported(inst, "byte swap of a value narrower than a byte")
-                        })?
-                    }
-                };
+                let rhs = self.bswap(inst, *arg)?;
                 one(self, rhs, out)?;
             }
             InstKind::HdrRead { field } => one(self, read_field(*field), out)?,
@@ -264,92 +159,11 @@ impl Gen<'_, '_> {
                 };
                 one(self, src, out)?;
             }
-            InstKind::MapFind { key, .. } => {
-                let Some(lt) = self.lookups.get(&inst) else {
-                    return Err(
-                        self.unsupported(inst, "map lookup without a switch table in the plan")
-                    );
-                };
-                let (table, keys, wb) = (lt.table.clone(), lt.keys.clone(), lt.write_back.clone());
-                for (k, &v) in keys.iter().zip(key) {
-                    let rhs = self.val(v);
-                    out.push(assign(meta(k), rhs));
-                }
-                let apply_main = call_stmt(method(name(&table), "apply", vec![]));
-                match wb {
-                    None => out.push(apply_main),
-                    Some(wb) => {
-                        out.push(assign(meta("wb_hit"), lit(0, 1)));
-                        out.push(if_stmt(
-                            is_one(meta("visible")),
-                            vec![call_stmt(method(name(&wb), "apply", vec![]))],
-                            Vec::new(),
-                        ));
-                        out.push(if_stmt(
-                            bin(BinOp::Eq, meta("wb_hit"), lit(0, 1)),
-                            vec![apply_main],
-                            Vec::new(),
-                        ));
-                    }
-                }
-            }
-            InstKind::ScalarLoad { state } | InstKind::VecGet { state, .. } => {
-                let regs = self
-                    .access_registers
-                    .get(&inst)
-                    .or_else(|| self.registers.get(state))
-                    .cloned()
-                    .ok_or_else(|| {
-                        self.unsupported(inst, "state read without a switch register in the plan")
-                    })?;
-                let index = match &data.kind {
-                    InstKind::VecGet { index, .. } => {
-                        let b = self.bits(*index);
-                        let i = self.val(*index);
-                        if b == 32 {
-                            i
-                        } else {
-                            cast(32, i)
-                        }
-                    }
-                    _ => lit(0, 32),
-                };
-                for (r, &v) in regs.iter().zip(&data.results) {
-                    let d = self.dst(v);
-                    out.push(self.reg_read(r, d, index.clone()));
-                }
-            }
-            InstKind::VecSet {
-                state,
-                index,
-                value,
-            } => {
-                // The write half of a read-modify-write (the plan fuses it with the read of
-                // the same element): one register per element field, written at the index.
-                let regs = self.registers.get(state).cloned().ok_or_else(|| {
-                    self.unsupported(inst, "state write without a switch register in the plan")
-                })?;
-                let b = self.bits(*index);
-                let i = self.val(*index);
-                let i = if b == 32 { i } else { cast(32, i) };
-                for (r, &v) in regs.iter().zip(value) {
-                    let v = self.val(v);
-                    out.push(call_stmt(method(name(r), "write", vec![i.clone(), v])));
-                }
-            }
-            InstKind::ScalarStore { state, value } => {
-                let regs = self.registers.get(state).cloned().ok_or_else(|| {
-                    self.unsupported(inst, "state write without a switch register in the plan")
-                })?;
-                let v = self.val(*value);
-                for r in regs {
-                    out.push(call_stmt(method(
-                        name(&r),
-                        "write",
-                        vec![lit(0, 32), v.clone()],
-                    )));
-                }
-            }
+            InstKind::MapFind { .. }
+            | InstKind::ScalarLoad { .. }
+            | InstKind::VecGet { .. }
+            | InstKind::VecSet { .. }
+            | InstKind::ScalarStore { .. } => self.lower_state_access(inst, &data, out)?,
             InstKind::Send { port } => {
                 let p = self.val(*port);
                 let pb = self.bits(*port);
@@ -374,6 +188,139 @@ impl Gen<'_, '_> {
             | InstKind::Brif { .. }
             | InstKind::Switch { .. }
             | InstKind::Return => {}
+        }
+        Ok(())
+    }
+
+    /// `a <pred> b` as `bit<1>`; signed predicates flip the sign bits and compare unsigned.
+    fn icmp(&mut self, pred: IntCC, x: Value, y: Value) -> Expr {
+        let bits = self.bits(x);
+        let (mut a, mut b) = (self.val(x), self.val(y));
+        let signed = matches!(pred, IntCC::Slt | IntCC::Sle | IntCC::Sgt | IntCC::Sge);
+        if signed {
+            let sign = lit(1u64 << (bits - 1), bits);
+            a = bin(BinOp::BitXor, a, sign.clone());
+            b = bin(BinOp::BitXor, b, sign);
+        }
+        let op = match pred {
+            IntCC::Eq => BinOp::Eq,
+            IntCC::Ne => BinOp::Ne,
+            IntCC::Ult | IntCC::Slt => BinOp::Lt,
+            IntCC::Ule | IntCC::Sle => BinOp::Le,
+            IntCC::Ugt | IntCC::Sgt => BinOp::Gt,
+            IntCC::Uge | IntCC::Sge => BinOp::Ge,
+        };
+        bool_to_bit(bin(op, a, b))
+    }
+
+    /// A zero extension, truncation or sign extension of `arg` to the result's width.
+    fn cast_value(&mut self, op: CastOp, arg: Value, res: Option<Value>) -> Expr {
+        let from = self.bits(arg);
+        let to = res.map(|r| self.bits(r)).unwrap_or(from);
+        let a = self.val(arg);
+        match op {
+            CastOp::Zext | CastOp::Trunc => {
+                if from == to {
+                    a
+                } else {
+                    cast(to, a)
+                }
+            }
+            CastOp::Sext => {
+                if from >= to {
+                    cast(to, a)
+                } else {
+                    let ext = to - from;
+                    let hi = ternary(
+                        is_one(slice(a.clone(), from - 1, from - 1)),
+                        lit(mask(ext), ext),
+                        lit(0, ext),
+                    );
+                    bin(BinOp::Concat, hi, a)
+                }
+            }
+        }
+    }
+
+    /// A byte swap: a constant swapped here, else the bytes' slices concatenated in reverse.
+    fn bswap(&mut self, inst: Inst, arg: Value) -> Result<Expr, P4Error> {
+        let bits = self.bits(arg);
+        Ok(match self.const_of(arg) {
+            Some(c) => {
+                let n = bits / 8;
+                let mut r = 0u64;
+                for i in 0..n {
+                    r |= ((c >> (8 * i)) & 0xff) << (8 * (n - 1 - i));
+                }
+                lit(r, bits)
+            }
+            None => {
+                let a = self.val(arg);
+                let mut ex: Option<Expr> = None;
+                for i in 0..bits / 8 {
+                    let s = slice(a.clone(), 8 * i + 7, 8 * i);
+                    ex = Some(match ex {
+                        None => s,
+                        Some(prev) => bin(BinOp::Concat, prev, s),
+                    });
+                }
+                ex.ok_or_else(|| {
+                    self.unsupported(inst, "byte swap of a value narrower than a byte")
+                })?
+            }
+        })
+    }
+
+    /// `hash`: a TNA `Hash` instance per call site, or v1model's `hash` extern with base 0
+    /// and modulus 2^bits.
+    fn lower_hash(
+        &mut self,
+        inst: Inst,
+        res: Option<Value>,
+        algo: HashAlgo,
+        args: &[Value],
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), P4Error> {
+        let r = res.ok_or_else(|| self.unsupported(inst, "hash without a result"))?;
+        let bits = self.bits(r);
+        let data = e(ExprKind::List(args.iter().map(|&a| self.val(a)).collect()));
+        let d = self.dst(r);
+        if self.tna() {
+            // One Hash extern per call site (Tofino's hash units are per use).
+            let unit = format!("hash_{r}");
+            let alg = match algo {
+                tandem_ir::HashAlgo::Crc16 => "CRC16",
+                tandem_ir::HashAlgo::Crc32 => "CRC32",
+                tandem_ir::HashAlgo::Identity => "IDENTITY",
+            };
+            self.locals.push(decl(DeclKind::Instantiation {
+                ty: Type::Named {
+                    name: "Hash".into(),
+                    args: vec![Type::Bit(bits)],
+                },
+                args: vec![member(name("HashAlgorithm_t"), alg)],
+                name: unit.clone(),
+            }));
+            out.push(assign(d, method(name(&unit), "get", vec![data])));
+        } else {
+            if bits >= 64 {
+                return Err(self.unsupported(
+                    inst,
+                    "v1model's hash takes its result modulo `max`, which cannot be 2^64",
+                ));
+            }
+            // hash(out, algo, base, data, max): out = base + (h % max); with base 0
+            // and max 2^bits the result is the hash itself.
+            out.push(call_stmt(call(
+                name("hash"),
+                vec![
+                    d,
+                    member(name("HashAlgorithm"), algo.name()),
+                    lit(0, bits),
+                    data,
+                    lit(1u64 << bits, 64),
+                ],
+            )));
         }
         Ok(())
     }

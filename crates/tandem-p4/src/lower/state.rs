@@ -12,14 +12,15 @@
 //!                        actions = { map_wb_hit; map_wb_deleted; map_wb_miss; } }
 //! ```
 
-use tandem_ir::{Inst, InstKind, StateKind, Value};
+use tandem_ir::{Inst, InstData, InstKind, StateId, StateKind, Value};
+use tandem_p4_syntax::{BinOp, Stmt};
 use tandem_p4_syntax::{DeclKind, Direction, ExprKind, Table as P4Table, Type};
 
 use super::{meta, Gen, LookupTable, FLAG_REGISTER, INGRESS, WRITE_BACK_SIZE};
 use crate::build::*;
 use crate::manifest;
 use crate::P4Error;
-use tandem_partition::Placement;
+use tandem_partition::{Placement, StatePlacement};
 
 /// A layout field's width as a P4 type.
 fn layout_bits(t: tandem_ir::Type) -> u32 {
@@ -76,132 +77,11 @@ impl Gen<'_, '_> {
                     capacity,
                     ..
                 } => {
-                    let timeout = match obj.kind {
-                        StateKind::ExpiringMap {
-                            idle_timeout_ns, ..
-                        } => Some(idle_timeout_ns),
-                        _ => None,
-                    };
-                    let many = sp_.switch_accesses.len() > 1;
-                    for (k, &stmt) in sp_.switch_accesses.iter().enumerate() {
-                        let inst = self.stmt_inst(stmt)?;
-                        let tname = if many {
-                            format!("{}_{k}", p4_name(&sp_.name))
-                        } else {
-                            p4_name(&sp_.name)
-                        };
-                        let write_back =
-                            self.opts.atomic_update && sp_.placement == Placement::Replicated;
-                        let results = self.func().insts[inst].results.clone();
-                        let keys: Vec<String> = key
-                            .fields
-                            .iter()
-                            .map(|f| format!("{tname}_{}", f.name))
-                            .collect();
-                        for (kname, f) in keys.iter().zip(&key.fields) {
-                            self.meta_field(kname, layout_bits(f.ty));
-                        }
-                        self.add_table(
-                            &tname,
-                            &sp_.name,
-                            stmt,
-                            &keys,
-                            key,
-                            value,
-                            self.opts
-                                .max_table_size
-                                .map_or(*capacity, |m| m.clamp(1, (*capacity).max(1))),
-                            timeout,
-                            &results,
-                            manifest::TableRole::Main,
-                        )?;
-                        entry.tables.push(format!("{INGRESS}.{tname}"));
-                        let wb = if write_back {
-                            any_write_back = true;
-                            let wname = format!("{tname}_wb");
-                            self.add_table(
-                                &wname,
-                                &sp_.name,
-                                stmt,
-                                &keys,
-                                key,
-                                value,
-                                WRITE_BACK_SIZE.min(*capacity.max(&1)),
-                                timeout,
-                                &results,
-                                manifest::TableRole::WriteBack,
-                            )?;
-                            entry.write_back_tables.push(format!("{INGRESS}.{wname}"));
-                            Some(wname)
-                        } else {
-                            None
-                        };
-                        self.lookups.insert(
-                            inst,
-                            LookupTable {
-                                table: tname,
-                                keys,
-                                write_back: wb,
-                            },
-                        );
-                    }
+                    any_write_back |=
+                        self.declare_tables(sp_, obj, key, value, *capacity, &mut entry)?;
                 }
                 StateKind::Scalar { .. } | StateKind::Vector { .. } => {
-                    // A register the switch only reads gets one copy per read, as the plan
-                    // counts them (Tofino: one access per register and pass); a register the
-                    // switch writes stays one object.
-                    let accesses: Vec<Inst> = sp_
-                        .switch_accesses
-                        .iter()
-                        .map(|&st| self.stmt_inst(st))
-                        .collect::<Result<_, _>>()?;
-                    let written = accesses.iter().any(|&i| {
-                        matches!(
-                            self.func().insts[i].kind,
-                            InstKind::ScalarStore { .. } | InstKind::VecSet { .. }
-                        )
-                    });
-                    let copies = if written || accesses.len() < 2 {
-                        vec![(None, p4_name(&sp_.name))]
-                    } else {
-                        accesses
-                            .iter()
-                            .enumerate()
-                            .map(|(k, &i)| (Some(i), format!("{}_{k}", p4_name(&sp_.name))))
-                            .collect()
-                    };
-                    for (inst, base) in copies {
-                        let mut regs = Vec::new();
-                        match &obj.kind {
-                            StateKind::Vector { elem, len } => {
-                                for f in &elem.fields {
-                                    let r = self.add_register(
-                                        &format!("{base}_{}", f.name),
-                                        &sp_.name,
-                                        Some(f.name.clone()),
-                                        f.ty.bits(),
-                                        *len,
-                                    );
-                                    regs.push(r);
-                                }
-                            }
-                            StateKind::Scalar { ty } => {
-                                regs.push(self.add_register(&base, &sp_.name, None, ty.bits(), 1));
-                            }
-                            _ => {}
-                        }
-                        for r in &regs {
-                            entry.registers.push(format!("{INGRESS}.{r}"));
-                        }
-                        match inst {
-                            Some(i) => {
-                                self.access_registers.insert(i, regs);
-                            }
-                            None => {
-                                self.registers.insert(sid, regs);
-                            }
-                        }
-                    }
+                    self.declare_registers(sp_, sid, obj, &mut entry)?;
                 }
             }
             self.manifest.states.push(entry);
@@ -211,6 +91,153 @@ impl Gen<'_, '_> {
             self.manifest.visibility_flag = Some(format!("{INGRESS}.{r}"));
             self.meta_field("visible", 1);
             self.meta_field("wb_hit", 1);
+        }
+        Ok(())
+    }
+    /// The tables of one map: one per switch access (plus its write-back table when the map
+    /// is replicated and updated atomically). Whether a write-back table was made.
+    fn declare_tables(
+        &mut self,
+        sp_: &StatePlacement,
+        obj: &tandem_ir::StateObject,
+        key: &tandem_ir::Layout,
+        value: &tandem_ir::Layout,
+        capacity: u64,
+        entry: &mut manifest::StateMap,
+    ) -> Result<bool, P4Error> {
+        let mut any_write_back = false;
+        let timeout = match obj.kind {
+            StateKind::ExpiringMap {
+                idle_timeout_ns, ..
+            } => Some(idle_timeout_ns),
+            _ => None,
+        };
+        let many = sp_.switch_accesses.len() > 1;
+        for (k, &stmt) in sp_.switch_accesses.iter().enumerate() {
+            let inst = self.stmt_inst(stmt)?;
+            let tname = if many {
+                format!("{}_{k}", p4_name(&sp_.name))
+            } else {
+                p4_name(&sp_.name)
+            };
+            let write_back = self.opts.atomic_update && sp_.placement == Placement::Replicated;
+            let results = self.func().insts[inst].results.clone();
+            let keys: Vec<String> = key
+                .fields
+                .iter()
+                .map(|f| format!("{tname}_{}", f.name))
+                .collect();
+            for (kname, f) in keys.iter().zip(&key.fields) {
+                self.meta_field(kname, layout_bits(f.ty));
+            }
+            self.add_table(
+                &tname,
+                &sp_.name,
+                stmt,
+                &keys,
+                key,
+                value,
+                self.opts
+                    .max_table_size
+                    .map_or(capacity, |m| m.clamp(1, capacity.max(1))),
+                timeout,
+                &results,
+                manifest::TableRole::Main,
+            )?;
+            entry.tables.push(format!("{INGRESS}.{tname}"));
+            let wb = if write_back {
+                any_write_back = true;
+                let wname = format!("{tname}_wb");
+                self.add_table(
+                    &wname,
+                    &sp_.name,
+                    stmt,
+                    &keys,
+                    key,
+                    value,
+                    WRITE_BACK_SIZE.min(capacity.max(1)),
+                    timeout,
+                    &results,
+                    manifest::TableRole::WriteBack,
+                )?;
+                entry.write_back_tables.push(format!("{INGRESS}.{wname}"));
+                Some(wname)
+            } else {
+                None
+            };
+            self.lookups.insert(
+                inst,
+                LookupTable {
+                    table: tname,
+                    keys,
+                    write_back: wb,
+                },
+            );
+        }
+        Ok(any_write_back)
+    }
+
+    /// The registers of a scalar or vector: one per element field; a register the switch
+    /// only reads gets one copy per read, as the plan counts them (Tofino: one access per
+    /// register and pass); a register the switch writes stays one object.
+    fn declare_registers(
+        &mut self,
+        sp_: &StatePlacement,
+        sid: StateId,
+        obj: &tandem_ir::StateObject,
+        entry: &mut manifest::StateMap,
+    ) -> Result<(), P4Error> {
+        let accesses: Vec<Inst> = sp_
+            .switch_accesses
+            .iter()
+            .map(|&st| self.stmt_inst(st))
+            .collect::<Result<_, _>>()?;
+        let written = accesses.iter().any(|&i| {
+            matches!(
+                self.func().insts[i].kind,
+                InstKind::ScalarStore { .. } | InstKind::VecSet { .. }
+            )
+        });
+        let copies = if written || accesses.len() < 2 {
+            vec![(None, p4_name(&sp_.name))]
+        } else {
+            accesses
+                .iter()
+                .enumerate()
+                .map(|(k, &i)| (Some(i), format!("{}_{k}", p4_name(&sp_.name))))
+                .collect()
+        };
+        for (inst, base) in copies {
+            let mut regs = Vec::new();
+            match &obj.kind {
+                StateKind::Vector { elem, len } => {
+                    for f in &elem.fields {
+                        let r = self.add_register(
+                            &format!("{base}_{}", f.name),
+                            &sp_.name,
+                            Some(f.name.clone()),
+                            f.ty.bits(),
+                            *len,
+                        );
+                        regs.push(r);
+                    }
+                }
+                StateKind::Scalar { ty } => {
+                    regs.push(self.add_register(&base, &sp_.name, None, ty.bits(), 1));
+                }
+                _ => {}
+            }
+            for r in &regs {
+                entry.registers.push(format!("{INGRESS}.{r}"));
+            }
+            match inst {
+                Some(i) => {
+                    self.access_registers.insert(i, regs);
+                }
+                None => {
+                    self.registers.insert(sid, regs);
+                }
+            }
         }
         Ok(())
     }
@@ -421,6 +448,106 @@ impl Gen<'_, '_> {
             size,
             idle_timeout_ns: timeout,
         });
+        Ok(())
+    }
+
+    /// A map lookup (its table, behind the write-back table when there is one) or a register
+    /// read or write (scalars at index 0, vectors at the element's index).
+    pub(super) fn lower_state_access(
+        &mut self,
+        inst: Inst,
+        data: &InstData,
+        out: &mut Vec<Stmt>,
+    ) -> Result<(), P4Error> {
+        match &data.kind {
+            InstKind::MapFind { key, .. } => {
+                let Some(lt) = self.lookups.get(&inst) else {
+                    return Err(
+                        self.unsupported(inst, "map lookup without a switch table in the plan")
+                    );
+                };
+                let (table, keys, wb) = (lt.table.clone(), lt.keys.clone(), lt.write_back.clone());
+                for (k, &v) in keys.iter().zip(key) {
+                    let rhs = self.val(v);
+                    out.push(assign(meta(k), rhs));
+                }
+                let apply_main = call_stmt(method(name(&table), "apply", vec![]));
+                match wb {
+                    None => out.push(apply_main),
+                    Some(wb) => {
+                        out.push(assign(meta("wb_hit"), lit(0, 1)));
+                        out.push(if_stmt(
+                            is_one(meta("visible")),
+                            vec![call_stmt(method(name(&wb), "apply", vec![]))],
+                            Vec::new(),
+                        ));
+                        out.push(if_stmt(
+                            bin(BinOp::Eq, meta("wb_hit"), lit(0, 1)),
+                            vec![apply_main],
+                            Vec::new(),
+                        ));
+                    }
+                }
+            }
+            InstKind::ScalarLoad { state } | InstKind::VecGet { state, .. } => {
+                let regs = self
+                    .access_registers
+                    .get(&inst)
+                    .or_else(|| self.registers.get(state))
+                    .cloned()
+                    .ok_or_else(|| {
+                        self.unsupported(inst, "state read without a switch register in the plan")
+                    })?;
+                let index = match &data.kind {
+                    InstKind::VecGet { index, .. } => {
+                        let b = self.bits(*index);
+                        let i = self.val(*index);
+                        if b == 32 {
+                            i
+                        } else {
+                            cast(32, i)
+                        }
+                    }
+                    _ => lit(0, 32),
+                };
+                for (r, &v) in regs.iter().zip(&data.results) {
+                    let d = self.dst(v);
+                    out.push(self.reg_read(r, d, index.clone()));
+                }
+            }
+            InstKind::VecSet {
+                state,
+                index,
+                value,
+            } => {
+                // The write half of a read-modify-write (the plan fuses it with the read of
+                // the same element): one register per element field, written at the index.
+                let regs = self.registers.get(state).cloned().ok_or_else(|| {
+                    self.unsupported(inst, "state write without a switch register in the plan")
+                })?;
+                let b = self.bits(*index);
+                let i = self.val(*index);
+                let i = if b == 32 { i } else { cast(32, i) };
+                for (r, &v) in regs.iter().zip(value) {
+                    let v = self.val(v);
+                    out.push(call_stmt(method(name(r), "write", vec![i.clone(), v])));
+                }
+            }
+            InstKind::ScalarStore { state, value } => {
+                let regs = self.registers.get(state).cloned().ok_or_else(|| {
+                    self.unsupported(inst, "state write without a switch register in the plan")
+                })?;
+                let v = self.val(*value);
+                for r in regs {
+                    out.push(call_stmt(method(
+                        name(&r),
+                        "write",
+                        vec![lit(0, 32), v.clone()],
+                    )));
+                }
+            }
+            _ => {}
+        }
         Ok(())
     }
 }

@@ -58,7 +58,8 @@ pub(super) struct PacketSpec {
 }
 
 /// `expect = {...}`: the packet fields (as in [`PacketSpec`]) plus the verdict. The field
-/// lists repeat [`PacketSpec`]'s because serde's `flatten` ignores `deny_unknown_fields`.
+/// lists repeat [`PacketSpec`]'s because serde's `flatten` does not support
+/// `deny_unknown_fields`.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub(super) struct ExpectSpec {

@@ -1,0 +1,630 @@
+//! The state store: every state object's contents (map entries with their last-use time,
+//! vector elements, scalars), the map rules the `map.*` instructions enforce (capacity, idle
+//! timeout, longest prefix), and the host-side API by name and by id.
+
+use std::collections::BTreeMap;
+
+use crate::hash::FxHashMap;
+use crate::words::Words;
+use crate::{EntityRef, Layout, Module, StateId, StateKind};
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct MapEntry {
+    pub(super) value: Words,
+    pub(super) last_used: u64,
+}
+
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) enum Slot {
+    Map(FxHashMap<Words, MapEntry>),
+    Vector(VecSlot),
+    Scalar(u64),
+    Meter(super::meter::MeterSlot),
+}
+
+/// A vector's elements; elements never written are all-zero and not stored.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub(super) struct VecSlot {
+    pub(super) len: u64,
+    pub(super) fields: usize,
+    pub(super) elems: BTreeMap<u64, Vec<u64>>,
+}
+
+impl VecSlot {
+    pub(super) fn get(&self, i: u64) -> Option<Vec<u64>> {
+        if i >= self.len {
+            return None;
+        }
+        Some(
+            self.elems
+                .get(&i)
+                .cloned()
+                .unwrap_or_else(|| vec![0; self.fields]),
+        )
+    }
+
+    pub(super) fn set(&mut self, i: u64, v: Vec<u64>) -> bool {
+        if i >= self.len {
+            return false;
+        }
+        self.elems.insert(i, v);
+        true
+    }
+}
+
+/// Errors of the state store's host-side API and of dumps.
+#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
+pub enum StoreError {
+    /// No state object has this name.
+    #[error("no state named `{0}`")]
+    NoSuchState(String),
+    /// The operation does not fit the state's kind or layout.
+    #[error("state `{name}`: {message}")]
+    Shape {
+        /// State name.
+        name: String,
+        /// What does not fit.
+        message: String,
+    },
+    /// A C++-format dump needs byte offsets and sizes that the layout lacks.
+    #[error("state `{0}`: layout has no C++ offsets/size for a native-format dump")]
+    NoCppLayout(String),
+}
+
+/// The contents of every state object of a module: map entries, vector elements, scalars.
+///
+/// Values are kept per layout field, each wrapped to its field type.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct StateStore {
+    pub(super) slots: Vec<Slot>,
+    /// The latest packet time seen; expiring-map entries idle for longer than their timeout
+    /// at this time are omitted from dumps.
+    pub clock_ns: u64,
+}
+
+/// Is the entry live at `now`? Entries of expiring maps (`timeout` is `Some`) expire once
+/// they have been idle for more than `timeout` ns (the native `tandem::ExpiringMap` rule).
+pub(super) fn live(e: &MapEntry, now: u64, timeout: Option<u64>) -> bool {
+    match timeout {
+        None => true,
+        Some(t) => now.saturating_sub(e.last_used) <= t,
+    }
+}
+
+/// The entry of the longest prefix of `addr` in an LPM map's slot (entries keyed by
+/// `[prefix, length]`).
+fn lpm_get(m: &FxHashMap<Words, MapEntry>, bits: u32, addr: u64) -> Option<&MapEntry> {
+    (0..=bits)
+        .rev()
+        .find_map(|len| m.get(&[addr & prefix_mask(bits, len), u64::from(len)][..]))
+}
+
+fn check_fields(name: &str, what: &str, layout: &Layout, vals: &[u64]) -> Result<(), StoreError> {
+    if vals.len() != layout.fields.len() {
+        return Err(StoreError::Shape {
+            name: name.to_string(),
+            message: format!(
+                "{what} needs {} fields, got {}",
+                layout.fields.len(),
+                vals.len()
+            ),
+        });
+    }
+    for (f, &v) in layout.fields.iter().zip(vals) {
+        if f.ty.wrap(v) != v {
+            return Err(StoreError::Shape {
+                name: name.to_string(),
+                message: format!(
+                    "{what} field `{}` value {v} does not fit in {}",
+                    f.name, f.ty
+                ),
+            });
+        }
+    }
+    Ok(())
+}
+
+/// What `map.*` instructions enforce on a map: its capacity and, for an expiring map, the
+/// idle timeout.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct MapRules {
+    /// Maximum number of entries (live ones, for an expiring map).
+    pub capacity: u64,
+    /// Idle timeout in ns of an expiring map; `None` for a plain hash map.
+    pub idle_timeout_ns: Option<u64>,
+    /// The key width of an LPM map (longest prefix wins; entries keyed by prefix and
+    /// length); `None` for exact-match maps.
+    pub lpm_bits: Option<u32>,
+}
+
+/// The mask of the top `len` bits of a `bits`-wide key (`len <= bits <= 64`).
+pub fn prefix_mask(bits: u32, len: u32) -> u64 {
+    let all = if bits >= 64 {
+        u64::MAX
+    } else {
+        (1u64 << bits) - 1
+    };
+    if len == 0 {
+        0
+    } else if len >= bits {
+        all
+    } else {
+        all & !((1u64 << (bits - len)) - 1)
+    }
+}
+
+impl MapRules {
+    /// The rules of a map state; `None` for other kinds.
+    pub fn of(kind: &StateKind) -> Option<MapRules> {
+        match kind {
+            StateKind::HashMap { capacity, .. } => Some(MapRules {
+                capacity: *capacity,
+                idle_timeout_ns: None,
+                lpm_bits: None,
+            }),
+            StateKind::LpmMap { capacity, .. } => Some(MapRules {
+                capacity: *capacity,
+                idle_timeout_ns: None,
+                lpm_bits: kind.lpm_bits(),
+            }),
+            StateKind::ExpiringMap {
+                capacity,
+                idle_timeout_ns,
+                ..
+            } => Some(MapRules {
+                capacity: *capacity,
+                idle_timeout_ns: Some(*idle_timeout_ns),
+                lpm_bits: None,
+            }),
+            _ => None,
+        }
+    }
+}
+
+impl StateStore {
+    /// Empty maps, zeroed vectors and scalars for every state object of `module`.
+    pub fn new(module: &Module) -> StateStore {
+        let slots = module
+            .states
+            .values()
+            .map(|s| match &s.kind {
+                StateKind::HashMap { .. }
+                | StateKind::ExpiringMap { .. }
+                | StateKind::LpmMap { .. } => Slot::Map(FxHashMap::default()),
+                StateKind::Vector { elem, len } => Slot::Vector(VecSlot {
+                    len: *len,
+                    fields: elem.fields.len(),
+                    elems: BTreeMap::new(),
+                }),
+                StateKind::Scalar { .. } => Slot::Scalar(0),
+                StateKind::Meter { len, unit } => Slot::Meter(super::meter::MeterSlot {
+                    len: *len,
+                    unit: *unit,
+                    cells: BTreeMap::new(),
+                }),
+            })
+            .collect();
+        StateStore { slots, clock_ns: 0 }
+    }
+
+    pub(super) fn lookup<'a>(
+        &self,
+        module: &'a Module,
+        name: &str,
+    ) -> Result<(StateId, &'a StateKind), StoreError> {
+        let id = module
+            .state_by_name(name)
+            .ok_or_else(|| StoreError::NoSuchState(name.into()))?;
+        Ok((id, &module.states[id].kind))
+    }
+
+    pub(super) fn shape_err(name: &str, message: &str) -> StoreError {
+        StoreError::Shape {
+            name: name.to_string(),
+            message: message.to_string(),
+        }
+    }
+
+    /// Host-side insert (e.g. entries written by `configure`); capacity is not enforced.
+    /// Expiring-map entries count as used at [`StateStore::clock_ns`]. An LPM map's key is
+    /// the prefix and its length (`[prefix, len]`); the prefix is masked to its length.
+    pub fn map_insert(
+        &mut self,
+        module: &Module,
+        name: &str,
+        key: &[u64],
+        value: &[u64],
+    ) -> Result<(), StoreError> {
+        let (id, kind) = self.lookup(module, name)?;
+        let (kl, vl) = kind
+            .map_layouts()
+            .ok_or_else(|| Self::shape_err(name, "not a map"))?;
+        let masked;
+        let key = if let Some(bits) = kind.lpm_bits() {
+            let (&[prefix, len], Some(f)) = (key, kl.fields.first()) else {
+                return Err(Self::shape_err(name, "an lpm_map key is [prefix, length]"));
+            };
+            if len > u64::from(bits) || f.ty.wrap(prefix) != prefix {
+                return Err(Self::shape_err(
+                    name,
+                    &format!("prefix {prefix:#x}/{len} does not fit a {bits}-bit key"),
+                ));
+            }
+            masked = [prefix & prefix_mask(bits, len as u32), len];
+            &masked[..]
+        } else {
+            check_fields(name, "key", kl, key)?;
+            key
+        };
+        check_fields(name, "value", vl, value)?;
+        let clock = self.clock_ns;
+        match self.slots.get_mut(id.index()) {
+            Some(Slot::Map(m)) => {
+                m.insert(
+                    Words::new(key),
+                    MapEntry {
+                        value: Words::new(value),
+                        last_used: clock,
+                    },
+                );
+                Ok(())
+            }
+            _ => Err(Self::shape_err(name, "store does not match module")),
+        }
+    }
+
+    /// Host-side lookup (ignores expiry, does not refresh).
+    pub fn map_get(
+        &self,
+        module: &Module,
+        name: &str,
+        key: &[u64],
+    ) -> Result<Option<Vec<u64>>, StoreError> {
+        let (id, _) = self.lookup(module, name)?;
+        match self.slots.get(id.index()) {
+            Some(Slot::Map(m)) => Ok(m.get(key).map(|e| e.value.to_vec())),
+            _ => Err(Self::shape_err(name, "not a map")),
+        }
+    }
+
+    /// Host-side lookup of a live entry: like [`StateStore::map_get`], but an expiring-map
+    /// entry idle for longer than its timeout at [`StateStore::clock_ns`] reads as absent.
+    /// On an LPM map a one-word key is an address: its longest matching prefix's value.
+    /// Does not refresh.
+    pub fn map_get_live(
+        &self,
+        module: &Module,
+        name: &str,
+        key: &[u64],
+    ) -> Result<Option<Vec<u64>>, StoreError> {
+        let (id, kind) = self.lookup(module, name)?;
+        let timeout = match kind {
+            StateKind::ExpiringMap {
+                idle_timeout_ns, ..
+            } => Some(*idle_timeout_ns),
+            _ => None,
+        };
+        if let (Some(bits), &[addr]) = (kind.lpm_bits(), key) {
+            return match self.slots.get(id.index()) {
+                Some(Slot::Map(m)) => Ok(lpm_get(m, bits, addr).map(|e| e.value.to_vec())),
+                _ => Err(Self::shape_err(name, "not a map")),
+            };
+        }
+        match self.slots.get(id.index()) {
+            Some(Slot::Map(m)) => Ok(m
+                .get(key)
+                .filter(|e| live(e, self.clock_ns, timeout))
+                .map(|e| e.value.to_vec())),
+            _ => Err(Self::shape_err(name, "not a map")),
+        }
+    }
+
+    /// Number of entries in a map (expired but unreclaimed entries included).
+    pub fn map_len(&self, module: &Module, name: &str) -> Result<usize, StoreError> {
+        let (id, _) = self.lookup(module, name)?;
+        match self.slots.get(id.index()) {
+            Some(Slot::Map(m)) => Ok(m.len()),
+            _ => Err(Self::shape_err(name, "not a map")),
+        }
+    }
+
+    /// Host-side element write.
+    pub fn vec_set(
+        &mut self,
+        module: &Module,
+        name: &str,
+        index: u64,
+        elem: &[u64],
+    ) -> Result<(), StoreError> {
+        let (id, kind) = self.lookup(module, name)?;
+        let StateKind::Vector { elem: layout, .. } = kind else {
+            return Err(Self::shape_err(name, "not a vector"));
+        };
+        check_fields(name, "element", layout, elem)?;
+        match self.slots.get_mut(id.index()) {
+            Some(Slot::Vector(v)) => {
+                if v.set(index, elem.to_vec()) {
+                    Ok(())
+                } else {
+                    Err(Self::shape_err(name, "index out of range"))
+                }
+            }
+            _ => Err(Self::shape_err(name, "store does not match module")),
+        }
+    }
+
+    /// Host-side element read.
+    pub fn vec_get(&self, module: &Module, name: &str, index: u64) -> Result<Vec<u64>, StoreError> {
+        let (id, _) = self.lookup(module, name)?;
+        match self.slots.get(id.index()) {
+            Some(Slot::Vector(v)) => v
+                .get(index)
+                .ok_or_else(|| Self::shape_err(name, "index out of range")),
+            _ => Err(Self::shape_err(name, "not a vector")),
+        }
+    }
+
+    /// Host-side scalar write.
+    pub fn scalar_set(
+        &mut self,
+        module: &Module,
+        name: &str,
+        value: u64,
+    ) -> Result<(), StoreError> {
+        let (id, kind) = self.lookup(module, name)?;
+        let StateKind::Scalar { ty } = kind else {
+            return Err(Self::shape_err(name, "not a scalar"));
+        };
+        if ty.wrap(value) != value {
+            return Err(Self::shape_err(name, "value does not fit"));
+        }
+        match self.slots.get_mut(id.index()) {
+            Some(Slot::Scalar(s)) => {
+                *s = value;
+                Ok(())
+            }
+            _ => Err(Self::shape_err(name, "store does not match module")),
+        }
+    }
+
+    /// Host-side scalar read.
+    pub fn scalar_get(&self, module: &Module, name: &str) -> Result<u64, StoreError> {
+        let (id, _) = self.lookup(module, name)?;
+        match self.slots.get(id.index()) {
+            Some(Slot::Scalar(s)) => Ok(*s),
+            _ => Err(Self::shape_err(name, "not a scalar")),
+        }
+    }
+
+    fn map_slot(&mut self, id: StateId) -> Option<&mut FxHashMap<Words, MapEntry>> {
+        match self.slots.get_mut(id.index()) {
+            Some(Slot::Map(m)) => Some(m),
+            _ => None,
+        }
+    }
+
+    /// `map.find` exactly as the interpreter executes it, on map `id` at time `now`: a live
+    /// entry is refreshed (expiring maps) and its value fields copied into `out` (as many as
+    /// `out` holds); an expired entry is removed. Whether the key was found live; `None`
+    /// when `id` is not a map of this store. Keys and values are taken as given (the
+    /// interpreter passes them wrapped to their operand types).
+    pub fn map_find_at(
+        &mut self,
+        id: StateId,
+        rules: MapRules,
+        key: &[u64],
+        now: u64,
+        out: &mut [u64],
+    ) -> Option<bool> {
+        let map = self.map_slot(id)?;
+        if let Some(bits) = rules.lpm_bits {
+            let addr = key.first().copied().unwrap_or(0);
+            return Some(match lpm_get(map, bits, addr) {
+                Some(e) => {
+                    for (o, v) in out.iter_mut().zip(e.value.iter()) {
+                        *o = *v;
+                    }
+                    true
+                }
+                None => false,
+            });
+        }
+        match map.get_mut(key) {
+            None => return Some(false),
+            Some(e) if live(e, now, rules.idle_timeout_ns) => {
+                e.last_used = now;
+                for (o, v) in out.iter_mut().zip(e.value.iter()) {
+                    *o = *v;
+                }
+                return Some(true);
+            }
+            Some(_) => {}
+        }
+        map.remove(key);
+        Some(false)
+    }
+
+    /// `map.insert` exactly as the interpreter executes it: an existing key is overwritten
+    /// (and refreshed); a new key is added only while the map holds fewer than `capacity`
+    /// entries (a full expiring map first drops its expired entries). Whether the key is in
+    /// the map afterwards (the instruction's result); `None` when `id` is not a map.
+    pub fn map_insert_at(
+        &mut self,
+        id: StateId,
+        rules: MapRules,
+        key: &[u64],
+        value: &[u64],
+        now: u64,
+    ) -> Option<bool> {
+        let masked;
+        let key = match (rules.lpm_bits, key) {
+            (Some(bits), &[prefix, len]) => {
+                if len > u64::from(bits) {
+                    // Out of range: nothing inserted (the native API refuses it too).
+                    return self.map_slot(id).map(|_| false);
+                }
+                masked = [prefix & prefix_mask(bits, len as u32), len];
+                &masked[..]
+            }
+            _ => key,
+        };
+        let map = self.map_slot(id)?;
+        if (map.len() as u64) < rules.capacity {
+            // Room for a new key: one hash lookup either way.
+            match map.entry(Words::new(key)) {
+                std::collections::hash_map::Entry::Occupied(mut o) => {
+                    let e = o.get_mut();
+                    e.value.set(value);
+                    e.last_used = now;
+                }
+                std::collections::hash_map::Entry::Vacant(v) => {
+                    v.insert(MapEntry {
+                        value: Words::new(value),
+                        last_used: now,
+                    });
+                }
+            }
+            return Some(true);
+        }
+        if let Some(e) = map.get_mut(key) {
+            e.value.set(value);
+            e.last_used = now;
+            return Some(true);
+        }
+        if map.len() as u64 >= rules.capacity && rules.idle_timeout_ns.is_some() {
+            map.retain(|_, e| live(e, now, rules.idle_timeout_ns));
+        }
+        if (map.len() as u64) < rules.capacity {
+            map.insert(
+                Words::new(key),
+                MapEntry {
+                    value: Words::new(value),
+                    last_used: now,
+                },
+            );
+            Some(true)
+        } else {
+            Some(false)
+        }
+    }
+
+    /// `map.erase` exactly as the interpreter executes it; `None` when `id` is not a map.
+    /// On an LPM map, `key` is `[prefix, len]`: the prefix is masked to its length, and a
+    /// length above the key's width erases nothing.
+    pub fn map_erase_at(&mut self, id: StateId, key: &[u64]) -> Option<()> {
+        self.map_erase_rules(id, None, key)
+    }
+
+    /// [`StateStore::map_erase_at`] with the map's rules (needed for LPM maps).
+    pub fn map_erase_rules(
+        &mut self,
+        id: StateId,
+        lpm_bits: Option<u32>,
+        key: &[u64],
+    ) -> Option<()> {
+        let map = self.map_slot(id)?;
+        match (lpm_bits, key) {
+            (Some(bits), &[prefix, len]) => {
+                if len <= u64::from(bits) {
+                    map.remove(&[prefix & prefix_mask(bits, len as u32), len][..]);
+                }
+            }
+            _ => {
+                map.remove(key);
+            }
+        }
+        Some(())
+    }
+
+    /// Host-side lookup of a live entry by state index (see [`StateStore::map_get_live`]);
+    /// `None` also when `id` is not a map. Does not refresh.
+    pub fn map_get_live_at(&self, id: StateId, rules: MapRules, key: &[u64]) -> Option<&[u64]> {
+        match (self.slots.get(id.index()), rules.lpm_bits, key) {
+            (Some(Slot::Map(m)), Some(bits), &[addr]) => {
+                lpm_get(m, bits, addr).map(|e| e.value.as_slice())
+            }
+            (Some(Slot::Map(m)), _, _) => m
+                .get(key)
+                .filter(|e| live(e, self.clock_ns, rules.idle_timeout_ns))
+                .map(|e| e.value.as_slice()),
+            _ => None,
+        }
+    }
+
+    /// Makes room in every map for up to `max` entries (or its capacity, if smaller) ahead
+    /// of time, so that inserts do not grow the table while packets are being processed.
+    pub fn reserve_maps(&mut self, module: &Module, max: u64) {
+        for (id, obj) in module.states.iter() {
+            let (Some(rules), Some(Slot::Map(m))) =
+                (MapRules::of(&obj.kind), self.slots.get_mut(id.index()))
+            else {
+                continue;
+            };
+            let want = rules.capacity.min(max) as usize;
+            m.reserve(want.saturating_sub(m.len()));
+        }
+    }
+
+    /// A scalar by state index; `None` when `id` is not a scalar.
+    pub fn scalar_at(&self, id: StateId) -> Option<u64> {
+        match self.slots.get(id.index()) {
+            Some(Slot::Scalar(s)) => Some(*s),
+            _ => None,
+        }
+    }
+
+    /// Writes a scalar by state index (the caller wraps the value to the scalar's type);
+    /// `None` when `id` is not a scalar.
+    pub fn set_scalar_at(&mut self, id: StateId, value: u64) -> Option<()> {
+        match self.slots.get_mut(id.index()) {
+            Some(Slot::Scalar(s)) => {
+                *s = value;
+                Some(())
+            }
+            _ => None,
+        }
+    }
+
+    /// Copies element `index` of vector `id` into `out` (zeros for an element never
+    /// written). `Some(false)` when the index is out of range, `None` when `id` is not a
+    /// vector.
+    pub fn vec_get_at(&self, id: StateId, index: u64, out: &mut [u64]) -> Option<bool> {
+        let Some(Slot::Vector(v)) = self.slots.get(id.index()) else {
+            return None;
+        };
+        if index >= v.len {
+            return Some(false);
+        }
+        match v.elems.get(&index) {
+            Some(e) => {
+                for (o, x) in out.iter_mut().zip(e) {
+                    *o = *x;
+                }
+            }
+            None => out.iter_mut().for_each(|o| *o = 0),
+        }
+        Some(true)
+    }
+
+    /// Writes element `index` of vector `id` (the caller checks the fields against the
+    /// layout). `Some(false)` when the index is out of range, `None` when `id` is not a
+    /// vector.
+    pub fn vec_set_at(&mut self, id: StateId, index: u64, elem: &[u64]) -> Option<bool> {
+        let Some(Slot::Vector(v)) = self.slots.get_mut(id.index()) else {
+            return None;
+        };
+        if index >= v.len {
+            return Some(false);
+        }
+        match v.elems.get_mut(&index) {
+            Some(e) => {
+                e.clear();
+                e.extend_from_slice(elem);
+            }
+            None => {
+                v.elems.insert(index, elem.to_vec());
+            }
+        }
+        Some(true)
+    }
+}

@@ -1,0 +1,459 @@
+//! Free functions over LLVM IR and provenances: pointer offsets, map call shapes, constant
+//! globals, GEP offsets, callee names, operands, reverse post-order.
+
+use super::*;
+
+pub(super) fn offset_prov(base: Prov, off: i64) -> Prov {
+    match base {
+        Prov::OneOf(alts) => Prov::OneOf(alts.into_iter().map(|a| offset_prov(a, off)).collect()),
+        Prov::Const(n, o) => Prov::Const(n, o + off),
+        Prov::Element(o) => Prov::Element(o + off),
+        Prov::Alloca(a, o) => Prov::Alloca(a, o + off),
+        Prov::Found(f, o) => Prov::Found(f, o + off),
+        Prov::Header(h, o) => Prov::Header(h, o + off),
+        p => p,
+    }
+}
+
+pub(super) fn prov_to_ptr(p: &Prov) -> Option<Ptr> {
+    Some(match p {
+        Prov::Element(o) => Ptr::Element(*o),
+        Prov::Alloca(a, o) => Ptr::Alloca(*a, *o),
+        Prov::Found(f, o) => Ptr::Found(*f, *o),
+        Prov::Header(h, o) => Ptr::Header(*h, *o),
+        Prov::Null => Ptr::Null,
+        _ => return None,
+    })
+}
+
+pub(super) fn is_place(p: &Ptr) -> bool {
+    matches!(
+        p,
+        Ptr::Element(_) | Ptr::Alloca(..) | Ptr::Found(..) | Ptr::Header(..) | Ptr::Null
+    )
+}
+
+pub(super) fn same_place(a: &Ptr, b: &Ptr) -> bool {
+    match (a, b) {
+        (Ptr::Element(x), Ptr::Element(y)) => x == y,
+        (Ptr::Alloca(a1, o1), Ptr::Alloca(a2, o2)) => a1 == a2 && o1 == o2,
+        (Ptr::Found(f1, o1), Ptr::Found(f2, o2)) => f1 == f2 && o1 == o2,
+        (Ptr::Header(h1, o1), Ptr::Header(h2, o2)) => h1 == h2 && o1 == o2,
+        (Ptr::Null, Ptr::Null) => true,
+        _ => false,
+    }
+}
+
+pub(super) fn offset_ptr(p: Ptr, off: i64) -> Ptr {
+    match p {
+        Ptr::Element(o) => Ptr::Element(o + off),
+        Ptr::Alloca(a, o) => Ptr::Alloca(a, o + off),
+        Ptr::Found(f, o) => Ptr::Found(f, o + off),
+        Ptr::Header(h, o) => Ptr::Header(h, o + off),
+        p => p,
+    }
+}
+
+/// Which map API a call belongs to.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(super) enum MapFamily {
+    Plain,
+    Expiring,
+    Lpm,
+}
+
+/// Argument positions of `tandem_api_{map,emap,lpm}_{find,lookup,insert,erase}(map, key,
+/// key_size, ...)`: (family, value-size argument, capacity argument (an expiring map's idle
+/// timeout follows it; an LPM insert's or erase's prefix length is last), whether argument 3
+/// points to a value).
+pub(super) fn map_call_shape(callee: &str) -> Option<(MapFamily, Option<usize>, usize, bool)> {
+    let (op, family) = if let Some(op) = callee.strip_prefix("tandem_api_map_") {
+        (op, MapFamily::Plain)
+    } else if let Some(op) = callee.strip_prefix("tandem_api_emap_") {
+        (op, MapFamily::Expiring)
+    } else {
+        (callee.strip_prefix("tandem_api_lpm_")?, MapFamily::Lpm)
+    };
+    Some(match op {
+        "find" => (family, Some(3), 4, false),
+        "lookup" | "insert" => (family, Some(4), 5, true),
+        // The value size too (not for LPM maps, whose erase names a prefix): a map that
+        // process() only erases from still has values (from configure()), which the state
+        // the compiler declares must hold.
+        "erase" if family == MapFamily::Lpm => (family, None, 3, false),
+        "erase" => (family, Some(3), 4, false),
+        _ => return None,
+    })
+}
+
+/// A choice between places; `Unknown` when an alternative is unknown or the payload.
+pub(super) fn one_of(provs: Vec<Prov>) -> Prov {
+    let mut alts: Vec<Prov> = Vec::new();
+    for p in provs {
+        match p {
+            Prov::OneOf(inner) => {
+                for i in inner {
+                    if !alts.contains(&i) {
+                        alts.push(i);
+                    }
+                }
+            }
+            Prov::Element(_)
+            | Prov::Alloca(..)
+            | Prov::Found(..)
+            | Prov::Header(..)
+            | Prov::Null => {
+                if !alts.contains(&p) {
+                    alts.push(p);
+                }
+            }
+            Prov::Unknown(why) => return Prov::Unknown(why),
+            _ => return Prov::Unknown(
+                "a pointer chosen at run time between the payload or a constant and another object"
+                    .into(),
+            ),
+        }
+    }
+    if alts.len() > 255 {
+        return Prov::Unknown("a pointer chosen among too many objects".into());
+    }
+    Prov::OneOf(alts)
+}
+
+/// The bytes of a constant global array of integers (string literals, lookup tables).
+pub(super) fn const_global_bytes(m: &LModule, name: &Name) -> Option<Vec<u8>> {
+    let g = m.global_vars.iter().find(|g| &g.name == name)?;
+    if !g.is_constant {
+        return None;
+    }
+    let init = g.initializer.as_ref()?;
+    let mut out = Vec::new();
+    fn push(c: &Constant, out: &mut Vec<u8>) -> Option<()> {
+        match c {
+            Constant::Int { bits, value } => {
+                let n = bits.div_ceil(8);
+                for i in 0..n {
+                    out.push((value >> (8 * i)) as u8);
+                }
+                Some(())
+            }
+            Constant::Array { elements, .. } => {
+                for e in elements {
+                    push(e, out)?;
+                }
+                Some(())
+            }
+            _ => None,
+        }
+    }
+    push(init, &mut out)?;
+    if out.len() > 256 {
+        return None;
+    }
+    Some(out)
+}
+
+pub(super) fn ptr_desc(p: &Ptr) -> &'static str {
+    match p {
+        Ptr::Element(_) => "an element member",
+        Ptr::Alloca(..) => "a local array",
+        Ptr::Found(..) => "a map value",
+        Ptr::Header(..) => "a header",
+        _ => "a pointer",
+    }
+}
+
+/// Splits sorted boundaries into ranges of at most 8 bytes.
+pub(super) fn split_ranges(bounds: &[u64]) -> Vec<(u64, u64)> {
+    let mut out = Vec::new();
+    for w in bounds.windows(2) {
+        let (mut a, b) = (w[0], w[1]);
+        while a < b {
+            let len = (b - a).min(8);
+            out.push((a, len));
+            a += len;
+        }
+    }
+    out
+}
+
+pub(super) fn make_layout(bounds: &BTreeSet<u64>, size: u64, prefix: &str) -> Layout {
+    let mut b: Vec<u64> = bounds.iter().copied().filter(|&x| x <= size).collect();
+    b.push(0);
+    b.push(size);
+    b.sort_unstable();
+    b.dedup();
+    let fields: Vec<(String, Type, u32)> = split_ranges(&b)
+        .into_iter()
+        .map(|(o, w)| (format!("{prefix}{o}"), ty_of_bytes(w), o as u32))
+        .collect();
+    Layout::with_offsets(fields, size as u32)
+}
+
+pub(super) fn local_name(op: &Operand) -> Option<&Name> {
+    match op {
+        Operand::LocalOperand { name, .. } => Some(name),
+        _ => None,
+    }
+}
+
+pub(super) fn is_ptr(t: &TypeRef) -> bool {
+    matches!(t.as_ref(), LType::PointerType { .. })
+}
+
+pub(super) fn is_ptr_operand(types: &Types, op: &Operand) -> bool {
+    is_ptr(&types.type_of(op))
+}
+
+/// The constant byte offset of a GEP and its run-time indices with their scales (the dynamic
+/// part of the address is the sum of `index * scale`).
+pub(super) fn gep_offset(
+    types: &Types,
+    g: &li::GetElementPtr,
+) -> Option<(i64, Vec<(Operand, u64)>)> {
+    let mut off: i64 = 0;
+    let mut dynamic: Vec<(Operand, u64)> = Vec::new();
+    let mut ty = g.source_element_type.clone();
+    for (i, idx) in g.indices.iter().enumerate() {
+        let c = match idx {
+            Operand::ConstantOperand(k) => match k.as_ref() {
+                Constant::Int { bits, value } => Some(sign_extend(*value, *bits)),
+                _ => None,
+            },
+            _ => None,
+        };
+        if i == 0 {
+            let (size, _) = layout::size_align(types, &ty)?;
+            match c {
+                Some(k) => off += k * size as i64,
+                None => dynamic.push((idx.clone(), size)),
+            }
+            continue;
+        }
+        match c {
+            Some(k) => {
+                let (o, next) = layout::step_into(types, &ty, k as u64)?;
+                off += o as i64;
+                ty = next;
+            }
+            None => {
+                if layout::struct_fields(types, &ty).is_some() {
+                    return None;
+                }
+                let (o, next) = layout::step_into(types, &ty, 1)?;
+                let (base, _) = layout::step_into(types, &ty, 0)?;
+                dynamic.push((idx.clone(), o - base));
+                ty = next;
+            }
+        }
+    }
+    Some((off, dynamic))
+}
+
+pub(super) fn sign_extend(v: u64, bits: u32) -> i64 {
+    if bits >= 64 || bits == 0 {
+        v as i64
+    } else {
+        let sh = 64 - bits;
+        ((v << sh) as i64) >> sh
+    }
+}
+
+pub(super) fn callee_name(c: &li::Call) -> Option<String> {
+    match &c.function {
+        either::Either::Right(Operand::ConstantOperand(k)) => match k.as_ref() {
+            Constant::GlobalReference { name, .. } => Some(name_str(name)),
+            _ => None,
+        },
+        _ => None,
+    }
+}
+
+pub(super) fn is_allocator(name: &str) -> bool {
+    matches!(
+        name,
+        "malloc"
+            | "calloc"
+            | "realloc"
+            | "free"
+            | "_Znwm"
+            | "_Znam"
+            | "_ZdlPv"
+            | "_ZdaPv"
+            | "_ZdlPvm"
+            | "_ZnwmSt11align_val_t"
+    ) || name.starts_with("_Znw")
+        || name.starts_with("_Zna")
+}
+
+/// The C++ name of a (possibly mangled) symbol.
+pub(super) fn demangle_hint(name: &str) -> String {
+    crate::srcmap::demangle(name)
+}
+
+pub(super) fn constant_kind(c: &Constant) -> &'static str {
+    match c {
+        Constant::Float(_) => "floating point",
+        Constant::Struct { .. } => "a struct constant",
+        Constant::Array { .. } => "an array constant",
+        Constant::Vector(_) => "a vector constant",
+        _ => "an expression",
+    }
+}
+
+pub(super) fn successors(t: &Terminator) -> Vec<Name> {
+    match t {
+        Terminator::Br(b) => vec![b.dest.clone()],
+        Terminator::CondBr(c) => vec![c.true_dest.clone(), c.false_dest.clone()],
+        Terminator::Switch(s) => {
+            let mut v = vec![s.default_dest.clone()];
+            v.extend(s.dests.iter().map(|d| d.1.clone()));
+            v
+        }
+        _ => vec![],
+    }
+}
+
+/// Blocks reachable from the entry, in reverse post-order.
+pub(crate) fn rpo(f: &LFunction) -> Vec<&llvm_ir::BasicBlock> {
+    let by_name: HashMap<&Name, &llvm_ir::BasicBlock> =
+        f.basic_blocks.iter().map(|b| (&b.name, b)).collect();
+    let Some(entry) = f.basic_blocks.first() else {
+        return vec![];
+    };
+    let mut seen: HashSet<&Name> = HashSet::new();
+    let mut post: Vec<&llvm_ir::BasicBlock> = Vec::new();
+    // Iterative DFS: (block, next successor index).
+    let mut stack: Vec<(&llvm_ir::BasicBlock, usize)> = vec![(entry, 0)];
+    seen.insert(&entry.name);
+    while let Some((b, i)) = stack.pop() {
+        let succ = successors(&b.term);
+        if i < succ.len() {
+            stack.push((b, i + 1));
+            if let Some(&s) = by_name.get(&succ[i]) {
+                if seen.insert(&s.name) {
+                    stack.push((s, 0));
+                }
+            }
+        } else {
+            post.push(b);
+        }
+    }
+    post.reverse();
+    post
+}
+
+pub(super) fn global_string(m: &LModule, name: &str) -> Option<String> {
+    let g = m.global_vars.iter().find(|g| name_str(&g.name) == name)?;
+    let init = g.initializer.as_ref()?;
+    match init.as_ref() {
+        Constant::Array { elements, .. } => {
+            let bytes: Vec<u8> = elements
+                .iter()
+                .filter_map(|e| match e.as_ref() {
+                    Constant::Int { value, .. } => Some(*value as u8),
+                    _ => None,
+                })
+                .take_while(|b| *b != 0)
+                .collect();
+            Some(String::from_utf8_lossy(&bytes).into_owned())
+        }
+        _ => None,
+    }
+}
+
+/// The integers of a constant global (`i64` scalar or array).
+pub(super) fn global_u64s(m: &LModule, name: &str) -> Option<Vec<u64>> {
+    let g = m.global_vars.iter().find(|g| name_str(&g.name) == name)?;
+    match g.initializer.as_ref()?.as_ref() {
+        Constant::Int { value, .. } => Some(vec![*value]),
+        Constant::Array { elements, .. } => Some(
+            elements
+                .iter()
+                .filter_map(|e| match e.as_ref() {
+                    Constant::Int { value, .. } => Some(*value),
+                    _ => None,
+                })
+                .collect(),
+        ),
+        _ => None,
+    }
+}
+
+/// The NF's type name (`tandem_nf_type_name`).
+pub(crate) fn nf_type_name(m: &LModule) -> Option<String> {
+    global_string(m, TYPE_NAME)
+}
+
+pub(super) fn inst_debugloc(i: &Instruction) -> Option<llvm_ir::DebugLoc> {
+    use llvm_ir::HasDebugLoc;
+    i.get_debug_loc().clone()
+}
+
+/// Why an LLVM instruction has no NF IR counterpart, for the L002 message.
+pub(super) fn describe_unsupported(op: &str) -> String {
+    let what = match op {
+        "fadd" | "fsub" | "fmul" | "fdiv" | "frem" | "fneg" | "fcmp" | "uitofp" | "sitofp"
+        | "fptoui" | "fptosi" | "fpext" | "fptrunc" => "floating point arithmetic",
+        "extractelement" | "insertelement" | "shufflevector" => "SIMD vector operations",
+        "atomicrmw" | "cmpxchg" | "fence" => "atomic operations",
+        "landingpad" | "catchpad" | "cleanuppad" | "invoke" | "resume" => "exceptions",
+        "va_arg" => "variadic arguments",
+        _ => "an LLVM instruction",
+    };
+    format!("{what} (`{op}`)")
+}
+
+pub(super) fn inst_opcode(i: &Instruction) -> String {
+    let s = format!("{i}");
+    // "%x = fadd double ..." -> "fadd"
+    let body = s.split_once(" = ").map_or(s.as_str(), |(_, b)| b);
+    body.split_whitespace().next().unwrap_or("?").to_string()
+}
+
+pub(super) fn operands_of(i: &Instruction) -> Vec<Operand> {
+    match i {
+        Instruction::Call(c) => c.arguments.iter().map(|a| a.0.clone()).collect(),
+        Instruction::Phi(p) => p.incoming_values.iter().map(|x| x.0.clone()).collect(),
+        Instruction::Select(s) => vec![
+            s.condition.clone(),
+            s.true_value.clone(),
+            s.false_value.clone(),
+        ],
+        Instruction::Store(s) => vec![s.address.clone(), s.value.clone()],
+        Instruction::Load(l) => vec![l.address.clone()],
+        Instruction::GetElementPtr(g) => {
+            let mut v = vec![g.address.clone()];
+            v.extend(g.indices.iter().cloned());
+            v
+        }
+        Instruction::ICmp(c) => vec![c.operand0.clone(), c.operand1.clone()],
+        Instruction::Trunc(x) => vec![x.operand.clone()],
+        Instruction::ZExt(x) => vec![x.operand.clone()],
+        Instruction::SExt(x) => vec![x.operand.clone()],
+        Instruction::Freeze(x) => vec![x.operand.clone()],
+        Instruction::BitCast(x) => vec![x.operand.clone()],
+        other => binary_operands(other),
+    }
+}
+
+pub(super) fn binary_operands(i: &Instruction) -> Vec<Operand> {
+    macro_rules! two {
+        ($($v:ident),*) => {
+            match i {
+                $(Instruction::$v(x) => vec![x.operand0.clone(), x.operand1.clone()],)*
+                _ => vec![],
+            }
+        };
+    }
+    two!(Add, Sub, Mul, UDiv, SDiv, URem, SRem, And, Or, Xor, Shl, LShr, AShr)
+}
+
+pub(super) fn term_operands(t: &Terminator) -> Vec<Operand> {
+    match t {
+        Terminator::CondBr(c) => vec![c.condition.clone()],
+        Terminator::Switch(s) => vec![s.operand.clone()],
+        Terminator::Ret(r) => r.return_operand.iter().cloned().collect(),
+        _ => vec![],
+    }
+}
