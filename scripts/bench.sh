@@ -13,7 +13,7 @@ PROFILE=${PROFILE:-tofino1}
 NFS=${NFS:-minilb mazunat l4lb firewall proxy statefilter trojan}
 WORKLOADS=${WORKLOADS:-enterprise datamining}
 EXTRA=${EXTRA:-}
-declare -A PLAN=([minilb]=lb [mazunat]=nat [l4lb]=lb [firewall]=plain [proxy]=plain [statefilter]=plain [trojan]=endhosts)
+declare -A PLAN=([minilb]=lb [mazunat]=nat [l4lb]=lb [firewall]=plain [proxy]=plain [statefilter]=plain [trojan]=endhosts [ratelimit]=plain)
 mkdir -p "$OUT"
 results=()
 for nf in $NFS; do

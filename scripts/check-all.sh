@@ -9,12 +9,12 @@ PACKETS=${1:-100000}
 OUT=${2:-out/check-all}
 TANDEM=${TANDEM:-target/release/tandem}
 mkdir -p "$OUT"
-declare -A PLAN=([minilb]=lb [mazunat]=nat [l4lb]=lb [firewall]=plain [proxy]=plain [statefilter]=plain [trojan]=endhosts [pktcount]=plain [cmsketch]=plain [lpmrouter]=plain [vxlangw]=vxlan [vlantrunk]=vlan [hhdetect]=plain [aclfw]=plain)
+declare -A PLAN=([minilb]=lb [mazunat]=nat [l4lb]=lb [firewall]=plain [proxy]=plain [statefilter]=plain [trojan]=endhosts [pktcount]=plain [cmsketch]=plain [lpmrouter]=plain [vxlangw]=vxlan [vlantrunk]=vlan [hhdetect]=plain [aclfw]=plain [ratelimit]=plain)
 # Flows enough for PACKETS packets (enterprise ≈ 35 packets per flow, datamining ≈ 134).
 declare -A FLOWS=([enterprise]=$((PACKETS / 25 + 100)) [datamining]=$((PACKETS / 90 + 100)))
 fail=0
 printf '%-12s %-11s %-8s %9s %9s %9s %8s %s\n' nf workload profile packets fastpath%% server batches result
-for nf in ${NFS:-minilb mazunat l4lb firewall proxy statefilter trojan pktcount cmsketch lpmrouter vxlangw vlantrunk hhdetect aclfw}; do
+for nf in ${NFS:-minilb mazunat l4lb firewall proxy statefilter trojan pktcount cmsketch lpmrouter vxlangw vlantrunk hhdetect aclfw ratelimit}; do
   for w in enterprise datamining; do
     for p in tofino1 bmv2; do
       json="$OUT/$nf-$w-$p.json"

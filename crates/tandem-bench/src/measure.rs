@@ -197,6 +197,21 @@ impl ControlPlane for TimedControl {
     fn register_read(&mut self, name: &str, index: u32) -> Result<u64, ControlFailure> {
         self.timed(|c| c.register_read(name, index))
     }
+    fn meter_write(
+        &mut self,
+        name: &str,
+        index: u32,
+        cell: &tandem_switch::MeterCell,
+    ) -> Result<(), ControlFailure> {
+        self.timed(|c| c.meter_write(name, index, cell))
+    }
+    fn meter_read(
+        &mut self,
+        name: &str,
+        index: u32,
+    ) -> Result<tandem_switch::MeterCell, ControlFailure> {
+        self.timed(|c| c.meter_read(name, index))
+    }
 }
 
 /// A control-plane wrapper for [`Offloaded::new`] that adds the time spent in the switch's

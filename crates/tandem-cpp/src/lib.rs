@@ -363,6 +363,13 @@ impl Gen<'_, '_> {
             );
         }
         out.push_str("    (void)hdrs;\n    (void)ops;\n");
+        let meters = self.view.module.process.insts.iter().any(|(i, d)| {
+            matches!(d.kind, InstKind::MeterExecute { .. }) && self.view.runs_inst(S, i)
+        });
+        if meters {
+            // Meters count the frame as it arrived (pushes and pops do not change it).
+            out.push_str("    const uint64_t arrival_len = pkt->len;\n");
+        }
         match fields.get("fate") {
             Some(i) => {
                 let _ = writeln!(
@@ -686,6 +693,12 @@ impl Gen<'_, '_> {
             InstKind::ScalarLoad { state } => {
                 let sname = self.state_name(*state);
                 format!("ops->scalar_load(ops->ctx, S_{sname})")
+            }
+            // The packet's arrival time and length.
+            InstKind::MeterExecute { state, index } => {
+                let sname = self.state_name(*state);
+                let i = self.val(*index);
+                format!("ops->meter_execute(ops->ctx, S_{sname}, {i}, pkt->now_ns, arrival_len)")
             }
             InstKind::Opaque { name, args, .. } => {
                 return self.emit_opaque(name, args, &data.results);

@@ -1,15 +1,16 @@
 //! `tandem/server.h`: the ABI between a generated `server.cc` and the Tandem runtime.
 
 /// The ABI version (`TANDEM_SERVER_ABI_VERSION`, returned by `tandem_server_abi_version`).
-pub const SERVER_ABI_VERSION: u32 = 2;
+pub const SERVER_ABI_VERSION: u32 = 3;
 
 /// Where `server.cc` includes the header from.
 pub const SERVER_H_PATH: &str = "tandem/server.h";
 
 /// The header text.
 pub const SERVER_H: &str = r#"// tandem/server.h — the ABI between a generated server partition (server.cc) and the
-// Tandem runtime. Version 2 (a partition that pushes or pops headers may point `data`
-// at a frame of another length, which the runtime copies out right after the call). C ABI; the runtime loads server.so and calls
+// Tandem runtime. Version 3 (version 2: a partition that pushes or pops headers may point
+// `data` at a frame of another length, which the runtime copies out right after the call;
+// version 3: meter_execute). C ABI; the runtime loads server.so and calls
 // tandem_server_process once per packet that the switch sent to the server (and
 // tandem_server_timer at every timer tick, for an NF with on_timer()).
 #pragma once
@@ -17,7 +18,7 @@ pub const SERVER_H: &str = r#"// tandem/server.h — the ABI between a generated
 #include <stdint.h>
 #include <string.h>
 
-#define TANDEM_SERVER_ABI_VERSION 2u
+#define TANDEM_SERVER_ABI_VERSION 3u
 
 extern "C" {
 
@@ -46,6 +47,10 @@ typedef struct tandem_state_ops {
     // against the packet; results[0..nresults] receive its results.
     void (*opaque)(void* ctx, const char* name, const uint64_t* args, uint32_t nargs,
                    uint64_t* results, uint32_t nresults, uint8_t* pkt, uint32_t len);
+    // Executes meter `index` of a meter array for a packet of `frame_len` bytes that arrived
+    // at `now_ns` (NF IR `meter.execute`); the colour: 0 green, 1 yellow, 2 red.
+    uint8_t (*meter_execute)(void* ctx, uint32_t state, uint64_t index, uint64_t now_ns,
+                             uint64_t frame_len);
 } tandem_state_ops;
 
 // The packet as the NF sees it: the transfer header removed and the original EtherType

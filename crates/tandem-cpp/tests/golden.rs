@@ -7,7 +7,7 @@ use std::process::Command;
 
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-const NFS: [&str; 12] = [
+const NFS: [&str; 13] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -20,6 +20,7 @@ const NFS: [&str; 12] = [
     "vlantrunk",
     "hhdetect",
     "aclfw",
+    "ratelimit",
 ];
 
 fn root() -> PathBuf {

@@ -46,6 +46,16 @@ pub(crate) fn unhex(s: &str) -> Option<Vec<u8>> {
         .collect()
 }
 
+/// The key and value bytes of a native dump entry.
+fn entry_bytes(name: &str, e: &serde_json::Value) -> Result<(Vec<u8>, Vec<u8>), IrHostError> {
+    let hex = |f: &str, what: &str| {
+        e[f].as_str()
+            .and_then(unhex)
+            .ok_or_else(|| state_err(name, what))
+    };
+    Ok((hex("key", "bad key hex")?, hex("value", "bad value hex")?))
+}
+
 /// Decodes the C++ bytes of a struct into the fields of `layout` (little-endian at offsets).
 fn decode(layout: &Layout, bytes: &[u8]) -> Vec<u64> {
     layout
@@ -123,14 +133,7 @@ pub fn load_native_state(
                 }
                 let clock = store.clock_ns;
                 for e in v["entries"].as_array().into_iter().flatten() {
-                    let k = e["key"]
-                        .as_str()
-                        .and_then(unhex)
-                        .ok_or_else(|| state_err(name, "bad key hex"))?;
-                    let val = e["value"]
-                        .as_str()
-                        .and_then(unhex)
-                        .ok_or_else(|| state_err(name, "bad value hex"))?;
+                    let (k, val) = entry_bytes(name, e)?;
                     // Expiring-map entries keep their last-use time.
                     store.clock_ns = e
                         .get("last_used_ns")
@@ -163,6 +166,22 @@ pub fn load_native_state(
                         .map_err(|e| state_err(name, e))?;
                 }
                 store.clock_ns = clock;
+            }
+            StateKind::Meter { .. } => {
+                // Key: the index (uint32_t); value: the native `MeterCell` (seven words).
+                let Some(v) = by_name.get(name) else { continue };
+                let layout = tandem_ir::MeterCell::layout();
+                for e in v["entries"].as_array().into_iter().flatten() {
+                    let (k, val) = entry_bytes(name, e)?;
+                    let i = k
+                        .iter()
+                        .rev()
+                        .fold(0u64, |acc, b| (acc << 8) | u64::from(*b));
+                    let cell = tandem_ir::MeterCell::from_words(&decode(&layout, &val));
+                    store
+                        .meter_set(module, name, i, cell)
+                        .map_err(|e| state_err(name, e))?;
+                }
             }
             StateKind::Vector { elem, .. } => {
                 let Some(v) = by_name.get(name) else { continue };

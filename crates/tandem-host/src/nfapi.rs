@@ -37,6 +37,10 @@ pub const HEADERS: &[(&str, &str)] = &[
         "header.hh",
         include_str!("../../../nfapi/include/tandem/header.hh"),
     ),
+    (
+        "meter.hh",
+        include_str!("../../../nfapi/include/tandem/meter.hh"),
+    ),
     ("nf.hh", include_str!("../../../nfapi/include/tandem/nf.hh")),
     ("pp.hh", include_str!("../../../nfapi/include/tandem/pp.hh")),
     (

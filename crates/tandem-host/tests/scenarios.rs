@@ -39,6 +39,7 @@ const NFS: &[&str] = &[
     "aclfw",
     "vxlangw",
     "vlantrunk",
+    "ratelimit",
 ];
 
 fn run_all(nf: &str) {
@@ -107,7 +108,8 @@ nf_tests!(
     hhdetect,
     aclfw,
     vxlangw,
-    vlantrunk
+    vlantrunk,
+    ratelimit
 );
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the

@@ -434,6 +434,16 @@ pub enum InstKind {
         /// One value per element field.
         value: Vec<Value>,
     },
+    /// `vC:i8 = meter.execute M[index]` — execute meter `index` of meter array `M` for this
+    /// packet (its arrival time; its frame length for a `bytes` meter, 1 for `packets`);
+    /// the colour: 0 green, 1 yellow, 2 red ([`crate::meter`]). An index `>=` the array's
+    /// length gives 0 and changes nothing.
+    MeterExecute {
+        /// A meter array.
+        state: StateId,
+        /// The meter's index (any width, unsigned).
+        index: Value,
+    },
     /// `vR:iN = scalar.load S`.
     ScalarLoad {
         /// A scalar.
@@ -512,6 +522,7 @@ impl InstKind {
             | InstKind::MapErase { state, .. }
             | InstKind::VecGet { state, .. }
             | InstKind::VecSet { state, .. }
+            | InstKind::MeterExecute { state, .. }
             | InstKind::ScalarLoad { state }
             | InstKind::ScalarStore { state, .. } => Some(*state),
             _ => None,
@@ -593,7 +604,9 @@ impl InstKind {
                 key.iter_mut().for_each(|k| *k = f(*k));
                 value.iter_mut().for_each(|k| *k = f(*k));
             }
-            InstKind::VecGet { index, .. } => *index = f(*index),
+            InstKind::VecGet { index, .. } | InstKind::MeterExecute { index, .. } => {
+                *index = f(*index)
+            }
             InstKind::VecSet { index, value, .. } => {
                 *index = f(*index);
                 value.iter_mut().for_each(|k| *k = f(*k));

@@ -10,7 +10,7 @@
 //!
 //! * A [`Module`] has a name, a file table (for [`SourceLoc`]s), global **state objects**
 //!   ([`StateObject`]: `hashmap`, `vector`, `scalar`, `expiring_map`, `lpm_map`,
-//!   `ternary_map`, `range_map`, with [`Layout`]s), one
+//!   `ternary_map`, `range_map`, `meter`, with [`Layout`]s), one
 //!   per-packet function `process` ([`Function`]), optionally a **timer** ([`Timer`]: an
 //!   interval and the function `on_timer` run at each tick), and the names of **server-only
 //!   functions** (`configure`, ...) that are not lifted and run only on the server.
@@ -132,6 +132,14 @@
 //! * `fields... = vec.get v[i]`, `vec.set v[i](fields...)`: element `i` (unsigned, any width).
 //!   An index `>= len` is an interpreter error (undefined behaviour in C++).
 //! * `x = scalar.load s`, `scalar.store s, x`.
+//! * `c:i8 = meter.execute m[i]` (`meter<len, bytes|packets>`, [`meter`]): executes meter `i`
+//!   — a two-rate three-colour marker (RFC 2698, colour-blind) with its rates, bursts and
+//!   bucket levels in the state — for this packet: its arrival time `now` and, for a `bytes`
+//!   meter, its frame length (1 for `packets`). `c` is 0 (green), 1 (yellow) or 2 (red);
+//!   an index `>= len` gives 0 and changes nothing, as does a meter whose configuration is
+//!   all zero (never configured). The exact integer arithmetic is in [`meter`]; the state
+//!   dump of a meter array lists its non-zero cells keyed by index (like a vector), each
+//!   value the seven words `cir, cburst, pir, pburst, tc, tp, last_ns`.
 //! * `h = hash ALGO(a, b, ...)`: [`HashAlgo`] over the operands' values, each big-endian at
 //!   its type's width (a multiple of 8 bits), concatenated — v1model's `hash` extern on
 //!   BMv2 over the field list `{a, b, ...}`. No effects.
@@ -200,7 +208,8 @@
 //!   line.
 //! * State kinds: `hashmap<K, V, capacity>`, `vector<E, len>`, `scalar<iN>`,
 //!   `expiring_map<K, V, capacity, idle_timeout_ns>`, `lpm_map<K, V, capacity>`,
-//!   `ternary_map<K, V, capacity>`, `range_map<K, V, capacity>`. A layout is `{name: iN, ...}`; a field
+//!   `ternary_map<K, V, capacity>`, `range_map<K, V, capacity>`, `meter<len, bytes|packets>`.
+//!   A layout is `{name: iN, ...}`; a field
 //!   may carry its C++ byte offset `@off` and the layout its C++ `size N`.
 //! * Every instruction result is written with its type (`v3:i32 = ...`); block parameters
 //!   likewise (`block3(v7:i32):`). Value and block numbers are kept as written; blocks must be
@@ -219,6 +228,7 @@ pub mod hash;
 mod header;
 mod inst;
 pub mod interp;
+pub mod meter;
 mod module;
 mod parse;
 pub mod parse_graph;
@@ -237,6 +247,7 @@ pub use interp::{
     Action, DumpEntry, DumpFormat, InterpError, InterpOptions, Interpreter, Machine, MapRules,
     OpaqueHandler, Outcome, Packet, StateDump, StateStore, Step, StoreError,
 };
+pub use meter::{MeterCell, MeterUnit};
 pub use module::{
     BlockData, FuncBuilder, FuncId, Function, InstData, InstEffects, Module, Timer, ValueData,
     ValueDef,

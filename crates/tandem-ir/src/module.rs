@@ -494,7 +494,7 @@ impl<'m> FuncBuilder<'m> {
             }
             Some(StateKind::Vector { elem, .. }) => elem.types().collect(),
             Some(StateKind::Scalar { ty }) => vec![*ty],
-            None => Vec::new(),
+            Some(StateKind::Meter { .. }) | None => Vec::new(),
         }
     }
 
@@ -624,6 +624,11 @@ impl<'m> FuncBuilder<'m> {
         )
     }
 
+    /// `meter.execute`: the colour (`i8`).
+    pub fn meter_execute(&mut self, state: StateId, index: Value) -> Value {
+        self.ins1(InstKind::MeterExecute { state, index }, Type::I8)
+    }
+
     /// `scalar.load`.
     pub fn scalar_load(&mut self, state: StateId) -> Value {
         let ty = self
@@ -728,9 +733,12 @@ impl Module {
     ///
     /// Packet metadata never changes, so `meta.read` has no effects; `hdr.valid` reads the
     /// `layout`, which `hdr.push`/`hdr.pop` read and write (with every field of their header:
-    /// a pushed header's fields become 0, a popped one's read 0). `map.find` on an **expiring** map also writes it (a hit refreshes the
-    /// entry's last-use time); `map.insert` reads and writes its map (capacity check, expiry);
-    /// `map.erase` writes it. `send`/`drop` write `action`. `opaque` has its declared sets.
+    /// a pushed header's fields become 0, a popped one's read 0). `map.find` on an
+    /// **expiring** map also writes it (a hit refreshes the entry's last-use time);
+    /// `map.insert` reads and writes its map (capacity check, expiry); `map.erase` writes it;
+    /// `meter.execute` reads and writes its meter array (the packet's time and arrival
+    /// length it also reads never change). `send`/`drop` write `action`. `opaque` has its
+    /// declared sets.
     pub fn inst_effects(&self, kind: &InstKind) -> InstEffects {
         let (mut reads, mut writes) = (Vec::new(), Vec::new());
         match kind {
@@ -754,6 +762,10 @@ impl Module {
             | InstKind::ScalarStore { state, .. } => writes.push(Effect::State(*state)),
             InstKind::VecGet { state, .. } | InstKind::ScalarLoad { state } => {
                 reads.push(Effect::State(*state))
+            }
+            InstKind::MeterExecute { state, .. } => {
+                reads.push(Effect::State(*state));
+                writes.push(Effect::State(*state));
             }
             InstKind::HdrValid { .. } => reads.push(Effect::Layout),
             InstKind::HdrPush { header } | InstKind::HdrPop { header } => {

@@ -597,7 +597,7 @@ impl Parser {
 
     fn state_kind(&mut self) -> Result<StateKind, ParseError> {
         let (kw, t) = self.ident(
-            "`hashmap`, `vector`, `scalar`, `expiring_map`, `lpm_map`, `ternary_map` or `range_map`",
+            "`hashmap`, `vector`, `scalar`, `expiring_map`, `lpm_map`, `ternary_map`, `range_map` or `meter`",
         )?;
         self.expect_punct('<')?;
         let kind = match kw.as_str() {
@@ -655,11 +655,20 @@ impl Parser {
                 StateKind::Vector { elem, len }
             }
             "scalar" => StateKind::Scalar { ty: self.ty()? },
+            "meter" => {
+                let len = self.number("a number of meters")?;
+                self.expect_punct(',')?;
+                let (u, ut) = self.ident("`bytes` or `packets`")?;
+                let Some(unit) = crate::meter::MeterUnit::from_name(&u) else {
+                    return self.err_at(&ut, format!("unknown meter unit `{u}` (expected bytes, packets)"));
+                };
+                StateKind::Meter { len, unit }
+            }
             _ => {
                 return self.err_at(
                     &t,
                     format!(
-                    "unknown state kind `{kw}` (expected hashmap, vector, scalar, expiring_map, lpm_map, ternary_map, range_map)"
+                    "unknown state kind `{kw}` (expected hashmap, vector, scalar, expiring_map, lpm_map, ternary_map, range_map, meter)"
                 ),
                 )
             }
@@ -956,6 +965,13 @@ impl Parser {
                         value: self.value_list(')')?,
                     }
                 }
+            }
+            "meter.execute" => {
+                let state = self.state_ref()?;
+                self.expect_punct('[')?;
+                let index = self.value()?;
+                self.expect_punct(']')?;
+                InstKind::MeterExecute { state, index }
             }
             "scalar.load" => InstKind::ScalarLoad {
                 state: self.state_ref()?,

@@ -115,6 +115,7 @@ fn state_kind(kind: &StateKind) -> String {
         ),
         StateKind::Vector { elem, len } => format!("vector<{}, {len}>", print_layout(elem)),
         StateKind::Scalar { ty } => format!("scalar<{ty}>"),
+        StateKind::Meter { len, unit } => format!("meter<{len}, {}>", unit.name()),
         StateKind::ExpiringMap {
             key,
             value,
@@ -283,6 +284,9 @@ fn write_inst(out: &mut String, module: &Module, func: &Function, inst: Inst) {
                 state_name(module, *state),
                 values(value)
             )
+        }
+        InstKind::MeterExecute { state, index } => {
+            format!("meter.execute {}[{index}]", state_name(module, *state))
         }
         InstKind::ScalarLoad { state } => format!("scalar.load {}", state_name(module, *state)),
         InstKind::ScalarStore { state, value } => {

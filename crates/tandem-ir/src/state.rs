@@ -1,4 +1,4 @@
-//! Global state objects: maps, vectors, scalars and expiring maps, and their layouts.
+//! Global state objects: maps, vectors, scalars, expiring maps and meters, and their layouts.
 
 use crate::Type;
 
@@ -148,6 +148,15 @@ pub enum StateKind {
         /// Maximum number of entries.
         capacity: u64,
     },
+    /// `meter<len, unit>`: `len` two-rate three-colour meters counting `unit`s (see
+    /// [`crate::meter`]). Each meter's configuration (rates and bursts) is state, set by
+    /// `configure`; `meter.execute` reads and writes its buckets.
+    Meter {
+        /// Number of meters.
+        len: u64,
+        /// What they count.
+        unit: crate::meter::MeterUnit,
+    },
 }
 
 /// How a map's lookups match its entries.
@@ -175,7 +184,8 @@ impl MapMatch {
 pub const MAX_PRIORITY: u64 = 0x7fff_ffff;
 
 impl StateKind {
-    /// The text-form keyword (`hashmap`, `vector`, `scalar`, `expiring_map`), also the `kind`
+    /// The text-form keyword (`hashmap`, `vector`, `scalar`, `expiring_map`, `lpm_map`,
+    /// `meter`), also the `kind`
     /// of state dumps.
     pub fn keyword(&self) -> &'static str {
         match self {
@@ -186,6 +196,7 @@ impl StateKind {
             StateKind::LpmMap { .. } => "lpm_map",
             StateKind::TernaryMap { .. } => "ternary_map",
             StateKind::RangeMap { .. } => "range_map",
+            StateKind::Meter { .. } => "meter",
         }
     }
 

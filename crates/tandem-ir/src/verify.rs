@@ -13,7 +13,8 @@
 //! 3. Layouts: map keys and vector elements have at least one field (map values may be empty).
 //!    If any field of a layout has a C++ byte offset then all do and the layout has a size,
 //!    and every field lies inside it (`offset + ceil(bits/8) <= size`).
-//! 4. Map and expiring-map capacities, vector lengths and idle timeouts are at least 1.
+//! 4. Map and expiring-map capacities, vector and meter lengths and idle timeouts are at
+//!    least 1.
 //!
 //! **Function structure** (`process`, and `on_timer` when the module has a timer)
 //! 5. The per-packet function is named `process`, the timer's `on_timer`; each has at least
@@ -57,7 +58,8 @@
 //!     `range_map` key layouts have exactly one field.
 //! 21. `vec.get/set` name a vector; the index is any integer type; `vec.get` results and
 //!     `vec.set` values are the element fields.
-//! 22. `scalar.load/store` name a scalar; the loaded/stored value has the scalar's type.
+//! 22. `meter.execute` names a meter array; the index is any integer type; one `i8` result.
+//!     `scalar.load/store` name a scalar; the loaded/stored value has the scalar's type.
 //! 23. `send p`: `p: i16`; `send`, `drop`, `hdr.write`, stores and terminators have no results.
 //!     `brif` conditions are `i1`.
 //! 24. `opaque`: non-empty callee name; any arguments and results; effects name declared
@@ -303,6 +305,11 @@ impl<'m> Verifier<'m> {
                     }
                 }
                 StateKind::Scalar { .. } => {}
+                StateKind::Meter { len, .. } => {
+                    if *len == 0 {
+                        self.err(loc.clone(), "meter length must be at least 1");
+                    }
+                }
             }
         }
         self.headers();
@@ -930,6 +937,10 @@ impl<'m> Verifier<'m> {
                     _ => errs.push(format!("{} is not a vector", self.sname(*s))),
                 }
             }
+            InstKind::MeterExecute { state: s, .. } => match state(*s) {
+                Some(StateKind::Meter { .. }) => expect_results(&mut errs, &[Type::I8]),
+                _ => errs.push(format!("{} is not a meter", self.sname(*s))),
+            },
             InstKind::ScalarLoad { state: s } | InstKind::ScalarStore { state: s, .. } => {
                 match state(*s) {
                     Some(StateKind::Scalar { ty }) => {

@@ -166,6 +166,15 @@ host-order uint16_t: `ports.find(ntohs(tcp->dport))`): a range compares the key 
 number, and a switch's range match kind takes one field.
 
 Fix: key the map by the field alone, or use a TernaryMap for structs (masks per field).";
+    MeterMisuse = "L018", Error, "meter used in a way the switch cannot",
+"A `tandem::Meter` is used in a way no switch meter can follow: its rates are set in
+process() (`set_rates`/`set_all` belong in configure(), whose state the runtime installs
+through the switch's control plane: rates are configuration, not per-packet state), or its
+size or unit is not a compile-time constant.
+
+Fix: configure meters in configure() with `set_rates(i, {...})` or `set_all({...})`, and
+call only `execute(i, pkt)` in process(); declare them as `Meter<N, MeterUnit::Bytes>` or
+`Meter<N, MeterUnit::Packets>` with a constant N.";
     OpaqueCall = "L101", Warning, "call kept as an opaque server-only statement",
 "process() calls a function the front end does not know (a library function such as memcmp
 or strstr). The call is kept as an opaque statement that runs only on the server; it is

@@ -88,3 +88,9 @@ fn hhdetect_lifted_matches_native() {
 fn aclfw_lifted_matches_native() {
     differential("aclfw", Plan::Plain, "enterprise", 12_000);
 }
+
+/// Meters: colours and bucket state (rates, levels, last refill time) equal bit for bit.
+#[test]
+fn ratelimit_lifted_matches_native() {
+    differential("ratelimit", Plan::Plain, "datamining", 12_000);
+}

@@ -117,3 +117,24 @@ fn on_timer_is_lifted_and_matches_native() {
     }
     differential(&test_nf("timer_ops"), Plan::Plain, "enterprise", 10_000);
 }
+
+/// A `uint32_t` index merged at a join (clang widens the join to i64): the block parameter
+/// and the arithmetic feeding it are 32-bit, and the lifted NF matches the native one.
+#[test]
+fn index_merged_at_a_join_stays_32_bit() {
+    let lifted = lift_file(&test_nf("index_join"));
+    let text = tandem_ir::print_module(&lifted.module);
+    let m = &lifted.module;
+    let f = &m.process;
+    for (_, d) in f.insts.iter() {
+        let index = match d.kind {
+            tandem_ir::InstKind::MeterExecute { index, .. }
+            | tandem_ir::InstKind::VecGet { index, .. }
+            | tandem_ir::InstKind::VecSet { index, .. } => index,
+            _ => continue,
+        };
+        assert_eq!(f.value_type(index), Some(tandem_ir::Type::I32), "{text}");
+    }
+    assert!(!text.contains(":i64 = add"), "{text}");
+    differential(&test_nf("index_join"), Plan::Plain, "enterprise", 2_000);
+}

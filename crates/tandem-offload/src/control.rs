@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use tandem_ir::MapMatch;
-use tandem_switch::{ControlError, ControlOp, KeyMatch, Switch, TableEntry};
+use tandem_switch::{ControlError, ControlOp, KeyMatch, MeterCell, Switch, TableEntry};
 
 /// Why a control-plane request failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -151,6 +151,27 @@ pub trait ControlPlane: Send {
     fn register_write(&mut self, name: &str, index: u32, value: u64) -> Result<(), ControlFailure>;
     /// Reads one register cell.
     fn register_read(&mut self, name: &str, index: u32) -> Result<u64, ControlFailure>;
+    /// Writes one meter whole: rates and bursts, bucket levels, last refill time (Tandem's
+    /// switch; a P4Runtime target can only set the rates, which fills the buckets). By
+    /// default refused: a control plane without meters.
+    fn meter_write(
+        &mut self,
+        name: &str,
+        index: u32,
+        cell: &MeterCell,
+    ) -> Result<(), ControlFailure> {
+        let _ = (index, cell);
+        Err(ControlFailure::Rejected(format!(
+            "meter `{name}`: this control plane has no meters"
+        )))
+    }
+    /// Reads one meter whole (see [`ControlPlane::meter_write`]).
+    fn meter_read(&mut self, name: &str, index: u32) -> Result<MeterCell, ControlFailure> {
+        let _ = index;
+        Err(ControlFailure::Rejected(format!(
+            "meter `{name}`: this control plane has no meters"
+        )))
+    }
 }
 
 impl From<ControlError> for ControlFailure {
@@ -206,6 +227,21 @@ impl ControlPlane for SwitchControl {
     #[inline(never)]
     fn register_read(&mut self, name: &str, index: u32) -> Result<u64, ControlFailure> {
         Ok(self.sw.register_read(name, index)?)
+    }
+
+    #[inline(never)]
+    fn meter_write(
+        &mut self,
+        name: &str,
+        index: u32,
+        cell: &MeterCell,
+    ) -> Result<(), ControlFailure> {
+        Ok(self.sw.meter_write(name, index, *cell)?)
+    }
+
+    #[inline(never)]
+    fn meter_read(&mut self, name: &str, index: u32) -> Result<MeterCell, ControlFailure> {
+        Ok(self.sw.meter_read(name, index)?)
     }
 }
 
@@ -286,33 +322,47 @@ impl<C: ControlPlane> FaultyControl<C> {
     }
 }
 
+impl<C: ControlPlane> FaultyControl<C> {
+    /// One request: the next fault, then `f` on the wrapped control plane.
+    fn pass<T>(
+        &mut self,
+        f: impl FnOnce(&mut C) -> Result<T, ControlFailure>,
+    ) -> Result<T, ControlFailure> {
+        self.next()?;
+        let v = f(&mut self.inner)?;
+        self.applied += 1;
+        Ok(v)
+    }
+}
+
 impl<C: ControlPlane> ControlPlane for FaultyControl<C> {
     fn write(&mut self, ops: &[ControlOp]) -> Result<(), ControlFailure> {
-        self.next()?;
-        self.inner.write(ops)?;
-        self.applied += 1;
-        Ok(())
+        self.pass(|c| c.write(ops))
     }
 
     fn write_exact(&mut self, batch: &ExactBatch<'_>) -> Result<(), ControlFailure> {
-        self.next()?;
-        self.inner.write_exact(batch)?;
-        self.applied += 1;
-        Ok(())
+        self.pass(|c| c.write_exact(batch))
     }
 
     fn register_write(&mut self, name: &str, index: u32, value: u64) -> Result<(), ControlFailure> {
-        self.next()?;
-        self.inner.register_write(name, index, value)?;
-        self.applied += 1;
-        Ok(())
+        self.pass(|c| c.register_write(name, index, value))
     }
 
     fn register_read(&mut self, name: &str, index: u32) -> Result<u64, ControlFailure> {
-        self.next()?;
-        let v = self.inner.register_read(name, index)?;
-        self.applied += 1;
-        Ok(v)
+        self.pass(|c| c.register_read(name, index))
+    }
+
+    fn meter_write(
+        &mut self,
+        name: &str,
+        index: u32,
+        cell: &MeterCell,
+    ) -> Result<(), ControlFailure> {
+        self.pass(|c| c.meter_write(name, index, cell))
+    }
+
+    fn meter_read(&mut self, name: &str, index: u32) -> Result<MeterCell, ControlFailure> {
+        self.pass(|c| c.meter_read(name, index))
     }
 }
 

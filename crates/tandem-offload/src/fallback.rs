@@ -22,7 +22,7 @@ pub struct Walk {
     pub keys: Vec<(u32, Vec<u64>)>,
     /// Map keys inserted or erased, per state (real runs).
     pub touched: BTreeMap<u32, BTreeSet<Vec<u64>>>,
-    /// Scalars and vectors written (real runs).
+    /// Scalars, vectors and meters written (real runs).
     pub written: BTreeSet<u32>,
     /// The packet's fate and bytes (real runs).
     pub action: Option<Action>,
@@ -103,6 +103,20 @@ pub fn walk(
                     if real {
                         m.exec(inst, store, packet, opaque).map_err(err)?;
                         w.written.insert(state.as_u32());
+                    }
+                }
+                InstKind::MeterExecute { state, index } => {
+                    if real {
+                        m.exec(inst, store, packet, opaque).map_err(err)?;
+                        w.written.insert(state.as_u32());
+                    } else {
+                        // Read-only: the colour of a copy of the primary copy's meter (a
+                        // switch-owned meter's copy here is as of its last read-back).
+                        let i = m.value(*index).unwrap_or(0);
+                        if let Some(Some(c)) = store.meter_at(*state, i) {
+                            scratch.meter_set_at(*state, i, c);
+                        }
+                        m.exec(inst, &mut scratch, packet, opaque).map_err(err)?;
                     }
                 }
                 InstKind::Opaque { .. } => {

@@ -20,6 +20,7 @@ pub mod check;
 pub mod codec;
 pub mod control;
 pub mod fallback;
+mod meters;
 pub mod net;
 pub mod primary;
 pub mod server;

@@ -37,6 +37,7 @@ pub(crate) struct Ops {
     #[allow(clippy::type_complexity)]
     pub opaque:
         extern "C" fn(*mut c_void, *const c_char, *const u64, u32, *mut u64, u32, *mut u8, u32),
+    pub meter_execute: extern "C" fn(*mut c_void, u32, u64, u64, u64) -> u8,
 }
 
 /// The longest key or value (in fields) the callbacks handle without allocating.
@@ -74,6 +75,7 @@ enum StateInfo {
     Scalar {
         ty: Type,
     },
+    Meter,
 }
 
 /// What a server packet changed since the last [`Primary::clear_touched`]: map keys inserted
@@ -249,6 +251,7 @@ impl Primary {
                     fields: elem.fields.iter().map(|f| f.ty).collect(),
                 },
                 StateKind::Scalar { ty } => StateInfo::Scalar { ty: *ty },
+                StateKind::Meter { .. } => StateInfo::Meter,
             })
             .collect();
         // process() first, then on_timer: the first operation of each kind gives its types.
@@ -600,6 +603,7 @@ impl Primary {
             scalar_load: cb_scalar_load,
             scalar_store: cb_scalar_store,
             opaque: cb_opaque,
+            meter_execute: cb_meter_execute,
         }
     }
 }
@@ -749,6 +753,23 @@ extern "C" fn cb_scalar_store(ctx: *mut c_void, s: u32, v: u64) {
     }
     p.scalar_store(s, v);
     p.touched.other(s, None);
+}
+
+extern "C" fn cb_meter_execute(ctx: *mut c_void, s: u32, index: u64, now: u64, len: u64) -> u8 {
+    let p = primary(ctx);
+    match p
+        .store
+        .meter_execute_at(StateId::from_u32(s), index, now, len)
+    {
+        Some(c) => {
+            p.touched.other(s, Some(index));
+            c
+        }
+        None => {
+            p.fail(format!("meter_execute: no meter {s}"));
+            0
+        }
+    }
 }
 
 /// `tandem.payload_load` of [`tandem_ir::payload::PayloadOps`] without copying the packet: the

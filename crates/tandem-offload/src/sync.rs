@@ -47,6 +47,7 @@ use tandem_p4::manifest::{Manifest, TableRole};
 use tandem_switch::ControlOp;
 
 use crate::control::{ControlFailure, ControlPlane, ExactBatch, ExactKind, ExactOp, RetryPolicy};
+use crate::meters::MeterSync;
 use crate::primary::{Primary, Touched};
 use crate::OffloadError;
 
@@ -511,6 +512,8 @@ impl Changes for Pending<'_> {
 pub struct SyncEngine {
     maps: Maps,
     regs: BTreeMap<u32, RegSync>,
+    /// Meter arrays on the switch ([`crate::meters`]).
+    meters: BTreeMap<u32, MeterSync>,
     /// States whose registers hold the primary copy (switch_register placement).
     switch_owned: BTreeSet<u32>,
     flag: Option<String>,
@@ -589,6 +592,7 @@ impl SyncEngine {
             .collect();
         let mut maps = BTreeMap::new();
         let mut regs = BTreeMap::new();
+        let mut meters = BTreeMap::new();
         let mut switch_owned = BTreeSet::new();
         for sm in &manifest.states {
             let Some(&sid) = index.get(sm.name.as_str()) else {
@@ -600,6 +604,15 @@ impl SyncEngine {
             let kind = &module.states[StateId::from_u32(sid)].kind;
             if sm.placement == "switch_register" {
                 switch_owned.insert(sid);
+            }
+            if let Some(m) = sm.meters.first() {
+                if !matches!(kind, StateKind::Meter { .. }) {
+                    return Err(bad(format!(
+                        "state `{}` has a meter array but is not a meter",
+                        sm.name
+                    )));
+                }
+                meters.insert(sid, MeterSync::new(m.clone()));
             }
             if !sm.tables.is_empty() {
                 let Some((kl, vl)) = kind.map_layouts() else {
@@ -740,6 +753,7 @@ impl SyncEngine {
         Ok(SyncEngine {
             maps: Maps::from_sorted(maps),
             regs,
+            meters,
             switch_owned,
             flag: manifest.visibility_flag.clone(),
             policy: RetryPolicy::default(),
@@ -764,10 +778,12 @@ impl SyncEngine {
 
     /// Whether the state has a copy on the switch (tables or registers).
     pub fn on_switch(&self, state: u32) -> bool {
-        self.maps.contains_key(&state) || self.regs.contains_key(&state)
+        self.maps.contains_key(&state)
+            || self.regs.contains_key(&state)
+            || self.meters.contains_key(&state)
     }
 
-    /// States whose primary copy is a switch register.
+    /// States whose primary copy is on the switch (registers, meters).
     pub fn switch_owned(&self) -> &BTreeSet<u32> {
         &self.switch_owned
     }
@@ -924,6 +940,12 @@ impl SyncEngine {
             .collect();
         for sid in rsids {
             self.sync_registers(cp, primary, sid, Cells::AllForced)?;
+        }
+        let installed = self.installed;
+        for (&sid, m) in self.meters.iter_mut() {
+            if !(installed && self.switch_owned.contains(&sid)) {
+                m.install(cp, &self.policy, &mut self.stats, primary, sid)?;
+            }
         }
         Ok(())
     }
@@ -1401,6 +1423,9 @@ impl SyncEngine {
         cp: &mut dyn ControlPlane,
         primary: &mut Primary,
     ) -> Result<(), OffloadError> {
+        for (&sid, m) in self.meters.iter_mut() {
+            m.read_back(cp, &self.policy, &mut self.stats, primary, sid)?;
+        }
         let owned: Vec<u32> = self.switch_owned.iter().copied().collect();
         self.read_switch_owned_of(cp, primary, &owned)
     }
@@ -1491,6 +1516,9 @@ impl SyncEngine {
         let owned: Vec<u32> = self.switch_owned.iter().copied().collect();
         for sid in owned {
             self.sync_registers(cp, primary, sid, Cells::AllForced)?;
+        }
+        for (&sid, m) in self.meters.iter_mut() {
+            m.write_changed(cp, &self.policy, &mut self.stats, primary, sid)?;
         }
         Ok(())
     }

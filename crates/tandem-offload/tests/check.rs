@@ -123,3 +123,8 @@ fn hhdetect() {
 fn aclfw() {
     run("aclfw", Addr::Plain, "enterprise");
 }
+
+#[test]
+fn ratelimit() {
+    run("ratelimit", Addr::Plain, "datamining");
+}

@@ -469,3 +469,32 @@ fn an_outage_holds_the_packet_until_the_switch_is_back() {
     pair.switch.wait();
     pair.server.wait().unwrap();
 }
+
+/// Meters over sockets: the server installs the configured meters through `RemoteControl`
+/// (whole cells), the switch executes them, and the colours match the reference.
+#[test]
+fn ratelimit_over_sockets_matches_the_reference() {
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let mut pair = start_nf(dir, "ratelimit", &[0, 1]);
+    let mut c = client(dir);
+    let (n, via_server, diffs) = feed(
+        &mut pair,
+        &mut c,
+        &mut ReplyRewriter::new(),
+        trace(Addr::Plain, "datamining", 100, 7).take(3000),
+    );
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    assert_eq!((n, via_server), (3000, 0));
+    let mut rc = RemoteControl::connect(dir, Duration::from_secs(5)).unwrap();
+    // Meter 1 is 192.168.0.1's (ratelimit.toml), never used by this traffic: as installed.
+    let cell = rc.meter_read("TandemIngress.meters", 1).unwrap();
+    assert_eq!(
+        cell,
+        tandem_switch::MeterCell::with_rates(10_000, 200, 20_000, 400)
+    );
+    assert!(rc.meter_read("TandemIngress.meters", 5000).is_err());
+    rc.shutdown().unwrap();
+    pair.switch.wait();
+    pair.server.wait().unwrap();
+}

@@ -41,7 +41,7 @@ fn random_profile() -> impl Strategy<Value = TargetProfile> {
         })
 }
 
-const NFS: [(&str, Addr, &str); 12] = [
+const NFS: [(&str, Addr, &str); 13] = [
     ("minilb", Addr::Lb, "enterprise"),
     ("mazunat", Addr::Nat, "enterprise"),
     ("l4lb", Addr::Lb, "enterprise"),
@@ -54,6 +54,7 @@ const NFS: [(&str, Addr, &str); 12] = [
     ("vlantrunk", Addr::Vlan, "enterprise"),
     ("hhdetect", Addr::Plain, "datamining"),
     ("aclfw", Addr::Plain, "enterprise"),
+    ("ratelimit", Addr::Plain, "datamining"),
 ];
 
 proptest! {
@@ -63,7 +64,7 @@ proptest! {
     })]
 
     #[test]
-    fn random_profiles_check(nf in 0usize..7, profile in random_profile(), split in any::<bool>()) {
+    fn random_profiles_check(nf in 0usize..NFS.len(), profile in random_profile(), split in any::<bool>()) {
         let (name, addr, workload) = NFS[nf];
         let options = PartitionOptions { split_joins: split, ..PartitionOptions::default() };
         // No plan fits some profiles: a rejected case (proptest still runs `cases` checked

@@ -174,3 +174,14 @@ pub fn is_one(a: Expr) -> Expr {
 pub fn bool_to_bit(c: Expr) -> Expr {
     ternary(c, lit(1, 1), lit(0, 1))
 }
+
+/// The out argument of a call the generator emits, by position: `r.read(out, index)` and
+/// `hash(out, ...)` write their first argument, `m.execute_meter(index, out)` its second.
+pub fn out_arg(func: &Expr) -> Option<usize> {
+    match &func.kind {
+        ExprKind::Member(_, m) if m == "read" => Some(0),
+        ExprKind::Name(n) if n == "hash" => Some(0),
+        ExprKind::Member(_, m) if m == "execute_meter" => Some(1),
+        _ => None,
+    }
+}

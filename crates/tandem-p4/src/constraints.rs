@@ -86,11 +86,15 @@ pub enum Rule {
     /// The field list a hash unit reads (v1model `hash(.., {..}, ..)`, TNA `Hash.get({..})`)
     /// holds fields, constant slices of fields and typed constants.
     HashOperand,
+    /// A meter's index has the meter's index type (v1model `meter`: `bit<32>`; TNA
+    /// `Meter<I>`: `I`) and v1model's `execute_meter` writes its colour into a `bit<W>`,
+    /// `W >= 2`.
+    MeterCall,
 }
 
 impl Rule {
     /// Every rule, in the order docs/targets.md lists them.
-    pub const ALL: [Rule; 20] = [
+    pub const ALL: [Rule; 21] = [
         Rule::Bmv2ShiftAmount,
         Rule::ShiftAmountUnsigned,
         Rule::HeaderBytes,
@@ -111,6 +115,7 @@ impl Rule {
         Rule::IfConditionBool,
         Rule::MarkToDropArgument,
         Rule::HashOperand,
+        Rule::MeterCall,
     ];
 
     /// The rule's identifier (docs/targets.md).
@@ -136,6 +141,7 @@ impl Rule {
             Rule::TnaParserStart => "tna-parser-start",
             Rule::OperandWidths => "operand-widths",
             Rule::HashOperand => "hash-operand",
+            Rule::MeterCall => "meter-call",
         }
     }
 
@@ -303,6 +309,8 @@ struct Checker {
     scope: Vec<HashMap<String, Type>>,
     /// Register instances: name -> declared index type.
     registers: HashMap<String, Type>,
+    /// Meter instances: name -> index type.
+    meters: HashMap<String, Type>,
     /// Inside an action: how many `if`s deep (None outside actions).
     action_ifs: Option<u32>,
     /// Tables applied in the current control: name -> (count, first place).
@@ -321,6 +329,7 @@ impl Checker {
             intrinsic: intrinsic_structs(arch).into_iter().collect(),
             scope: vec![HashMap::new()],
             registers: HashMap::new(),
+            meters: HashMap::new(),
             action_ifs: None,
             applies: HashMap::new(),
             out: Vec::new(),
@@ -447,6 +456,7 @@ impl Checker {
                     self.block(apply);
                     self.scope.pop();
                     self.registers.clear();
+                    self.meters.clear();
                     let mut twice: Vec<(String, usize, Span)> = self
                         .applies
                         .drain()
@@ -494,6 +504,14 @@ impl Checker {
                     };
                     if let Some(i) = index {
                         self.registers.insert(name.clone(), i);
+                    }
+                    let meter = match (t.as_str(), args.as_slice()) {
+                        ("meter", []) => Some(Type::Bit(32)),
+                        ("Meter", [i]) => Some(i.clone()),
+                        _ => None,
+                    };
+                    if let Some(i) = meter {
+                        self.meters.insert(name.clone(), i);
                     }
                 }
                 _ => {}
@@ -971,29 +989,71 @@ impl Checker {
                     _ => None,
                 };
                 if let Some(i) = index {
-                    let want = self.lower_type(&index_ty);
-                    let got = self.expr(i);
-                    let fits = match (&want, &got) {
-                        (Some(Ty::Bit(w)), Some(Ty::Bit(g))) => w == g,
-                        (Some(Ty::Bit(w)), Some(Ty::InfInt(v))) => *v < (1u128 << *w),
-                        _ => true,
-                    };
-                    if want != Some(Ty::Bit(32)) || !fits {
+                    self.check_index(Rule::RegisterIndex, "register", obj, &index_ty, i, span);
+                }
+            }
+            if let Some(index_ty) = self.meters.get(obj).cloned() {
+                // v1model: execute_meter(in bit<32> index, out T result), T = bit<W>, W >= 2;
+                // TNA: execute(in I index).
+                let call = matches!(
+                    (self.arch, m.as_str()),
+                    (Arch::V1Model, "execute_meter") | (Arch::Tna, "execute")
+                );
+                if let (true, Some(i)) = (call, args.first()) {
+                    self.check_index(Rule::MeterCall, "meter", obj, &index_ty, i, span);
+                }
+                if let (Arch::V1Model, true, Some(r)) = (self.arch, call, args.get(1)) {
+                    let got = self.expr(r);
+                    if !matches!(got, Some(Ty::Bit(w)) if w >= 2) {
                         self.violation(
-                            Rule::RegisterIndex,
+                            Rule::MeterCall,
                             span,
                             format!(
-                                "register `{obj}`: index `{}` is {}, the register's index type is {}",
-                                tandem_p4_syntax::print_expr(i),
+                                "meter `{obj}`: the colour goes into `{}`, which is {}; execute_meter writes a bit<W> with W >= 2",
+                                tandem_p4_syntax::print_expr(r),
                                 got.map(|t| t.show()).unwrap_or_else(|| "?".into()),
-                                want.map(|t| t.show()).unwrap_or_else(|| "?".into()),
                             ),
                         );
                     }
                 }
+                if matches!(self.arch, Arch::Tna) && m == "execute" {
+                    return Some(Ty::Bit(8));
+                }
             }
         }
         None
+    }
+
+    /// An extern's index argument `i` against its declared index type (`bit<32>` as
+    /// generated).
+    fn check_index(
+        &mut self,
+        rule: Rule,
+        what: &str,
+        obj: &str,
+        index_ty: &Type,
+        i: &Expr,
+        span: Span,
+    ) {
+        let want = self.lower_type(index_ty);
+        let got = self.expr(i);
+        let fits = match (&want, &got) {
+            (Some(Ty::Bit(w)), Some(Ty::Bit(g))) => w == g,
+            (Some(Ty::Bit(w)), Some(Ty::InfInt(v))) => *v < (1u128 << *w),
+            _ => true,
+        };
+        if want != Some(Ty::Bit(32)) || !fits {
+            self.violation(
+                rule,
+                span,
+                format!(
+                    "{what} `{obj}`: index `{}` is {}, the {what}'s index type is {}",
+                    tandem_p4_syntax::print_expr(i),
+                    got.map(|t| t.show()).unwrap_or_else(|| "?".into()),
+                    want.map(|t| t.show()).unwrap_or_else(|| "?".into()),
+                ),
+            );
+        }
     }
 
     fn binary(&mut self, span: Span, op: BinOp, a: &Expr, b: &Expr) -> Option<Ty> {

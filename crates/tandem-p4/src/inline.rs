@@ -124,14 +124,13 @@ fn count_block(b: &Block, tables: &HashMap<String, HashSet<String>>, c: &mut Cou
                         *c.writes.entry(f.clone()).or_default() += 1;
                     }
                 }
-                // `r.read(meta.f, index)` and `hash(meta.f, ...)` write their first argument.
+                // Calls that write a metadata field through an out argument.
                 let mut rs = Vec::new();
                 if let ExprKind::Call { func, args, .. } = &e.kind {
-                    let is_read = matches!(&func.kind, ExprKind::Member(_, m) if m == "read")
-                        || matches!(&func.kind, ExprKind::Name(n) if n == "hash");
+                    let out_arg = crate::build::out_arg(func);
                     for (i, a) in args.iter().enumerate() {
                         match meta_field(a) {
-                            Some(f) if is_read && i == 0 => {
+                            Some(f) if out_arg == Some(i) => {
                                 *c.writes.entry(f.to_string()).or_default() += 1;
                             }
                             _ => reads(a, &mut rs),

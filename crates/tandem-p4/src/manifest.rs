@@ -6,12 +6,14 @@
 use serde::{Deserialize, Serialize};
 
 /// The `manifest.json` format version.
-pub const MANIFEST_VERSION: u32 = 2;
+pub const MANIFEST_VERSION: u32 = 3;
 
 /// P4Runtime id prefixes (`p4/config/v1/p4types.proto`, `P4Ids.Prefix`).
 pub const PREFIX_ACTION: u32 = 0x01;
 /// Tables.
 pub const PREFIX_TABLE: u32 = 0x02;
+/// Meters.
+pub const PREFIX_METER: u32 = 0x14;
 /// Registers.
 pub const PREFIX_REGISTER: u32 = 0x16;
 
@@ -117,6 +119,22 @@ pub struct Register {
     pub size: u64,
 }
 
+/// A meter array (v1model `meter`, TNA `Meter`): two-rate three-colour markers whose rates
+/// the runtime sets from the NF's `configure()` (P4Runtime `MeterEntry`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Meter {
+    /// P4Runtime-style id.
+    pub id: u32,
+    /// Qualified name (`TandemIngress.limits`).
+    pub name: String,
+    /// The NF meter state it holds.
+    pub state: String,
+    /// `bytes` or `packets`.
+    pub unit: String,
+    /// Meters in the array.
+    pub size: u64,
+}
+
 /// Where one NF state object lives on the switch.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StateMap {
@@ -132,6 +150,9 @@ pub struct StateMap {
     pub write_back_tables: Vec<String>,
     /// Registers holding it (one per layout field for vectors).
     pub registers: Vec<String>,
+    /// The meter array holding it (meters); absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub meters: Vec<String>,
 }
 
 /// One field of the transfer header.
@@ -190,6 +211,9 @@ pub struct Manifest {
     pub tables: Vec<Table>,
     /// Registers.
     pub registers: Vec<Register>,
+    /// Meter arrays; absent when none.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub meters: Vec<Meter>,
     /// The visibility-flag register of atomic update (index 0, 1 bit), when any table has a
     /// write-back table.
     pub visibility_flag: Option<String>,
@@ -266,6 +290,17 @@ impl Manifest {
                 o,
                 "  type_spec {{\n    bitstring {{\n      bit {{\n        bitwidth: {}\n      }}\n    }}\n  }}\n  size: {}",
                 r.bits, r.size
+            );
+            o.push_str("}\n");
+        }
+        for m in &self.meters {
+            o.push_str("meters {\n");
+            preamble(&mut o, m.id, &m.name);
+            let _ = writeln!(
+                o,
+                "  spec {{\n    unit: {}\n  }}\n  size: {}",
+                m.unit.to_ascii_uppercase(),
+                m.size
             );
             o.push_str("}\n");
         }

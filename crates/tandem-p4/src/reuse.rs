@@ -249,16 +249,14 @@ impl Interference<'_> {
                     live.extend(tu.reads.into_iter().filter(|f| candidate(f)));
                     return live;
                 }
-                // `r.read(meta.f, index)` and `hash(meta.f, ...)` write their first argument.
+                // Calls that write a metadata field through an out argument.
                 if let ExprKind::Call { func, args, .. } = &e.kind {
-                    let is_read = matches!(&func.kind, ExprKind::Member(_, m) if m == "read")
-                        || matches!(&func.kind, ExprKind::Name(n) if n == "hash");
+                    let out_arg = crate::build::out_arg(func);
                     let mut d = Vec::new();
                     for (i, a) in args.iter().enumerate() {
                         match &a.kind {
                             ExprKind::Member(base, f)
-                                if is_read
-                                    && i == 0
+                                if out_arg == Some(i)
                                     && matches!(&base.kind, ExprKind::Name(n) if n == "meta") =>
                             {
                                 d.push(f.clone())
@@ -271,7 +269,7 @@ impl Interference<'_> {
                         live.remove(f);
                     }
                     for (i, a) in args.iter().enumerate() {
-                        if !(is_read && i == 0) {
+                        if out_arg != Some(i) {
                             uses(a, &mut live);
                         }
                     }

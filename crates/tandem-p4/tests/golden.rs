@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use tandem_p4::{generate, Arch, P4Options};
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-pub const NFS: [&str; 12] = [
+pub const NFS: [&str; 13] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -20,6 +20,7 @@ pub const NFS: [&str; 12] = [
     "vlantrunk",
     "hhdetect",
     "aclfw",
+    "ratelimit",
 ];
 
 fn root() -> PathBuf {

@@ -8,9 +8,13 @@ use tandem_p4::constraints::{check_constraints, Rule};
 use tandem_p4::{self_check, Arch, P4Error};
 
 fn golden(arch: Arch) -> String {
+    golden_of("minilb", arch)
+}
+
+fn golden_of(nf: &str, arch: Arch) -> String {
     let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
         .join("tests/golden")
-        .join(format!("minilb.{}.p4", arch.name()));
+        .join(format!("{nf}.{}.p4", arch.name()));
     std::fs::read_to_string(path).unwrap()
 }
 
@@ -18,19 +22,27 @@ fn golden(arch: Arch) -> String {
 /// line of `to` that the golden does not have, from both the constraint list and the
 /// self-check.
 fn violates(arch: Arch, from: &str, to: &str, rule: Rule) {
-    let text = golden(arch);
+    violates_in("minilb", arch, from, to, rule);
+}
+
+/// [`violates`] in the golden of another NF.
+fn violates_in(nf: &str, arch: Arch, from: &str, to: &str, rule: Rule) {
+    let text = golden_of(nf, arch);
     let new = to
         .lines()
         .find(|l| !text.lines().any(|t| t == *l))
         .unwrap_or(to)
         .to_string();
-    violates_at(arch, from, to, rule, &new);
+    violates_text(&text, arch, from, to, rule, &new);
 }
 
 /// [`violates`], with the rule expected at the first line containing `at` (rules about a
 /// whole declaration point at its first line).
 fn violates_at(arch: Arch, from: &str, to: &str, rule: Rule, at: &str) {
-    let text = golden(arch);
+    violates_text(&golden(arch), arch, from, to, rule, at);
+}
+
+fn violates_text(text: &str, arch: Arch, from: &str, to: &str, rule: Rule, at: &str) {
     assert!(text.contains(from), "`{from}` not in the golden");
     let broken = text.replacen(from, to, 1);
     let line = broken
@@ -56,11 +68,18 @@ fn violates_at(arch: Arch, from: &str, to: &str, rule: Rule, at: &str) {
 
 #[test]
 fn goldens_pass_every_rule() {
-    for arch in [Arch::V1Model, Arch::Tna] {
-        let text = golden(arch);
-        let program = tandem_p4_syntax::parse_program(&text).unwrap();
-        assert_eq!(check_constraints(&program, arch), vec![], "{}", arch.name());
-        self_check(&text, arch).unwrap();
+    for nf in ["minilb", "ratelimit"] {
+        for arch in [Arch::V1Model, Arch::Tna] {
+            let text = golden_of(nf, arch);
+            let program = tandem_p4_syntax::parse_program(&text).unwrap();
+            assert_eq!(
+                check_constraints(&program, arch),
+                vec![],
+                "{nf} {}",
+                arch.name()
+            );
+            self_check(&text, arch).unwrap();
+        }
     }
 }
 
@@ -371,5 +390,33 @@ fn hash_operand() {
         "meta.tmp32_2 = meta.tmp32_2 ^ 32w0xffffffff;",
         "meta.tmp32_2 = hash_v1.get({meta.tmp32_2 ^ 32w0xffffffff});",
         Rule::HashOperand,
+    );
+}
+
+#[test]
+fn meter_call() {
+    let v1 = "meters.execute_meter(meta.tmp32_0, meta.tmp8_0);";
+    // The index is bit<32>.
+    violates_in(
+        "ratelimit",
+        Arch::V1Model,
+        v1,
+        "meters.execute_meter(meta.tmp32_0[15:0], meta.tmp8_0);",
+        Rule::MeterCall,
+    );
+    // The colour goes into a bit<W>, W >= 2.
+    violates_in(
+        "ratelimit",
+        Arch::V1Model,
+        v1,
+        "meters.execute_meter(meta.tmp32_0, meta.tmp8_0[0:0]);",
+        Rule::MeterCall,
+    );
+    violates_in(
+        "ratelimit",
+        Arch::Tna,
+        "meta.tmp8_0 = meters.execute(meta.tmp32_0);",
+        "meta.tmp8_0 = meters.execute(meta.tmp32_0[15:0]);",
+        Rule::MeterCall,
     );
 }

@@ -363,7 +363,7 @@ fn tcam_blocks(kind: &StateKind) -> u64 {
 }
 
 /// A state object's bits, whether it is a map (a table) and whether it ages.
-fn state_shape(kind: &StateKind) -> (u64, bool, bool) {
+fn state_shape(p: &crate::TargetProfile, kind: &StateKind) -> (u64, bool, bool) {
     let bits = |l: &tandem_ir::Layout| crate::build::layout_bits(l);
     match kind {
         StateKind::HashMap {
@@ -389,6 +389,7 @@ fn state_shape(kind: &StateKind) -> (u64, bool, bool) {
         } => (capacity * bits(value), true, false),
         StateKind::Vector { elem, len } => (len * bits(elem), false, false),
         StateKind::Scalar { ty } => (u64::from(ty.bits()), false, false),
+        StateKind::Meter { len, .. } => (len * p.meter_cell_bits, false, false),
     }
 }
 
@@ -430,7 +431,7 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
         } else {
             1
         };
-        let (bits, is_map, ageing) = state_shape(&obj.kind);
+        let (bits, is_map, ageing) = state_shape(p, &obj.kind);
         let blocks = bits.div_ceil(p.sram_block_bits).max(1) * u64::from(copies);
         out.sram += blocks;
         let tcam = tcam_blocks(&obj.kind) * u64::from(copies);

@@ -466,9 +466,27 @@ impl<'a> Context<'a> {
                             frames pre sends it: it runs in post or on the server"
                     .into();
                 lab.remove(s, Which::Pre, r);
+            } else if self.is_meter(s) {
+                // A switch meter counts the packet as the switch sees it: in post (after a
+                // server visit) that is another time and a frame carrying the transfer
+                // header, so a meter runs in pre or on the server.
+                let mut r = self.reason(Rule::Unsupported, s, None);
+                r.detail = "a meter measures the packet as it arrives: in pre or on the server, \
+                            not after a server visit"
+                    .into();
+                lab.remove(s, Which::Post, r);
             }
         }
         lab
+    }
+
+    fn is_meter(&self, s: StmtId) -> bool {
+        self.info.graph.stmt(s).inst().is_some_and(|i| {
+            matches!(
+                self.module.process.insts[i].kind,
+                InstKind::MeterExecute { .. }
+            )
+        })
     }
 
     /// A branch inside a loop that decides whether statement `s` runs (or, for a join

@@ -226,6 +226,20 @@ pub fn unsupported(
                     .then(|| format!("a {bits}-bit register is wider than {}'s registers", p.name))
             })
         }
+        // A meter the switch executes is v1model's `meter`/TNA's `Meter` extern: it reads the
+        // packet's time and length itself. Its index is compared with the array's length in
+        // the index's width unless it is provably in range (see `meter_index_in_range`).
+        InstKind::MeterExecute { state, index } => need("meter", "a meter").or_else(|| {
+            let len = match module.states.get(*state).map(|s| &s.kind) {
+                Some(StateKind::Meter { len, .. }) => *len,
+                _ => 0,
+            };
+            if meter_index_in_range(module, *index, len) {
+                None
+            } else {
+                wide(*index)
+            }
+        }),
         InstKind::Send { .. } => need("send", "send"),
         InstKind::Drop => need("drop", "drop"),
         InstKind::Opaque { name, .. } => Some(format!(
@@ -290,7 +304,9 @@ pub fn stage_cost(module: &Module, p: &TargetProfile, stmt: &Stmt, fused_store: 
         }
         InstKind::MapFind { .. } => c.table,
         InstKind::Hash { .. } => c.alu,
-        InstKind::VecGet { .. } | InstKind::ScalarLoad { .. } => c.register,
+        InstKind::VecGet { .. } | InstKind::ScalarLoad { .. } | InstKind::MeterExecute { .. } => {
+            c.register
+        }
         InstKind::VecSet { .. } | InstKind::ScalarStore { .. } => {
             if fused_store {
                 0
@@ -331,4 +347,38 @@ fn entries_written(module: &Module, state: StateId) -> bool {
             })
         })
     })
+}
+
+/// Is `index` below `len` whatever its value: its type holds no larger number, or it is a
+/// constant, a mask `x & m` or a remainder `x % m` (unsigned) that stays below `len`. Such a
+/// meter index needs no bounds check on the switch.
+pub fn meter_index_in_range(module: &Module, index: tandem_ir::Value, len: u64) -> bool {
+    let f = &module.process;
+    let bits = width(module, index);
+    if bits < 64 && (1u64 << bits) <= len {
+        return true;
+    }
+    if let Some(c) = is_const(module, index) {
+        return c < len;
+    }
+    let Some(tandem_ir::ValueDef::Result(i, _)) = f.values.get(index).map(|d| d.def) else {
+        return false;
+    };
+    match f.insts[i].kind {
+        InstKind::Binary {
+            op: BinOp::And,
+            args,
+        } => args
+            .iter()
+            .any(|&a| is_const(module, a).is_some_and(|m| m < len)),
+        InstKind::Binary {
+            op: BinOp::Urem,
+            args,
+        } => is_const(module, args[1]).is_some_and(|m| m != 0 && m <= len),
+        InstKind::Cast {
+            op: tandem_ir::CastOp::Zext,
+            arg,
+        } => meter_index_in_range(module, arg, len),
+        _ => false,
+    }
 }

@@ -43,10 +43,10 @@ impl MatchKind {
 }
 
 /// The operation classes a profile may list under `ops`.
-pub const OP_NAMES: [&str; 25] = [
+pub const OP_NAMES: [&str; 26] = [
     "add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "and", "or", "xor", "shl", "lshr", "ashr",
-    "icmp", "select", "cast", "bswap", "hash", "hdr", "meta", "table", "register", "branch",
-    "send", "drop",
+    "icmp", "select", "cast", "bswap", "hash", "hdr", "meta", "table", "register", "meter",
+    "branch", "send", "drop",
 ];
 
 /// How many pipeline stages one statement of each class occupies on a dependency chain.
@@ -91,8 +91,11 @@ pub struct TargetProfile {
     pub tcam_blocks_per_stage: Option<u32>,
     /// Logical tables per stage.
     pub tables_per_stage: Option<u32>,
-    /// Stateful ALUs (register accesses) per stage.
+    /// Stateful ALUs (register accesses) per stage. A meter array the switch executes takes
+    /// one too (Tofino's meter ALUs are its stateful ALUs).
     pub stateful_alus_per_stage: Option<u32>,
+    /// SRAM bits one meter (rates and bucket state) occupies.
+    pub meter_cell_bits: u64,
     /// Per-packet metadata bytes (temporaries) per pipeline.
     pub metadata_bytes: Option<u32>,
     /// Transfer-header bytes between switch and server (Gallium: 20).
@@ -335,6 +338,7 @@ pub fn parse_profile(file: &str, text: &str) -> Result<TargetProfile, ProfileErr
         tcam_blocks_per_stage: r.limit("tcam_blocks_per_stage")?,
         tables_per_stage: r.limit("tables_per_stage")?,
         stateful_alus_per_stage: r.limit("stateful_alus_per_stage")?,
+        meter_cell_bits: r.int("meter_cell_bits", 1 << 20)?,
         metadata_bytes: r.limit("metadata_bytes")?,
         transfer_header_bytes: r.limit("transfer_header_bytes")?,
         max_alu_bits: r.int("max_alu_bits", 64)? as u32,

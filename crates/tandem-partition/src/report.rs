@@ -118,6 +118,7 @@ pub fn report(module: &Module, info: &DepInfo, plan: &Plan) -> String {
                 }
             }
             Placement::SwitchTable => format!("switch table ×{}", st.copies),
+            Placement::SwitchRegister if st.kind == "meter" => "switch meter".to_string(),
             Placement::SwitchRegister => "switch register".to_string(),
             Placement::Replicated => format!(
                 "replicated (switch {} ×{}; the server writes its primary copy)",

@@ -48,6 +48,15 @@ pub fn verify_plan(
         if s.in_loop {
             errs.push(format!("{id} is in a loop but on the switch"));
         }
+        let meter = s.inst().is_some_and(|i| {
+            matches!(
+                module.process.insts[i].kind,
+                tandem_ir::InstKind::MeterExecute { .. }
+            )
+        });
+        if meter && part(id) == Partition::Post {
+            errs.push(format!("{id} executes a meter in post"));
+        }
     }
     // State: replicated state written only by the server; single access where required.
     for (si, _) in module.states.iter() {

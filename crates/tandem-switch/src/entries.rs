@@ -8,7 +8,12 @@
 //! table_set_default <table> <action> <arg>...
 //! table_clear   <table>
 //! register_write <register> <index> <value>
+//! meter_set_rates <meter> <index> <cir>:<cburst> <pir>:<pburst>
 //! ```
+//!
+//! `meter_set_rates` configures one meter with full buckets (as a P4Runtime `MeterEntry`):
+//! rates in units per second and bursts in units, integers (BMv2's CLI takes the same
+//! command with rates per microsecond); `<index>` may be `*` for every meter of the array.
 //!
 //! Keys: `5`, `0x0a000001`, `10.0.0.1`, `aa:bb:cc:dd:ee:ff` (exact); `10.0.0.0/8`
 //! (lpm); `0x0800&&&0xff00` (ternary); `10->20` (range); `*` (wildcard). A priority
@@ -25,6 +30,12 @@ pub enum Command {
         name: String,
         index: u32,
         value: u64,
+    },
+    /// `meter_set_rates`: `index` `None` is every meter of the array.
+    MeterSetRates {
+        name: String,
+        index: Option<u32>,
+        cell: crate::MeterCell,
     },
 }
 
@@ -216,6 +227,31 @@ pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesEr
                     value: value(toks[3])?,
                 });
             }
+            "meter_set_rates" => {
+                let usage = || {
+                    err(
+                        "usage: meter_set_rates <meter> <index> <cir>:<cburst> <pir>:<pburst>"
+                            .into(),
+                    )
+                };
+                if toks.len() != 5 {
+                    return Err(usage());
+                }
+                let index = match toks[2] {
+                    "*" => None,
+                    t => Some(u32::try_from(value(t)?).map_err(|_| err("index too large".into()))?),
+                };
+                let pair = |t: &str| -> Result<(u64, u64), EntriesError> {
+                    let (r, b) = t.split_once(':').ok_or_else(usage)?;
+                    Ok((value(r)?, value(b)?))
+                };
+                let ((cir, cburst), (pir, pburst)) = (pair(toks[3])?, pair(toks[4])?);
+                out.push(Command::MeterSetRates {
+                    name: toks[1].to_string(),
+                    index,
+                    cell: crate::MeterCell::with_rates(cir, cburst, pir, pburst),
+                });
+            }
             other => return Err(err(format!("unknown command `{other}`"))),
         }
     }
@@ -223,7 +259,7 @@ pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesEr
 }
 
 /// Applies parsed commands: all table operations as one atomic batch, then the
-/// register writes.
+/// register writes and meter configurations.
 pub fn apply_commands(sw: &Switch, cmds: &[Command]) -> Result<(), crate::ControlError> {
     let ops: Vec<ControlOp> = cmds
         .iter()
@@ -234,8 +270,26 @@ pub fn apply_commands(sw: &Switch, cmds: &[Command]) -> Result<(), crate::Contro
         .collect();
     sw.apply_batch(&ops)?;
     for c in cmds {
-        if let Command::RegisterWrite { name, index, value } = c {
-            sw.register_write(name, *index, *value)?;
+        match c {
+            Command::RegisterWrite { name, index, value } => {
+                sw.register_write(name, *index, *value)?;
+            }
+            Command::MeterSetRates { name, index, cell } => {
+                let size = sw
+                    .meters()
+                    .into_iter()
+                    .find(|(n, _, _)| n == name || n.rsplit('.').next() == Some(name))
+                    .map_or(0, |m| m.1);
+                match index {
+                    Some(i) => sw.meter_write(name, *i, *cell)?,
+                    None => {
+                        for i in 0..size.max(1) {
+                            sw.meter_write(name, i, *cell)?;
+                        }
+                    }
+                }
+            }
+            Command::Control(_) => {}
         }
     }
     Ok(())

@@ -4,16 +4,18 @@
 //! run-time register and counter storage ([`Stateful`]) shared by all workers.
 
 use crate::hash::compute_hash;
+use crate::meter::MeterArray;
 use crate::table::{Snapshot, MAX_KEYS};
 use std::sync::atomic::{AtomicU64, Ordering};
 
 use crate::program::*;
 
-/// Runtime register and counter storage, shared by all workers.
+/// Runtime register, counter and meter storage, shared by all workers.
 pub(crate) struct Stateful {
     pub registers: Vec<Vec<AtomicU64>>,
     /// per counter, per index: (packets, bytes)
     pub counters: Vec<Vec<(AtomicU64, AtomicU64)>>,
+    pub meters: Vec<MeterArray>,
 }
 
 impl Stateful {
@@ -32,6 +34,11 @@ impl Stateful {
                         .map(|_| (AtomicU64::new(0), AtomicU64::new(0)))
                         .collect()
                 })
+                .collect(),
+            meters: c
+                .meters
+                .iter()
+                .map(|m| MeterArray::new(m.size, m.bytes))
                 .collect(),
         }
     }
@@ -58,6 +65,8 @@ pub(crate) struct Ctx<'a> {
     pub scratch: &'a mut Vec<u8>,
     /// return stack of the flat code (action calls)
     pub stack: &'a mut [u32; 64],
+    /// the packet's time (ns), for meters
+    pub now_ns: u64,
 }
 
 /// Result of processing one packet.
@@ -74,6 +83,7 @@ impl<'a> Ctx<'a> {
     /// the global timestamps count microseconds in 48 bits, as in BMv2).
     pub(crate) fn run_pipeline(&mut self, port: u32, ts_ns: u64) -> Verdict {
         let p = self.prog;
+        self.now_ns = ts_ns;
         // every slot zero but the constant-initialised ones (one copy)
         let n = p.phv0.len().min(PHV_SLOTS);
         self.phv[..n].copy_from_slice(&p.phv0[..n]);
@@ -397,6 +407,12 @@ impl<'a> Ctx<'a> {
                             b.fetch_add(pkt.len() as u64, Ordering::Relaxed);
                         }
                     }
+                }
+                Op::Meter { meter, idx, dst } => {
+                    let i = idx.eval(phv, hb);
+                    let len = phv[prog.std.packet_length as usize & PHV_MASK];
+                    let c = self.state.meters[*meter as usize].execute(i, len, self.now_ns);
+                    dst.store(phv, hb, u64::from(c));
                 }
                 Op::Hash(_) => op_hash(op, phv, hb, self.scratch),
                 Op::Checksum(_) => {

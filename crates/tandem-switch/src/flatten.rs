@@ -663,6 +663,11 @@ impl Lower {
                 counter: *counter,
                 idx: Box::new(idx.clone()),
             },
+            St::Meter { meter, idx, dst } => Op::Meter {
+                meter: *meter,
+                idx: Box::new(idx.clone()),
+                dst: *dst,
+            },
             St::Hash { .. } => Op::Hash(Box::new(s.clone())),
             St::Checksum { .. } => Op::Checksum(Box::new(s.clone())),
             St::Extract(h) => Op::Extract(*h),

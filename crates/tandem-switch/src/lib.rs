@@ -73,7 +73,12 @@
 //! counters are per-index atomics (a read-modify-write in P4 is not atomic
 //! across threads, as in BMv2 without `@atomic`).
 //!
-//! Not modelled: clone/resubmit/recirculate, multicast, meters, digests,
+//! `meter` arrays (`execute_meter`) follow BMv2's two-rate three-colour marker in exact
+//! integer arithmetic on the packet's time ([`MeterCell`]; `meter` module docs); the
+//! control API reads and writes whole cells ([`Switch::meter_read`],
+//! [`Switch::meter_write`]).
+//!
+//! Not modelled: clone/resubmit/recirculate, multicast, direct meters, digests,
 //! `random`, `verify()` in parsers, header stacks and unions, varbit, values
 //! wider than 64 bits, parser value sets, `lookahead`/`advance`, direct counters
 //! (accepted and ignored). Frames longer than ~128 KiB are dropped.
@@ -87,6 +92,7 @@ pub mod entries;
 mod exec;
 mod flatten;
 mod hash;
+mod meter;
 mod opt;
 mod pipeline;
 mod pmap;
@@ -96,6 +102,7 @@ mod table;
 
 pub use check::Diagnostic;
 pub use entries::{apply_commands, parse_commands, parse_value, Command, EntriesError};
+pub use meter::MeterCell;
 pub use program::{MatchKind, DROP_PORT};
 pub use switch::{
     CompileOptions, ControlError, ControlOp, KeyMatch, LoadError, Switch, TableEntry, TableInfo,

@@ -467,6 +467,9 @@ fn killed(s: &St) -> Option<Slot> {
         }
         | St::Hash {
             dst: Dst::Slot(d), ..
+        }
+        | St::Meter {
+            dst: Dst::Slot(d), ..
         } => Some(*d),
         _ => None,
     }
@@ -511,6 +514,10 @@ fn straight_reads(s: &St, l: &mut Live) -> bool {
             uses(val, l);
         }
         St::Count { idx, .. } => uses(idx, l),
+        St::Meter { dst, idx, .. } => {
+            dst_base(dst, l);
+            uses(idx, l);
+        }
         St::Hash {
             dst,
             base,

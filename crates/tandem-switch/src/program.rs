@@ -422,6 +422,14 @@ pub(crate) struct CounterDef {
     pub kind: CounterKind,
 }
 
+/// A `meter(size, MeterType.bytes|packets)` instance.
+#[derive(Clone, Debug)]
+pub(crate) struct MeterDef {
+    pub name: String,
+    pub size: u32,
+    pub bytes: bool,
+}
+
 /// One item of a whole-value copy (header or struct assignment).
 #[derive(Clone, Copy, Debug)]
 #[repr(u8)]
@@ -478,6 +486,12 @@ pub(crate) enum St {
     Count {
         counter: u32,
         idx: Ex,
+    },
+    /// `meter.execute_meter(idx, dst)`: the colour into `dst`
+    Meter {
+        meter: u32,
+        idx: Ex,
+        dst: Dst,
     },
     Hash {
         dst: Dst,
@@ -544,6 +558,7 @@ pub(crate) struct Compiled {
     pub tables: Vec<TableDef>,
     pub registers: Vec<RegisterDef>,
     pub counters: Vec<CounterDef>,
+    pub meters: Vec<MeterDef>,
     pub std: StdSlots,
     /// whether the optimisation passes ran (then expressions are lowered to
     /// register ops)
@@ -653,6 +668,11 @@ pub(crate) enum Op {
         counter: u32,
         idx: Box<Ex>,
     },
+    Meter {
+        meter: u32,
+        idx: Box<Ex>,
+        dst: Dst,
+    },
     /// `St::Hash`, boxed (rare; keeps ops small)
     Hash(Box<St>),
     /// `St::Checksum`, boxed
@@ -757,6 +777,10 @@ impl Compiled {
         }
         for c in &self.counters {
             let _ = writeln!(s, "counter {} {:?}[{}]", c.name, c.kind, c.size);
+        }
+        for m in &self.meters {
+            let unit = if m.bytes { "bytes" } else { "packets" };
+            let _ = writeln!(s, "meter {} {unit}[{}]", m.name, m.size);
         }
         let c = &self.code;
         let _ = writeln!(

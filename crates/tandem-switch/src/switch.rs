@@ -13,6 +13,7 @@
 
 use crate::check::Diagnostic;
 use crate::exec::{Ctx, Stateful, Verdict};
+use crate::meter::MeterCell;
 use crate::program::{mask, Compiled, Hb, MatchKind, Phv, HB_SIZE, PHV_SLOTS};
 use crate::table::{ClassifierKind, Entry, FieldMatch, Snapshot, TableState, WorkEntries};
 use arc_swap::{ArcSwap, Cache};
@@ -67,7 +68,7 @@ pub enum ControlError {
     Full { table: String, size: u64 },
     #[error("table `{0}` has const entries or a const default action")]
     Const(String),
-    #[error("unknown register or counter `{0}`")]
+    #[error("unknown register, counter or meter `{0}`")]
     UnknownRegister(String),
     #[error("`{name}`: index {index} out of range (size {size})")]
     IndexOutOfRange { name: String, index: u32, size: u32 },
@@ -634,29 +635,11 @@ impl Switch {
     }
 
     fn register(&self, name: &str) -> Result<usize, ControlError> {
-        let regs = &self.inner.prog.registers;
-        regs.iter()
-            .position(|r| r.name == name)
-            .or_else(|| {
-                let m: Vec<usize> = (0..regs.len())
-                    .filter(|&i| regs[i].name.rsplit('.').next() == Some(name))
-                    .collect();
-                (m.len() == 1).then(|| m[0])
-            })
-            .ok_or_else(|| ControlError::UnknownRegister(name.into()))
+        find_named(self.inner.prog.registers.iter().map(|r| &r.name), name)
     }
 
     fn counter(&self, name: &str) -> Result<usize, ControlError> {
-        let cs = &self.inner.prog.counters;
-        cs.iter()
-            .position(|r| r.name == name)
-            .or_else(|| {
-                let m: Vec<usize> = (0..cs.len())
-                    .filter(|&i| cs[i].name.rsplit('.').next() == Some(name))
-                    .collect();
-                (m.len() == 1).then(|| m[0])
-            })
-            .ok_or_else(|| ControlError::UnknownRegister(name.into()))
+        find_named(self.inner.prog.counters.iter().map(|c| &c.name), name)
     }
 
     /// Reads one register cell.
@@ -702,6 +685,48 @@ impl Switch {
             })
     }
 
+    fn meter(&self, name: &str) -> Result<usize, ControlError> {
+        find_named(self.inner.prog.meters.iter().map(|m| &m.name), name)
+    }
+
+    fn meter_index(&self, name: &str, index: u32) -> Result<usize, ControlError> {
+        let m = self.meter(name)?;
+        let size = self.inner.state.meters[m].size;
+        if index >= size {
+            return Err(ControlError::IndexOutOfRange {
+                name: name.into(),
+                index,
+                size,
+            });
+        }
+        Ok(m)
+    }
+
+    /// Reads one meter: its rates and bursts, bucket levels and last refill time (an
+    /// all-zero cell for a meter never configured).
+    pub fn meter_read(&self, name: &str, index: u32) -> Result<MeterCell, ControlError> {
+        let m = self.meter_index(name, index)?;
+        Ok(self.inner.state.meters[m].read(index))
+    }
+
+    /// Writes one meter whole: configuration and state. [`MeterCell::with_rates`] is what a
+    /// P4Runtime `MeterEntry` sets (full buckets); an all-zero cell unconfigures it.
+    pub fn meter_write(&self, name: &str, index: u32, cell: MeterCell) -> Result<(), ControlError> {
+        let m = self.meter_index(name, index)?;
+        self.inner.state.meters[m].write(index, cell);
+        Ok(())
+    }
+
+    /// The program's meters: (qualified name, size, counts bytes).
+    pub fn meters(&self) -> Vec<(String, u32, bool)> {
+        self.inner
+            .prog
+            .meters
+            .iter()
+            .map(|m| (m.name.clone(), m.size, m.bytes))
+            .collect()
+    }
+
     /// A readable summary of the compiled program (headers, states, tables, ...).
     pub fn describe(&self) -> String {
         self.inner.prog.describe()
@@ -711,6 +736,26 @@ impl Switch {
     pub fn slot_count(&self) -> usize {
         self.inner.prog.nslots
     }
+}
+
+/// The position of the register, counter or meter called `name`: its qualified name, or
+/// its last component when that is unique.
+fn find_named<'a>(
+    names: impl Iterator<Item = &'a String> + Clone,
+    name: &str,
+) -> Result<usize, ControlError> {
+    names
+        .clone()
+        .position(|n| n == name)
+        .or_else(|| {
+            let m: Vec<usize> = names
+                .enumerate()
+                .filter(|(_, n)| n.rsplit('.').next() == Some(name))
+                .map(|(i, _)| i)
+                .collect();
+            (m.len() == 1).then(|| m[0])
+        })
+        .ok_or_else(|| ControlError::UnknownRegister(name.into()))
 }
 
 fn field_to_match(f: &FieldMatch, kind: MatchKind, width: u32) -> KeyMatch {
@@ -789,6 +834,7 @@ impl Worker {
             out,
             scratch,
             stack,
+            now_ns: ts_ns,
         };
         let verdict = ctx.run_pipeline(port, ts_ns);
         let in_place = ctx.in_place;

@@ -33,6 +33,7 @@
 #include "tandem/state.hh"
 #include "tandem/lpm.hh"
 #include "tandem/ternary.hh"
+#include "tandem/meter.hh"
 #include "tandem/config.hh"
 #ifndef TANDEM_ANALYSIS
 #include <algorithm>
@@ -182,6 +183,15 @@ template <class K, class V, size_t C>
 void dump(std::string& out, const RangeMap<K, V, C>& m) {
   out += "\"kind\":\"range_map\",\"capacity\":" + std::to_string(C) + ",";
   dump_prioritised<K, V>(out, [&](auto f) { m.for_each(f); });
+}
+
+// Meter entries: the key is the index (uint32_t), the value the 7-word cell (rates, bucket
+// levels, last refill time); meters never configured are left out.
+template <size_t N, MeterUnit U>
+void dump(std::string& out, const Meter<N, U>& m) {
+  out += "\"kind\":\"meter\",\"capacity\":" + std::to_string(N) + ",\"unit\":\"" +
+         (U == MeterUnit::Bytes ? "bytes" : "packets") + "\",";
+  dump_entries<uint32_t, MeterCell>(out, [&](auto f) { m.for_each(f); });
 }
 
 template <class T, size_t N>

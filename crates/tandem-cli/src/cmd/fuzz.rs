@@ -43,6 +43,9 @@ pub struct Args {
     /// No `Vector` state in the generated NFs.
     #[arg(long)]
     pub no_vectors: bool,
+    /// No `Meter` state in the generated NFs.
+    #[arg(long)]
+    pub no_meters: bool,
     /// Save every failing NF here (source, profile, seed, error).
     #[arg(long, value_name = "DIR")]
     pub keep_failures: Option<PathBuf>,
@@ -76,6 +79,7 @@ fn config(args: &Args) -> RunConfig {
         known_bugs: args.known_bugs,
         int64: !args.no_int64,
         vectors: !args.no_vectors,
+        meters: !args.no_meters,
         ..GenOptions::default()
     };
     c
@@ -101,6 +105,9 @@ fn worker_command(args: &Args, seed: u64) -> anyhow::Result<Command> {
     }
     if args.no_vectors {
         cmd.arg("--no-vectors");
+    }
+    if args.no_meters {
+        cmd.arg("--no-meters");
     }
     if let Some(w) = &args.work_dir {
         cmd.arg("--work-dir").arg(w);
@@ -310,6 +317,7 @@ fn repro_flags(args: &Args) -> String {
         (args.known_bugs, " --known-bugs"),
         (args.no_int64, " --no-int64"),
         (args.no_vectors, " --no-vectors"),
+        (args.no_meters, " --no-meters"),
     ] {
         if on {
             f.push_str(flag);

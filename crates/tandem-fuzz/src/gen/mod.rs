@@ -50,6 +50,8 @@ pub struct GenOptions {
     pub int64: bool,
     /// `Vector` state (its indices are 64-bit `size_t` values).
     pub vectors: bool,
+    /// `Meter` state (`execute(i, pkt)`, colours used in later code).
+    pub meters: bool,
     /// Also generate constructs that hit known, tracked bugs (see the module docs).
     pub known_bugs: bool,
 }
@@ -64,6 +66,7 @@ impl Default for GenOptions {
             structural_writes: false,
             int64: true,
             vectors: true,
+            meters: true,
             known_bugs: false,
         }
     }
@@ -186,6 +189,13 @@ enum State {
         ty: Ty,
         init: u64,
     },
+    Meter {
+        name: String,
+        n: u64,
+        bytes: bool,
+        /// `set_all` rates, then `set_rates(i, ...)` for some meters.
+        rates: Vec<(Option<u64>, [u64; 4])>,
+    },
 }
 
 #[derive(Clone, Debug)]
@@ -264,6 +274,10 @@ pub fn generate(seed: u64, opts: &GenOptions) -> GeneratedNf {
             State::Scalar { name, ty, init } => {
                 format!("{} {name} = {};", ty.name(), lit(*ty, *init))
             }
+            State::Meter { name, n, bytes, .. } => {
+                let unit = if *bytes { "Bytes" } else { "Packets" };
+                format!("Meter<{n}, MeterUnit::{unit}> {name};")
+            }
         };
         let _ = writeln!(src, "  {decl}");
     }
@@ -276,9 +290,10 @@ pub fn generate(seed: u64, opts: &GenOptions) -> GeneratedNf {
         .states
         .iter()
         .map(|s| match s {
-            State::Map { name, .. } | State::Vector { name, .. } | State::Scalar { name, .. } => {
-                name.as_str()
-            }
+            State::Map { name, .. }
+            | State::Vector { name, .. }
+            | State::Scalar { name, .. }
+            | State::Meter { name, .. } => name.as_str(),
         })
         .collect();
     if members.is_empty() {
@@ -419,7 +434,8 @@ impl Gen {
         let n = self.rng.range(0, 5);
         for i in 0..n {
             let v = if self.opts.vectors { 2 } else { 0 };
-            let st = match self.rng.weighted(&[4, 2, v, 4]) {
+            let m = if self.opts.meters { 2 } else { 0 };
+            let st = match self.rng.weighted(&[4, 2, v, 4, m]) {
                 0 | 1 => {
                     let key = self.rand_data();
                     let val = self.rand_data();
@@ -449,7 +465,7 @@ impl Gen {
                         len,
                     }
                 }
-                _ => {
+                3 => {
                     let ty = self.rand_ty();
                     let init = self.interesting();
                     State::Scalar {
@@ -458,9 +474,45 @@ impl Gen {
                         init,
                     }
                 }
+                _ => {
+                    let n = *self.rng.pick(&[1u64, 4, 64, 4096]);
+                    let bytes = self.rng.chance(2, 3);
+                    let mut rates = Vec::new();
+                    if self.rng.chance(3, 4) {
+                        rates.push((None, self.meter_rates(bytes)));
+                    }
+                    for _ in 0..self.rng.below(3) {
+                        let at = self.rng.below(n + 1);
+                        rates.push((Some(at), self.meter_rates(bytes)));
+                    }
+                    State::Meter {
+                        name: format!("r{i}"),
+                        n,
+                        bytes,
+                        rates,
+                    }
+                }
             };
             self.states.push(st);
         }
+    }
+
+    /// Rates and bursts (cir, cburst, pir, pburst) that give the generated traffic every
+    /// colour: per second and bursts of a few packets, sometimes zero or huge.
+    fn meter_rates(&mut self, bytes: bool) -> [u64; 4] {
+        let unit = if bytes { 1000 } else { 1 };
+        let mut r = || match self.rng.below(8) {
+            0 => 0,
+            1 => u64::MAX,
+            _ => unit * (1 + self.rng.below(100_000)),
+        };
+        let (cir, pir) = (r(), r());
+        let mut b = || match self.rng.below(6) {
+            0 => 0,
+            _ => unit * (1 + self.rng.below(8)) * if bytes { 2 } else { 1 },
+        };
+        let (cburst, pburst) = (b(), b());
+        [cir, cburst, pir, pburst]
     }
 
     fn interesting(&mut self) -> u64 {
@@ -521,6 +573,21 @@ impl Gen {
                     }
                 }
                 State::Scalar { .. } => {}
+                State::Meter { name, rates, .. } => {
+                    for (at, [cir, cburst, pir, pburst]) in rates {
+                        let r = format!(
+                            "{{.cir = {cir}u, .cburst = {cburst}u, .pir = {pir}u, .pburst = {pburst}u}}"
+                        );
+                        match at {
+                            None => {
+                                let _ = writeln!(s, "    {name}.set_all({r});");
+                            }
+                            Some(i) => {
+                                let _ = writeln!(s, "    {name}.set_rates({i}u, {r});");
+                            }
+                        }
+                    }
+                }
             }
         }
         s
@@ -624,6 +691,7 @@ impl Gen {
             .states
             .iter()
             .any(|s| matches!(s, State::Scalar { .. }));
+        let has_meters = self.states.iter().any(|s| matches!(s, State::Meter { .. }));
         let mutable_locals = self.locals.iter().any(|l| l.mutable);
         let weights = [
             6,                                             // 0 new local
@@ -642,6 +710,7 @@ impl Gen {
             }, // 9 payload read
             if depth > 0 { 1 } else { 0 },                 // 10 early return
             if self.opts.known_bugs { 1 } else { 0 },      // 11 known-bug construct
+            if has_meters { 3 } else { 0 },                // 12 meter
         ];
         match self.rng.weighted(&weights) {
             0 => {
@@ -702,6 +771,7 @@ impl Gen {
                 }
             }
             8 => self.for_loop(depth),
+            12 => self.meter_execute(),
             9 => self.payload_read(),
             10 => {
                 let act = if self.rng.chance(1, 2) {
@@ -713,6 +783,32 @@ impl Gen {
             }
             _ => self.known_bug(depth),
         }
+    }
+
+    /// `Color c = m.execute(i, pkt)`, its colour a local; sometimes red drops the packet.
+    fn meter_execute(&mut self) {
+        let ms: Vec<(String, u64)> = self
+            .states
+            .iter()
+            .filter_map(|s| match s {
+                State::Meter { name, n, .. } => Some((name.clone(), *n)),
+                _ => None,
+            })
+            .collect();
+        let (name, n) = self.rng.pick(&ms).clone();
+        let idx = self.index_expr(n);
+        let c = self.fresh("c");
+        self.line(&format!(
+            "uint8_t {c} = uint8_t({name}.execute({idx}, pkt));"
+        ));
+        if self.rng.chance(1, 3) {
+            self.line(&format!("if ({c} == 2) {{ pkt.drop(); return; }}"));
+        }
+        self.locals.push(Local {
+            name: c,
+            ty: Ty::U8,
+            mutable: false,
+        });
     }
 
     /// The vector state members: (name, element, capacity).

@@ -111,7 +111,7 @@ impl StateStore {
                     | StateKind::TernaryMap { key, value, .. }
                     | StateKind::RangeMap { key, value, .. } => ready(key) && ready(value),
                     StateKind::Vector { elem, .. } => ready(elem),
-                    StateKind::Scalar { .. } => true,
+                    StateKind::Scalar { .. } | StateKind::Meter { .. } => true,
                 };
                 if !ok {
                     return Err(StoreError::NoCppLayout(name.to_string()));
@@ -179,6 +179,17 @@ impl StateStore {
                         };
                         let e = v.get(i).unwrap_or_default();
                         entries.push((k, encode(name, elem, &e, format)?));
+                    }
+                }
+                (StateKind::Meter { .. }, Slot::Meter(m)) => {
+                    // Key: the index (4 bytes); value: the cell's seven words.
+                    let layout = crate::meter::MeterCell::layout();
+                    for (&i, c) in &m.cells {
+                        let k = match format {
+                            DumpFormat::Canonical => be_bytes(i, 4),
+                            DumpFormat::Cpp => le_bytes(i, 4),
+                        };
+                        entries.push((k, encode(name, &layout, &c.words(), format)?));
                     }
                 }
                 (StateKind::Scalar { ty }, Slot::Scalar(s)) => {

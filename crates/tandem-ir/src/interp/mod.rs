@@ -131,6 +131,7 @@ impl OpaqueHandler for NoOpaque {
 pub use crate::parse_graph::HeaderOffsets;
 
 mod dump;
+mod meter;
 mod priority;
 mod store;
 
@@ -657,6 +658,15 @@ impl Ctx<'_> {
                         self.set(res(i)?, v)?;
                     }
                 }
+            }
+            InstKind::MeterExecute { state, index } => {
+                let idx = self.get(*index)?;
+                let c = store
+                    .meter_execute_at(*state, idx, packet.timestamp_ns, packet.bytes.len() as u64)
+                    .ok_or_else(|| {
+                        InterpError::StoreMismatch(format!("{state} is not a meter in the store"))
+                    })?;
+                self.set(res(0)?, u64::from(c))?;
             }
             InstKind::ScalarLoad { state } => {
                 let Some(Slot::Scalar(s)) = store.slots.get(state.index()) else {

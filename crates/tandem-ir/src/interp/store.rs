@@ -20,6 +20,7 @@ pub(super) enum Slot {
     Map(FxHashMap<Words, MapEntry>),
     Vector(VecSlot),
     Scalar(u64),
+    Meter(super::meter::MeterSlot),
 }
 
 /// A vector's elements; elements never written are all-zero and not stored.
@@ -207,6 +208,11 @@ impl StateStore {
                     elems: BTreeMap::new(),
                 }),
                 StateKind::Scalar { .. } => Slot::Scalar(0),
+                StateKind::Meter { len, unit } => Slot::Meter(super::meter::MeterSlot {
+                    len: *len,
+                    unit: *unit,
+                    cells: BTreeMap::new(),
+                }),
             })
             .collect();
         StateStore { slots, clock_ns: 0 }

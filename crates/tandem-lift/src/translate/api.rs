@@ -203,6 +203,7 @@ impl<'a> Lifter<'a> {
             "tern_insert" | "tern_erase" | "range_insert" | "range_erase" => {
                 self.translate_priority_entry(op, args, dest)
             }
+            "meter_execute" | "meter_set_rates" => self.translate_meter(op, args, dest),
             "hash_bad_operand" | "hash" => self.translate_hash(op, args, dest),
             "vec_size" | "vec_get" | "vec_set" => self.translate_vec_api(op, args, dest),
             "pkt_header" | "pkt_push" | "pkt_pop" => self.translate_header_api(op, args, dest),

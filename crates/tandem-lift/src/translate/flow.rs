@@ -21,6 +21,7 @@ impl<'a> Lifter<'a> {
             None => None,
         };
         let reachable: HashSet<&Name> = order.iter().map(|b| &b.name).collect();
+        self.narrow_phis = self.narrow_index_phis();
         for bb in order {
             for s in successors(&bb.term) {
                 if reachable.contains(&s) {
@@ -43,6 +44,9 @@ impl<'a> Lifter<'a> {
             for inst in &bb.instrs {
                 if let Instruction::Phi(p) = inst {
                     let ty = match p.to_type.as_ref() {
+                        LType::IntegerType { .. } if self.narrow_phis.contains(&p.dest) => {
+                            Type::I32
+                        }
                         LType::IntegerType { bits } => Type::int(*bits).unwrap_or(Type::I64),
                         // A choice between places carries the index of the place; a payload
                         // pointer carries its offset.
@@ -157,6 +161,9 @@ impl<'a> Lifter<'a> {
                 _ => Ptr::Payload(v),
             };
             self.vals.insert(name.clone(), Lowered::Ptr(ptr));
+        } else if self.narrow_phis.contains(name) {
+            let wide = self.resize(v, Type::I64);
+            self.def(name, wide);
         } else {
             self.def(name, v);
         }
@@ -188,6 +195,7 @@ impl<'a> Lifter<'a> {
                 _ => None,
             };
             let v = match incoming.map(|op| self.lower(&op)) {
+                Some(Lowered::Int(v)) if self.narrow_phis.contains(&pname) => self.low32(v, 4),
                 Some(Lowered::Int(v)) => self.resize(v, ty),
                 Some(Lowered::Ptr(p)) if target_alts.is_some() => {
                     let alts = target_alts.unwrap_or_default();

@@ -179,6 +179,9 @@ impl<'a> Lifter<'a> {
                     .module
                     .add_state(format!("{name}_size"), StateKind::Scalar { ty: Type::I64 });
                 self.vec_states.insert(mi, VecState { vec: size, size });
+            } else if let Some((len, unit)) = u.meter {
+                let id = self.module.add_state(name, StateKind::Meter { len, unit });
+                self.meter_states.insert(mi, id);
             } else if let Some(w) = u.scalar_width {
                 let id = self
                     .module

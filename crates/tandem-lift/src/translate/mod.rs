@@ -58,6 +58,8 @@ mod headers;
 mod helpers;
 mod lpm;
 mod members;
+mod meter;
+mod narrow;
 mod scan;
 mod select;
 mod ternary;
@@ -145,6 +147,7 @@ struct MemberUse {
     key_bounds: BTreeSet<u64>,
     val_bounds: BTreeSet<u64>,
     vec_size_used: bool,
+    meter: Option<(u64, tandem_ir::MeterUnit)>, // len, unit
     conflict: Option<String>,
     conflict_loc: Option<SrcLoc>,
 }
@@ -191,6 +194,9 @@ pub(crate) struct Lifter<'a> {
     // pass 2
     map_states: HashMap<usize, StateId>,
     vec_states: HashMap<usize, VecState>,
+    meter_states: HashMap<usize, StateId>,
+    /// i64 phis given 32-bit parameters (`narrow`).
+    narrow_phis: HashSet<Name>,
     /// 32-bit versions of vector indices made in a block (`narrow32`), so a get and a set of
     /// the same index use one value (the partitioner fuses them into one register access).
     narrowed: HashMap<(Value, Block), Value>,
@@ -259,6 +265,8 @@ impl<'a> Lifter<'a> {
             call_targets: HashSet::new(),
             map_states: HashMap::new(),
             vec_states: HashMap::new(),
+            meter_states: HashMap::new(),
+            narrow_phis: HashSet::new(),
             narrowed: HashMap::new(),
             scalar_states: HashMap::new(),
             vals: HashMap::new(),

@@ -103,6 +103,9 @@ impl<'a> Lifter<'a> {
         if u.vec.is_some() {
             u.conflict = Some("used both as a map and as a vector".into());
         }
+        if u.meter.is_some() {
+            u.conflict = Some("used both as a map and as a meter".into());
+        }
     }
 
     /// Key/value sources for map layouts: the alloca range passed to an API call.
@@ -362,6 +365,10 @@ impl<'a> Lifter<'a> {
                         }
                     }
                 }
+            }
+            "tandem_api_meter_execute" | "tandem_api_meter_set_rates" => {
+                let a: Vec<&Operand> = c.arguments.iter().map(|a| &a.0).collect();
+                self.scan_meter(&m, super::meter::meter_shape(&a));
             }
             "tandem_api_vec_size" => {
                 if let Prov::Element(off) = m {

@@ -74,6 +74,7 @@ pub const EXAMPLES: &[&str] = &[
     "vlantrunk",
     "hhdetect",
     "aclfw",
+    "ratelimit",
 ];
 
 /// The native build of `src`, configured from `<src>.toml` when there is one.

@@ -219,6 +219,22 @@ pub enum Request {
         /// Index.
         index: u32,
     },
+    /// Write one meter whole.
+    MeterWrite {
+        /// Meter array.
+        name: String,
+        /// Index.
+        index: u32,
+        /// `cir, cburst, pir, pburst, tc, tp, last_ns`.
+        cell: [u64; 7],
+    },
+    /// Read one meter whole.
+    MeterRead {
+        /// Meter array.
+        name: String,
+        /// Index.
+        index: u32,
+    },
     /// What the switch runs ([`SwitchInfo`]).
     Info,
     /// The switch's counters ([`SwitchStats`]).
@@ -285,6 +301,11 @@ pub enum Reply {
     Value {
         /// The value.
         value: u64,
+    },
+    /// A meter: `cir, cburst, pir, pburst, tc, tp, last_ns`.
+    Meter {
+        /// The cell.
+        cell: [u64; 7],
     },
     /// What the switch runs.
     Info {

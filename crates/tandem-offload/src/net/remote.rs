@@ -207,6 +207,36 @@ impl ControlPlane for RemoteControl {
         })
     }
 
+    fn meter_write(
+        &mut self,
+        name: &str,
+        index: u32,
+        cell: &tandem_switch::MeterCell,
+    ) -> Result<(), ControlFailure> {
+        self.expect_ok(&Request::MeterWrite {
+            name: name.to_string(),
+            index,
+            cell: cell.words(),
+        })
+    }
+
+    fn meter_read(
+        &mut self,
+        name: &str,
+        index: u32,
+    ) -> Result<tandem_switch::MeterCell, ControlFailure> {
+        match self.request(&Request::MeterRead {
+            name: name.to_string(),
+            index,
+        })? {
+            Reply::Meter { cell } => Ok(tandem_switch::MeterCell::from_words(&cell)),
+            Reply::Failed { failure } => Err(failure.into()),
+            other => Err(ControlFailure::Rejected(format!(
+                "unexpected reply {other:?}"
+            ))),
+        }
+    }
+
     fn register_read(&mut self, name: &str, index: u32) -> Result<u64, ControlFailure> {
         match self.request(&Request::RegisterRead {
             name: name.to_string(),

@@ -355,6 +355,20 @@ pub(super) fn apply(shared: &Shared, req: Request) -> Reply {
                 Err(e) => failed(e.into()),
             }
         }
+        Request::MeterWrite { name, index, cell } => {
+            match shared.switch().meter_write(
+                &name,
+                index,
+                tandem_switch::MeterCell::from_words(&cell),
+            ) {
+                Ok(()) => Reply::Ok,
+                Err(e) => failed(e.into()),
+            }
+        }
+        Request::MeterRead { name, index } => match shared.switch().meter_read(&name, index) {
+            Ok(c) => Reply::Meter { cell: c.words() },
+            Err(e) => failed(e.into()),
+        },
         Request::Info => {
             let mut info = shared.info.clone();
             info.server_attached = shared.server_attached.load(Ordering::SeqCst);

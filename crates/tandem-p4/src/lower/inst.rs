@@ -199,6 +199,10 @@ impl Gen<'_, '_> {
                     &format!("opaque code `{name}` runs only on the server"),
                 ))
             }
+            InstKind::MeterExecute { state, index } => {
+                let r = res.ok_or_else(|| self.unsupported(inst, "meter without a result"))?;
+                self.lower_meter(inst, *state, *index, r, out)?;
+            }
             InstKind::Jump { .. }
             | InstKind::Brif { .. }
             | InstKind::Switch { .. }

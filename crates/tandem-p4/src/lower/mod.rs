@@ -31,6 +31,8 @@
 //!   registers, the visibility flag; each object's manifest entry;
 //! - [`inst`]: the partitions' structured walks and each instruction as P4 statements and
 //!   expressions;
+//! - [`meter`]: meter states to meter arrays and `meter.execute` to `execute_meter`
+//!   (v1model) or `Meter.execute` (TNA);
 //! - [`transfer`]: the transfer header — its manifest layout, packing and unpacking;
 //! - [`ingress`]: the ingress `apply` block (unpack or pre, pack, post, fate) and the
 //!   architecture's intrinsic fields;
@@ -41,6 +43,7 @@
 mod headers;
 mod ingress;
 mod inst;
+mod meter;
 mod program;
 mod state;
 mod transfer;
@@ -81,6 +84,8 @@ struct Gen<'v, 'a> {
     registers: HashMap<StateId, Vec<String>>,
     /// Per-read copies of read-only registers.
     access_registers: HashMap<Inst, Vec<String>>,
+    /// The meter array of each meter state on the switch.
+    meters: HashMap<StateId, String>,
     manifest: Manifest,
     next_action: u32,
     next_table: u32,
@@ -105,6 +110,7 @@ pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
         transfer_header: transfer::manifest_layout(&plan.transfer_header),
         tables: Vec::new(),
         registers: Vec::new(),
+        meters: Vec::new(),
         visibility_flag: None,
         states: Vec::new(),
     };
@@ -117,6 +123,7 @@ pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
         lookups: HashMap::new(),
         registers: HashMap::new(),
         access_registers: HashMap::new(),
+        meters: HashMap::new(),
         manifest,
         next_action: 0,
         next_table: 0,

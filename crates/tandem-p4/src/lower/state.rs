@@ -51,12 +51,17 @@ impl Gen<'_, '_> {
                 tables: Vec::new(),
                 write_back_tables: Vec::new(),
                 registers: Vec::new(),
+                meters: Vec::new(),
             };
             if sp_.placement == Placement::Server || sp_.switch_accesses.is_empty() {
                 self.manifest.states.push(entry);
                 continue;
             }
             match &obj.kind {
+                StateKind::Meter { len, unit } => {
+                    let m = self.declare_meter(&sp_.name, sid, *len, *unit);
+                    entry.meters.push(m);
+                }
                 kind @ (StateKind::HashMap { .. }
                 | StateKind::LpmMap { .. }
                 | StateKind::TernaryMap { .. }

@@ -101,6 +101,7 @@ enum Obj {
     Action(u32),
     Register(u32),
     Counter(u32),
+    Meter(u32),
     PacketIn,
     PacketOut,
     /// enum type / `error` / extern-ignored object
@@ -233,6 +234,7 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
             tables: vec![],
             registers: vec![],
             counters: vec![],
+            meters: vec![],
             std: StdSlots::default(),
             init: vec![],
             phv0: vec![],
@@ -761,6 +763,30 @@ impl<'a> Cx<'a> {
                     kind,
                 });
                 Some(Obj::Counter((self.c.counters.len() - 1) as u32))
+            }
+            "meter" => {
+                let size = args.first().and_then(|a| self.const_expr(a));
+                let Some(size) = size.filter(|s| (1..=1 << 24).contains(s)) else {
+                    self.err(span, "meter size must be a constant from 1 to 2^24");
+                    return None;
+                };
+                let bytes = match args.get(1).map(|a| &a.kind) {
+                    Some(ExprKind::Member(_, m)) if m == "bytes" => true,
+                    Some(ExprKind::Member(_, m)) if m == "packets" => false,
+                    _ => {
+                        self.err(
+                            span,
+                            "meter type must be MeterType.bytes or MeterType.packets",
+                        );
+                        return None;
+                    }
+                };
+                self.c.meters.push(MeterDef {
+                    name: self.qualify(name),
+                    size: size as u32,
+                    bytes,
+                });
+                Some(Obj::Meter((self.c.meters.len() - 1) as u32))
             }
             // Direct counters only observe; the engine does not maintain them.
             "direct_counter" => Some(Obj::Ignored),

@@ -466,6 +466,24 @@ impl<'a> Cx<'a> {
                         let idx = self.loose(args[0].span, idx, &it, &Ty::Bit(32))?;
                         Ok(vec![St::Count { counter: c, idx }])
                     }
+                    (Obj::Meter(mt), "execute_meter") => {
+                        nargs(self, 2)?;
+                        let (idx, it) = self.expr(&args[0])?;
+                        let idx = self.loose(args[0].span, idx, &it, &Ty::Bit(32))?;
+                        let (dst, dt) = self.out_slot(&args[1])?;
+                        if dt.width().is_none_or(|w| w < 2) {
+                            self.err(
+                                args[1].span,
+                                "execute_meter's result must be bit<W>, W >= 2",
+                            );
+                            return Err(());
+                        }
+                        Ok(vec![St::Meter {
+                            meter: mt,
+                            idx,
+                            dst,
+                        }])
+                    }
                     (Obj::Ignored, _) => Ok(vec![]),
                     (_, m) => {
                         self.err(e.span, format!("unsupported method `{m}`"));

@@ -151,6 +151,7 @@ impl ExpectSpec {
                 }
                 if let Some(ip) = &self.ipv4 {
                     int("ipv4.ttl", ip.ttl.map(u64::from));
+                    int("ipv4.tos", ip.tos.map(u64::from));
                     int("ipv4.proto", ip.proto.map(u64::from));
                     int("ipv4.id", ip.id.map(u64::from));
                 }

@@ -34,6 +34,7 @@ pub(super) fn extract(frame: &[u8]) -> BTreeMap<&'static str, FieldValue> {
         let ihl = usize::from(frame[14] & 0x0f) * 4;
         m.insert("ipv4.id", FieldValue::Int(be16(18)));
         m.insert("ipv4.ttl", FieldValue::Int(u64::from(frame[22])));
+        m.insert("ipv4.tos", FieldValue::Int(u64::from(frame[15])));
         m.insert("ipv4.proto", FieldValue::Int(u64::from(frame[23])));
         m.insert("ipv4.src", FieldValue::Bytes(frame[26..30].to_vec()));
         m.insert("ipv4.dst", FieldValue::Bytes(frame[30..34].to_vec()));

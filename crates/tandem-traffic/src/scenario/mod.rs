@@ -47,7 +47,7 @@
 //! ```
 //!
 //! Packet fields (all optional; defaults in parentheses): `eth = { src, dst, type }`
-//! (02:00:00:00:00:01, 02:00:00:00:00:02, 0x0800), `ipv4 = { src, dst, ttl, proto, id }`
+//! (02:00:00:00:00:01, 02:00:00:00:00:02, 0x0800), `ipv4 = { src, dst, ttl, tos, proto, id }`
 //! (192.0.2.1, 192.0.2.2, 64, from tcp/udp, 0), `tcp = { sport, dport, flags, seq, ack,
 //! window }` (1234, 80, "", 0, 0, 65535; flags letters F S R P A U), `udp = { sport, dport }`
 //! (1234, 53), `payload = "text"` or `payload_hex = "de ad"`, `truncate = N` (cut the

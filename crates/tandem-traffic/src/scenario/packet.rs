@@ -2,7 +2,9 @@
 //! reply), then the frame with etherparse — Ethernet, IPv4, TCP or UDP with their lengths and
 //! checksums computed, or the whole frame from `frame_hex`.
 
-use etherparse::{EtherType, Ethernet2Header, IpNumber, Ipv4Header, TcpHeader, UdpHeader};
+use etherparse::{
+    EtherType, Ethernet2Header, IpNumber, Ipv4Dscp, Ipv4Ecn, Ipv4Header, TcpHeader, UdpHeader,
+};
 
 use super::parse::{parse_flags, parse_ip, parse_mac, unhex};
 use super::spec::{EthSpec, Ipv4Spec, PacketSpec, TcpSpec, UdpSpec};
@@ -33,6 +35,7 @@ impl PacketSpec {
                 src: opt(a.src, b.src),
                 dst: opt(a.dst, b.dst),
                 ttl: opt(a.ttl, b.ttl),
+                tos: opt(a.tos, b.tos),
                 proto: opt(a.proto, b.proto),
                 id: opt(a.id, b.id),
             }),
@@ -160,6 +163,11 @@ impl PacketSpec {
             let mut h = Ipv4Header::new(l4_len16, ip.ttl.unwrap_or(64), IpNumber(proto), src, dst)
                 .or_else(|e| ferr("payload", e.to_string()))?;
             h.identification = ip.id.unwrap_or(0);
+            let tos = ip.tos.unwrap_or(0);
+            h.dscp =
+                Ipv4Dscp::try_new(tos >> 2).map_or_else(|e| ferr("ipv4.tos", e.to_string()), Ok)?;
+            h.ecn =
+                Ipv4Ecn::try_new(tos & 3).map_or_else(|e| ferr("ipv4.tos", e.to_string()), Ok)?;
             h.header_checksum = h.calc_header_checksum();
             let _ = h.write(&mut out);
             if let Some(t) = &self.tcp {

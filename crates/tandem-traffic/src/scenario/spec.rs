@@ -20,6 +20,7 @@ pub(super) struct Ipv4Spec {
     pub(super) src: Option<String>,
     pub(super) dst: Option<String>,
     pub(super) ttl: Option<u8>,
+    pub(super) tos: Option<u8>,
     pub(super) proto: Option<u8>,
     pub(super) id: Option<u16>,
 }
