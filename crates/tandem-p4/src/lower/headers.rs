@@ -33,60 +33,16 @@ use tandem_p4_syntax::{
 use super::{meta, transfer, Gen};
 use crate::build::*;
 
-/// Names a declared header may not take in P4 (the program's own headers, P4 keywords):
-/// such a header is called `<name>_h` instead.
-const RESERVED: &[&str] = &[
-    "tandem",
-    "ipv4_vihl",
-    "hdr",
-    "meta",
-    "packet",
-    "action",
-    "apply",
-    "bit",
-    "bool",
-    "const",
-    "control",
-    "default",
-    "else",
-    "entries",
-    "enum",
-    "error",
-    "exit",
-    "extern",
-    "false",
-    "header",
-    "if",
-    "in",
-    "inout",
-    "int",
-    "key",
-    "out",
-    "package",
-    "parser",
-    "return",
-    "select",
-    "state",
-    "struct",
-    "switch",
-    "table",
-    "transition",
-    "true",
-    "tuple",
-    "type",
-    "typedef",
-    "varbit",
-    "verify",
-    "void",
-];
-
 /// The header's member name in `headers_t` (its type is this name plus `_t`).
 pub(super) fn hdr_name(h: Header) -> String {
     let n = h.name();
     if h.is_builtin() {
         return n.to_string();
     }
-    if RESERVED.contains(&n) || n.starts_with("ipv4_opt") {
+    if super::P4_RESERVED.contains(&n)
+        || ["tandem", "ipv4_vihl"].contains(&n)
+        || n.starts_with("ipv4_opt")
+    {
         format!("{n}_h")
     } else {
         n.to_string()

@@ -551,63 +551,6 @@ impl Gen<'_, '_> {
 /// A state object's name as a P4 identifier: names that are P4 keywords or names the
 /// program itself uses get an `nf_` prefix.
 pub(super) fn p4_name(state: &str) -> String {
-    const RESERVED: &[&str] = &[
-        "action",
-        "actions",
-        "apply",
-        "bit",
-        "bool",
-        "const",
-        "control",
-        "default",
-        "else",
-        "entries",
-        "enum",
-        "error",
-        "exit",
-        "extern",
-        "false",
-        "header",
-        "header_union",
-        "if",
-        "in",
-        "inout",
-        "int",
-        "key",
-        "match_kind",
-        "out",
-        "package",
-        "parser",
-        "return",
-        "select",
-        "size",
-        "state",
-        "string",
-        "struct",
-        "switch",
-        "table",
-        "transition",
-        "true",
-        "tuple",
-        "type",
-        "typedef",
-        "varbit",
-        "verify",
-        "void",
-        "value_set",
-        "list",
-        "hdr",
-        "meta",
-        "standard_metadata",
-        "packet",
-        "main",
-        "accept",
-        "reject",
-        "mark_to_drop",
-        "register",
-        "tandem_visible",
-        "NoAction",
-    ];
     let ident: String = state
         .chars()
         .map(|c| {
@@ -618,7 +561,7 @@ pub(super) fn p4_name(state: &str) -> String {
             }
         })
         .collect();
-    if RESERVED.contains(&ident.as_str())
+    if super::P4_RESERVED.contains(&ident.as_str())
         || ident.starts_with("Tandem")
         || ident.starts_with("TANDEM")
         || ident.starts_with(|c: char| c.is_ascii_digit())
