@@ -84,7 +84,7 @@ impl Expect {
                     ));
                 }
                 let mut actual = extract(frame);
-                actual.insert("frame".into(), FieldValue::Bytes(frame.to_vec()));
+                actual.insert("frame", FieldValue::Bytes(frame.to_vec()));
                 for (name, want) in fields {
                     match actual.get(name.as_str()) {
                         Some(v) if v == want => {}
