@@ -255,7 +255,8 @@ pub fn run_offloaded(
         figures: OffloadedFigures {
             fast_path: s.fast_path,
             via_server: s.via_server,
-            whole_on_server: s.whole_on_server,
+            // Every packet the server ran whole: full-table keys and runts.
+            whole_on_server: s.whole_on_server + s.runts,
             server_ns: s.server_ns.saturating_sub(control),
             control_ns: control,
             batches: s.sync.batches,

@@ -136,6 +136,9 @@ pub struct RunStats {
     /// Packets run whole on the server because they need a key a full switch table could
     /// not take.
     pub whole_on_server: u64,
+    /// Frames shorter than an Ethernet header (runts), run whole on the server: a switch port
+    /// would not take them, and they carry no transfer header.
+    pub runts: u64,
     /// Packets out, per port.
     pub out_per_port: BTreeMap<u32, u64>,
     /// Packets dropped.
@@ -546,8 +549,11 @@ impl Offloaded {
     fn process_inner(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
         // A frame shorter than an Ethernet header cannot carry a transfer header (a real
         // switch port would not even accept it): the server runs the NF on it whole.
-        let runt = pkt.data.len() < 14;
-        if runt || (self.host.has_server_only() && self.host.needs_whole_run(pkt)?) {
+        if pkt.data.len() < 14 {
+            self.stats.runts += 1;
+            return self.host.whole_on_server(pkt);
+        }
+        if self.host.has_server_only() && self.host.needs_whole_run(pkt)? {
             self.stats.whole_on_server += 1;
             return self.host.whole_on_server(pkt);
         }

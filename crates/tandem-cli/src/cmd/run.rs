@@ -109,6 +109,12 @@ pub fn print_stats(s: &RunStats) {
             s.whole_on_server
         );
     }
+    if s.runts > 0 {
+        println!(
+            "  runts             {:>10}  (shorter than an Ethernet header: run whole on the server)",
+            s.runts
+        );
+    }
     for (port, n) in &s.out_per_port {
         println!("    out port {port:<3}    {n:>10}");
     }
