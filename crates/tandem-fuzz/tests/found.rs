@@ -65,6 +65,11 @@ fn loop_exit_param_is_assigned() {
 }
 
 #[test]
+fn server_push_keeps_post_off_earlier_header_writes() {
+    check_found("server_push_post_select_write");
+}
+
+#[test]
 #[ignore = "not fixed: the lifted module does not verify (see the reproducer's comment)"]
 fn contains_select_dominance() {
     check_found("contains_select_dominance");
