@@ -70,6 +70,11 @@ fn server_push_keeps_post_off_earlier_header_writes() {
 }
 
 #[test]
+fn same_place_pointer_phi_lifts() {
+    check_found("same_place_pointer_phi");
+}
+
+#[test]
 #[ignore = "not fixed: the lifted module does not verify (see the reproducer's comment)"]
 fn contains_select_dominance() {
     check_found("contains_select_dominance");
