@@ -75,6 +75,11 @@ fn same_place_pointer_phi_lifts() {
 }
 
 #[test]
+fn lpm_erase_only_keeps_its_values() {
+    check_found("lpm_erase_only");
+}
+
+#[test]
 #[ignore = "not fixed: the lifted module does not verify (see the reproducer's comment)"]
 fn contains_select_dominance() {
     check_found("contains_select_dominance");

@@ -77,10 +77,8 @@ pub(super) fn map_call_shape(callee: &str) -> Option<(MapFamily, Option<usize>, 
     Some(match op {
         "find" => (family, Some(3), 4, false),
         "lookup" | "insert" => (family, Some(4), 5, true),
-        // The value size too (not for LPM maps, whose erase names a prefix): a map that
-        // process() only erases from still has values (from configure()), which the state
-        // the compiler declares must hold.
-        "erase" if family == MapFamily::Lpm => (family, None, 3, false),
+        // The value size too: a map that process() only erases from still has values (from
+        // configure()), which the state the compiler declares must hold.
         "erase" => (family, Some(3), 4, false),
         _ => return None,
     })
