@@ -242,13 +242,7 @@ impl<'a> Lifter<'a> {
                     provs.iter().all(|x| x == f) && !matches!(f, Prov::Unknown(_))
                 });
                 let prov = if same {
-                    // The same place on every edge (`eth = pkt.push<EthHdr>()` on one path,
-                    // `pkt.eth()` on the other): a choice of one, since block parameters of
-                    // pointer phis carry the chosen place's index, not an address.
-                    match first.unwrap_or(Prov::Null) {
-                        p if prov_to_ptr(&p).is_some() => Prov::OneOf(vec![p]),
-                        p => p,
-                    }
+                    first.unwrap_or(Prov::Null)
                 } else if payload {
                     Prov::Payload
                 } else {
