@@ -80,6 +80,16 @@ fn lpm_erase_only_keeps_its_values() {
 }
 
 #[test]
+fn map_find_used_before_defined_lifts() {
+    check_found("map_find_used_before_defined");
+}
+
+#[test]
+fn vec_get_pointer_select_lifts() {
+    check_found("vec_get_pointer_select");
+}
+
+#[test]
 #[ignore = "not fixed: the lifted module does not verify (see the reproducer's comment)"]
 fn contains_select_dominance() {
     check_found("contains_select_dominance");
