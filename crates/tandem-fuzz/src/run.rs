@@ -122,6 +122,9 @@ pub struct ProfileRun {
     pub profile: String,
     /// What was varied (empty: the built-in profile as is).
     pub variation: String,
+    /// The trace: workload, address plan, flows.
+    #[serde(default)]
+    pub trace: String,
     /// Packets checked.
     pub packets: u64,
     /// The outcome.
@@ -228,6 +231,7 @@ pub fn run_source(
             out.runs.push(ProfileRun {
                 profile: p.clone(),
                 variation: String::new(),
+                trace: String::new(),
                 packets: 0,
                 outcome: outcome.clone(),
             });
@@ -274,13 +278,15 @@ pub fn run_source(
         }
     };
     let mut rng = Rng::new(seed.wrapping_mul(0x9e37_79b9_7f4a_7c15) ^ 0xf00d);
+    let plan = crate::gen::source_traffic_plan(source).and_then(|p| p.parse::<Plan>().ok());
     for base in &config.profiles {
         let run = catch_unwind(AssertUnwindSafe(|| {
-            run_profile(&module, base, &so, config, &mut rng)
+            run_profile(&module, base, &so, config, plan, &mut rng)
         }))
         .unwrap_or_else(|p| ProfileRun {
             profile: base.clone(),
             variation: String::new(),
+            trace: String::new(),
             packets: 0,
             outcome: failed(FailKind::Crash, format!("panicked: {}", panic_message(&*p))),
         });
@@ -325,16 +331,20 @@ fn lift(path: &Path, config: &RunConfig) -> Result<tandem_ir::Module, Outcome> {
     Ok(tandem_ir::renumber(&lifted.module))
 }
 
+/// One profile: `plan`, the plan the NF's declared headers match, is used for three traces
+/// in four.
 fn run_profile(
     module: &tandem_ir::Module,
     base: &str,
     so: &Path,
     config: &RunConfig,
+    plan: Option<Plan>,
     rng: &mut Rng,
 ) -> ProfileRun {
     let mut run = ProfileRun {
         profile: base.to_string(),
         variation: String::new(),
+        trace: String::new(),
         packets: 0,
         outcome: Outcome::Passed,
     };
@@ -350,7 +360,7 @@ fn run_profile(
     // on the other profiles' outcomes.
     let workloads = builtin_workloads();
     let workload = rng.pick(workloads);
-    let topts = TrafficOptions {
+    let mut topts = TrafficOptions {
         flows: rng.range(10, 60),
         seed: rng.next_u64(),
         plan: *rng.pick(&Plan::ALL),
@@ -360,6 +370,15 @@ fn run_profile(
     };
     let lo = (config.packets / 2).max(1) as u64;
     let n = rng.range(lo, config.packets.max(1) as u64) as usize;
+    if let Some(p) = plan {
+        if rng.chance(3, 4) {
+            topts.plan = p;
+        }
+    }
+    run.trace = format!(
+        "workload {}, plan {}, {} flows, {n} packets",
+        workload.name, topts.plan, topts.flows
+    );
     let plan = match tandem_partition::partition_module(module, &fp.profile, &fp.options) {
         Ok(p) => p.plan,
         Err(e) => {

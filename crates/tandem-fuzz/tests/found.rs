@@ -65,6 +65,31 @@ fn loop_exit_param_is_assigned() {
 }
 
 #[test]
+fn server_push_keeps_post_off_earlier_header_writes() {
+    check_found("server_push_post_select_write");
+}
+
+#[test]
+fn same_place_pointer_phi_lifts() {
+    check_found("same_place_pointer_phi");
+}
+
+#[test]
+fn lpm_erase_only_keeps_its_values() {
+    check_found("lpm_erase_only");
+}
+
+#[test]
+fn map_find_used_before_defined_lifts() {
+    check_found("map_find_used_before_defined");
+}
+
+#[test]
+fn vec_get_pointer_select_lifts() {
+    check_found("vec_get_pointer_select");
+}
+
+#[test]
 #[ignore = "not fixed: the lifted module does not verify (see the reproducer's comment)"]
 fn contains_select_dominance() {
     check_found("contains_select_dominance");

@@ -1,8 +1,11 @@
 //! The fixed-seed CI sample of the random-NF fuzzer: a few NFs through lift → partition
 //! (tofino1, bmv2, tiny, varied) → compile → check. No failures, and enough runs that
 //! actually ran (not all refused). `TANDEM_FUZZ_COUNT=N` / `TANDEM_FUZZ_SEED=S` for more.
+//! The default seeds use every construct of this milestone's NF API (checked below, so a
+//! generator change cannot silently drop one from CI).
 
 use tandem_fuzz::run::{run_seed, Outcome, RunConfig};
+use tandem_fuzz::{generate, GenOptions};
 
 fn env_or(name: &str, default: u64) -> u64 {
     std::env::var(name)
@@ -56,4 +59,43 @@ fn fixed_seed_sample() {
         "only {passed} of {} runs ran to a check",
         count * 3
     );
+}
+
+/// What the default sample (seeds 1–10) must contain: the NF API features the generator
+/// gained for issue 15.
+const SAMPLE_MUST_USE: &[(&str, &[&str])] = &[
+    ("a CRC hash", &["crc32(", "crc16("]),
+    (
+        "a vector read-modify-write",
+        &[
+            "] += ", "] -= ", "] |= ", "] ^= ", "] &= ", "]++", "]--", "++v", "--v",
+        ],
+    ),
+    ("an LpmMap", &["LpmMap<"]),
+    ("a parse graph", &["TANDEM_PARSE("]),
+    (
+        "the VXLAN headers (plan vxlan)",
+        &["TANDEM_EDGE(UdpHdr, dport, 0x12b5, VxlanHdr)"],
+    ),
+    (
+        "the VLAN tag (plan vlan)",
+        &["TANDEM_EDGE(EthHdr, ethertype, 0x8100, VlanHdr)"],
+    ),
+    ("a random declared header", &["TANDEM_HEADER(H"]),
+    ("a push", &["pkt.push<"]),
+    ("a pop", &["pkt.pop<"]),
+];
+
+#[test]
+fn sample_uses_the_new_api() {
+    let o = GenOptions::default();
+    let sources: Vec<String> = (1..=10).map(|s| generate(s, &o).source).collect();
+    for (what, patterns) in SAMPLE_MUST_USE {
+        assert!(
+            sources
+                .iter()
+                .any(|src| patterns.iter().any(|p| src.contains(p))),
+            "no NF of seeds 1-10 contains {what}"
+        );
+    }
 }

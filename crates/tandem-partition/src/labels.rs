@@ -24,8 +24,9 @@
 //!   or a write to a field the parse graph selects on (`eth.ethertype`, `ipv4.protocol`,
 //!   `ipv4.version_ihl`, the NF's select fields) — never runs in pre (the server and post
 //!   re-parse the frames the switch hands on, and would find other headers), and a statement
-//!   touching headers that can run after a server-side one loses post (post would re-parse
-//!   the frame the server rebuilt).
+//!   touching headers on a path with a server-side one — after it, or before it in program
+//!   order — loses post (post runs after the server and would re-parse the frame the server
+//!   rebuilt).
 //!
 //! Each removed label records *why*: the rule, the statement where the chain of removals
 //! started (its origin) and the neighbour it came through.
@@ -564,14 +565,18 @@ impl<'a> Context<'a> {
                     }
                 }
             }
-            // R8: header code after a server-side push or pop stays on the server (the
-            // switch would re-parse the frame the server rebuilt, finding other headers).
+            // R8: header code on a path with a server-side push or pop stays on the server
+            // (the switch would re-parse the frame the server rebuilt, finding other
+            // headers) — also header code before it in program order: post runs after the
+            // server all the same.
+            let cfg = &self.info.cfg;
             for &p in &self.relayouts {
                 if lab.post[p.index()] {
                     continue;
                 }
                 for &s in &self.header_stmts {
-                    if lab.post[s.index()] && s != p && g.can_happen_after(&self.info.cfg, p, s) {
+                    let same_path = g.can_happen_after(cfg, p, s) || g.can_happen_after(cfg, s, p);
+                    if lab.post[s.index()] && s != p && same_path {
                         changed |= lab.remove(s, Which::Post, self.reason(Rule::R8, p, Some(p)));
                     }
                 }

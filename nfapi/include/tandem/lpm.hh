@@ -30,8 +30,8 @@ bool tandem_api_lpm_lookup(const void* map, const void* key, uint64_t key_size, 
                            uint64_t value_size, uint64_t capacity);
 bool tandem_api_lpm_insert(void* map, const void* key, uint64_t key_size, const void* value,
                            uint64_t value_size, uint64_t capacity, uint64_t prefix_len);
-void tandem_api_lpm_erase(void* map, const void* key, uint64_t key_size, uint64_t capacity,
-                          uint64_t prefix_len);
+void tandem_api_lpm_erase(void* map, const void* key, uint64_t key_size, uint64_t value_size,
+                          uint64_t capacity, uint64_t prefix_len);
 uint64_t tandem_api_lpm_size(const void* map);
 }
 #endif
@@ -58,7 +58,7 @@ class LpmMap {
     return tandem_api_lpm_insert(this, &prefix, sizeof(K), &v, sizeof(V), Capacity, prefix_len);
   }
   void erase(const K& prefix, unsigned prefix_len) {
-    tandem_api_lpm_erase(this, &prefix, sizeof(K), Capacity, prefix_len);
+    tandem_api_lpm_erase(this, &prefix, sizeof(K), sizeof(V), Capacity, prefix_len);
   }
   size_t size() const { return tandem_api_lpm_size(this); }
   static constexpr size_t capacity() { return Capacity; }

@@ -46,6 +46,21 @@ pub struct Args {
     /// No `Meter` state in the generated NFs.
     #[arg(long)]
     pub no_meters: bool,
+    /// No `crc16`/`crc32`/`identity` hashes.
+    #[arg(long)]
+    pub no_hashes: bool,
+    /// No vector read-modify-writes (`v[i] += n`, ...).
+    #[arg(long)]
+    pub no_vector_rmw: bool,
+    /// No `LpmMap` state.
+    #[arg(long)]
+    pub no_lpm: bool,
+    /// No declared headers or parse graphs (`TANDEM_HEADER`, `TANDEM_PARSE`).
+    #[arg(long)]
+    pub no_declared_headers: bool,
+    /// No header push or pop.
+    #[arg(long)]
+    pub no_push_pop: bool,
     /// Save every failing NF here (source, profile, seed, error).
     #[arg(long, value_name = "DIR")]
     pub keep_failures: Option<PathBuf>,
@@ -80,6 +95,11 @@ fn config(args: &Args) -> RunConfig {
         int64: !args.no_int64,
         vectors: !args.no_vectors,
         meters: !args.no_meters,
+        hashes: !args.no_hashes,
+        vector_rmw: !args.no_vector_rmw,
+        lpm: !args.no_lpm,
+        declared_headers: !args.no_declared_headers,
+        push_pop: !args.no_push_pop,
         ..GenOptions::default()
     };
     c
@@ -100,15 +120,7 @@ fn worker_command(args: &Args, seed: u64) -> anyhow::Result<Command> {
     if args.known_bugs {
         cmd.arg("--known-bugs");
     }
-    if args.no_int64 {
-        cmd.arg("--no-int64");
-    }
-    if args.no_vectors {
-        cmd.arg("--no-vectors");
-    }
-    if args.no_meters {
-        cmd.arg("--no-meters");
-    }
+    cmd.args(gen_flags(args));
     if let Some(w) = &args.work_dir {
         cmd.arg("--work-dir").arg(w);
     }
@@ -274,6 +286,7 @@ fn collect(seed: u64, mut child: Child, config: &RunConfig) -> anyhow::Result<Nf
             .map(|p| ProfileRun {
                 profile: p.clone(),
                 variation: String::new(),
+                trace: String::new(),
                 packets: 0,
                 outcome: Outcome::Failed {
                     kind: FailKind::Crash,
@@ -305,6 +318,23 @@ fn one_line(nf: &NfRun) -> String {
     format!("seed {}: {}{tags}", nf.seed, runs.join(", "))
 }
 
+/// The generator's flags that are set.
+fn gen_flags(args: &Args) -> Vec<&'static str> {
+    [
+        (args.no_int64, "--no-int64"),
+        (args.no_vectors, "--no-vectors"),
+        (args.no_hashes, "--no-hashes"),
+        (args.no_vector_rmw, "--no-vector-rmw"),
+        (args.no_lpm, "--no-lpm"),
+        (args.no_declared_headers, "--no-declared-headers"),
+        (args.no_push_pop, "--no-push-pop"),
+        (args.no_meters, "--no-meters"),
+    ]
+    .into_iter()
+    .filter_map(|(on, flag)| on.then_some(flag))
+    .collect()
+}
+
 /// The flags that shape a seed's NF, profiles and traffic.
 fn repro_flags(args: &Args) -> String {
     let mut f = format!(
@@ -315,13 +345,14 @@ fn repro_flags(args: &Args) -> String {
     for (on, flag) in [
         (args.no_vary, " --no-vary"),
         (args.known_bugs, " --known-bugs"),
-        (args.no_int64, " --no-int64"),
-        (args.no_vectors, " --no-vectors"),
-        (args.no_meters, " --no-meters"),
     ] {
         if on {
             f.push_str(flag);
         }
+    }
+    for flag in gen_flags(args) {
+        f.push(' ');
+        f.push_str(flag);
     }
     f
 }
@@ -333,10 +364,11 @@ fn save_failure(dir: &Path, nf: &NfRun, flags: &str) -> anyhow::Result<()> {
     for r in &nf.runs {
         if let Outcome::Failed { kind, message } = &r.outcome {
             let text = format!(
-                "seed: {}\nprofile: {}\nvariation: {}\nkind: {}\nknown-bug constructs: {}\nreproduce: tandem fuzz-nfs --seed {} --count 1 {flags}\n\n{message}\n",
+                "seed: {}\nprofile: {}\nvariation: {}\ntrace: {}\nkind: {}\nknown-bug constructs: {}\nreproduce: tandem fuzz-nfs --seed {} --count 1 {flags}\n\n{message}\n",
                 nf.seed,
                 r.profile,
                 if r.variation.is_empty() { "none" } else { &r.variation },
+                r.trace,
                 kind.as_str(),
                 nf.known_bug_tags.join(","),
                 nf.seed,

@@ -8,7 +8,12 @@ impl Gen {
     /// A leaf of type `ty`.
     pub(super) fn leaf(&mut self, ty: Ty) -> String {
         loop {
-            match self.rng.weighted(&[3, 4, 5, 2, 2, 2]) {
+            let hashes = if self.opts.hashes && !self.in_hash {
+                1
+            } else {
+                0
+            };
+            match self.rng.weighted(&[3, 4, 5, 2, 2, 2, hashes]) {
                 0 => {
                     let v = self.interesting();
                     return lit(ty, v);
@@ -63,9 +68,51 @@ impl Gen {
                         };
                     }
                 }
+                6 => {
+                    let (h, t) = self.hash_value();
+                    return cast(ty, &h, t);
+                }
                 _ => {}
             }
         }
+    }
+
+    /// A hash of 1–4 random integer operands (`crc32`, `crc16`, rarely `identity`) and its
+    /// type.
+    pub(super) fn hash_value(&mut self) -> (String, Ty) {
+        match self.rng.below(9) {
+            0..=4 => (self.hash_operands("crc32"), Ty::U32),
+            5..=7 => (self.hash_operands("crc16"), Ty::U16),
+            _ => (self.hash_operands("tandem::identity"), Ty::U64),
+        }
+    }
+
+    /// `crc32(...)` or `crc16(...)` of random operands (each cast to its type, so the
+    /// operand widths are the types'), as a `uint32_t` expression.
+    pub(super) fn hash_call(&mut self) -> String {
+        let f = if self.rng.chance(1, 2) {
+            "crc32"
+        } else {
+            "crc16"
+        };
+        let h = self.hash_operands(f);
+        format!("uint32_t({h})")
+    }
+
+    /// `f(...)` of 1–4 operands; no hash inside (`in_hash`), which bounds the recursion.
+    fn hash_operands(&mut self, f: &str) -> String {
+        let n = self.rng.range(1, 4);
+        let outer = self.in_hash;
+        self.in_hash = true;
+        let ops: Vec<String> = (0..n)
+            .map(|_| {
+                let t = self.rand_ty();
+                let e = self.expr(t, 2);
+                format!("{}({e})", t.name())
+            })
+            .collect();
+        self.in_hash = outer;
+        format!("{f}({})", ops.join(", "))
     }
 
     /// An expression of exactly type `ty` (always wrapped in a cast to it).

@@ -158,7 +158,10 @@ impl<'a> Lifter<'a> {
                     let alts = alts.iter().filter_map(prov_to_ptr).collect();
                     Ptr::OneOf(v, alts)
                 }
-                _ => Ptr::Payload(v),
+                // The same place on every edge (`eth = pkt.push<EthHdr>()` on one path,
+                // `pkt.eth()` on the other): that place (the parameter carries nothing).
+                Some(p) => prov_to_ptr(p).unwrap_or(Ptr::Payload(v)),
+                None => Ptr::Payload(v),
             };
             self.vals.insert(name.clone(), Lowered::Ptr(ptr));
         } else if self.narrow_phis.contains(name) {
@@ -194,9 +197,11 @@ impl<'a> Lifter<'a> {
                 }
                 _ => None,
             };
+            let same_place = self.provs.get(&pname).and_then(prov_to_ptr).is_some();
             let v = match incoming.map(|op| self.lower(&op)) {
                 Some(Lowered::Int(v)) if self.narrow_phis.contains(&pname) => self.low32(v, 4),
                 Some(Lowered::Int(v)) => self.resize(v, ty),
+                Some(Lowered::Ptr(_)) if same_place => self.iconst(ty, 0),
                 Some(Lowered::Ptr(p)) if target_alts.is_some() => {
                     let alts = target_alts.unwrap_or_default();
                     match self.index_in(&alts, &p) {

@@ -110,10 +110,9 @@ pub(super) fn map_call_shape(callee: &str) -> Option<MapCallShape> {
         "insert" => shape(2, Some(4), 5, &[1], Some(3)),
         // (map, key, mask | hi, key_size, capacity, priority)
         "erase" if entry => shape(3, None, 4, &[1, 2], None),
-        // The value size too (not for LPM maps, whose erase names a prefix): a map that
-        // process() only erases from still has values (from configure()), which the state
-        // the compiler declares must hold.
-        "erase" if family == MapFamily::Lpm => shape(2, None, 3, &[1], None),
+        // The value size too (LPM maps as well): a map that process() only erases from
+        // still has values (from configure()), which the state the compiler declares must
+        // hold.
         "erase" => shape(2, Some(3), 4, &[1], None),
         _ => return None,
     })

@@ -5,7 +5,7 @@
 //! Argument positions (nfapi/include/tandem/state.hh): `lpm_find(map, key, key_size,
 //! value_size, capacity)`, `lpm_lookup(map, key, key_size, out, value_size, capacity)`,
 //! `lpm_insert(map, key, key_size, value, value_size, capacity, prefix_len)`,
-//! `lpm_erase(map, key, key_size, capacity, prefix_len)`, `lpm_size(map)`.
+//! `lpm_erase(map, key, key_size, value_size, capacity, prefix_len)`, `lpm_size(map)`.
 
 use llvm_ir::{Name, Operand};
 use tandem_ir::{InstKind, IntCC, Layout, StateId, StateKind, Type};
@@ -17,7 +17,7 @@ use crate::diag::Code;
 fn prefix_len_arg(op: &str) -> Option<usize> {
     match op {
         "lpm_insert" => Some(6),
-        "lpm_erase" => Some(4),
+        "lpm_erase" => Some(5),
         _ => None,
     }
 }
