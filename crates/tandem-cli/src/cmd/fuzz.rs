@@ -61,6 +61,10 @@ pub struct Args {
     /// No header push or pop.
     #[arg(long)]
     pub no_push_pop: bool,
+    /// Also write the fields the parser selects on (EtherType, IPv4 version/IHL and
+    /// protocol, TCP data offset, the declared headers' select fields) outside push/pop.
+    #[arg(long)]
+    pub structural_writes: bool,
     /// Save every failing NF here (source, profile, seed, error).
     #[arg(long, value_name = "DIR")]
     pub keep_failures: Option<PathBuf>,
@@ -100,6 +104,7 @@ fn config(args: &Args) -> RunConfig {
         lpm: !args.no_lpm,
         declared_headers: !args.no_declared_headers,
         push_pop: !args.no_push_pop,
+        structural_writes: args.structural_writes,
         ..GenOptions::default()
     };
     c
@@ -329,6 +334,7 @@ fn gen_flags(args: &Args) -> Vec<&'static str> {
         (args.no_declared_headers, "--no-declared-headers"),
         (args.no_push_pop, "--no-push-pop"),
         (args.no_meters, "--no-meters"),
+        (args.structural_writes, "--structural-writes"),
     ]
     .into_iter()
     .filter_map(|(on, flag)| on.then_some(flag))

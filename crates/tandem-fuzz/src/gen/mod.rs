@@ -8,7 +8,11 @@
 //! members, integer arithmetic on 8–64-bit signed and unsigned values (wrap-around, shifts by
 //! constant and variable amounts, division and remainder, comparisons, casts, the RFC 1624
 //! checksum helpers), nested `if`/`else`, `for` loops with a constant trip count, payload
-//! byte reads (server-only), `send(port)`/`drop()` and early returns.
+//! byte reads (server-only), `send(port)`/`drop()` and early returns. And the NF API of
+//! issue 15, each behind an option: `crc32`/`crc16` hashes (values and vector indices),
+//! vector read-modify-writes (`v[i] += n`, `uint32_t c = v[i] += 1;`), `LpmMap` state,
+//! declared headers with a parse graph (VXLAN and VLAN for the traffic plans of those names,
+//! random headers) and header push/pop.
 //!
 //! Every program is valid C++ without undefined behaviour, so the native build is a
 //! deterministic oracle: arithmetic is done in `uint32_t`/`uint64_t` (no signed overflow, no
@@ -21,7 +25,8 @@
 //! and loops that index a header array with the loop counter.
 //!
 //! Files: this module (options, state declarations, statements), `fields` (header fields and
-//! their accesses), `expr` (expressions and conditions).
+//! their accesses), `expr` (expressions, conditions, hashes), `headers` (declared headers, the
+//! parse graph, push and pop), `lpm` (`LpmMap` state and its operations).
 
 use std::fmt::Write as _;
 
