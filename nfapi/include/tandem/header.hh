@@ -75,6 +75,9 @@ struct ParseGraph {
   const char* names[kMaxHeaders] = {"eth", "ipv4", "tcp", "udp"};
   uint32_t sizes[kMaxHeaders] = {14, 20, 20, 8};
   int nheaders = 4;
+  // The deparse order (header numbers), computed once when the graph is installed.
+  int order[kMaxHeaders] = {0, 1, 2, 3};
+  int norder = 4;
 
   int index(const char* name) const {
     for (int i = 0; i < nheaders; ++i)
@@ -95,6 +98,8 @@ inline uint64_t read_be(const uint8_t* p, uint32_t n) {
   for (uint32_t i = 0; i < n; ++i) v = (v << 8) | p[i];
   return v;
 }
+
+inline int deparse_order(const ParseGraph& g, int* order);
 
 #ifndef TANDEM_ANALYSIS
 // Header numbers follow the front end's order: each edge's `from`, then its `to`, as first
@@ -117,6 +122,7 @@ inline int install_graph(const EdgeDesc* edges, int n) {
     g.to[i] = add(edges[i].to);
     if (g.to[i] >= 4) g.sizes[g.to[i]] = edges[i].to_size;
   }
+  g.norder = deparse_order(g, g.order);
   return n;
 }
 #endif

@@ -163,11 +163,9 @@ class Packet {
     if (!relaid_) return;
     static thread_local uint8_t buf[65536 + sizeof(scratch_)];
     const detail::ParseGraph& g = detail::parse_graph();
-    int order[detail::kMaxHeaders];
-    int n = detail::deparse_order(g, order);
     uint32_t len = 0;
-    for (int k = 0; k < n; ++k) {
-      int i = order[k];
+    for (int k = 0; k < g.norder; ++k) {
+      int i = g.order[k];
       if (off_[i] < 0) continue;
       bool parsed = uint32_t(off_[i]) < raw_->len;
       uint32_t size = i == 1 && parsed ? ipv4_len_ : g.sizes[i];
