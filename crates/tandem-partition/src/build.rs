@@ -186,7 +186,8 @@ pub(crate) fn follows_of(ctx: &Context, parts: &[Partition], x: Partition) -> BT
 
 /// Can partition `x` recompute the value defined by `d` (needed in block `at`) for free,
 /// from what it has? Header presence; a header field that no earlier partition may write
-/// after the read on a path through `at`; on the server, a scalar the switch never writes
+/// after the read, nor relayout (push, pop, select-field write), on a path through `at`; on
+/// the server, a scalar the switch never writes
 /// (the server holds the primary copy); and zero-stage operations (casts, byte swaps,
 /// slices, boolean logic) of such values. Real work (a stage on the switch, cycles on the
 /// server) is never duplicated.
@@ -209,11 +210,19 @@ fn recomputable(
     match &ctx.module.process.insts[inst].kind {
         // Presence is the parser's unless a push or pop may change it.
         InstKind::HdrValid { .. } => ctx.relayouts.is_empty(),
-        InstKind::HdrRead { field } => !ctx.field_writers[field].iter().any(|&w| {
-            parts[w.index()] < x
-                && g.can_happen_after(&ctx.info.cfg, d, w)
-                && share_path(ctx, g.stmt(w).block, at)
-        }),
+        // A field, unless an earlier partition may write it after the read, or may push, pop
+        // or write a select field on a path through `at` (before or after the read: the
+        // frame `x` re-parses is the one that partition rebuilt, its headers elsewhere).
+        InstKind::HdrRead { field } => {
+            !ctx.field_writers[field].iter().any(|&w| {
+                parts[w.index()] < x
+                    && g.can_happen_after(&ctx.info.cfg, d, w)
+                    && share_path(ctx, g.stmt(w).block, at)
+            }) && !ctx
+                .relayouts
+                .iter()
+                .any(|&w| parts[w.index()] < x && share_path(ctx, g.stmt(w).block, at))
+        }
         InstKind::ScalarLoad { state } => {
             x == Partition::Server
                 && !ctx.accesses_of[state.index()].iter().any(|&a| {

@@ -34,7 +34,7 @@ pub struct Args {
     #[arg(long, default_value_t = 300)]
     pub packets: usize,
     /// Also generate constructs that hit known, tracked bugs (MAC copies, mixed-width
-    /// payload reads, now(), header arrays indexed by a loop counter).
+    /// payload reads, now(), header arrays indexed by a loop counter, Ethernet pops).
     #[arg(long)]
     pub known_bugs: bool,
     /// No 64-bit integers in the generated NFs.

@@ -22,7 +22,7 @@
 //!
 //! Constructs that only hit bugs known and tracked elsewhere are off unless asked for
 //! ([`GenOptions::known_bugs`]): 6-byte MAC copies, payload reads of mixed widths, `now()`,
-//! and loops that index a header array with the loop counter.
+//! loops that index a header array with the loop counter, and pops of the Ethernet header.
 //!
 //! Files: this module (options, state declarations, statements), `fields` (header fields and
 //! their accesses), `expr` (expressions, conditions, hashes), `headers` (declared headers, the
@@ -835,8 +835,8 @@ impl Gen {
             if self.opts.known_bugs { 1 } else { 0 },        // 11 known-bug construct
             if int_vecs { 3 } else { 0 },                    // 12 vector read-modify-write
             if has_lpm { 5 } else { 0 },                     // 13 LPM op
-            if push_pop { 1 } else { 0 },                    // 14 push
-            if push_pop { 1 } else { 0 },                    // 15 pop
+            if push_pop { 2 } else { 0 },                    // 14 push
+            if push_pop { 2 } else { 0 },                    // 15 pop
             if has_meters { 3 } else { 0 },                  // 16 meter
         ];
         match self.rng.weighted(&weights) {
