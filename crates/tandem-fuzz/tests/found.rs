@@ -95,6 +95,11 @@ fn header_reads_after_a_server_relayout_are_not_recomputed() {
 }
 
 #[test]
+fn sunk_push_pop_lifts() {
+    check_found("sunk_push_pop");
+}
+
+#[test]
 #[ignore = "not fixed: a frame the server leaves shorter than Ethernet cannot carry the transfer header (see the reproducer's comment)"]
 fn server_pop_short_frame() {
     check_found("server_pop_short_frame");
