@@ -111,7 +111,11 @@ fn server_pop_short_frame() {
 }
 
 #[test]
-#[ignore = "not fixed: the lifted module does not verify (see the reproducer's comment)"]
 fn contains_select_dominance() {
     check_found("contains_select_dominance");
+}
+
+#[test]
+fn find_results_reach_a_join_through_a_pointer_phi() {
+    check_found("find_phi_dominance");
 }
