@@ -36,9 +36,9 @@ uint8_t* tandem_api_pkt_payload(void* pkt);
 uint32_t tandem_api_pkt_payload_len(void* pkt);
 void tandem_api_pkt_update_checksums(void* pkt);
 uint16_t tandem_api_ipv4_header_checksum(const tandem::Ipv4Hdr* ip);
-void* tandem_api_pkt_header(void* pkt, const uint64_t* header);
-void* tandem_api_pkt_push(void* pkt, const uint64_t* header, int builtin);
-void tandem_api_pkt_pop(void* pkt, const uint64_t* header, int builtin);
+__attribute__((nomerge)) void* tandem_api_pkt_header(void* pkt, const uint64_t* header);  // nomerge: see pop
+__attribute__((nomerge)) void* tandem_api_pkt_push(void* pkt, const uint64_t* header, int builtin);
+__attribute__((nomerge)) void tandem_api_pkt_pop(void* pkt, const uint64_t* header, int builtin);  // nomerge: else LLVM sinks `if (c) pkt.push<A>(); else pkt.push<B>();` into one call whose tag is a phi
 }
 #endif
 

@@ -1,4 +1,5 @@
-// Found by tandem-fuzz (seed 50609 of the final 700-NF run; not minimised): NOT FIXED.
+// Found by tandem-fuzz (seed 50609 of the final 700-NF run; not minimised): FIXED (with
+// find_phi_dominance.cc, which has the diagnosis).
 // An internal error on every profile: the lifted module does not verify - "block7, `v100:i1 =
 // select v99, v75, v84` (tandem/state.hh:71, `contains()`): uses v75, whose definition (in
 // block3) does not dominate this use". The lifter translates a `select` LLVM formed from

@@ -57,6 +57,23 @@ impl<'a> Lifter<'a> {
                     phis.push((p.dest.clone(), v));
                 }
             }
+            for (name, _) in &phis {
+                let finds = self.found_alternatives(name);
+                if finds.is_empty() {
+                    continue;
+                }
+                let carried = finds
+                    .into_iter()
+                    .map(|(fi, tys)| {
+                        let params = tys
+                            .into_iter()
+                            .map(|t| self.module.process.add_block_param(b, t))
+                            .collect();
+                        (fi, params)
+                    })
+                    .collect();
+                self.found_params.insert(name.clone(), carried);
+            }
             self.phi_params.insert(bb.name.clone(), phis);
             let slot_types: Vec<Vec<u64>> = self
                 .allocas
@@ -155,7 +172,11 @@ impl<'a> Lifter<'a> {
         if is_ptr {
             let ptr = match self.provs.get(name) {
                 Some(Prov::OneOf(alts)) => {
-                    let alts = alts.iter().filter_map(prov_to_ptr).collect();
+                    let alts: Vec<Ptr> = alts.iter().filter_map(prov_to_ptr).collect();
+                    let alts = alts
+                        .into_iter()
+                        .map(|a| self.carried_find(name, a))
+                        .collect();
                     Ptr::OneOf(v, alts)
                 }
                 // The same place on every edge (`eth = pkt.push<EthHdr>()` on one path,
@@ -178,6 +199,7 @@ impl<'a> Lifter<'a> {
             return (b, vec![]);
         };
         let mut args = Vec::new();
+        let mut found_args = Vec::new();
         let target = self.f.basic_blocks.iter().find(|bb| &bb.name == to);
         for (pname, param) in phis {
             let incoming = target.and_then(|bb| {
@@ -198,7 +220,19 @@ impl<'a> Lifter<'a> {
                 _ => None,
             };
             let same_place = self.provs.get(&pname).and_then(prov_to_ptr).is_some();
-            let v = match incoming.map(|op| self.lower(&op)) {
+            let lowered = incoming.map(|op| self.lower(&op));
+            if let Some(carried) = self.found_params.get(&pname).cloned() {
+                let from = match &lowered {
+                    Some(Lowered::Ptr(p)) => p.clone(),
+                    _ => Ptr::Null,
+                };
+                found_args.extend(self.found_args(&carried, &from));
+            }
+            let lowered = lowered.map(|l| match l {
+                Lowered::Ptr(p) => Lowered::Ptr(self.origin_ptr(p)),
+                other => other,
+            });
+            let v = match lowered {
                 Some(Lowered::Int(v)) if self.narrow_phis.contains(&pname) => self.low32(v, 4),
                 Some(Lowered::Int(v)) => self.resize(v, ty),
                 Some(Lowered::Ptr(_)) if same_place => self.iconst(ty, 0),
@@ -227,8 +261,126 @@ impl<'a> Lifter<'a> {
             };
             args.push(v);
         }
+        args.extend(found_args);
         args.extend(self.slots.iter().flatten().copied());
         (b, args)
+    }
+
+    /// The finds among the places pointer phi `name` chooses from, with the types of their
+    /// hit and value fields.
+    fn found_alternatives(&self, name: &Name) -> Vec<(usize, Vec<Type>)> {
+        let Some(Prov::OneOf(alts)) = self.provs.get(name) else {
+            return Vec::new();
+        };
+        let mut out: Vec<(usize, Vec<Type>)> = Vec::new();
+        for a in alts {
+            let Prov::Found(fi, _) = a else { continue };
+            if out.iter().any(|(f, _)| f == fi) {
+                continue;
+            }
+            let Some(state) = self
+                .find_member
+                .get(*fi)
+                .and_then(|m| self.map_states.get(m))
+            else {
+                continue;
+            };
+            let tys = std::iter::once(Type::I1)
+                .chain(self.value_layout(*state).types())
+                .collect();
+            out.push((*fi, tys));
+        }
+        out
+    }
+
+    /// Alternative `a` of pointer phi `name`: a find's result is read from the parameters
+    /// that carry it to the join (a new find index standing for the original).
+    fn carried_find(&mut self, name: &Name, a: Ptr) -> Ptr {
+        let Ptr::Found(fi, off) = a else { return a };
+        let Some((_, params)) = self
+            .found_params
+            .get(name)
+            .and_then(|c| c.iter().find(|(f, _)| *f == fi))
+            .cloned()
+        else {
+            return a;
+        };
+        let Some(state) = self
+            .find_member
+            .get(fi)
+            .and_then(|m| self.map_states.get(m))
+        else {
+            return a;
+        };
+        let layout = self.value_layout(*state);
+        let fields = layout
+            .fields
+            .iter()
+            .zip(&params[1..])
+            .map(|(f, &v)| (u64::from(f.offset.unwrap_or(0)), u64::from(f.ty.bytes()), v))
+            .collect();
+        let fk = self.finds.len().max(self.find_member.len());
+        self.finds.resize_with(fk + 1, || None);
+        self.finds[fk] = Some(FindRes {
+            hit: params[0],
+            fields,
+        });
+        self.find_origin.insert(fk, self.origin(fi));
+        Ptr::Found(fk, off)
+    }
+
+    /// The find a find index stands for.
+    fn origin(&self, fi: usize) -> usize {
+        self.find_origin.get(&fi).copied().unwrap_or(fi)
+    }
+
+    /// `p` with every find index replaced by the find it stands for (to compare with the
+    /// scan's places).
+    fn origin_ptr(&self, p: Ptr) -> Ptr {
+        match p {
+            Ptr::Found(fi, o) => Ptr::Found(self.origin(fi), o),
+            Ptr::OneOf(sel, alts) => {
+                Ptr::OneOf(sel, alts.into_iter().map(|a| self.origin_ptr(a)).collect())
+            }
+            other => other,
+        }
+    }
+
+    /// The arguments of `carried` (finds and their parameters) on an edge where the phi's
+    /// incoming pointer is `from`: the values of the find `from` is, or may be, else zeros
+    /// (the phi's index never chooses a find that did not run on the edge).
+    fn found_args(&mut self, carried: &[(usize, Vec<Value>)], from: &Ptr) -> Vec<Value> {
+        let mut out = Vec::new();
+        for (fi, params) in carried {
+            let here: Vec<usize> = match from {
+                Ptr::Found(x, _) => vec![*x],
+                Ptr::OneOf(_, alts) => alts
+                    .iter()
+                    .filter_map(|a| match a {
+                        Ptr::Found(x, _) => Some(*x),
+                        _ => None,
+                    })
+                    .collect(),
+                _ => Vec::new(),
+            };
+            let res = here
+                .into_iter()
+                .find(|&x| self.origin(x) == *fi)
+                .and_then(|x| self.finds.get(x).cloned().flatten());
+            match res {
+                Some(f) if f.fields.len() + 1 == params.len() => {
+                    out.push(f.hit);
+                    out.extend(f.fields.iter().map(|&(_, _, v)| v));
+                }
+                _ => {
+                    for &p in params {
+                        let ty = self.ty(p);
+                        out.push(self.iconst(ty, 0));
+                    }
+                }
+            }
+        }
+        out
     }
 
     pub(super) fn translate_term(&mut self, bb: &llvm_ir::BasicBlock) {

@@ -159,6 +159,7 @@ struct AllocaInfo {
     slots: Vec<(u64, u64)>,
 }
 
+#[derive(Clone)]
 struct FindRes {
     hit: Value,
     /// (byte offset, width in bytes, value) of each value field.
@@ -206,6 +207,12 @@ pub(crate) struct Lifter<'a> {
     blocks: HashMap<Name, Block>,
     /// Per LLVM block with parameters: the phis (name, param) then one param per slot.
     phi_params: HashMap<Name, Vec<(Name, Value)>>,
+    /// Per pointer phi choosing among places that include `find` results: for each such
+    /// find (its scan index), block parameters carrying its hit and value fields to the join
+    /// (after the block's phis, before its slots), since the find need not dominate it.
+    found_params: HashMap<Name, Vec<(usize, Vec<Value>)>>,
+    /// The find a find result that arrived through such parameters stands for.
+    find_origin: HashMap<usize, usize>,
     slot_params: HashMap<Name, Vec<Vec<Value>>>,
     preds: HashMap<Name, Vec<Name>>,
     end_slots: HashMap<Name, Vec<Vec<Value>>>,
@@ -273,6 +280,8 @@ impl<'a> Lifter<'a> {
             finds: Vec::new(),
             blocks: HashMap::new(),
             phi_params: HashMap::new(),
+            found_params: HashMap::new(),
+            find_origin: HashMap::new(),
             slot_params: HashMap::new(),
             preds: HashMap::new(),
             end_slots: HashMap::new(),

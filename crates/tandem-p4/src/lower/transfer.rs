@@ -95,7 +95,8 @@ impl Gen<'_, '_> {
     }
 
     /// The statements that read the header back from the server and remove it; the frame
-    /// length, when used, is the length without the header.
+    /// length, when used, is the arrival length the header carries, or the frame's length
+    /// without the header.
     pub(super) fn unpack_transfer_header(&mut self, pkt_len_used: bool) -> Vec<Stmt> {
         let th = &self.view.plan.transfer_header;
         let mut unpack = Vec::new();
@@ -111,7 +112,14 @@ impl Gen<'_, '_> {
             "setInvalid",
             vec![],
         )));
-        if pkt_len_used {
+        // The arrival length: the header carries it when post reads it (the loop above set
+        // it: the server may have pushed or popped headers, so the frame it sent back has
+        // another length); else it is the frame's length without the header.
+        let carried = th
+            .fields
+            .iter()
+            .any(|f| f.value.as_deref() == Some("meta.length"));
+        if pkt_len_used && !carried {
             unpack.push(assign(
                 meta("pkt_len"),
                 cast(
@@ -127,9 +135,13 @@ impl Gen<'_, '_> {
         unpack
     }
 
-    /// The metadata field of a cut value (`v7`, `meta.in_port`, `fate`).
+    /// The metadata field of a cut value (`v7`, `meta.in_port`, `fate`; `meta.length` is
+    /// `pkt_len`, where pre put the frame length).
     fn cut_meta(&mut self, v: &str, bits: u32) -> Expr {
-        let n = v.strip_prefix("meta.").unwrap_or(v);
+        let n = match v.strip_prefix("meta.").unwrap_or(v) {
+            "length" => "pkt_len",
+            n => n,
+        };
         self.meta_field(n, bits)
     }
 }
