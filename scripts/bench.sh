@@ -28,5 +28,5 @@ done
 echo "== switch engine =="
 "$TANDEM" switch bench --seconds 2 --json "$OUT/engine.json"
 "$TANDEM" bench-report "${results[@]}" --engine "$OUT/engine.json" \
-  --notes docs/bench/notes.md --output BENCHMARKS.md --figures docs/bench \
+  --notes docs/bench/notes.md --output BENCHMARKS.md --figures docs/bench --force \
   --command "make bench    # scripts/bench.sh: FLOWS=$FLOWS PROFILE=$PROFILE"

@@ -8,8 +8,13 @@ mod cmd;
 use clap::{Parser, Subcommand};
 
 /// Tandem: offload a C++ network function to a programmable switch plus a server.
+///
+/// The usual path: `tandem scenario` / `tandem host` the NF as written, `tandem compile` it to
+/// a P4 switch program plus a server program, `tandem run` the pair on the built-in software
+/// switch, `tandem check` it against the original on the same traffic, and `tandem bench` what
+/// offloading saves. README.md's Usage block walks through each command.
 #[derive(Parser)]
-#[command(name = "tandem", version, about, long_about = None)]
+#[command(name = "tandem", version)]
 struct Cli {
     /// More log output (repeat for more).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
@@ -95,7 +100,24 @@ fn main() {
         Command::Server(a) => cmd::serve::server(a),
     };
     if let Err(e) = result {
-        eprintln!("error: {e:#}");
+        eprintln!("error: {}", error_chain(&e));
         std::process::exit(1);
     }
+}
+
+/// The error and its causes joined by `: `, leaving out a cause whose text the message before
+/// it already ends with (library errors often print their source in their own message too).
+fn error_chain(e: &anyhow::Error) -> String {
+    let mut out = String::new();
+    for cause in e.chain() {
+        let text = cause.to_string();
+        if out.ends_with(&text) {
+            continue;
+        }
+        if !out.is_empty() {
+            out.push_str(": ");
+        }
+        out.push_str(&text);
+    }
+    out
 }

@@ -104,6 +104,32 @@ fn bench_counts_server_work_and_the_report_shows_it() {
         let svg = std::fs::read_to_string(figs.join(f)).unwrap();
         assert!(svg.starts_with("<svg") && svg.contains("MiniLB"), "{f}");
     }
+    // An existing report is never overwritten by a smaller run without --force.
+    let one = |force: bool| {
+        let mut args = vec![
+            "bench-report",
+            a.to_str().unwrap(),
+            "--output",
+            md.to_str().unwrap(),
+            "--figures",
+            figs.to_str().unwrap(),
+        ];
+        if force {
+            args.push("--force");
+        }
+        tandem(&args)
+    };
+    let e = err(&one(false));
+    assert!(e.contains("--force") && e.contains("exists"), "{e}");
+    assert_eq!(
+        std::fs::read_to_string(&md).unwrap(),
+        text,
+        "changed without --force"
+    );
+    ok(&one(true));
+    assert!(!std::fs::read_to_string(&md)
+        .unwrap()
+        .contains("| Firewall |"));
 }
 
 #[test]

@@ -15,7 +15,7 @@ fn partition_prints_the_report_and_writes_plan_and_dot() {
     let out = tandem(&[
         "partition",
         MINILB,
-        "--target",
+        "--profile",
         "tofino1",
         "--no-split-joins",
         "-o",
@@ -50,7 +50,7 @@ fn partition_prints_the_report_and_writes_plan_and_dot() {
     assert!(std::fs::read_to_string(&dot)
         .unwrap()
         .starts_with("digraph"));
-    let shown = tandem(&["partition", MINILB, "--target", "bmv2", "--show-plan"]);
+    let shown = tandem(&["partition", MINILB, "--profile", "bmv2", "--show-plan"]);
     assert!(shown.status.success());
     assert!(String::from_utf8_lossy(&shown.stdout).contains("\"version\": 2"));
     std::fs::remove_dir_all(&dir).ok();
@@ -58,7 +58,7 @@ fn partition_prints_the_report_and_writes_plan_and_dot() {
 
 #[test]
 fn partition_reports_bad_targets() {
-    let out = tandem(&["partition", MINILB, "--target", "tofino9"]);
+    let out = tandem(&["partition", MINILB, "--profile", "tofino9"]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(
@@ -72,7 +72,7 @@ fn partition_reports_bad_targets() {
         .unwrap()
         .replace("stages = 12", "stages = -3");
     std::fs::write(&bad, text).unwrap();
-    let out = tandem(&["partition", MINILB, "--target", bad.to_str().unwrap()]);
+    let out = tandem(&["partition", MINILB, "--profile", bad.to_str().unwrap()]);
     assert!(!out.status.success());
     let err = String::from_utf8_lossy(&out.stderr);
     assert!(

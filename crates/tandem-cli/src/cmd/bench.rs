@@ -99,6 +99,10 @@ pub struct ReportArgs {
     /// The command that reproduces the whole file.
     #[arg(long, default_value = "make bench")]
     pub command: String,
+    /// Replace --output (and the figures) if it exists: the report is rewritten whole from
+    /// the results given, so without this an existing file is never touched.
+    #[arg(long)]
+    pub force: bool,
 }
 
 fn timed<T>(stages: &mut Vec<StageTime>, name: &str, f: impl FnOnce() -> T) -> T {
@@ -479,6 +483,15 @@ pub fn report(a: ReportArgs) -> anyhow::Result<()> {
         let r: BenchResult =
             serde_json::from_str(&text).with_context(|| format!("parsing {}", p.display()))?;
         results.push(r);
+    }
+    if a.output.exists() && !a.force {
+        anyhow::bail!(
+            "{} exists; bench-report rewrites it whole from the {} result(s) given (and the \
+             figures in {}): pass --force to replace it, or --output/--figures elsewhere",
+            a.output.display(),
+            a.results.len(),
+            a.figures.display()
+        );
     }
     let engine: Vec<EngineRate> = match &a.engine {
         Some(p) => serde_json::from_str(

@@ -10,9 +10,11 @@ use tandem_partition::{parse_profile, Plan, TargetProfile};
 pub struct Args {
     /// The NF source (`.cc`), or its NF IR (`.nfir`).
     pub nf: PathBuf,
-    /// Target profile: a built-in name (tofino1, tofino2, bmv2, tiny) or a `.toml` file.
-    #[arg(short, long, default_value = "tofino1")]
-    pub target: String,
+    /// Target profile (the resources to plan for, as `compile --profile`): a built-in name
+    /// (tofino1, tofino2, bmv2, tiny) or a `.toml` file. `--target` is accepted as an old
+    /// spelling.
+    #[arg(short, long, alias = "target", default_value = "tofino1")]
+    pub profile: String,
     /// Print the plan as JSON instead of the report.
     #[arg(long)]
     pub show_plan: bool,
@@ -80,7 +82,7 @@ pub fn partition_nf(
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
-    let profile = load_profile(&args.target)?;
+    let profile = load_profile(&args.profile)?;
     let tandem_partition::Partitioned { module, info, plan } =
         partition_nf(&args.nf, &profile, !args.no_split_joins)?;
     let plan: Plan = plan;
