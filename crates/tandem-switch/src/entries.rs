@@ -18,9 +18,11 @@
 //! Keys: `5`, `0x0a000001`, `10.0.0.1`, `aa:bb:cc:dd:ee:ff` (exact); `10.0.0.0/8`
 //! (lpm); `0x0800&&&0xff00` (ternary); `10->20` (range); `*` (wildcard). A priority
 //! is read after the action arguments for tables with ternary/range/optional keys.
-//! Unlike BMv2, entries are modified and deleted by key, not by handle.
+//! Unlike BMv2, entries are modified and deleted by key, not by handle. The user-facing
+//! description, with what [`parse_entries`] checks, is `docs/entries-format.md`.
 
-use crate::switch::{ControlOp, KeyMatch, Switch, TableEntry};
+use crate::program::MatchKind;
+use crate::switch::{ControlOp, KeyMatch, Switch, TableEntry, TableInfo};
 
 /// One parsed command.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -101,7 +103,19 @@ fn parse_key(s: &str) -> Option<KeyMatch> {
 /// Parses an entries file. `sw` supplies table shapes (number of keys, action
 /// parameter counts) needed to tell arguments from priorities.
 pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesError> {
+    Ok(parse_entries(text, sw)?
+        .into_iter()
+        .map(|(_, c)| c)
+        .collect())
+}
+
+/// Parses an entries file into commands with their line numbers, checked against the
+/// program: key count and match kinds (an `lpm` key needs `VALUE/LEN`), values that fit their
+/// key, parameter and register widths, action argument counts (a priority only for tables
+/// with ternary, range or optional keys), register names and indices.
+pub fn parse_entries(text: &str, sw: &Switch) -> Result<Vec<(usize, Command)>, EntriesError> {
     let tables = sw.tables();
+    let registers = sw.registers();
     let mut out = Vec::new();
     for (ln, raw) in text.lines().enumerate() {
         let line = ln + 1;
@@ -140,17 +154,17 @@ pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesEr
                     .iter()
                     .map(|v| value(v))
                     .collect::<Result<_, _>>()?;
-                let nparams = t
-                    .actions
-                    .iter()
-                    .find(|a| a.0 == action || action.rsplit('.').next() == Some(a.0.as_str()))
-                    .map(|a| a.1.len())
-                    .ok_or_else(|| err(format!("table `{}` has no action `{action}`", t.name)))?;
-                let (args, priority) = if rest.len() == nparams + 1 {
+                check_keys(t, &keys).map_err(err)?;
+                let widths = action_params(t, &action).map_err(err)?;
+                let nparams = widths.len();
+                let (args, priority) = if rest.len() == nparams + 1 && takes_priority(t) {
                     (rest[..nparams].to_vec(), Some(rest[nparams] as i64))
-                } else {
+                } else if rest.len() == nparams {
                     (rest, None)
+                } else {
+                    return Err(err(arg_count_message(t, &action, nparams, rest.len())));
                 };
+                check_args(&action, &widths, &args).map_err(err)?;
                 let entry = TableEntry {
                     matches: keys,
                     action,
@@ -158,11 +172,14 @@ pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesEr
                     priority,
                 };
                 let table = t.name.clone();
-                out.push(Command::Control(if toks[0] == "table_add" {
-                    ControlOp::Insert { table, entry }
-                } else {
-                    ControlOp::Modify { table, entry }
-                }));
+                out.push((
+                    line,
+                    Command::Control(if toks[0] == "table_add" {
+                        ControlOp::Insert { table, entry }
+                    } else {
+                        ControlOp::Modify { table, entry }
+                    }),
+                ));
             }
             "table_delete" => {
                 if toks.len() < 2 {
@@ -176,15 +193,31 @@ pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesEr
                     .iter()
                     .map(|k| parse_key(k).ok_or_else(|| err(format!("bad key `{k}`"))))
                     .collect::<Result<Vec<_>, _>>()?;
+                check_keys(t, &matches).map_err(err)?;
                 let priority = match toks.get(arrow + 1) {
-                    Some(p) => Some(value(p)? as i64),
+                    Some(p) if takes_priority(t) => Some(value(p)? as i64),
+                    Some(p) => {
+                        return Err(err(format!(
+                            "table `{}` has no ternary, range or optional key: its entries \
+                             have no priority (`=> {p}`)",
+                            t.name
+                        )))
+                    }
                     None => None,
                 };
-                out.push(Command::Control(ControlOp::Delete {
-                    table: t.name.clone(),
-                    matches,
-                    priority,
-                }));
+                if toks.len() > arrow + 2 {
+                    return Err(err(
+                        "usage: table_delete <table> <keys> [=> <priority>]".into()
+                    ));
+                }
+                out.push((
+                    line,
+                    Command::Control(ControlOp::Delete {
+                        table: t.name.clone(),
+                        matches,
+                        priority,
+                    }),
+                ));
             }
             "table_set_default" => {
                 if toks.len() < 3 {
@@ -193,25 +226,36 @@ pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesEr
                     ));
                 }
                 let t = find_table(toks[1])?;
-                let args = toks[3..]
+                let args: Vec<u64> = toks[3..]
                     .iter()
                     .filter(|t| **t != "=>")
                     .map(|v| value(v))
                     .collect::<Result<_, _>>()?;
-                out.push(Command::Control(ControlOp::SetDefault {
-                    table: t.name.clone(),
-                    action: toks[2].to_string(),
-                    args,
-                }));
+                let widths = action_params(t, toks[2]).map_err(err)?;
+                if args.len() != widths.len() {
+                    return Err(err(arg_count_message(t, toks[2], widths.len(), args.len())));
+                }
+                check_args(toks[2], &widths, &args).map_err(err)?;
+                out.push((
+                    line,
+                    Command::Control(ControlOp::SetDefault {
+                        table: t.name.clone(),
+                        action: toks[2].to_string(),
+                        args,
+                    }),
+                ));
             }
             "table_clear" => {
                 if toks.len() != 2 {
                     return Err(err("usage: table_clear <table>".into()));
                 }
                 let t = find_table(toks[1])?;
-                out.push(Command::Control(ControlOp::Clear {
-                    table: t.name.clone(),
-                }));
+                out.push((
+                    line,
+                    Command::Control(ControlOp::Clear {
+                        table: t.name.clone(),
+                    }),
+                ));
             }
             "register_write" => {
                 if toks.len() != 4 {
@@ -219,13 +263,35 @@ pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesEr
                         "usage: register_write <register> <index> <value>".into()
                     ));
                 }
+                let name = toks[1];
+                let (_, size, width) = registers
+                    .iter()
+                    .find(|(n, _, _)| n == name || n.rsplit('.').next() == Some(name))
+                    .ok_or_else(|| err(format!("unknown register `{name}`")))?;
                 let index = value(toks[2])?;
-                let index = u32::try_from(index).map_err(|_| err("index too large".into()))?;
-                out.push(Command::RegisterWrite {
-                    name: toks[1].to_string(),
-                    index,
-                    value: value(toks[3])?,
-                });
+                let index = u32::try_from(index)
+                    .ok()
+                    .filter(|i| i < size)
+                    .ok_or_else(|| {
+                        err(format!(
+                            "register `{name}` has {size} cell(s): index {index} is out of range"
+                        ))
+                    })?;
+                let v = value(toks[3])?;
+                if !fits(v, *width) {
+                    return Err(err(format!(
+                        "register `{name}` holds bit<{width}>: {} does not fit",
+                        toks[3]
+                    )));
+                }
+                out.push((
+                    line,
+                    Command::RegisterWrite {
+                        name: name.to_string(),
+                        index,
+                        value: v,
+                    },
+                ));
             }
             "meter_set_rates" => {
                 let usage = || {
@@ -246,16 +312,50 @@ pub fn parse_commands(text: &str, sw: &Switch) -> Result<Vec<Command>, EntriesEr
                     Ok((value(r)?, value(b)?))
                 };
                 let ((cir, cburst), (pir, pburst)) = (pair(toks[3])?, pair(toks[4])?);
-                out.push(Command::MeterSetRates {
-                    name: toks[1].to_string(),
-                    index,
-                    cell: crate::MeterCell::with_rates(cir, cburst, pir, pburst),
-                });
+                out.push((
+                    line,
+                    Command::MeterSetRates {
+                        name: toks[1].to_string(),
+                        index,
+                        cell: crate::MeterCell::with_rates(cir, cburst, pir, pburst),
+                    },
+                ));
             }
             other => return Err(err(format!("unknown command `{other}`"))),
         }
     }
     Ok(out)
+}
+
+/// Applies commands from [`parse_entries`] like [`apply_commands`]; an error names the line
+/// of the command that failed (nothing of the table batch is applied then).
+pub fn apply_entries(sw: &Switch, cmds: &[(usize, Command)]) -> Result<(), EntriesError> {
+    let lines: Vec<usize> = cmds
+        .iter()
+        .filter(|(_, c)| matches!(c, Command::Control(_)))
+        .map(|(l, _)| *l)
+        .collect();
+    let ops: Vec<ControlOp> = cmds
+        .iter()
+        .filter_map(|(_, c)| match c {
+            Command::Control(op) => Some(op.clone()),
+            _ => None,
+        })
+        .collect();
+    sw.apply_batch_at(&ops).map_err(|(i, e)| EntriesError {
+        line: lines.get(i).copied().unwrap_or(0),
+        message: format!("{e} (no table entry of the file was applied)"),
+    })?;
+    for (line, c) in cmds {
+        if matches!(c, Command::Control(_)) {
+            continue;
+        }
+        apply_commands(sw, std::slice::from_ref(c)).map_err(|e| EntriesError {
+            line: *line,
+            message: e.to_string(),
+        })?;
+    }
+    Ok(())
 }
 
 /// Applies parsed commands: all table operations as one atomic batch, then the
@@ -293,6 +393,136 @@ pub fn apply_commands(sw: &Switch, cmds: &[Command]) -> Result<(), crate::Contro
         }
     }
     Ok(())
+}
+
+fn fits(v: u64, width: u32) -> bool {
+    width >= 64 || v >> width == 0
+}
+
+/// Whether a table's entries carry a priority (a ternary, range or optional key).
+fn takes_priority(t: &TableInfo) -> bool {
+    t.keys.iter().any(|k| {
+        matches!(
+            k.1,
+            MatchKind::Ternary | MatchKind::Range | MatchKind::Optional
+        )
+    })
+}
+
+/// The parameter widths of `action` in table `t`.
+fn action_params(t: &TableInfo, action: &str) -> Result<Vec<u32>, String> {
+    t.actions
+        .iter()
+        .find(|a| a.0 == action || action.rsplit('.').next() == Some(a.0.as_str()))
+        .map(|a| a.1.clone())
+        .ok_or_else(|| format!("table `{}` has no action `{action}`", t.name))
+}
+
+fn arg_count_message(t: &TableInfo, action: &str, want: usize, got: usize) -> String {
+    let prio = if takes_priority(t) {
+        format!(" (or {} with a priority last)", want + 1)
+    } else {
+        String::new()
+    };
+    format!(
+        "action `{action}` of table `{}` takes {want} argument(s){prio}, {got} given",
+        t.name
+    )
+}
+
+fn check_args(action: &str, widths: &[u32], args: &[u64]) -> Result<(), String> {
+    for (i, (&v, &w)) in args.iter().zip(widths).enumerate() {
+        if !fits(v, w) {
+            return Err(format!(
+                "argument {} of action `{action}` is bit<{w}>: {v:#x} does not fit",
+                i + 1
+            ));
+        }
+    }
+    Ok(())
+}
+
+/// The keys of an entry against the table's key fields: count, match kind, width.
+fn check_keys(t: &TableInfo, keys: &[KeyMatch]) -> Result<(), String> {
+    if keys.len() != t.keys.len() {
+        let fields: Vec<String> = t
+            .keys
+            .iter()
+            .map(|(n, k, w)| format!("{n}: {k:?} bit<{w}>"))
+            .collect();
+        return Err(format!(
+            "table `{}` has {} key field(s) ({}), {} given",
+            t.name,
+            t.keys.len(),
+            fields.join(", "),
+            keys.len()
+        ));
+    }
+    for (m, (name, kind, width)) in keys.iter().zip(&t.keys) {
+        let w = *width;
+        let too_wide = |v: u64| format!("key `{name}` is bit<{w}>: {v:#x} does not fit");
+        let ok = match (kind, m) {
+            (_, KeyMatch::Any) => !matches!(kind, MatchKind::Exact),
+            (MatchKind::Lpm, KeyMatch::Lpm(v, len)) => {
+                if *len > w {
+                    return Err(format!(
+                        "key `{name}` is bit<{w}>: prefix length {len} > {w}"
+                    ));
+                }
+                if !fits(*v, w) {
+                    return Err(too_wide(*v));
+                }
+                true
+            }
+            (MatchKind::Lpm, KeyMatch::Exact(_)) => {
+                return Err(format!(
+                    "key `{name}` is an lpm key: write VALUE/LEN (e.g. 10.0.0.0/8, or /{w} \
+                     for one address)"
+                ))
+            }
+            (MatchKind::Ternary, KeyMatch::Ternary(v, mk)) => {
+                for x in [v, mk] {
+                    if !fits(*x, w) {
+                        return Err(too_wide(*x));
+                    }
+                }
+                true
+            }
+            (MatchKind::Range, KeyMatch::Range(lo, hi)) => {
+                for x in [lo, hi] {
+                    if !fits(*x, w) {
+                        return Err(too_wide(*x));
+                    }
+                }
+                true
+            }
+            (_, KeyMatch::Exact(v)) => {
+                if !fits(*v, w) {
+                    return Err(too_wide(*v));
+                }
+                true
+            }
+            _ => false,
+        };
+        if !ok {
+            return Err(format!(
+                "key `{name}` is a {kind:?} key; `{}` does not apply (exact: VALUE, lpm: \
+                 VALUE/LEN, ternary: VALUE&&&MASK, range: LO->HI, `*` for any but exact)",
+                show(m)
+            ));
+        }
+    }
+    Ok(())
+}
+
+fn show(m: &KeyMatch) -> String {
+    match m {
+        KeyMatch::Exact(v) => format!("{v:#x}"),
+        KeyMatch::Lpm(v, l) => format!("{v:#x}/{l}"),
+        KeyMatch::Ternary(v, mk) => format!("{v:#x}&&&{mk:#x}"),
+        KeyMatch::Range(lo, hi) => format!("{lo:#x}->{hi:#x}"),
+        KeyMatch::Any => "*".into(),
+    }
 }
 
 #[cfg(test)]

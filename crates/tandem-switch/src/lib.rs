@@ -101,7 +101,10 @@ mod switch;
 mod table;
 
 pub use check::Diagnostic;
-pub use entries::{apply_commands, parse_commands, parse_value, Command, EntriesError};
+pub use entries::{
+    apply_commands, apply_entries, parse_commands, parse_entries, parse_value, Command,
+    EntriesError,
+};
 pub use meter::MeterCell;
 pub use program::{MatchKind, DROP_PORT};
 pub use switch::{

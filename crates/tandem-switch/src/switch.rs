@@ -369,6 +369,12 @@ impl Switch {
     /// Applies `ops` atomically: either all succeed and become visible to packets
     /// at one instant, or an error is returned and nothing changes.
     pub fn apply_batch(&self, ops: &[ControlOp]) -> Result<(), ControlError> {
+        self.apply_batch_at(ops).map_err(|(_, e)| e)
+    }
+
+    /// [`Switch::apply_batch`], naming the operation that failed by its index in `ops` (an
+    /// entries file reports it by line).
+    pub fn apply_batch_at(&self, ops: &[ControlOp]) -> Result<(), (usize, ControlError)> {
         let _g = self
             .inner
             .ctl
@@ -377,7 +383,7 @@ impl Switch {
         let cur = self.inner.snap.load_full();
         // working copies of touched tables: (entries, default action, default args)
         let mut work: HashMap<u32, WorkTable> = HashMap::new();
-        for op in ops {
+        for (i, op) in ops.iter().enumerate() {
             let name = match op {
                 ControlOp::Insert { table, .. }
                 | ControlOp::Modify { table, .. }
@@ -385,12 +391,12 @@ impl Switch {
                 | ControlOp::SetDefault { table, .. }
                 | ControlOp::Clear { table } => table,
             };
-            let t = self.table_id(name)?;
+            let t = self.table_id(name).map_err(|e| (i, e))?;
             let w = work.entry(t).or_insert_with(|| {
                 let s = &cur.tables[t as usize];
                 (s.work_entries(), s.default_action, s.default_args.clone())
             });
-            self.apply_op(t, name, op, w)?;
+            self.apply_op(t, name, op, w).map_err(|e| (i, e))?;
         }
         let mut tables = cur.tables.clone();
         for (t, (entries, da, dargs)) in work {
@@ -715,6 +721,16 @@ impl Switch {
         let m = self.meter_index(name, index)?;
         self.inner.state.meters[m].write(index, cell);
         Ok(())
+    }
+
+    /// The program's register arrays: (name, size, cell width in bits).
+    pub fn registers(&self) -> Vec<(String, u32, u32)> {
+        self.inner
+            .prog
+            .registers
+            .iter()
+            .map(|r| (r.name.clone(), r.size, r.width))
+            .collect()
     }
 
     /// The program's meters: (qualified name, size, counts bytes).

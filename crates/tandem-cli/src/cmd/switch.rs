@@ -6,7 +6,7 @@ use std::time::Instant;
 
 use anyhow::{bail, Context};
 use tandem_bench::report::EngineRate;
-use tandem_switch::{apply_commands, bench, parse_commands, Switch};
+use tandem_switch::{apply_entries, bench, parse_entries, Switch};
 use tandem_traffic::{PcapFileWriter, TraceReader};
 
 #[derive(clap::Subcommand)]
@@ -37,7 +37,7 @@ pub enum Args {
 pub struct RunArgs {
     /// The P4-16 v1model program.
     program: PathBuf,
-    /// Table entries / register values (simple_switch_CLI-like commands), applied
+    /// Table entries / register values (simple_switch_CLI-like commands, docs/entries-format.md), applied
     /// as one atomic batch before the first packet.
     #[arg(long)]
     entries: Option<PathBuf>,
@@ -111,8 +111,8 @@ fn load(path: &PathBuf) -> anyhow::Result<Switch> {
 
 fn load_entries(sw: &Switch, e: &PathBuf) -> anyhow::Result<()> {
     let text = std::fs::read_to_string(e).with_context(|| format!("reading {}", e.display()))?;
-    let cmds = parse_commands(&text, sw).with_context(|| format!("{}", e.display()))?;
-    apply_commands(sw, &cmds).with_context(|| format!("applying {}", e.display()))?;
+    let cmds = parse_entries(&text, sw).with_context(|| format!("{}", e.display()))?;
+    apply_entries(sw, &cmds).with_context(|| format!("applying {}", e.display()))?;
     Ok(())
 }
 
