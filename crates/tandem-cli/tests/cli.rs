@@ -296,3 +296,46 @@ fn first_hour_mistakes_are_errors_not_panics_or_silent_passes() {
     let stderr = String::from_utf8_lossy(&o.stderr);
     assert!(!stderr.contains("panicked"), "{stderr}");
 }
+
+/// A compiled directory whose NF source changed afterwards runs the old logic: `tandem run`
+/// says so (it used to run without a word); an unchanged source gives no warning.
+#[test]
+fn run_warns_when_the_source_changed_after_compile() {
+    let dir = tempfile::tempdir().unwrap();
+    let src = dir.path().join("minilb.cc");
+    let orig = repo_root().join("examples/nfs/minilb/minilb.cc");
+    std::fs::copy(&orig, &src).unwrap();
+    std::fs::copy(orig.with_extension("toml"), src.with_extension("toml")).unwrap();
+    let out = dir.path().join("out");
+    let s = src.to_str().unwrap();
+    ok(&tandem(&["compile", s, "-o", out.to_str().unwrap()]));
+    let run = || {
+        tandem(&[
+            "run",
+            out.to_str().unwrap(),
+            "--workload",
+            "enterprise",
+            "--plan",
+            "lb",
+            "--flows",
+            "3",
+            "--out-dir",
+            dir.path().join("run").to_str().unwrap(),
+        ])
+    };
+    let o = run();
+    let stderr = String::from_utf8_lossy(&o.stderr).to_string();
+    assert!(
+        o.status.success() && !stderr.contains("warning"),
+        "{stderr}"
+    );
+    let mut text = std::fs::read_to_string(&src).unwrap();
+    text.push_str("\n// edited after compile\n");
+    std::fs::write(&src, text).unwrap();
+    let o = run();
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("changed after `tandem compile`") && stderr.contains("compile again"),
+        "{stderr}"
+    );
+}

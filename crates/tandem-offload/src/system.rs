@@ -64,6 +64,51 @@ pub struct NfSource {
     pub source: PathBuf,
     /// Its configuration (TOML/JSON), if any.
     pub config: Option<PathBuf>,
+    /// [`NfSource::digest_of`] the two files when `tandem compile` read them: `tandem run`
+    /// warns when they have changed since (the compiled pair would run the old logic).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<String>,
+}
+
+impl NfSource {
+    /// The source and configuration at these paths, with their digest now.
+    pub fn new(source: PathBuf, config: Option<PathBuf>) -> NfSource {
+        let digest = NfSource::digest_of(&source, config.as_deref());
+        NfSource {
+            source,
+            config,
+            digest,
+        }
+    }
+
+    /// A digest (FNV-1a 64, hex) of the source file's bytes followed by the configuration's;
+    /// `None` when a file cannot be read.
+    pub fn digest_of(source: &Path, config: Option<&Path>) -> Option<String> {
+        let mut bytes = std::fs::read(source).ok()?;
+        if let Some(c) = config {
+            bytes.push(0);
+            bytes.extend(std::fs::read(c).ok()?);
+        }
+        Some(format!("{:016x}", tandem_ir::hash::fnv1a64(&bytes)))
+    }
+
+    /// Why the compiled pair may be stale: the source or configuration changed since it was
+    /// compiled (`None` when unchanged or when there is nothing to compare).
+    pub fn staleness(&self) -> Option<String> {
+        let then = self.digest.as_ref()?;
+        let now = NfSource::digest_of(&self.source, self.config.as_deref())?;
+        (now != *then).then(|| {
+            let what = match &self.config {
+                Some(c) => format!("{} or {}", self.source.display(), c.display()),
+                None => self.source.display().to_string(),
+            };
+            format!(
+                "{what} changed after `tandem compile` wrote this directory: the switch and \
+                 server programs run the logic compiled then, while configure() and the \
+                 reference run the file as it is now; compile again"
+            )
+        })
+    }
 }
 
 impl Bundle {

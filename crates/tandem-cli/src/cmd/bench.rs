@@ -161,10 +161,10 @@ fn compile_timed(a: &Args, cache: &Path, dir: &Path) -> anyhow::Result<(Bundle, 
     write("manifest.json", &(manifest.to_json() + "\n"))?;
     write("switch.p4", &p4_text)?;
     write("server.cc", &cc)?;
-    let nf = NfSource {
-        source: std::fs::canonicalize(&a.nf).unwrap_or_else(|_| a.nf.clone()),
-        config: a.config.clone(),
-    };
+    let nf = NfSource::new(
+        std::fs::canonicalize(&a.nf).unwrap_or_else(|_| a.nf.clone()),
+        a.config.clone(),
+    );
     write("nf.json", &serde_json::to_string_pretty(&nf)?)?;
     let bundle = Bundle::new(plan, manifest, p4_text, cc, Some(nf))?;
     Ok((bundle, st))

@@ -62,10 +62,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             max_table_size: args.max_table_size,
             ..P4Options::default()
         },
-        Some(NfSource {
-            source: args.nf.clone(),
-            config: args.config.clone(),
-        }),
+        Some(NfSource::new(args.nf.clone(), args.config.clone())),
     )
     .with_context(|| format!("compiling {}", args.nf.display()))?;
     let native = load_nf(&args.nf, args.config.as_deref())?;

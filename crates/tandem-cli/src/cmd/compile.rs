@@ -123,10 +123,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             .config
             .clone()
             .or_else(|| Some(src.with_extension("toml")).filter(|p| p.is_file()));
-        let nf = tandem_offload::NfSource {
-            source: abs(src),
-            config: config.as_deref().map(abs),
-        };
+        let nf = tandem_offload::NfSource::new(abs(src), config.as_deref().map(abs));
         write(
             "nf.json",
             &(serde_json::to_string_pretty(&nf).unwrap_or_default() + "\n"),

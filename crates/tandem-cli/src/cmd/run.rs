@@ -36,10 +36,15 @@ pub fn initial_state(
 ) -> anyhow::Result<serde_json::Value> {
     let (source, cfg) = match (nf, &bundle.nf) {
         (Some(n), _) => (n.to_path_buf(), config.map(Path::to_path_buf)),
-        (None, Some(s)) => (
-            s.source.clone(),
-            config.map(Path::to_path_buf).or_else(|| s.config.clone()),
-        ),
+        (None, Some(s)) => {
+            if let Some(why) = s.staleness() {
+                eprintln!("warning: {why}");
+            }
+            (
+                s.source.clone(),
+                config.map(Path::to_path_buf).or_else(|| s.config.clone()),
+            )
+        }
         (None, None) => anyhow::bail!(
             "the compiled directory does not say where the NF source is (no nf.json): give --nf FILE.cc"
         ),
