@@ -19,6 +19,11 @@ struct Cli {
     /// More log output (repeat for more).
     #[arg(short, long, global = true, action = clap::ArgAction::Count)]
     verbose: u8,
+    /// Stop with an error when the NF's native code (process(), or the server partition) has
+    /// not returned on one packet after this many seconds — a loop that never ends; 0: wait
+    /// forever.
+    #[arg(long, global = true, value_name = "SECONDS", default_value_t = 10.0)]
+    call_timeout: f64,
     #[command(subcommand)]
     command: Command,
 }
@@ -82,6 +87,20 @@ fn main() {
         _ => "trace",
     };
     env_logger::Builder::from_env(env_logger::Env::default().default_filter_or(level)).init();
+    if let Ok(limit) = std::time::Duration::try_from_secs_f64(cli.call_timeout) {
+        tandem_host::watchdog::start(limit, |s| {
+            eprintln!(
+                "error: {} has not returned on packet {} after {:.1} s: a loop whose exit \
+                 depends on packet data or state may never end on this packet (`tandem lift` \
+                 warns about such loops, L102); stopping (outputs and state are not written; \
+                 --call-timeout changes the limit)",
+                s.what,
+                s.index,
+                s.elapsed.as_secs_f64()
+            );
+            std::process::exit(1);
+        });
+    }
     let result = match cli.command {
         Command::Host(a) => cmd::host::run(a),
         Command::Scenario(a) => cmd::scenario::run(a),

@@ -339,3 +339,56 @@ fn run_warns_when_the_source_changed_after_compile() {
         "{stderr}"
     );
 }
+
+/// An NF whose loop never ends on some packet (its exit depends on packet data): `tandem host`
+/// stops with an error naming the packet after --call-timeout, instead of hanging forever; the
+/// lifter warns about the loop (L102).
+#[test]
+fn a_loop_that_never_ends_is_stopped_and_named_not_a_hang() {
+    let dir = tempfile::tempdir().unwrap();
+    let nf = repo_root().join("crates/tandem-cli/tests/nfs/spin.cc");
+    let nf = nf.to_str().unwrap();
+    // Spawned with a deadline of its own, so a regression fails this test instead of hanging
+    // the suite.
+    let mut child = command(&[
+        "host",
+        nf,
+        "--workload",
+        "enterprise",
+        "--flows",
+        "40",
+        "--call-timeout",
+        "0.5",
+        "--out-dir",
+        dir.path().to_str().unwrap(),
+    ])
+    .stdout(std::process::Stdio::piped())
+    .stderr(std::process::Stdio::piped())
+    .spawn()
+    .unwrap();
+    let t0 = std::time::Instant::now();
+    while child.try_wait().unwrap().is_none() {
+        if t0.elapsed() > std::time::Duration::from_secs(60) {
+            child.kill().unwrap();
+            panic!("tandem host still running after 60 s: the watchdog did not stop it");
+        }
+        std::thread::sleep(std::time::Duration::from_millis(50));
+    }
+    let e = err(&child.wait_with_output().unwrap());
+    assert!(
+        e.contains("process() of the NF `Spin` has not returned on packet")
+            && e.contains("--call-timeout"),
+        "{e}"
+    );
+    let o = tandem(&[
+        "lift",
+        nf,
+        "-o",
+        dir.path().join("spin.nfir").to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&o.stderr);
+    assert!(
+        stderr.contains("warning[L102]") && stderr.contains("spin.cc:13"),
+        "{stderr}"
+    );
+}

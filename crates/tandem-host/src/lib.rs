@@ -5,6 +5,8 @@
 //! - [`config`]: reads the NF's TOML/JSON configuration and flattens it for `tandem::Config`.
 //! - [`host`]: the reference host — every packet through the native NF, timers driven by
 //!   packet timestamps, outputs per egress port, final state dump.
+//! - [`watchdog`]: reports a call into native NF code that does not return (a loop that
+//!   never ends on some packet).
 //!
 //! This crate touches files and processes (clang, dlopen); the compiler crates never do.
 
@@ -16,6 +18,7 @@ pub mod irhost;
 pub mod native;
 pub mod nfapi;
 pub mod scenario;
+pub mod watchdog;
 
 use std::path::PathBuf;
 

@@ -44,6 +44,8 @@ pub struct NativeNf {
     state_names: Vec<String>,
     timer_interval_ns: u64,
     packets: u64,
+    /// process() calls, for the watchdog (a loop that never ends).
+    watched: crate::watchdog::Watched,
     // Declared last: dropped after the instance is destroyed.
     _lib: Library,
 }
@@ -120,9 +122,11 @@ impl NativeNf {
             // ABI v2: a warning from a configure() that succeeded (unread keys).
             log::warn!("{}", c_error(&err));
         }
+        let watched = crate::watchdog::Watched::register(format!("process() of the NF `{name}`"));
         Ok(NativeNf {
             handle,
             fns,
+            watched,
             name,
             state_names: names
                 .split(',')
@@ -174,6 +178,7 @@ impl NativeNf {
             reserved: 0,
         };
         let mut err = [0u8; ERR_LEN];
+        self.watched.enter(index);
         // SAFETY: `pkt.data` points to `len` writable bytes for the duration of the call; the
         // NF API's accessors never reach beyond `len`.
         let rc = unsafe {
@@ -184,6 +189,7 @@ impl NativeNf {
                 ERR_LEN,
             )
         };
+        self.watched.leave();
         if rc != 0 {
             return Err(NfError::Process {
                 index,

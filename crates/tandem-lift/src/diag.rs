@@ -182,6 +182,18 @@ assumed to read and write anything, which pins the statements that depend on it 
 server too.
 
 This is a warning: the NF still compiles, with less of it offloaded.";
+
+    LoopNotUnrolled = "L102", Warning, "loop whose trip count is not a compile-time constant",
+"process() has a loop the analysis build could not unroll (its trip count is not a small
+compile-time constant: `while (x != y)`, `for (i = 0; i < n; i++)` with `n` from the packet or
+state). The loop and everything that depends on it run on the server. If its exit depends on
+packet data or state it may never end on some packet: `tandem host`, `run` and `check` stop with
+an error naming the packet after --call-timeout seconds (default 10) instead of hanging.
+
+Bound the loop by a constant (`for (int i = 0; i < 8 && i < n; i++)`) to have it unrolled and,
+if the rest allows, offloaded.
+
+This is a warning: the NF still compiles, with the loop on the server.";
 }
 
 impl fmt::Display for Code {

@@ -82,6 +82,9 @@ pub struct ServerLib {
     process: ProcessFn,
     /// `tandem_server_timer`, when the NF has on_timer().
     timer: Option<TimerFn>,
+    /// Calls of `tandem_server_process`, for the watchdog (a loop that never ends).
+    watched: tandem_host::watchdog::Watched,
+    calls: std::sync::atomic::AtomicU64,
     _lib: libloading::Library,
 }
 
@@ -114,6 +117,11 @@ impl ServerLib {
         Ok(ServerLib {
             process,
             timer,
+            watched: tandem_host::watchdog::Watched::register(format!(
+                "the server partition {} (its server-bound packets counted from 0)",
+                so.display()
+            )),
+            calls: std::sync::atomic::AtomicU64::new(0),
             _lib: lib,
         })
     }
@@ -171,10 +179,15 @@ impl ServerLib {
             now_ns,
         };
         let ops = primary.ops();
+        let call = self
+            .calls
+            .fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+        self.watched.enter(call);
         // SAFETY: the ABI of include/tandem/server.h: `ops` (whose context is `primary`,
         // exclusively borrowed here), the packet buffer and both value arrays (one slot per
         // transfer-header field) live across the call.
         let rc = unsafe { (self.process)(&ops, &mut cpkt, input.as_ptr(), output.as_mut_ptr()) };
+        self.watched.leave();
         if let Some(e) = primary.take_error() {
             return Err(OffloadError::Server(e));
         }

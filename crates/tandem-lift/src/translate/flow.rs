@@ -22,6 +22,19 @@ impl<'a> Lifter<'a> {
         };
         let reachable: HashSet<&Name> = order.iter().map(|b| &b.name).collect();
         self.narrow_phis = self.narrow_index_phis();
+        let position: HashMap<&Name, usize> = order
+            .iter()
+            .enumerate()
+            .map(|(i, b)| (&b.name, i))
+            .collect();
+        for (i, bb) in order.iter().enumerate() {
+            if successors(&bb.term)
+                .iter()
+                .any(|s| position.get(s).is_some_and(|&j| j <= i))
+            {
+                self.loop_latches.insert(bb.name.clone());
+            }
+        }
         for bb in order {
             for s in successors(&bb.term) {
                 if reachable.contains(&s) {
@@ -393,6 +406,14 @@ impl<'a> Lifter<'a> {
             _ => None,
         };
         self.set_loc(&dl);
+        // A timer runs on the server whole, once per tick: its loops are not per packet.
+        if self.loop_latches.contains(&bb.name) && self.building != FuncId::Timer {
+            self.err(
+                Code::LoopNotUnrolled,
+                "it runs on the server, and may never end on some packet if its exit depends \
+                 on packet data or state",
+            );
+        }
         self.end_slots.insert(bb.name.clone(), self.slots.clone());
         match &bb.term {
             Terminator::Ret(_) | Terminator::Unreachable(_) => {

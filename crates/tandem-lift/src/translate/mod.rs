@@ -198,6 +198,8 @@ pub(crate) struct Lifter<'a> {
     meter_states: HashMap<usize, StateId>,
     /// i64 phis given 32-bit parameters (`narrow`).
     narrow_phis: HashSet<Name>,
+    /// Blocks whose terminator jumps back to a block at or before them (a loop's latch).
+    loop_latches: HashSet<Name>,
     /// 32-bit versions of vector indices made in a block (`narrow32`), so a get and a set of
     /// the same index use one value (the partitioner fuses them into one register access).
     narrowed: HashMap<(Value, Block), Value>,
@@ -274,6 +276,7 @@ impl<'a> Lifter<'a> {
             vec_states: HashMap::new(),
             meter_states: HashMap::new(),
             narrow_phis: HashSet::new(),
+            loop_latches: HashSet::new(),
             narrowed: HashMap::new(),
             scalar_states: HashMap::new(),
             vals: HashMap::new(),
