@@ -58,7 +58,7 @@ enum Command {
     /// The random-NF differential fuzzer: random C++ NFs, lifted, partitioned for random
     /// profiles, compiled and checked against the original (docs/fuzzing.md).
     FuzzNfs(cmd::fuzz::Args),
-    /// Explain a diagnostic code (e.g. `tandem explain L005`).
+    /// Explain a diagnostic code or a report's reason code (e.g. `tandem explain L005`, `R2`).
     Explain(cmd::lift::ExplainArgs),
     /// Generate and inspect traffic traces.
     #[command(subcommand)]

@@ -39,6 +39,41 @@ fn partition_prints_the_report_and_writes_plan_and_dot() {
         stdout.contains("examples/nfs/minilb/minilb.cc:40"),
         "{stdout}"
     );
+    // The summary in the NF's terms comes first: each line of minilb.cc, where it runs, why.
+    let by_line = stdout
+        .split_once("== by line of examples/nfs/minilb/minilb.cc ==")
+        .map(|(_, rest)| rest)
+        .unwrap_or_else(|| panic!("no by-line section:\n{stdout}"));
+    assert!(
+        by_line.find("s0 ").unwrap_or(usize::MAX) > by_line.find("== pre ==").unwrap_or(0),
+        "the by-line section comes before the IR detail"
+    );
+    let row = |n: &str| {
+        by_line
+            .lines()
+            .find(|l| l.trim_start().starts_with(&format!("{n} ")))
+            .map(|l| l.split_whitespace().collect::<Vec<_>>().join(" "))
+            .unwrap_or_default()
+    };
+    let r40 = row("40");
+    assert!(
+        r40.contains("server")
+            && r40.ends_with("uint32_t idx = hash32 % uint32_t(backends.size());"),
+        "{r40}"
+    );
+    assert_eq!(row("48"), "48 switch pkt.send(out_port);");
+    assert!(
+        by_line.contains("why: [unsupported] remainder by a value")
+            && by_line.contains(
+                "why: [R2] it depends on something that cannot run before the server (root \
+                 cause: line 40)"
+            ),
+        "{by_line}"
+    );
+    // The IR detail points at the NF's lines, not into the NF API's headers.
+    assert!(!stdout.contains("tandem/state.hh"), "{stdout}");
+    let explained = ok(&tandem(&["explain", "R2"]));
+    assert!(explained.starts_with("R2 (partitioning)"), "{explained}");
     assert!(stdout.contains("transfer header bytes"), "{stdout}");
     assert!(
         stdout.contains("== transfer header (EtherType 0x88b5, 12 bytes) =="),

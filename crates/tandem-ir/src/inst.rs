@@ -298,7 +298,10 @@ impl BlockCall {
     }
 }
 
-/// A source position (from the C++ debug info) attached to an instruction.
+/// A source position (from the C++ debug info) attached to an instruction: where the code is
+/// (for code inlined from the NF API, a line of `tandem/state.hh`), and, for such code, the
+/// line of the NF's own source that called into it (`site`) — the line reports show.
+/// Text form: `at f2:66:34` or `at f2:66:34 from f0:35:35`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
 pub struct SourceLoc {
     /// File, an index into [`crate::Module::files`].
@@ -307,6 +310,30 @@ pub struct SourceLoc {
     pub line: u32,
     /// 1-based column (0 when unknown).
     pub col: u32,
+    /// The NF's own line that led here, when the position is in a library header.
+    pub site: Option<SourcePos>,
+}
+
+/// A file, line and column.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
+pub struct SourcePos {
+    /// File, an index into [`crate::Module::files`].
+    pub file: FileId,
+    /// 1-based line.
+    pub line: u32,
+    /// 1-based column (0 when unknown).
+    pub col: u32,
+}
+
+impl SourceLoc {
+    /// The position in the NF's own source: `site` when there is one, else the position itself.
+    pub fn user(&self) -> SourcePos {
+        self.site.unwrap_or(SourcePos {
+            file: self.file,
+            line: self.line,
+            col: self.col,
+        })
+    }
 }
 
 /// The operation of an instruction, with its operands. Result values and their types are kept

@@ -211,6 +211,10 @@
 //!   `ternary_map<K, V, capacity>`, `range_map<K, V, capacity>`, `meter<len, bytes|packets>`.
 //!   A layout is `{name: iN, ...}`; a field
 //!   may carry its C++ byte offset `@off` and the layout its C++ `size N`.
+//! * An instruction may end with its C++ position, `at fN:LINE:COL`; code inlined from a library
+//!   header (the NF API's `tandem/state.hh`) adds the NF's own line that called into it:
+//!   `v3:i1, v4:i32 = map.find conn(v2) at f2:66:34 from f0:23:20` ([`SourceLoc::site`];
+//!   reports show that line).
 //! * Every instruction result is written with its type (`v3:i32 = ...`); block parameters
 //!   likewise (`block3(v7:i32):`). Value and block numbers are kept as written; blocks must be
 //!   numbered `block0..blockN` (in any order; printed in order).
@@ -242,7 +246,7 @@ pub mod words;
 
 pub use entity::{Arena, Block, EntityRef, FileId, Inst, StateId, Value};
 pub use header::{Header, HeaderDecl, HeaderError, HeaderField, Meta, MAX_HEADER_FIELDS};
-pub use inst::{BinOp, BlockCall, CastOp, Effect, HashAlgo, InstKind, IntCC, SourceLoc};
+pub use inst::{BinOp, BlockCall, CastOp, Effect, HashAlgo, InstKind, IntCC, SourceLoc, SourcePos};
 pub use interp::{
     Action, DumpEntry, DumpFormat, InterpError, InterpOptions, Interpreter, Machine, MapRules,
     OpaqueHandler, Outcome, Packet, StateDump, StateStore, Step, StoreError,

@@ -824,16 +824,19 @@ impl Parser {
         let kind = self.inst_kind(&op, &ot)?;
         let loc = if self.is_keyword("at") {
             self.bump();
-            let (n, ft) = self.numbered("f", "a file id like `f0`")?;
-            let file = FileId::from_u32(n);
-            if !self.module.files.is_valid(file) {
-                return self.err_at(&ft, format!("no file `{file}` declared"));
-            }
-            self.expect_punct(':')?;
-            let line = self.number_u32("a line number")?;
-            self.expect_punct(':')?;
-            let col = self.number_u32("a column number")?;
-            Some(SourceLoc { file, line, col })
+            let at = self.source_pos()?;
+            let site = if self.is_keyword("from") {
+                self.bump();
+                Some(self.source_pos()?)
+            } else {
+                None
+            };
+            Some(SourceLoc {
+                file: at.file,
+                line: at.line,
+                col: at.col,
+                site,
+            })
         } else {
             None
         };
@@ -847,6 +850,20 @@ impl Parser {
             self.f().insts[inst].results.push(v);
         }
         Ok(inst)
+    }
+
+    /// `fN:LINE:COL`, the file declared.
+    fn source_pos(&mut self) -> Result<crate::SourcePos, ParseError> {
+        let (n, ft) = self.numbered("f", "a file id like `f0`")?;
+        let file = FileId::from_u32(n);
+        if !self.module.files.is_valid(file) {
+            return self.err_at(&ft, format!("no file `{file}` declared"));
+        }
+        self.expect_punct(':')?;
+        let line = self.number_u32("a line number")?;
+        self.expect_punct(':')?;
+        let col = self.number_u32("a column number")?;
+        Ok(crate::SourcePos { file, line, col })
     }
 
     fn inst_kind(&mut self, op: &str, ot: &Token) -> Result<InstKind, ParseError> {

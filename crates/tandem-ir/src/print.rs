@@ -334,6 +334,9 @@ fn write_inst(out: &mut String, module: &Module, func: &Function, inst: Inst) {
     out.push_str(&text);
     if let Some(loc) = data.loc {
         let _ = write!(out, " at {}:{}:{}", loc.file, loc.line, loc.col);
+        if let Some(s) = loc.site {
+            let _ = write!(out, " from {}:{}:{}", s.file, s.line, s.col);
+        }
     }
 }
 

@@ -675,7 +675,9 @@ impl<'m> Verifier<'m> {
                     self.err(loc.clone(), "terminator in the middle of a block");
                 }
                 if let Some(l) = idata.loc {
-                    if !self.module.files.is_valid(l.file) {
+                    if !self.module.files.is_valid(l.file)
+                        || l.site.is_some_and(|s| !self.module.files.is_valid(s.file))
+                    {
                         self.err(
                             loc.clone(),
                             format!("source location names undeclared file {}", l.file),

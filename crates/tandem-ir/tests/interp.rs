@@ -541,6 +541,7 @@ fn builder_makes_minilb_equal_to_the_text() {
             file: f0,
             line,
             col,
+            site: None,
         })
     };
     let mut b = m.builder();

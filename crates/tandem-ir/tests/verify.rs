@@ -255,6 +255,7 @@ fn dangling_handles_are_errors_not_panics() {
         file: FileId::from_u32(5),
         line: 1,
         col: 1,
+        site: None,
     });
     let dest = BlockCall::new(Block::from_u32(9), vec![Value::from_u32(77)]);
     m.process.append_inst(b0, InstKind::Jump { dest }, &[], loc);

@@ -156,7 +156,7 @@ fn timer_packet_uses(module: &tandem_ir::Module) -> Vec<Diagnostic> {
                 InstKind::Opaque { .. } => "runs code the front end does not know",
                 _ => continue,
             };
-            let loc = d.loc.map(|l| SrcLoc {
+            let loc = d.loc.map(|l| l.user()).map(|l| SrcLoc {
                 file: module.files.get(l.file).cloned().unwrap_or_default(),
                 line: l.line,
                 col: l.col,

@@ -383,7 +383,8 @@ pub(crate) fn layout_bits(l: &tandem_ir::Layout) -> u64 {
 }
 
 fn loc_string(ctx: &Context, loc: Option<tandem_ir::SourceLoc>, col: bool) -> Option<String> {
-    let l = loc?;
+    // The NF's own line (for code inlined from the NF API, the line that called it).
+    let l = loc?.user();
     let file = ctx.module.files.get(l.file)?;
     Some(if col {
         format!("{file}:{}:{}", l.line, l.col)

@@ -46,7 +46,9 @@
 
 mod budget;
 mod build;
+pub mod by_line;
 mod evaluate;
+mod explain;
 pub mod labels;
 pub mod ops;
 mod plan;
@@ -62,7 +64,7 @@ pub use build::estimated_server_share;
 pub use labels::{Labelling, Reason, Rule};
 pub use plan::*;
 pub use profile::{parse_profile, MatchKind, ProfileError, StageCosts, TargetProfile, OP_NAMES};
-pub use report::{report, report_for, write_dot};
+pub use report::{report, report_for, report_with_source, write_dot};
 pub use split::split_server_joins;
 pub use verify::verify_plan;
 

@@ -27,6 +27,28 @@ pub fn report_for(
     }
 }
 
+/// [`report_for`] with the plan by line of the NF's source first ([`crate::by_line`]), before
+/// the statement-level detail; `read` gives a source file's text (the compiler crates never
+/// touch files themselves).
+pub fn report_with_source(
+    module: &Module,
+    info: &DepInfo,
+    profile: &crate::TargetProfile,
+    plan: &Plan,
+    read: impl Fn(&str) -> Option<String>,
+) -> String {
+    let text = report_for(module, info, profile, plan);
+    let lines = crate::by_line::by_line(plan, read);
+    match text.find("\n== pre ==") {
+        Some(i) => format!(
+            "{}\n{lines}The same by NF IR statement:\n{}",
+            &text[..i],
+            &text[i..]
+        ),
+        None => format!("{text}\n{lines}"),
+    }
+}
+
 /// The report `tandem partition` prints.
 pub fn report(module: &Module, info: &DepInfo, plan: &Plan) -> String {
     let mut o = String::new();
@@ -369,6 +391,7 @@ fn server_entries(o: &mut String, module: &Module, info: &DepInfo, plan: &Plan) 
     let loc = |b: Block| -> String {
         f.terminator(b)
             .and_then(|t| f.insts[t].loc)
+            .map(|l| l.user())
             .and_then(|l| Some(format!("{}:{}", module.files.get(l.file)?, l.line)))
             .unwrap_or_else(|| format!("{b}"))
     };

@@ -95,7 +95,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let p4_text = tandem_p4_syntax::print_program(&p4.program);
     let cc = tandem_cpp::generate(&plan, &module)
         .with_context(|| format!("generating C++ for {}", args.nf.display()))?;
-    let report = tandem_partition::report_for(&module, &info, &profile, &plan);
+    let report = tandem_partition::report_with_source(&module, &info, &profile, &plan, |f| {
+        std::fs::read_to_string(f).ok()
+    });
 
     let out = &args.output;
     std::fs::create_dir_all(out.join("include/tandem"))

@@ -52,26 +52,33 @@ pub fn run(args: Args) -> anyhow::Result<()> {
 
 #[derive(clap::Args)]
 pub struct ExplainArgs {
-    /// A diagnostic code, e.g. L005.
+    /// A diagnostic code (e.g. L005) or a partitioning reason from a report (R2, C3,
+    /// unsupported).
     pub code: String,
 }
 
 pub fn explain(args: ExplainArgs) -> anyhow::Result<()> {
-    match tandem_lift::Code::parse(&args.code) {
-        Some(c) => {
-            println!("{} ({}): {}\n", c, severity(c), c.title());
-            println!("{}", c.explain());
-            Ok(())
-        }
-        None => {
-            let known: Vec<&str> = tandem_lift::Code::ALL.iter().map(|c| c.as_str()).collect();
-            anyhow::bail!(
-                "unknown code `{}`; known codes: {}",
-                args.code,
-                known.join(", ")
-            )
-        }
+    if let Some(c) = tandem_lift::Code::parse(&args.code) {
+        println!("{} ({}): {}\n", c, severity(c), c.title());
+        println!("{}", c.explain());
+        return Ok(());
     }
+    if let Some(r) = tandem_partition::Rule::parse(&args.code) {
+        println!("{} (partitioning): {}\n", r.code(), r.title());
+        println!("{}", r.explain());
+        return Ok(());
+    }
+    let known: Vec<&str> = tandem_lift::Code::ALL
+        .iter()
+        .map(|c| c.as_str())
+        .chain(tandem_partition::Rule::ALL.iter().map(|r| r.code()))
+        .collect();
+    anyhow::bail!(
+        "unknown code `{}`; known codes: {} (front-end diagnostics L…, partitioning reasons \
+         R…/C…)",
+        args.code,
+        known.join(", ")
+    )
 }
 
 fn severity(c: tandem_lift::Code) -> &'static str {

@@ -102,7 +102,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     } else {
         print!(
             "{}",
-            tandem_partition::report_for(&module, &info, &profile, &plan)
+            tandem_partition::report_with_source(&module, &info, &profile, &plan, |f| {
+                std::fs::read_to_string(f).ok()
+            })
         );
     }
     Ok(())

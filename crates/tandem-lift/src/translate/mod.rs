@@ -380,28 +380,47 @@ impl<'a> Lifter<'a> {
         match dl {
             Some(d) => {
                 let file = display_path(&d.filename, d.directory.as_deref());
+                let display = file.clone();
                 let col = d.col.unwrap_or(0);
                 self.srcloc = Some(SrcLoc {
                     file: file.clone(),
                     line: d.line,
                     col,
                 });
-                let fid = match self.files.get(&file) {
-                    Some(f) => *f,
-                    None => {
-                        let id = self.module.add_file(file.clone());
-                        self.files.insert(file, id);
-                        id
+                let fid = self.file_id(file);
+                // Code inlined from the NF API or a system header (`tandem/state.hh`) also
+                // records the NF's own line that called into it: what reports show.
+                let site = match self.user.loc.clone() {
+                    Some(u) if (u.line, u.col) != (d.line, col) || u.file != display => {
+                        Some(tandem_ir::SourcePos {
+                            file: self.file_id(u.file),
+                            line: u.line,
+                            col: u.col,
+                        })
                     }
+                    _ => None,
                 };
                 self.loc = Some(SourceLoc {
                     file: fid,
                     line: d.line,
                     col,
+                    site,
                 });
             }
             None => {
                 self.loc = None;
+            }
+        }
+    }
+
+    /// The module's id for a source file, declared on first use.
+    fn file_id(&mut self, file: String) -> tandem_ir::FileId {
+        match self.files.get(&file) {
+            Some(f) => *f,
+            None => {
+                let id = self.module.add_file(file.clone());
+                self.files.insert(file, id);
+                id
             }
         }
     }
