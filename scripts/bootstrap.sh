@@ -7,10 +7,12 @@
 #   tcpdump                                              tests check that our pcaps open with it
 #   valgrind                                             `tandem bench` counts instructions with
 #                                                        callgrind
+#   chromium                                             the HTML report's test renders it in a
+#                                                        real headless browser
 #   Rust (rustup) with rustfmt and clippy                the workspace (rust-toolchain.toml)
 set -euo pipefail
 
-APT_PACKAGES=(clang-16 llvm-16-dev libpolly-16-dev libzstd-dev tcpdump valgrind)
+APT_PACKAGES=(clang-16 llvm-16-dev libpolly-16-dev libzstd-dev tcpdump valgrind chromium)
 
 missing=()
 for p in "${APT_PACKAGES[@]}"; do

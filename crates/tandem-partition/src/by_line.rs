@@ -64,7 +64,8 @@ fn split_loc(loc: &str) -> Option<(&str, u32)> {
 pub fn placement_by_line(plan: &Plan) -> Vec<(String, BTreeMap<u32, LinePlacement>)> {
     let mut files: Vec<(String, BTreeMap<u32, LinePlacement>)> = Vec::new();
     for st in &plan.statements {
-        let Some((path, line)) = st.loc.as_deref().and_then(split_loc) else {
+        // Line 0: code the compiler made up (no line of the source).
+        let Some((path, line)) = st.loc.as_deref().and_then(split_loc).filter(|l| l.1 > 0) else {
             continue;
         };
         let i = match files.iter().position(|(f, _)| f == path) {
@@ -102,7 +103,7 @@ pub fn by_line(plan: &Plan, read: impl Fn(&str) -> Option<String>) -> String {
         let _ = writeln!(o, "== by line of {file} ==");
         for (line, l) in &lines {
             let code = source
-                .get(*line as usize - 1)
+                .get((*line as usize).saturating_sub(1))
                 .map(|s| s.trim())
                 .unwrap_or("");
             let _ = writeln!(o, "  {line:>4}  {:<16} {code}", l.place());
@@ -126,7 +127,7 @@ pub fn by_line(plan: &Plan, read: impl Fn(&str) -> Option<String>) -> String {
 
 /// A reason in source terms: the rule's own words for derived rules (R1–R8), the specific
 /// detail for root causes (`unsupported`, C1–C5), and the root cause's line when elsewhere.
-fn why_text(w: &Why, file: &str, line: u32) -> String {
+pub(crate) fn why_text(w: &Why, file: &str, line: u32) -> String {
     let rule = Rule::parse(&w.rule);
     let derived = rule.is_some_and(|r| {
         matches!(

@@ -49,6 +49,7 @@ mod build;
 pub mod by_line;
 mod evaluate;
 mod explain;
+pub mod html;
 pub mod labels;
 pub mod ops;
 mod plan;

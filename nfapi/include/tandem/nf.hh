@@ -41,6 +41,10 @@
 #include <exception>
 #include <string>
 #include <vector>
+#include <cctype>
+#include <cstring>
+#include <string_view>
+#include <tuple>
 #endif
 
 namespace tandem {
@@ -87,15 +91,161 @@ inline void hex(std::string& out, const void* p, size_t n) {
   }
 }
 
-using DumpRows = std::vector<std::pair<std::string, std::string>>;
+// ---- The decoded view: keys and values by the NF's own field names, for people ---------
+// `"decoded":{"key":{"lo_addr":167772161,"lo_port":20480,...},"value":3}`: an integer as its
+// decimal value (in the byte order the NF stored it), a struct as an object of its fields
+// (nested structs nested; arrays such as padding left out), read with clang's
+// __builtin_dump_struct. Comparisons use the hex bytes; this is only for reading state.json.
 
-/// `"entries":[{"key":..., "value":...}, ...]`, sorted by key (hex).
+struct DecodeCtx {
+  std::string* out;
+  std::vector<bool> first;  // per open object: no member written yet
+  void key(const char* name) {
+    if (!first.empty()) {
+      if (!first.back()) *out += ",";
+      first.back() = false;
+    }
+    *out += "\"";
+    *out += name;
+    *out += "\":";
+  }
+};
+
+template <class T>
+void decoded_number(std::string& out, T v) {
+  if constexpr (std::is_same_v<T, bool>) {
+    out += v ? "true" : "false";
+  } else if constexpr (std::is_enum_v<T>) {
+    decoded_number(out, static_cast<std::underlying_type_t<T>>(v));
+  } else if constexpr (std::is_integral_v<T> && std::is_signed_v<T>) {
+    out += std::to_string(static_cast<long long>(v));
+  } else if constexpr (std::is_integral_v<T>) {
+    out += std::to_string(static_cast<unsigned long long>(v));
+  } else if constexpr (std::is_floating_point_v<T>) {
+    out += std::to_string(static_cast<double>(v));
+  } else {
+    out += "null";
+  }
+}
+
+// A 32-bit field named like an IPv4 address (`addr`, `saddr`, `ip`, `vip`, `backend_ip`...)
+// is shown as a dotted quad of its bytes in memory: network order, as packet headers carry
+// addresses and as NFs copy them into keys.
+inline bool looks_like_address(std::string_view name) {
+  std::string n(name);
+  for (char& ch : n) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return n.find("addr") != std::string::npos || n == "ip" || n == "vip" ||
+         (n.size() > 3 && (n.compare(n.size() - 3, 3, "_ip") == 0)) ||
+         n.compare(0, 3, "ip_") == 0;
+}
+
+// A 16-bit field named like a port (`sport`, `dst_port`, `port`) is shown as the number its
+// bytes in memory make in network order, as packet headers carry ports.
+inline bool looks_like_port(std::string_view name) {
+  std::string n(name);
+  for (char& ch : n) ch = char(std::tolower(static_cast<unsigned char>(ch)));
+  return n.find("port") != std::string::npos;
+}
+
+// The callback __builtin_dump_struct calls with printf-style pieces: `%s` (the type) then
+// ` {\n` to open the struct; `%s%s %s = <conv>\n` (indent, type, name, value) per field;
+// `%s%s %s =` then ` {\n` for a nested struct, `%s}\n` to close it; `}\n` at the end.
+template <class... A>
+int decode_piece(DecodeCtx* c, const char* fmt, A... a) {
+  constexpr size_t n = sizeof...(A);
+  std::string_view f(fmt);
+  if constexpr (n == 0) {
+    if (f.find('{') != std::string_view::npos) {
+      *c->out += "{";
+      c->first.push_back(true);
+    } else if (f.find('}') != std::string_view::npos) {
+      *c->out += "}";
+      if (!c->first.empty()) c->first.pop_back();
+    }
+  } else if constexpr (n == 1) {
+    if (f.find('}') != std::string_view::npos) {
+      *c->out += "}";
+      if (!c->first.empty()) c->first.pop_back();
+    }
+  } else if constexpr (n == 3) {
+    auto t = std::make_tuple(a...);
+    c->key(std::get<2>(t));
+  } else if constexpr (n == 4) {
+    auto t = std::make_tuple(a...);
+    using Last = std::tuple_element_t<3, std::tuple<A...>>;
+    if constexpr (std::is_arithmetic_v<Last> || std::is_enum_v<Last>) {
+      const char* name = std::get<2>(t);
+      c->key(name);
+      if constexpr (sizeof(Last) == 4 && std::is_integral_v<Last>) {
+        if (looks_like_address(name)) {
+          Last v = std::get<3>(t);
+          uint8_t b[4];
+          std::memcpy(b, &v, 4);
+          *c->out += "\"" + std::to_string(b[0]) + "." + std::to_string(b[1]) + "." +
+                     std::to_string(b[2]) + "." + std::to_string(b[3]) + "\"";
+          return 0;
+        }
+      }
+      if constexpr (sizeof(Last) == 2 && std::is_integral_v<Last>) {
+        if (looks_like_port(name)) {
+          Last v = std::get<3>(t);
+          uint8_t b[2];
+          std::memcpy(b, &v, 2);
+          *c->out += std::to_string((unsigned(b[0]) << 8) | b[1]);
+          return 0;
+        }
+      }
+      decoded_number(*c->out, std::get<3>(t));
+    }
+  }
+  return 0;
+}
+
+/// `x` as JSON: a number, or an object of its fields.
+template <class T>
+void decoded(std::string& out, const T& x) {
+  if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) {
+    decoded_number(out, x);
+  } else if constexpr (std::is_class_v<T>) {
+#if defined(__clang__) && __clang_major__ >= 15
+    DecodeCtx c{&out, {}};
+    __builtin_dump_struct(&x, decode_piece, &c);
+#else
+    out += "null";
+#endif
+  } else {
+    out += "null";
+  }
+}
+
+template <class K, class V>
+std::string decoded_pair(const K& k, const V& v) {
+  std::string d = ",\"decoded\":{\"key\":";
+  decoded(d, k);
+  d += ",\"value\":";
+  decoded(d, v);
+  d += "}";
+  return d;
+}
+
+/// One map entry: key and value as hex of their bytes (what comparisons use), then anything
+/// else the entry carries (`extra`: `,"decoded":{...}`).
+struct DumpRow {
+  std::string key, value, extra;
+  bool operator<(const DumpRow& o) const {
+    return key != o.key ? key < o.key : value < o.value;
+  }
+};
+using DumpRows = std::vector<DumpRow>;
+
+/// `"entries":[{"key":..., "value":..., "decoded":...}, ...]`, sorted by key (hex).
 inline void dump_rows(std::string& out, DumpRows& rows) {
   std::sort(rows.begin(), rows.end());
   out += "\"entries\":[";
   for (size_t i = 0; i < rows.size(); ++i) {
     if (i) out += ",";
-    out += "{\"key\":\"" + rows[i].first + "\",\"value\":\"" + rows[i].second + "\"}";
+    out += "{\"key\":\"" + rows[i].key + "\",\"value\":\"" + rows[i].value + "\"" +
+           rows[i].extra + "}";
   }
   out += "]";
 }
@@ -107,7 +257,7 @@ void dump_entries(std::string& out, Each&& each) {
     std::string ks, vs;
     hex(ks, &k, sizeof(K));
     hex(vs, &v, sizeof(V));
-    rows.emplace_back(std::move(ks), std::move(vs));
+    rows.push_back({std::move(ks), std::move(vs), decoded_pair(k, v)});
   });
   dump_rows(out, rows);
 }
@@ -122,22 +272,15 @@ template <class K, class V, size_t C, Time I>
 void dump(std::string& out, const ExpiringMap<K, V, C, I>& m) {
   out += "\"kind\":\"expiring_map\",\"capacity\":" + std::to_string(C) +
          ",\"idle_timeout_ns\":" + std::to_string(I) + ",";
-  std::vector<std::pair<std::string, std::string>> rows;
+  DumpRows rows;
   m.for_each_stamped([&](const K& k, const V& v, Time stamp) {
     std::string ks, vs;
     hex(ks, &k, sizeof(K));
     hex(vs, &v, sizeof(V));
-    rows.emplace_back(std::move(ks), std::move(vs) + "@" + std::to_string(stamp));
+    rows.push_back(
+        {std::move(ks), std::move(vs), ",\"last_used_ns\":" + std::to_string(stamp) + decoded_pair(k, v)});
   });
-  std::sort(rows.begin(), rows.end());
-  out += "\"entries\":[";
-  for (size_t i = 0; i < rows.size(); ++i) {
-    if (i) out += ",";
-    size_t at = rows[i].second.find('@');
-    out += "{\"key\":\"" + rows[i].first + "\",\"value\":\"" + rows[i].second.substr(0, at) +
-           "\",\"last_used_ns\":" + rows[i].second.substr(at + 1) + "}";
-  }
-  out += "]";
+  dump_rows(out, rows);
 }
 
 // LPM entries: the key is the prefix's bytes (as the key type in memory) then one byte of
@@ -152,7 +295,12 @@ void dump(std::string& out, const LpmMap<K, V, C>& m) {
     uint8_t l = uint8_t(len);
     hex(ks, &l, 1);
     hex(vs, &v, sizeof(V));
-    rows.emplace_back(std::move(ks), std::move(vs));
+    std::string d = ",\"decoded\":{\"key\":{\"prefix\":";
+    decoded(d, prefix);
+    d += ",\"len\":" + std::to_string(len) + "},\"value\":";
+    decoded(d, v);
+    d += "}";
+    rows.push_back({std::move(ks), std::move(vs), std::move(d)});
   });
   dump_rows(out, rows);
 }
@@ -168,7 +316,14 @@ void dump_prioritised(std::string& out, Each&& each) {
     hex(ks, &b, sizeof(A));
     hex(ks, &priority, sizeof(priority));
     hex(vs, &v, sizeof(V));
-    rows.emplace_back(std::move(ks), std::move(vs));
+    std::string d = ",\"decoded\":{\"key\":{\"a\":";
+    decoded(d, a);
+    d += ",\"b\":";
+    decoded(d, b);
+    d += ",\"priority\":" + std::to_string(priority) + "},\"value\":";
+    decoded(d, v);
+    d += "}";
+    rows.push_back({std::move(ks), std::move(vs), std::move(d)});
   });
   dump_rows(out, rows);
 }
@@ -202,7 +357,9 @@ void dump(std::string& out, const Vector<T, N>& v) {
     T x = v.get(i);
     out += "{\"index\":" + std::to_string(i) + ",\"value\":\"";
     hex(out, &x, sizeof(T));
-    out += "\"}";
+    out += "\",\"decoded\":";
+    decoded(out, x);
+    out += "}";
   }
   out += "]";
 }
@@ -211,7 +368,8 @@ template <class T>
 std::enable_if_t<std::is_integral_v<T> || std::is_enum_v<T>> dump(std::string& out, const T& x) {
   out += "\"kind\":\"scalar\",\"value\":\"";
   hex(out, &x, sizeof(T));
-  out += "\"";
+  out += "\",\"decoded\":";
+  decoded(out, x);
 }
 
 template <class T>

@@ -105,6 +105,55 @@ pub struct ReportArgs {
     pub force: bool,
 }
 
+/// report.html beside bench.json: the compiled pair's HTML report with this run's figures
+/// (server instructions per packet, fast-path share by flow size) and headline numbers.
+fn bench_html(
+    plan: &tandem_partition::Plan,
+    r: &BenchResult,
+    out: &Path,
+) -> anyhow::Result<PathBuf> {
+    use tandem_partition::html::{escape, html_report, Section};
+    let figs = out.join("figures");
+    std::fs::create_dir_all(&figs).with_context(|| format!("creating {}", figs.display()))?;
+    let one = std::slice::from_ref(r);
+    let work = figs.join("server_work.svg");
+    tandem_bench::plot::server_work(one, &work)?;
+    let share = figs.join("fast_path_by_flow_size.svg");
+    tandem_bench::plot::fast_path_by_flow_size(one, &share)?;
+    let svg =
+        |p: &Path| std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()));
+    let instr = match (r.baseline_instr_per_packet(), r.server_instr_per_packet()) {
+        (Some(b), Some(s)) => {
+            format!("; server instructions per packet {b:.1} → {s:.1} (callgrind)")
+        }
+        _ => String::new(),
+    };
+    let summary = format!(
+        "<p>{} packets of {} ({} flows): {:.2}% on the fast path{instr}; outputs {} the \
+         baseline's.</p>",
+        r.trace.packets,
+        escape(&r.workload),
+        r.trace.flows,
+        100.0 * r.fast_path_share(),
+        if r.offloaded.outputs_equal {
+            "equal to"
+        } else {
+            "differ from"
+        },
+    );
+    let html = html_report(
+        plan,
+        |f| std::fs::read_to_string(f).ok(),
+        &[Section {
+            title: format!("Benchmark: {}", r.workload),
+            html: format!("{summary}{}{}", svg(&work)?, svg(&share)?),
+        }],
+    );
+    let path = out.join("report.html");
+    std::fs::write(&path, html).with_context(|| format!("writing {}", path.display()))?;
+    Ok(path)
+}
+
 fn timed<T>(stages: &mut Vec<StageTime>, name: &str, f: impl FnOnce() -> T) -> T {
     let t0 = Instant::now();
     let r = f();
@@ -376,6 +425,8 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     }
     print_result(&result);
     println!("  wrote {}", json.display());
+    let html = bench_html(&bundle.plan, &result, out)?;
+    println!("  wrote {}", html.display());
     if !result.offloaded.outputs_equal {
         anyhow::bail!(
             "the offloaded outputs differ from the baseline's: run `tandem check` on this NF and workload"

@@ -55,6 +55,10 @@ pub struct Args {
     /// run` runs `configure()` with it.
     #[arg(long, value_name = "FILE")]
     pub config: Option<PathBuf>,
+    /// Also write the HTML report (always written as report.html in the output directory)
+    /// to FILE.
+    #[arg(long, value_name = "FILE")]
+    pub html: Option<PathBuf>,
 }
 
 /// Non-blank lines.
@@ -158,7 +162,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     );
     let build = "build the server partition: clang++-16 -std=c++17 -O2 -shared -fPIC -Iinclude server.cc -o server.so\n";
     write("report.txt", &format!("{report}\n{sizes}{build}"))?;
-    println!("{}: wrote switch.p4, switch.p4info.txt, server.cc, include/tandem/server.h, plan.json, manifest.json, nf.json, report.txt to {}", plan.nf, out.display());
+    let html = tandem_partition::html::html_report(&plan, |f| std::fs::read_to_string(f).ok(), &[]);
+    write("report.html", &html)?;
+    if let Some(f) = &args.html {
+        std::fs::write(f, &html).with_context(|| format!("writing {}", f.display()))?;
+    }
+    println!("{}: wrote switch.p4, switch.p4info.txt, server.cc, include/tandem/server.h, plan.json, manifest.json, nf.json, report.txt, report.html to {}", plan.nf, out.display());
     print!("{sizes}");
     if args.show_p4 {
         print!("{p4_text}");

@@ -110,6 +110,9 @@ fn gen(g: GenArgs) -> anyhow::Result<()> {
             g.output.display()
         );
     }
+    if let Some(dir) = g.output.parent().filter(|d| !d.as_os_str().is_empty()) {
+        std::fs::create_dir_all(dir).with_context(|| format!("creating {}", dir.display()))?;
+    }
     let bar = progress::bar(g.flows, "flows");
     let sum = write_trace(&workload, &opts, &g.output, |done| bar.set_position(done))
         .with_context(|| format!("generating {}", g.output.display()))?;

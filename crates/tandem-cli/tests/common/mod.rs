@@ -46,3 +46,21 @@ pub fn err(out: &Output) -> String {
     assert!(!out.status.success(), "unexpectedly succeeded");
     String::from_utf8_lossy(&out.stderr).into_owned()
 }
+
+/// `tandem traffic gen` of `flows` enterprise flows to `path` (plus `extra` arguments).
+#[allow(dead_code)] // not every test binary generates traffic
+pub fn gen_trace(path: &std::path::Path, flows: u32, extra: &[&str]) {
+    let flows = flows.to_string();
+    let mut args = vec![
+        "traffic",
+        "gen",
+        "--workload",
+        "enterprise",
+        "--flows",
+        &flows,
+        "-o",
+        path.to_str().unwrap(),
+    ];
+    args.extend_from_slice(extra);
+    ok(&tandem(&args));
+}
