@@ -536,6 +536,10 @@ pub(crate) struct StdSlots {
 pub(crate) const ERR_PACKET_TOO_SHORT: u64 = 1;
 pub(crate) const ERR_NO_MATCH: u64 = 2;
 
+/// The hidden packet counter where `assert`/`assume` failures are counted, one cell per call
+/// site (not a name a P4 program can declare).
+pub(crate) const ASSERT_COUNTER: &str = "$asserts";
+
 /// The v1model drop port.
 pub const DROP_PORT: u64 = 511;
 
@@ -559,6 +563,9 @@ pub(crate) struct Compiled {
     pub registers: Vec<RegisterDef>,
     pub counters: Vec<CounterDef>,
     pub meters: Vec<MeterDef>,
+    /// `assert`/`assume` call sites, by source line: site `i` counts its failures in cell `i`
+    /// of the counter [`ASSERT_COUNTER`].
+    pub asserts: Vec<u32>,
     pub std: StdSlots,
     /// whether the optimisation passes ran (then expressions are lowered to
     /// register ops)

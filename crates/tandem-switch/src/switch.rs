@@ -723,6 +723,26 @@ impl Switch {
         Ok(())
     }
 
+    /// Failed `assert`/`assume` calls so far: (source line of the call, packets on which it
+    /// failed), for the sites that failed at least once. A failing packet is dropped.
+    pub fn assert_failures(&self) -> Vec<(u32, u64)> {
+        let p = &self.inner.prog;
+        let Some(c) = p
+            .counters
+            .iter()
+            .position(|c| c.name == crate::program::ASSERT_COUNTER)
+        else {
+            return Vec::new();
+        };
+        let cells = &self.inner.state.counters[c];
+        p.asserts
+            .iter()
+            .zip(cells.iter())
+            .map(|(&line, (pkts, _))| (line, pkts.load(Ordering::Relaxed)))
+            .filter(|&(_, n)| n > 0)
+            .collect()
+    }
+
     /// The program's register arrays: (name, size, cell width in bits).
     pub fn registers(&self) -> Vec<(String, u32, u32)> {
         self.inner

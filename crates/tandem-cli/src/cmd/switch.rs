@@ -174,6 +174,19 @@ fn run_program(a: RunArgs) -> anyhow::Result<()> {
             a.out_dir.join(format!("{port}_out.pcap")).display()
         );
     }
+    let failed = sw.assert_failures();
+    if !failed.is_empty() {
+        let sites: Vec<String> = failed
+            .iter()
+            .map(|(line, n)| format!("line {line}: {n} packet(s)"))
+            .collect();
+        bail!(
+            "{}: an assert()/assume() failed ({}); those packets were dropped (BMv2 stops \
+             the switch at the first)",
+            a.program.display(),
+            sites.join(", ")
+        );
+    }
     Ok(())
 }
 

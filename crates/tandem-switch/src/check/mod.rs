@@ -235,6 +235,7 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
             registers: vec![],
             counters: vec![],
             meters: vec![],
+            asserts: vec![],
             std: StdSlots::default(),
             init: vec![],
             phv0: vec![],

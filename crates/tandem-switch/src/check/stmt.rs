@@ -536,7 +536,12 @@ impl<'a> Cx<'a> {
                         algo,
                     }])
                 }
-                "log_msg" | "assert" | "assume" => Ok(vec![]),
+                "log_msg" => Ok(vec![]),
+                "assert" | "assume" => {
+                    nargs(self, 1)?;
+                    let c = self.bool_expr(&args[0])?;
+                    Ok(self.assertion(c, func.span.line))
+                }
                 _ => match self.lookup(n) {
                     Some(Obj::Action(a)) => self.direct_action_call(e.span, a, args),
                     _ => {
@@ -549,6 +554,48 @@ impl<'a> Cx<'a> {
                 self.err(e.span, "unsupported call");
                 Err(())
             }
+        }
+    }
+
+    /// `assert(c)` / `assume(c)` at `line`. BMv2 stops the switch when one fails; here the
+    /// packet is dropped, the failure counted for that call site ([`Switch::assert_failures`]),
+    /// and `tandem switch run` reports it and fails:
+    /// `if (!c) { count($asserts[site]); mark_to_drop(); exit; }`.
+    ///
+    /// [`Switch::assert_failures`]: crate::Switch::assert_failures
+    fn assertion(&mut self, c: Ex, line: u32) -> Vec<St> {
+        use crate::program::{CounterDef, CounterKind, ASSERT_COUNTER};
+        let site = self.c.asserts.len() as u64;
+        self.c.asserts.push(line);
+        let counter = match self
+            .c
+            .counters
+            .iter()
+            .position(|k| k.name == ASSERT_COUNTER)
+        {
+            Some(i) => i,
+            None => {
+                self.c.counters.push(CounterDef {
+                    name: ASSERT_COUNTER.into(),
+                    size: 0,
+                    kind: CounterKind::Packets,
+                });
+                self.c.counters.len() - 1
+            }
+        };
+        self.c.counters[counter].size = self.c.asserts.len() as u32;
+        let fail = vec![
+            St::Count {
+                counter: counter as u32,
+                idx: Ex::Const(site),
+            },
+            St::MarkToDrop,
+            St::Exit,
+        ];
+        match c {
+            Ex::Const(v) if v != 0 => vec![],
+            Ex::Const(_) => fail,
+            c => vec![St::If(Ex::Not(Box::new(c)), fail, vec![])],
         }
     }
 
