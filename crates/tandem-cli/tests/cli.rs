@@ -229,6 +229,34 @@ fn first_hour_mistakes_are_errors_not_panics_or_silent_passes() {
         "0",
     ]));
     assert!(e.contains("no packets to check"), "{e}");
+    // The same for bench (was "100.00% less" of nothing).
+    let e = err(&tandem(&[
+        "bench",
+        "examples/nfs/minilb/minilb.cc",
+        "--workload",
+        "enterprise",
+        "--plan",
+        "lb",
+        "--flows",
+        "0",
+        "--no-callgrind",
+        "--out-dir",
+        dir.path().join("b0").to_str().unwrap(),
+    ]));
+    assert!(e.contains("no packets to measure"), "{e}");
+    // A pcapng whose block length is damaged (was called only "truncated").
+    let ng = dir.path().join("t.pcapng");
+    gen_trace(&ng, 3, &[]);
+    let mut bytes = std::fs::read(&ng).unwrap();
+    // The section header block's length is at bytes 4..8; the next block's at its +4.
+    let shb = u32::from_le_bytes(bytes[4..8].try_into().unwrap()) as usize;
+    bytes[shb + 4] ^= 0x40;
+    std::fs::write(&ng, &bytes).unwrap();
+    let e = err(&tandem(&["traffic", "stats", ng.to_str().unwrap()]));
+    assert!(
+        e.contains("damaged") && e.contains("length") && !e.contains("panicked"),
+        "{e}"
+    );
     // An empty scenario directory (was a PASS on nothing).
     let e = err(&tandem(&["scenario", dir.path().to_str().unwrap()]));
     assert!(e.contains("no scenario files"), "{e}");

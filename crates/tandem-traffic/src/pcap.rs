@@ -218,6 +218,12 @@ fn describe(e: &pcap_file::PcapError) -> String {
             "file is truncated, or a block length in it is corrupt (it ends inside a block)"
                 .to_string()
         }
+        pcap_file::PcapError::InvalidField(what) if what.contains("initial_length") => {
+            format!("the file is damaged: a block's two length fields disagree ({what})")
+        }
+        pcap_file::PcapError::InvalidField(what) => {
+            format!("the file is damaged or not a capture: {what}")
+        }
         other => other.to_string(),
     }
 }
