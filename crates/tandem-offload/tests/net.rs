@@ -339,7 +339,11 @@ fn the_switch_applies_a_repeated_request_once() {
             priority: None,
         },
     };
-    let req = serde_json::to_vec(&tandem_offload::net::Request::Write { ops: vec![op] }).unwrap();
+    let req = serde_json::to_vec(&tandem_offload::net::Envelope {
+        token: tandem_offload::net::load_token(&dir).expect("the switch wrote its token"),
+        request: tandem_offload::net::Request::Write { ops: vec![op] },
+    })
+    .unwrap();
     let me = UnixDatagram::bind(dir.join("me.sock")).unwrap();
     me.set_read_timeout(Some(WAIT)).unwrap();
     let ask = |id: u64| -> String {
@@ -497,4 +501,73 @@ fn ratelimit_over_sockets_matches_the_reference() {
     rc.shutdown().unwrap();
     pair.switch.wait();
     pair.server.wait().unwrap();
+}
+
+/// Only the deployment's server and control clients drive the switch: a process without the
+/// token in `DIR/token` that says `hello` on the server socket is refused (it used to detach the
+/// running server), and its control requests — even `shutdown` — are refused; the attached
+/// server keeps working and the outputs still match the reference.
+#[test]
+fn only_the_deployment_token_attaches_a_server_or_drives_the_control_plane() {
+    use tandem_offload::net::{control_datagrams, flags, token_file, Envelope, Reply, Request};
+    let tmp = tempfile::tempdir().unwrap();
+    let dir = tmp.path();
+    let mut pair = start(dir);
+    let mut c = client(dir);
+    let mut pkts = trace(Addr::Nat, "enterprise", 50, 5);
+    let mut replies = ReplyRewriter::new();
+    let (_, _, diffs) = feed(&mut pair, &mut c, &mut replies, pkts.by_ref().take(150));
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    let token = std::fs::read_to_string(token_file(dir)).unwrap();
+    use std::os::unix::fs::PermissionsExt;
+    let mode = std::fs::metadata(token_file(dir))
+        .unwrap()
+        .permissions()
+        .mode();
+    assert_eq!(mode & 0o077, 0, "the token is readable by its owner only");
+
+    let imp = UnixDatagram::bind(dir.join("impostor.sock")).unwrap();
+    imp.set_read_timeout(Some(Duration::from_secs(5))).unwrap();
+    let mut buf = vec![0u8; 70_000];
+    // A server hello with a wrong token, and one with none.
+    for guess in [&b"0123456789abcdef0123456789abcdef"[..], &b""[..]] {
+        imp.send_to(
+            &DataHeader::new(Kind::Hello).datagram(guess),
+            server_socket(dir),
+        )
+        .unwrap();
+        let n = imp.recv(&mut buf).unwrap();
+        let (h, _) = DataHeader::parse(&buf[..n]).unwrap();
+        assert_eq!(h.kind, Kind::Bye);
+        assert_ne!(h.flags & flags::ERROR, 0);
+    }
+    // A control request without the token: refused, even `shutdown`.
+    for (id, t) in [(1u64, String::new()), (2, "f".repeat(token.len()))] {
+        let env = Envelope {
+            token: t,
+            request: Request::Shutdown,
+        };
+        for d in control_datagrams(0, id, &serde_json::to_vec(&env).unwrap()) {
+            imp.send_to(&d, control_socket(dir)).unwrap();
+        }
+        let n = imp.recv(&mut buf).unwrap();
+        // A one-part reply: the 16-byte control header, then the JSON.
+        let reply: Reply = serde_json::from_slice(&buf[16..n]).unwrap();
+        let text = format!("{reply:?}");
+        assert!(text.contains("refused") && text.contains("token"), "{text}");
+    }
+    assert!(pair.switch.is_running() && pair.server.is_running());
+    let sw = pair.switch.stats();
+    assert_eq!(sw.refused, 4, "{sw:?}");
+    assert!(pair.switch.info().server_attached);
+    // The attached server still serves, and outputs still match the reference.
+    let (_, via, diffs) = feed(&mut pair, &mut c, &mut replies, pkts.by_ref().take(300));
+    assert!(diffs.is_empty(), "{}", diffs.join("\n"));
+    assert!(via > 0, "no packet went through the server");
+    // The deployment's own control client (token read from DIR/token) still works.
+    let mut rc = RemoteControl::connect(dir, Duration::from_secs(5)).unwrap();
+    rc.shutdown().unwrap();
+    pair.switch.wait();
+    pair.server.wait().unwrap();
+    assert!(!token_file(dir).exists(), "the token goes with the switch");
 }

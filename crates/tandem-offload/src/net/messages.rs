@@ -382,6 +382,9 @@ pub struct SwitchStats {
     /// Ticks the server answered with an error, or did not confirm within a minute.
     #[serde(default)]
     pub tick_timeouts: u64,
+    /// Server hellos and control requests without this deployment's token, refused.
+    #[serde(default)]
+    pub refused: u64,
 }
 
 /// Counters of a [`ServerDaemon`].

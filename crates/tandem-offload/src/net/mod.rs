@@ -31,6 +31,10 @@
 //! attached server, and the server accepts frames only from `DIR/server.sock`. A frame
 //! leaving a port nobody attached to is counted ([`SwitchStats::unattached`]) and dropped.
 //!
+//! **Who may attach.** `DIR/token` (written by the switch, mode 0600) authorises: the server's
+//! `hello` on `server.sock` carries it as payload, control requests travel in an [`Envelope`]
+//! with it; the switch refuses both without it (module `token`).
+//!
 //! **Data datagrams** are a 24-byte header and the Ethernet frame (big-endian fields):
 //!
 //! ```text
@@ -137,6 +141,7 @@ mod remote;
 mod server_daemon;
 mod sockets;
 mod switch_daemon;
+mod token;
 mod wire;
 
 pub use client::*;
@@ -146,6 +151,7 @@ pub use remote::*;
 pub use server_daemon::*;
 pub use sockets::*;
 pub use switch_daemon::*;
+pub use token::*;
 pub use wire::*;
 
 #[cfg(test)]

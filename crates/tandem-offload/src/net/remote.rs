@@ -28,6 +28,10 @@ pub struct RemoteControl {
     reasm: Reassembler,
     buf: Vec<u8>,
     stats: RemoteStats,
+    /// The socket directory, where the switch writes its token.
+    dir: PathBuf,
+    /// `DIR/token`, read once the switch has written it.
+    token: Option<String>,
 }
 
 impl RemoteControl {
@@ -54,6 +58,8 @@ impl RemoteControl {
             reasm: Reassembler::default(),
             buf: vec![0; RECV_BUF],
             stats: RemoteStats::default(),
+            dir,
+            token: None,
         })
     }
 
@@ -64,7 +70,15 @@ impl RemoteControl {
 
     /// Sends one request and waits for its reply (one attempt).
     pub fn request(&mut self, req: &Request) -> Result<Reply, ControlFailure> {
-        let payload = serde_json::to_vec(req)
+        if self.token.is_none() {
+            // The switch writes it at start; a client that came first reads it now.
+            self.token = load_token(&self.dir);
+        }
+        let env = Envelope {
+            token: self.token.clone().unwrap_or_default(),
+            request: req.clone(),
+        };
+        let payload = serde_json::to_vec(&env)
             .map_err(|e| ControlFailure::Rejected(format!("encoding the request: {e}")))?;
         let id = match self.timed_out.take() {
             Some((id, p)) if p == payload => id,

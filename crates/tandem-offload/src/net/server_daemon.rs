@@ -192,7 +192,7 @@ pub(super) fn attach(
     stop: &AtomicBool,
 ) -> Result<(), OffloadError> {
     let t0 = Instant::now();
-    let hello = DataHeader::new(Kind::Hello).datagram(&[]);
+    let dir = to.parent().unwrap_or(Path::new("."));
     let mut buf = vec![0u8; RECV_BUF];
     sock.set_read_timeout(Some(Duration::from_millis(200)))
         .map_err(|e| os_err("socket", e))?;
@@ -203,6 +203,9 @@ pub(super) fn attach(
                 to.display()
             )));
         }
+        // The deployment token proves this is the configured server (see `token`).
+        let token = load_token(dir).unwrap_or_default();
+        let hello = DataHeader::new(Kind::Hello).datagram(token.as_bytes());
         if let Err(e) = sock.send_to(&hello, to) {
             log::debug!("hello to {}: {e}", to.display());
             std::thread::sleep(Duration::from_millis(100));
@@ -211,13 +214,21 @@ pub(super) fn attach(
         let wait = Instant::now();
         while wait.elapsed() < Duration::from_millis(500) {
             match recv(sock, &mut buf) {
-                Ok(Some((n, from))) => {
-                    if from.as_deref() == Some(to)
-                        && matches!(DataHeader::parse(&buf[..n]), Some((h, _)) if h.kind == Kind::Welcome)
-                    {
-                        return Ok(());
+                Ok(Some((n, from))) if from.as_deref() == Some(to) => {
+                    match DataHeader::parse(&buf[..n]) {
+                        Some((h, _)) if h.kind == Kind::Welcome => return Ok(()),
+                        Some((h, _)) if h.kind == Kind::Bye && h.flags & flags::ERROR != 0 => {
+                            return Err(OffloadError::Switch(format!(
+                                "{} refused this server: it did not present the deployment's \
+                                 token ({}, written by `tandem switch serve`)",
+                                to.display(),
+                                token_file(dir).display()
+                            )));
+                        }
+                        _ => {}
                     }
                 }
+                Ok(Some(_)) => {}
                 Ok(None) => {}
                 Err(e) => return Err(path_err(to, e)),
             }

@@ -19,6 +19,8 @@ pub(super) struct Shared {
     server_attached: AtomicBool,
     stats: Mutex<SwitchStats>,
     info: SwitchInfo,
+    /// The deployment token (`DIR/token`).
+    token: String,
 }
 
 impl Shared {
@@ -68,6 +70,9 @@ impl SwitchDaemon {
             )));
         }
         let mut files = Files::default();
+        // The token exists before any socket does, so whoever reaches the switch can find it.
+        let token = create_token(&dir)?;
+        files.0.push(token_file(&dir));
         let cpath = control_socket(&dir);
         let control = bind_socket(&cpath)?;
         files.0.push(cpath);
@@ -96,6 +101,7 @@ impl SwitchDaemon {
                 ports,
                 server_attached: false,
             },
+            token,
         });
         let mut threads = Vec::new();
         let spawn_err = |e: io::Error| os_err("starting a thread", e);
@@ -289,11 +295,34 @@ pub(super) fn control_loop(shared: &Shared, sock: &UnixDatagram) {
             send_reply(sock, &from, id, &r);
             continue;
         }
-        let (reply, stop) = match serde_json::from_slice::<Request>(&msg) {
-            Ok(req) => {
+        let envelope = serde_json::from_slice::<Envelope>(&msg).or_else(|e| {
+            // A bare request (no envelope) has no token: refused below, like a wrong one.
+            serde_json::from_slice::<Request>(&msg)
+                .map(|request| Envelope {
+                    token: String::new(),
+                    request,
+                })
+                .map_err(|_| e)
+        });
+        let (reply, stop) = match envelope {
+            Ok(env) if !same_token(env.token.as_bytes(), shared.token.as_bytes()) => {
+                shared.count(|s| s.refused += 1);
+                (
+                    Reply::Failed {
+                        failure: WireFailure::Rejected {
+                            message: "refused: the request does not carry this deployment's \
+                                      token (DIR/token, readable by the user who started the \
+                                      switch)"
+                                .into(),
+                        },
+                    },
+                    false,
+                )
+            }
+            Ok(env) => {
                 shared.count(|s| s.control_requests += 1);
-                let stop = req == Request::Shutdown;
-                (apply(shared, req), stop)
+                let stop = env.request == Request::Shutdown;
+                (apply(shared, env.request), stop)
             }
             Err(e) => {
                 shared.count(|s| s.control_malformed += 1);
@@ -502,6 +531,21 @@ impl DataPlane {
                     self.shared.count(|s| s.malformed += 1);
                     return;
                 };
+                if idx == self.server_idx && !same_token(payload, self.shared.token.as_bytes()) {
+                    // Not this deployment's server: refused; the attached one keeps working.
+                    self.shared.count(|s| s.refused += 1);
+                    let mut bye = DataHeader::new(Kind::Bye);
+                    bye.flags = flags::ERROR;
+                    bye.id = h.id;
+                    self.send(idx, &from, &bye.datagram(&[]));
+                    return;
+                }
+                if idx == self.server_idx {
+                    // A restarted server replaces the old one, which is told to stop.
+                    if let Some(old) = self.peers.get(&idx).filter(|p| **p != from).cloned() {
+                        self.send(idx, &old, &DataHeader::new(Kind::Bye).datagram(&[]));
+                    }
+                }
                 let mut w = DataHeader::new(Kind::Welcome);
                 w.port = self.socks[idx].0;
                 w.id = h.id;
