@@ -190,6 +190,7 @@ fn source(a: &Args) -> anyhow::Result<Source> {
                     flows: t.flows,
                     seed: t.seed,
                     plan,
+                    zipf: t.zipf,
                     ..GenOptions::default()
                 },
             )?;
@@ -237,7 +238,10 @@ fn command_line(a: &Args) -> String {
             c += &format!(
                 " --workload {w} --flows {} --seed {} --plan {}",
                 a.traffic.flows, a.traffic.seed, a.traffic.plan
-            )
+            );
+            if let Some(z) = a.traffic.zipf {
+                c += &format!(" --zipf {z}");
+            }
         }
         _ => {}
     }
