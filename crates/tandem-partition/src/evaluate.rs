@@ -482,6 +482,7 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
             tcam_blocks: tcam,
             ageing: ageing && !sw.is_empty(),
             revalidate,
+            partial: None,
         });
     }
     out

@@ -49,6 +49,7 @@ mod build;
 mod evaluate;
 pub mod labels;
 pub mod ops;
+pub mod partial;
 mod plan;
 mod profile;
 pub mod refine;
@@ -65,6 +66,8 @@ pub use profile::{parse_profile, MatchKind, ProfileError, StageCosts, TargetProf
 pub use report::{report, report_for, write_dot};
 pub use split::split_server_joins;
 pub use verify::verify_plan;
+
+use std::collections::BTreeMap;
 
 use tandem_analysis::DepInfo;
 use tandem_ir::Module;
@@ -84,6 +87,14 @@ pub enum PartitionError {
     /// A `plan.json` that cannot be read.
     #[error("bad plan: {0}")]
     BadPlan(String),
+    /// A map asked to be partial (`--partial`) that cannot be.
+    #[error("--partial {state}: {reason}")]
+    Partial {
+        /// The state object.
+        state: String,
+        /// Why.
+        reason: String,
+    },
 }
 
 /// Knobs of the partitioner.
@@ -99,6 +110,9 @@ pub struct PartitionOptions {
     /// A split copies at most this many instructions, and the module grows to at most
     /// twice its size.
     pub split_max_insts: usize,
+    /// Maps kept whole on the server with a hot subset on the switch ([`partial`]): name →
+    /// switch entries (`None`: a tenth of the capacity).
+    pub partial: BTreeMap<String, Option<u64>>,
 }
 
 impl Default for PartitionOptions {
@@ -108,6 +122,7 @@ impl Default for PartitionOptions {
             split_joins: true,
             max_splits: 4,
             split_max_insts: 400,
+            partial: BTreeMap::new(),
         }
     }
 }
@@ -207,7 +222,8 @@ pub fn partition_with(
     moves += refine::fit_memory(&ctx, &mut lab);
     moves += refine::fit_transfer(&ctx, &mut lab);
     let ev = evaluate::evaluate(&ctx, &lab);
-    let plan = build::build_plan(&ctx, &lab, &ev, moves);
+    let mut plan = build::build_plan(&ctx, &lab, &ev, moves);
+    partial::mark_partial(&mut plan, module, profile, &options.partial)?;
     let r = &plan.resources;
     for (what, u) in [
         ("transfer header bytes", r.transfer_header),

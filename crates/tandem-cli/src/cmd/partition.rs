@@ -30,6 +30,41 @@ pub struct Args {
     /// Print the NF IR the plan refers to.
     #[arg(long)]
     pub show_ir: bool,
+    #[command(flatten)]
+    pub partial: PartialArgs,
+}
+
+/// Partial maps (`tandem_partition::partial`).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct PartialArgs {
+    /// Keep map MAP whole on the server and its N hottest entries on the switch (default N:
+    /// a tenth of its capacity); repeatable. The runtime promotes and evicts entries
+    /// (docs/runtime.md, "Partial maps").
+    #[arg(long, value_name = "MAP[=N]")]
+    pub partial: Vec<String>,
+}
+
+impl PartialArgs {
+    /// Map name → switch entries.
+    pub fn parse(&self) -> anyhow::Result<std::collections::BTreeMap<String, Option<u64>>> {
+        let mut out = std::collections::BTreeMap::new();
+        for spec in &self.partial {
+            let (name, n) = match spec.split_once('=') {
+                Some((m, n)) => (
+                    m,
+                    Some(n.parse::<u64>().map_err(|_| {
+                        anyhow::anyhow!("--partial {spec}: `{n}` is not a number of entries")
+                    })?),
+                ),
+                None => (spec.as_str(), None),
+            };
+            if name.is_empty() {
+                anyhow::bail!("--partial {spec}: give a map name (MAP or MAP=N)");
+            }
+            out.insert(name.to_string(), n);
+        }
+        Ok(out)
+    }
 }
 
 /// A built-in profile by name, or a profile file.
@@ -69,10 +104,12 @@ pub fn partition_nf(
     nf: &std::path::Path,
     profile: &tandem_partition::TargetProfile,
     split_joins: bool,
+    partial: &PartialArgs,
 ) -> anyhow::Result<tandem_partition::Partitioned> {
     let module = load_module(nf)?;
     let options = tandem_partition::PartitionOptions {
         split_joins,
+        partial: partial.parse()?,
         ..Default::default()
     };
     tandem_partition::partition_module(&module, profile, &options)
@@ -82,7 +119,7 @@ pub fn partition_nf(
 pub fn run(args: Args) -> anyhow::Result<()> {
     let profile = load_profile(&args.target)?;
     let tandem_partition::Partitioned { module, info, plan } =
-        partition_nf(&args.nf, &profile, !args.no_split_joins)?;
+        partition_nf(&args.nf, &profile, !args.no_split_joins, &args.partial)?;
     let plan: Plan = plan;
     if args.show_ir {
         print!("{}", plan.ir);

@@ -1,0 +1,88 @@
+//! Partial maps (`tandem_partition::partial`): sizing of the switch table and the sketch,
+//! resources, and the errors for maps that cannot be partial.
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use tandem_analysis::compute_deps;
+use tandem_partition::*;
+
+fn plan_with(
+    nf: &str,
+    profile: &str,
+    partial: &[(&str, Option<u64>)],
+) -> Result<Plan, PartitionError> {
+    let m = common::golden(nf);
+    let p = TargetProfile::builtin(profile).unwrap();
+    let opts = PartitionOptions {
+        partial: partial
+            .iter()
+            .map(|(n, e)| (n.to_string(), *e))
+            .collect::<BTreeMap<_, _>>(),
+        split_joins: false,
+        ..PartitionOptions::default()
+    };
+    let plan = partition_with(&m, &compute_deps(&m), &p, &opts)?;
+    verify_plan(&m, &compute_deps(&m), &p, &plan).unwrap();
+    Ok(plan)
+}
+
+#[test]
+fn a_partial_map_gets_a_small_table_and_a_sketch_sized_from_the_profile() {
+    let whole = plan_with("mazunat", "tofino1", &[]).unwrap();
+    let part = plan_with("mazunat", "tofino1", &[("int2ext", Some(4096))]).unwrap();
+    let st = |p: &Plan| {
+        p.states
+            .iter()
+            .find(|s| s.name == "int2ext")
+            .unwrap()
+            .clone()
+    };
+    assert_eq!(st(&whole).partial, None);
+    let pt = st(&part).partial.expect("partial");
+    // tofino1: 128 Kbit SRAM blocks → 4096 32-bit counters per row, two rows.
+    assert_eq!(
+        pt,
+        PartialTable {
+            switch_entries: 4096,
+            sketch_rows: 2,
+            sketch_width: 4096
+        }
+    );
+    assert!(st(&part).sram_blocks < st(&whole).sram_blocks);
+    assert_eq!(
+        part.resources.stateful_alus.used,
+        whole.resources.stateful_alus.used + 2
+    );
+    // Statements stay where they were: only the state's placement details change.
+    assert_eq!(part.summary, whole.summary);
+    // The default: a tenth of the capacity (65,536).
+    let d = plan_with("mazunat", "tofino1", &[("int2ext", None)]).unwrap();
+    assert_eq!(st(&d).partial.unwrap().switch_entries, 6554);
+    // The plan round-trips through JSON with the field, and plans without it omit it.
+    let back = Plan::from_json(&part.to_json()).unwrap();
+    assert_eq!(back, part);
+    assert!(!whole.to_json().contains("\"partial\""));
+}
+
+#[test]
+fn maps_that_cannot_be_partial_are_errors_naming_the_map() {
+    let e = |nf: &str, m: &str, n: Option<u64>| {
+        plan_with(nf, "tofino1", &[(m, n)]).unwrap_err().to_string()
+    };
+    let msg = e("mazunat", "nosuch", None);
+    assert!(
+        msg.contains("--partial nosuch") && msg.contains("no state"),
+        "{msg}"
+    );
+    let msg = e("lpmrouter", "routes", None);
+    assert!(msg.contains("lpm_map cannot be partial"), "{msg}");
+    let msg = e("mazunat", "int2ext", Some(0));
+    assert!(msg.contains("1..=65536"), "{msg}");
+    let msg = e("mazunat", "int2ext", Some(70_000));
+    assert!(msg.contains("1..=65536"), "{msg}");
+    // A vector is no map.
+    let msg = e("minilb", "backends", None);
+    assert!(msg.contains("cannot be partial"), "{msg}");
+}
