@@ -67,6 +67,10 @@ pub struct PartialOptions {
     /// control of the eviction protocol).
     #[doc(hidden)]
     pub skip_drain: bool,
+    /// Tests only: every rebalance evicts the switch keys of the packet in flight first (the
+    /// worst case for the eviction protocol, made certain instead of left to chance).
+    #[doc(hidden)]
+    pub evict_in_flight: bool,
 }
 
 impl Default for PartialOptions {
@@ -76,6 +80,7 @@ impl Default for PartialOptions {
             every: 1000,
             max_swaps: 256,
             skip_drain: false,
+            evict_in_flight: false,
         }
     }
 }
@@ -122,6 +127,9 @@ pub struct PartialStats {
     pub promoted: u64,
     /// Keys evicted from the switch.
     pub evicted: u64,
+    /// Evictions (drains; deletions with `skip_drain`) of a key the packet in flight at the
+    /// rebalance — probed, not yet in the switch — looks up.
+    pub evicted_in_flight: u64,
     /// One sample per rebalance.
     pub samples: Vec<PartialSample>,
 }
@@ -137,6 +145,8 @@ struct PartialMap {
     last: FxHashMap<(u32, u32), u64>,
     /// Packets the server ran whole per server-only key since the last rebalance.
     server_hits: FxHashMap<Words, u64>,
+    /// Keys drained (or, with `skip_drain`, deleted) by the last rebalance.
+    leaving: Vec<Vec<u64>>,
     /// Keys being drained: server-only, still on the switch, deleted at the next rebalance.
     draining: Vec<Vec<u64>>,
 }
@@ -183,6 +193,7 @@ impl PartialMaps {
                 width: p.sketch_width,
                 last: FxHashMap::default(),
                 server_hits: FxHashMap::default(),
+                leaving: Vec::new(),
                 draining: Vec::new(),
             });
         }
@@ -221,19 +232,18 @@ impl PartialMaps {
 
     /// The sketch index of `key` in row `row`.
     fn index(m: &PartialMap, row: u32, key: &[u64]) -> u32 {
-        let mut fields = Vec::with_capacity(key.len() + 1);
-        fields.push((u64::from(row), 8));
-        fields.extend(key.iter().zip(&m.key_bits).map(|(&k, &b)| (k, b)));
-        (HashAlgo::Crc32.compute_fields(&fields) % m.width) as u32
+        sketch_index(&m.key_bits, row, key, m.width)
     }
 
-    /// Rebalances every partial map (see the module docs); `packets`: packets so far.
+    /// Rebalances every partial map (see the module docs); `packets`: packets so far;
+    /// `in_flight`: the keys of the packet in flight (probed, not yet in the switch).
     pub fn rebalance(
         &mut self,
         sync: &mut SyncEngine,
         cp: &mut dyn ControlPlane,
         primary: &Primary,
         packets: u64,
+        in_flight: &[(u32, Vec<u64>)],
     ) -> Result<(), OffloadError> {
         let mut sample = PartialSample {
             packets,
@@ -247,9 +257,13 @@ impl PartialMaps {
         let opts = self.opts.clone();
         for m in &mut self.maps {
             if opts.hotness != Hotness::Off {
-                let (p, e) = rebalance_map(m, &opts, sync, cp, primary)?;
+                let (p, e) = rebalance_map(m, &opts, sync, cp, primary, in_flight)?;
                 self.stats.promoted += p;
                 self.stats.evicted += e;
+                self.stats.evicted_in_flight += in_flight
+                    .iter()
+                    .filter(|(s, k)| *s == m.sid && m.leaving.contains(k))
+                    .count() as u64;
             }
             sample.switch_entries += sync.switch_keys(m.sid).len() as u64;
             sample.entries += primary
@@ -263,6 +277,16 @@ impl PartialMaps {
     }
 }
 
+/// The counter of `key` (fields of `key_bits` bits) in row `row` of a sketch `width`
+/// counters wide: CRC-32 over the row number (8 bits) and the key fields, big-endian at
+/// their widths, modulo the width — what the switch computes (`lower/sketch.rs`).
+pub fn sketch_index(key_bits: &[u32], row: u32, key: &[u64], width: u64) -> u32 {
+    let mut fields = Vec::with_capacity(key.len() + 1);
+    fields.push((u64::from(row), 8));
+    fields.extend(key.iter().zip(key_bits).map(|(&k, &b)| (k, b)));
+    (HashAlgo::Crc32.compute_fields(&fields) % width.max(1)) as u32
+}
+
 /// Rebalances one map: deletes the keys drained last time, promotes the hottest
 /// server-only keys into the free room, drains the coldest switch keys hotter ones should
 /// replace. Returns (promoted, evicted).
@@ -272,6 +296,7 @@ fn rebalance_map(
     sync: &mut SyncEngine,
     cp: &mut dyn ControlPlane,
     primary: &Primary,
+    in_flight: &[(u32, Vec<u64>)],
 ) -> Result<(u64, u64), OffloadError> {
     let sid = m.sid;
     // 1. Delete what was drained (a key written since is staged on the switch again and no
@@ -335,6 +360,14 @@ fn rebalance_map(
         }
         drain.push(k.clone());
     }
+    if opts.evict_in_flight {
+        for (s, k) in in_flight {
+            if *s == sid && cold.iter().any(|(_, c)| c == k) && !drain.contains(k) {
+                drain.insert(0, k.clone());
+            }
+        }
+    }
+    m.leaving.clone_from(&drain);
     if opts.skip_drain {
         // The negative control: delete at once, no drain.
         if !drain.is_empty() {

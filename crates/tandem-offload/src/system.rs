@@ -214,6 +214,8 @@ pub struct ServerHost {
     timer: tick::TimerSync,
     /// Partial maps and their rebalancing (`None`: the program has none).
     partial: Option<PartialMaps>,
+    /// The partial maps' keys the last probed packet looks up.
+    probed: Vec<(u32, Vec<u64>)>,
     /// Per-packet buffers, reused: transfer-header values in and out, the packet as the NF
     /// sees it, the frame going back.
     input: Vec<u64>,
@@ -254,6 +256,7 @@ impl ServerHost {
         Ok(ServerHost {
             timer,
             partial,
+            probed: Vec::new(),
             module,
             codec,
             server,
@@ -363,6 +366,11 @@ impl ServerHost {
         self.primary.store.clock_ns = clock;
         let probe = probe?;
         let mut whole = false;
+        if let Some(p) = self.partial.as_ref() {
+            self.probed.clear();
+            self.probed
+                .extend(probe.keys.iter().filter(|(s, _)| p.is_partial(*s)).cloned());
+        }
         for (s, k) in &probe.keys {
             if self.sync.is_server_only(*s, k) {
                 whole = true;
@@ -389,9 +397,22 @@ impl ServerHost {
             return Ok(());
         };
         let t0 = self.time_server.then(Instant::now);
-        let r = p.rebalance(&mut self.sync, self.cp.as_mut(), &self.primary, packets);
+        let r = p.rebalance(
+            &mut self.sync,
+            self.cp.as_mut(),
+            &self.primary,
+            packets,
+            &self.probed,
+        );
+        self.probed.clear();
         self.add_server_time(t0);
         r
+    }
+
+    /// Whether the program has partial maps (every packet is probed: the probe counts the
+    /// server-only keys' packets and names the keys of the packet in flight).
+    pub fn has_partial(&self) -> bool {
+        self.partial.is_some()
     }
 
     /// The partial maps' counters (`None`: the program has none).
@@ -603,7 +624,8 @@ impl Offloaded {
             self.stats.runts += 1;
             return self.host.whole_on_server(pkt);
         }
-        let whole = self.host.has_server_only() && self.host.needs_whole_run(pkt)?;
+        let whole = (self.host.has_server_only() || self.host.has_partial())
+            && self.host.needs_whole_run(pkt)?;
         if self.rebalance_due {
             // Between the probe and the switch: this packet is in flight while keys are
             // promoted and evicted (the eviction's drain keeps it correct).
