@@ -11,7 +11,9 @@
 //!   of it (it sees every one of them). The switch counts its lookups of the map in a
 //!   count-min sketch (registers, `lower/sketch.rs` in `tandem-p4`); the runtime reads the
 //!   counters of the keys the switch holds and estimates each key's lookups since the last
-//!   rebalance as the smallest difference over the rows.
+//!   rebalance as the smallest difference over the rows. Both scores decay (by a quarter at
+//!   every rebalance, so a flow that skips an interval keeps most of its score), and a switch key is replaced only by one more than twice as hot
+//!   (hysteresis), so keys of equally busy flows do not trade places.
 //! - **Promotion.** The hottest server-only keys fill the switch table's free room, in one
 //!   atomic batch ([`SyncEngine::promote`]: write-back tables + flag, confirmed before the
 //!   next packet enters the switch); a key leaves the server-only set with that batch.
@@ -42,6 +44,9 @@ use crate::control::ControlPlane;
 use crate::primary::Primary;
 use crate::sync::SyncEngine;
 use crate::OffloadError;
+
+/// One packet's worth of hotness (scores are fixed-point so that they decay smoothly).
+const UNIT: u64 = 256;
 
 /// Where a partial map's hotness comes from.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
@@ -78,7 +83,7 @@ impl Default for PartialOptions {
         PartialOptions {
             hotness: Hotness::Sketch,
             every: 1000,
-            max_swaps: 256,
+            max_swaps: 64,
             skip_drain: false,
             evict_in_flight: false,
         }
@@ -143,8 +148,11 @@ struct PartialMap {
     width: u64,
     /// Sketch counters at the last rebalance, per (row, index) read then.
     last: FxHashMap<(u32, u32), u64>,
-    /// Packets the server ran whole per server-only key since the last rebalance.
+    /// Packets the server ran whole per server-only key ([`UNIT`]s), decayed by a quarter
+    /// at every rebalance.
     server_hits: FxHashMap<Words, u64>,
+    /// Lookups of each switch key (sketch estimates, [`UNIT`]s), decayed likewise.
+    switch_score: FxHashMap<Words, u64>,
     /// Keys drained (or, with `skip_drain`, deleted) by the last rebalance.
     leaving: Vec<Vec<u64>>,
     /// Keys being drained: server-only, still on the switch, deleted at the next rebalance.
@@ -193,6 +201,7 @@ impl PartialMaps {
                 width: p.sketch_width,
                 last: FxHashMap::default(),
                 server_hits: FxHashMap::default(),
+                switch_score: FxHashMap::default(),
                 leaving: Vec::new(),
                 draining: Vec::new(),
             });
@@ -214,7 +223,7 @@ impl PartialMaps {
     /// Counts a packet the server ran whole because it needs server-only `key` of `state`.
     pub fn count_server_hit(&mut self, state: u32, key: &[u64]) {
         if let Some(m) = self.maps.iter_mut().find(|m| m.sid == state) {
-            *m.server_hits.entry(Words::new(key)).or_default() += 1;
+            *m.server_hits.entry(Words::new(key)).or_default() += UNIT;
         }
     }
 
@@ -333,17 +342,39 @@ fn rebalance_map(
             let before = m.last.get(&(row as u32, i)).copied().unwrap_or(0);
             est = est.min(now.wrapping_sub(before) & 0xffff_ffff);
         }
-        cold.push((est, k));
+        let old = m.switch_score.get(k.as_slice()).copied().unwrap_or(0);
+        let score = old - old / 4 + est.saturating_mul(UNIT);
+        cold.push((score, k));
     }
     m.last.extend(cells);
+    m.switch_score.clear();
+    m.switch_score
+        .extend(cold.iter().map(|(c, k)| (Words::new(k), *c)));
+    m.server_hits
+        .retain(|k, _| sync.is_server_only(sid, k) && primary.map_value_ref(sid, k).is_some());
     let mut hot: Vec<(u64, Vec<u64>)> = m
         .server_hits
-        .drain()
-        .map(|(k, n)| (n, k.to_vec()))
-        .filter(|(_, k)| sync.is_server_only(sid, k) && primary.map_value_ref(sid, k).is_some())
+        .iter()
+        .map(|(k, &n)| (n, k.to_vec()))
         .collect();
+    // Hotness decays: what counted this round counts three quarters the next.
+    m.server_hits.retain(|_, n| {
+        *n -= *n / 4;
+        *n >= UNIT / 8
+    });
     hot.sort_by(|a, b| b.0.cmp(&a.0).then_with(|| a.1.cmp(&b.1)));
     cold.sort_by(|a, b| a.0.cmp(&b.0).then_with(|| a.1.cmp(&b.1)));
+    if log::log_enabled!(log::Level::Debug) {
+        log::debug!(
+            "rebalance: {} switch keys, cold {:?} .. {:?} (nonzero {}), hot {:?}, room {}",
+            cold.len(),
+            cold.iter().take(5).map(|c| c.0).collect::<Vec<_>>(),
+            cold.iter().rev().take(5).map(|c| c.0).collect::<Vec<_>>(),
+            cold.iter().filter(|c| c.0 > 0).count(),
+            hot.iter().take(5).map(|c| c.0).collect::<Vec<_>>(),
+            sync.table_size(sid).saturating_sub(sync.occupancy(sid))
+        );
+    }
     // 3. Promote into the free room.
     let room = sync.table_size(sid).saturating_sub(sync.occupancy(sid)) as usize;
     let n = room.min(hot.len()).min(opts.max_swaps);
@@ -355,7 +386,8 @@ fn rebalance_map(
     // 4. Drain the coldest switch keys that a hotter server-only key should replace.
     let mut drain = Vec::new();
     for ((h, _), (c, k)) in hot[n..].iter().zip(&cold) {
-        if drain.len() + n >= opts.max_swaps || h <= c {
+        // Hysteresis: replace a switch key only with one more than twice as hot.
+        if drain.len() + n >= opts.max_swaps || *h <= 2 * c {
             break;
         }
         drain.push(k.clone());

@@ -99,6 +99,9 @@ pub struct ReportArgs {
     /// The command that reproduces the whole file.
     #[arg(long, default_value = "make bench")]
     pub command: String,
+    /// `tandem bench-partial --json` files: partial maps under Zipf traffic.
+    #[arg(long, value_name = "FILE")]
+    pub partial: Vec<PathBuf>,
 }
 
 fn timed<T>(stages: &mut Vec<StageTime>, name: &str, f: impl FnOnce() -> T) -> T {
@@ -499,6 +502,27 @@ pub fn report(a: ReportArgs) -> anyhow::Result<()> {
     tandem_bench::plot::server_work(&results, &work)?;
     let share = a.figures.join("fast_path_by_flow_size.svg");
     tandem_bench::plot::fast_path_by_flow_size(&results, &share)?;
+    let mut partial = Vec::new();
+    for p in &a.partial {
+        let text =
+            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+        partial.push(
+            serde_json::from_str::<tandem_bench::partial::PartialBench>(&text)
+                .with_context(|| format!("parsing {}", p.display()))?,
+        );
+    }
+    let mut figures = vec![
+        ("server instructions per packet".into(), rel(&work)),
+        ("fast-path share by flow size".into(), rel(&share)),
+    ];
+    if !partial.is_empty() {
+        let f = a.figures.join("partial_server_share.svg");
+        tandem_bench::plot::partial_server_share(&partial, &f)?;
+        figures.push((
+            "partial maps: the server's packet share over time".into(),
+            rel(&f),
+        ));
+    }
     let notes = match &a.notes {
         Some(p) => {
             Some(std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?)
@@ -509,12 +533,10 @@ pub fn report(a: ReportArgs) -> anyhow::Result<()> {
         &results,
         &ReportInputs {
             engine,
-            figures: vec![
-                ("server instructions per packet".into(), rel(&work)),
-                ("fast-path share by flow size".into(), rel(&share)),
-            ],
+            figures,
             notes,
             command: a.command.clone(),
+            partial,
         },
     );
     std::fs::write(&a.output, md).with_context(|| format!("writing {}", a.output.display()))?;
