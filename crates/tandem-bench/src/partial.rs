@@ -212,3 +212,72 @@ pub fn markdown(benches: &[PartialBench]) -> (String, Vec<[String; 4]>) {
     }
     (md, goals)
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(alpha: f64, hotness: &str, warm: f64) -> PartialRun {
+        PartialRun {
+            alpha,
+            hotness: hotness.into(),
+            packets: 1000,
+            entries: 1000,
+            switch_entries: 80,
+            server_share: warm,
+            warm_server_share: warm,
+            promoted: 5,
+            evicted: 5,
+            passed: true,
+            series: vec![(500, warm), (1000, warm)],
+        }
+    }
+
+    fn bench() -> PartialBench {
+        PartialBench {
+            nf: "MiniLB".into(),
+            map: "map".into(),
+            switch_entries: 80,
+            workload: "datamining".into(),
+            flows: 100,
+            every: 100,
+            runs: vec![
+                run(0.8, "sketch", 0.01),
+                run(0.8, "off", 0.5),
+                run(1.1, "sketch", 0.001),
+                run(1.1, "off", 0.002),
+            ],
+            command: "tandem bench-partial".into(),
+        }
+    }
+
+    #[test]
+    fn goals_follow_the_figures() {
+        let (md, goals) = markdown(&[bench()]);
+        assert!(
+            md.contains("| 1.1 | 1000 | 1000 (8.00%) | 0.10% → 0.20% | 0.10% → 0.20% | 2.00× |"),
+            "{md}"
+        );
+        let row = |g: &str| {
+            goals
+                .iter()
+                .find(|r| r[0].contains(g) && r[0].contains("1.1"))
+                .unwrap()
+                .clone()
+        };
+        assert_eq!(row("after warm-up")[3], "met");
+        assert_eq!(row("cut by")[3], "**missed**");
+        assert_eq!(row("≤ 10%")[3], "met");
+        // α below 0.9 has no switch-share or cut goal.
+        assert_eq!(goals.iter().filter(|r| r[0].contains("0.8")).count(), 1);
+    }
+
+    #[test]
+    fn the_figure_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let p = dir.path().join("partial.svg");
+        crate::plot::partial_server_share(&[bench()], &p).unwrap();
+        let svg = std::fs::read_to_string(&p).unwrap();
+        assert!(svg.contains("count-min promotion") && svg.contains("no promotion"));
+    }
+}

@@ -17,6 +17,8 @@
 //! - **Promotion.** The hottest server-only keys fill the switch table's free room, in one
 //!   atomic batch ([`SyncEngine::promote`]: write-back tables + flag, confirmed before the
 //!   next packet enters the switch); a key leaves the server-only set with that batch.
+//! - **Reserve.** Switch keys idle for several rebalances are drained until a sixteenth of
+//!   the table will be free, so a key that turns hot waits one rebalance, not two.
 //! - **Eviction**, in two phases so that a packet never misses an entry it was sent to the
 //!   switch for: a cold switch key hotter keys should replace is first *drained* — marked
 //!   server-only (packets probed from now on go to the server) while the switch keeps it,
@@ -391,6 +393,17 @@ fn rebalance_map(
             break;
         }
         drain.push(k.clone());
+    }
+    // Keep a reserve of free entries (a sixteenth of the table) so that a key that turns hot
+    // is promoted at the next rebalance: drain keys idle for several rebalances into it.
+    let reserve = (sync.table_size(sid) / 16).max(1) as usize;
+    let mut free_next = room - n + drain.len();
+    for (c, k) in cold.iter().skip(drain.len()) {
+        if free_next >= reserve || drain.len() + n >= opts.max_swaps || *c >= UNIT / 2 {
+            break;
+        }
+        drain.push(k.clone());
+        free_next += 1;
     }
     if opts.evict_in_flight {
         for (s, k) in in_flight {
