@@ -397,13 +397,13 @@ fn rebalance_map(
     // Keep a reserve of free entries (a sixteenth of the table) so that a key that turns hot
     // is promoted at the next rebalance: drain keys idle for several rebalances into it.
     let reserve = (sync.table_size(sid) / 16).max(1) as usize;
-    let mut free_next = room - n + drain.len();
+    let free_now = room - n;
     for (c, k) in cold.iter().skip(drain.len()) {
-        if free_next >= reserve || drain.len() + n >= opts.max_swaps || *c >= UNIT / 2 {
+        if free_now + drain.len() >= reserve || drain.len() + n >= opts.max_swaps || *c >= UNIT / 2
+        {
             break;
         }
         drain.push(k.clone());
-        free_next += 1;
     }
     if opts.evict_in_flight {
         for (s, k) in in_flight {

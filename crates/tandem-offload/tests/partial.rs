@@ -12,6 +12,7 @@
 //! evicted; with the drain `check` passes, without it (`skip_drain`, the negative control)
 //! the packet misses on the switch and the NAT allocates a second port for its flow, which
 //! `check` catches.
+#![allow(clippy::print_stderr)] // test figures go to the test log
 
 mod common;
 
