@@ -137,6 +137,9 @@ pub struct PartialStats {
     /// Evictions (drains; deletions with `skip_drain`) of a key the packet in flight at the
     /// rebalance — probed, not yet in the switch — looks up.
     pub evicted_in_flight: u64,
+    /// Rebalances of a map that failed (a control-plane request failed for good); the
+    /// switch's copies are rebuilt at the next commit.
+    pub failures: u64,
     /// One sample per rebalance.
     pub samples: Vec<PartialSample>,
 }
@@ -268,7 +271,19 @@ impl PartialMaps {
         let opts = self.opts.clone();
         for m in &mut self.maps {
             if opts.hotness != Hotness::Off {
-                let (p, e) = rebalance_map(m, &opts, sync, cp, primary, in_flight)?;
+                let (p, e) = match rebalance_map(m, &opts, sync, cp, primary, in_flight) {
+                    Ok(pe) => pe,
+                    Err(e) => {
+                        // The keys it was moving are server-only (a failed eviction's were
+                        // already, a failed promotion's are marked again), so packets stay
+                        // correct; the next commit rebuilds the switch's copies.
+                        log::warn!("rebalancing partial map `{}`: {e}", m.name);
+                        self.stats.failures += 1;
+                        m.draining.clear();
+                        sync.request_resync();
+                        continue;
+                    }
+                };
                 self.stats.promoted += p;
                 self.stats.evicted += e;
                 self.stats.evicted_in_flight += in_flight
@@ -383,7 +398,16 @@ fn rebalance_map(
     let promote: Vec<Vec<u64>> = hot[..n].iter().map(|(_, k)| k.clone()).collect();
     let mut promoted = 0;
     if !promote.is_empty() {
-        promoted = sync.promote(cp, primary, sid, &promote)? as u64;
+        match sync.promote(cp, primary, sid, &promote) {
+            Ok(k) => promoted = k as u64,
+            Err(e) => {
+                // Not known to be on the switch: keep their packets on the server.
+                for k in &promote {
+                    sync.mark_server_only(sid, k);
+                }
+                return Err(e);
+            }
+        }
     }
     // 4. Drain the coldest switch keys that a hotter server-only key should replace.
     let mut drain = Vec::new();

@@ -860,6 +860,12 @@ impl SyncEngine {
         self.needs_resync
     }
 
+    /// Makes the next commit rebuild every switch copy from the primary copy (a request of a
+    /// partial map's rebalance failed for good: what the switch holds is not known).
+    pub fn request_resync(&mut self) {
+        self.needs_resync = true;
+    }
+
     /// Rebuilds every switch copy from the primary copy: clears the flag, the write-back
     /// and main tables, and installs everything again (as after `configure()`). Used after
     /// a request failed for good; switch-owned registers are left alone.

@@ -243,3 +243,77 @@ fn the_runtime_reads_the_counters_the_switch_increments() {
         }
     }
 }
+
+/// Fails some reads of the sketch for good (every attempt of a few of them): the rebalance
+/// that makes them fails, its keys stay server-only, the next commit rebuilds the switch's
+/// copies, and every packet still matches the reference.
+struct FlakySketch {
+    inner: SwitchControl,
+    reads: u64,
+}
+
+impl ControlPlane for FlakySketch {
+    fn write(
+        &mut self,
+        ops: &[tandem_switch::ControlOp],
+    ) -> Result<(), tandem_offload::ControlFailure> {
+        self.inner.write(ops)
+    }
+    fn register_write(
+        &mut self,
+        name: &str,
+        index: u32,
+        value: u64,
+    ) -> Result<(), tandem_offload::ControlFailure> {
+        self.inner.register_write(name, index, value)
+    }
+    fn register_read(
+        &mut self,
+        name: &str,
+        index: u32,
+    ) -> Result<u64, tandem_offload::ControlFailure> {
+        if name.contains("_cms") {
+            self.reads += 1;
+            // Reads 3000..3010 and 9000..9010 fail: more than the 3 attempts of `impatient`.
+            if (3000..3010).contains(&self.reads) || (9000..9010).contains(&self.reads) {
+                return Err(tandem_offload::ControlFailure::Transient(
+                    "sketch read lost".into(),
+                ));
+            }
+        }
+        self.inner.register_read(name, index)
+    }
+}
+
+#[test]
+fn a_failed_rebalance_keeps_packets_correct() {
+    let b = partial_bundle("minilb", &[("map", 32)]);
+    let mut pkts = zipf_trace(Addr::Lb, "enterprise", 400, 1.1).take(8000);
+    let wrap: Wrap = Box::new(|sc| {
+        Box::new(FlakySketch {
+            inner: sc,
+            reads: 0,
+        })
+    });
+    let r = check(
+        &b,
+        native("minilb"),
+        &mut pkts,
+        CheckOptions {
+            run: RunOptions {
+                partial: PartialOptions {
+                    every: 100,
+                    ..PartialOptions::default()
+                },
+                ..impatient()
+            },
+            control: Some(wrap),
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap();
+    assert_passed("failed rebalance", &r);
+    let p = partial_stats(&r.offloaded);
+    assert!(p.failures > 0, "no rebalance failed");
+    assert!(p.promoted > 0);
+}
