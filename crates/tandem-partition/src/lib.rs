@@ -214,7 +214,13 @@ pub fn partition_with(
     profile: &TargetProfile,
     options: &PartitionOptions,
 ) -> Result<Plan, PartitionError> {
-    let ctx = labels::Context::new(module, info, profile);
+    let mut ctx = labels::Context::new(module, info, profile);
+    let partial = partial::resolve(module, &options.partial)?;
+    for (name, n) in &partial {
+        if let Some(sid) = module.state_by_name(name) {
+            ctx.switch_entries[sid.as_u32() as usize] = Some(*n);
+        }
+    }
     let mut lab = ctx.initial();
     ctx.fixpoint(&mut lab);
     let mut moves = refine::trim_stages(&ctx, &mut lab);
@@ -223,7 +229,7 @@ pub fn partition_with(
     moves += refine::fit_transfer(&ctx, &mut lab);
     let ev = evaluate::evaluate(&ctx, &lab);
     let mut plan = build::build_plan(&ctx, &lab, &ev, moves);
-    partial::mark_partial(&mut plan, module, profile, &options.partial)?;
+    partial::mark_partial(&mut plan, module, profile, &partial)?;
     let r = &plan.resources;
     for (what, u) in [
         ("transfer header bytes", r.transfer_header),

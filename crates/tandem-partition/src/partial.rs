@@ -1,6 +1,10 @@
 //! `mark_partial`: partial replicas of large maps (Sailfish §4.2 table sharing, CLIP §III-D
 //! automatic flow replacement).
 //!
+//! [`resolve`] checks the requests and sizes them; the partitioner plans memory for those
+//! sizes (`Context::switch_entries`: a map too large for the profile whole can stay on the
+//! switch as a partial replica). [`mark_partial`] then annotates the built plan.
+//!
 //! A map marked partial keeps every entry on the server (the primary copy, as for any map)
 //! while its switch table holds only `switch_entries` of them: the ones the runtime finds
 //! hottest. A packet that needs an entry the switch does not hold runs on the server, which
@@ -39,14 +43,14 @@ pub const SKETCH_COUNTER_BITS: u64 = 32;
 /// switch: one tenth (Sailfish keeps ~5% of the entries, which carry ~95% of the traffic).
 pub const DEFAULT_SHARE_DIVISOR: u64 = 10;
 
-/// Marks the maps in `requests` (name → switch entries; `None`: a tenth of the capacity)
-/// partial in `plan`. Errors name the map and why it cannot be partial.
-pub fn mark_partial(
-    plan: &mut Plan,
+/// The switch entries of each requested partial map (name → entries; `None`: a tenth of
+/// the capacity), checked: the map exists, is an exact-match map, and the size is within
+/// its capacity. The partitioner plans memory for these sizes.
+pub fn resolve(
     module: &Module,
-    profile: &TargetProfile,
     requests: &BTreeMap<String, Option<u64>>,
-) -> Result<(), PartitionError> {
+) -> Result<BTreeMap<String, u64>, PartitionError> {
+    let mut out = BTreeMap::new();
     for (name, entries) in requests {
         let err = |reason: String| PartitionError::Partial {
             state: name.clone(),
@@ -66,6 +70,36 @@ pub fn mark_partial(
                     k.keyword()
                 )))
             }
+        };
+        let n = entries.unwrap_or(capacity.div_ceil(DEFAULT_SHARE_DIVISOR));
+        if n == 0 || n > capacity {
+            return Err(err(format!(
+                "{n} switch entries: give 1..={capacity} (the map's capacity)"
+            )));
+        }
+        out.insert(name.clone(), n);
+    }
+    Ok(out)
+}
+
+/// Marks the maps in `sizes` (from [`resolve`]: name → switch entries) partial in `plan`.
+/// Errors name the map and why it cannot be partial.
+pub fn mark_partial(
+    plan: &mut Plan,
+    module: &Module,
+    profile: &TargetProfile,
+    sizes: &BTreeMap<String, u64>,
+) -> Result<(), PartitionError> {
+    for (name, &n) in sizes {
+        let err = |reason: String| PartitionError::Partial {
+            state: name.clone(),
+            reason,
+        };
+        let sid = module
+            .state_by_name(name)
+            .ok_or_else(|| err("no state object of this name".into()))?;
+        let Some((key, value)) = module.states[sid].kind.map_layouts() else {
+            return Err(err("not a map".into()));
         };
         let free_salus = plan
             .resources
@@ -91,12 +125,6 @@ pub fn mark_partial(
                 sp.switch_accesses.len()
             )));
         }
-        let n = entries.unwrap_or(capacity.div_ceil(DEFAULT_SHARE_DIVISOR));
-        if n == 0 || n > capacity {
-            return Err(err(format!(
-                "{n} switch entries: give 1..={capacity} (the map's capacity)"
-            )));
-        }
         let rows: u32 = match free_salus {
             Some(0) => {
                 return Err(err(format!(
@@ -108,9 +136,7 @@ pub fn mark_partial(
             _ => 2,
         };
         let width = sketch_width(profile);
-        let bits_per_entry = (sp.sram_blocks * profile.sram_block_bits)
-            .checked_div(capacity * u64::from(sp.copies.max(1)))
-            .unwrap_or(0);
+        let bits_per_entry = crate::build::layout_bits(key) + crate::build::layout_bits(value);
         let table_blocks = (n * bits_per_entry)
             .div_ceil(profile.sram_block_bits)
             .max(1)

@@ -86,3 +86,31 @@ fn maps_that_cannot_be_partial_are_errors_naming_the_map() {
     let msg = e("minilb", "backends", None);
     assert!(msg.contains("cannot be partial"), "{msg}");
 }
+
+#[test]
+fn memory_is_planned_for_the_partial_size() {
+    // bmv2-sized SRAM is unbounded; on a profile with little SRAM a 65,536-entry map does not
+    // fit and goes to the server, but its 1,024-entry partial replica does.
+    let mut p = TargetProfile::builtin("tofino1").unwrap();
+    p.sram_blocks_per_stage = Some(1);
+    let m = common::golden("minilb");
+    let plan = |partial: BTreeMap<String, Option<u64>>| {
+        let opts = PartitionOptions {
+            partial,
+            split_joins: false,
+            ..PartitionOptions::default()
+        };
+        partition_with(&m, &compute_deps(&m), &p, &opts)
+    };
+    let whole = plan(BTreeMap::new()).unwrap();
+    let st = |pl: &Plan| pl.states.iter().find(|s| s.name == "map").unwrap().clone();
+    assert_eq!(st(&whole).placement, Placement::Server);
+    let part = plan(BTreeMap::from([("map".to_string(), Some(1024))])).unwrap();
+    assert_eq!(st(&part).placement, Placement::Replicated);
+    assert_eq!(st(&part).partial.unwrap().switch_entries, 1024);
+    assert!(
+        part.resources.sram_blocks.fits(),
+        "{:?}",
+        part.resources.sram_blocks
+    );
+}
