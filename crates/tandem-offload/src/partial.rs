@@ -313,31 +313,15 @@ pub fn sketch_index(key_bits: &[u32], row: u32, key: &[u64], width: u64) -> u32 
     (HashAlgo::Crc32.compute_fields(&fields) % width.max(1)) as u32
 }
 
-/// Rebalances one map: deletes the keys drained last time, promotes the hottest
-/// server-only keys into the free room, drains the coldest switch keys hotter ones should
-/// replace. Returns (promoted, evicted).
-fn rebalance_map(
+/// The switch keys of `m` that are not draining, with their scores: the decayed score plus
+/// the sketch's estimate of their lookups since the last rebalance (the smallest difference
+/// over the rows of the counters at the key's indices).
+fn switch_scores(
     m: &mut PartialMap,
-    opts: &PartialOptions,
     sync: &mut SyncEngine,
     cp: &mut dyn ControlPlane,
-    primary: &Primary,
-    in_flight: &[(u32, Vec<u64>)],
-) -> Result<(u64, u64), OffloadError> {
+) -> Result<Vec<(u64, Vec<u64>)>, OffloadError> {
     let sid = m.sid;
-    // 1. Delete what was drained (a key written since is staged on the switch again and no
-    // longer server-only: its eviction is dropped).
-    let drained: Vec<Vec<u64>> = std::mem::take(&mut m.draining)
-        .into_iter()
-        .filter(|k| sync.is_server_only(sid, k))
-        .collect();
-    let mut evicted = 0;
-    if !drained.is_empty() {
-        sync.evict(cp, sid, &drained)?;
-        evicted += drained.len() as u64;
-    }
-    // 2. Hotness of the switch's keys since the last rebalance (sketch), and of the
-    // server-only keys (the server's counts).
     let switch_keys = sync.switch_keys(sid);
     let mut cold: Vec<(u64, Vec<u64>)> = Vec::with_capacity(switch_keys.len());
     let mut cells: FxHashMap<(u32, u32), u64> = FxHashMap::default();
@@ -364,6 +348,35 @@ fn rebalance_map(
         cold.push((score, k));
     }
     m.last.extend(cells);
+    Ok(cold)
+}
+
+/// Rebalances one map: deletes the keys drained last time, promotes the hottest
+/// server-only keys into the free room, drains the coldest switch keys hotter ones should
+/// replace. Returns (promoted, evicted).
+fn rebalance_map(
+    m: &mut PartialMap,
+    opts: &PartialOptions,
+    sync: &mut SyncEngine,
+    cp: &mut dyn ControlPlane,
+    primary: &Primary,
+    in_flight: &[(u32, Vec<u64>)],
+) -> Result<(u64, u64), OffloadError> {
+    let sid = m.sid;
+    // 1. Delete what was drained (a key written since is staged on the switch again and no
+    // longer server-only: its eviction is dropped).
+    let drained: Vec<Vec<u64>> = std::mem::take(&mut m.draining)
+        .into_iter()
+        .filter(|k| sync.is_server_only(sid, k))
+        .collect();
+    let mut evicted = 0;
+    if !drained.is_empty() {
+        sync.evict(cp, sid, &drained)?;
+        evicted += drained.len() as u64;
+    }
+    // 2. Hotness of the switch's keys since the last rebalance (sketch), and of the
+    // server-only keys (the server's counts).
+    let mut cold = switch_scores(m, sync, cp)?;
     m.switch_score.clear();
     m.switch_score
         .extend(cold.iter().map(|(c, k)| (Words::new(k), *c)));

@@ -51,6 +51,8 @@ use crate::meters::MeterSync;
 use crate::primary::{Primary, Touched};
 use crate::OffloadError;
 
+mod partial;
+
 /// One desired change to the switch's copy of a map: the key's new value, or `None` to
 /// remove it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -1406,86 +1408,6 @@ impl SyncEngine {
         self.stats.table_full += full;
         self.write_register(cp, flag, 0, 0)?;
         Ok(())
-    }
-
-    /// The keys the switch shows for `state` (main tables and staged batch, not deleted).
-    pub fn switch_keys(&self, state: u32) -> Vec<Vec<u64>> {
-        let Some(m) = self.maps.get(&state) else {
-            return Vec::new();
-        };
-        let mut out: Vec<Vec<u64>> = m
-            .on_main
-            .keys()
-            .filter(|k| m.staged_at(k).is_none())
-            .map(|k| k.to_vec())
-            .collect();
-        out.extend(
-            m.staged
-                .iter()
-                .filter(|(_, v)| v.is_some())
-                .map(|(k, _)| k.to_vec()),
-        );
-        out
-    }
-
-    /// Entries the switch's main tables can hold for `state`.
-    pub fn table_size(&self, state: u32) -> u64 {
-        self.maps.get(&state).map_or(0, |m| m.size)
-    }
-
-    /// Keeps `key` of `state` on the server only from now on: packets that need it are
-    /// probed out of the switch, though the switch may still hold it (a partial map's
-    /// eviction drains it before deleting it, [`crate::partial`]). Whether it was not.
-    pub fn mark_server_only(&mut self, state: u32, key: &[u64]) -> bool {
-        self.maps
-            .get_mut(&state)
-            .is_some_and(|m| m.server_only.insert(Words::new(key)))
-    }
-
-    /// Removes `keys` of `state` from the switch in one atomic batch (a partial map's
-    /// eviction); they stay in the primary copy and are server-only afterwards.
-    pub fn evict(
-        &mut self,
-        cp: &mut dyn ControlPlane,
-        state: u32,
-        keys: &[Vec<u64>],
-    ) -> Result<usize, OffloadError> {
-        let changes: Vec<Change> = keys
-            .iter()
-            .map(|k| Change {
-                state,
-                key: k.clone(),
-                value: None,
-            })
-            .collect();
-        let r = self.publish(cp, &changes);
-        for k in keys {
-            self.mark_server_only(state, k);
-        }
-        r
-    }
-
-    /// Installs server-only `keys` of `state` on the switch with their values in the primary
-    /// copy, in one atomic batch (a partial map's promotion); a key leaves the server-only
-    /// set once staged. Returns the entries that reached the switch (room permitting).
-    pub fn promote(
-        &mut self,
-        cp: &mut dyn ControlPlane,
-        primary: &Primary,
-        state: u32,
-        keys: &[Vec<u64>],
-    ) -> Result<usize, OffloadError> {
-        let changes: Vec<Change> = keys
-            .iter()
-            .filter_map(|k| {
-                primary.map_value_ref(state, k).map(|v| Change {
-                    state,
-                    key: k.clone(),
-                    value: Some(v.to_vec()),
-                })
-            })
-            .collect();
-        self.publish(cp, &changes)
     }
 
     /// Entries the main tables of a map will hold once the staged batch is retired.
