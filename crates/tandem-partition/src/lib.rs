@@ -113,6 +113,10 @@ pub struct PartitionOptions {
     /// Maps kept whole on the server with a hot subset on the switch ([`partial`]): name →
     /// switch entries (`None`: a tenth of the capacity).
     pub partial: BTreeMap<String, Option<u64>>,
+    /// Also make partial every exact-match map that alone exceeds the profile's SRAM, sized
+    /// to a quarter of it ([`partial::auto_partial`]); one the plan cannot keep on the switch
+    /// stays whole on the server.
+    pub auto_partial: bool,
 }
 
 impl Default for PartitionOptions {
@@ -123,6 +127,7 @@ impl Default for PartitionOptions {
             max_splits: 4,
             split_max_insts: 400,
             partial: BTreeMap::new(),
+            auto_partial: false,
         }
     }
 }
@@ -215,7 +220,13 @@ pub fn partition_with(
     options: &PartitionOptions,
 ) -> Result<Plan, PartitionError> {
     let mut ctx = labels::Context::new(module, info, profile);
-    let partial = partial::resolve(module, &options.partial)?;
+    let mut partial = partial::resolve(module, &options.partial)?;
+    let auto = if options.auto_partial {
+        partial::auto_partial(module, profile, &partial)
+    } else {
+        BTreeMap::new()
+    };
+    partial.extend(auto.iter().map(|(k, v)| (k.clone(), *v)));
     for (name, n) in &partial {
         if let Some(sid) = module.state_by_name(name) {
             ctx.switch_entries[sid.as_u32() as usize] = Some(*n);
@@ -229,7 +240,19 @@ pub fn partition_with(
     moves += refine::fit_transfer(&ctx, &mut lab);
     let ev = evaluate::evaluate(&ctx, &lab);
     let mut plan = build::build_plan(&ctx, &lab, &ev, moves);
+    partial.retain(|name, _| !auto.contains_key(name));
     partial::mark_partial(&mut plan, module, profile, &partial)?;
+    // An automatic candidate the plan could not keep on the switch (or whose sketch does not
+    // fit) stays whole on the server.
+    for (name, n) in &auto {
+        if partial::eligible(&plan, name) {
+            let mut with = plan.clone();
+            let one = BTreeMap::from([(name.clone(), *n)]);
+            if partial::mark_partial(&mut with, module, profile, &one).is_ok() {
+                plan = with;
+            }
+        }
+    }
     let r = &plan.resources;
     for (what, u) in [
         ("transfer header bytes", r.transfer_header),

@@ -82,6 +82,49 @@ pub fn resolve(
     Ok(out)
 }
 
+/// Exact-match maps not requested in `explicit` whose whole table alone exceeds the
+/// profile's SRAM (`PartitionOptions::auto_partial`): name → the entries that fit in a
+/// quarter of the SRAM (at least one).
+pub fn auto_partial(
+    module: &Module,
+    profile: &TargetProfile,
+    explicit: &BTreeMap<String, u64>,
+) -> BTreeMap<String, u64> {
+    let Some(blocks) = profile.total_sram_blocks() else {
+        return BTreeMap::new();
+    };
+    let budget_bits = blocks * profile.sram_block_bits;
+    let mut out = BTreeMap::new();
+    for (_, obj) in module.states.iter() {
+        let (StateKind::HashMap { capacity, .. } | StateKind::ExpiringMap { capacity, .. }) =
+            obj.kind
+        else {
+            continue;
+        };
+        let Some((key, value)) = obj.kind.map_layouts() else {
+            continue;
+        };
+        let per_entry = (crate::build::layout_bits(key) + crate::build::layout_bits(value)).max(1);
+        if explicit.contains_key(&obj.name) || capacity * per_entry <= budget_bits {
+            continue;
+        }
+        out.insert(
+            obj.name.clone(),
+            (budget_bits / 4 / per_entry).clamp(1, capacity),
+        );
+    }
+    out
+}
+
+/// Whether `plan` looks map `name` up on the switch exactly once (what a partial map needs).
+pub fn eligible(plan: &Plan, name: &str) -> bool {
+    plan.states.iter().any(|s| {
+        s.name == name
+            && matches!(s.placement, Placement::Replicated | Placement::SwitchTable)
+            && s.switch_accesses.len() == 1
+    })
+}
+
 /// Marks the maps in `sizes` (from [`resolve`]: name → switch entries) partial in `plan`.
 /// Errors name the map and why it cannot be partial.
 pub fn mark_partial(

@@ -114,3 +114,38 @@ fn memory_is_planned_for_the_partial_size() {
         part.resources.sram_blocks
     );
 }
+
+#[test]
+fn maps_too_large_for_the_profile_become_partial_when_asked() {
+    // 12 SRAM blocks in all: MiniLB's 65,536-entry map (24 blocks) exceeds them alone.
+    let mut p = TargetProfile::builtin("tofino1").unwrap();
+    p.sram_blocks_per_stage = Some(1);
+    let m = common::golden("minilb");
+    let plan = |auto_partial: bool| {
+        let opts = PartitionOptions {
+            auto_partial,
+            split_joins: false,
+            ..PartitionOptions::default()
+        };
+        partition_with(&m, &compute_deps(&m), &p, &opts).unwrap()
+    };
+    let st = |pl: &Plan| pl.states.iter().find(|s| s.name == "map").unwrap().clone();
+    assert_eq!(st(&plan(false)).placement, Placement::Server);
+    let auto = plan(true);
+    let s = st(&auto);
+    assert_eq!(s.placement, Placement::Replicated);
+    // A quarter of 12 blocks of 128 Kbit, 48 bits per entry.
+    assert_eq!(s.partial.unwrap().switch_entries, 12 * 131_072 / 4 / 48);
+    assert!(auto.resources.sram_blocks.fits());
+    // On tofino1 the map fits whole: nothing changes.
+    let t1 = TargetProfile::builtin("tofino1").unwrap();
+    let opts = PartitionOptions {
+        auto_partial: true,
+        ..PartitionOptions::default()
+    };
+    let whole = partition_with(&m, &compute_deps(&m), &t1, &PartitionOptions::default()).unwrap();
+    assert_eq!(
+        partition_with(&m, &compute_deps(&m), &t1, &opts).unwrap(),
+        whole
+    );
+}

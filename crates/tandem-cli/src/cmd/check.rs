@@ -60,6 +60,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &PartitionOptions {
             split_joins: !args.no_split_joins,
             partial: args.partial.parse()?,
+            auto_partial: args.partial.partial_auto,
             ..PartitionOptions::default()
         },
         &P4Options {

@@ -42,6 +42,10 @@ pub struct PartialArgs {
     /// (docs/runtime.md, "Partial maps").
     #[arg(long, value_name = "MAP[=N]")]
     pub partial: Vec<String>,
+    /// Also make partial every exact-match map that alone exceeds the profile's SRAM (its
+    /// switch table sized to a quarter of the SRAM).
+    #[arg(long)]
+    pub partial_auto: bool,
 }
 
 impl PartialArgs {
@@ -110,6 +114,7 @@ pub fn partition_nf(
     let options = tandem_partition::PartitionOptions {
         split_joins,
         partial: partial.parse()?,
+        auto_partial: partial.partial_auto,
         ..Default::default()
     };
     tandem_partition::partition_module(&module, profile, &options)
