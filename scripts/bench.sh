@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # `make bench`: every example NF × the enterprise and datamining workloads through
 # `tandem bench` (baseline vs offloaded on the same trace; callgrind counts), the switch
-# engine on its built-in programs, then BENCHMARKS.md and docs/bench/*.svg.
+# engine on its built-in programs, a partial map under Zipf traffic (`tandem bench-partial`),
+# then BENCHMARKS.md and docs/bench/*.svg.
 # Usage: scripts/bench.sh      (needs `cargo build --release`; FLOWS, OUT, PROFILE,
 #        NFS, WORKLOADS, EXTRA override the defaults below)
 set -euo pipefail
@@ -25,8 +26,13 @@ for nf in $NFS; do
     results+=("$OUT/$nf-$w/bench.json")
   done
 done
+echo "== partial maps (MiniLB's map: 240 switch entries, Zipf 0.8/0.9/1.1) =="
+"$TANDEM" bench-partial examples/nfs/minilb/minilb.cc --profile "$PROFILE" --map map \
+  --entries 240 --alphas 0.8,0.9,1.1 --workload datamining --flows 20000 --plan lb \
+  --packets 600000 --every 200 --json "$OUT/partial-minilb.json"
 echo "== switch engine =="
 "$TANDEM" switch bench --seconds 2 --json "$OUT/engine.json"
 "$TANDEM" bench-report "${results[@]}" --engine "$OUT/engine.json" \
   --notes docs/bench/notes.md --output BENCHMARKS.md --figures docs/bench --force \
+  --partial "$OUT/partial-minilb.json" \
   --command "make bench    # scripts/bench.sh: FLOWS=$FLOWS PROFILE=$PROFILE"

@@ -30,6 +30,7 @@
 
 pub mod callgrind;
 pub mod measure;
+pub mod partial;
 pub mod plot;
 pub mod report;
 

@@ -229,3 +229,81 @@ pub fn fast_path_by_flow_size(results: &[BenchResult], path: &Path) -> Result<()
         Ok(())
     })
 }
+
+/// Lines: the server's share of packets per rebalance interval over the run, one line per
+/// Zipf exponent and hotness (promotion solid, none dashed by colour pairs), one panel per
+/// partial-map benchmark.
+pub fn partial_server_share(
+    benches: &[crate::partial::PartialBench],
+    path: &Path,
+) -> Result<(), BenchError> {
+    let width = 620 * benches.len().max(1) as u32;
+    let root = SVGBackend::new(path, (width, 440)).into_drawing_area();
+    root.fill(&WHITE).map_err(err)?;
+    let panels = root.split_evenly((1, benches.len().max(1)));
+    for (b, panel) in benches.iter().zip(panels.iter()) {
+        let right = b
+            .runs
+            .iter()
+            .flat_map(|r| r.series.iter().map(|p| p.0))
+            .max()
+            .unwrap_or(1)
+            .max(1) as f64;
+        let mut chart = ChartBuilder::on(panel)
+            .caption(
+                format!("{} `{}`: {} switch entries", b.nf, b.map, b.switch_entries),
+                ("sans-serif", 18),
+            )
+            .margin(12)
+            .x_label_area_size(40)
+            .y_label_area_size(60)
+            .build_cartesian_2d(0.0..right, (0.01f64..100.0).log_scale())
+            .map_err(err)?;
+        chart
+            .configure_mesh()
+            .x_label_formatter(&|v| format!("{:.0}k", v / 1000.0))
+            .y_label_formatter(&|v| number(*v))
+            .x_desc("packets")
+            .y_desc("% of packets on the server (log)")
+            .draw()
+            .map_err(err)?;
+        let mut alphas: Vec<f64> = b.runs.iter().map(|r| r.alpha).collect();
+        alphas.sort_by(f64::total_cmp);
+        alphas.dedup();
+        for r in &b.runs {
+            let i = alphas.iter().position(|a| *a == r.alpha).unwrap_or(0);
+            let color = Palette99::pick(i).to_rgba();
+            let style = if r.hotness == "off" {
+                color.mix(0.45).stroke_width(1)
+            } else {
+                color.stroke_width(2)
+            };
+            let points: Vec<(f64, f64)> = r
+                .series
+                .iter()
+                .map(|&(x, s)| (x as f64, (100.0 * s).max(0.01)))
+                .collect();
+            chart
+                .draw_series(LineSeries::new(points, style))
+                .map_err(err)?
+                .label(format!(
+                    "α {} {}",
+                    r.alpha,
+                    if r.hotness == "off" {
+                        "no promotion"
+                    } else {
+                        "count-min promotion"
+                    }
+                ))
+                .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));
+        }
+        chart
+            .configure_series_labels()
+            .position(SeriesLabelPosition::UpperRight)
+            .background_style(WHITE.mix(0.8))
+            .border_style(BLACK)
+            .draw()
+            .map_err(err)?;
+    }
+    root.present().map_err(err)
+}

@@ -28,6 +28,8 @@ pub struct ReportInputs {
     pub notes: Option<String>,
     /// How the whole file was produced.
     pub command: String,
+    /// Partial-map benchmarks (`tandem bench-partial`).
+    pub partial: Vec<crate::partial::PartialBench>,
 }
 
 /// The goals the benchmark is held to.
@@ -55,7 +57,12 @@ fn status(met: bool) -> &'static str {
     }
 }
 
-fn goals(results: &[BenchResult], engine: &[EngineRate], out: &mut String) {
+fn goals(
+    results: &[BenchResult],
+    engine: &[EngineRate],
+    partial_goals: &[[String; 4]],
+    out: &mut String,
+) {
     let _ = writeln!(out, "## Goals\n");
     let _ = writeln!(
         out,
@@ -118,6 +125,9 @@ fn goals(results: &[BenchResult], engine: &[EngineRate], out: &mut String) {
                 .unwrap_or_default(),
             status(best >= GOAL_ENGINE_MPPS)
         );
+    }
+    for [g, t, m, st] in partial_goals {
+        let _ = writeln!(out, "| {g} | {t} | {m} | {st} |");
     }
     let unequal: Vec<String> = results
         .iter()
@@ -231,7 +241,8 @@ pub fn markdown(results: &[BenchResult], inputs: &ReportInputs) -> String {
          - **outputs equal**: every port's output multiset equal to the baseline's (a digest; \
          `tandem check` compares byte by byte and explains differences).\n"
     );
-    goals(results, &inputs.engine, &mut out);
+    let (partial_md, partial_goals) = crate::partial::markdown(&inputs.partial);
+    goals(results, &inputs.engine, &partial_goals, &mut out);
     let mut workloads: Vec<&str> = Vec::new();
     for r in results {
         if !workloads.contains(&r.workload.as_str()) {
@@ -243,6 +254,17 @@ pub fn markdown(results: &[BenchResult], inputs: &ReportInputs) -> String {
         workload_table(w, &rs, &mut out);
     }
     compile_table(results, &mut out);
+    if !inputs.partial.is_empty() {
+        out.push_str(
+            "## Partial maps under Zipf traffic\n\n`tandem bench-partial`: the switch holds a few \
+             of a map's entries (the server all of them), flows draw their address pair with Zipf \
+             popularity, and the runtime promotes hot entries (count-min sketch on the switch, \
+             the server's counts) or does not; both run on the same trace through `tandem check`. \
+             *Server share*: packets the server handled (server partition or whole NF); \
+             *after warm-up*: the second half of the packets.\n\n",
+        );
+        out.push_str(&partial_md);
+    }
     if !inputs.engine.is_empty() {
         let _ = writeln!(
             out,

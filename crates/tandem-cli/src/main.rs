@@ -52,6 +52,9 @@ enum Command {
     Bench(cmd::bench::Args),
     /// Write BENCHMARKS.md and the figures from `tandem bench` results.
     BenchReport(cmd::bench::ReportArgs),
+    /// A partial map under Zipf traffic: count-min promotion and none, side by side, each
+    /// checked against the original NF.
+    BenchPartial(cmd::bench_partial::Args),
     /// The process `tandem bench` counts instructions of under callgrind.
     #[command(hide = true)]
     BenchWorker(cmd::bench::WorkerArgs),
@@ -111,6 +114,7 @@ fn main() {
         Command::Check(a) => cmd::check::run(a),
         Command::Bench(a) => cmd::bench::run(a),
         Command::BenchReport(a) => cmd::bench::report(a),
+        Command::BenchPartial(a) => cmd::bench_partial::run(a),
         Command::BenchWorker(a) => cmd::bench::worker(a),
         Command::FuzzNfs(a) => cmd::fuzz::run(a),
         Command::Explain(a) => cmd::lift::explain(a),

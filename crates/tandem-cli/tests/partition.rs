@@ -87,7 +87,7 @@ fn partition_prints_the_report_and_writes_plan_and_dot() {
         .starts_with("digraph"));
     let shown = tandem(&["partition", MINILB, "--profile", "bmv2", "--show-plan"]);
     assert!(shown.status.success());
-    assert!(String::from_utf8_lossy(&shown.stdout).contains("\"version\": 2"));
+    assert!(String::from_utf8_lossy(&shown.stdout).contains("\"version\": 3"));
     std::fs::remove_dir_all(&dir).ok();
 }
 
@@ -141,4 +141,30 @@ fn partition_splits_joins_by_default() {
             tandem_partition::Partition::Post
         ]
     );
+}
+
+#[test]
+fn partial_maps_on_the_command_line() {
+    let out = tandem(&["partition", MINILB, "--partial", "map=64", "--show-plan"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("\"switch_entries\": 64"), "{stdout}");
+    for (spec, want) in [
+        (
+            "map=lots",
+            "--partial map=lots: `lots` is not a number of entries",
+        ),
+        ("=5", "give a map name"),
+        ("backends", "--partial backends: a vector cannot be partial"),
+        ("nosuch", "--partial nosuch: no state object of this name"),
+    ] {
+        let out = tandem(&["partition", MINILB, "--partial", spec]);
+        assert!(!out.status.success(), "{spec}");
+        let err = String::from_utf8_lossy(&out.stderr);
+        assert!(err.contains(want), "{spec}: {err}");
+    }
 }

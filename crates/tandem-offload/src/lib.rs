@@ -22,6 +22,7 @@ pub mod control;
 pub mod fallback;
 mod meters;
 pub mod net;
+pub mod partial;
 pub mod primary;
 pub mod server;
 pub mod sync;

@@ -51,6 +51,8 @@ use crate::meters::MeterSync;
 use crate::primary::{Primary, Touched};
 use crate::OffloadError;
 
+mod partial;
+
 /// One desired change to the switch's copy of a map: the key's new value, or `None` to
 /// remove it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -858,6 +860,12 @@ impl SyncEngine {
     /// Whether the switch copies must be rebuilt before the next batch.
     pub fn needs_resync(&self) -> bool {
         self.needs_resync
+    }
+
+    /// Makes the next commit rebuild every switch copy from the primary copy (a request of a
+    /// partial map's rebalance failed for good: what the switch holds is not known).
+    pub fn request_resync(&mut self) {
+        self.needs_resync = true;
     }
 
     /// Rebuilds every switch copy from the primary copy: clears the flag, the write-back

@@ -33,6 +33,7 @@ use tandem_traffic::TracePacket;
 use crate::codec::TransferCodec;
 use crate::control::{ControlPlane, ControlWrap, RetryPolicy, SwitchControl};
 use crate::fallback::walk;
+use crate::partial::{PartialMaps, PartialOptions, PartialStats};
 use crate::primary::{Primary, Touched};
 use crate::server::{compile_server, ServerLib};
 use crate::sync::{SyncEngine, SyncStats};
@@ -194,6 +195,10 @@ pub struct RunStats {
     pub server_ns: u64,
     /// State synchronisation.
     pub sync: SyncStats,
+    /// Partial maps: rebalances, promotions, evictions and samples over time (absent when
+    /// the program has none).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub partial: Option<PartialStats>,
 }
 
 impl RunStats {
@@ -216,6 +221,8 @@ pub struct RunOptions {
     /// off where it counts the server's instructions, so the stopwatch is not counted as
     /// server work.
     pub time_server: bool,
+    /// Partial maps: hotness, promotion and eviction ([`crate::partial`]).
+    pub partial: PartialOptions,
 }
 
 impl Default for RunOptions {
@@ -224,6 +231,7 @@ impl Default for RunOptions {
             cache_dir: tandem_host::build::default_cache_dir(),
             retry: RetryPolicy::default(),
             time_server: true,
+            partial: PartialOptions::default(),
         }
     }
 }
@@ -249,6 +257,10 @@ pub struct ServerHost {
     held: Option<Vec<u8>>,
     /// Timer ticks ([`ServerHost::tick`]): what they need and whether one is held.
     timer: tick::TimerSync,
+    /// Partial maps and their rebalancing (`None`: the program has none).
+    partial: Option<PartialMaps>,
+    /// The partial maps' keys the last probed packet looks up.
+    probed: Vec<(u32, Vec<u64>)>,
     /// Per-packet buffers, reused: transfer-header values in and out, the packet as the NF
     /// sees it, the frame going back.
     input: Vec<u64>,
@@ -285,8 +297,11 @@ impl ServerHost {
         sync.policy = options.retry;
         sync.install(cp.as_mut(), &primary)?;
         let timer = tick::TimerSync::new(&module, &server)?;
+        let partial = PartialMaps::new(&module, &bundle.manifest, options.partial.clone())?;
         Ok(ServerHost {
             timer,
+            partial,
+            probed: Vec::new(),
             module,
             codec,
             server,
@@ -395,10 +410,59 @@ impl ServerHost {
         );
         self.primary.store.clock_ns = clock;
         let probe = probe?;
-        Ok(probe
-            .keys
-            .iter()
-            .any(|(s, k)| self.sync.is_server_only(*s, k)))
+        let mut whole = false;
+        if let Some(p) = self.partial.as_ref() {
+            self.probed.clear();
+            self.probed
+                .extend(probe.keys.iter().filter(|(s, _)| p.is_partial(*s)).cloned());
+        }
+        for (s, k) in &probe.keys {
+            if self.sync.is_server_only(*s, k) {
+                whole = true;
+                if let Some(p) = self.partial.as_mut() {
+                    p.count_server_hit(*s, k);
+                }
+            }
+        }
+        Ok(whole)
+    }
+
+    /// Counts a packet for the partial maps' rebalancing (`server`: the server handled it);
+    /// true when a rebalance is due ([`ServerHost::rebalance`]).
+    pub fn count_partial_packet(&mut self, server: bool) -> bool {
+        self.partial
+            .as_mut()
+            .is_some_and(|p| p.count_packet(server))
+    }
+
+    /// Rebalances the partial maps: promotion and eviction in atomic batches
+    /// ([`crate::partial`]); `packets`: packets so far (for the samples).
+    pub fn rebalance(&mut self, packets: u64) -> Result<(), OffloadError> {
+        let Some(p) = self.partial.as_mut() else {
+            return Ok(());
+        };
+        let t0 = self.time_server.then(Instant::now);
+        let r = p.rebalance(
+            &mut self.sync,
+            self.cp.as_mut(),
+            &self.primary,
+            packets,
+            &self.probed,
+        );
+        self.probed.clear();
+        self.add_server_time(t0);
+        r
+    }
+
+    /// Whether the program has partial maps (every packet is probed: the probe counts the
+    /// server-only keys' packets and names the keys of the packet in flight).
+    pub fn has_partial(&self) -> bool {
+        self.partial.is_some()
+    }
+
+    /// The partial maps' counters (`None`: the program has none).
+    pub fn partial_stats(&self) -> Option<&PartialStats> {
+        self.partial.as_ref().map(PartialMaps::stats)
     }
 
     fn add_server_time(&mut self, t0: Option<Instant>) {
@@ -496,6 +560,8 @@ pub struct Offloaded {
     /// A packet waiting for a held timer tick, with the ticks still due before it
     /// ([`Offloaded::retry_held`] runs them).
     after_tick: Option<(tandem_host::host::Ticks, TracePacket)>,
+    /// A rebalance of the partial maps is due before the next packet enters the switch.
+    rebalance_due: bool,
 }
 
 impl Offloaded {
@@ -525,6 +591,7 @@ impl Offloaded {
             last_ts_ns: 0,
             clock: tandem_host::host::TickClock::new(bundle.module.timer_interval_ns()),
             after_tick: None,
+            rebalance_due: false,
         })
     }
 
@@ -549,6 +616,7 @@ impl Offloaded {
         let mut s = self.stats.clone();
         s.sync = self.host.sync_stats();
         s.server_ns = self.host.server_ns();
+        s.partial = self.host.partial_stats().cloned();
         s
     }
 
@@ -583,7 +651,10 @@ impl Offloaded {
 
     fn run_packet(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
         self.stats.packets += 1;
+        let before = self.stats.via_server + self.stats.whole_on_server + self.stats.runts;
         let verdict = self.process_inner(pkt)?;
+        let after = self.stats.via_server + self.stats.whole_on_server + self.stats.runts;
+        self.rebalance_due = self.host.count_partial_packet(after > before);
         match &verdict {
             Verdict::Send { port, .. } => *self.stats.out_per_port.entry(*port).or_default() += 1,
             Verdict::Drop => self.stats.dropped += 1,
@@ -598,7 +669,15 @@ impl Offloaded {
             self.stats.runts += 1;
             return self.host.whole_on_server(pkt);
         }
-        if self.host.has_server_only() && self.host.needs_whole_run(pkt)? {
+        let whole = (self.host.has_server_only() || self.host.has_partial())
+            && self.host.needs_whole_run(pkt)?;
+        if self.rebalance_due {
+            // Between the probe and the switch: this packet is in flight while keys are
+            // promoted and evicted (the eviction's drain keeps it correct).
+            self.rebalance_due = false;
+            self.host.rebalance(self.stats.packets - 1)?;
+        }
+        if whole {
             self.stats.whole_on_server += 1;
             return self.host.whole_on_server(pkt);
         }

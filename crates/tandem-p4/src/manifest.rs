@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The `manifest.json` format version.
-pub const MANIFEST_VERSION: u32 = 3;
+pub const MANIFEST_VERSION: u32 = 4;
 
 /// P4Runtime id prefixes (`p4/config/v1/p4types.proto`, `P4Ids.Prefix`).
 pub const PREFIX_ACTION: u32 = 0x01;
@@ -153,6 +153,23 @@ pub struct StateMap {
     /// The meter array holding it (meters); absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub meters: Vec<String>,
+    /// A partial map: the switch table holds a hot subset of the entries; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<PartialMap>,
+}
+
+/// How the switch holds a partial map (the plan's `states[].partial`).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartialMap {
+    /// Entries the main table holds.
+    pub switch_entries: u64,
+    /// The count-min sketch's register arrays, one per row (32-bit counters).
+    pub sketch: Vec<String>,
+    /// Counters per row (a power of two).
+    pub sketch_width: u64,
+    /// The hash of each row: over the row number (8 bits) then the key fields at their
+    /// widths, big-endian (`crc32`), modulo `sketch_width`.
+    pub sketch_hash: String,
 }
 
 /// One field of the transfer header.

@@ -431,7 +431,11 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
         } else {
             1
         };
-        let (bits, is_map, ageing) = state_shape(p, &obj.kind);
+        let (mut bits, is_map, ageing) = state_shape(p, &obj.kind);
+        if let (Some(n), Some(cap)) = (ctx.switch_entries[sid.index()], obj.kind.map_capacity()) {
+            // A partial map: the switch table holds n of the capacity's entries.
+            bits = (bits / cap.max(1)) * n.min(cap);
+        }
         let blocks = bits.div_ceil(p.sram_block_bits).max(1) * u64::from(copies);
         out.sram += blocks;
         let tcam = tcam_blocks(&obj.kind) * u64::from(copies);
@@ -482,6 +486,7 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
             tcam_blocks: tcam,
             ageing: ageing && !sw.is_empty(),
             revalidate,
+            partial: None,
         });
     }
     out

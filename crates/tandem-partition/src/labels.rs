@@ -170,6 +170,9 @@ pub(crate) struct Context<'a> {
     pub module: &'a Module,
     pub info: &'a DepInfo,
     pub profile: &'a TargetProfile,
+    /// Entries the switch table of each state holds when less than its capacity (partial
+    /// maps, [`crate::partial`]): memory is planned for that many.
+    pub switch_entries: Vec<Option<u64>>,
     pub n: usize,
     /// State access of each statement.
     pub access: Vec<Option<StateAccess>>,
@@ -404,6 +407,7 @@ impl<'a> Context<'a> {
                 })
                 .collect();
         Context {
+            switch_entries: vec![None; module.states.len()],
             relayouts,
             header_stmts,
             ctrl_closure,

@@ -52,6 +52,7 @@ mod explain;
 pub mod html;
 pub mod labels;
 pub mod ops;
+pub mod partial;
 mod plan;
 mod profile;
 pub mod refine;
@@ -68,6 +69,8 @@ pub use profile::{parse_profile, MatchKind, ProfileError, StageCosts, TargetProf
 pub use report::{report, report_for, report_with_source, write_dot};
 pub use split::split_server_joins;
 pub use verify::verify_plan;
+
+use std::collections::BTreeMap;
 
 use tandem_analysis::DepInfo;
 use tandem_ir::Module;
@@ -87,6 +90,14 @@ pub enum PartitionError {
     /// A `plan.json` that cannot be read.
     #[error("bad plan: {0}")]
     BadPlan(String),
+    /// A map asked to be partial (`--partial`) that cannot be.
+    #[error("--partial {state}: {reason}")]
+    Partial {
+        /// The state object.
+        state: String,
+        /// Why.
+        reason: String,
+    },
 }
 
 /// Knobs of the partitioner.
@@ -102,6 +113,13 @@ pub struct PartitionOptions {
     /// A split copies at most this many instructions, and the module grows to at most
     /// twice its size.
     pub split_max_insts: usize,
+    /// Maps kept whole on the server with a hot subset on the switch ([`partial`]): name →
+    /// switch entries (`None`: a tenth of the capacity).
+    pub partial: BTreeMap<String, Option<u64>>,
+    /// Also make partial every exact-match map that alone exceeds the profile's SRAM, sized
+    /// to a quarter of it ([`partial::auto_partial`]); one the plan cannot keep on the switch
+    /// stays whole on the server.
+    pub auto_partial: bool,
 }
 
 impl Default for PartitionOptions {
@@ -111,6 +129,8 @@ impl Default for PartitionOptions {
             split_joins: true,
             max_splits: 4,
             split_max_insts: 400,
+            partial: BTreeMap::new(),
+            auto_partial: false,
         }
     }
 }
@@ -202,7 +222,19 @@ pub fn partition_with(
     profile: &TargetProfile,
     options: &PartitionOptions,
 ) -> Result<Plan, PartitionError> {
-    let ctx = labels::Context::new(module, info, profile);
+    let mut ctx = labels::Context::new(module, info, profile);
+    let mut partial = partial::resolve(module, &options.partial)?;
+    let auto = if options.auto_partial {
+        partial::auto_partial(module, profile, &partial)
+    } else {
+        BTreeMap::new()
+    };
+    partial.extend(auto.iter().map(|(k, v)| (k.clone(), *v)));
+    for (name, n) in &partial {
+        if let Some(sid) = module.state_by_name(name) {
+            ctx.switch_entries[sid.as_u32() as usize] = Some(*n);
+        }
+    }
     let mut lab = ctx.initial();
     ctx.fixpoint(&mut lab);
     let mut moves = refine::trim_stages(&ctx, &mut lab);
@@ -210,7 +242,20 @@ pub fn partition_with(
     moves += refine::fit_memory(&ctx, &mut lab);
     moves += refine::fit_transfer(&ctx, &mut lab);
     let ev = evaluate::evaluate(&ctx, &lab);
-    let plan = build::build_plan(&ctx, &lab, &ev, moves);
+    let mut plan = build::build_plan(&ctx, &lab, &ev, moves);
+    partial.retain(|name, _| !auto.contains_key(name));
+    partial::mark_partial(&mut plan, module, profile, &partial)?;
+    // An automatic candidate the plan could not keep on the switch (or whose sketch does not
+    // fit) stays whole on the server.
+    for (name, n) in &auto {
+        if partial::eligible(&plan, name) {
+            let mut with = plan.clone();
+            let one = BTreeMap::from([(name.clone(), *n)]);
+            if partial::mark_partial(&mut with, module, profile, &one).is_ok() {
+                plan = with;
+            }
+        }
+    }
     let r = &plan.resources;
     for (what, u) in [
         ("transfer header bytes", r.transfer_header),

@@ -5,7 +5,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The `plan.json` format version.
-pub const PLAN_VERSION: u32 = 2;
+pub const PLAN_VERSION: u32 = 3;
 
 /// The EtherType of the transfer header (IEEE 802 local experimental).
 pub const TRANSFER_ETHERTYPE: u16 = 0x88b5;
@@ -209,6 +209,21 @@ pub struct StatePlacement {
     /// The switch copy may lag the server's primary copy while an update is in flight, so
     /// the server must re-check these reads against its copy before relying on them.
     pub revalidate: Vec<u32>,
+    /// A partial replica ([`crate::partial`]): the server holds every entry, the switch a hot
+    /// subset the runtime chooses. Absent for every other state.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub partial: Option<PartialTable>,
+}
+
+/// How a partial map is split between switch and server ([`crate::partial`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PartialTable {
+    /// Entries the switch table holds (the main table's size).
+    pub switch_entries: u64,
+    /// Rows of the count-min sketch counting the map's lookups on the switch (one hash each).
+    pub sketch_rows: u32,
+    /// Counters per row (a power of two).
+    pub sketch_width: u64,
 }
 
 fn is_zero(x: &u64) -> bool {

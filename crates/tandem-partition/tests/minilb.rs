@@ -181,10 +181,10 @@ fn minilb_explains_every_server_statement_with_a_cpp_line() {
 fn plan_json_round_trips_and_is_versioned() {
     let (_, _, plan) = minilb();
     let json = plan.to_json();
-    assert!(json.contains("\"version\": 2"));
+    assert!(json.contains("\"version\": 3"));
     let back = Plan::from_json(&json).unwrap();
     assert_eq!(back, plan);
-    let bad = json.replacen("\"version\": 2", "\"version\": 99", 1);
+    let bad = json.replacen("\"version\": 3", "\"version\": 99", 1);
     assert!(Plan::from_json(&bad)
         .unwrap_err()
         .to_string()

@@ -34,6 +34,13 @@
 //!   IRC (port 6667) with `NICK`, `USER`, `JOIN`, `PRIVMSG`; SSH (port 22) version banners
 //!   followed by binary bytes; DNS (UDP 53). Other data is pseudo-random bytes from the flow's
 //!   stream. FTP control and DNS flows ignore the sampled size (they are short exchanges).
+//! - **Flow popularity** (`zipf`, off by default). With `zipf = Some(α)` each flow draws a
+//!   rank `r` in `1..=flows` from a Zipf distribution of exponent α (`rand_distr::Zipf`, from
+//!   the flow's own stream) and takes its addresses and server port from identity `r`'s own
+//!   stream instead of its own: flows of one identity share their address pair, so the
+//!   packets of the few popular address pairs dominate (rank `r` carries a share ∝ `r^-α`
+//!   of the flows). Client ports, sizes and content stay per flow. Without the option no draw
+//!   is added, so existing traces are unchanged.
 //!
 //! # Address plans
 //! See [`Plan`].
@@ -197,6 +204,9 @@ pub struct GenOptions {
     pub max_flow_bytes: u64,
     /// Timestamp of the first flow's start.
     pub start_ns: u64,
+    /// Zipf flow popularity: flows draw their address pair from `flows` identities with
+    /// popularity ∝ rank^-α (module docs); `None`: every flow has its own.
+    pub zipf: Option<f64>,
 }
 
 impl Default for GenOptions {
@@ -214,6 +224,7 @@ impl Default for GenOptions {
             mss: 1460,
             max_flow_bytes: 1_000_000,
             start_ns: 0,
+            zipf: None,
         }
     }
 }
@@ -243,6 +254,11 @@ impl GenOptions {
         }
         if self.rtt_ns < 1000 {
             return bad("rtt", "must be at least 1 µs".into());
+        }
+        if let Some(a) = self.zipf {
+            if !(a.is_finite() && a > 0.0 && a <= 10.0) {
+                return bad("zipf", format!("{a} is outside (0, 10]"));
+            }
         }
         Ok(())
     }
@@ -390,6 +406,24 @@ struct Flow {
     vxlan: bool,
     /// The servers' frames carry an 802.1Q tag (plan `vlan`).
     vlan: bool,
+}
+
+/// Salt of the identities' streams (`zipf`), so they differ from the flows' streams.
+const ZIPF_SALT: u64 = 0x5a49_5046_5a49_5046;
+
+/// A Zipf-distributed rank in `1..=n` (exponent `alpha`, checked by `validate`).
+fn zipf_rank(rng: &mut ChaCha8Rng, n: u64, alpha: f64) -> u64 {
+    match rand_distr::Zipf::new(n.max(1), alpha) {
+        Ok(z) => (rng.sample(z) as u64).clamp(1, n.max(1)),
+        Err(_) => 1,
+    }
+}
+
+/// The stream identity `rank` draws its addresses from.
+fn identity_rng(opts: &GenOptions, rank: u64) -> ChaCha8Rng {
+    let mut id = ChaCha8Rng::seed_from_u64(opts.seed ^ ZIPF_SALT);
+    id.set_stream(rank);
+    id
 }
 
 fn splitmix64(x: u64) -> u64 {
@@ -837,7 +871,13 @@ impl Flow {
         let udp = rng.gen_bool(opts.udp_share);
         let rst = rng.gen_bool(opts.rst_share);
         let upload = rng.gen_bool(opts.upload_share);
-        let (cip, sip, sport, app) = endpoints(&mut rng, opts.plan, udp);
+        let (cip, sip, sport, app) = match opts.zipf {
+            None => endpoints(&mut rng, opts.plan, udp),
+            Some(alpha) => {
+                let mut id = identity_rng(opts, zipf_rank(&mut rng, opts.flows, alpha));
+                endpoints(&mut id, opts.plan, udp)
+            }
+        };
         let side = |rng: &mut ChaCha8Rng, ip: [u8; 4], port: u16, inside: bool| Side {
             ip,
             port,

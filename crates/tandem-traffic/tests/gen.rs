@@ -433,3 +433,95 @@ fn flow_indices_name_each_packets_flow() {
     }
     assert_eq!(conn.len(), 60);
 }
+
+/// Packets per (source, destination) IPv4 address pair, most popular first.
+fn pair_counts(pkts: &[TracePacket]) -> Vec<u64> {
+    let mut by: HashMap<[u8; 8], u64> = HashMap::new();
+    for p in pkts {
+        let d = &p.data;
+        if d.len() >= 34 && d[12..14] == [0x08, 0x00] {
+            let (a, b) = (&d[26..30], &d[30..34]);
+            // Both directions of a pair count together.
+            let mut k = [0u8; 8];
+            let (lo, hi) = if a <= b { (a, b) } else { (b, a) };
+            k[..4].copy_from_slice(lo);
+            k[4..].copy_from_slice(hi);
+            *by.entry(k).or_default() += 1;
+        }
+    }
+    let mut v: Vec<u64> = by.into_values().collect();
+    v.sort_unstable_by(|a, b| b.cmp(a));
+    v
+}
+
+/// FNV-1a over every packet's time, port and bytes.
+fn digest(pkts: &[TracePacket]) -> u64 {
+    let mut h = 0xcbf2_9ce4_8422_2325u64;
+    for p in pkts {
+        for b in p
+            .ts_ns
+            .to_le_bytes()
+            .iter()
+            .chain(&p.port.to_le_bytes())
+            .chain(&p.data)
+        {
+            h = (h ^ u64::from(*b)).wrapping_mul(0x100_0000_01b3);
+        }
+    }
+    h
+}
+
+#[test]
+fn zipf_popularity_concentrates_packets_on_few_address_pairs() {
+    let w = wl("enterprise");
+    let uniform = generate(&w, &opts(Plan::Plain, 400, 3)).unwrap();
+    // Without the option the trace is the one the generator always made (frozen digest).
+    assert_eq!(digest(&uniform), 10_052_036_327_137_321_094);
+    let z = |alpha: f64, seed: u64| {
+        generate(
+            &w,
+            &GenOptions {
+                zipf: Some(alpha),
+                ..opts(Plan::Plain, 400, seed)
+            },
+        )
+        .unwrap()
+    };
+    let z11 = z(1.1, 3);
+    assert_eq!(digest(&z11), digest(&z(1.1, 3)), "deterministic per seed");
+    assert_ne!(digest(&z11), digest(&z(1.1, 4)));
+    for p in &z11 {
+        check_packet(p).unwrap();
+    }
+    let (u, h) = (pair_counts(&uniform), pair_counts(&z11));
+    // Every flow has its own pair without the option; with it, popular pairs repeat.
+    assert!(
+        h.len() * 2 < u.len(),
+        "pairs: zipf {} uniform {}",
+        h.len(),
+        u.len()
+    );
+    let top10 = |v: &[u64]| v.iter().take(10).sum::<u64>() as f64 / v.iter().sum::<u64>() as f64;
+    assert!(
+        top10(&h) > 1.2 * top10(&u),
+        "top-10 share: zipf {:.3} uniform {:.3}",
+        top10(&h),
+        top10(&u)
+    );
+    // A larger exponent concentrates more.
+    let z08 = pair_counts(&z(0.8, 3));
+    assert!(
+        z08.len() > h.len(),
+        "pairs: α 0.8 {} α 1.1 {}",
+        z08.len(),
+        h.len()
+    );
+    for bad in [0.0, -1.0, f64::NAN, 11.0] {
+        let o = GenOptions {
+            zipf: Some(bad),
+            ..opts(Plan::Plain, 10, 1)
+        };
+        let e = generate(&w, &o).unwrap_err().to_string();
+        assert!(e.contains("--zipf"), "{e}");
+    }
+}

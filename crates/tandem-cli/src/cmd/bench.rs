@@ -103,6 +103,9 @@ pub struct ReportArgs {
     /// the results given, so without this an existing file is never touched.
     #[arg(long)]
     pub force: bool,
+    /// `tandem bench-partial --json` files: partial maps under Zipf traffic.
+    #[arg(long, value_name = "FILE")]
+    pub partial: Vec<PathBuf>,
 }
 
 /// report.html beside bench.json: the compiled pair's HTML report with this run's figures
@@ -243,6 +246,7 @@ fn source(a: &Args) -> anyhow::Result<Source> {
                     flows: t.flows,
                     seed: t.seed,
                     plan,
+                    zipf: t.zipf,
                     ..GenOptions::default()
                 },
             )?;
@@ -290,7 +294,10 @@ fn command_line(a: &Args) -> String {
             c += &format!(
                 " --workload {w} --flows {} --seed {} --plan {}",
                 a.traffic.flows, a.traffic.seed, a.traffic.plan
-            )
+            );
+            if let Some(z) = a.traffic.zipf {
+                c += &format!(" --zipf {z}");
+            }
         }
         _ => {}
     }
@@ -559,6 +566,27 @@ pub fn report(a: ReportArgs) -> anyhow::Result<()> {
     tandem_bench::plot::server_work(&results, &work)?;
     let share = a.figures.join("fast_path_by_flow_size.svg");
     tandem_bench::plot::fast_path_by_flow_size(&results, &share)?;
+    let mut partial = Vec::new();
+    for p in &a.partial {
+        let text =
+            std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?;
+        partial.push(
+            serde_json::from_str::<tandem_bench::partial::PartialBench>(&text)
+                .with_context(|| format!("parsing {}", p.display()))?,
+        );
+    }
+    let mut figures = vec![
+        ("server instructions per packet".into(), rel(&work)),
+        ("fast-path share by flow size".into(), rel(&share)),
+    ];
+    if !partial.is_empty() {
+        let f = a.figures.join("partial_server_share.svg");
+        tandem_bench::plot::partial_server_share(&partial, &f)?;
+        figures.push((
+            "partial maps: the server's packet share over time".into(),
+            rel(&f),
+        ));
+    }
     let notes = match &a.notes {
         Some(p) => {
             Some(std::fs::read_to_string(p).with_context(|| format!("reading {}", p.display()))?)
@@ -569,12 +597,10 @@ pub fn report(a: ReportArgs) -> anyhow::Result<()> {
         &results,
         &ReportInputs {
             engine,
-            figures: vec![
-                ("server instructions per packet".into(), rel(&work)),
-                ("fast-path share by flow size".into(), rel(&share)),
-            ],
+            figures,
             notes,
             command: a.command.clone(),
+            partial,
         },
     );
     std::fs::write(&a.output, md).with_context(|| format!("writing {}", a.output.display()))?;

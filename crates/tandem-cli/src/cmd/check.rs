@@ -32,6 +32,10 @@ pub struct Args {
     /// Size switch tables for at most N entries (see `tandem compile --help`).
     #[arg(long, value_name = "N")]
     pub max_table_size: Option<u64>,
+    #[command(flatten)]
+    pub partial: super::partition::PartialArgs,
+    #[command(flatten)]
+    pub promote: super::run::PromoteArgs,
     /// Do not copy join tails (see `tandem partition --help`).
     #[arg(long)]
     pub no_split_joins: bool,
@@ -55,6 +59,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &profile,
         &PartitionOptions {
             split_joins: !args.no_split_joins,
+            partial: args.partial.parse()?,
+            auto_partial: args.partial.partial_auto,
             ..PartitionOptions::default()
         },
         &P4Options {
@@ -85,7 +91,10 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         native,
         &mut packets,
         CheckOptions {
-            run: RunOptions::default(),
+            run: RunOptions {
+                partial: args.promote.options()?,
+                ..RunOptions::default()
+            },
             closed_loop: !args.traffic.open_loop,
             control: None,
             progress: Some(Box::new(move |_| tick.inc(1))),

@@ -51,6 +51,8 @@ pub struct Args {
     /// that do not fit stay on the server and their packets take the slow path.
     #[arg(long, value_name = "N")]
     pub max_table_size: Option<u64>,
+    #[command(flatten)]
+    pub partial: super::partition::PartialArgs,
     /// The NF's configuration (default: the `.toml` next to the source, if any); `tandem
     /// run` runs `configure()` with it.
     #[arg(long, value_name = "FILE")]
@@ -82,7 +84,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let arch = Arch::from_name(&args.target)?;
     let profile = super::partition::load_profile(&args.profile)?;
     let tandem_partition::Partitioned { module, info, plan } =
-        super::partition::partition_nf(&args.nf, &profile, !args.no_split_joins)?;
+        super::partition::partition_nf(&args.nf, &profile, !args.no_split_joins, &args.partial)?;
     let p4 = tandem_p4::generate(
         &plan,
         &module,

@@ -46,6 +46,10 @@ pub struct TrafficArgs {
     /// Address plan (with --workload): plain, nat, lb, endhosts, vxlan or vlan.
     #[arg(short, long, default_value = "plain")]
     pub plan: String,
+    /// Zipf flow popularity (with --workload): flows draw their address pair from --flows
+    /// identities with popularity ∝ rank^-ALPHA, so popular address pairs dominate.
+    #[arg(long, value_name = "ALPHA")]
+    pub zipf: Option<f64>,
     /// Feed the trace as recorded. By default replies are rewritten to the addresses the NF
     /// produced for their flow (closed loop), as real servers behind a NAT or load balancer
     /// would answer.
@@ -68,6 +72,7 @@ impl TrafficArgs {
                     flows: self.flows,
                     seed: self.seed,
                     plan,
+                    zipf: self.zipf,
                     ..GenOptions::default()
                 };
                 Ok(Box::new(Generator::new(&workload, opts)?.map(Ok)))

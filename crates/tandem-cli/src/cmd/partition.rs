@@ -32,6 +32,45 @@ pub struct Args {
     /// Print the NF IR the plan refers to.
     #[arg(long)]
     pub show_ir: bool,
+    #[command(flatten)]
+    pub partial: PartialArgs,
+}
+
+/// Partial maps (`tandem_partition::partial`).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct PartialArgs {
+    /// Keep map MAP whole on the server and its N hottest entries on the switch (default N:
+    /// a tenth of its capacity); repeatable. The runtime promotes and evicts entries
+    /// (docs/runtime.md, "Partial maps").
+    #[arg(long, value_name = "MAP[=N]")]
+    pub partial: Vec<String>,
+    /// Also make partial every exact-match map that alone exceeds the profile's SRAM (its
+    /// switch table sized to a quarter of the SRAM).
+    #[arg(long)]
+    pub partial_auto: bool,
+}
+
+impl PartialArgs {
+    /// Map name → switch entries.
+    pub fn parse(&self) -> anyhow::Result<std::collections::BTreeMap<String, Option<u64>>> {
+        let mut out = std::collections::BTreeMap::new();
+        for spec in &self.partial {
+            let (name, n) = match spec.split_once('=') {
+                Some((m, n)) => (
+                    m,
+                    Some(n.parse::<u64>().map_err(|_| {
+                        anyhow::anyhow!("--partial {spec}: `{n}` is not a number of entries")
+                    })?),
+                ),
+                None => (spec.as_str(), None),
+            };
+            if name.is_empty() {
+                anyhow::bail!("--partial {spec}: give a map name (MAP or MAP=N)");
+            }
+            out.insert(name.to_string(), n);
+        }
+        Ok(out)
+    }
 }
 
 /// A built-in profile by name, or a profile file.
@@ -71,10 +110,13 @@ pub fn partition_nf(
     nf: &std::path::Path,
     profile: &tandem_partition::TargetProfile,
     split_joins: bool,
+    partial: &PartialArgs,
 ) -> anyhow::Result<tandem_partition::Partitioned> {
     let module = load_module(nf)?;
     let options = tandem_partition::PartitionOptions {
         split_joins,
+        partial: partial.parse()?,
+        auto_partial: partial.partial_auto,
         ..Default::default()
     };
     tandem_partition::partition_module(&module, profile, &options)
@@ -84,7 +126,7 @@ pub fn partition_nf(
 pub fn run(args: Args) -> anyhow::Result<()> {
     let profile = load_profile(&args.profile)?;
     let tandem_partition::Partitioned { module, info, plan } =
-        partition_nf(&args.nf, &profile, !args.no_split_joins)?;
+        partition_nf(&args.nf, &profile, !args.no_split_joins, &args.partial)?;
     let plan: Plan = plan;
     if args.show_ir {
         print!("{}", plan.ir);

@@ -4,6 +4,7 @@
 use std::path::{Path, PathBuf};
 
 use anyhow::Context;
+use tandem_offload::partial::{Hotness, PartialOptions};
 use tandem_offload::{Bundle, Offloaded, RunOptions, RunStats};
 
 use crate::cmd::host::{drive, load_nf, write_json, TrafficArgs};
@@ -26,6 +27,38 @@ pub struct Args {
     /// The NF's configuration (default: what nf.json says).
     #[arg(long)]
     pub config: Option<PathBuf>,
+    #[command(flatten)]
+    pub promote: PromoteArgs,
+}
+
+/// How partial maps are rebalanced (`tandem_offload::partial`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct PromoteArgs {
+    /// Hotness of partial maps' entries: `sketch` (the switch's count-min sketch and the
+    /// server's counts) or `off` (no promotion: the switch keeps the entries it took first).
+    #[arg(long, value_name = "HOTNESS", default_value = "sketch")]
+    pub promote: String,
+    /// Rebalance partial maps every N packets.
+    #[arg(long, value_name = "N", default_value_t = 1000)]
+    pub promote_every: u64,
+}
+
+impl PromoteArgs {
+    pub fn options(&self) -> anyhow::Result<PartialOptions> {
+        let hotness = match self.promote.as_str() {
+            "sketch" => Hotness::Sketch,
+            "off" => Hotness::Off,
+            h => anyhow::bail!("--promote {h}: expected `sketch` or `off`"),
+        };
+        if self.promote_every == 0 {
+            anyhow::bail!("--promote-every must be at least 1");
+        }
+        Ok(PartialOptions {
+            hotness,
+            every: self.promote_every,
+            ..PartialOptions::default()
+        })
+    }
 }
 
 /// The configured NF's initial state (configure() on the native build) for a bundle.
@@ -65,7 +98,11 @@ pub fn initial_state(
 pub fn run(args: Args) -> anyhow::Result<()> {
     let bundle = Bundle::load(&args.compiled)?;
     let initial = initial_state(&bundle, args.nf.as_deref(), args.config.as_deref())?;
-    let mut sys = Offloaded::new(&bundle, &initial, &RunOptions::default(), None)?;
+    let options = RunOptions {
+        partial: args.promote.options()?,
+        ..RunOptions::default()
+    };
+    let mut sys = Offloaded::new(&bundle, &initial, &options, None)?;
     let t0 = std::time::Instant::now();
     let files = drive(&args.traffic, args.packets, &args.out_dir, |pkt| {
         Ok(sys.process(pkt)?)
@@ -168,4 +205,44 @@ pub fn print_stats(s: &RunStats) {
         "  server time       {:>10.3} ms  (server partition + synchronisation)",
         s.server_ns as f64 / 1e6
     );
+    if let Some(p) = &s.partial {
+        print_partial(p);
+    }
+}
+
+/// Partial maps: rebalances and, over time, the switch's share of the entries and the
+/// server's share of the packets (at most 12 rows: samples merged evenly).
+fn print_partial(p: &tandem_offload::partial::PartialStats) {
+    println!(
+        "  partial maps      {:>10}  rebalances, {} promoted, {} evicted",
+        p.rebalances, p.promoted, p.evicted
+    );
+    if p.samples.is_empty() {
+        return;
+    }
+    println!(
+        "    {:>10}  {:>14}  {:>14}",
+        "packets", "switch entries", "server packets"
+    );
+    let per = p.samples.len().div_ceil(12);
+    for chunk in p.samples.chunks(per) {
+        let (Some(last), srv, n) = (
+            chunk.last(),
+            chunk.iter().map(|x| x.server_packets).sum::<u64>(),
+            chunk.iter().map(|x| x.interval_packets).sum::<u64>(),
+        ) else {
+            continue;
+        };
+        println!(
+            "    {:>10}  {:>6} {:>6.2}%  {:>13.3}%",
+            last.packets,
+            last.switch_entries,
+            100.0 * last.switch_share(),
+            if n == 0 {
+                0.0
+            } else {
+                100.0 * srv as f64 / n as f64
+            }
+        );
+    }
 }

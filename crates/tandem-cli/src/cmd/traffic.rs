@@ -64,6 +64,10 @@ pub struct GenArgs {
     /// Cap on a flow's size in bytes (0 = no cap; heavy-tailed workloads get very large).
     #[arg(long, default_value_t = 1_000_000)]
     max_flow_bytes: u64,
+    /// Zipf flow popularity: flows draw their address pair from --flows identities with
+    /// popularity ∝ rank^-ALPHA (off by default).
+    #[arg(long, value_name = "ALPHA")]
+    zipf: Option<f64>,
     /// Output file (always pcapng).
     #[arg(short, long)]
     output: PathBuf,
@@ -102,6 +106,7 @@ fn gen(g: GenArgs) -> anyhow::Result<()> {
         mss: g.mss,
         max_flow_bytes: g.max_flow_bytes,
         start_ns: 0,
+        zipf: g.zipf,
     };
     opts.validate()?;
     if g.output.extension().is_some_and(|e| e == "pcap") {

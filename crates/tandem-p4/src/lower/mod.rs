@@ -45,6 +45,7 @@ mod ingress;
 mod inst;
 mod meter;
 mod program;
+mod sketch;
 mod state;
 mod transfer;
 
@@ -71,6 +72,8 @@ struct LookupTable {
     table: String,
     keys: Vec<String>,
     write_back: Option<String>,
+    /// The count-min sketch counting the lookup (partial maps).
+    sketch: Option<sketch::Sketch>,
 }
 
 struct Gen<'v, 'a> {

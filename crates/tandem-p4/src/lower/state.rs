@@ -52,6 +52,7 @@ impl Gen<'_, '_> {
                 write_back_tables: Vec::new(),
                 registers: Vec::new(),
                 meters: Vec::new(),
+                partial: None,
             };
             if sp_.placement == Placement::Server || sp_.switch_accesses.is_empty() {
                 self.manifest.states.push(entry);
@@ -132,9 +133,13 @@ impl Gen<'_, '_> {
                 &keys,
                 key,
                 value,
-                self.opts
-                    .max_table_size
-                    .map_or(capacity, |m| m.clamp(1, capacity.max(1))),
+                match &sp_.partial {
+                    Some(p) => p.switch_entries.clamp(1, capacity.max(1)),
+                    None => self
+                        .opts
+                        .max_table_size
+                        .map_or(capacity, |m| m.clamp(1, capacity.max(1))),
+                },
                 timeout,
                 &results,
                 manifest::TableRole::Main,
@@ -160,12 +165,18 @@ impl Gen<'_, '_> {
             } else {
                 None
             };
+            let sketch = sp_.partial.map(|p| {
+                let s = self.declare_sketch(&tname, p.sketch_rows, p.sketch_width);
+                entry.partial = Some(super::sketch::manifest_partial(&p, &s));
+                s
+            });
             self.lookups.insert(
                 inst,
                 LookupTable {
                     table: tname,
                     keys,
                     write_back: wb,
+                    sketch,
                 },
             );
         }
@@ -255,7 +266,7 @@ impl Gen<'_, '_> {
             .ok_or_else(|| P4Error::BadPlan(format!("statement s{stmt} is not an instruction")))
     }
 
-    fn add_register(
+    pub(super) fn add_register(
         &mut self,
         rname: &str,
         state: &str,
@@ -466,6 +477,13 @@ impl Gen<'_, '_> {
                 for (k, &v) in keys.iter().zip(key) {
                     let rhs = self.val(v);
                     out.push(assign(meta(k), rhs));
+                }
+                if let Some(mut lt) = self.lookups.remove(&inst) {
+                    if let Some(s) = lt.sketch.take() {
+                        out.extend(self.sketch_update(&table, &keys, &s));
+                        lt.sketch = Some(s);
+                    }
+                    self.lookups.insert(inst, lt);
                 }
                 let apply_main = call_stmt(method(name(&table), "apply", vec![]));
                 match wb {

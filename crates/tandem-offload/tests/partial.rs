@@ -1,0 +1,319 @@
+//! Partial maps (`tandem_offload::partial`): the switch holds a hot subset of a map the
+//! server holds whole; the runtime promotes and evicts entries in atomic batches while
+//! `check` compares every packet and the final state with the reference host.
+//!
+//! ```text
+//!  probe(pkt) ──▶ rebalance (pkt in flight: probed, not yet in the switch) ──▶ switch(pkt)
+//!                 delete last round's drained keys; promote hot server-only keys;
+//!                 drain cold switch keys (server-only now, deleted next round)
+//! ```
+//!
+//! The in-flight test rebalances often enough that keys of the packet in flight are
+//! evicted; with the drain `check` passes, without it (`skip_drain`, the negative control)
+//! the packet misses on the switch and the NAT allocates a second port for its flow, which
+//! `check` catches.
+#![allow(clippy::print_stderr)] // test figures go to the test log
+
+mod common;
+
+use std::collections::BTreeMap;
+
+use common::*;
+use tandem_offload::partial::{sketch_index, Hotness, PartialOptions};
+use tandem_offload::{Offloaded, RunStats};
+use tandem_partition::{PartitionOptions, TargetProfile};
+use tandem_traffic::{GenOptions, Generator, TracePacket, Workload};
+
+fn partial_bundle(nf: &str, maps: &[(&str, u64)]) -> Bundle {
+    let opts = PartitionOptions {
+        partial: maps
+            .iter()
+            .map(|(m, n)| (m.to_string(), Some(*n)))
+            .collect::<BTreeMap<_, _>>(),
+        ..PartitionOptions::default()
+    };
+    compile_bundle(
+        &module(nf),
+        &TargetProfile::builtin("tofino1").unwrap(),
+        &opts,
+        &P4Options::default(),
+        None,
+    )
+    .unwrap()
+}
+
+fn zipf_trace(addr: Addr, workload: &str, flows: u64, alpha: f64) -> Generator {
+    let opts = GenOptions {
+        flows,
+        seed: 11,
+        plan: addr,
+        zipf: Some(alpha),
+        ..GenOptions::default()
+    };
+    Generator::new(&Workload::resolve(workload).unwrap(), opts).unwrap()
+}
+
+fn check_partial(
+    nf: &str,
+    b: &Bundle,
+    pkts: &mut dyn Iterator<Item = TracePacket>,
+    partial: PartialOptions,
+) -> CheckReport {
+    check(
+        b,
+        native(nf),
+        pkts,
+        CheckOptions {
+            run: RunOptions {
+                cache_dir: cache(),
+                partial,
+                ..RunOptions::default()
+            },
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+fn partial_stats(r: &RunStats) -> tandem_offload::partial::PartialStats {
+    r.partial.clone().expect("partial stats")
+}
+
+/// Two workloads, promotion and eviction throughout: outputs and state equal the reference.
+fn promotion_passes(packets: usize) {
+    for (nf, map, n, addr, w, alpha) in [
+        ("minilb", "map", 64, Addr::Lb, "enterprise", 1.1),
+        ("mazunat", "int2ext", 32, Addr::Nat, "datamining", 0.9),
+    ] {
+        let b = partial_bundle(nf, &[(map, n)]);
+        let flows = (packets as u64 / 20).max(50);
+        let mut pkts = zipf_trace(addr, w, flows, alpha).take(packets);
+        let opts = PartialOptions {
+            every: 200,
+            ..PartialOptions::default()
+        };
+        let r = check_partial(nf, &b, &mut pkts, opts);
+        assert_passed(nf, &r);
+        let p = partial_stats(&r.offloaded);
+        eprintln!(
+            "{nf}: {} packets, {} whole on the server, {} rebalances, {} promoted, {} evicted",
+            r.packets, r.offloaded.whole_on_server, p.rebalances, p.promoted, p.evicted
+        );
+        assert!(
+            p.promoted > 0 && p.evicted > 0,
+            "{nf}: {} promoted, {} evicted",
+            p.promoted,
+            p.evicted
+        );
+        let last = p.samples.last().unwrap();
+        assert!(last.switch_entries <= n, "{nf}: {last:?}");
+    }
+}
+
+#[test]
+fn promotion_and_eviction_keep_check_passing() {
+    promotion_passes(env_or("TANDEM_PARTIAL_PACKETS", 12_000));
+}
+
+#[test]
+#[ignore = "100,000 packets per workload (make bench runs the measurements)"]
+fn promotion_and_eviction_keep_check_passing_100k() {
+    promotion_passes(100_000);
+}
+
+/// MazuNAT with a 16-entry partial `int2ext`, rebalanced every 20 packets, each rebalance
+/// evicting the key of the packet in flight when the switch holds it.
+fn in_flight(skip_drain: bool) -> CheckReport {
+    let b = partial_bundle("mazunat", &[("int2ext", 16)]);
+    let mut pkts = zipf_trace(Addr::Nat, "enterprise", 600, 1.1).take(12_000);
+    check_partial(
+        "mazunat",
+        &b,
+        &mut pkts,
+        PartialOptions {
+            every: 20,
+            max_swaps: 4,
+            skip_drain,
+            evict_in_flight: true,
+            ..PartialOptions::default()
+        },
+    )
+}
+
+#[test]
+fn an_entry_evicted_while_its_packets_are_in_flight() {
+    let r = in_flight(false);
+    assert_passed("drained eviction", &r);
+    let p = partial_stats(&r.offloaded);
+    assert!(
+        p.evicted_in_flight > 0,
+        "no key of a packet in flight was evicted: {p:?}"
+    );
+    eprintln!(
+        "in flight: {} evictions of a key the packet in flight needs, of {} evictions",
+        p.evicted_in_flight, p.evicted
+    );
+    // The negative control: the same run deleting evicted keys at once.
+    let bad = in_flight(true);
+    let pb = partial_stats(&bad.offloaded);
+    assert!(
+        pb.evicted_in_flight > 0,
+        "{} in flight",
+        pb.evicted_in_flight
+    );
+    assert!(
+        !bad.passed(),
+        "eviction without the drain was not caught ({} evictions in flight)",
+        pb.evicted_in_flight
+    );
+    eprintln!(
+        "without the drain: {} differing packets, {} state differences",
+        bad.differing_packets,
+        bad.state_differences.len()
+    );
+}
+
+#[test]
+fn without_promotion_the_switch_keeps_its_first_entries() {
+    let b = partial_bundle("minilb", &[("map", 64)]);
+    let mut pkts = zipf_trace(Addr::Lb, "enterprise", 400, 1.1).take(6000);
+    let r = check_partial(
+        "minilb",
+        &b,
+        &mut pkts,
+        PartialOptions {
+            hotness: Hotness::Off,
+            every: 200,
+            ..PartialOptions::default()
+        },
+    );
+    assert_passed("no promotion", &r);
+    let p = partial_stats(&r.offloaded);
+    assert_eq!((p.promoted, p.evicted), (0, 0));
+    assert!(r.offloaded.whole_on_server > 0);
+}
+
+/// The runtime's sketch index is the switch's: after N packets of one key through the
+/// switch, every row's counter at the runtime's index holds N (a wrong hash, width or field
+/// order would read another counter).
+#[test]
+fn the_runtime_reads_the_counters_the_switch_increments() {
+    let b = partial_bundle("minilb", &[("map", 64)]);
+    let part = b
+        .manifest
+        .states
+        .iter()
+        .find_map(|s| s.partial.clone())
+        .unwrap();
+    let initial = native("minilb").dump_state(0).unwrap();
+    let opts = RunOptions {
+        cache_dir: cache(),
+        partial: PartialOptions {
+            hotness: Hotness::Off,
+            ..PartialOptions::default()
+        },
+        ..RunOptions::default()
+    };
+    let mut sys = Offloaded::new(&b, &initial, &opts, None).unwrap();
+    // One flow: the first packet inserts the key (server), the rest hit on the switch.
+    let pkts: Vec<TracePacket> = zipf_trace(Addr::Lb, "enterprise", 1, 1.0)
+        .take(40)
+        .collect();
+    for p in &pkts {
+        sys.process(p).unwrap();
+    }
+    let (saddr, daddr) = {
+        let d = &pkts[0].data;
+        (
+            u32::from_le_bytes(d[26..30].try_into().unwrap()),
+            u32::from_le_bytes(d[30..34].try_into().unwrap()),
+        )
+    };
+    // MiniLB's key: (saddr ^ daddr) & 0xffff of the addresses as loaded (network order).
+    let key = u64::from((saddr ^ daddr) & 0xffff);
+    let lookups = pkts.len() as u64;
+    assert!(lookups > 3, "{lookups} packets");
+    for (row, reg) in part.sketch.iter().enumerate() {
+        let i = sketch_index(&[16], row as u32, &[key], part.sketch_width);
+        let v = sys.switch().register_read(reg, i).unwrap();
+        assert_eq!(v, lookups, "row {row} index {i}");
+        let other = sketch_index(&[16], row as u32, &[key ^ 1], part.sketch_width);
+        if other != i {
+            assert_eq!(sys.switch().register_read(reg, other).unwrap(), 0);
+        }
+    }
+}
+
+/// Fails some reads of the sketch for good (every attempt of a few of them): the rebalance
+/// that makes them fails, its keys stay server-only, the next commit rebuilds the switch's
+/// copies, and every packet still matches the reference.
+struct FlakySketch {
+    inner: SwitchControl,
+    reads: u64,
+}
+
+impl ControlPlane for FlakySketch {
+    fn write(
+        &mut self,
+        ops: &[tandem_switch::ControlOp],
+    ) -> Result<(), tandem_offload::ControlFailure> {
+        self.inner.write(ops)
+    }
+    fn register_write(
+        &mut self,
+        name: &str,
+        index: u32,
+        value: u64,
+    ) -> Result<(), tandem_offload::ControlFailure> {
+        self.inner.register_write(name, index, value)
+    }
+    fn register_read(
+        &mut self,
+        name: &str,
+        index: u32,
+    ) -> Result<u64, tandem_offload::ControlFailure> {
+        if name.contains("_cms") {
+            self.reads += 1;
+            // Reads 3000..3010 and 9000..9010 fail: more than the 3 attempts of `impatient`.
+            if (3000..3010).contains(&self.reads) || (9000..9010).contains(&self.reads) {
+                return Err(tandem_offload::ControlFailure::Transient(
+                    "sketch read lost".into(),
+                ));
+            }
+        }
+        self.inner.register_read(name, index)
+    }
+}
+
+#[test]
+fn a_failed_rebalance_keeps_packets_correct() {
+    let b = partial_bundle("minilb", &[("map", 32)]);
+    let mut pkts = zipf_trace(Addr::Lb, "enterprise", 400, 1.1).take(8000);
+    let wrap: Wrap = Box::new(|sc| {
+        Box::new(FlakySketch {
+            inner: sc,
+            reads: 0,
+        })
+    });
+    let r = check(
+        &b,
+        native("minilb"),
+        &mut pkts,
+        CheckOptions {
+            run: RunOptions {
+                partial: PartialOptions {
+                    every: 100,
+                    ..PartialOptions::default()
+                },
+                ..impatient()
+            },
+            control: Some(wrap),
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap();
+    assert_passed("failed rebalance", &r);
+    let p = partial_stats(&r.offloaded);
+    assert!(p.failures > 0, "no rebalance failed");
+    assert!(p.promoted > 0);
+}

@@ -1,0 +1,101 @@
+//! The switch side of a partial map (`lower/sketch.rs`): the main table sized to the plan's
+//! switch entries, the count-min sketch's registers and their update at the lookup — for
+//! v1model and TNA, each program passing its target's self-check.
+
+use std::collections::BTreeMap;
+use std::path::PathBuf;
+
+use tandem_p4::{generate, Arch, P4Options};
+use tandem_partition::{partition_module, PartitionOptions, TargetProfile};
+
+fn program(
+    nf: &str,
+    map: &str,
+    entries: u64,
+    arch: Arch,
+) -> (String, tandem_p4::manifest::Manifest) {
+    let path = PathBuf::from(env!("CARGO_MANIFEST_DIR"))
+        .join(format!("../tandem-lift/tests/golden/{nf}.nfir"));
+    let module = tandem_ir::parse_module(&std::fs::read_to_string(path).unwrap()).unwrap();
+    let opts = PartitionOptions {
+        partial: BTreeMap::from([(map.to_string(), Some(entries))]),
+        ..PartitionOptions::default()
+    };
+    let profile = TargetProfile::builtin("tofino1").unwrap();
+    let plan = partition_module(&module, &profile, &opts).unwrap().plan;
+    let m = plan.module().unwrap();
+    let out = generate(
+        &plan,
+        &m,
+        &P4Options {
+            arch,
+            ..P4Options::default()
+        },
+    )
+    .unwrap();
+    (tandem_p4_syntax::print_program(&out.program), out.manifest)
+}
+
+#[test]
+fn v1model_counts_each_lookup_in_every_row() {
+    let (p4, man) = program("mazunat", "int2ext", 300, Arch::V1Model);
+    let st = man.states.iter().find(|s| s.name == "int2ext").unwrap();
+    let part = st.partial.as_ref().expect("manifest says partial");
+    assert_eq!(part.switch_entries, 300);
+    assert_eq!(part.sketch_width, 4096);
+    assert_eq!(
+        part.sketch,
+        vec!["TandemIngress.int2ext_cms0", "TandemIngress.int2ext_cms1"]
+    );
+    let t = man
+        .tables
+        .iter()
+        .find(|t| t.name == "TandemIngress.int2ext")
+        .unwrap();
+    assert_eq!(t.size, 300);
+    for r in 0..2 {
+        assert!(
+            p4.contains(&format!("register<bit<32> >(32w0x1000) int2ext_cms{r};")),
+            "{p4}"
+        );
+        assert!(
+            p4.contains(&format!(
+                "hash(meta.int2ext_cms_i{r}, HashAlgorithm.crc32, 32w0, {{8w{r}, meta.int2ext_"
+            )),
+            "{p4}"
+        );
+        assert!(
+            p4.contains(&format!(
+                "int2ext_cms{r}.write(meta.int2ext_cms_i{r}, meta.int2ext_cms_c{r} + 32w1)"
+            )),
+            "{p4}"
+        );
+    }
+    // The sketch is updated before the table is applied.
+    let upd = p4.find("int2ext_cms0.write").unwrap();
+    let apply = p4.find("int2ext.apply()").unwrap();
+    assert!(upd < apply);
+    // Other maps have no sketch.
+    assert!(!p4.contains("ext2int_cms"));
+    assert!(man.states.iter().filter(|s| s.partial.is_some()).count() == 1);
+}
+
+#[test]
+fn tna_uses_a_hash_unit_per_row() {
+    let (p4, man) = program("mazunat", "int2ext", 300, Arch::Tna);
+    assert!(man.states.iter().any(|s| s.partial.is_some()));
+    for r in 0..2 {
+        assert!(
+            p4.contains(&format!(
+                "Hash<bit<12> >(HashAlgorithm_t.CRC32) int2ext_cms_h{r};"
+            )),
+            "{p4}"
+        );
+        assert!(
+            p4.contains(&format!(
+                "Register<bit<32>, bit<32> >(32w0x1000) int2ext_cms{r};"
+            )),
+            "{p4}"
+        );
+    }
+}
