@@ -43,9 +43,11 @@ pub struct TrafficArgs {
     /// Seed (with --workload).
     #[arg(short, long, default_value_t = 1)]
     pub seed: u64,
-    /// Address plan (with --workload): plain, nat, lb, endhosts, vxlan or vlan.
+    /// Address plan (with --workload): plain, nat, lb, endhosts, vxlan, vlan or xgw.
     #[arg(short, long, default_value = "plain")]
     pub plan: String,
+    #[command(flatten)]
+    pub xgw: crate::cmd::traffic::XgwArgs,
     /// Feed the trace as recorded. By default replies are rewritten to the addresses the NF
     /// produced for their flow (closed loop), as real servers behind a NAT or load balancer
     /// would answer.
@@ -68,6 +70,7 @@ impl TrafficArgs {
                     flows: self.flows,
                     seed: self.seed,
                     plan,
+                    xgw: self.xgw.options(),
                     ..GenOptions::default()
                 };
                 Ok(Box::new(Generator::new(&workload, opts)?.map(Ok)))
