@@ -658,8 +658,7 @@ impl SyncEngine {
                         .iter()
                         .enumerate()
                         .any(|(i, k)| k.match_kind != want_at(i, t.keys.len()))
-                })
-                {
+                }) {
                     return Err(bad(format!(
                         "state `{}` is a {} but its tables are not matched `{want}`",
                         sm.name,

@@ -44,8 +44,10 @@
 //!
 //! Deterministic, no I/O; a profile is parsed from a string ([`parse_profile`]).
 
+pub mod alpm;
 mod budget;
 mod build;
+pub mod compress;
 mod evaluate;
 pub mod labels;
 pub mod ops;

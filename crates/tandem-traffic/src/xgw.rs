@@ -112,7 +112,10 @@ impl XgwOptions {
             return bad("ncs", format!("{} is outside 1..=65535", self.ncs));
         }
         if !(self.zipf_s.is_finite() && self.zipf_s > 0.0) {
-            return bad("zipf-s", format!("{} is not a positive number", self.zipf_s));
+            return bad(
+                "zipf-s",
+                format!("{} is not a positive number", self.zipf_s),
+            );
         }
         Ok(())
     }
@@ -299,7 +302,12 @@ impl XgwWrap {
             ((r + mix(salt) % u64::from(n)) % u64::from(n)) as u32
         };
         let tenant = rank(&self.tenant_zipf, &mut rng, o.tenants, 1);
-        let vm = rank(&self.vm_zipf, &mut rng, o.vms_per_tenant, 2 + u64::from(tenant));
+        let vm = rank(
+            &self.vm_zipf,
+            &mut rng,
+            o.vms_per_tenant,
+            2 + u64::from(tenant),
+        );
         let v6 = rng.gen_bool(o.ipv6_share);
         let x: f64 = rng.gen();
         let peer = o.peer(tenant);
@@ -315,7 +323,12 @@ impl XgwWrap {
         } else {
             tenant
         };
-        let mut dst_vm = rank(&self.vm_zipf, &mut rng, o.vms_per_tenant, 2 + u64::from(dst_tenant));
+        let mut dst_vm = rank(
+            &self.vm_zipf,
+            &mut rng,
+            o.vms_per_tenant,
+            2 + u64::from(dst_tenant),
+        );
         if dst_tenant == tenant && dst_vm == vm && o.vms_per_tenant > 1 {
             dst_vm = (vm + 1) % o.vms_per_tenant;
         }
@@ -371,14 +384,25 @@ impl XgwWrap {
             (Dest::Internet, false) => (XGW_IGW, XGW_INTERNET_VNI),
             (_, false) => (nc4(o.nc(f.dst_tenant, f.dst_vm)), o.vni(f.dst_tenant)),
         };
-        let dmac = if from_client { NF_MAC_PORT0 } else { NF_MAC_PORT1 };
+        let dmac = if from_client {
+            NF_MAC_PORT0
+        } else {
+            NF_MAC_PORT1
+        };
         let smac = [0x02, 0x00, vtep[0], vtep[1], vtep[2], vtep[3]];
         vxlan4(&inner_frame, smac, dmac, vtep, vni, l.sport(inner))
     }
 }
 
 /// Outer Ethernet / IPv4 / UDP (checksum 0) / VXLAN around `inner`, to the gateway.
-fn vxlan4(inner: &[u8], smac: [u8; 6], dmac: [u8; 6], vtep: [u8; 4], vni: u32, sport: u16) -> Vec<u8> {
+fn vxlan4(
+    inner: &[u8],
+    smac: [u8; 6],
+    dmac: [u8; 6],
+    vtep: [u8; 4],
+    vni: u32,
+    sport: u16,
+) -> Vec<u8> {
     let udp_len = 16 + inner.len();
     let mut out = Vec::with_capacity(34 + udp_len);
     out.extend_from_slice(&dmac);
@@ -446,10 +470,20 @@ impl Inner {
         })
     }
     fn src4(&self, f: &[u8]) -> [u8; 4] {
-        [f[self.ip + 12], f[self.ip + 13], f[self.ip + 14], f[self.ip + 15]]
+        [
+            f[self.ip + 12],
+            f[self.ip + 13],
+            f[self.ip + 14],
+            f[self.ip + 15],
+        ]
     }
     fn dst4(&self, f: &[u8]) -> [u8; 4] {
-        [f[self.ip + 16], f[self.ip + 17], f[self.ip + 18], f[self.ip + 19]]
+        [
+            f[self.ip + 16],
+            f[self.ip + 17],
+            f[self.ip + 18],
+            f[self.ip + 19],
+        ]
     }
     fn sport(&self, f: &[u8]) -> u16 {
         u16::from_be_bytes([f[self.l4], f[self.l4 + 1]])
