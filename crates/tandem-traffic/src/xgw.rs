@@ -573,6 +573,59 @@ mod tests {
         assert!(c.contains("prefix6 = \"fd00:0:2::\""));
     }
 
+    fn trace(ipv6_share: f64) -> Vec<crate::TracePacket> {
+        let opts = crate::GenOptions {
+            flows: 300,
+            plan: crate::Plan::Xgw,
+            xgw: XgwOptions {
+                ipv6_share,
+                ..XgwOptions::default()
+            },
+            ..crate::GenOptions::default()
+        };
+        let w = crate::Workload::builtin("enterprise").unwrap().unwrap();
+        crate::generate(&w, &opts).unwrap()
+    }
+
+    #[test]
+    fn frames_are_vxlan_to_the_gateway_with_the_asked_ipv6_share() {
+        let pkts = trace(0.25);
+        assert_eq!(pkts, trace(0.25), "deterministic");
+        let (mut v6, mut replies_to_snat, mut vms) = (0usize, 0usize, HashMap::new());
+        for p in &pkts {
+            let d = &p.data;
+            assert_eq!(&d[12..14], &[0x08, 0x00]);
+            assert_eq!(&d[30..34], &XGW_GATEWAY, "outer destination");
+            assert_eq!(u16::from_be_bytes([d[36], d[37]]), VXLAN_PORT);
+            assert_eq!(d[42], 0x08, "VNI valid");
+            let inner = &d[50..];
+            match &inner[12..14] {
+                [0x86, 0xdd] => v6 += 1,
+                [0x08, 0x00] => {
+                    if inner[30..34] == XGW_PUBLIC_IP {
+                        replies_to_snat += 1;
+                        let dport = u16::from_be_bytes([inner[36], inner[37]]);
+                        assert!(dport >= XGW_FIRST_PORT, "a public port");
+                    }
+                    if p.port == 0 {
+                        *vms.entry(inner[26..30].to_vec()).or_insert(0usize) += 1;
+                    }
+                }
+                other => panic!("inner ethertype {other:?}"),
+            }
+        }
+        let share = v6 as f64 / pkts.len() as f64;
+        assert!((0.1..0.45).contains(&share), "IPv6 share {share}");
+        assert!(replies_to_snat > 0, "Internet replies come back to the SNAT address");
+        assert_eq!(trace(0.0).iter().filter(|p| p.data[62..64] == [0x86, 0xdd]).count(), 0);
+        // Zipf: the busiest 5% of the sending VMs carry most of their packets.
+        let mut counts: Vec<usize> = vms.values().copied().collect();
+        counts.sort_unstable_by(|a, b| b.cmp(a));
+        let top = counts.len().div_ceil(20);
+        let busiest: usize = counts[..top].iter().sum();
+        assert!(busiest * 3 > counts.iter().sum::<usize>(), "{counts:?}");
+    }
+
     #[test]
     fn validate_rejects_bad_shares() {
         let o = XgwOptions {
