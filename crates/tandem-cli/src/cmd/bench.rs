@@ -190,6 +190,7 @@ fn source(a: &Args) -> anyhow::Result<Source> {
                     flows: t.flows,
                     seed: t.seed,
                     plan,
+                    xgw: t.xgw.options(),
                     ..GenOptions::default()
                 },
             )?;
