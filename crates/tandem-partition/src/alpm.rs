@@ -126,8 +126,13 @@ impl Trie {
 impl<V: Clone> Alpm<V> {
     /// Builds the two levels for `entries` (distinct prefixes of a `width`-bit key, `width`
     /// in 1..=128) with buckets of at most `depth` (>= 1) prefixes.
+    /// (A width outside 1..=128 is clamped; prefixes longer than the width are left out.)
     pub fn build(width: u32, depth: usize, entries: &[(Prefix, V)]) -> Alpm<V> {
         let depth = depth.max(1);
+        let width = width.clamp(1, 128);
+        let entries: Vec<(Prefix, V)> =
+            entries.iter().filter(|e| e.0.len <= width).cloned().collect();
+        let entries = &entries[..];
         let prefixes: Vec<Prefix> = entries.iter().map(|e| e.0).collect();
         let trie = Trie::build(width, &prefixes);
         let mut carved: Vec<(Prefix, Vec<usize>)> = Vec::new();
