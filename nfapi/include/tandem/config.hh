@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "tandem/abi.hh"
@@ -159,26 +161,40 @@ class Config {
   mutable std::vector<bool> used_;
   const tandem_cfg* raw_;
 
+  // Built on first use: each key's item (the first, if a key repeats), and every key and
+  // every prefix of one that ends before a '.' or '[' (what has_prefix asks), so lookups
+  // cost O(1) and configure() stays linear in a large configuration (a region's VMs).
+  mutable std::unordered_map<std::string, size_t> index_;
+  mutable std::unordered_set<std::string> prefixes_;
+  mutable bool indexed_ = false;
+
+  void build_index() const {
+    if (indexed_ || !raw_) return;
+    indexed_ = true;
+    index_.reserve(raw_->n_items);
+    for (size_t i = 0; i < raw_->n_items; ++i) {
+      std::string k = raw_->items[i].key;
+      index_.emplace(k, i);
+      prefixes_.insert(k);
+      for (size_t p = 0; p < k.size(); ++p)
+        if (k[p] == '.' || k[p] == '[') prefixes_.insert(k.substr(0, p));
+    }
+  }
+
   const tandem_cfg_item* find(const std::string& key) const {
     if (!raw_) return nullptr;
-    for (size_t i = 0; i < raw_->n_items; ++i)
-      if (key == raw_->items[i].key) {
-        if (used_.size() < raw_->n_items) used_.resize(raw_->n_items, false);
-        used_[i] = true;
-        return &raw_->items[i];
-      }
-    return nullptr;
+    build_index();
+    auto it = index_.find(key);
+    if (it == index_.end()) return nullptr;
+    if (used_.size() < raw_->n_items) used_.resize(raw_->n_items, false);
+    used_[it->second] = true;
+    return &raw_->items[it->second];
   }
 
   bool has_prefix(const std::string& prefix) const {
     if (!raw_) return false;
-    for (size_t i = 0; i < raw_->n_items; ++i) {
-      std::string k = raw_->items[i].key;
-      if (k.compare(0, prefix.size(), prefix) == 0 &&
-          (k.size() == prefix.size() || k[prefix.size()] == '.' || k[prefix.size()] == '['))
-        return true;
-    }
-    return false;
+    build_index();
+    return prefixes_.count(prefix) != 0;
   }
 
   const tandem_cfg_item* require(const std::string& key) const {
