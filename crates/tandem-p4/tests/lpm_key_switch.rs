@@ -109,7 +109,10 @@ fn check(
             .map_insert(&s.module, "routes", &key, &[u64::from(port)])
             .unwrap();
         let entry = TableEntry {
-            matches: vec![KeyMatch::Exact(u64::from(t)), KeyMatch::Lpm(masked, u32::from(l))],
+            matches: vec![
+                KeyMatch::Exact(u64::from(t)),
+                KeyMatch::Lpm(masked, u32::from(l)),
+            ],
             action: s.hit.clone(),
             args: vec![u64::from(port)],
             priority: None,
@@ -162,7 +165,13 @@ fn the_tenant_is_exact_and_the_longest_prefix_wins_within_it() {
     check(
         &s,
         &routes,
-        &[(1, 0x0a01_0203), (2, 0x0a01_0203), (2, 0x0a01_0303), (1, 0x0b00_0000), (3, 0x0a01_0203)],
+        &[
+            (1, 0x0a01_0203),
+            (2, 0x0a01_0203),
+            (2, 0x0a01_0303),
+            (1, 0x0b00_0000),
+            (3, 0x0a01_0203),
+        ],
     )
     .unwrap();
 }

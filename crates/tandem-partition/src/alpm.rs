@@ -130,8 +130,11 @@ impl<V: Clone> Alpm<V> {
     pub fn build(width: u32, depth: usize, entries: &[(Prefix, V)]) -> Alpm<V> {
         let depth = depth.max(1);
         let width = width.clamp(1, 128);
-        let entries: Vec<(Prefix, V)> =
-            entries.iter().filter(|e| e.0.len <= width).cloned().collect();
+        let entries: Vec<(Prefix, V)> = entries
+            .iter()
+            .filter(|e| e.0.len <= width)
+            .cloned()
+            .collect();
         let entries = &entries[..];
         let prefixes: Vec<Prefix> = entries.iter().map(|e| e.0).collect();
         let trie = Trie::build(width, &prefixes);

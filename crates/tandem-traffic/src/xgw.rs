@@ -616,8 +616,17 @@ mod tests {
         }
         let share = v6 as f64 / pkts.len() as f64;
         assert!((0.1..0.45).contains(&share), "IPv6 share {share}");
-        assert!(replies_to_snat > 0, "Internet replies come back to the SNAT address");
-        assert_eq!(trace(0.0).iter().filter(|p| p.data[62..64] == [0x86, 0xdd]).count(), 0);
+        assert!(
+            replies_to_snat > 0,
+            "Internet replies come back to the SNAT address"
+        );
+        assert_eq!(
+            trace(0.0)
+                .iter()
+                .filter(|p| p.data[62..64] == [0x86, 0xdd])
+                .count(),
+            0
+        );
         // Zipf: the busiest 5% of the sending VMs carry most of their packets.
         let mut counts: Vec<usize> = vms.values().copied().collect();
         counts.sort_unstable_by(|a, b| b.cmp(a));
