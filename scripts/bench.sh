@@ -30,6 +30,22 @@ echo "== partial maps (MiniLB's map: 240 switch entries, Zipf 0.8/0.9/1.1) =="
 "$TANDEM" bench-partial examples/nfs/minilb/minilb.cc --profile "$PROFILE" --map map \
   --entries 240 --alphas 0.8,0.9,1.1 --workload datamining --flows 20000 --plan lb \
   --packets 600000 --every 200 --json "$OUT/partial-minilb.json"
+# The Sailfish gateway on its multi-tenant VXLAN plan (>= 100,000 packets): `tandem check`
+# for every Tofino-like profile and bmv2, IPv4-only and 25% IPv6 inner traffic, and
+# `tandem bench` (server instructions) on tofino2; figures in docs/bench/notes.md ("xgw").
+# XGW=0 skips it.
+if [ "${XGW:-1}" != 0 ]; then
+  for v6 in 0 0.25; do
+    for p in tofino1 tofino2 bmv2; do
+      echo "== xgw check on $p, IPv6 share $v6 =="
+      "$TANDEM" check examples/nfs/xgw/xgw.cc --profile "$p" --workload enterprise --plan xgw \
+        --flows 4500 --ipv6-share "$v6" --json "$OUT/xgw-check-$p-$v6.json"
+    done
+    echo "== xgw bench on tofino2, IPv6 share $v6 =="
+    "$TANDEM" bench examples/nfs/xgw/xgw.cc --profile tofino2 --workload enterprise --plan xgw \
+      --flows "$FLOWS" --ipv6-share "$v6" --out-dir "$OUT/xgw-$v6"
+  done
+fi
 echo "== switch engine =="
 "$TANDEM" switch bench --seconds 2 --json "$OUT/engine.json"
 "$TANDEM" bench-report "${results[@]}" --engine "$OUT/engine.json" \

@@ -30,6 +30,10 @@ pub const HEADERS: &[(&str, &str)] = &[
         include_str!("../../../nfapi/include/tandem/lpm.hh"),
     ),
     (
+        "ipv6.hh",
+        include_str!("../../../nfapi/include/tandem/ipv6.hh"),
+    ),
+    (
         "ternary.hh",
         include_str!("../../../nfapi/include/tandem/ternary.hh"),
     ),

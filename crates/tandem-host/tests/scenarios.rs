@@ -40,6 +40,7 @@ const NFS: &[&str] = &[
     "vxlangw",
     "vlantrunk",
     "ratelimit",
+    "xgw",
 ];
 
 fn run_all(nf: &str) {
@@ -109,7 +110,8 @@ nf_tests!(
     aclfw,
     vxlangw,
     vlantrunk,
-    ratelimit
+    ratelimit,
+    xgw
 );
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the

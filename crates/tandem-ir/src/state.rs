@@ -106,16 +106,19 @@ pub enum StateKind {
         /// Idle timeout in nanoseconds.
         idle_timeout_ns: u64,
     },
-    /// `lpm_map<K, V, capacity>`: a longest-prefix-match map. The key layout has exactly one
-    /// field, an unsigned integer matched from its most significant bit (an IPv4 address as
-    /// the number P4 sees). An entry is a prefix and its length (`0..=bits(K)`; the bits
-    /// below the length are zero). `map.find MAP(addr)` returns the value of the entry with
-    /// the longest prefix that matches `addr`; `map.insert MAP(prefix, len) -> (value...)`
-    /// and `map.erase MAP(prefix, len)` take the prefix and its length as an `i8` (the
-    /// prefix is masked to its length; a length above the key's width inserts nothing and
-    /// returns 0, erases nothing). At most `capacity` entries.
+    /// `lpm_map<K, V, capacity>`: a longest-prefix-match map. The key layout's last field
+    /// is an unsigned integer matched from its most significant bit (an IPv4 address as
+    /// the number P4 sees); the fields before it, if any, are matched exactly (a VNI: one
+    /// map holds every tenant's routes, P4 `exact` keys before the `lpm` one). An entry is
+    /// the exact fields, a prefix and its length (`0..=bits` of the last field; the bits
+    /// below the length are zero). `map.find MAP(exact..., addr)` returns the value of the
+    /// entry with the same exact fields and the longest prefix that matches `addr`;
+    /// `map.insert MAP(exact..., prefix, len) -> (value...)` and `map.erase MAP(exact...,
+    /// prefix, len)` take the prefix and its length as an `i8` (the prefix is masked to its
+    /// length; a length above the field's width inserts nothing and returns 0, erases
+    /// nothing). At most `capacity` entries.
     LpmMap {
-        /// Key layout (one unsigned integer field).
+        /// Key layout (exact fields, then the prefix-matched field).
         key: Layout,
         /// Value layout.
         value: Layout,
@@ -245,10 +248,10 @@ impl StateKind {
         Some(Layout::new(out))
     }
 
-    /// The key width of an LPM map (the prefix-matched field); `None` for other kinds.
+    /// The width of an LPM map's prefix-matched (last) key field; `None` for other kinds.
     pub fn lpm_bits(&self) -> Option<u32> {
         match self {
-            StateKind::LpmMap { key, .. } => key.fields.first().map(|f| f.ty.bits()),
+            StateKind::LpmMap { key, .. } => key.fields.last().map(|f| f.ty.bits()),
             _ => None,
         }
     }

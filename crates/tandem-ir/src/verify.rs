@@ -51,11 +51,12 @@
 //! 20. `map.find/insert/erase` name a map (hash, expiring, LPM, ternary or range); keys are the fields of
 //!     the key layout; `map.insert` values are the fields of the value layout. `map.find`
 //!     results are `i1` then the value fields; `map.insert` has one `i1` result; `map.erase`
-//!     none. On an `lpm_map`, `map.insert`/`map.erase` take the key field and then the prefix
+//!     none. On an `lpm_map`, `map.insert`/`map.erase` take the key fields and then the prefix
 //!     length as an `i8`; on a `ternary_map` the key fields, a mask per key field and the
 //!     priority as an `i32`; on a `range_map` the low and high bound (the key field's type)
-//!     and the priority as an `i32` ([`crate::StateKind::entry_key_layout`]). `lpm_map` and
-//!     `range_map` key layouts have exactly one field.
+//!     and the priority as an `i32` ([`crate::StateKind::entry_key_layout`]). A `range_map`
+//!     key layout has exactly one field, an `lpm_map`'s at least one (the last is the
+//!     prefix-matched one).
 //! 21. `vec.get/set` name a vector; the index is any integer type; `vec.get` results and
 //!     `vec.set` values are the element fields.
 //! 22. `meter.execute` names a meter array; the index is any integer type; one `i8` result.
@@ -288,7 +289,14 @@ impl<'m> Verifier<'m> {
                 | StateKind::RangeMap { key, value, .. } => {
                     self.layout(&loc, "key", key, false);
                     self.layout(&loc, "value", value, true);
-                    if key.fields.len() != 1 && !matches!(s.kind, StateKind::TernaryMap { .. }) {
+                    let fields_ok = match s.kind {
+                        StateKind::TernaryMap { .. } => true,
+                        StateKind::LpmMap { .. } => !key.fields.is_empty(),
+                        _ => key.fields.len() == 1,
+                    };
+                    if !fields_ok && matches!(s.kind, StateKind::LpmMap { .. }) {
+                        self.err(loc.clone(), "an lpm_map key has at least one integer field");
+                    } else if !fields_ok {
                         self.err(
                             loc.clone(),
                             format!("a {} key has exactly one integer field", s.kind.keyword()),

@@ -1,6 +1,7 @@
 //! LpmMap through the front end: the lifted IR (longest prefix match on the interpreter)
 //! against the native `tandem::LpmMap` on random prefix sets, inserted, erased and looked up
-//! by packets (`tests/nfs/lpm_learn.cc`), comparing every packet and the final state dumps.
+//! by packets (`tests/nfs/lpm_learn.cc`; `lpm_key_learn.cc` with a composite
+//! `LpmKey{tenant, address}` key), comparing every packet and the final state dumps.
 
 mod common;
 
@@ -13,11 +14,18 @@ use tandem_traffic::TracePacket;
 
 fn lifted() -> &'static tandem_ir::Module {
     static M: OnceLock<tandem_ir::Module> = OnceLock::new();
-    M.get_or_init(|| {
-        let l = common::lift_file(&common::test_nf("lpm_learn"));
-        tandem_ir::verify_module(&l.module).unwrap();
-        l.module
-    })
+    M.get_or_init(|| lift("lpm_learn"))
+}
+
+fn lifted_key() -> &'static tandem_ir::Module {
+    static M: OnceLock<tandem_ir::Module> = OnceLock::new();
+    M.get_or_init(|| lift("lpm_key_learn"))
+}
+
+fn lift(nf: &str) -> tandem_ir::Module {
+    let l = common::lift_file(&common::test_nf(nf));
+    tandem_ir::verify_module(&l.module).unwrap();
+    l.module
 }
 
 /// Ethernet + IPv4 + UDP, checksums left 0 (the NF does not look at them).
@@ -46,10 +54,18 @@ fn addr(x: u32) -> u32 {
 }
 
 fn run(ops: &[(u8, u32, u32, u16, u16)]) -> Result<(), TestCaseError> {
-    let src = common::test_nf("lpm_learn");
+    run_nf("lpm_learn", lifted(), ops)
+}
+
+fn run_nf(
+    nf: &str,
+    module: &tandem_ir::Module,
+    ops: &[(u8, u32, u32, u16, u16)],
+) -> Result<(), TestCaseError> {
+    let src = common::test_nf(nf);
     let mut native = Host::new(common::native(&src));
     let initial = native.dump_state().unwrap();
-    let mut ir = IrHost::new(lifted(), &initial, Box::new(tandem_lift::PayloadOps)).unwrap();
+    let mut ir = IrHost::new(module, &initial, Box::new(tandem_lift::PayloadOps)).unwrap();
     for (i, &(op, s, d, port, dport)) in ops.iter().enumerate() {
         // The low two bits of the source port choose insert (0), erase (1) or lookup.
         let sport = (port << 2) | u16::from(op % 4);
@@ -80,6 +96,43 @@ proptest! {
     ) {
         run(&ops)?;
     }
+
+    #[test]
+    fn lifted_composite_key_lpm_matches_native(
+        ops in prop::collection::vec((0u8..4, any::<u32>(), any::<u32>(), 1u16..1000, any::<u16>()), 1..120)
+    ) {
+        run_nf("lpm_key_learn", lifted_key(), &ops)?;
+    }
+}
+
+/// An `LpmKey<E, A>` becomes an `lpm_map` with two key fields (the exact part first), and a
+/// route inserted for one tenant does not answer another's lookup.
+#[test]
+fn composite_key_is_two_fields_and_the_exact_part_matters() {
+    let text = tandem_ir::print_module(lifted_key());
+    assert!(text.contains("lpm_map<{k0: i32 @0, k4: i32 @4}"), "{text}");
+    let src = common::test_nf("lpm_key_learn");
+    let mut native = Host::new(common::native(&src));
+    let initial = native.dump_state().unwrap();
+    let mut ir = IrHost::new(lifted_key(), &initial, Box::new(tandem_lift::PayloadOps)).unwrap();
+    // Insert 10.0.0.0/8 for tenant 1 (dport 0x0120: tenant 1, length 288 % 40 = 8), port 5.
+    let insert = udp(0x0a00_0000, 0, 5 << 2, 0x0120);
+    // Look up 10.1.2.3 as tenant 1 and as tenant 2.
+    let hit = udp(0, 0x0a01_0203, 2, 0x0100);
+    let miss = udp(0, 0x0a01_0203, 2, 0x0200);
+    let mut outs = Vec::new();
+    for (i, data) in [insert, hit, miss].into_iter().enumerate() {
+        let pkt = TracePacket {
+            ts_ns: i as u64,
+            port: 0,
+            data,
+        };
+        let want = native.process(&pkt).unwrap();
+        let got = ir.process(&pkt).unwrap();
+        assert_eq!(got, want, "packet {i}");
+        outs.push(got);
+    }
+    assert_ne!(outs[1], outs[2], "the tenant is matched exactly");
 }
 
 /// The lifted module really is an LPM map with insert/erase by (prefix, length).

@@ -74,7 +74,7 @@ pub struct ExactBatch<'a> {
     pub words: &'a [u64],
     /// How the table's keys match, which says how each op's key words spell an entry
     /// ([`tandem_ir::StateKind::entry_key_layout`]): exact — one word per key field; `lpm` —
-    /// the prefix and its length; `ternary` — a value per key field, a mask per key field and
+    /// a word per exact key field, the prefix and its length; `ternary` — a value per key field, a mask per key field and
     /// the priority; `range` — low, high and the priority.
     pub matching: MapMatch,
 }
@@ -82,7 +82,11 @@ pub struct ExactBatch<'a> {
 /// The matches and priority an entry name spells (see [`ExactBatch::matching`]).
 pub fn entry_matches(matching: MapMatch, key: &[u64]) -> (Vec<KeyMatch>, Option<i64>) {
     match (matching, key) {
-        (MapMatch::Lpm, &[prefix, len]) => (vec![KeyMatch::Lpm(prefix, len as u32)], None),
+        (MapMatch::Lpm, [exact @ .., prefix, len]) => {
+            let mut m: Vec<KeyMatch> = exact.iter().map(|&k| KeyMatch::Exact(k)).collect();
+            m.push(KeyMatch::Lpm(*prefix, *len as u32));
+            (m, None)
+        }
         (MapMatch::Range, &[lo, hi, prio]) => (vec![KeyMatch::Range(lo, hi)], Some(prio as i64)),
         (MapMatch::Ternary, [rest @ .., prio]) if rest.len() % 2 == 0 => {
             let (k, m) = rest.split_at(rest.len() / 2);

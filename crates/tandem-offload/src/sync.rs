@@ -639,8 +639,8 @@ impl SyncEngine {
                 if main.is_empty() {
                     return Err(bad(format!("state `{}`: no main table", sm.name)));
                 }
-                // An LPM map's tables match their one key `lpm` (entries are prefixes), a
-                // ternary map's keys `ternary`, a range map's `range`.
+                // An LPM map's tables match their last key `lpm` (entries are prefixes) and
+                // the others `exact`, a ternary map's keys `ternary`, a range map's `range`.
                 let matching = kind.map_match().unwrap_or(MapMatch::Exact);
                 let want = match matching {
                     MapMatch::Exact => "exact",
@@ -648,11 +648,19 @@ impl SyncEngine {
                     MapMatch::Ternary => "ternary",
                     MapMatch::Range => "range",
                 };
-                if main
-                    .iter()
-                    .chain(&wb)
-                    .any(|t| t.keys.iter().any(|k| k.match_kind != want))
-                {
+                let want_at = |i: usize, n: usize| {
+                    if matching == MapMatch::Lpm && i + 1 < n {
+                        "exact"
+                    } else {
+                        want
+                    }
+                };
+                if main.iter().chain(&wb).any(|t| {
+                    t.keys
+                        .iter()
+                        .enumerate()
+                        .any(|(i, k)| k.match_kind != want_at(i, t.keys.len()))
+                }) {
                     return Err(bad(format!(
                         "state `{}` is a {} but its tables are not matched `{want}`",
                         sm.name,

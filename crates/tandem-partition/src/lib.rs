@@ -44,9 +44,11 @@
 //!
 //! Deterministic, no I/O; a profile is parsed from a string ([`parse_profile`]).
 
+pub mod alpm;
 mod budget;
 mod build;
 pub mod by_line;
+pub mod compress;
 mod evaluate;
 mod explain;
 pub mod html;

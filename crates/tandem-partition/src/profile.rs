@@ -83,6 +83,10 @@ pub struct TargetProfile {
     /// Match-action stages per pipeline (the pre partition runs in ingress and the post
     /// partition in egress; each has this many).
     pub stages: Option<u32>,
+    /// Independent pipelines (pipes) of the chip, each with the per-stage memory below
+    /// (Tofino: 2 or 4). Partitioning uses one; table compression ([`crate::compress`])
+    /// folds and splits tables across them.
+    pub pipelines: u32,
     /// SRAM blocks per stage.
     pub sram_blocks_per_stage: Option<u32>,
     /// Bits per SRAM block.
@@ -333,6 +337,7 @@ pub fn parse_profile(file: &str, text: &str) -> Result<TargetProfile, ProfileErr
         name: r.string("name")?,
         description: r.string("description")?,
         stages: r.limit("stages")?,
+        pipelines: r.int("pipelines", 64)? as u32,
         sram_blocks_per_stage: r.limit("sram_blocks_per_stage")?,
         sram_block_bits: r.int("sram_block_bits", 1 << 40)?,
         tcam_blocks_per_stage: r.limit("tcam_blocks_per_stage")?,

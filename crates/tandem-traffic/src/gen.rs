@@ -107,6 +107,12 @@ pub enum Plan {
     /// 802.1Q tag with VLAN `100 + c / 64` for a client in 10.0.c.0/24, the clients' frames
     /// (port 0, the access side) untagged.
     Vlan,
+    /// A cloud region of many tenants behind a Sailfish-style VXLAN gateway
+    /// (`examples/nfs/xgw`): the `nat` plan's flows placed on tenants' VMs by Zipf
+    /// popularity, to VMs of the same or a peered tenant or to the Internet (SNAT), a share
+    /// in IPv6, inside VXLAN from the VMs' physical servers; see [`crate::xgw`] and
+    /// [`GenOptions::xgw`].
+    Xgw,
 }
 
 /// The VXLAN gateway's address (plan `vxlan`).
@@ -115,13 +121,14 @@ pub const VXLAN_GATEWAY: [u8; 4] = [100, 64, 0, 1];
 pub const VXLAN_PORT: u16 = 4789;
 
 impl Plan {
-    pub const ALL: [Plan; 6] = [
+    pub const ALL: [Plan; 7] = [
         Plan::Plain,
         Plan::Nat,
         Plan::Lb,
         Plan::Endhosts,
         Plan::Vxlan,
         Plan::Vlan,
+        Plan::Xgw,
     ];
 
     pub fn name(self) -> &'static str {
@@ -132,6 +139,7 @@ impl Plan {
             Plan::Endhosts => "endhosts",
             Plan::Vxlan => "vxlan",
             Plan::Vlan => "vlan",
+            Plan::Xgw => "xgw",
         }
     }
 
@@ -150,6 +158,9 @@ impl Plan {
             }
             Plan::Vlan => {
                 "the nat plan's flows; the servers' frames (port 1, a trunk) tagged with VLAN 100 + c/64 for client 10.0.c.x"
+            }
+            Plan::Xgw => {
+                "tenants' VMs (Zipf popularity) in VXLAN via gateway 100.64.0.1: same VPC, peered VPC or Internet (SNAT 100.65.0.1); --ipv6-share of flows IPv6"
             }
             Plan::Vxlan => {
                 "the nat plan's flows inside VXLAN: tenant VTEPs 192.0.2.1-4 / VNI 5000-5003 (port 0) <-> 198.18.0.1-2 / VNI 9000-9003 (port 1), via gateway 100.64.0.1"
@@ -173,7 +184,7 @@ impl FromStr for Plan {
             .ok_or_else(|| GenError::InvalidOption {
                 name: "plan",
                 reason: format!(
-                    "unknown plan `{s}` (expected plain, nat, lb, endhosts, vxlan or vlan)"
+                    "unknown plan `{s}` (expected plain, nat, lb, endhosts, vxlan, vlan or xgw)"
                 ),
             })
     }
@@ -207,6 +218,8 @@ pub struct GenOptions {
     /// Zipf flow popularity: flows draw their address pair from `flows` identities with
     /// popularity ∝ rank^-α (module docs); `None`: every flow has its own.
     pub zipf: Option<f64>,
+    /// The region and traffic mix of plan `xgw` (ignored by the other plans).
+    pub xgw: crate::xgw::XgwOptions,
 }
 
 impl Default for GenOptions {
@@ -225,6 +238,7 @@ impl Default for GenOptions {
             max_flow_bytes: 1_000_000,
             start_ns: 0,
             zipf: None,
+            xgw: crate::xgw::XgwOptions::default(),
         }
     }
 }
@@ -502,7 +516,7 @@ fn endpoints(rng: &mut ChaCha8Rng, plan: Plan, udp: bool) -> ([u8; 4], [u8; 4], 
     ];
     let generic_udp: &[(u32, (u16, App))] = &[(60, (53, App::Dns)), (40, (443, App::QuicLike))];
     match plan {
-        Plan::Plain | Plan::Nat | Plan::Vxlan | Plan::Vlan => {
+        Plan::Plain | Plan::Nat | Plan::Vxlan | Plan::Vlan | Plan::Xgw => {
             let (client, server) = if plan == Plan::Plain {
                 (
                     [192, 168, rng.gen(), host(rng)],
@@ -1283,6 +1297,8 @@ pub struct Generator {
     slots: Vec<Option<Flow>>,
     heap: BinaryHeap<Reverse<(u64, u32)>>,
     last_ts: Option<u64>,
+    /// Plan `xgw`'s wrapping of inner frames.
+    xgw: Option<crate::xgw::XgwWrap>,
 }
 
 impl Generator {
@@ -1291,7 +1307,12 @@ impl Generator {
         let mut rng = ChaCha8Rng::seed_from_u64(opts.seed);
         rng.set_stream(0);
         let n_slots = u64::from(opts.concurrency).min(opts.flows) as usize;
+        let xgw = match opts.plan {
+            Plan::Xgw => Some(crate::xgw::XgwWrap::new(&opts.xgw, opts.seed)?),
+            _ => None,
+        };
         let mut g = Generator {
+            xgw,
             cdf: workload.cdf.clone(),
             opts,
             rng,
@@ -1341,7 +1362,13 @@ impl Generator {
         let flow = self.slots[slot].as_mut()?;
         let flow_id = flow.id;
         let s = flow.pkts.pop_front()?;
-        let data = flow.build(&s);
+        let mut data = flow.build(&s);
+        if let Some(x) = self.xgw.as_mut() {
+            data = x.wrap(flow_id, &data, s.from_client);
+            if flow.pkts.is_empty() {
+                x.finish(flow_id);
+            }
+        }
         let port = if s.from_client {
             CLIENT_PORT
         } else {

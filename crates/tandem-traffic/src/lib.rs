@@ -8,6 +8,8 @@
 //!   [`Generator`]; [`GenOptions`] and address [`Plan`]s. Client side on port
 //!   [`CLIENT_PORT`] (0), server side on [`SERVER_PORT`] (1).
 //! - [`replies`] — [`ReplyRewriter`] (`rewrite` before feeding a packet, `observe` after).
+//! - [`xgw`] — plan `xgw`'s region ([`xgw::XgwOptions`]) and the gateway configuration for
+//!   it ([`xgw::region_config`]).
 //! - [`stats`] — [`TraceStats`].
 //! - [`scenario`] — packet scenario files (docs/scenarios.md): [`scenario::Scenario::load`]
 //!   builds every step's frame and expectation; [`scenario::Expect::check`] checks an outcome.
@@ -23,6 +25,7 @@ pub mod replies;
 pub mod scenario;
 pub mod stats;
 pub mod workload;
+pub mod xgw;
 
 pub use gen::{
     generate, write_trace, GenError, GenOptions, GenSummary, Generator, Plan, CLIENT_PORT,

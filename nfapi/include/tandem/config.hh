@@ -11,6 +11,8 @@
 #include <cstdio>
 #include <stdexcept>
 #include <string>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 #include "tandem/abi.hh"
@@ -89,6 +91,18 @@ class Config {
     return ipv4_addr(uint8_t(a), uint8_t(b), uint8_t(c), uint8_t(d));
   }
 
+  /// An IPv6 address in RFC 4291 text form without an embedded IPv4 part ("fd00::1",
+  /// "2001:db8:0:0:0:0:0:1") as two 64-bit halves in host order (`hi` holds the first 8
+  /// bytes on the wire; see tandem/ipv6.hh).
+  void get_ipv6(const std::string& key, uint64_t& hi, uint64_t& lo) const {
+    std::string s = get_string(key);
+    uint16_t g[8] = {};
+    if (!parse_ipv6(s, g)) fail(key, "expected an IPv6 address like \"fd00::1\", found \"" + s + "\"");
+    hi = lo = 0;
+    for (int i = 0; i < 4; ++i) hi = (hi << 16) | g[i];
+    for (int i = 4; i < 8; ++i) lo = (lo << 16) | g[i];
+  }
+
   // Getters with a default for optional keys (type and range are still checked).
   int64_t get_int_or(const std::string& k, int64_t d) const { return has(k) ? get_int(k) : d; }
   uint64_t get_u64_or(const std::string& k, uint64_t d) const { return has(k) ? get_u64(k) : d; }
@@ -105,29 +119,82 @@ class Config {
   }
 
  private:
+  // RFC 4291 §2.2 forms 1 and 2: eight groups of 1-4 hex digits, one "::" for zero groups.
+  static bool parse_ipv6(const std::string& s, uint16_t* out) {
+    uint16_t head[8], tail[8];
+    int nh = 0, nt = 0;
+    bool gap = false;
+    size_t i = 0;
+    if (s.compare(0, 2, "::") == 0) {
+      gap = true;
+      i = 2;
+    }
+    while (i < s.size()) {
+      uint32_t v = 0;
+      size_t d = 0;
+      for (; i < s.size() && d < 5; ++i, ++d) {
+        char c = s[i];
+        int x = c >= '0' && c <= '9' ? c - '0' : c >= 'a' && c <= 'f' ? c - 'a' + 10
+              : c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+        if (x < 0) break;
+        v = v * 16 + uint32_t(x);
+      }
+      if (d == 0 || d > 4 || nh + nt >= 8) return false;
+      (gap ? tail[nt++] : head[nh++]) = uint16_t(v);
+      if (i == s.size()) break;
+      if (s[i] != ':') return false;
+      if (i + 1 < s.size() && s[i + 1] == ':') {
+        if (gap) return false;
+        gap = true;
+        i += 2;
+      } else {
+        if (++i == s.size()) return false;
+      }
+    }
+    if (gap ? nh + nt > 7 : nh != 8) return false;
+    for (int k = 0; k < 8; ++k) out[k] = 0;
+    for (int k = 0; k < nh; ++k) out[k] = head[k];
+    for (int k = 0; k < nt; ++k) out[8 - nt + k] = tail[k];
+    return true;
+  }
+
   mutable std::vector<bool> used_;
   const tandem_cfg* raw_;
 
+  // Built on first use: each key's item (the first, if a key repeats), and every key and
+  // every prefix of one that ends before a '.' or '[' (what has_prefix asks), so lookups
+  // cost O(1) and configure() stays linear in a large configuration (a region's VMs).
+  mutable std::unordered_map<std::string, size_t> index_;
+  mutable std::unordered_set<std::string> prefixes_;
+  mutable bool indexed_ = false;
+
+  void build_index() const {
+    if (indexed_ || !raw_) return;
+    indexed_ = true;
+    index_.reserve(raw_->n_items);
+    for (size_t i = 0; i < raw_->n_items; ++i) {
+      std::string k = raw_->items[i].key;
+      index_.emplace(k, i);
+      prefixes_.insert(k);
+      for (size_t p = 0; p < k.size(); ++p)
+        if (k[p] == '.' || k[p] == '[') prefixes_.insert(k.substr(0, p));
+    }
+  }
+
   const tandem_cfg_item* find(const std::string& key) const {
     if (!raw_) return nullptr;
-    for (size_t i = 0; i < raw_->n_items; ++i)
-      if (key == raw_->items[i].key) {
-        if (used_.size() < raw_->n_items) used_.resize(raw_->n_items, false);
-        used_[i] = true;
-        return &raw_->items[i];
-      }
-    return nullptr;
+    build_index();
+    auto it = index_.find(key);
+    if (it == index_.end()) return nullptr;
+    if (used_.size() < raw_->n_items) used_.resize(raw_->n_items, false);
+    used_[it->second] = true;
+    return &raw_->items[it->second];
   }
 
   bool has_prefix(const std::string& prefix) const {
     if (!raw_) return false;
-    for (size_t i = 0; i < raw_->n_items; ++i) {
-      std::string k = raw_->items[i].key;
-      if (k.compare(0, prefix.size(), prefix) == 0 &&
-          (k.size() == prefix.size() || k[prefix.size()] == '.' || k[prefix.size()] == '['))
-        return true;
-    }
-    return false;
+    build_index();
+    return prefixes_.count(prefix) != 0;
   }
 
   const tandem_cfg_item* require(const std::string& key) const {

@@ -400,7 +400,7 @@ inline void copy_error(char* err, size_t errlen, const char* msg) {
 
 #define TANDEM_DESCRIBE_ONE(s, x, i) ptrs[n++] = static_cast<void*>(&(s)->x);
 #define TANDEM_SIZE_OF(s, x, i) sizeof(((s*)nullptr)->x),
-/// Registers `Type` as the NF; lists every state member (at most 16).
+/// Registers `Type` as the NF; lists every state member (at most 32).
 #define TANDEM_NF(Type, ...)                                                                 \
   extern "C" __attribute__((used, flatten)) void tandem_nf_process_entry(                     \
       Type* self, tandem::Packet* pkt) {                                                     \
@@ -429,7 +429,7 @@ inline void copy_error(char* err, size_t errlen, const char* msg) {
 
 #define TANDEM_EXPORT extern "C" __attribute__((visibility("default"), used))
 #define TANDEM_DUMP_ONE(s, x, i) tandem::detail::dump_member(out, #x, (s)->x);
-/// Registers `Type` as the NF; lists every state member (at most 16).
+/// Registers `Type` as the NF; lists every state member (at most 32).
 #define TANDEM_NF(Type, ...)                                                                 \
   TANDEM_EXPORT uint32_t tandem_nf_abi_version() { return TANDEM_NF_ABI_VERSION; }          \
   TANDEM_EXPORT const char* tandem_nf_name() { return #Type; }                              \

@@ -247,6 +247,7 @@ fn source(a: &Args) -> anyhow::Result<Source> {
                     seed: t.seed,
                     plan,
                     zipf: t.zipf,
+                    xgw: t.xgw.options(),
                     ..GenOptions::default()
                 },
             )?;

@@ -43,13 +43,15 @@ pub struct TrafficArgs {
     /// Seed (with --workload).
     #[arg(short, long, default_value_t = 1)]
     pub seed: u64,
-    /// Address plan (with --workload): plain, nat, lb, endhosts, vxlan or vlan.
+    /// Address plan (with --workload): plain, nat, lb, endhosts, vxlan, vlan or xgw.
     #[arg(short, long, default_value = "plain")]
     pub plan: String,
     /// Zipf flow popularity (with --workload): flows draw their address pair from --flows
     /// identities with popularity ∝ rank^-ALPHA, so popular address pairs dominate.
     #[arg(long, value_name = "ALPHA")]
     pub zipf: Option<f64>,
+    #[command(flatten)]
+    pub xgw: crate::cmd::traffic::XgwArgs,
     /// Feed the trace as recorded. By default replies are rewritten to the addresses the NF
     /// produced for their flow (closed loop), as real servers behind a NAT or load balancer
     /// would answer.
@@ -73,6 +75,7 @@ impl TrafficArgs {
                     seed: self.seed,
                     plan,
                     zipf: self.zipf,
+                    xgw: self.xgw.options(),
                     ..GenOptions::default()
                 };
                 Ok(Box::new(Generator::new(&workload, opts)?.map(Ok)))

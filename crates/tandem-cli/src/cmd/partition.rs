@@ -32,6 +32,11 @@ pub struct Args {
     /// Print the NF IR the plan refers to.
     #[arg(long)]
     pub show_ir: bool,
+    /// Plan table compression instead (folding, splitting between pipelines, pooling, ALPM)
+    /// for the NF's maps holding these entries: `name=entries,...` (maps not named keep
+    /// their capacity), and print the memory after each step and the placement.
+    #[arg(long, value_name = "SCALE")]
+    pub compress: Option<String>,
     #[command(flatten)]
     pub partial: PartialArgs,
 }
@@ -125,6 +130,13 @@ pub fn partition_nf(
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let profile = load_profile(&args.profile)?;
+    if let Some(scale) = &args.compress {
+        let scale = tandem_partition::compress::Scale::parse(scale)?;
+        let module = load_module(&args.nf)?;
+        let c = tandem_partition::compress::compress(&module, &profile, &scale)?;
+        print!("{}", tandem_partition::compress::report(&c, &profile));
+        return Ok(());
+    }
     let tandem_partition::Partitioned { module, info, plan } =
         partition_nf(&args.nf, &profile, !args.no_split_joins, &args.partial)?;
     let plan: Plan = plan;

@@ -23,6 +23,55 @@ pub enum Args {
     },
     /// List the built-in workloads (flow-size distributions) and address plans.
     Workloads,
+    /// Write the xgw NF's configuration for plan `xgw`'s region (same region options as
+    /// `gen`): routes and VM-NC mappings of every tenant.
+    XgwConfig {
+        #[command(flatten)]
+        xgw: XgwArgs,
+        /// Output file (TOML).
+        #[arg(short, long)]
+        output: PathBuf,
+    },
+}
+
+/// The region and traffic mix of plan `xgw` (tandem_traffic::xgw).
+#[derive(clap::Args, Clone, Debug)]
+pub struct XgwArgs {
+    /// Plan xgw: tenants (VPCs).
+    #[arg(long, default_value_t = 64)]
+    pub tenants: u32,
+    /// Plan xgw: VMs per tenant.
+    #[arg(long, default_value_t = 64)]
+    pub vms_per_tenant: u32,
+    /// Plan xgw: physical servers (NCs) hosting the VMs.
+    #[arg(long, default_value_t = 256)]
+    pub ncs: u32,
+    /// Plan xgw: Zipf exponent of tenant and VM popularity.
+    #[arg(long, default_value_t = 1.2)]
+    pub zipf_s: f64,
+    /// Plan xgw: share of flows with IPv6 inner addresses (0..1).
+    #[arg(long, default_value_t = 0.0)]
+    pub ipv6_share: f64,
+    /// Plan xgw: share of flows to the Internet through SNAT (0..1).
+    #[arg(long, default_value_t = 0.3)]
+    pub internet_share: f64,
+    /// Plan xgw: share of flows to a peered tenant's VM (0..1).
+    #[arg(long, default_value_t = 0.2)]
+    pub peer_share: f64,
+}
+
+impl XgwArgs {
+    pub fn options(&self) -> tandem_traffic::xgw::XgwOptions {
+        tandem_traffic::xgw::XgwOptions {
+            tenants: self.tenants,
+            vms_per_tenant: self.vms_per_tenant,
+            ncs: self.ncs,
+            zipf_s: self.zipf_s,
+            ipv6_share: self.ipv6_share,
+            internet_share: self.internet_share,
+            peer_share: self.peer_share,
+        }
+    }
 }
 
 #[derive(clap::Args)]
@@ -37,7 +86,7 @@ pub struct GenArgs {
     /// Random seed; the same seed gives a byte-identical trace.
     #[arg(short, long, default_value_t = 1)]
     seed: u64,
-    /// Address plan: plain, nat, lb, endhosts, vxlan or vlan.
+    /// Address plan: plain, nat, lb, endhosts, vxlan, vlan or xgw.
     #[arg(short, long, default_value = "plain")]
     plan: String,
     /// Concurrent connections, each running one flow at a time.
@@ -68,6 +117,8 @@ pub struct GenArgs {
     /// popularity ∝ rank^-ALPHA (off by default).
     #[arg(long, value_name = "ALPHA")]
     zipf: Option<f64>,
+    #[command(flatten)]
+    xgw: XgwArgs,
     /// Output file (always pcapng).
     #[arg(short, long)]
     output: PathBuf,
@@ -81,6 +132,20 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             default_port,
         } => stats(trace, default_port),
         Args::Workloads => workloads(),
+        Args::XgwConfig { xgw, output } => {
+            let o = xgw.options();
+            o.validate()?;
+            std::fs::write(&output, tandem_traffic::xgw::region_config(&o))
+                .with_context(|| format!("writing {}", output.display()))?;
+            println!(
+                "{}: {} tenants, {} VMs each, {} NCs",
+                output.display(),
+                o.tenants,
+                o.vms_per_tenant,
+                o.ncs
+            );
+            Ok(())
+        }
     }
 }
 
@@ -107,6 +172,7 @@ fn gen(g: GenArgs) -> anyhow::Result<()> {
         max_flow_bytes: g.max_flow_bytes,
         start_ns: 0,
         zipf: g.zipf,
+        xgw: g.xgw.options(),
     };
     opts.validate()?;
     if g.output.extension().is_some_and(|e| e == "pcap") {

@@ -141,10 +141,12 @@ impl StateStore {
                     }
                 }
                 (StateKind::LpmMap { key, value, .. }, Slot::Map(m)) => {
-                    // Key: the prefix as the key field, then its length as one byte.
+                    // Key: the exact fields and the prefix as the key layout, then the
+                    // prefix length as one byte.
                     for (k, e) in m {
-                        let mut kb = encode(name, key, &k[..1], format)?;
-                        kb.push(k.get(1).copied().unwrap_or(0) as u8);
+                        let (len, fields) = k.split_last().unwrap_or((&0, &[]));
+                        let mut kb = encode(name, key, fields, format)?;
+                        kb.push(*len as u8);
                         entries.push((kb, encode(name, value, &e.value, format)?));
                     }
                 }

@@ -92,12 +92,34 @@ pub(super) fn live(e: &MapEntry, now: u64, timeout: Option<u64>) -> bool {
     }
 }
 
-/// The entry of the longest prefix of `addr` in an LPM map's slot (entries keyed by
-/// `[prefix, length]`).
-fn lpm_get(m: &FxHashMap<Words, MapEntry>, bits: u32, addr: u64) -> Option<&MapEntry> {
-    (0..=bits)
-        .rev()
-        .find_map(|len| m.get(&[addr & prefix_mask(bits, len), u64::from(len)][..]))
+/// The entry of the longest prefix of `key`'s last word among those with its other (exact)
+/// words, in an LPM map's slot (entries keyed by `[exact..., prefix, length]`).
+fn lpm_get<'m>(m: &'m FxHashMap<Words, MapEntry>, bits: u32, key: &[u64]) -> Option<&'m MapEntry> {
+    let (&addr, exact) = key.split_last()?;
+    let mut probe: Vec<u64> = Vec::with_capacity(key.len() + 1);
+    probe.extend_from_slice(exact);
+    probe.extend([0, 0]);
+    let n = exact.len();
+    (0..=bits).rev().find_map(|len| {
+        probe[n] = addr & prefix_mask(bits, len);
+        probe[n + 1] = u64::from(len);
+        m.get(&probe[..])
+    })
+}
+
+/// An LPM entry name `[exact..., prefix, length]` with the prefix masked to its length;
+/// `None` when the length is above `bits` or the name is shorter than two words.
+fn lpm_entry(bits: u32, key: &[u64]) -> Option<Vec<u64>> {
+    let [.., prefix, len] = key else {
+        return None;
+    };
+    if *len > u64::from(bits) {
+        return None;
+    }
+    let mut out = key.to_vec();
+    let n = out.len();
+    out[n - 2] = prefix & prefix_mask(bits, *len as u32);
+    Some(out)
 }
 
 fn check_fields(name: &str, what: &str, layout: &Layout, vals: &[u64]) -> Result<(), StoreError> {
@@ -157,6 +179,11 @@ pub fn prefix_mask(bits: u32, len: u32) -> u64 {
     } else {
         all & !((1u64 << (bits - len)) - 1)
     }
+}
+
+/// The number of key fields of a map kind (0 for other kinds).
+fn kl_len(kind: &StateKind) -> usize {
+    kind.map_layouts().map_or(0, |(k, _)| k.fields.len())
 }
 
 impl MapRules {
@@ -254,16 +281,21 @@ impl StateStore {
             .ok_or_else(|| Self::shape_err(name, "not a map"))?;
         let masked;
         let key = if let Some(bits) = kind.lpm_bits() {
-            let (&[prefix, len], Some(f)) = (key, kl.fields.first()) else {
-                return Err(Self::shape_err(name, "an lpm_map key is [prefix, length]"));
-            };
-            if len > u64::from(bits) || f.ty.wrap(prefix) != prefix {
+            if key.len() != kl.fields.len() + 1 {
+                return Err(Self::shape_err(
+                    name,
+                    "an lpm_map key is [exact fields..., prefix, length]",
+                ));
+            }
+            check_fields(name, "key", kl, &key[..kl.fields.len()])?;
+            let Some(m) = lpm_entry(bits, key) else {
+                let (prefix, len) = (key[key.len() - 2], key[key.len() - 1]);
                 return Err(Self::shape_err(
                     name,
                     &format!("prefix {prefix:#x}/{len} does not fit a {bits}-bit key"),
                 ));
-            }
-            masked = vec![prefix & prefix_mask(bits, len as u32), len];
+            };
+            masked = m;
             &masked[..]
         } else if let Some(m) = kind.map_match().filter(|m| m.has_priority()) {
             let layout = kind.entry_key_layout().unwrap_or_default();
@@ -327,9 +359,9 @@ impl StateStore {
             } => Some(*idle_timeout_ns),
             _ => None,
         };
-        if let (Some(bits), &[addr]) = (kind.lpm_bits(), key) {
+        if let Some(bits) = kind.lpm_bits().filter(|_| key.len() == kl_len(kind)) {
             return match self.slots.get(id.index()) {
-                Some(Slot::Map(m)) => Ok(lpm_get(m, bits, addr).map(|e| e.value.to_vec())),
+                Some(Slot::Map(m)) => Ok(lpm_get(m, bits, key).map(|e| e.value.to_vec())),
                 _ => Err(Self::shape_err(name, "not a map")),
             };
         }
@@ -465,8 +497,7 @@ impl StateStore {
             });
         }
         if let Some(bits) = rules.lpm_bits {
-            let addr = key.first().copied().unwrap_or(0);
-            return Some(match lpm_get(map, bits, addr) {
+            return Some(match lpm_get(map, bits, key) {
                 Some(e) => {
                     for (o, v) in out.iter_mut().zip(e.value.iter()) {
                         *o = *v;
@@ -515,16 +546,16 @@ impl StateStore {
             ));
         }
         let masked;
-        let key = match (rules.lpm_bits, key) {
-            (Some(bits), &[prefix, len]) => {
-                if len > u64::from(bits) {
+        let key = match rules.lpm_bits {
+            Some(bits) => {
+                let Some(m) = lpm_entry(bits, key) else {
                     // Out of range: nothing inserted (the native API refuses it too).
                     return self.map_slot(id).map(|_| false);
-                }
-                masked = [prefix & prefix_mask(bits, len as u32), len];
+                };
+                masked = m;
                 &masked[..]
             }
-            _ => key,
+            None => key,
         };
         let map = self.map_slot(id)?;
         if (map.len() as u64) < rules.capacity {
@@ -582,13 +613,13 @@ impl StateStore {
             priority::erase(map, rules.matching, key);
             return Some(());
         }
-        match (rules.lpm_bits, key) {
-            (Some(bits), &[prefix, len]) => {
-                if len <= u64::from(bits) {
-                    map.remove(&[prefix & prefix_mask(bits, len as u32), len][..]);
+        match rules.lpm_bits {
+            Some(bits) => {
+                if let Some(m) = lpm_entry(bits, key) {
+                    map.remove(&m[..]);
                 }
             }
-            _ => {
+            None => {
                 map.remove(key);
             }
         }
@@ -611,11 +642,11 @@ impl StateStore {
                 m.get(key).map(|e| e.value.as_slice())
             };
         }
-        match (self.slots.get(id.index()), rules.lpm_bits, key) {
-            (Some(Slot::Map(m)), Some(bits), &[addr]) => {
-                lpm_get(m, bits, addr).map(|e| e.value.as_slice())
+        match (self.slots.get(id.index()), rules.lpm_bits) {
+            (Some(Slot::Map(m)), Some(bits)) if key.len() == rules.key_fields => {
+                lpm_get(m, bits, key).map(|e| e.value.as_slice())
             }
-            (Some(Slot::Map(m)), _, _) => m
+            (Some(Slot::Map(m)), _) => m
                 .get(key)
                 .filter(|e| live(e, self.clock_ns, rules.idle_timeout_ns))
                 .map(|e| e.value.as_slice()),

@@ -22,11 +22,25 @@ fn prefix_len_arg(op: &str) -> Option<usize> {
     }
 }
 
-/// Is this layout one unsigned integer of 1, 2, 4 or 8 bytes (an LPM key)?
+/// Is this layout one unsigned integer of 1, 2, 4 or 8 bytes (a range key)?
 pub(crate) fn is_integer_key(key: &Layout) -> bool {
     matches!(key.fields.as_slice(), [f] if matches!(f.ty.bits(), 8 | 16 | 32 | 64)
         && f.offset.unwrap_or(0) == 0
         && key.size.is_none_or(|s| s == f.ty.bytes()))
+}
+
+/// Is this layout an LPM key: one unsigned integer, or a `tandem::LpmKey<E, A>` — two
+/// integers of the same width, 1, 2, 4 or 8 bytes, the second (the prefix-matched one)
+/// right after the first?
+pub(crate) fn is_lpm_key(key: &Layout) -> bool {
+    if is_integer_key(key) {
+        return true;
+    }
+    matches!(key.fields.as_slice(), [e, a] if matches!(a.ty.bits(), 8 | 16 | 32 | 64)
+        && e.ty.bits() <= a.ty.bits()
+        && e.offset.unwrap_or(0) == 0
+        && a.offset == Some(a.ty.bytes())
+        && key.size.is_none_or(|s| s == 2 * a.ty.bytes()))
 }
 
 impl Lifter<'_> {
@@ -42,14 +56,23 @@ impl Lifter<'_> {
         let Some((key, _)) = obj.kind.map_layouts() else {
             return true;
         };
-        if is_integer_key(key) {
+        let ok = match obj.kind {
+            StateKind::LpmMap { .. } => is_lpm_key(key),
+            _ => is_integer_key(key),
+        };
+        if ok {
             return true;
         }
         let (name, bytes, fields) = (obj.name.clone(), key.size.unwrap_or(0), key.fields.len());
+        let also = if matches!(obj.kind, StateKind::LpmMap { .. }) {
+            " or an LpmKey<E, A> of two unsigned integers of the same width"
+        } else {
+            ""
+        };
         self.err(
             code,
             format!(
-                "`{name}` is {api} whose key is not one unsigned integer ({bytes} bytes in {fields} fields)"
+                "`{name}` is {api} whose key is not one unsigned integer{also} ({bytes} bytes in {fields} fields)"
             ),
         );
         false

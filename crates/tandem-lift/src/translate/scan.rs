@@ -334,7 +334,17 @@ impl<'a> Lifter<'a> {
         let Some(a0) = arg(0) else { return };
         let m = self.prov_of(a0);
         if let Some(shape) = map_call_shape(&callee) {
-            let (ks, cap) = (argc(shape.key_size), argc(shape.capacity));
+            let (mut ks, cap) = (argc(shape.key_size), argc(shape.capacity));
+            if shape.family == MapFamily::Lpm {
+                // An LpmKey<E, A>'s size argument also says where `addr` starts (lpm.hh).
+                let split = ks >> 32;
+                ks &= 0xffff_ffff;
+                if let (true, Prov::Element(o)) = (split > 0 && split < ks, &m) {
+                    if let Some(mi) = self.member_at(*o) {
+                        self.uses[mi].key_bounds.insert(split);
+                    }
+                }
+            }
             let vs = shape.value_size.map_or(0, argc);
             let flavor = match shape.family {
                 MapFamily::Expiring => MapFlavor::Expiring(argc(shape.capacity + 1)),

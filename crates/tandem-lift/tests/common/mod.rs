@@ -75,6 +75,7 @@ pub const EXAMPLES: &[&str] = &[
     "hhdetect",
     "aclfw",
     "ratelimit",
+    "xgw",
 ];
 
 /// The native build of `src`, configured from `<src>.toml` when there is one.

@@ -317,10 +317,17 @@ impl Gen<'_, '_> {
         role: manifest::TableRole,
     ) -> Result<(), P4Error> {
         let wb = role == manifest::TableRole::WriteBack;
-        // An LPM map's one key field is matched `lpm` (longest prefix wins), a ternary map's
-        // fields `ternary` and a range map's field `range` (the entry with the highest
-        // priority wins); every other key is `exact`.
-        let match_kind = self.match_kind_of(state);
+        // An LPM map's last key field is matched `lpm` (longest prefix wins) and the ones
+        // before it `exact`, a ternary map's fields `ternary` and a range map's field
+        // `range` (the entry with the highest priority wins); every other key is `exact`.
+        let last_kind = self.match_kind_of(state);
+        let kind_of = |i: usize| {
+            if last_kind == "lpm" && i + 1 < key.fields.len() {
+                "exact"
+            } else {
+                last_kind
+            }
+        };
         // Results: hit flag, then one value per value-layout field.
         let (hit, fields) = results
             .split_first()
@@ -411,6 +418,7 @@ impl Gen<'_, '_> {
         let mut mkeys = Vec::new();
         let mut p4keys = Vec::new();
         for (i, (k, f)) in keys.iter().zip(&key.fields).enumerate() {
+            let match_kind = kind_of(i);
             p4keys.push(tandem_p4_syntax::KeyElement {
                 expr: meta(k),
                 match_kind: match_kind.into(),

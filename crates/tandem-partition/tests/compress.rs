@@ -1,0 +1,161 @@
+//! Table compression (crate::compress): the step table and placement for a gateway's tables
+//! at Sailfish scale, lookup order kept by the folded placement (with a negative control),
+//! pooling and ALPM decisions, and bad scales.
+
+use tandem_partition::compress::{compress, place, report, Scale};
+use tandem_partition::TargetProfile;
+
+/// A VXLAN gateway's tables as the lifter declares them for examples/nfs/xgw: routes by
+/// (VNI, IPv4) and (VNI, IPv6[0..64)) LPM, VM-NC mappings exact; lookups in that order.
+const XGW: &str = "nf gw
+
+state routes4: lpm_map<{k0: i32, k4: i32}, {v0: i32}, 8192>
+state vm_nc4: hashmap<{k0: i32, k4: i32}, {v0: i32, v4: i32, v8: i64, v16: i64}, 65536>
+state routes6: lpm_map<{k0: i64, k8: i64}, {v0: i32}, 4096>
+state vm_nc6: hashmap<{k0: i32, k4: i32, k8: i64, k16: i64}, {v0: i32, v4: i32, v8: i64, v16: i64}, 65536>
+
+fn process {
+block0:
+    v0:i32 = hdr.read ipv4.saddr
+    v1:i32 = hdr.read ipv4.daddr
+    v2:i1, v3:i32 = map.find routes4(v0, v1)
+    v4:i1, v5:i32, v6:i32, v7:i64, v8:i64 = map.find vm_nc4(v0, v1)
+    v9:i64 = zext v0
+    v10:i64 = zext v1
+    v11:i1, v12:i32 = map.find routes6(v9, v10)
+    v13:i1, v14:i32, v15:i32, v16:i64, v17:i64 = map.find vm_nc6(v0, v1, v10, v10)
+    v18:i16 = const 1
+    send v18
+    return
+}
+";
+
+fn module() -> tandem_ir::Module {
+    let m = tandem_ir::parse_module(XGW).unwrap();
+    tandem_ir::verify_module(&m).unwrap();
+    m
+}
+
+fn sailfish_scale() -> Scale {
+    // >= 1,000,000 VM-NC entries and >= 100,000 routes, 25% IPv6.
+    Scale::parse("routes4=75000,routes6=25000,vm_nc4=750000,vm_nc6=250000").unwrap()
+}
+
+#[test]
+fn sailfish_scale_fits_tofino1_after_folding_and_splitting() {
+    let p = TargetProfile::builtin("tofino1").unwrap();
+    let c = compress(&module(), &p, &sailfish_scale()).unwrap();
+    let names: Vec<&str> = c.steps.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(
+        names,
+        [
+            "baseline (one pipe)",
+            "pipeline folding",
+            "table splitting between pipelines",
+            "IPv4/IPv6 pooling",
+            "ALPM"
+        ]
+    );
+    let base = &c.steps[0];
+    assert!(
+        base.sram_pct > 100.0 && base.tcam_pct > 100.0,
+        "{}",
+        report(&c, &p)
+    );
+    // Folding doubles the memory a path sees, splitting halves the tables.
+    assert!((c.steps[1].sram_pct * 2.0 - base.sram_pct).abs() < 0.1);
+    assert!(c.steps[2].sram_pct < c.steps[1].sram_pct * 0.51);
+    assert!(c.config.folded && c.config.split);
+    assert!(c.placement.fits, "{}", report(&c, &p));
+    assert!(c.placement.keeps_lookup_order(&c.config.tables));
+    // Per pipe within budget.
+    for u in &c.placement.pipe_used {
+        assert!(u.sram_blocks <= c.placement.pipe_budget.sram_blocks);
+        assert!(u.tcam_blocks <= c.placement.pipe_budget.tcam_blocks);
+    }
+    // The report names the digest hook (key compression is not built here).
+    assert!(report(&c, &p).contains("conflict table"));
+}
+
+#[test]
+fn alpm_is_chosen_when_tcam_is_the_scarce_resource() {
+    let p = TargetProfile::builtin("tofino1").unwrap();
+    // Four times the routes: TCAM, not SRAM, limits.
+    let scale = Scale::parse("routes4=300000,routes6=100000,vm_nc4=750000,vm_nc6=250000").unwrap();
+    let c = compress(&module(), &p, &scale).unwrap();
+    let alpm = c.steps.iter().find(|s| s.name == "ALPM").unwrap();
+    assert!(alpm.chosen, "{}", report(&c, &p));
+    let before = &c.steps[c.steps.len() - 2];
+    assert!(alpm.tcam_pct < before.tcam_pct / 4.0);
+    assert!(alpm.sram_pct > before.sram_pct, "ALPM trades TCAM for SRAM");
+    assert!(c
+        .config
+        .tables
+        .iter()
+        .filter(|t| t.lpm)
+        .all(|t| t.alpm_depth.is_some()));
+    assert!(c.placement.fits, "{}", report(&c, &p));
+    assert!(c.placement.keeps_lookup_order(&c.config.tables));
+}
+
+#[test]
+fn a_one_pipe_target_cannot_fold() {
+    let p = TargetProfile::builtin("bmv2").unwrap();
+    // bmv2 has unbounded memory.
+    assert!(compress(&module(), &p, &sailfish_scale()).is_err());
+    let mut tiny = TargetProfile::builtin("tofino1").unwrap();
+    tiny.pipelines = 1;
+    let c = compress(&module(), &tiny, &sailfish_scale()).unwrap();
+    let fold = c
+        .steps
+        .iter()
+        .find(|s| s.name == "pipeline folding")
+        .unwrap();
+    assert!(!fold.chosen && fold.note.contains("1 pipeline"));
+    assert!(!c.config.folded);
+    assert!(!c.placement.fits, "{}", report(&c, &tiny));
+}
+
+/// The folded placement follows lookup order; negative control: a placement with two tables
+/// swapped across gresses is rejected by the same check.
+#[test]
+fn folded_placement_keeps_lookup_order() {
+    let p = TargetProfile::builtin("tofino1").unwrap();
+    let c = compress(&module(), &p, &sailfish_scale()).unwrap();
+    let pl = place(&c.config, &p);
+    assert!(pl.keeps_lookup_order(&c.config.tables));
+    let slot_of = |name: &str| pl.pieces.iter().find(|x| x.table == name).unwrap().slot;
+    assert!(slot_of("routes4") <= slot_of("vm_nc4"));
+    assert!(slot_of("vm_nc4") <= slot_of("vm_nc6"));
+    let mut bad = pl.clone();
+    let last = bad.slots.len() - 1;
+    for x in bad.pieces.iter_mut().filter(|x| x.table == "routes4") {
+        x.slot = last;
+    }
+    assert!(!bad.keeps_lookup_order(&c.config.tables));
+    // Bridged bytes grow along the path (results of earlier lookups travel on).
+    assert!(pl.bridged_bytes.windows(2).all(|w| w[0] <= w[1]));
+}
+
+#[test]
+fn pooling_keeps_tables_apart_when_it_would_grow_them() {
+    let p = TargetProfile::builtin("tofino1").unwrap();
+    let c = compress(&module(), &p, &sailfish_scale()).unwrap();
+    let pool = c
+        .steps
+        .iter()
+        .find(|s| s.name == "IPv4/IPv6 pooling")
+        .unwrap();
+    assert!(pool.note.contains("routes4+routes6"), "{}", pool.note);
+    assert!(pool.note.contains("vm_nc4+vm_nc6"), "{}", pool.note);
+    assert!(!pool.chosen);
+}
+
+#[test]
+fn bad_scales_are_errors() {
+    assert!(Scale::parse("routes4").is_err());
+    assert!(Scale::parse("routes4=lots").is_err());
+    let p = TargetProfile::builtin("tofino1").unwrap();
+    let err = compress(&module(), &p, &Scale::parse("nope=5").unwrap()).unwrap_err();
+    assert!(err.to_string().contains("`nope`"));
+}
