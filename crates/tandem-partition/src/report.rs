@@ -27,6 +27,53 @@ pub fn report_for(
     }
 }
 
+/// The derived state classes of every map `process` looks up
+/// ([`tandem_analysis::classes`]): which values each class merges and the bits a class index
+/// needs, or why a map gets none.
+fn classes_section(o: &mut String, module: &Module) {
+    let all = tandem_analysis::compute_all_state_classes(
+        module,
+        &tandem_analysis::ClassOptions::default(),
+    );
+    if all.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\n== state classes ==");
+    for (state, r) in all {
+        let name = module
+            .states
+            .get(state)
+            .map_or_else(|| state.to_string(), |s| s.name.clone());
+        match r {
+            Ok(c) => {
+                let fields: Vec<&str> = c.fields.iter().map(|f| f.name.as_str()).collect();
+                let bits = c.class_bits();
+                let _ = writeln!(
+                    o,
+                    "  {name}: {} classes of {{{}}} ({} bits -> {bits} bits per entry, {} saved)",
+                    c.classes.len(),
+                    fields.join(", "),
+                    c.value_bits,
+                    c.value_bits.saturating_sub(bits)
+                );
+                for f in c.fields.iter().filter(|f| f.values.is_none()) {
+                    let _ = writeln!(
+                        o,
+                        "    ({} is unbounded; the switch-side code never depends on it)",
+                        f.name
+                    );
+                }
+                for line in c.describe() {
+                    let _ = writeln!(o, "    {line}");
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(o, "  {name}: no classes: {e}");
+            }
+        }
+    }
+}
+
 /// The report `tandem partition` prints.
 pub fn report(module: &Module, info: &DepInfo, plan: &Plan) -> String {
     let mut o = String::new();
@@ -154,6 +201,7 @@ pub fn report(module: &Module, info: &DepInfo, plan: &Plan) -> String {
         );
     }
     timer_section(&mut o, module, plan);
+    classes_section(&mut o, module);
     let r = &plan.resources;
     let _ = writeln!(o, "\n== resources ({}) ==", plan.target);
     for (what, u) in [
