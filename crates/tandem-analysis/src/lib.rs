@@ -22,8 +22,8 @@ mod liveness;
 
 pub use cfg::{compute_cfg, Cfg};
 pub use classes::{
-    compute_all_state_classes, compute_state_classes, ClassFallback, ClassOptions, StateClass,
-    StateClasses,
+    compute_all_state_classes, compute_state_classes, derive_state_classes, ClassFallback,
+    ClassOptions, StateClass, StateClasses,
 };
 pub use control::{compute_control_deps, ControlDeps};
 pub use deps::{

@@ -29,64 +29,7 @@ fn door(held_open_rewrites: bool) -> Module {
     } else {
         ""
     };
-    let text = format!(
-        r#"nf Door
-
-state locks: hashmap<{{k0: i32}}, {{mode: i8, tries: i8}}, 1024>
-
-fn process {{
-block0:
-    v0:i32 = hdr.read ipv4.saddr
-    v1:i1, v2:i8, v3:i8 = map.find locks(v0)
-    v4:i8 = hdr.read tcp.flags
-    v5:i8 = const 0
-    v6:i1 = icmp eq v4, v5
-    brif v6, block1, block6
-
-block1:
-    brif v1, block2, block5
-
-block2:
-    switch v2, block5, [2: block3, 3: block7, 4: block8]
-
-block7:
-{held}    br block3
-
-block3:
-    v7:i16 = const 1
-    send v7
-    return
-
-block8:
-    v20:i8 = const 2
-    v21:i1 = icmp eq v3, v20
-    brif v21, block4, block5
-
-block4:
-    v22:i16 = const 2
-    send v22
-    return
-
-block5:
-    drop
-    return
-
-block6:
-    v8:i8 = const 3
-    v9:i8 = and v4, v8
-    v10:i8 = const 1
-    v11:i8 = add v9, v10
-    v12:i8 = const 2
-    v13:i1 = icmp ult v3, v12
-    v14:i8 = const 1
-    v15:i8 = add v3, v14
-    v16:i8 = select v13, v15, v3
-    v17:i1 = map.insert locks(v0) -> (v11, v16)
-    drop
-    return
-}}
-"#
-    );
+    let text = include_str!("classes/door.nfir.in").replace("HELD\n", held);
     let m = parse_module(&text).expect("parses");
     verify_module(&m).expect("verifies");
     m

@@ -53,6 +53,7 @@ mod plan;
 mod profile;
 pub mod refine;
 mod report;
+mod specialize;
 mod split;
 mod verify;
 pub mod view;
@@ -63,6 +64,7 @@ pub use labels::{Labelling, Reason, Rule};
 pub use plan::*;
 pub use profile::{parse_profile, MatchKind, ProfileError, StageCosts, TargetProfile, OP_NAMES};
 pub use report::{report, report_for, write_dot};
+pub use specialize::{class_map_of, specialize_state_classes, SpecializeError, CLASS_SUFFIX};
 pub use split::split_server_joins;
 pub use verify::verify_plan;
 
@@ -99,6 +101,10 @@ pub struct PartitionOptions {
     /// A split copies at most this many instructions, and the module grows to at most
     /// twice its size.
     pub split_max_insts: usize,
+    /// [`partition_module`] tries keeping each map's derived state classes on the switch
+    /// ([`specialize_state_classes`]) and keeps the rewrite when more of the NF runs
+    /// without the server.
+    pub state_classes: bool,
 }
 
 impl Default for PartitionOptions {
@@ -108,6 +114,7 @@ impl Default for PartitionOptions {
             split_joins: true,
             max_splits: 4,
             split_max_insts: 400,
+            state_classes: true,
         }
     }
 }
@@ -140,6 +147,9 @@ pub fn partition_module(
         info,
         plan,
     };
+    if options.state_classes {
+        best = specialize_classes(best, profile, options);
+    }
     if !options.split_joins {
         return Ok(best);
     }
@@ -181,6 +191,40 @@ pub fn partition_module(
         };
     }
     Ok(best)
+}
+
+/// Tries [`specialize_state_classes`] on every map with derived classes, keeping each
+/// rewrite that lets more of the NF run without the server.
+fn specialize_classes(
+    mut best: Partitioned,
+    profile: &TargetProfile,
+    options: &PartitionOptions,
+) -> Partitioned {
+    let maps = tandem_analysis::classes::looked_up_maps(&best.module);
+    for map in maps {
+        let Ok(d) = tandem_analysis::derive_state_classes(
+            &best.module,
+            map,
+            &tandem_analysis::ClassOptions::default(),
+        ) else {
+            continue;
+        };
+        let Ok(next) = specialize_state_classes(&best.module, &d) else {
+            continue;
+        };
+        let info = tandem_analysis::compute_deps(&next);
+        let Ok(plan) = partition_with(&next, &info, profile, options) else {
+            continue;
+        };
+        if plan.summary.fast_path > best.plan.summary.fast_path {
+            best = Partitioned {
+                module: next,
+                info,
+                plan,
+            };
+        }
+    }
+    best
 }
 
 /// Partitions `module` for `profile` with default options.

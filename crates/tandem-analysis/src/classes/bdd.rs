@@ -20,6 +20,22 @@ enum Node {
     Branch { var: TermId, hi: NodeId, lo: NodeId },
 }
 
+/// A node, seen from outside.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum NodeView {
+    /// A terminal: outcome `k` (0 and 1 are the booleans).
+    Leaf(u32),
+    /// `if var { hi } else { lo }`.
+    Branch {
+        /// The condition (an `i1` term).
+        var: TermId,
+        /// Where it holds.
+        hi: NodeId,
+        /// Where it does not.
+        lo: NodeId,
+    },
+}
+
 /// The diagram table (unique table and `ite` memo).
 pub struct Bdd {
     nodes: Vec<Node>,
@@ -59,6 +75,14 @@ impl Bdd {
     /// The terminal for outcome `k` (0 and 1 are the booleans).
     pub fn leaf(&mut self, k: u32) -> NodeId {
         self.make(Node::Leaf(k))
+    }
+
+    /// What a node is: a terminal (its outcome) or a branch on a condition.
+    pub fn view(&self, n: NodeId) -> NodeView {
+        match self.nodes[n as usize] {
+            Node::Leaf(k) => NodeView::Leaf(k),
+            Node::Branch { var, hi, lo } => NodeView::Branch { var, hi, lo },
+        }
     }
 
     /// The diagram of one condition variable.

@@ -48,6 +48,10 @@ mod domains;
 mod symex;
 mod terms;
 
+pub use bdd::{NodeId, NodeView};
+pub use symex::Leaf;
+pub use terms::{Atom, Term, TermId};
+
 use std::collections::BTreeMap;
 use std::fmt;
 use tandem_ir::{InstKind, Module, StateId, StateKind};
@@ -283,12 +287,61 @@ pub fn compute_all_state_classes(
         .collect()
 }
 
+/// The classes of a map with what each class does: the decision diagram of the switch-side
+/// behaviour per class, over packet terms — what a pass needs to generate the switch's code
+/// from the class alone.
+pub struct Derivation {
+    /// The classes.
+    pub classes: StateClasses,
+    /// Each class's behaviour (one root per class, in class order).
+    pub roots: Vec<NodeId>,
+    /// The map's key as terms, when some run looks the map up.
+    pub key: Option<Vec<TermId>>,
+    /// The operands of the other lookups (map finds, vector reads) whose results are
+    /// [`Atom::Result`]s.
+    pub result_args: std::collections::HashMap<tandem_ir::Inst, Vec<TermId>>,
+    terms: terms::Terms,
+    bdd: bdd::Bdd,
+    leaves: Vec<Leaf>,
+}
+
+impl Derivation {
+    /// A term.
+    pub fn term(&self, t: TermId) -> &Term {
+        self.terms.get(t)
+    }
+
+    /// A term's width in bits.
+    pub fn term_bits(&self, t: TermId) -> u32 {
+        self.terms.bits(t)
+    }
+
+    /// A diagram node.
+    pub fn node(&self, n: NodeId) -> NodeView {
+        self.bdd.view(n)
+    }
+
+    /// The outcome of terminal `k` (`k >= 2`).
+    pub fn leaf(&self, k: u32) -> Option<&Leaf> {
+        self.leaves.get((k as usize).checked_sub(2)?)
+    }
+}
+
 /// Derives the classes of `state`'s values.
 pub fn compute_state_classes(
     module: &Module,
     state: StateId,
     options: &ClassOptions,
 ) -> Result<StateClasses, ClassFallback> {
+    derive_state_classes(module, state, options).map(|d| d.classes)
+}
+
+/// Derives the classes of `state`'s values and each class's switch-side behaviour.
+pub fn derive_state_classes(
+    module: &Module,
+    state: StateId,
+    options: &ClassOptions,
+) -> Result<Derivation, ClassFallback> {
     let obj = module.states.get(state).ok_or(ClassFallback::NotAMap)?;
     let layout = match &obj.kind {
         StateKind::HashMap { value, .. } | StateKind::ExpiringMap { value, .. } => value,
@@ -357,12 +410,24 @@ pub fn compute_state_classes(
         classes[k].members.push(value);
     }
     check_unbounded(&machine, &nodes, &fields)?;
-    Ok(StateClasses {
-        state,
-        name: obj.name.clone(),
-        fields,
-        classes,
-        value_bits: layout.types().map(|t| t.bits()).sum(),
+    let mut roots = vec![absent; classes.len()];
+    for (&node, &k) in &by_node {
+        roots[k] = node;
+    }
+    Ok(Derivation {
+        classes: StateClasses {
+            state,
+            name: obj.name.clone(),
+            fields,
+            classes,
+            value_bits: layout.types().map(|t| t.bits()).sum(),
+        },
+        roots,
+        key: machine.key(),
+        result_args: machine.result_args(),
+        leaves: std::mem::take(&mut machine.leaf_list),
+        terms: std::mem::take(&mut machine.terms),
+        bdd: std::mem::take(&mut machine.bdd),
     })
 }
 

@@ -69,6 +69,18 @@ pub struct Machine<'m> {
     cond_memo: HashMap<TermId, NodeId>,
     steps: u64,
     limit: u64,
+    /// The analysed map's keys, as terms, with the path conditions they are looked up under.
+    keys: Vec<(Vec<TermId>, NodeId)>,
+    /// The operands (key or index) of the other lookups whose results are atoms, likewise.
+    args: HashMap<tandem_ir::Inst, Vec<(Vec<TermId>, NodeId)>>,
+}
+
+/// Adds `args` under path condition `pc` to the alternatives.
+fn record(bdd: &mut Bdd, alts: &mut Vec<(Vec<TermId>, NodeId)>, args: Vec<TermId>, pc: NodeId) {
+    match alts.iter_mut().find(|(a, _)| *a == args) {
+        Some((_, c)) => *c = bdd.ite(*c, TRUE, pc),
+        None => alts.push((args, pc)),
+    }
 }
 
 impl<'m> Machine<'m> {
@@ -84,7 +96,56 @@ impl<'m> Machine<'m> {
             cond_memo: HashMap::new(),
             steps: 0,
             limit,
+            keys: Vec::new(),
+            args: HashMap::new(),
         }
+    }
+
+    /// A boolean diagram as an `i1` term (`select`s over its conditions).
+    fn bdd_term(&mut self, n: NodeId, memo: &mut HashMap<NodeId, TermId>) -> TermId {
+        if let Some(&t) = memo.get(&n) {
+            return t;
+        }
+        let t = match self.bdd.view(n) {
+            super::bdd::NodeView::Leaf(k) => self.terms.konst(u64::from(k == 1), 1),
+            super::bdd::NodeView::Branch { var, hi, lo } => {
+                let (h, l) = (self.bdd_term(hi, memo), self.bdd_term(lo, memo));
+                self.terms.select(var, h, l)
+            }
+        };
+        memo.insert(n, t);
+        t
+    }
+
+    /// One term vector equal to each alternative under its path condition.
+    fn combine(&mut self, alts: &[(Vec<TermId>, NodeId)]) -> Option<Vec<TermId>> {
+        let ((last, _), rest) = alts.split_last()?;
+        let mut acc = last.clone();
+        let mut memo = HashMap::new();
+        for (args, pc) in rest.iter().rev() {
+            let c = self.bdd_term(*pc, &mut memo);
+            acc = args
+                .iter()
+                .zip(&acc)
+                .map(|(&a, &b)| self.terms.select(c, a, b))
+                .collect();
+        }
+        Some(acc)
+    }
+
+    /// The analysed map's key: one term per key field, equal to the key every path that
+    /// looks the map up uses.
+    pub fn key(&mut self) -> Option<Vec<TermId>> {
+        let alts = self.keys.clone();
+        self.combine(&alts)
+    }
+
+    /// The operands of each other lookup, likewise.
+    pub fn result_args(&mut self) -> HashMap<tandem_ir::Inst, Vec<TermId>> {
+        let all: Vec<_> = self.args.iter().map(|(&i, a)| (i, a.clone())).collect();
+        all.into_iter()
+            .filter_map(|(i, a)| Some((i, self.combine(&a)?)))
+            .collect()
     }
 
     /// The outcome of a terminal index (`k >= 2`).
@@ -310,8 +371,10 @@ impl<'m> Machine<'m> {
                             .collect::<Result<Vec<_>, _>>()?;
                         match &p.key {
                             Some(k) if *k != key => return Err(SymError::KeyMismatch),
-                            _ => p.key = Some(key),
+                            _ => {}
                         }
+                        record(&mut self.bdd, &mut self.keys, key.clone(), p.pc);
+                        p.key = Some(key);
                         for (i, &r) in data.results.iter().enumerate() {
                             let b = bits(r);
                             let t = match (i, found) {
@@ -325,15 +388,26 @@ impl<'m> Machine<'m> {
                             set(&mut p, Some(r), t);
                         }
                     }
-                    InstKind::MapFind { .. }
-                    | InstKind::VecGet { .. }
-                    | InstKind::MeterExecute { .. } => {
+                    InstKind::MapFind { .. } | InstKind::VecGet { .. } => {
+                        let args: Vec<Value> = match &data.kind {
+                            InstKind::VecGet { index, .. } => vec![*index],
+                            InstKind::MapFind { key, .. } => key.clone(),
+                            _ => Vec::new(),
+                        };
+                        let terms = args
+                            .iter()
+                            .map(|&a| self.val(&p, a))
+                            .collect::<Result<Vec<_>, _>>()?;
+                        let alts = self.args.entry(inst).or_default();
+                        record(&mut self.bdd, alts, terms, p.pc);
                         for (i, &r) in data.results.iter().enumerate() {
                             let t = self.terms.atom(Atom::Result(inst, i), bits(r));
                             set(&mut p, Some(r), t);
                         }
                     }
-                    InstKind::MapInsert { .. }
+                    // A meter changes its state when executed: the server runs it.
+                    InstKind::MeterExecute { .. }
+                    | InstKind::MapInsert { .. }
                     | InstKind::MapErase { .. }
                     | InstKind::VecSet { .. }
                     | InstKind::ScalarStore { .. }
