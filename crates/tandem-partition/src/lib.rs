@@ -172,9 +172,10 @@ pub fn partition_module(
             continue;
         }
         let info = tandem_analysis::compute_deps(&next);
-        let Ok(plan) = partition_with(&next, &info, profile, options) else {
+        let Ok(mut plan) = partition_with(&next, &info, profile, options) else {
             continue;
         };
+        plan.state_classes = best.plan.state_classes.clone();
         // Keep a split that lets more of the NF run without the server, or that moves
         // statements into pre without touching the fast path.
         let (old, new) = (&best.plan.summary, &plan.summary);
@@ -213,10 +214,19 @@ fn specialize_classes(
             continue;
         };
         let info = tandem_analysis::compute_deps(&next);
-        let Ok(plan) = partition_with(&next, &info, profile, options) else {
+        let Ok(mut plan) = partition_with(&next, &info, profile, options) else {
             continue;
         };
         if plan.summary.fast_path > best.plan.summary.fast_path {
+            let c = &d.classes;
+            plan.state_classes = best.plan.state_classes.clone();
+            plan.state_classes.push(ClassPlacement {
+                map: c.name.clone(),
+                class_map: format!("{}{CLASS_SUFFIX}", c.name),
+                value_bits: c.value_bits,
+                class_bits: c.class_bits(),
+                classes: c.describe(),
+            });
             best = Partitioned {
                 module: next,
                 info,

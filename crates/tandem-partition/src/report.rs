@@ -30,20 +30,40 @@ pub fn report_for(
 /// The derived state classes of every map `process` looks up
 /// ([`tandem_analysis::classes`]): which values each class merges and the bits a class index
 /// needs, or why a map gets none.
-fn classes_section(o: &mut String, module: &Module) {
+fn classes_section(o: &mut String, module: &Module, plan: &Plan) {
     let all = tandem_analysis::compute_all_state_classes(
         module,
         &tandem_analysis::ClassOptions::default(),
     );
-    if all.is_empty() {
+    if all.is_empty() && plan.state_classes.is_empty() {
         return;
     }
     let _ = writeln!(o, "\n== state classes ==");
+    for c in &plan.state_classes {
+        let _ = writeln!(
+            o,
+            "  {}: {} classes ({} bits -> {} bits per entry, {} saved); the switch keeps them in `{}`, the server the full value",
+            c.map,
+            c.classes.len(),
+            c.value_bits,
+            c.class_bits,
+            c.value_bits.saturating_sub(c.class_bits),
+            c.class_map
+        );
+        for line in &c.classes {
+            let _ = writeln!(o, "    {line}");
+        }
+    }
     for (state, r) in all {
         let name = module
             .states
             .get(state)
             .map_or_else(|| state.to_string(), |s| s.name.clone());
+        // Class maps, and maps whose classes are on the switch already (listed above).
+        let derived = crate::class_map_of(&name).is_some_and(|m| module.state_by_name(m).is_some());
+        if derived || plan.state_classes.iter().any(|c| c.map == name) {
+            continue;
+        }
         match r {
             Ok(c) => {
                 let fields: Vec<&str> = c.fields.iter().map(|f| f.name.as_str()).collect();
@@ -201,7 +221,7 @@ pub fn report(module: &Module, info: &DepInfo, plan: &Plan) -> String {
         );
     }
     timer_section(&mut o, module, plan);
-    classes_section(&mut o, module);
+    classes_section(&mut o, module, plan);
     let r = &plan.resources;
     let _ = writeln!(o, "\n== resources ({}) ==", plan.target);
     for (what, u) in [
