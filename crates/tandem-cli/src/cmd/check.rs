@@ -35,6 +35,9 @@ pub struct Args {
     /// Do not copy join tails (see `tandem partition --help`).
     #[arg(long)]
     pub no_split_joins: bool,
+    /// Do not keep derived state classes on the switch (see `tandem partition --help`).
+    #[arg(long)]
+    pub no_state_classes: bool,
     /// Write the report as JSON here.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -55,6 +58,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &profile,
         &PartitionOptions {
             split_joins: !args.no_split_joins,
+            state_classes: !args.no_state_classes,
             ..PartitionOptions::default()
         },
         &P4Options {

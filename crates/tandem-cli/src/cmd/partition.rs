@@ -27,6 +27,11 @@ pub struct Args {
     /// `ir` holds the transformed NF).
     #[arg(long)]
     pub no_split_joins: bool,
+    /// Do not keep maps' derived state classes on the switch (by default a map the NF
+    /// learns whose values form a small state machine is kept as a class per key when that
+    /// lets more packets stay on the switch; docs/state-classes.md).
+    #[arg(long)]
+    pub no_state_classes: bool,
     /// Print the NF IR the plan refers to.
     #[arg(long)]
     pub show_ir: bool,
@@ -69,10 +74,12 @@ pub fn partition_nf(
     nf: &std::path::Path,
     profile: &tandem_partition::TargetProfile,
     split_joins: bool,
+    state_classes: bool,
 ) -> anyhow::Result<tandem_partition::Partitioned> {
     let module = load_module(nf)?;
     let options = tandem_partition::PartitionOptions {
         split_joins,
+        state_classes,
         ..Default::default()
     };
     tandem_partition::partition_module(&module, profile, &options)
@@ -81,8 +88,12 @@ pub fn partition_nf(
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let profile = load_profile(&args.target)?;
-    let tandem_partition::Partitioned { module, info, plan } =
-        partition_nf(&args.nf, &profile, !args.no_split_joins)?;
+    let tandem_partition::Partitioned { module, info, plan } = partition_nf(
+        &args.nf,
+        &profile,
+        !args.no_split_joins,
+        !args.no_state_classes,
+    )?;
     let plan: Plan = plan;
     if args.show_ir {
         print!("{}", plan.ir);
