@@ -85,9 +85,46 @@ pub enum SpecializeError {
     /// A behaviour mentions something the dispatcher cannot compute.
     #[error("the switch-side behaviour uses {0}")]
     Unsupported(String),
+    /// The dispatcher would nest deeper or have more nodes than a switch program should
+    /// (every level is a nested branch in P4).
+    #[error("the class dispatcher needs {depth} nested branches and {nodes} nodes (limits {max_depth} and {max_nodes})", max_depth = MAX_DEPTH, max_nodes = MAX_NODES)]
+    TooComplex {
+        /// Longest branch chain.
+        depth: usize,
+        /// Diagram nodes.
+        nodes: usize,
+    },
     /// The rewritten module does not verify (an internal error).
     #[error("the rewritten module does not verify: {0}")]
     Verify(String),
+}
+
+/// Longest chain of nested branches a dispatcher may have.
+pub const MAX_DEPTH: usize = 40;
+/// Most diagram nodes a dispatcher may have.
+pub const MAX_NODES: usize = 2048;
+
+/// Depth and node count of the diagrams under the roots.
+fn diagram_size(d: &Derivation) -> (usize, usize) {
+    fn walk(d: &Derivation, n: NodeId, memo: &mut HashMap<NodeId, usize>) -> usize {
+        if let Some(&k) = memo.get(&n) {
+            return k;
+        }
+        let k = match d.node(n) {
+            NodeView::Leaf(_) => 0,
+            NodeView::Branch { hi, lo, .. } => 1 + walk(d, hi, memo).max(walk(d, lo, memo)),
+        };
+        memo.insert(n, k);
+        k
+    }
+    let mut memo = HashMap::new();
+    let max = d
+        .roots
+        .iter()
+        .map(|&r| walk(d, r, &mut memo))
+        .max()
+        .unwrap_or(0);
+    (max, memo.len())
 }
 
 /// Rewrites `module` so the switch keeps `d`'s map as classes (see the module docs).
@@ -96,6 +133,10 @@ pub fn specialize_state_classes(
     d: &Derivation,
 ) -> Result<Module, SpecializeError> {
     let c = &d.classes;
+    let (depth, nodes) = diagram_size(d);
+    if depth > MAX_DEPTH || nodes > MAX_NODES {
+        return Err(SpecializeError::TooComplex { depth, nodes });
+    }
     if c.classes.len() > 255 {
         return Err(SpecializeError::TooManyClasses(c.classes.len()));
     }
