@@ -85,6 +85,11 @@ pub enum SpecializeError {
     /// A behaviour mentions something the dispatcher cannot compute.
     #[error("the switch-side behaviour uses {0}")]
     Unsupported(String),
+    /// `process` updates registers or meters, which the switch could do itself: the
+    /// dispatcher treats every state update as "visit the server", so it would send those
+    /// packets to the server.
+    #[error("`process` updates a register, vector or meter, which the dispatcher would send to the server")]
+    SwitchWrites,
     /// The dispatcher would nest deeper or have more nodes than a switch program should
     /// (every level is a nested branch in P4).
     #[error("the class dispatcher needs {depth} nested branches and {nodes} nodes (limits {max_depth} and {max_nodes})", max_depth = MAX_DEPTH, max_nodes = MAX_NODES)]
@@ -148,6 +153,15 @@ pub fn specialize_state_classes(
     });
     if !learned {
         return Err(SpecializeError::NotLearned);
+    }
+    let switch_writes = module.process.insts.iter().any(|(_, i)| {
+        matches!(
+            i.kind,
+            InstKind::VecSet { .. } | InstKind::ScalarStore { .. } | InstKind::MeterExecute { .. }
+        )
+    });
+    if switch_writes {
+        return Err(SpecializeError::SwitchWrites);
     }
     let name = format!("{}{CLASS_SUFFIX}", c.name);
     if module.state_by_name(&name).is_some() {
