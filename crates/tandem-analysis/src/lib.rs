@@ -14,12 +14,17 @@
 //! from the entry are ignored.
 
 mod cfg;
+pub mod classes;
 mod control;
 mod deps;
 mod dom;
 mod liveness;
 
 pub use cfg::{compute_cfg, Cfg};
+pub use classes::{
+    compute_all_state_classes, compute_state_classes, derive_state_classes, ClassFallback,
+    ClassOptions, StateClass, StateClasses,
+};
 pub use control::{compute_control_deps, ControlDeps};
 pub use deps::{
     compute_stmt_graph, deciding_gating_blocks, effects_conflict, gating_blocks, is_const, Dep,

@@ -143,3 +143,25 @@ fn count_min_sketch_hashes_on_the_server() {
     assert_passed("sketch_mark/no hash units", &r);
     assert!(r.offloaded.fast_path_share() < 0.01);
 }
+
+/// Issue 18: derived state classes on an NF that is not connection tracking (a door lock per
+/// client address, `nfs/door_lock.cc`): the partitioner keeps the lock's class on the switch
+/// (`locks__class`), "use" packets are decided there, control packets run the original code
+/// on the server, which publishes the new class; outputs and final state equal the native
+/// NF's on tofino1 and tofino2.
+#[test]
+fn derived_state_classes_keep_a_door_locks_uses_on_the_switch() {
+    let src = test_nf("door_lock");
+    let module = lift_file(&src);
+    for profile in ["tofino1", "tofino2"] {
+        let p = tandem_partition::TargetProfile::builtin(profile).unwrap();
+        let out = tandem_partition::partition_module(&module, &p, &Default::default()).unwrap();
+        let classes = &out.plan.state_classes;
+        assert_eq!(classes.len(), 1, "{profile}: {classes:?}");
+        assert_eq!(classes[0].class_map, "locks__class");
+        let r = check_file(&src, Addr::Plain, "enterprise", profile, 6000);
+        assert_passed("door_lock", &r);
+        let share = r.offloaded.fast_path_share();
+        assert!(share > 0.5, "{profile}: fast path {:.1}%", share * 100.0);
+    }
+}

@@ -249,10 +249,17 @@ pub fn normalize_native(native: &serde_json::Value) -> NormalState {
 }
 
 /// Normalises an IR store's dump (C++ format), leaving out the `<vector>_size` scalars the
-/// lifter adds.
+/// lifter adds and the `<map>__class` maps the partitioner adds
+/// (`tandem_partition::CLASS_SUFFIX`: a map's derived state classes, not NF state).
 pub fn normalize_ir(module: &Module, dump: &[StateDump]) -> NormalState {
     let mut out = NormalState::new();
     for d in dump {
+        if d.name
+            .strip_suffix("__class")
+            .is_some_and(|m| module.state_by_name(m).is_some())
+        {
+            continue;
+        }
         let kind = module
             .state_by_name(&d.name)
             .map(|id| &module.states[id].kind);

@@ -69,6 +69,31 @@ fn statefilter() {
     run("statefilter", Addr::Plain, "datamining");
 }
 
+/// Derived state classes (docs/state-classes.md) keep statefilter's data packets on a
+/// Tofino switch: without them every packet visited the server (the 20-byte transfer header
+/// and the 12-stage decision chain). A count, not a timing.
+#[test]
+fn statefilter_data_packets_stay_on_tofino() {
+    for profile in ["tofino1", "tofino2"] {
+        let report = check_nf(
+            "statefilter",
+            Addr::Plain,
+            "datamining",
+            profile,
+            4000,
+            &P4Options::default(),
+            None,
+        );
+        assert!(report.passed());
+        let share = report.offloaded.fast_path_share();
+        eprintln!(
+            "statefilter/{profile}/datamining: fast path {:.2}%",
+            100.0 * share
+        );
+        assert!(share > 0.7, "{profile}: fast path {:.2}%", 100.0 * share);
+    }
+}
+
 #[test]
 fn trojan() {
     run("trojan", Addr::Endhosts, "enterprise");

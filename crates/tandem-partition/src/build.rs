@@ -658,5 +658,6 @@ pub(crate) fn build_plan(ctx: &Context, lab: &Labelling, ev: &Evaluation, moves:
         transfer_header: ev.header.clone(),
         states: ev.states.clone(),
         resources: ev.resources(ctx),
+        state_classes: Vec::new(),
     }
 }

@@ -59,6 +59,7 @@ mod plan;
 mod profile;
 pub mod refine;
 mod report;
+mod specialize;
 mod split;
 mod verify;
 pub mod view;
@@ -69,6 +70,7 @@ pub use labels::{Labelling, Reason, Rule};
 pub use plan::*;
 pub use profile::{parse_profile, MatchKind, ProfileError, StageCosts, TargetProfile, OP_NAMES};
 pub use report::{report, report_for, report_with_source, write_dot};
+pub use specialize::{class_map_of, specialize_state_classes, SpecializeError, CLASS_SUFFIX};
 pub use split::split_server_joins;
 pub use verify::verify_plan;
 
@@ -122,6 +124,10 @@ pub struct PartitionOptions {
     /// to a quarter of it ([`partial::auto_partial`]); one the plan cannot keep on the switch
     /// stays whole on the server.
     pub auto_partial: bool,
+    /// [`partition_module`] tries keeping each map's derived state classes on the switch
+    /// ([`specialize_state_classes`]) and keeps the rewrite when more of the NF runs
+    /// without the server.
+    pub state_classes: bool,
 }
 
 impl Default for PartitionOptions {
@@ -133,6 +139,7 @@ impl Default for PartitionOptions {
             split_max_insts: 400,
             partial: BTreeMap::new(),
             auto_partial: false,
+            state_classes: true,
         }
     }
 }
@@ -165,6 +172,9 @@ pub fn partition_module(
         info,
         plan,
     };
+    if options.state_classes {
+        best = specialize_classes(best, profile, options);
+    }
     if !options.split_joins {
         return Ok(best);
     }
@@ -187,9 +197,10 @@ pub fn partition_module(
             continue;
         }
         let info = tandem_analysis::compute_deps(&next);
-        let Ok(plan) = partition_with(&next, &info, profile, options) else {
+        let Ok(mut plan) = partition_with(&next, &info, profile, options) else {
             continue;
         };
+        plan.state_classes = best.plan.state_classes.clone();
         // Keep a split that lets more of the NF run without the server, or that moves
         // statements into pre without touching the fast path.
         let (old, new) = (&best.plan.summary, &plan.summary);
@@ -206,6 +217,49 @@ pub fn partition_module(
         };
     }
     Ok(best)
+}
+
+/// Tries [`specialize_state_classes`] on every map with derived classes, keeping each
+/// rewrite that lets more of the NF run without the server.
+fn specialize_classes(
+    mut best: Partitioned,
+    profile: &TargetProfile,
+    options: &PartitionOptions,
+) -> Partitioned {
+    let maps = tandem_analysis::classes::looked_up_maps(&best.module);
+    for map in maps {
+        let Ok(d) = tandem_analysis::derive_state_classes(
+            &best.module,
+            map,
+            &tandem_analysis::ClassOptions::default(),
+        ) else {
+            continue;
+        };
+        let Ok(next) = specialize_state_classes(&best.module, &d) else {
+            continue;
+        };
+        let info = tandem_analysis::compute_deps(&next);
+        let Ok(mut plan) = partition_with(&next, &info, profile, options) else {
+            continue;
+        };
+        if plan.summary.fast_path > best.plan.summary.fast_path {
+            let c = &d.classes;
+            plan.state_classes = best.plan.state_classes.clone();
+            plan.state_classes.push(ClassPlacement {
+                map: c.name.clone(),
+                class_map: format!("{}{CLASS_SUFFIX}", c.name),
+                value_bits: c.value_bits,
+                class_bits: c.class_bits(),
+                classes: c.describe(),
+            });
+            best = Partitioned {
+                module: next,
+                info,
+                plan,
+            };
+        }
+    }
+    best
 }
 
 /// Partitions `module` for `profile` with default options.

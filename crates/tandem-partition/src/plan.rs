@@ -321,6 +321,25 @@ pub struct Plan {
     pub states: Vec<StatePlacement>,
     /// Resource use.
     pub resources: Resources,
+    /// Maps whose derived state classes the switch keeps
+    /// ([`crate::specialize_state_classes`]); absent from `plan.json` when empty.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub state_classes: Vec<ClassPlacement>,
+}
+
+/// A map the switch keeps as classes: `NAME__class` holds the class index of each key.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ClassPlacement {
+    /// The map.
+    pub map: String,
+    /// The class map.
+    pub class_map: String,
+    /// Bits of the map's value.
+    pub value_bits: u32,
+    /// Bits of a class index.
+    pub class_bits: u32,
+    /// One line per class: which values it merges.
+    pub classes: Vec<String>,
 }
 
 impl Plan {

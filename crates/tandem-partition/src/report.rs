@@ -49,6 +49,73 @@ pub fn report_with_source(
     }
 }
 
+/// The derived state classes of every map `process` looks up
+/// ([`tandem_analysis::classes`]): which values each class merges and the bits a class index
+/// needs, or why a map gets none.
+fn classes_section(o: &mut String, module: &Module, plan: &Plan) {
+    let all = tandem_analysis::compute_all_state_classes(
+        module,
+        &tandem_analysis::ClassOptions::default(),
+    );
+    if all.is_empty() && plan.state_classes.is_empty() {
+        return;
+    }
+    let _ = writeln!(o, "\n== state classes ==");
+    for c in &plan.state_classes {
+        let _ = writeln!(
+            o,
+            "  {}: {} classes ({} bits -> {} bits per entry, {} saved); the switch keeps them in `{}`, the server the full value",
+            c.map,
+            c.classes.len(),
+            c.value_bits,
+            c.class_bits,
+            c.value_bits.saturating_sub(c.class_bits),
+            c.class_map
+        );
+        for line in &c.classes {
+            let _ = writeln!(o, "    {line}");
+        }
+    }
+    for (state, r) in all {
+        let name = module
+            .states
+            .get(state)
+            .map_or_else(|| state.to_string(), |s| s.name.clone());
+        // Class maps, and maps whose classes are on the switch already (listed above).
+        let derived = crate::class_map_of(&name).is_some_and(|m| module.state_by_name(m).is_some());
+        if derived || plan.state_classes.iter().any(|c| c.map == name) {
+            continue;
+        }
+        match r {
+            Ok(c) => {
+                let fields: Vec<&str> = c.fields.iter().map(|f| f.name.as_str()).collect();
+                let bits = c.class_bits();
+                let _ = writeln!(
+                    o,
+                    "  {name}: {} classes of {{{}}} ({} bits -> {bits} bits per entry, {} saved)",
+                    c.classes.len(),
+                    fields.join(", "),
+                    c.value_bits,
+                    c.value_bits.saturating_sub(bits)
+                );
+                for f in c.fields.iter().filter(|f| f.values.is_none()) {
+                    let _ = writeln!(
+                        o,
+                        "    ({} is unbounded; the switch-side code never depends on it)",
+                        f.name
+                    );
+                }
+                for line in c.describe() {
+                    let _ = writeln!(o, "    {line}");
+                }
+            }
+            Err(e) => {
+                let _ = writeln!(o, "  {name}: no classes: {e}");
+            }
+        }
+    }
+}
+
 /// The report `tandem partition` prints.
 pub fn report(module: &Module, info: &DepInfo, plan: &Plan) -> String {
     let mut o = String::new();
@@ -176,6 +243,7 @@ pub fn report(module: &Module, info: &DepInfo, plan: &Plan) -> String {
         );
     }
     timer_section(&mut o, module, plan);
+    classes_section(&mut o, module, plan);
     let r = &plan.resources;
     let _ = writeln!(o, "\n== resources ({}) ==", plan.target);
     for (what, u) in [

@@ -81,15 +81,17 @@ fn split_modules_behave_like_the_originals() {
         for i in 0..300 {
             let mut p = packet(&mut seed);
             p.timestamp_ns = i * 1_000_000;
-            let ra = ia.run(&mut sa, &p);
-            let rb = ib.run(&mut sb, &p);
+            // Behaviour, not step counts (a module may also carry derived state classes).
+            let ra = ia.run(&mut sa, &p).map(|o| (o.action, o.packet));
+            let rb = ib.run(&mut sb, &p).map(|o| (o.action, o.packet));
             assert_eq!(ra, rb, "{name}: packet {i} differs");
         }
-        assert_eq!(
-            sa.dump_json(a, DumpFormat::Canonical).unwrap(),
-            sb.dump_json(b, DumpFormat::Canonical).unwrap(),
-            "{name}: final state differs"
-        );
+        let dump = |m: &tandem_ir::Module, s: &tandem_ir::StateStore| {
+            let mut d = s.dump(m, DumpFormat::Canonical).unwrap();
+            d.retain(|x| !x.name.ends_with(tandem_partition::CLASS_SUFFIX));
+            d
+        };
+        assert_eq!(dump(a, &sa), dump(b, &sb), "{name}: final state differs");
     }
     assert!(split_any >= 2, "MiniLB and at least one more NF are split");
 }

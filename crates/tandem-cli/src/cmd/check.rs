@@ -39,6 +39,9 @@ pub struct Args {
     /// Do not copy join tails (see `tandem partition --help`).
     #[arg(long)]
     pub no_split_joins: bool,
+    /// Do not keep derived state classes on the switch (see `tandem partition --help`).
+    #[arg(long)]
+    pub no_state_classes: bool,
     /// Write the report as JSON here.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
@@ -61,6 +64,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             split_joins: !args.no_split_joins,
             partial: args.partial.parse()?,
             auto_partial: args.partial.partial_auto,
+            state_classes: !args.no_state_classes,
             ..PartitionOptions::default()
         },
         &P4Options {

@@ -47,6 +47,9 @@ pub struct Args {
     /// Do not copy join tails (see `tandem partition --help`).
     #[arg(long)]
     pub no_split_joins: bool,
+    /// Do not keep derived state classes on the switch (see `tandem partition --help`).
+    #[arg(long)]
+    pub no_state_classes: bool,
     /// Size switch tables for at most N entries (default: each map's capacity); entries
     /// that do not fit stay on the server and their packets take the slow path.
     #[arg(long, value_name = "N")]
@@ -83,8 +86,13 @@ fn input_source(nf: &Path, module: &tandem_ir::Module) -> Option<(PathBuf, Strin
 pub fn run(args: Args) -> anyhow::Result<()> {
     let arch = Arch::from_name(&args.target)?;
     let profile = super::partition::load_profile(&args.profile)?;
-    let tandem_partition::Partitioned { module, info, plan } =
-        super::partition::partition_nf(&args.nf, &profile, !args.no_split_joins, &args.partial)?;
+    let tandem_partition::Partitioned { module, info, plan } = super::partition::partition_nf(
+        &args.nf,
+        &profile,
+        !args.no_split_joins,
+        &args.partial,
+        !args.no_state_classes,
+    )?;
     let p4 = tandem_p4::generate(
         &plan,
         &module,

@@ -29,6 +29,11 @@ pub struct Args {
     /// `ir` holds the transformed NF).
     #[arg(long)]
     pub no_split_joins: bool,
+    /// Do not keep maps' derived state classes on the switch (by default a map the NF
+    /// learns whose values form a small state machine is kept as a class per key when that
+    /// lets more packets stay on the switch; docs/state-classes.md).
+    #[arg(long)]
+    pub no_state_classes: bool,
     /// Print the NF IR the plan refers to.
     #[arg(long)]
     pub show_ir: bool,
@@ -116,12 +121,14 @@ pub fn partition_nf(
     profile: &tandem_partition::TargetProfile,
     split_joins: bool,
     partial: &PartialArgs,
+    state_classes: bool,
 ) -> anyhow::Result<tandem_partition::Partitioned> {
     let module = load_module(nf)?;
     let options = tandem_partition::PartitionOptions {
         split_joins,
         partial: partial.parse()?,
         auto_partial: partial.partial_auto,
+        state_classes,
         ..Default::default()
     };
     tandem_partition::partition_module(&module, profile, &options)
@@ -137,8 +144,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         print!("{}", tandem_partition::compress::report(&c, &profile));
         return Ok(());
     }
-    let tandem_partition::Partitioned { module, info, plan } =
-        partition_nf(&args.nf, &profile, !args.no_split_joins, &args.partial)?;
+    let tandem_partition::Partitioned { module, info, plan } = partition_nf(
+        &args.nf,
+        &profile,
+        !args.no_split_joins,
+        &args.partial,
+        !args.no_state_classes,
+    )?;
     let plan: Plan = plan;
     if args.show_ir {
         print!("{}", plan.ir);

@@ -14,17 +14,17 @@ header eth_t {
 header tandem_t {
     bit<8> tag;
     bit<16> orig_ethertype;
-    bit<32> v1;
     bit<1> v3;
+    bit<32> v5;
     bit<32> v20;
     bit<8> v27;
     bit<1> v29;
     bit<1> v36;
     bit<1> v38;
-    bit<1> v526;
-    bit<1> v528;
     bit<1> v591;
-    bit<1> v596;
+    bit<8> v594;
+    bit<1> v679;
+    bit<17> fate;
     bit<1> v41;
     bit<1> v48;
     bit<1> v51;
@@ -38,6 +38,8 @@ header tandem_t {
     bit<1> v299;
     bit<1> v304;
     bit<1> v519;
+    bit<1> v526;
+    bit<1> v528;
     bit<1> v532;
     bit<8> v533;
     bit<1> v538;
@@ -48,19 +50,7 @@ header tandem_t {
     bit<1> v563;
     bit<1> v568;
     bit<1> v573;
-    bit<1> v611;
-    bit<1> v613;
-    bit<1> v617;
-    bit<8> v618;
-    bit<1> v623;
-    bit<1> v628;
-    bit<1> v633;
-    bit<1> v638;
-    bit<1> v643;
-    bit<1> v648;
-    bit<1> v653;
-    bit<1> v658;
-    bit<7> pad;
+    bit<1> pad;
 }
 
 header ipv4_vihl_t {
@@ -126,9 +116,13 @@ struct meta_t {
     bit<17> fate;
     bit<1> ipv4_ok;
     bit<32> hosts_k0;
+    bit<32> hosts__class_k0;
     bit<1> visible;
     bit<1> wb_hit;
     bit<16> in_port;
+    bit<1> post_block95;
+    bit<1> post_block94;
+    bit<1> post_block96;
     bit<1> post_block71;
     bit<1> post_block1;
     bit<1> post_block70;
@@ -141,22 +135,6 @@ struct meta_t {
     bit<1> post_block5;
     bit<1> post_block6;
     bit<1> post_block45;
-    bit<1> post_block46;
-    bit<1> post_block57;
-    bit<1> post_block58;
-    bit<1> post_block47;
-    bit<1> post_block48;
-    bit<1> post_block49;
-    bit<1> post_block53;
-    bit<1> post_block50;
-    bit<1> post_block51;
-    bit<1> post_block52;
-    bit<1> post_block54;
-    bit<1> post_block55;
-    bit<1> post_block56;
-    bit<1> post_block60;
-    bit<1> post_block59;
-    bit<1> post_block69;
     bit<1> post_block44;
     bit<1> post_block7;
     bit<1> post_block8;
@@ -179,23 +157,23 @@ struct meta_t {
     bit<1> post_block37;
     bit<1> post_block43;
     bit<1> post_block73;
-    bit<1> post_block74;
-    bit<1> post_block85;
-    bit<1> post_block86;
-    bit<1> post_block75;
-    bit<1> post_block76;
-    bit<1> post_block77;
-    bit<1> post_block81;
-    bit<1> post_block78;
-    bit<1> post_block79;
+    bit<1> post_block57;
+    bit<1> post_block46;
+    bit<1> post_block58;
+    bit<1> post_block47;
+    bit<1> post_block48;
+    bit<1> post_block49;
+    bit<1> post_block53;
+    bit<1> post_block50;
+    bit<1> post_block51;
+    bit<1> post_block52;
+    bit<1> post_block54;
+    bit<1> post_block55;
+    bit<1> post_block56;
+    bit<1> post_block69;
     bit<1> post_block80;
-    bit<1> post_block82;
-    bit<1> post_block83;
-    bit<1> post_block84;
-    bit<1> post_block89;
-    bit<1> post_block88;
-    bit<1> post_block87;
-    bit<1> post_block90;
+    bit<1> post_block60;
+    bit<1> post_block59;
     bit<1> post_block64;
     bit<1> post_block68;
     bit<1> post_block67;
@@ -237,24 +215,22 @@ struct meta_t {
     bit<1> tmp1_34;
     bit<1> tmp1_35;
     bit<1> tmp1_36;
-    bit<1> tmp1_37;
-    bit<1> tmp1_38;
-    bit<1> tmp1_39;
-    bit<1> tmp1_40;
-    bit<1> tmp1_41;
-    bit<1> tmp1_42;
     bit<8> tmp8_0;
     bit<8> tmp8_1;
     bit<8> tmp8_2;
     bit<8> tmp8_3;
     bit<8> tmp8_4;
     bit<8> tmp8_5;
+    bit<8> tmp8_6;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
     bit<32> tmp32_3;
+    bit<32> tmp32_4;
+    bit<32> tmp32_5;
+    bit<32> tmp32_6;
 }
 
 parser TandemParser(packet_in packet, out headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
@@ -389,18 +365,18 @@ control TandemVerifyChecksum(inout headers_t hdr, inout meta_t meta) {
 
 control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
     action hosts_hit(bit<8> v0, bit<8> v1, bit<8> v2, bit<8> v3) {
-        meta.tmp1_42 = 1w1;
-        meta.tmp8_0 = v0;
-        meta.tmp8_3 = v1;
-        meta.tmp8_4 = v2;
-        meta.tmp8_5 = v3;
+        meta.tmp1_32 = 1w1;
+        meta.tmp8_3 = v0;
+        meta.tmp8_4 = v1;
+        meta.tmp8_5 = v2;
+        meta.tmp8_6 = v3;
     }
     action hosts_miss() {
-        meta.tmp1_42 = 1w0;
-        meta.tmp8_0 = 8w0;
+        meta.tmp1_32 = 1w0;
         meta.tmp8_3 = 8w0;
         meta.tmp8_4 = 8w0;
         meta.tmp8_5 = 8w0;
+        meta.tmp8_6 = 8w0;
     }
     table hosts {
         key = {
@@ -414,20 +390,20 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         size = 0x10000;
     }
     action hosts_wb_hit(bit<8> v0, bit<8> v1, bit<8> v2, bit<8> v3) {
-        meta.tmp1_42 = 1w1;
-        meta.tmp8_0 = v0;
-        meta.tmp8_3 = v1;
-        meta.tmp8_4 = v2;
-        meta.tmp8_5 = v3;
+        meta.tmp1_32 = 1w1;
+        meta.tmp8_3 = v0;
+        meta.tmp8_4 = v1;
+        meta.tmp8_5 = v2;
+        meta.tmp8_6 = v3;
         meta.wb_hit = 1w1;
     }
     action hosts_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_42 = 1w0;
-        meta.tmp8_0 = 8w0;
+        meta.tmp1_32 = 1w0;
         meta.tmp8_3 = 8w0;
         meta.tmp8_4 = 8w0;
         meta.tmp8_5 = 8w0;
+        meta.tmp8_6 = 8w0;
     }
     action hosts_wb_miss() {
         meta.wb_hit = 1w0;
@@ -450,37 +426,83 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     register<bit<32> >(32w1) q_port_0;
     register<bit<32> >(32w1) q_port_1;
     register<bit<32> >(32w1) q_port_2;
+    action hosts__class_hit(bit<8> class) {
+        meta.tmp1_36 = 1w1;
+        meta.tmp8_3 = class;
+    }
+    action hosts__class_miss() {
+        meta.tmp1_36 = 1w0;
+        meta.tmp8_3 = 8w0;
+    }
+    table hosts__class {
+        key = {
+            meta.hosts__class_k0: exact;
+        }
+        actions = {
+            hosts__class_hit;
+            hosts__class_miss;
+        }
+        default_action = hosts__class_miss();
+        size = 0x10000;
+    }
+    action hosts__class_wb_hit(bit<8> class) {
+        meta.tmp1_36 = 1w1;
+        meta.tmp8_3 = class;
+        meta.wb_hit = 1w1;
+    }
+    action hosts__class_wb_deleted() {
+        meta.wb_hit = 1w1;
+        meta.tmp1_36 = 1w0;
+        meta.tmp8_3 = 8w0;
+    }
+    action hosts__class_wb_miss() {
+        meta.wb_hit = 1w0;
+    }
+    table hosts__class_wb {
+        key = {
+            meta.hosts__class_k0: exact;
+        }
+        actions = {
+            hosts__class_wb_hit;
+            hosts__class_wb_deleted;
+            hosts__class_wb_miss;
+        }
+        default_action = hosts__class_wb_miss();
+        size = 0x400;
+    }
     register<bit<1> >(32w1) tandem_visible;
     apply {
         tandem_visible.read(meta.visible, 32w0);
         if (hdr.tandem.isValid()) {
             if (hdr.tandem.tag == 8w2) {
-                meta.tmp32_0 = hdr.tandem.v1;
                 meta.tmp1_0 = hdr.tandem.v3;
+                meta.tmp32_0 = hdr.tandem.v5;
                 meta.tmp32_1 = hdr.tandem.v20;
                 meta.tmp8_0 = hdr.tandem.v27;
                 meta.tmp1_1 = hdr.tandem.v29;
                 meta.tmp1_2 = hdr.tandem.v36;
                 meta.tmp1_3 = hdr.tandem.v38;
-                meta.tmp1_4 = hdr.tandem.v526;
-                meta.tmp1_5 = hdr.tandem.v528;
-                meta.tmp1_6 = hdr.tandem.v591;
-                meta.tmp1_7 = hdr.tandem.v596;
-                meta.tmp1_8 = hdr.tandem.v41;
-                meta.tmp1_9 = hdr.tandem.v48;
-                meta.tmp1_10 = hdr.tandem.v51;
-                meta.tmp1_11 = hdr.tandem.v56;
-                meta.tmp1_12 = hdr.tandem.v61;
-                meta.tmp1_13 = hdr.tandem.v66;
-                meta.tmp1_14 = hdr.tandem.v71;
-                meta.tmp1_15 = hdr.tandem.v286;
-                meta.tmp1_16 = hdr.tandem.v289;
-                meta.tmp1_17 = hdr.tandem.v294;
-                meta.tmp1_18 = hdr.tandem.v299;
-                meta.tmp1_19 = hdr.tandem.v304;
-                meta.tmp1_20 = hdr.tandem.v519;
+                meta.tmp1_4 = hdr.tandem.v591;
+                meta.tmp8_1 = hdr.tandem.v594;
+                meta.tmp1_5 = hdr.tandem.v679;
+                meta.fate = hdr.tandem.fate;
+                meta.tmp1_6 = hdr.tandem.v41;
+                meta.tmp1_7 = hdr.tandem.v48;
+                meta.tmp1_8 = hdr.tandem.v51;
+                meta.tmp1_9 = hdr.tandem.v56;
+                meta.tmp1_10 = hdr.tandem.v61;
+                meta.tmp1_11 = hdr.tandem.v66;
+                meta.tmp1_12 = hdr.tandem.v71;
+                meta.tmp1_13 = hdr.tandem.v286;
+                meta.tmp1_14 = hdr.tandem.v289;
+                meta.tmp1_15 = hdr.tandem.v294;
+                meta.tmp1_16 = hdr.tandem.v299;
+                meta.tmp1_17 = hdr.tandem.v304;
+                meta.tmp1_18 = hdr.tandem.v519;
+                meta.tmp1_19 = hdr.tandem.v526;
+                meta.tmp1_20 = hdr.tandem.v528;
                 meta.tmp1_21 = hdr.tandem.v532;
-                meta.tmp8_1 = hdr.tandem.v533;
+                meta.tmp8_2 = hdr.tandem.v533;
                 meta.tmp1_22 = hdr.tandem.v538;
                 meta.tmp1_23 = hdr.tandem.v543;
                 meta.tmp1_24 = hdr.tandem.v548;
@@ -489,18 +511,6 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.tmp1_27 = hdr.tandem.v563;
                 meta.tmp1_28 = hdr.tandem.v568;
                 meta.tmp1_29 = hdr.tandem.v573;
-                meta.tmp1_30 = hdr.tandem.v611;
-                meta.tmp1_31 = hdr.tandem.v613;
-                meta.tmp1_32 = hdr.tandem.v617;
-                meta.tmp8_2 = hdr.tandem.v618;
-                meta.tmp1_33 = hdr.tandem.v623;
-                meta.tmp1_34 = hdr.tandem.v628;
-                meta.tmp1_35 = hdr.tandem.v633;
-                meta.tmp1_36 = hdr.tandem.v638;
-                meta.tmp1_37 = hdr.tandem.v643;
-                meta.tmp1_38 = hdr.tandem.v648;
-                meta.tmp1_39 = hdr.tandem.v653;
-                meta.tmp1_40 = hdr.tandem.v658;
                 hdr.eth.ethertype = hdr.tandem.orig_ethertype;
                 hdr.tandem.setInvalid();
             } else {
@@ -509,57 +519,184 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         } else {
             meta.in_port = (bit<16>) standard_metadata.ingress_port;
-            meta.tmp32_0 = (bit<32>) meta.in_port;
-            meta.tmp1_0 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
-            if (meta.tmp1_0 == 1w0) {
-                meta.tmp1_41 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
-                meta.tmp1_41 = meta.tmp1_41 ^ 1w1;
-                if (meta.tmp1_41 == 1w0) {
-                    meta.tmp1_1 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
-                    meta.tmp32_1 = hdr.ipv4.saddr;
-                    meta.tmp32_2 = hdr.ipv4.daddr;
-                    meta.tmp32_1 = (((meta.tmp1_1 == 1w1) ? 8w0 : 8w1) == 8w1) ? (((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24]) : (((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24]);
-                    meta.hosts_k0 = meta.tmp32_1;
-                    meta.wb_hit = 1w0;
-                    if (meta.visible == 1w1) {
-                        hosts_wb.apply();
-                    }
-                    if (meta.wb_hit == 1w0) {
-                        hosts.apply();
-                    }
-                    meta.tmp8_0 = (meta.tmp1_42 == 1w1) ? meta.tmp8_0 : 8w0;
-                    meta.tmp1_1 = (meta.tmp8_0 == 8w3) ? 1w1 : 1w0;
-                    if (meta.tmp1_1 == 1w0) {
-                        meta.tmp1_41 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                        meta.tmp1_41 = meta.tmp1_41 ^ 1w1;
-                        if (meta.tmp1_41 == 1w0) {
-                            meta.tmp16_0 = hdr.tcp.dport;
-                            meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                            meta.tmp1_2 = (meta.tmp32_0 == 32w1) ? 1w1 : 1w0;
-                            if (meta.tmp1_2 == 1w1) {
-                                meta.tmp16_1 = hdr.tcp.sport;
-                                meta.tmp1_6 = (meta.tmp8_0 == 8w0) ? 1w1 : 1w0;
-                                meta.tmp1_6 = (((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) == 16w0x1600) ? 1w1 : 1w0) & meta.tmp1_6;
-                                if (meta.tmp1_6 == 1w1) {
-                                    meta.tmp8_3 = hdr.tcp.flags;
-                                    meta.tmp1_7 = ((meta.tmp8_3 & 8w18) == 8w18) ? 1w1 : 1w0;
-                                    if (meta.tmp1_7 == 1w1) {
-                                        meta.to_server = 1w1;
+            meta.tmp32_2 = (bit<32>) meta.in_port;
+            meta.tmp32_3 = hdr.ipv4.saddr;
+            meta.tmp32_4 = hdr.ipv4.daddr;
+            meta.tmp1_30 = (meta.tmp32_2 > 32w1) ? 1w1 : 1w0;
+            meta.tmp1_31 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
+            meta.tmp16_0 = (bit<16>) (32w1 - meta.tmp32_2);
+            meta.tmp1_32 = hdr.tcp.isValid() ? 1w1 : 1w0;
+            meta.tmp1_33 = (meta.tmp32_2 == 32w1) ? 1w1 : 1w0;
+            meta.tmp16_1 = hdr.tcp.sport;
+            meta.tmp1_34 = ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) == 16w0x1600) ? 1w1 : 1w0;
+            meta.tmp8_3 = hdr.tcp.flags;
+            meta.tmp1_35 = ((meta.tmp8_3 & 8w18) == 8w18) ? 1w1 : 1w0;
+            quarantine_0.read(meta.tmp32_5, 32w0);
+            q_port_0.read(meta.tmp32_6, 32w0);
+            meta.hosts__class_k0 = (meta.tmp32_2 == 32w0) ? (((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24]) : (((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24]);
+            meta.wb_hit = 1w0;
+            if (meta.visible == 1w1) {
+                hosts__class_wb.apply();
+            }
+            if (meta.wb_hit == 1w0) {
+                hosts__class.apply();
+            }
+            if (meta.tmp1_36 == 1w1) {
+                if (meta.tmp8_3 == 8w0) {
+                    if (meta.tmp1_30 == 1w1) {
+                        meta.fate = 17w0;
+                        meta.tmp1_5 = 1w0;
+                    } else {
+                        if (meta.tmp1_31 == 1w1) {
+                            if (meta.tmp1_32 == 1w1) {
+                                if (meta.tmp1_33 == 1w1) {
+                                    if (meta.tmp1_34 == 1w1) {
+                                        if (meta.tmp1_35 == 1w1) {
+                                            meta.tmp1_5 = 1w1;
+                                        } else {
+                                            meta.fate = 1w1 ++ meta.tmp16_0;
+                                            meta.tmp1_5 = 1w0;
+                                        }
+                                    } else {
+                                        meta.fate = 1w1 ++ meta.tmp16_0;
+                                        meta.tmp1_5 = 1w0;
                                     }
+                                } else {
+                                    meta.fate = 1w1 ++ meta.tmp16_0;
+                                    meta.tmp1_5 = 1w0;
                                 }
                             } else {
-                                meta.tmp1_3 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
-                                if (meta.tmp1_3 == 1w1) {
-                                    meta.to_server = 1w1;
+                                meta.fate = 1w1 ++ meta.tmp16_0;
+                                meta.tmp1_5 = 1w0;
+                            }
+                        } else {
+                            meta.fate = 1w1 ++ meta.tmp16_0;
+                            meta.tmp1_5 = 1w0;
+                        }
+                    }
+                } else {
+                    if (meta.tmp8_3 == 8w1) {
+                        if (meta.tmp1_30 == 1w1) {
+                            meta.fate = 17w0;
+                            meta.tmp1_5 = 1w0;
+                        } else {
+                            if (meta.tmp1_31 == 1w1) {
+                                if (meta.tmp1_32 == 1w1) {
+                                    if (meta.tmp1_33 == 1w1) {
+                                        meta.fate = 1w1 ++ meta.tmp16_0;
+                                        meta.tmp1_5 = 1w0;
+                                    } else {
+                                        meta.tmp1_5 = 1w1;
+                                    }
                                 } else {
-                                    meta.tmp1_4 = (meta.tmp8_0 == 8w2) ? 1w1 : 1w0;
+                                    meta.fate = 1w1 ++ meta.tmp16_0;
+                                    meta.tmp1_5 = 1w0;
+                                }
+                            } else {
+                                meta.fate = 1w1 ++ meta.tmp16_0;
+                                meta.tmp1_5 = 1w0;
+                            }
+                        }
+                    } else {
+                        if (meta.tmp8_3 == 8w2) {
+                            if (meta.tmp1_30 == 1w1) {
+                                meta.fate = 17w0;
+                                meta.tmp1_5 = 1w0;
+                            } else {
+                                if (meta.tmp1_31 == 1w1) {
+                                    if (meta.tmp32_5 == 32w0) {
+                                        meta.fate = 17w0;
+                                        meta.tmp1_5 = 1w0;
+                                    } else {
+                                        meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_6);
+                                        meta.tmp1_5 = 1w0;
+                                    }
+                                } else {
+                                    meta.fate = 1w1 ++ meta.tmp16_0;
+                                    meta.tmp1_5 = 1w0;
+                                }
+                            }
+                        } else {
+                            meta.tmp1_5 = 1w1;
+                        }
+                    }
+                }
+            } else {
+                if (meta.tmp1_30 == 1w1) {
+                    meta.fate = 17w0;
+                    meta.tmp1_5 = 1w0;
+                } else {
+                    if (meta.tmp1_31 == 1w1) {
+                        if (meta.tmp1_32 == 1w1) {
+                            if (meta.tmp1_33 == 1w1) {
+                                if (meta.tmp1_34 == 1w1) {
+                                    if (meta.tmp1_35 == 1w1) {
+                                        meta.tmp1_5 = 1w1;
+                                    } else {
+                                        meta.fate = 1w1 ++ meta.tmp16_0;
+                                        meta.tmp1_5 = 1w0;
+                                    }
+                                } else {
+                                    meta.fate = 1w1 ++ meta.tmp16_0;
+                                    meta.tmp1_5 = 1w0;
+                                }
+                            } else {
+                                meta.fate = 1w1 ++ meta.tmp16_0;
+                                meta.tmp1_5 = 1w0;
+                            }
+                        } else {
+                            meta.fate = 1w1 ++ meta.tmp16_0;
+                            meta.tmp1_5 = 1w0;
+                        }
+                    } else {
+                        meta.fate = 1w1 ++ meta.tmp16_0;
+                        meta.tmp1_5 = 1w0;
+                    }
+                }
+            }
+            if (meta.tmp1_5 == 1w1) {
+                meta.tmp32_2 = (bit<32>) meta.in_port;
+                meta.tmp1_0 = (meta.tmp32_2 > 32w1) ? 1w1 : 1w0;
+                if (meta.tmp1_0 == 1w0) {
+                    meta.tmp32_0 = 32w1 - meta.tmp32_2;
+                    meta.tmp1_30 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
+                    meta.tmp1_31 = meta.tmp1_30 ^ 1w1;
+                    if (meta.tmp1_31 == 1w0) {
+                        meta.tmp32_3 = hdr.ipv4.saddr;
+                        meta.tmp32_4 = hdr.ipv4.daddr;
+                        meta.tmp32_1 = (((meta.tmp32_2 == 32w0) ? 8w0 : 8w1) == 8w1) ? (((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24]) : (((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24]);
+                        meta.hosts_k0 = meta.tmp32_1;
+                        meta.wb_hit = 1w0;
+                        if (meta.visible == 1w1) {
+                            hosts_wb.apply();
+                        }
+                        if (meta.wb_hit == 1w0) {
+                            hosts.apply();
+                        }
+                        meta.tmp8_0 = (meta.tmp1_32 == 1w1) ? meta.tmp8_3 : 8w0;
+                        meta.tmp1_1 = (meta.tmp8_0 == 8w3) ? 1w1 : 1w0;
+                        if (meta.tmp1_1 == 1w0) {
+                            meta.tmp1_32 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                            meta.tmp1_33 = meta.tmp1_32 ^ 1w1;
+                            if (meta.tmp1_33 == 1w0) {
+                                meta.tmp16_0 = hdr.tcp.dport;
+                                meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                meta.tmp1_2 = (meta.tmp32_2 == 32w1) ? 1w1 : 1w0;
+                                if (meta.tmp1_2 == 1w1) {
+                                    meta.tmp16_1 = hdr.tcp.sport;
+                                    meta.tmp1_34 = (meta.tmp8_0 == 8w0) ? 1w1 : 1w0;
+                                    meta.tmp1_4 = (((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) == 16w0x1600) ? 1w1 : 1w0) & meta.tmp1_34;
                                     if (meta.tmp1_4 == 1w1) {
-                                        meta.tmp1_5 = (meta.tmp16_1 == 16w0xb1a) ? 1w1 : 1w0;
-                                        if (meta.tmp1_5 == 1w1) {
-                                            meta.to_server = 1w1;
-                                        } else {
-                                            meta.to_server = 1w1;
-                                        }
+                                        meta.to_server = 1w1;
+                                        meta.tmp8_3 = hdr.tcp.flags;
+                                        meta.tmp8_1 = meta.tmp8_3 & 8w18;
+                                    }
+                                } else {
+                                    meta.tmp1_3 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
+                                    if (meta.tmp1_3 == 1w1) {
+                                        meta.to_server = 1w1;
+                                    } else {
+                                        meta.to_server = 1w1;
                                     }
                                 }
                             }
@@ -572,17 +709,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 hdr.tandem.tag = 8w1;
                 hdr.tandem.orig_ethertype = hdr.eth.ethertype;
                 hdr.eth.ethertype = TANDEM_ETHERTYPE;
-                hdr.tandem.v1 = meta.tmp32_0;
                 hdr.tandem.v3 = meta.tmp1_0;
+                hdr.tandem.v5 = meta.tmp32_0;
                 hdr.tandem.v20 = meta.tmp32_1;
                 hdr.tandem.v27 = meta.tmp8_0;
                 hdr.tandem.v29 = meta.tmp1_1;
                 hdr.tandem.v36 = meta.tmp1_2;
                 hdr.tandem.v38 = meta.tmp1_3;
-                hdr.tandem.v526 = meta.tmp1_4;
-                hdr.tandem.v528 = meta.tmp1_5;
-                hdr.tandem.v591 = meta.tmp1_6;
-                hdr.tandem.v596 = meta.tmp1_7;
+                hdr.tandem.v591 = meta.tmp1_4;
+                hdr.tandem.v594 = meta.tmp8_1;
+                hdr.tandem.v679 = meta.tmp1_5;
+                hdr.tandem.fate = meta.fate;
                 hdr.tandem.v41 = 1w0;
                 hdr.tandem.v48 = 1w0;
                 hdr.tandem.v51 = 1w0;
@@ -596,6 +733,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 hdr.tandem.v299 = 1w0;
                 hdr.tandem.v304 = 1w0;
                 hdr.tandem.v519 = 1w0;
+                hdr.tandem.v526 = 1w0;
+                hdr.tandem.v528 = 1w0;
                 hdr.tandem.v532 = 1w0;
                 hdr.tandem.v533 = 8w0;
                 hdr.tandem.v538 = 1w0;
@@ -606,32 +745,29 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 hdr.tandem.v563 = 1w0;
                 hdr.tandem.v568 = 1w0;
                 hdr.tandem.v573 = 1w0;
-                hdr.tandem.v611 = 1w0;
-                hdr.tandem.v613 = 1w0;
-                hdr.tandem.v617 = 1w0;
-                hdr.tandem.v618 = 8w0;
-                hdr.tandem.v623 = 1w0;
-                hdr.tandem.v628 = 1w0;
-                hdr.tandem.v633 = 1w0;
-                hdr.tandem.v638 = 1w0;
-                hdr.tandem.v643 = 1w0;
-                hdr.tandem.v648 = 1w0;
-                hdr.tandem.v653 = 1w0;
-                hdr.tandem.v658 = 1w0;
-                hdr.tandem.pad = 7w0;
+                hdr.tandem.pad = 1w0;
             }
         }
         if (meta.to_server == 1w0) {
-            if (meta.tmp1_0 == 1w1) {
-                meta.post_block71 = 1w1;
-            } else {
-                meta.post_block1 = 1w1;
+            meta.post_block95 = 1w1;
+            if (meta.post_block95 == 1w1) {
+                if (meta.tmp1_5 == 1w1) {
+                    meta.post_block94 = 1w1;
+                } else {
+                    meta.post_block96 = 1w1;
+                }
+            }
+            if (meta.post_block94 == 1w1) {
+                if (meta.tmp1_0 == 1w1) {
+                    meta.post_block71 = 1w1;
+                } else {
+                    meta.post_block1 = 1w1;
+                }
             }
             if (meta.post_block1 == 1w1) {
-                meta.tmp32_3 = 32w1 - meta.tmp32_0;
-                meta.tmp1_41 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
-                meta.tmp1_41 = meta.tmp1_41 ^ 1w1;
-                if (meta.tmp1_41 == 1w1) {
+                meta.tmp1_30 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
+                meta.tmp1_31 = meta.tmp1_30 ^ 1w1;
+                if (meta.tmp1_31 == 1w1) {
                     meta.post_block70 = 1w1;
                 } else {
                     meta.post_block2 = 1w1;
@@ -645,9 +781,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block3 == 1w1) {
-                meta.tmp1_41 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_41 = meta.tmp1_41 ^ 1w1;
-                if (meta.tmp1_41 == 1w1) {
+                meta.tmp1_32 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_33 = meta.tmp1_32 ^ 1w1;
+                if (meta.tmp1_33 == 1w1) {
                     meta.post_block65 = 1w1;
                 } else {
                     meta.post_block4 = 1w1;
@@ -668,15 +804,148 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     meta.post_block45 = 1w1;
                 }
             }
+            if (meta.post_block6 == 1w1) {
+                if (meta.tmp1_6 == 1w1) {
+                    meta.post_block44 = 1w1;
+                } else {
+                    meta.post_block7 = 1w1;
+                }
+            }
+            if (meta.post_block7 == 1w1) {
+                if (meta.tmp16_0 == 16w0x1f90) {
+                    meta.post_block25 = 1w1;
+                } else {
+                    if (meta.tmp16_0 == 16w80) {
+                        meta.post_block25 = 1w1;
+                    } else {
+                        if (meta.tmp16_0 == 16w21) {
+                            meta.post_block8 = 1w1;
+                        } else {
+                            meta.post_block44 = 1w1;
+                        }
+                    }
+                }
+            }
+            if (meta.post_block8 == 1w1) {
+                if (meta.tmp1_7 == 1w1) {
+                    meta.post_block44 = 1w1;
+                } else {
+                    meta.post_block9 = 1w1;
+                }
+            }
+            if (meta.post_block9 == 1w1) {
+                if (meta.tmp1_8 == 1w1) {
+                    meta.post_block10 = 1w1;
+                } else {
+                    meta.post_block44 = 1w1;
+                }
+            }
+            if (meta.post_block10 == 1w1) {
+                if (meta.tmp1_9 == 1w1) {
+                    meta.post_block11 = 1w1;
+                } else {
+                    meta.post_block44 = 1w1;
+                }
+            }
+            if (meta.post_block11 == 1w1) {
+                if (meta.tmp1_10 == 1w1) {
+                    meta.post_block12 = 1w1;
+                } else {
+                    meta.post_block44 = 1w1;
+                }
+            }
+            if (meta.post_block12 == 1w1) {
+                if (meta.tmp1_11 == 1w1) {
+                    meta.post_block13 = 1w1;
+                } else {
+                    meta.post_block44 = 1w1;
+                }
+            }
+            if (meta.post_block13 == 1w1) {
+                if (meta.tmp1_12 == 1w1) {
+                    meta.post_block14 = 1w1;
+                } else {
+                    meta.post_block44 = 1w1;
+                }
+            }
+            if (meta.post_block14 == 1w1) {
+                meta.post_block19 = 1w1;
+            }
+            if (meta.post_block19 == 1w1) {
+                meta.post_block20 = 1w1;
+            }
+            if (meta.post_block20 == 1w1) {
+                meta.post_block42 = 1w1;
+            }
+            if (meta.post_block25 == 1w1) {
+                if (meta.tmp1_13 == 1w1) {
+                    meta.post_block44 = 1w1;
+                } else {
+                    meta.post_block26 = 1w1;
+                }
+            }
+            if (meta.post_block26 == 1w1) {
+                if (meta.tmp1_14 == 1w1) {
+                    meta.post_block27 = 1w1;
+                } else {
+                    meta.post_block44 = 1w1;
+                }
+            }
+            if (meta.post_block27 == 1w1) {
+                if (meta.tmp1_15 == 1w1) {
+                    meta.post_block28 = 1w1;
+                } else {
+                    meta.post_block44 = 1w1;
+                }
+            }
+            if (meta.post_block28 == 1w1) {
+                if (meta.tmp1_16 == 1w1) {
+                    meta.post_block29 = 1w1;
+                } else {
+                    meta.post_block44 = 1w1;
+                }
+            }
+            if (meta.post_block29 == 1w1) {
+                if (meta.tmp1_17 == 1w1) {
+                    meta.post_block30 = 1w1;
+                } else {
+                    meta.post_block44 = 1w1;
+                }
+            }
+            if (meta.post_block30 == 1w1) {
+                meta.post_block36 = 1w1;
+            }
+            if (meta.post_block36 == 1w1) {
+                meta.post_block37 = 1w1;
+            }
+            if (meta.post_block37 == 1w1) {
+                meta.post_block42 = 1w1;
+            }
+            if (meta.post_block42 == 1w1) {
+                if (meta.tmp1_18 == 1w1) {
+                    meta.post_block43 = 1w1;
+                } else {
+                    meta.post_block44 = 1w1;
+                }
+            }
+            if (meta.post_block43 == 1w1) {
+                meta.post_block73 = 1w1;
+            }
+            if (meta.post_block73 == 1w1) {
+                meta.post_block57 = 1w1;
+            }
+            if (meta.post_block44 == 1w1) {
+                meta.post_block45 = 1w1;
+            }
             if (meta.post_block45 == 1w1) {
-                if (meta.tmp1_4 == 1w1) {
+                if (meta.tmp1_19 == 1w1) {
                     meta.post_block46 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block46 == 1w1) {
-                if (meta.tmp1_5 == 1w1) {
+                if (meta.tmp1_20 == 1w1) {
                     meta.post_block58 = 1w1;
                 } else {
                     meta.post_block47 = 1w1;
@@ -690,10 +959,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block48 == 1w1) {
-                if (meta.tmp8_1 == 8w78) {
+                if (meta.tmp8_2 == 8w78) {
                     meta.post_block53 = 1w1;
                 } else {
-                    if (meta.tmp8_1 == 8w74) {
+                    if (meta.tmp8_2 == 8w74) {
                         meta.post_block49 = 1w1;
                     } else {
                         meta.post_block57 = 1w1;
@@ -756,291 +1025,53 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     meta.post_block57 = 1w1;
                 }
             }
+            if (meta.post_block57 == 1w1) {
+                meta.post_block69 = 1w1;
+            }
             if (meta.post_block58 == 1w1) {
-                quarantine_0.read(meta.tmp32_0, 32w0);
-                if (meta.tmp32_0 == 32w0) {
+                meta.post_block80 = 1w1;
+            }
+            if (meta.post_block80 == 1w1) {
+                quarantine_1.read(meta.tmp32_1, 32w0);
+                if (meta.tmp32_1 == 32w0) {
                     meta.post_block60 = 1w1;
                 } else {
                     meta.post_block59 = 1w1;
                 }
             }
             if (meta.post_block59 == 1w1) {
-                q_port_0.read(meta.tmp32_0, 32w0);
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
+                q_port_1.read(meta.tmp32_1, 32w0);
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block60 == 1w1) {
                 meta.fate = 17w0;
                 meta.post_block69 = 1w1;
             }
-            if (meta.post_block6 == 1w1) {
-                if (meta.tmp1_8 == 1w1) {
-                    meta.post_block44 = 1w1;
-                } else {
-                    meta.post_block7 = 1w1;
-                }
-            }
-            if (meta.post_block7 == 1w1) {
-                if (meta.tmp16_0 == 16w0x1f90) {
-                    meta.post_block25 = 1w1;
-                } else {
-                    if (meta.tmp16_0 == 16w80) {
-                        meta.post_block25 = 1w1;
-                    } else {
-                        if (meta.tmp16_0 == 16w21) {
-                            meta.post_block8 = 1w1;
-                        } else {
-                            meta.post_block44 = 1w1;
-                        }
-                    }
-                }
-            }
-            if (meta.post_block8 == 1w1) {
-                if (meta.tmp1_9 == 1w1) {
-                    meta.post_block44 = 1w1;
-                } else {
-                    meta.post_block9 = 1w1;
-                }
-            }
-            if (meta.post_block9 == 1w1) {
-                if (meta.tmp1_10 == 1w1) {
-                    meta.post_block10 = 1w1;
-                } else {
-                    meta.post_block44 = 1w1;
-                }
-            }
-            if (meta.post_block10 == 1w1) {
-                if (meta.tmp1_11 == 1w1) {
-                    meta.post_block11 = 1w1;
-                } else {
-                    meta.post_block44 = 1w1;
-                }
-            }
-            if (meta.post_block11 == 1w1) {
-                if (meta.tmp1_12 == 1w1) {
-                    meta.post_block12 = 1w1;
-                } else {
-                    meta.post_block44 = 1w1;
-                }
-            }
-            if (meta.post_block12 == 1w1) {
-                if (meta.tmp1_13 == 1w1) {
-                    meta.post_block13 = 1w1;
-                } else {
-                    meta.post_block44 = 1w1;
-                }
-            }
-            if (meta.post_block13 == 1w1) {
-                if (meta.tmp1_14 == 1w1) {
-                    meta.post_block14 = 1w1;
-                } else {
-                    meta.post_block44 = 1w1;
-                }
-            }
-            if (meta.post_block14 == 1w1) {
-                meta.post_block19 = 1w1;
-            }
-            if (meta.post_block19 == 1w1) {
-                meta.post_block20 = 1w1;
-            }
-            if (meta.post_block20 == 1w1) {
-                meta.post_block42 = 1w1;
-            }
-            if (meta.post_block25 == 1w1) {
-                if (meta.tmp1_15 == 1w1) {
-                    meta.post_block44 = 1w1;
-                } else {
-                    meta.post_block26 = 1w1;
-                }
-            }
-            if (meta.post_block26 == 1w1) {
-                if (meta.tmp1_16 == 1w1) {
-                    meta.post_block27 = 1w1;
-                } else {
-                    meta.post_block44 = 1w1;
-                }
-            }
-            if (meta.post_block27 == 1w1) {
-                if (meta.tmp1_17 == 1w1) {
-                    meta.post_block28 = 1w1;
-                } else {
-                    meta.post_block44 = 1w1;
-                }
-            }
-            if (meta.post_block28 == 1w1) {
-                if (meta.tmp1_18 == 1w1) {
-                    meta.post_block29 = 1w1;
-                } else {
-                    meta.post_block44 = 1w1;
-                }
-            }
-            if (meta.post_block29 == 1w1) {
-                if (meta.tmp1_19 == 1w1) {
-                    meta.post_block30 = 1w1;
-                } else {
-                    meta.post_block44 = 1w1;
-                }
-            }
-            if (meta.post_block30 == 1w1) {
-                meta.post_block36 = 1w1;
-            }
-            if (meta.post_block36 == 1w1) {
-                meta.post_block37 = 1w1;
-            }
-            if (meta.post_block37 == 1w1) {
-                meta.post_block42 = 1w1;
-            }
-            if (meta.post_block42 == 1w1) {
-                if (meta.tmp1_20 == 1w1) {
-                    meta.post_block43 = 1w1;
-                } else {
-                    meta.post_block44 = 1w1;
-                }
-            }
-            if (meta.post_block43 == 1w1) {
-                meta.post_block57 = 1w1;
-            }
-            if (meta.post_block57 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
-                meta.post_block69 = 1w1;
-            }
-            if (meta.post_block44 == 1w1) {
-                meta.post_block73 = 1w1;
-            }
-            if (meta.post_block73 == 1w1) {
-                if (meta.tmp1_30 == 1w1) {
-                    meta.post_block74 = 1w1;
-                } else {
-                    meta.post_block85 = 1w1;
-                }
-            }
-            if (meta.post_block74 == 1w1) {
-                if (meta.tmp1_31 == 1w1) {
-                    meta.post_block86 = 1w1;
-                } else {
-                    meta.post_block75 = 1w1;
-                }
-            }
-            if (meta.post_block75 == 1w1) {
-                if (meta.tmp1_32 == 1w1) {
-                    meta.post_block85 = 1w1;
-                } else {
-                    meta.post_block76 = 1w1;
-                }
-            }
-            if (meta.post_block76 == 1w1) {
-                if (meta.tmp8_2 == 8w78) {
-                    meta.post_block81 = 1w1;
-                } else {
-                    if (meta.tmp8_2 == 8w74) {
-                        meta.post_block77 = 1w1;
-                    } else {
-                        meta.post_block85 = 1w1;
-                    }
-                }
-            }
-            if (meta.post_block77 == 1w1) {
-                if (meta.tmp1_33 == 1w1) {
-                    meta.post_block78 = 1w1;
-                } else {
-                    meta.post_block85 = 1w1;
-                }
-            }
-            if (meta.post_block78 == 1w1) {
-                if (meta.tmp1_34 == 1w1) {
-                    meta.post_block79 = 1w1;
-                } else {
-                    meta.post_block85 = 1w1;
-                }
-            }
-            if (meta.post_block79 == 1w1) {
-                if (meta.tmp1_35 == 1w1) {
-                    meta.post_block80 = 1w1;
-                } else {
-                    meta.post_block85 = 1w1;
-                }
-            }
-            if (meta.post_block80 == 1w1) {
-                if (meta.tmp1_36 == 1w1) {
-                    meta.post_block86 = 1w1;
-                } else {
-                    meta.post_block85 = 1w1;
-                }
-            }
-            if (meta.post_block81 == 1w1) {
-                if (meta.tmp1_37 == 1w1) {
-                    meta.post_block82 = 1w1;
-                } else {
-                    meta.post_block85 = 1w1;
-                }
-            }
-            if (meta.post_block82 == 1w1) {
-                if (meta.tmp1_38 == 1w1) {
-                    meta.post_block83 = 1w1;
-                } else {
-                    meta.post_block85 = 1w1;
-                }
-            }
-            if (meta.post_block83 == 1w1) {
-                if (meta.tmp1_39 == 1w1) {
-                    meta.post_block84 = 1w1;
-                } else {
-                    meta.post_block85 = 1w1;
-                }
-            }
-            if (meta.post_block84 == 1w1) {
-                if (meta.tmp1_40 == 1w1) {
-                    meta.post_block86 = 1w1;
-                } else {
-                    meta.post_block85 = 1w1;
-                }
-            }
-            if (meta.post_block85 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
-                meta.post_block89 = 1w1;
-            }
-            if (meta.post_block86 == 1w1) {
-                quarantine_1.read(meta.tmp32_0, 32w0);
-                if (meta.tmp32_0 == 32w0) {
-                    meta.post_block88 = 1w1;
-                } else {
-                    meta.post_block87 = 1w1;
-                }
-            }
-            if (meta.post_block87 == 1w1) {
-                q_port_1.read(meta.tmp32_0, 32w0);
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
-                meta.post_block89 = 1w1;
-            }
-            if (meta.post_block88 == 1w1) {
-                meta.fate = 17w0;
-                meta.post_block89 = 1w1;
-            }
-            if (meta.post_block89 == 1w1) {
-                meta.post_block90 = 1w1;
-            }
             if (meta.post_block61 == 1w1) {
                 meta.post_block64 = 1w1;
             }
             if (meta.post_block64 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
+                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                meta.fate = 1w1 ++ meta.tmp16_0;
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block65 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
+                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                meta.fate = 1w1 ++ meta.tmp16_0;
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block66 == 1w1) {
-                quarantine_2.read(meta.tmp32_0, 32w0);
-                if (meta.tmp32_0 == 32w0) {
+                quarantine_2.read(meta.tmp32_1, 32w0);
+                if (meta.tmp32_1 == 32w0) {
                     meta.post_block68 = 1w1;
                 } else {
                     meta.post_block67 = 1w1;
                 }
             }
             if (meta.post_block67 == 1w1) {
-                q_port_2.read(meta.tmp32_0, 32w0);
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
+                q_port_2.read(meta.tmp32_1, 32w0);
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block68 == 1w1) {
@@ -1051,7 +1082,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block72 = 1w1;
             }
             if (meta.post_block70 == 1w1) {
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_3);
+                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
+                meta.fate = 1w1 ++ meta.tmp16_0;
                 meta.post_block72 = 1w1;
             }
             if (meta.post_block71 == 1w1) {
