@@ -103,6 +103,9 @@ pub struct PartialSample {
     pub entries: u64,
     /// Packets since the previous sample that the server handled (partition or whole).
     pub server_packets: u64,
+    /// Of those, packets run whole because they needed a server-only key (the partial
+    /// tables' share; the rest visited the server partition, as the NF's plan has them).
+    pub whole_packets: u64,
     /// Packets since the previous sample.
     pub interval_packets: u64,
 }
@@ -171,6 +174,7 @@ pub struct PartialMaps {
     stats: PartialStats,
     since: u64,
     server_since: u64,
+    whole_since: u64,
 }
 
 impl PartialMaps {
@@ -217,6 +221,7 @@ impl PartialMaps {
             stats: PartialStats::default(),
             since: 0,
             server_since: 0,
+            whole_since: 0,
         }))
     }
 
@@ -237,10 +242,12 @@ impl PartialMaps {
         self.maps.iter().any(|m| m.sid == state)
     }
 
-    /// Counts one packet (`server`: the server handled it); true when a rebalance is due.
-    pub fn count_packet(&mut self, server: bool) -> bool {
+    /// Counts one packet (`server`: the server handled it; `whole`: it ran whole there for a
+    /// server-only key); true when a rebalance is due.
+    pub fn count_packet(&mut self, server: bool, whole: bool) -> bool {
         self.since += 1;
         self.server_since += u64::from(server);
+        self.whole_since += u64::from(whole);
         self.since >= self.opts.every
     }
 
@@ -262,11 +269,13 @@ impl PartialMaps {
         let mut sample = PartialSample {
             packets,
             server_packets: self.server_since,
+            whole_packets: self.whole_since,
             interval_packets: self.since,
             ..PartialSample::default()
         };
         self.since = 0;
         self.server_since = 0;
+        self.whole_since = 0;
         self.stats.rebalances += 1;
         let opts = self.opts.clone();
         for m in &mut self.maps {

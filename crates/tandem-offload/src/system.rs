@@ -427,12 +427,13 @@ impl ServerHost {
         Ok(whole)
     }
 
-    /// Counts a packet for the partial maps' rebalancing (`server`: the server handled it);
-    /// true when a rebalance is due ([`ServerHost::rebalance`]).
-    pub fn count_partial_packet(&mut self, server: bool) -> bool {
+    /// Counts a packet for the partial maps' rebalancing (`server`: the server handled it;
+    /// `whole`: it ran whole for a server-only key); true when a rebalance is due
+    /// ([`ServerHost::rebalance`]).
+    pub fn count_partial_packet(&mut self, server: bool, whole: bool) -> bool {
         self.partial
             .as_mut()
-            .is_some_and(|p| p.count_packet(server))
+            .is_some_and(|p| p.count_packet(server, whole))
     }
 
     /// Rebalances the partial maps: promotion and eviction in atomic batches
@@ -652,9 +653,12 @@ impl Offloaded {
     fn run_packet(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
         self.stats.packets += 1;
         let before = self.stats.via_server + self.stats.whole_on_server + self.stats.runts;
+        let whole_before = self.stats.whole_on_server;
         let verdict = self.process_inner(pkt)?;
         let after = self.stats.via_server + self.stats.whole_on_server + self.stats.runts;
-        self.rebalance_due = self.host.count_partial_packet(after > before);
+        self.rebalance_due = self
+            .host
+            .count_partial_packet(after > before, self.stats.whole_on_server > whole_before);
         match &verdict {
             Verdict::Send { port, .. } => *self.stats.out_per_port.entry(*port).or_default() += 1,
             Verdict::Drop => self.stats.dropped += 1,
