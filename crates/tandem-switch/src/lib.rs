@@ -93,6 +93,7 @@ mod exec;
 mod flatten;
 mod hash;
 mod meter;
+mod native;
 mod opt;
 mod pipeline;
 mod pmap;
@@ -103,9 +104,10 @@ mod table;
 pub use check::Diagnostic;
 pub use entries::{apply_commands, parse_commands, parse_value, Command, EntriesError};
 pub use meter::MeterCell;
+pub use native::BlockStatus;
 pub use program::{MatchKind, DROP_PORT};
 pub use switch::{
-    CompileOptions, ControlError, ControlOp, KeyMatch, LoadError, Switch, TableEntry, TableInfo,
-    Worker,
+    CompileOptions, ControlError, ControlOp, Engine, KeyMatch, LoadError, Switch, TableEntry,
+    TableInfo, Worker,
 };
 pub use table::{ClassifierKind, LINEAR_MAX, MAX_KEYS};

@@ -143,6 +143,8 @@ type WorkTable = (WorkEntries, u32, Box<[u64]>);
 
 struct Inner {
     prog: Compiled,
+    /// compiled blocks (engine `Native`)
+    native: Option<crate::native::NativeProgram>,
     snap: Arc<ArcSwap<Snapshot>>,
     state: Stateful,
     ctl: Mutex<()>,
@@ -174,6 +176,28 @@ fn has_priority(keys: &[(MatchKind, u32)]) -> bool {
     })
 }
 
+/// Which engine runs the packets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The interpreter over the flat code (the reference).
+    #[default]
+    Interp,
+    /// Machine code from Cranelift, block by block; a block the code generator does not
+    /// handle runs interpreted ([`Switch::engine_report`] says which).
+    Native,
+}
+
+impl std::str::FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Engine, String> {
+        match s {
+            "interp" | "interpreter" => Ok(Engine::Interp),
+            "native" => Ok(Engine::Native),
+            _ => Err(format!("unknown engine `{s}` (native, interp)")),
+        }
+    }
+}
+
 /// How a program is compiled for the switch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CompileOptions {
@@ -181,11 +205,31 @@ pub struct CompileOptions {
     /// expression simplification). Programs behave the same either way; off
     /// is for differential tests and measurements.
     pub optimize: bool,
+    /// The engine that runs packets.
+    pub engine: Engine,
+    /// Test only: the native code generator compiles `+` as `-` (the negative control of
+    /// the native-vs-interpreter differential test).
+    #[doc(hidden)]
+    pub native_fault: bool,
+}
+
+impl CompileOptions {
+    /// The default options with engine `engine`.
+    pub fn with_engine(engine: Engine) -> CompileOptions {
+        CompileOptions {
+            engine,
+            ..CompileOptions::default()
+        }
+    }
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { optimize: true }
+        CompileOptions {
+            optimize: true,
+            engine: Engine::default(),
+            native_fault: false,
+        }
     }
 }
 
@@ -232,8 +276,11 @@ impl Switch {
             }
         }
         let state = Stateful::new(&prog);
+        let native = (opts.engine == Engine::Native)
+            .then(|| crate::native::NativeProgram::compile(&prog, opts.native_fault));
         Ok(Switch {
             inner: Arc::new(Inner {
+                native,
                 snap: Arc::new(ArcSwap::from_pointee(Snapshot { tables })),
                 prog,
                 state,
@@ -727,9 +774,34 @@ impl Switch {
             .collect()
     }
 
-    /// A readable summary of the compiled program (headers, states, tables, ...).
+    /// A readable summary of the compiled program (headers, states, tables, ...) and of
+    /// how each block runs.
     pub fn describe(&self) -> String {
-        self.inner.prog.describe()
+        let mut s = self.inner.prog.describe();
+        match &self.inner.native {
+            Some(n) => s.push_str(&n.describe()),
+            None => s.push_str("engine: interpreter\n"),
+        }
+        s
+    }
+
+    /// The engine packets run on.
+    pub fn engine(&self) -> Engine {
+        if self.inner.native.is_some() {
+            Engine::Native
+        } else {
+            Engine::Interp
+        }
+    }
+
+    /// How each pipeline block runs (`parser`, `verify`, `ingress`, `egress`, `compute`,
+    /// `deparser`); empty with the interpreter engine.
+    pub fn engine_report(&self) -> Vec<(&'static str, crate::native::BlockStatus)> {
+        self.inner
+            .native
+            .as_ref()
+            .map(|n| n.report.clone())
+            .unwrap_or_default()
     }
 
     /// Number of PHV slots (a measure of program size).
@@ -835,6 +907,7 @@ impl Worker {
             scratch,
             stack,
             now_ns: ts_ns,
+            native: sw.inner.native.as_ref(),
         };
         let verdict = ctx.run_pipeline(port, ts_ns);
         let in_place = ctx.in_place;
