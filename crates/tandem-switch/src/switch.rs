@@ -277,7 +277,7 @@ impl Switch {
         }
         let state = Stateful::new(&prog);
         let native = (opts.engine == Engine::Native)
-            .then(|| crate::native::NativeProgram::compile(&prog, opts.native_fault));
+            .then(|| crate::native::NativeProgram::compile(&prog, &state, opts.native_fault));
         Ok(Switch {
             inner: Arc::new(Inner {
                 native,

@@ -113,6 +113,7 @@ fn called(prog: &Compiled, pcs: &BTreeSet<usize>) -> Vec<u32> {
 pub(super) fn compile(
     prog: &Compiled,
     wanted: &[(&'static str, u32)],
+    regs: &[(u64, u64)],
     fault: bool,
 ) -> Result<Out, String> {
     let isa = isa()?;
@@ -181,7 +182,7 @@ pub(super) fn compile(
                 &mut module,
                 &mut ctx.func,
                 &mut fbc,
-                prog,
+                (prog, regs),
                 entry as usize,
                 &ids,
                 fault,
@@ -234,6 +235,8 @@ struct Tr<'a, 'b> {
     trans: Variable,
     actions: HashMap<u32, FuncRef>,
     call_sig: SigRef,
+    /// per register: address of its first cell, number of cells
+    regs: &'a [(u64, u64)],
     fault: bool,
 }
 
@@ -241,7 +244,7 @@ fn translate(
     module: &mut JITModule,
     func: &mut Function,
     fbc: &mut FunctionBuilderContext,
-    prog: &Compiled,
+    (prog, regs): (&Compiled, &[(u64, u64)]),
     entry: usize,
     ids: &HashMap<u32, FuncId>,
     fault: bool,
@@ -283,6 +286,7 @@ fn translate(
         trans,
         actions,
         call_sig,
+        regs,
         fault,
     };
     let first = t.target(entry);
@@ -617,6 +621,40 @@ impl Tr<'_, '_> {
         let cont = self.b.create_block();
         self.b.ins().brif(r, self.exit, &[], cont, &[]);
         self.b.switch_to_block(cont);
+    }
+
+    /// Register cell `i` of the register at `base` with `size` cells: its value (0 out of
+    /// range), or with `write`, stores it there (nothing out of range). Cells are aligned
+    /// 64-bit words (`AtomicU64`; `raw` invariant 1).
+    fn reg_cell(&mut self, i: Value, base: u64, size: u64, write: Option<Value>) -> Value {
+        let zero = self.k(0);
+        if size == 0 {
+            return zero;
+        }
+        let inb = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, i, size as i64);
+        let j = self.b.ins().select(inb, i, zero);
+        let off = self.b.ins().ishl_imm_u(j, 3);
+        let b = self.k(base);
+        let addr = self.b.ins().iadd(b, off);
+        let flags = MemFlagsData::trusted();
+        match write {
+            None => {
+                let v = self.b.ins().load(I64, flags, addr, 0);
+                self.b.ins().select(inb, v, zero)
+            }
+            Some(v) => {
+                let (st, cont) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(inb, st, &[], cont, &[]);
+                self.b.switch_to_block(st);
+                self.b.ins().store(flags, v, addr, 0);
+                self.b.ins().jump(cont, &[]);
+                self.b.switch_to_block(cont);
+                zero
+            }
+        }
     }
 
     /// Counts one parser transition; past the limit, goes to the parser's end.
@@ -959,6 +997,19 @@ impl Tr<'_, '_> {
                 self.set_slot(std.egress_spec, d);
                 let z = self.k(0);
                 self.set_slot(std.mcast_grp, z);
+            }
+            Op::RegRead { reg, dst, idx } if self.regs.get(*reg as usize).is_some() => {
+                let (base, size) = self.regs[*reg as usize];
+                let i = self.ex(idx);
+                let v = self.reg_cell(i, base, size, None);
+                self.store(dst, v);
+            }
+            Op::RegWrite { reg, idx, val, m } if self.regs.get(*reg as usize).is_some() => {
+                let (base, size) = self.regs[*reg as usize];
+                let i = self.ex(idx);
+                let v = self.ex(val);
+                let v = self.b.ins().band_imm_u(v, *m as i64);
+                self.reg_cell(i, base, size, Some(v));
             }
             Op::Copy(_)
             | Op::RegRead { .. }

@@ -32,6 +32,7 @@
 mod codegen;
 pub(crate) mod raw;
 
+use crate::exec::Stateful;
 use crate::program::{Code, Compiled, Op};
 use std::fmt;
 
@@ -101,7 +102,7 @@ impl NativeProgram {
     /// Compiles every block and action of `prog` that the code generator handles.
     /// `fault` turns on a deliberately wrong rule (`+` compiled as `-`) for the
     /// differential test's negative control.
-    pub(crate) fn compile(prog: &Compiled, fault: bool) -> NativeProgram {
+    pub(crate) fn compile(prog: &Compiled, state: &Stateful, fault: bool) -> NativeProgram {
         let code = &prog.code;
         let mut blocks: Vec<(&'static str, u32)> = vec![("parser", code.parser)];
         if code.parser_end != code.ingress {
@@ -128,7 +129,13 @@ impl NativeProgram {
                 wanted.push((name, entry));
             }
         }
-        match codegen::compile(prog, &wanted, fault) {
+        // register cells are read and written in place (`raw` invariant 1)
+        let regs: Vec<(u64, u64)> = state
+            .registers
+            .iter()
+            .map(|r| (r.as_ptr() as u64, r.len() as u64))
+            .collect();
+        match codegen::compile(prog, &wanted, &regs, fault) {
             Ok(out) => {
                 for (name, st) in report.iter_mut() {
                     if let Some(r) = out.failed.iter().find(|f| f.0 == *name) {

@@ -8,7 +8,13 @@
 //!    both taken from the [`Ctx`] the call runs for. `codegen` emits PHV accesses only at
 //!    constant slot indices masked with `PHV_MASK`, and packet-buffer accesses only at
 //!    `(phv[base] + off) & HB_MASK` for 8-byte windows, which the 8 bytes of slack keep in
-//!    bounds; `Rt::keys` is written at constant indices below `MAX_KEYS`. Nothing else is
+//!    bounds; `Rt::keys` is written at constant indices below `MAX_KEYS`. Register cells
+//!    are read and written in place: the address of each register's `[AtomicU64]` is a
+//!    constant in the code, indices are checked against its length (out of range reads 0
+//!    and writes nothing), and the cells live in the switch's `Stateful`, which is created
+//!    before the code and dropped with it. A cell is an aligned 64-bit word, so a plain
+//!    load or store of it is single-copy atomic on the targets Cranelift supports, which
+//!    is what the interpreter's `Relaxed` loads and stores compile to. Nothing else is
 //!    read or written by compiled code except through the run-time calls below.
 //! 2. **Run-time calls.** Compiled code calls the `extern "C"` functions of this module with
 //!    the `Rt` pointer it was given. While compiled code runs, the `&mut Ctx` it was entered
