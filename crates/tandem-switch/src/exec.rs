@@ -229,25 +229,6 @@ impl<'a> Ctx<'a> {
         action | (u32::from(found) << 31)
     }
 
-    /// Extracts header `h` at the cursor; false (and `PacketTooShort`) if it does not fit.
-    pub(crate) fn extract(&mut self, h: u32) -> bool {
-        let prog = self.prog;
-        let Some(hl) = prog.headers.get(h as usize) else {
-            return false;
-        };
-        let end = self.cursor + hl.bytes as usize;
-        if end <= self.pkt.len() {
-            self.phv[ix(hl.base)] = (prog.scratch_size + self.cursor) as u64;
-            self.phv[ix(hl.valid)] = 1;
-            self.cursor = end;
-            self.extracted.push(h);
-            true
-        } else {
-            self.phv[ix(prog.std.parser_error)] = ERR_PACKET_TOO_SHORT;
-            false
-        }
-    }
-
     /// Runs the effect op at `pc` (one that neither jumps nor calls) on its own.
     #[inline(never)]
     pub(crate) fn exec_effect(&mut self, pc: u32) {

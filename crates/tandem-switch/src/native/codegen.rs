@@ -10,7 +10,9 @@
 //! against the interpreter's limit of 1024 per block.
 
 use super::raw::{self, CodeFn, JitCode};
-use super::{successors, MAX_OPS, RT_HB, RT_KEYS, RT_PHV};
+use super::{
+    successors, EXT_MAX, MAX_OPS, RT_CURSOR, RT_EXT, RT_HB, RT_KEYS, RT_N_EXT, RT_PHV, RT_PKT_LEN,
+};
 use crate::program::*;
 use cranelift_codegen::ir::condcodes::IntCC;
 use cranelift_codegen::ir::types::{I32, I64};
@@ -1023,13 +1025,48 @@ impl Tr<'_, '_> {
                 self.rt_call(raw::rt_op, p);
             }
             Op::Extract(h) => {
-                let h = self.b.ins().iconst(I32, i64::from(*h));
-                let short = self.rt_call(raw::rt_extract, h);
+                let hl = prog
+                    .headers
+                    .get(*h as usize)
+                    .ok_or_else(|| format!("no header {h}"))?;
                 let (end, nb) = (
                     self.target(prog.code.parser_end as usize),
                     self.target(next),
                 );
-                self.b.ins().brif(short, end, &[], nb, &[]);
+                let cur = self.b.ins().load(I64, mem(), self.rt, RT_CURSOR);
+                let len = self.b.ins().load(I64, mem(), self.rt, RT_PKT_LEN);
+                let to = self.b.ins().iadd_imm_u(cur, i64::from(hl.bytes));
+                let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, to, len);
+                let (ok, short) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(fits, ok, &[], short, &[]);
+                self.b.switch_to_block(short);
+                let e = self.k(ERR_PACKET_TOO_SHORT);
+                self.set_slot(prog.std.parser_error, e);
+                self.b.ins().jump(end, &[]);
+                self.b.switch_to_block(ok);
+                let base = self.b.ins().iadd_imm_u(cur, prog.scratch_size as i64);
+                self.set_slot(hl.base, base);
+                let one = self.k(1);
+                self.set_slot(hl.valid, one);
+                self.b.ins().store(mem(), to, self.rt, RT_CURSOR);
+                // record the header (the first EXT_MAX), count every one
+                let n = self.b.ins().load(I64, mem(), self.rt, RT_N_EXT);
+                let n1 = self.b.ins().iadd_imm_u(n, 1);
+                self.b.ins().store(mem(), n1, self.rt, RT_N_EXT);
+                let room = self
+                    .b
+                    .ins()
+                    .icmp_imm_u(IntCC::UnsignedLessThan, n, EXT_MAX as i64);
+                let (rec, done) = (self.b.create_block(), self.b.create_block());
+                self.b.ins().brif(room, rec, &[], done, &[]);
+                self.b.switch_to_block(rec);
+                let off = self.b.ins().ishl_imm_u(n, 2);
+                let addr = self.b.ins().iadd(self.rt, off);
+                let hv = self.b.ins().iconst(I32, i64::from(*h));
+                self.b.ins().store(mem(), hv, addr, RT_EXT);
+                self.b.ins().jump(done, &[]);
+                self.b.switch_to_block(done);
+                self.b.ins().jump(nb, &[]);
                 return Ok(());
             }
             Op::Goto(t) => {

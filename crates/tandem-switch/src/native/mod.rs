@@ -44,12 +44,26 @@ pub(crate) struct Rt {
     pub hb: *mut u8,
     pub ctx: *mut std::ffi::c_void,
     pub keys: [u64; crate::table::MAX_KEYS],
+    /// the parser's cursor (bytes into the packet) and the packet's length
+    pub cursor: u64,
+    pub pkt_len: u64,
+    /// headers extracted by compiled code, in order (the first [`EXT_MAX`]) and how many
+    pub n_ext: u64,
+    pub ext: [u32; EXT_MAX],
 }
+
+/// Extractions one run of compiled code records (more make the deparser rebuild the frame,
+/// which gives the same bytes).
+pub(crate) const EXT_MAX: usize = 64;
 
 /// Byte offset of `Rt::keys` (what `codegen` writes key values to).
 pub(crate) const RT_KEYS: i32 = std::mem::offset_of!(Rt, keys) as i32;
 pub(crate) const RT_PHV: i32 = std::mem::offset_of!(Rt, phv) as i32;
 pub(crate) const RT_HB: i32 = std::mem::offset_of!(Rt, hb) as i32;
+pub(crate) const RT_CURSOR: i32 = std::mem::offset_of!(Rt, cursor) as i32;
+pub(crate) const RT_PKT_LEN: i32 = std::mem::offset_of!(Rt, pkt_len) as i32;
+pub(crate) const RT_N_EXT: i32 = std::mem::offset_of!(Rt, n_ext) as i32;
+pub(crate) const RT_EXT: i32 = std::mem::offset_of!(Rt, ext) as i32;
 
 /// How one block of the pipeline runs.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -8,7 +8,8 @@
 //!    both taken from the [`Ctx`] the call runs for. `codegen` emits PHV accesses only at
 //!    constant slot indices masked with `PHV_MASK`, and packet-buffer accesses only at
 //!    `(phv[base] + off) & HB_MASK` for 8-byte windows, which the 8 bytes of slack keep in
-//!    bounds; `Rt::keys` is written at constant indices below `MAX_KEYS`. Register cells
+//!    bounds; `Rt::keys` and `Rt::ext` are written at constant indices or indices checked
+//!    against their length; `Rt::cursor`, `pkt_len`, `n_ext` are plain fields. Register cells
 //!    are read and written in place: the address of each register's `[AtomicU64]` is a
 //!    constant in the code, indices are checked against its length (out of range reads 0
 //!    and writes nothing), and the cells live in the switch's `Stateful`, which is created
@@ -79,11 +80,30 @@ pub(crate) fn enter(f: CodeFn, ctx: &mut Ctx<'_>) -> bool {
     let mut rt = Rt {
         phv: ctx.phv.as_mut_ptr(),
         hb: ctx.hb.as_mut_ptr(),
-        ctx: (ctx as *mut Ctx<'_>).cast(),
+        ctx: std::ptr::null_mut(),
         keys: [0; crate::table::MAX_KEYS],
+        cursor: ctx.cursor as u64,
+        pkt_len: ctx.pkt.len() as u64,
+        n_ext: 0,
+        ext: [0; super::EXT_MAX],
     };
+    rt.ctx = (ctx as *mut Ctx<'_>).cast();
     // SAFETY: invariants 1–4: `rt` and the memory it points to are valid for the call.
-    unsafe { f(&mut rt) != 0 }
+    let exited = unsafe { f(&mut rt) != 0 };
+    sync_extracted(ctx, &rt);
+    exited
+}
+
+/// Hands what compiled code extracted back to `ctx`: the cursor and the headers, in order
+/// (past [`super::EXT_MAX`], a marker no emit list has, so the deparser rebuilds the frame).
+fn sync_extracted(ctx: &mut Ctx<'_>, rt: &Rt) {
+    ctx.cursor = rt.cursor as usize;
+    let n = rt.n_ext as usize;
+    ctx.extracted
+        .extend_from_slice(&rt.ext[..n.min(super::EXT_MAX)]);
+    if n > super::EXT_MAX {
+        ctx.extracted.push(u32::MAX);
+    }
 }
 
 /// The `Ctx` and key buffer of a run-time call.
@@ -93,10 +113,13 @@ pub(crate) fn enter(f: CodeFn, ctx: &mut Ctx<'_>) -> bool {
 unsafe fn parts<'r>(rt: *mut Rt) -> (&'r mut Ctx<'r>, [u64; crate::table::MAX_KEYS]) {
     // SAFETY: `rt` points to the live `Rt` built by `enter`, whose `ctx` is the `&mut Ctx`
     // `enter` was given, unused elsewhere during the call (invariant 2).
-    unsafe {
+    let (ctx, rt) = unsafe {
         let rt = &*rt;
-        (&mut *rt.ctx.cast::<Ctx<'r>>(), rt.keys)
-    }
+        (&mut *rt.ctx.cast::<Ctx<'r>>(), rt)
+    };
+    // the effects that read the payload see the parser's cursor
+    ctx.cursor = rt.cursor as usize;
+    (ctx, rt.keys)
 }
 
 /// Run-time call: looks table `table` up on the keys in `Rt::keys`, writes hit, action run
@@ -114,14 +137,6 @@ pub(crate) extern "C" fn rt_op(rt: *mut Rt, pc: u32) -> u32 {
     let (ctx, _) = unsafe { parts(rt) };
     ctx.exec_effect(pc);
     0
-}
-
-/// Run-time call: extracts header `h`; 1 if the packet is too short (the parser error is
-/// set), 0 otherwise.
-pub(crate) extern "C" fn rt_extract(rt: *mut Rt, h: u32) -> u32 {
-    // SAFETY: called only from compiled code (invariant 2).
-    let (ctx, _) = unsafe { parts(rt) };
-    u32::from(!ctx.extract(h))
 }
 
 /// Run-time call: runs action `a` (parameters already set) in the interpreter; 1 if it
