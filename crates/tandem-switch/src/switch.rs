@@ -278,10 +278,12 @@ impl Switch {
         let state = Stateful::new(&prog);
         let native = (opts.engine == Engine::Native)
             .then(|| crate::native::NativeProgram::compile(&prog, &state, opts.native_fault));
+        let all: Vec<u32> = (0..tables.len() as u32).collect();
+        let snap = with_lookups(&prog, native.is_some(), Snapshot::of(tables), &all);
         Ok(Switch {
             inner: Arc::new(Inner {
                 native,
-                snap: Arc::new(ArcSwap::from_pointee(Snapshot { tables })),
+                snap: Arc::new(ArcSwap::from_pointee(snap)),
                 prog,
                 state,
                 ctl: Mutex::new(()),
@@ -439,13 +441,22 @@ impl Switch {
             });
             self.apply_op(t, name, op, w)?;
         }
-        let mut tables = cur.tables.clone();
+        let mut next = Snapshot::clone(&cur);
+        let mut touched = Vec::new();
         for (t, (entries, da, dargs)) in work {
             let def = &self.inner.prog.tables[t as usize];
             let kinds: Vec<(MatchKind, u32)> = def.keys.iter().map(|k| (k.kind, k.width)).collect();
-            tables[t as usize] = Arc::new(TableState::finish(&kinds, entries, da, dargs));
+            next.tables[t as usize] = Arc::new(TableState::finish(&kinds, entries, da, dargs));
+            touched.push(t);
         }
-        self.inner.snap.store(Arc::new(Snapshot { tables }));
+        // the touched tables' code, built beside the old; one swap publishes all of it
+        let next = with_lookups(
+            &self.inner.prog,
+            self.inner.native.is_some(),
+            next,
+            &touched,
+        );
+        self.inner.snap.store(Arc::new(next));
         Ok(())
     }
 
@@ -808,6 +819,31 @@ impl Switch {
     pub fn slot_count(&self) -> usize {
         self.inner.prog.nslots
     }
+}
+
+/// `snap` with the compiled lookups of tables `touched` rebuilt for their new states (the
+/// native engine: a table whose lookup is a short list gets its own code; any other has
+/// none and uses its classifier).
+fn with_lookups(prog: &Compiled, native: bool, mut snap: Snapshot, touched: &[u32]) -> Snapshot {
+    if !native {
+        return snap;
+    }
+    let mut lookups = snap.lookups.to_vec();
+    for &t in touched {
+        let Some(ts) = snap.tables.get(t as usize) else {
+            continue;
+        };
+        let code = crate::native::compile_table(prog, t, ts);
+        if let (Some(l), Some(c)) = (
+            lookups.get_mut(t as usize),
+            snap.lookup_code.get_mut(t as usize),
+        ) {
+            *l = code.as_ref().map_or(0, |c| c.entry as usize);
+            *c = code.map(|c| Arc::new(c) as Arc<dyn std::any::Any + Send + Sync>);
+        }
+    }
+    snap.lookups = lookups.into();
+    snap
 }
 
 /// The position of the register, counter or meter called `name`: its qualified name, or

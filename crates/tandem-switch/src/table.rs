@@ -577,6 +577,31 @@ impl TableState {
         }
     }
 
+    /// The entries in the order a lookup tries them, when the lookup is a straight list
+    /// (empty, or at most [`LINEAR_MAX`] entries, or a `Linear` classifier); `None` when it
+    /// is a hash, trie or tuple space.
+    pub(crate) fn linear_order(&self) -> Option<Vec<&Entry>> {
+        match &self.body {
+            Body::Built {
+                entries,
+                cls: Classifier::Linear(order),
+            } if order.len() <= LINEAR_MAX => Some(
+                order
+                    .iter()
+                    .filter_map(|&i| entries.get(i as usize))
+                    .collect(),
+            ),
+            Body::Built {
+                cls: Classifier::Empty,
+                ..
+            } => Some(vec![]),
+            Body::Exact { store, small } if store.map.len() <= LINEAR_MAX => {
+                Some(small.iter().map(|(_, e)| &e.entry).collect())
+            }
+            _ => None,
+        }
+    }
+
     pub(crate) fn kind(&self) -> ClassifierKind {
         match &self.body {
             Body::Built { cls, .. } => cls.kind(),
@@ -726,9 +751,26 @@ impl Classifier {
 }
 
 /// All tables' states at one instant. A packet uses exactly one snapshot.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Snapshot {
     pub tables: Vec<Arc<TableState>>,
+    /// Native engine: per table, the entry point of its compiled lookup (0: none, use the
+    /// classifier) — the trampoline compiled code calls through.
+    pub lookups: Box<[usize]>,
+    /// The owners of that code (kept alive as long as the snapshot).
+    pub lookup_code: Vec<Option<Arc<dyn std::any::Any + Send + Sync>>>,
+}
+
+impl Snapshot {
+    /// The snapshot of `tables` without compiled lookups.
+    pub(crate) fn of(tables: Vec<Arc<TableState>>) -> Snapshot {
+        let n = tables.len();
+        Snapshot {
+            tables,
+            lookups: vec![0; n].into(),
+            lookup_code: vec![None; n],
+        }
+    }
 }
 
 #[cfg(test)]

@@ -11,7 +11,8 @@
 
 use super::raw::{self, CodeFn, JitCode};
 use super::{
-    successors, EXT_MAX, MAX_OPS, RT_CURSOR, RT_EXT, RT_HB, RT_KEYS, RT_N_EXT, RT_PHV, RT_PKT_LEN,
+    successors, EXT_MAX, MAX_OPS, RT_CURSOR, RT_EXT, RT_HB, RT_KEYS, RT_LOOKUPS, RT_N_EXT, RT_PHV,
+    RT_PKT_LEN,
 };
 use crate::program::*;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -35,7 +36,7 @@ pub(super) struct Out {
     pub code: JitCode,
 }
 
-fn isa() -> Result<OwnedTargetIsa, String> {
+pub(super) fn isa() -> Result<OwnedTargetIsa, String> {
     let mut flags = settings::builder();
     for (k, v) in [
         ("opt_level", "speed"),
@@ -237,6 +238,7 @@ struct Tr<'a, 'b> {
     trans: Variable,
     actions: HashMap<u32, FuncRef>,
     call_sig: SigRef,
+    fn_sig: SigRef,
     /// per register: address of its first cell, number of cells
     regs: &'a [(u64, u64)],
     fault: bool,
@@ -262,6 +264,7 @@ fn translate(
         }
     }
     let call_sig = func.import_signature(call_signature(module));
+    let fn_sig = func.import_signature(fn_signature(module));
     let cfg = module.target_config();
     let mut b = FunctionBuilder::new(func, fbc);
     let start = b.create_block();
@@ -288,6 +291,7 @@ fn translate(
         trans,
         actions,
         call_sig,
+        fn_sig,
         regs,
         fault,
     };
@@ -940,8 +944,25 @@ impl Tr<'_, '_> {
                         .ins()
                         .store(mem(), v, self.rt, RT_KEYS + 8 * i as i32);
                 }
+                // the table's compiled lookup, if the snapshot has one; else the classifier
+                let lk = self.b.ins().load(I64, mem(), self.rt, RT_LOOKUPS);
+                let f = self.b.ins().load(I64, mem(), lk, 8 * *table as i32);
+                let (direct, general, joined) = (
+                    self.b.create_block(),
+                    self.b.create_block(),
+                    self.b.create_block(),
+                );
+                let r = self.b.append_block_param(joined, I32);
+                self.b.ins().brif(f, direct, &[], general, &[]);
+                self.b.switch_to_block(direct);
+                let call = self.b.ins().call_indirect(self.fn_sig, f, &[self.rt]);
+                let rd = self.b.inst_results(call)[0];
+                self.b.ins().jump(joined, &[rd.into()]);
+                self.b.switch_to_block(general);
                 let t = self.b.ins().iconst(I32, i64::from(*table));
-                let r = self.rt_call(raw::rt_apply, t);
+                let rg = self.rt_call(raw::rt_apply, t);
+                self.b.ins().jump(joined, &[rg.into()]);
+                self.b.switch_to_block(joined);
                 let a = self.b.ins().band_imm_u(r, 0x7fff_ffff);
                 if let Some(h) = hit {
                     let r64 = self.b.ins().uextend(I64, r);

@@ -31,6 +31,9 @@
 
 mod codegen;
 pub(crate) mod raw;
+mod tables;
+
+pub(crate) use tables::compile_table;
 
 use crate::exec::Stateful;
 use crate::program::{Code, Compiled, Op};
@@ -44,6 +47,8 @@ pub(crate) struct Rt {
     pub hb: *mut u8,
     pub ctx: *mut std::ffi::c_void,
     pub keys: [u64; crate::table::MAX_KEYS],
+    /// the snapshot's compiled table lookups, one entry point per table (0: none)
+    pub lookups: *const usize,
     /// the parser's cursor (bytes into the packet) and the packet's length
     pub cursor: u64,
     pub pkt_len: u64,
@@ -60,6 +65,7 @@ pub(crate) const EXT_MAX: usize = 64;
 pub(crate) const RT_KEYS: i32 = std::mem::offset_of!(Rt, keys) as i32;
 pub(crate) const RT_PHV: i32 = std::mem::offset_of!(Rt, phv) as i32;
 pub(crate) const RT_HB: i32 = std::mem::offset_of!(Rt, hb) as i32;
+pub(crate) const RT_LOOKUPS: i32 = std::mem::offset_of!(Rt, lookups) as i32;
 pub(crate) const RT_CURSOR: i32 = std::mem::offset_of!(Rt, cursor) as i32;
 pub(crate) const RT_PKT_LEN: i32 = std::mem::offset_of!(Rt, pkt_len) as i32;
 pub(crate) const RT_N_EXT: i32 = std::mem::offset_of!(Rt, n_ext) as i32;

@@ -9,7 +9,9 @@
 //!    constant slot indices masked with `PHV_MASK`, and packet-buffer accesses only at
 //!    `(phv[base] + off) & HB_MASK` for 8-byte windows, which the 8 bytes of slack keep in
 //!    bounds; `Rt::keys` and `Rt::ext` are written at constant indices or indices checked
-//!    against their length; `Rt::cursor`, `pkt_len`, `n_ext` are plain fields. Register cells
+//!    against their length; `Rt::cursor`, `pkt_len`, `n_ext` are plain fields.
+//!    `Rt::lookups` is the packet's snapshot's table of compiled lookups, read at constant
+//!    indices below the number of tables (every snapshot has one entry per table). Register cells
 //!    are read and written in place: the address of each register's `[AtomicU64]` is a
 //!    constant in the code, indices are checked against its length (out of range reads 0
 //!    and writes nothing), and the cells live in the switch's `Stateful`, which is created
@@ -28,7 +30,9 @@
 //!    lives in the same `NativeProgram` as its `JitCode`, which the switch keeps as long as
 //!    any worker can run it. Compiled code never unwinds (it has no panics; run-time calls
 //!    do not panic: they use checked indexing and return defaults).
-//! 4. **Types.** Every compiled function has the signature `extern "C" fn(*mut Rt) -> u32`
+//!    A compiled table lookup (`tables`) belongs to the snapshot whose `lookups` point to
+//!    it, and the packet holds that snapshot for as long as it runs.
+//! 4. **Types.** Every compiled function (blocks, actions, table lookups) has the signature `extern "C" fn(*mut Rt) -> u32`
 //!    (`codegen::fn_signature`), and the run-time calls have the signature
 //!    `extern "C" fn(*mut Rt, u32) -> u32` (`codegen::call_signature`), both in the host's
 //!    default calling convention.
@@ -82,6 +86,7 @@ pub(crate) fn enter(f: CodeFn, ctx: &mut Ctx<'_>) -> bool {
         hb: ctx.hb.as_mut_ptr(),
         ctx: std::ptr::null_mut(),
         keys: [0; crate::table::MAX_KEYS],
+        lookups: ctx.snap.lookups.as_ptr(),
         cursor: ctx.cursor as u64,
         pkt_len: ctx.pkt.len() as u64,
         n_ext: 0,
