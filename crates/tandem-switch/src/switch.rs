@@ -180,10 +180,10 @@ fn has_priority(keys: &[(MatchKind, u32)]) -> bool {
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub enum Engine {
     /// The interpreter over the flat code (the reference).
-    #[default]
     Interp,
     /// Machine code from Cranelift, block by block; a block the code generator does not
-    /// handle runs interpreted ([`Switch::engine_report`] says which).
+    /// handle runs interpreted ([`Switch::engine_report`] says which). The default.
+    #[default]
     Native,
 }
 
