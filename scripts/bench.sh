@@ -26,7 +26,10 @@ for nf in $NFS; do
   done
 done
 echo "== switch engine =="
-"$TANDEM" switch bench --seconds 2 --json "$OUT/engine.json"
+# interpreter and native engine side by side, instructions per packet, 1 and 2 workers, and
+# the LPM router under 1,000 route updates per second
+"$TANDEM" switch bench --seconds 2 --callgrind --workers 1,2 --updates-per-sec 1000 \
+  --json "$OUT/engine.json"
 "$TANDEM" bench-report "${results[@]}" --engine "$OUT/engine.json" \
   --notes docs/bench/notes.md --output BENCHMARKS.md --figures docs/bench \
   --command "make bench    # scripts/bench.sh: FLOWS=$FLOWS PROFILE=$PROFILE"

@@ -96,9 +96,10 @@ pub struct BenchArgs {
     /// Only this engine (default: the interpreter and the native engine side by side).
     #[arg(long)]
     engine: Option<Engine>,
-    /// Worker threads, each with its own packets chosen by flow hash (default 1).
-    #[arg(long, default_value_t = 1)]
-    workers: usize,
+    /// Worker threads, each with its own packets chosen by flow hash (default 1); a list
+    /// (`1,2`) measures each count.
+    #[arg(long, value_delimiter = ',', default_value = "1")]
+    workers: Vec<usize>,
     /// Also count instructions per packet under callgrind (valgrind), per program and engine.
     #[arg(long)]
     callgrind: bool,
@@ -476,8 +477,9 @@ fn run_bench(a: BenchArgs) -> anyhow::Result<()> {
         }
         return Ok(());
     }
+    let workers = a.workers.iter().copied().max().unwrap_or(1);
     println!(
-        "64-byte packets, {} worker thread(s), in memory; {:.1} s per program",
+        "64-byte packets, {:?} worker thread(s), in memory; {:.1} s per program",
         a.workers, a.seconds
     );
     println!("(wall-clock rates are lower when other processes share the core; the per-CPU-second rate counts only the workers' CPU time)");
@@ -507,23 +509,26 @@ fn run_bench(a: BenchArgs) -> anyhow::Result<()> {
                 sw,
                 &pkts,
                 a.seconds,
-                a.workers,
+                workers,
             )?;
         }
         return Ok(());
     }
     let mut rates = Vec::new();
     for which in ["minilb", "generated", "lpm"] {
-        for &e in &engines {
+        for (&e, &nw) in engines
+            .iter()
+            .flat_map(|e| a.workers.iter().map(move |w| (e, w)))
+        {
             let (label, sw, pkts) = builtin(which, &a, e)?;
-            let workers = if a.workers > 1 {
-                format!(", {} workers", a.workers)
+            let wlabel = if nw > 1 {
+                format!(", {nw} workers")
             } else {
                 String::new()
             };
-            let name = format!("{label}{workers} [{}]", engine_name(e));
-            let mut r = measure(&name, sw, &on_port(pkts), a.seconds, a.workers)?;
-            if a.callgrind {
+            let name = format!("{label}{wlabel} [{}]", engine_name(e));
+            let mut r = measure(&name, sw, &on_port(pkts), a.seconds, nw)?;
+            if a.callgrind && nw <= 1 {
                 let ipp = callgrind_per_packet(which, &a, e)?;
                 println!("{:<40} {ipp:.0} instructions per packet (callgrind)", "");
                 r.instr_per_pkt = Some(ipp);
@@ -559,7 +564,7 @@ mod tests {
             write_minilb_entries: None,
             json: None,
             engine: None,
-            workers: 1,
+            workers: vec![1],
             callgrind: false,
             packets: None,
             only: None,

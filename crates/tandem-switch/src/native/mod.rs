@@ -59,7 +59,7 @@ pub(crate) struct Rt {
 
 /// Extractions one run of compiled code records (more make the deparser rebuild the frame,
 /// which gives the same bytes).
-pub(crate) const EXT_MAX: usize = 64;
+pub(crate) const EXT_MAX: usize = 16;
 
 /// Byte offset of `Rt::keys` (what `codegen` writes key values to).
 pub(crate) const RT_KEYS: i32 = std::mem::offset_of!(Rt, keys) as i32;

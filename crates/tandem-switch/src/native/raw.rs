@@ -115,7 +115,7 @@ fn sync_extracted(ctx: &mut Ctx<'_>, rt: &Rt) {
 ///
 /// # Safety
 /// `rt` is the pointer compiled code was entered with by [`enter`] (invariant 2).
-unsafe fn parts<'r>(rt: *mut Rt) -> (&'r mut Ctx<'r>, [u64; crate::table::MAX_KEYS]) {
+unsafe fn parts<'r>(rt: *mut Rt) -> (&'r mut Ctx<'r>, &'r [u64; crate::table::MAX_KEYS]) {
     // SAFETY: `rt` points to the live `Rt` built by `enter`, whose `ctx` is the `&mut Ctx`
     // `enter` was given, unused elsewhere during the call (invariant 2).
     let (ctx, rt) = unsafe {
@@ -124,7 +124,7 @@ unsafe fn parts<'r>(rt: *mut Rt) -> (&'r mut Ctx<'r>, [u64; crate::table::MAX_KE
     };
     // the effects that read the payload see the parser's cursor
     ctx.cursor = rt.cursor as usize;
-    (ctx, rt.keys)
+    (ctx, &rt.keys)
 }
 
 /// Run-time call: looks table `table` up on the keys in `Rt::keys`, writes hit, action run
@@ -132,7 +132,7 @@ unsafe fn parts<'r>(rt: *mut Rt) -> (&'r mut Ctx<'r>, [u64; crate::table::MAX_KE
 pub(crate) extern "C" fn rt_apply(rt: *mut Rt, table: u32) -> u32 {
     // SAFETY: called only from compiled code (invariant 2).
     let (ctx, keys) = unsafe { parts(rt) };
-    ctx.apply_table(table, &keys)
+    ctx.apply_table(table, keys)
 }
 
 /// Run-time call: runs the effect op at `pc` (register, counter, meter, hash, checksum,
