@@ -92,6 +92,7 @@ pub mod entries;
 mod exec;
 mod flatten;
 mod hash;
+mod lpm;
 mod meter;
 mod native;
 mod opt;

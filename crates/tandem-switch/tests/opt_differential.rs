@@ -15,7 +15,7 @@ use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tandem_switch::{
-    bench, parse_commands, CompileOptions, ControlOp, KeyMatch, Switch, TableEntry,
+    bench, parse_commands, CompileOptions, ControlOp, Switch,
 };
 
 const OFF: CompileOptions = CompileOptions {

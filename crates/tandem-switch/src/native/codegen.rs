@@ -36,18 +36,23 @@ pub(super) struct Out {
     pub code: JitCode,
 }
 
+/// The host's target, made once per process (every program and table compile shares it).
 pub(super) fn isa() -> Result<OwnedTargetIsa, String> {
-    let mut flags = settings::builder();
-    for (k, v) in [
-        ("opt_level", "speed"),
-        ("use_colocated_libcalls", "false"),
-        ("is_pic", "false"),
-    ] {
-        flags.set(k, v).map_err(|e| e.to_string())?;
-    }
-    let b = cranelift_native::builder().map_err(|e| format!("no native target: {e}"))?;
-    b.finish(settings::Flags::new(flags))
-        .map_err(|e| e.to_string())
+    static ISA: std::sync::OnceLock<Result<OwnedTargetIsa, String>> = std::sync::OnceLock::new();
+    ISA.get_or_init(|| {
+        let mut flags = settings::builder();
+        for (k, v) in [
+            ("opt_level", "speed"),
+            ("use_colocated_libcalls", "false"),
+            ("is_pic", "false"),
+        ] {
+            flags.set(k, v).map_err(|e| e.to_string())?;
+        }
+        let b = cranelift_native::builder().map_err(|e| format!("no native target: {e}"))?;
+        b.finish(settings::Flags::new(flags))
+            .map_err(|e| e.to_string())
+    })
+    .clone()
 }
 
 /// `extern "C" fn(*mut Rt) -> u32`: compiled blocks and actions (`raw` invariant 4).
