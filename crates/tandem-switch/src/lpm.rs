@@ -101,9 +101,7 @@ impl LpmStore {
     }
 
     pub(crate) fn contains(&self, e: &[crate::table::FieldMatch]) -> bool {
-        let (v, l) = e
-            .first()
-            .map_or((0, 0), |f| (f.value, f.mask.count_ones()));
+        let (v, l) = e.first().map_or((0, 0), |f| (f.value, f.mask.count_ones()));
         self.map.get(key(v, l)).is_some()
     }
 

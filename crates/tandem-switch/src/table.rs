@@ -426,7 +426,11 @@ impl WorkEntries {
                 true
             }
             WorkEntries::Lpm(s) => {
-                let Some(old) = s.entries().into_iter().find(|e| same(e, fields, priority)).cloned()
+                let Some(old) = s
+                    .entries()
+                    .into_iter()
+                    .find(|e| same(e, fields, priority))
+                    .cloned()
                 else {
                     return false;
                 };
@@ -524,12 +528,14 @@ impl TableState {
     ) -> TableState {
         if let Some(w) = lpm_width(kinds) {
             let plain = entries.iter().all(|e| {
-                e.fields.len() == 1 && {
-                    let f = &e.fields[0];
-                    let n = f.mask.count_ones();
-                    let pm = if n == 0 { 0 } else { mask(w) & !mask(w - n) };
-                    f.mask == pm && f.value & !pm == 0 && !f.is_range(w)
-                } && e.priority == i64::from(e.fields[0].mask.count_ones())
+                e.fields.len() == 1
+                    && {
+                        let f = &e.fields[0];
+                        let n = f.mask.count_ones();
+                        let pm = if n == 0 { 0 } else { mask(w) & !mask(w - n) };
+                        f.mask == pm && f.value & !pm == 0 && !f.is_range(w)
+                    }
+                    && e.priority == i64::from(e.fields[0].mask.count_ones())
             });
             if plain {
                 let mut s = WorkEntries::Lpm(LpmStore::new(w));

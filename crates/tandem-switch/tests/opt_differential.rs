@@ -14,9 +14,7 @@ use common::{compare, random_entries, random_program, variants};
 use proptest::prelude::*;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
-use tandem_switch::{
-    bench, parse_commands, CompileOptions, ControlOp, Switch,
-};
+use tandem_switch::{bench, parse_commands, CompileOptions, ControlOp, Switch};
 
 const OFF: CompileOptions = CompileOptions {
     optimize: false,
