@@ -47,7 +47,10 @@ if [ "${XGW:-1}" != 0 ]; then
   done
 fi
 echo "== switch engine =="
-"$TANDEM" switch bench --seconds 2 --json "$OUT/engine.json"
+# interpreter and native engine side by side, instructions per packet, 1 and 2 workers, and
+# the LPM router under 1,000 route updates per second
+"$TANDEM" switch bench --seconds 2 --callgrind --workers 1,2 --updates-per-sec 1000 \
+  --json "$OUT/engine.json"
 "$TANDEM" bench-report "${results[@]}" --engine "$OUT/engine.json" \
   --notes docs/bench/notes.md --output BENCHMARKS.md --figures docs/bench --force \
   --partial "$OUT/partial-minilb.json" \

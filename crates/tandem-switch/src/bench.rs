@@ -4,7 +4,7 @@
 //! set of 64-byte packets that hit.
 
 use crate::entries::{apply_commands, parse_commands};
-use crate::switch::{ControlOp, KeyMatch, Switch, TableEntry};
+use crate::switch::{CompileOptions, ControlOp, Engine, KeyMatch, Switch, TableEntry};
 
 /// The MiniLB-like program (connection table, rewrite, checksum update).
 pub const MINILB_P4: &str = include_str!("../tests/programs/minilb.p4");
@@ -116,7 +116,12 @@ pub fn minilb_extra_entry(i: usize) -> ControlOp {
 /// MiniLB with `flows` installed connections (one atomic batch) and one packet
 /// per flow.
 pub fn minilb(flows: usize) -> Result<(Switch, Vec<Vec<u8>>), String> {
-    let sw = Switch::from_source(MINILB_P4).map_err(|e| e.to_string())?;
+    minilb_on(flows, Engine::default())
+}
+
+/// [`minilb`] on engine `engine`.
+pub fn minilb_on(flows: usize, engine: Engine) -> Result<(Switch, Vec<Vec<u8>>), String> {
+    let sw = load(MINILB_P4, engine)?;
     let mut rng = Rng(0x1234_5678);
     let (ops, pkts): (Vec<_>, Vec<_>) = (0..flows).map(|i| minilb_flow(&mut rng, i)).unzip();
     sw.apply_batch(&ops).map_err(|e| e.to_string())?;
@@ -153,7 +158,12 @@ pub fn minilb_generated_entries(flows: usize) -> String {
 /// The generated MiniLB with entries from [`minilb_generated_entries`] and
 /// the packets of [`minilb_packets`].
 pub fn minilb_generated(flows: usize) -> Result<(Switch, Vec<Vec<u8>>), String> {
-    let sw = Switch::from_source(MINILB_GENERATED_P4).map_err(|e| e.to_string())?;
+    minilb_generated_on(flows, Engine::default())
+}
+
+/// [`minilb_generated`] on engine `engine`.
+pub fn minilb_generated_on(flows: usize, engine: Engine) -> Result<(Switch, Vec<Vec<u8>>), String> {
+    let sw = load(MINILB_GENERATED_P4, engine)?;
     let cmds = parse_commands(&minilb_generated_entries(flows), &sw).map_err(|e| e.to_string())?;
     apply_commands(&sw, &cmds).map_err(|e| e.to_string())?;
     Ok((sw, minilb_packets(flows)))
@@ -162,10 +172,54 @@ pub fn minilb_generated(flows: usize) -> Result<(Switch, Vec<Vec<u8>>), String> 
 /// The LPM router with `routes` random prefixes (/8../32) and `npkts` packets to
 /// random addresses inside installed prefixes.
 pub fn lpm(routes: usize, npkts: usize) -> Result<(Switch, Vec<Vec<u8>>), String> {
+    lpm_on(routes, npkts, Engine::default())
+}
+
+/// The random /8../32 prefixes and route inserts of [`lpm`] (`routes` of them, the same
+/// every call), then `extra` more for updates.
+pub fn lpm_routes(routes: usize, extra: usize) -> (Vec<(u32, u32)>, Vec<ControlOp>) {
+    let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
+    let mut ops = Vec::new();
+    let mut prefixes = Vec::new();
+    let mut seen = std::collections::HashSet::new();
+    while prefixes.len() < routes + extra {
+        let len = 8 + (rng.next() % 25) as u32;
+        let v = (rng.next() as u32) & (!0u32 << (32 - len));
+        if !seen.insert((v, len)) {
+            continue;
+        }
+        prefixes.push((v, len));
+        ops.push(route_insert(v, len, prefixes.len()));
+    }
+    (prefixes, ops)
+}
+
+fn route_insert(v: u32, len: u32, i: usize) -> ControlOp {
+    ControlOp::Insert {
+        table: "ipv4_lpm".into(),
+        entry: TableEntry {
+            matches: vec![KeyMatch::Lpm(v as u64, len)],
+            action: "ipv4_forward".into(),
+            args: vec![0x0200_0000_0000 | i as u64, (i % 16) as u64],
+            priority: None,
+        },
+    }
+}
+
+fn load(src: &str, engine: Engine) -> Result<Switch, String> {
+    Switch::from_source_with(src, CompileOptions::with_engine(engine)).map_err(|e| e.to_string())
+}
+
+/// [`lpm`] on engine `engine`.
+pub fn lpm_on(
+    routes: usize,
+    npkts: usize,
+    engine: Engine,
+) -> Result<(Switch, Vec<Vec<u8>>), String> {
     if routes == 0 {
         return Err("the LPM benchmark needs at least one route (--routes 1 or more)".into());
     }
-    let sw = Switch::from_source(LPM_P4).map_err(|e| e.to_string())?;
+    let sw = load(LPM_P4, engine)?;
     let mut rng = Rng(0x9e37_79b9_7f4a_7c15);
     let mut ops = Vec::new();
     let mut prefixes = Vec::new();
@@ -202,4 +256,33 @@ pub fn lpm(routes: usize, npkts: usize) -> Result<(Switch, Vec<Vec<u8>>), String
         pkts.push(frame64(0x0102_0304, v | host, 17, 1000, 2000));
     }
     Ok((sw, pkts))
+}
+
+/// The worker of `n` that handles `frame` (flow-hash dispatch for `--workers`): a symmetric
+/// hash of the IPv4 addresses, protocol and first four transport bytes (both directions of
+/// a connection on the same worker), or of the whole frame when it is not IPv4 over
+/// Ethernet. Every packet of a flow goes to one worker, so a flow's register
+/// read-modify-write sequences run in packet order; registers and counters themselves are
+/// shared atomics, so counts from all workers add up exactly.
+pub fn flow_worker(frame: &[u8], n: usize) -> usize {
+    if n <= 1 {
+        return 0;
+    }
+    let word = |o: usize| -> u64 {
+        frame
+            .get(o..o + 4)
+            .map(|b| u32::from_be_bytes([b[0], b[1], b[2], b[3]]) as u64)
+            .unwrap_or(0)
+    };
+    let h = if frame.len() >= 34 && frame[12] == 0x08 && frame[13] == 0x00 {
+        let ihl = (frame[14] & 0x0f) as usize * 4;
+        let ports = word(14 + ihl);
+        let (sp, dp) = (ports >> 16, ports & 0xffff);
+        (word(26) ^ word(30)) ^ ((sp ^ dp) << 32) ^ ((frame[23] as u64) << 48)
+    } else {
+        frame.iter().fold(0xcbf2_9ce4_8422_2325u64, |h, &b| {
+            (h ^ b as u64).wrapping_mul(0x1000_0000_01b3)
+        })
+    };
+    (h.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 32) as usize % n
 }

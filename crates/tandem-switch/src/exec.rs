@@ -67,6 +67,8 @@ pub(crate) struct Ctx<'a> {
     pub stack: &'a mut [u32; 64],
     /// the packet's time (ns), for meters
     pub now_ns: u64,
+    /// compiled blocks (the native engine), run instead of the interpreter where present
+    pub native: Option<&'a crate::native::NativeProgram>,
 }
 
 /// Result of processing one packet.
@@ -187,10 +189,70 @@ impl<'a> Ctx<'a> {
         if matches!(self.prog.code.ops.get(entry as usize), Some(Op::End)) {
             return;
         }
+        if let Some(f) = self.native.and_then(|n| n.block(entry)) {
+            crate::native::raw::enter(f, self);
+            return;
+        }
         self.exec_code(entry);
     }
 
-    fn exec_code(&mut self, entry: u32) {
+    /// Runs action `a` (its parameters already set) in the interpreter; true if it ended
+    /// by `exit` (for compiled code calling an action that is not compiled).
+    pub(crate) fn run_action_interpreted(&mut self, a: u32) -> bool {
+        match self.prog.code.action_entry.get(a as usize) {
+            Some(&e) => self.exec_code(e),
+            None => false,
+        }
+    }
+
+    /// Looks table `table` up on `key` (one value per key field) and writes the action's
+    /// parameters; returns the action to run, with bit 31 set on a hit.
+    pub(crate) fn apply_table(&mut self, table: u32, key: &[u64; MAX_KEYS]) -> u32 {
+        let prog = self.prog;
+        let Some(def) = prog.tables.get(table as usize) else {
+            return u32::MAX;
+        };
+        let Some(ts) = self.snap.tables.get(table as usize) else {
+            return u32::MAX;
+        };
+        let n = def.keys.len().min(MAX_KEYS);
+        let (found, action, args) = match ts.lookup(&key[..n]) {
+            Some(e) => (true, e.action, &e.args[..]),
+            None => (false, ts.default_action, &ts.default_args[..]),
+        };
+        let phv = &mut *self.phv;
+        if let Some(adef) = prog.actions.get(action as usize) {
+            for (&(slot, m), &v) in adef.param_masks.iter().zip(args) {
+                phv[ix(slot)] = v & m;
+            }
+        }
+        action | (u32::from(found) << 31)
+    }
+
+    /// Runs the effect op at `pc` (one that neither jumps nor calls) on its own.
+    #[inline(never)]
+    pub(crate) fn exec_effect(&mut self, pc: u32) {
+        let prog = self.prog;
+        let Some(op) = prog.code.ops.get(pc as usize) else {
+            return;
+        };
+        effect(
+            op,
+            prog,
+            self.state,
+            self.phv,
+            self.hb,
+            self.pkt,
+            self.cursor,
+            self.emitted,
+            self.scratch,
+            self.now_ns,
+        );
+    }
+
+    /// Runs flat code from `entry` until the block ends; true if it ended by `End`
+    /// (`exit`, the end of a block), false by returning from the outermost action.
+    fn exec_code(&mut self, entry: u32) -> bool {
         let prog = self.prog;
         let code = &prog.code;
         let phv: &mut Phv = self.phv;
@@ -203,7 +265,7 @@ impl<'a> Ctx<'a> {
         let mut transitions = 0u32;
         loop {
             let Some(op) = ops.get(pc) else {
-                return;
+                return true;
             };
             pc += 1;
             match op {
@@ -224,23 +286,6 @@ impl<'a> Ctx<'a> {
                     let v = e.eval(phv, hb) & m;
                     let old = phv[*slot as usize & PHV_MASK];
                     phv[*slot as usize & PHV_MASK] = (old & !(m << lo)) | (v << lo);
-                }
-                Op::Copy(items) => {
-                    for it in items {
-                        match *it {
-                            CopyItem::Slot(d, s) => {
-                                phv[d as usize & PHV_MASK] = phv[s as usize & PHV_MASK]
-                            }
-                            CopyItem::Bytes(d, s, n) => {
-                                let d = phv[d as usize & PHV_MASK] as usize;
-                                let s = phv[s as usize & PHV_MASK] as usize;
-                                let n = n as usize;
-                                if d + n <= hb.len() && s + n <= hb.len() {
-                                    hb.copy_within(s..s + n, d);
-                                }
-                            }
-                        }
-                    }
                 }
                 Op::Add(d, a, b, m) => phv[ix(*d)] = phv[ix(*a)].wrapping_add(phv[ix(*b)]) & m,
                 Op::AddC(d, a, c, m) => phv[ix(*d)] = phv[ix(*a)].wrapping_add(*c) & m,
@@ -345,7 +390,7 @@ impl<'a> Ctx<'a> {
                         phv[slot as usize & PHV_MASK] = v & m;
                     }
                     if sp == stack.len() {
-                        return;
+                        return true;
                     }
                     stack[sp] = pc as u32;
                     sp += 1;
@@ -357,7 +402,7 @@ impl<'a> Ctx<'a> {
                         phv[slot as usize & PHV_MASK] = e.eval(phv, hb) & m;
                     }
                     if sp == stack.len() {
-                        return;
+                        return true;
                     }
                     stack[sp] = pc as u32;
                     sp += 1;
@@ -371,53 +416,36 @@ impl<'a> Ctx<'a> {
                 }
                 Op::Ret => {
                     if sp == 0 {
-                        return;
+                        return false;
                     }
                     sp -= 1;
                     pc = stack[sp] as usize;
                 }
-                Op::End => return,
+                Op::End => return true,
                 Op::MarkToDrop => {
                     let std = &prog.std;
                     phv[std.egress_spec as usize & PHV_MASK] = DROP_PORT;
                     phv[std.mcast_grp as usize & PHV_MASK] = 0;
                 }
-                Op::RegRead { reg, dst, idx } => {
-                    let i = idx.eval(phv, hb) as usize;
-                    let r = &self.state.registers[*reg as usize];
-                    // Out of range: result unspecified; we return 0.
-                    let v = r.get(i).map(|a| a.load(Ordering::Relaxed)).unwrap_or(0);
-                    dst.store(phv, hb, v);
-                }
-                Op::RegWrite { reg, idx, val, m } => {
-                    let i = idx.eval(phv, hb) as usize;
-                    let v = val.eval(phv, hb) & m;
-                    if let Some(a) = self.state.registers[*reg as usize].get(i) {
-                        a.store(v, Ordering::Relaxed);
-                    }
-                }
-                Op::Count { counter, idx } => {
-                    let i = idx.eval(phv, hb) as usize;
-                    if let Some((p, b)) = self.state.counters[*counter as usize].get(i) {
-                        let kind = prog.counters[*counter as usize].kind;
-                        if kind != CounterKind::Bytes {
-                            p.fetch_add(1, Ordering::Relaxed);
-                        }
-                        if kind != CounterKind::Packets {
-                            b.fetch_add(pkt.len() as u64, Ordering::Relaxed);
-                        }
-                    }
-                }
-                Op::Meter { meter, idx, dst } => {
-                    let i = idx.eval(phv, hb);
-                    let len = phv[prog.std.packet_length as usize & PHV_MASK];
-                    let c = self.state.meters[*meter as usize].execute(i, len, self.now_ns);
-                    dst.store(phv, hb, u64::from(c));
-                }
-                Op::Hash(_) => op_hash(op, phv, hb, self.scratch),
-                Op::Checksum(_) => {
-                    let pl = pkt.get(self.cursor..).unwrap_or(&[]);
-                    op_checksum(op, prog, phv, hb, pl, self.scratch);
+                Op::Copy(_)
+                | Op::RegRead { .. }
+                | Op::RegWrite { .. }
+                | Op::Count { .. }
+                | Op::Meter { .. }
+                | Op::Hash(_)
+                | Op::Checksum(_) => {
+                    effect(
+                        op,
+                        prog,
+                        self.state,
+                        phv,
+                        hb,
+                        pkt,
+                        self.cursor,
+                        self.emitted,
+                        self.scratch,
+                        self.now_ns,
+                    );
                 }
                 Op::Extract(h) => {
                     let hl = &prog.headers[*h as usize];
@@ -512,6 +540,88 @@ impl<'a> Ctx<'a> {
                 }
             }
         }
+    }
+}
+
+/// The ops with effects on run-time state or the packet that neither jump nor call:
+/// whole-value copies, registers, counters, meters, hashes, checksums, emit. One definition
+/// for the interpreter loop and compiled code (`native::raw::rt_op`); `pkt[cursor..]` is
+/// the unparsed payload.
+#[allow(clippy::too_many_arguments)]
+#[inline(always)]
+fn effect(
+    op: &Op,
+    prog: &Compiled,
+    state: &Stateful,
+    phv: &mut Phv,
+    hb: &mut Hb,
+    pkt: &[u8],
+    cursor: usize,
+    emitted: &mut Vec<u32>,
+    scratch: &mut Vec<u8>,
+    now_ns: u64,
+) {
+    match op {
+        Op::Copy(items) => {
+            for it in items {
+                match *it {
+                    CopyItem::Slot(d, s) => phv[d as usize & PHV_MASK] = phv[s as usize & PHV_MASK],
+                    CopyItem::Bytes(d, s, n) => {
+                        let d = phv[d as usize & PHV_MASK] as usize;
+                        let s = phv[s as usize & PHV_MASK] as usize;
+                        let n = n as usize;
+                        if d + n <= hb.len() && s + n <= hb.len() {
+                            hb.copy_within(s..s + n, d);
+                        }
+                    }
+                }
+            }
+        }
+        Op::RegRead { reg, dst, idx } => {
+            let i = idx.eval(phv, hb) as usize;
+            let r = &state.registers[*reg as usize];
+            // Out of range: result unspecified; we return 0.
+            let v = r.get(i).map(|a| a.load(Ordering::Relaxed)).unwrap_or(0);
+            dst.store(phv, hb, v);
+        }
+        Op::RegWrite { reg, idx, val, m } => {
+            let i = idx.eval(phv, hb) as usize;
+            let v = val.eval(phv, hb) & m;
+            if let Some(a) = state.registers[*reg as usize].get(i) {
+                a.store(v, Ordering::Relaxed);
+            }
+        }
+        Op::Count { counter, idx } => {
+            let i = idx.eval(phv, hb) as usize;
+            if let Some((p, b)) = state.counters[*counter as usize].get(i) {
+                let kind = prog.counters[*counter as usize].kind;
+                if kind != CounterKind::Bytes {
+                    p.fetch_add(1, Ordering::Relaxed);
+                }
+                if kind != CounterKind::Packets {
+                    b.fetch_add(pkt.len() as u64, Ordering::Relaxed);
+                }
+            }
+        }
+        Op::Meter { meter, idx, dst } => {
+            let i = idx.eval(phv, hb);
+            let len = phv[prog.std.packet_length as usize & PHV_MASK];
+            let c = state.meters[*meter as usize].execute(i, len, now_ns);
+            dst.store(phv, hb, u64::from(c));
+        }
+        Op::Hash(_) => op_hash(op, phv, hb, scratch),
+        Op::Checksum(_) => {
+            let payload = pkt.get(cursor..).unwrap_or(&[]);
+            op_checksum(op, prog, phv, hb, payload, scratch)
+        }
+        Op::Emit(h) => {
+            if let Some(hl) = prog.headers.get(*h as usize) {
+                if phv[ix(hl.valid)] != 0 {
+                    emitted.push(*h);
+                }
+            }
+        }
+        _ => {}
     }
 }
 

@@ -92,7 +92,9 @@ pub mod entries;
 mod exec;
 mod flatten;
 mod hash;
+mod lpm;
 mod meter;
+mod native;
 mod opt;
 mod pipeline;
 mod pmap;
@@ -106,9 +108,10 @@ pub use entries::{
     EntriesError,
 };
 pub use meter::MeterCell;
+pub use native::BlockStatus;
 pub use program::{MatchKind, DROP_PORT};
 pub use switch::{
-    CompileOptions, ControlError, ControlOp, KeyMatch, LoadError, Switch, TableEntry, TableInfo,
-    Worker,
+    CompileOptions, ControlError, ControlOp, Engine, KeyMatch, LoadError, Switch, TableEntry,
+    TableInfo, Worker,
 };
 pub use table::{ClassifierKind, LINEAR_MAX, MAX_KEYS};

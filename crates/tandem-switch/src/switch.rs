@@ -143,6 +143,8 @@ type WorkTable = (WorkEntries, u32, Box<[u64]>);
 
 struct Inner {
     prog: Compiled,
+    /// compiled blocks (engine `Native`)
+    native: Option<crate::native::NativeProgram>,
     snap: Arc<ArcSwap<Snapshot>>,
     state: Stateful,
     ctl: Mutex<()>,
@@ -174,6 +176,28 @@ fn has_priority(keys: &[(MatchKind, u32)]) -> bool {
     })
 }
 
+/// Which engine runs the packets.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
+pub enum Engine {
+    /// The interpreter over the flat code (the reference).
+    Interp,
+    /// Machine code from Cranelift, block by block; a block the code generator does not
+    /// handle runs interpreted ([`Switch::engine_report`] says which). The default.
+    #[default]
+    Native,
+}
+
+impl std::str::FromStr for Engine {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Engine, String> {
+        match s {
+            "interp" | "interpreter" => Ok(Engine::Interp),
+            "native" => Ok(Engine::Native),
+            _ => Err(format!("unknown engine `{s}` (native, interp)")),
+        }
+    }
+}
+
 /// How a program is compiled for the switch.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct CompileOptions {
@@ -181,11 +205,31 @@ pub struct CompileOptions {
     /// expression simplification). Programs behave the same either way; off
     /// is for differential tests and measurements.
     pub optimize: bool,
+    /// The engine that runs packets.
+    pub engine: Engine,
+    /// Test only: the native code generator compiles `+` as `-` (the negative control of
+    /// the native-vs-interpreter differential test).
+    #[doc(hidden)]
+    pub native_fault: bool,
+}
+
+impl CompileOptions {
+    /// The default options with engine `engine`.
+    pub fn with_engine(engine: Engine) -> CompileOptions {
+        CompileOptions {
+            engine,
+            ..CompileOptions::default()
+        }
+    }
 }
 
 impl Default for CompileOptions {
     fn default() -> Self {
-        CompileOptions { optimize: true }
+        CompileOptions {
+            optimize: true,
+            engine: Engine::default(),
+            native_fault: false,
+        }
     }
 }
 
@@ -232,9 +276,14 @@ impl Switch {
             }
         }
         let state = Stateful::new(&prog);
+        let native = (opts.engine == Engine::Native)
+            .then(|| crate::native::NativeProgram::compile(&prog, &state, opts.native_fault));
+        let all: Vec<u32> = (0..tables.len() as u32).collect();
+        let snap = with_lookups(&prog, native.is_some(), Snapshot::of(tables), &all);
         Ok(Switch {
             inner: Arc::new(Inner {
-                snap: Arc::new(ArcSwap::from_pointee(Snapshot { tables })),
+                native,
+                snap: Arc::new(ArcSwap::from_pointee(snap)),
                 prog,
                 state,
                 ctl: Mutex::new(()),
@@ -398,13 +447,22 @@ impl Switch {
             });
             self.apply_op(t, name, op, w).map_err(|e| (i, e))?;
         }
-        let mut tables = cur.tables.clone();
+        let mut next = Snapshot::clone(&cur);
+        let mut touched = Vec::new();
         for (t, (entries, da, dargs)) in work {
             let def = &self.inner.prog.tables[t as usize];
             let kinds: Vec<(MatchKind, u32)> = def.keys.iter().map(|k| (k.kind, k.width)).collect();
-            tables[t as usize] = Arc::new(TableState::finish(&kinds, entries, da, dargs));
+            next.tables[t as usize] = Arc::new(TableState::finish(&kinds, entries, da, dargs));
+            touched.push(t);
         }
-        self.inner.snap.store(Arc::new(Snapshot { tables }));
+        // the touched tables' code, built beside the old; one swap publishes all of it
+        let next = with_lookups(
+            &self.inner.prog,
+            self.inner.native.is_some(),
+            next,
+            &touched,
+        );
+        self.inner.snap.store(Arc::new(next));
         Ok(())
     }
 
@@ -763,15 +821,65 @@ impl Switch {
             .collect()
     }
 
-    /// A readable summary of the compiled program (headers, states, tables, ...).
+    /// A readable summary of the compiled program (headers, states, tables, ...) and of
+    /// how each block runs.
     pub fn describe(&self) -> String {
-        self.inner.prog.describe()
+        let mut s = self.inner.prog.describe();
+        match &self.inner.native {
+            Some(n) => s.push_str(&n.describe()),
+            None => s.push_str("engine: interpreter\n"),
+        }
+        s
+    }
+
+    /// The engine packets run on.
+    pub fn engine(&self) -> Engine {
+        if self.inner.native.is_some() {
+            Engine::Native
+        } else {
+            Engine::Interp
+        }
+    }
+
+    /// How each pipeline block runs (`parser`, `verify`, `ingress`, `egress`, `compute`,
+    /// `deparser`); empty with the interpreter engine.
+    pub fn engine_report(&self) -> Vec<(&'static str, crate::native::BlockStatus)> {
+        self.inner
+            .native
+            .as_ref()
+            .map(|n| n.report.clone())
+            .unwrap_or_default()
     }
 
     /// Number of PHV slots (a measure of program size).
     pub fn slot_count(&self) -> usize {
         self.inner.prog.nslots
     }
+}
+
+/// `snap` with the compiled lookups of tables `touched` rebuilt for their new states (the
+/// native engine: a table whose lookup is a short list gets its own code; any other has
+/// none and uses its classifier).
+fn with_lookups(prog: &Compiled, native: bool, mut snap: Snapshot, touched: &[u32]) -> Snapshot {
+    if !native {
+        return snap;
+    }
+    let mut lookups = snap.lookups.to_vec();
+    for &t in touched {
+        let Some(ts) = snap.tables.get(t as usize) else {
+            continue;
+        };
+        let code = crate::native::compile_table(prog, t, ts);
+        if let (Some(l), Some(c)) = (
+            lookups.get_mut(t as usize),
+            snap.lookup_code.get_mut(t as usize),
+        ) {
+            *l = code.as_ref().map_or(0, |c| c.entry as usize);
+            *c = code.map(|c| Arc::new(c) as Arc<dyn std::any::Any + Send + Sync>);
+        }
+    }
+    snap.lookups = lookups.into();
+    snap
 }
 
 /// The position of the register, counter or meter called `name`: its qualified name, or
@@ -871,6 +979,7 @@ impl Worker {
             scratch,
             stack,
             now_ns: ts_ns,
+            native: sw.inner.native.as_ref(),
         };
         let verdict = ctx.run_pipeline(port, ts_ns);
         let in_place = ctx.in_place;

@@ -22,6 +22,7 @@
 //! (≤ [`LINEAR_MAX`] entries, compared in insertion order) or `Exact`. Every
 //! other table is rebuilt by each batch that touches it.
 
+use crate::lpm::LpmStore;
 use crate::pmap::PMap;
 use crate::program::{mask, MatchKind};
 use std::collections::HashMap;
@@ -354,6 +355,7 @@ impl ExactStore {
 pub(crate) enum WorkEntries {
     Flat(Vec<Entry>),
     Exact(ExactStore),
+    Lpm(LpmStore),
 }
 
 impl WorkEntries {
@@ -361,6 +363,7 @@ impl WorkEntries {
         match self {
             WorkEntries::Flat(v) => v.len(),
             WorkEntries::Exact(s) => s.map.len(),
+            WorkEntries::Lpm(s) => s.len(),
         }
     }
 
@@ -369,6 +372,7 @@ impl WorkEntries {
         match self {
             WorkEntries::Flat(v) => v.iter().any(|e| same(e, fields, priority)),
             WorkEntries::Exact(s) => priority == 0 && s.map.get(s.key(fields)).is_some(),
+            WorkEntries::Lpm(s) => s.contains(fields),
         }
     }
 
@@ -383,6 +387,7 @@ impl WorkEntries {
                 s.next_seq += 1;
                 s.set(k, Arc::new(SeqEntry { seq, entry: e }));
             }
+            WorkEntries::Lpm(s) => s.set(e),
         }
     }
 
@@ -420,6 +425,22 @@ impl WorkEntries {
                 s.set(k, Arc::new(new));
                 true
             }
+            WorkEntries::Lpm(s) => {
+                let Some(old) = s
+                    .entries()
+                    .into_iter()
+                    .find(|e| same(e, fields, priority))
+                    .cloned()
+                else {
+                    return false;
+                };
+                s.set(Entry {
+                    action,
+                    args,
+                    ..old
+                });
+                true
+            }
         }
     }
 
@@ -434,6 +455,7 @@ impl WorkEntries {
                 None => false,
             },
             WorkEntries::Exact(s) => priority == 0 && s.unset(s.key(fields)),
+            WorkEntries::Lpm(s) => s.contains(fields) && s.remove(fields),
         }
     }
 
@@ -441,6 +463,7 @@ impl WorkEntries {
         match self {
             WorkEntries::Flat(v) => v.clear(),
             WorkEntries::Exact(s) => s.clear(),
+            WorkEntries::Lpm(s) => s.clear(),
         }
     }
 }
@@ -463,6 +486,8 @@ enum Body {
         store: ExactStore,
         small: Box<[(u128, Arc<SeqEntry>)]>,
     },
+    /// single-`lpm`-key tables: the path-copied trie (`crate::lpm`)
+    Lpm { store: LpmStore },
 }
 
 /// One table's entries, default action and compiled classifier. Immutable.
@@ -482,16 +507,50 @@ fn exact_packer(kinds: &[(MatchKind, u32)]) -> Option<Packer> {
     Packer::new(&widths)
 }
 
+/// The key width of a table with a single `lpm` key of at most 64 bits.
+fn lpm_width(kinds: &[(MatchKind, u32)]) -> Option<u32> {
+    match kinds {
+        [(MatchKind::Lpm, w)] if (1..=64).contains(w) => Some(*w),
+        _ => None,
+    }
+}
+
 impl TableState {
     /// Builds the state for `entries` (in insertion order): an exact store when
     /// every key is `exact` and every entry is a plain exact match without
-    /// duplicates, otherwise the classifier that fits the entries.
+    /// duplicates, an LPM store for one `lpm` key and plain prefixes, otherwise the
+    /// classifier that fits the entries.
     pub(crate) fn build(
         kinds: &[(MatchKind, u32)],
         entries: Vec<Entry>,
         default_action: u32,
         default_args: Box<[u64]>,
     ) -> TableState {
+        if let Some(w) = lpm_width(kinds) {
+            let plain = entries.iter().all(|e| {
+                e.fields.len() == 1
+                    && {
+                        let f = &e.fields[0];
+                        let n = f.mask.count_ones();
+                        let pm = if n == 0 { 0 } else { mask(w) & !mask(w - n) };
+                        f.mask == pm && f.value & !pm == 0 && !f.is_range(w)
+                    }
+                    && e.priority == i64::from(e.fields[0].mask.count_ones())
+            });
+            if plain {
+                let mut s = WorkEntries::Lpm(LpmStore::new(w));
+                let n = entries.len();
+                for e in entries.iter() {
+                    if s.contains(&e.fields, e.priority) {
+                        break;
+                    }
+                    s.push(e.clone());
+                }
+                if s.len() == n {
+                    return TableState::finish(kinds, s, default_action, default_args);
+                }
+            }
+        }
         if let Some(packer) = exact_packer(kinds) {
             let plain = entries.iter().all(|e| {
                 e.priority == 0
@@ -530,6 +589,7 @@ impl TableState {
         match &self.body {
             Body::Built { entries, .. } => WorkEntries::Flat(entries.clone()),
             Body::Exact { store, .. } => WorkEntries::Exact(store.clone()),
+            Body::Lpm { store } => WorkEntries::Lpm(store.clone()),
         }
     }
 
@@ -545,6 +605,11 @@ impl TableState {
             WorkEntries::Flat(entries) => {
                 TableState::build(kinds, entries, default_action, default_args)
             }
+            WorkEntries::Lpm(store) => TableState {
+                body: Body::Lpm { store },
+                default_action,
+                default_args,
+            },
             WorkEntries::Exact(mut store) => {
                 store.settle();
                 let small = if store.map.len() <= LINEAR_MAX {
@@ -574,6 +639,38 @@ impl TableState {
                 v.sort_by_key(|e| e.seq);
                 v.into_iter().map(|e| &e.entry).collect()
             }
+            Body::Lpm { store } => store.entries(),
+        }
+    }
+
+    /// The entries in the order a lookup tries them, when the lookup is a straight list
+    /// (empty, or at most [`LINEAR_MAX`] entries, or a `Linear` classifier); `None` when it
+    /// is a hash, trie or tuple space.
+    pub(crate) fn linear_order(&self) -> Option<Vec<&Entry>> {
+        match &self.body {
+            Body::Built {
+                entries,
+                cls: Classifier::Linear(order),
+            } if order.len() <= LINEAR_MAX => Some(
+                order
+                    .iter()
+                    .filter_map(|&i| entries.get(i as usize))
+                    .collect(),
+            ),
+            Body::Built {
+                cls: Classifier::Empty,
+                ..
+            } => Some(vec![]),
+            Body::Exact { store, small } if store.map.len() <= LINEAR_MAX => {
+                Some(small.iter().map(|(_, e)| &e.entry).collect())
+            }
+            Body::Lpm { store } if store.len() <= LINEAR_MAX => {
+                // longest prefix first (two prefixes of one length never both match)
+                let mut v = store.entries();
+                v.sort_by_key(|e| std::cmp::Reverse(e.priority));
+                Some(v)
+            }
+            _ => None,
         }
     }
 
@@ -584,6 +681,11 @@ impl TableState {
                 0 => ClassifierKind::Empty,
                 n if n <= LINEAR_MAX => ClassifierKind::Linear,
                 _ => ClassifierKind::Exact,
+            },
+            Body::Lpm { store } => match store.len() {
+                0 => ClassifierKind::Empty,
+                n if n <= LINEAR_MAX => ClassifierKind::Linear,
+                _ => ClassifierKind::Lpm,
             },
         }
     }
@@ -601,6 +703,7 @@ impl TableState {
                     store.lookup(k)
                 }
             }
+            Body::Lpm { store } => store.lookup(key.first().copied().unwrap_or(0)),
         }
     }
 }
@@ -726,9 +829,26 @@ impl Classifier {
 }
 
 /// All tables' states at one instant. A packet uses exactly one snapshot.
-#[derive(Clone, Debug)]
+#[derive(Clone, Debug, Default)]
 pub(crate) struct Snapshot {
     pub tables: Vec<Arc<TableState>>,
+    /// Native engine: per table, the entry point of its compiled lookup (0: none, use the
+    /// classifier) — the trampoline compiled code calls through.
+    pub lookups: Box<[usize]>,
+    /// The owners of that code (kept alive as long as the snapshot).
+    pub lookup_code: Vec<Option<Arc<dyn std::any::Any + Send + Sync>>>,
+}
+
+impl Snapshot {
+    /// The snapshot of `tables` without compiled lookups.
+    pub(crate) fn of(tables: Vec<Arc<TableState>>) -> Snapshot {
+        let n = tables.len();
+        Snapshot {
+            tables,
+            lookups: vec![0; n].into(),
+            lookup_code: vec![None; n],
+        }
+    }
 }
 
 #[cfg(test)]

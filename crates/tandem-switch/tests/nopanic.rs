@@ -6,7 +6,14 @@
 use proptest::prelude::*;
 use tandem_switch::{bench, parse_commands, ControlOp, KeyMatch, Switch, TableEntry};
 
-fn programs() -> Vec<Switch> {
+/// Every test program, loaded once (loading compiles native code; the properties run
+/// thousands of cases against the same programs).
+fn programs() -> &'static [Switch] {
+    static P: std::sync::OnceLock<Vec<Switch>> = std::sync::OnceLock::new();
+    P.get_or_init(load_programs)
+}
+
+fn load_programs() -> Vec<Switch> {
     let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/tests/programs");
     let mut v = Vec::new();
     let mut paths: Vec<_> = std::fs::read_dir(dir)
