@@ -46,6 +46,8 @@ pub struct NativeNf {
     packets: u64,
     /// process() calls, for the watchdog (a loop that never ends).
     watched: crate::watchdog::Watched,
+    /// The error buffer process() writes a message into.
+    err: Box<[u8; ERR_LEN]>,
     // Declared last: dropped after the instance is destroyed.
     _lib: Library,
 }
@@ -127,6 +129,7 @@ impl NativeNf {
             handle,
             fns,
             watched,
+            err: Box::new([0; ERR_LEN]),
             name,
             state_names: names
                 .split(',')
@@ -177,7 +180,10 @@ impl NativeNf {
             out_port: -1,
             reserved: 0,
         };
-        let mut err = [0u8; ERR_LEN];
+        // Only the first byte need be 0 (the NF writes a C string on failure): no 1 KiB
+        // memset per packet.
+        let err = &mut self.err;
+        err[0] = 0;
         self.watched.enter(index);
         // SAFETY: `pkt.data` points to `len` writable bytes for the duration of the call; the
         // NF API's accessors never reach beyond `len`.
@@ -193,7 +199,7 @@ impl NativeNf {
         if rc != 0 {
             return Err(NfError::Process {
                 index,
-                message: c_error(&err),
+                message: c_error(&err[..]),
             });
         }
         if pkt.data != frame.as_mut_ptr() || pkt.len != len {

@@ -140,10 +140,26 @@ inline void parse_headers(const ParseGraph& g, const uint8_t* d, uint32_t len, i
                                       {"ipv4", 9, 1, 6, "tcp", 20},
                                       {"ipv4", 9, 1, 17, "udp", 8}};
   static const int bfrom[3] = {0, 1, 1}, bto[3] = {1, 2, 3};
-  for (int i = 0; i < kMaxHeaders; ++i) off[i] = -1;
+  for (int i = 0; i < g.nheaders; ++i) off[i] = -1;
   if (len < 14) return;
   off[0] = 0;
   *end_out = 14;
+  if (g.nedges == 0) {
+    // Only the built-in graph (no declared headers): the same walk, written out.
+    if (read_be(d + 12, 2) != 0x0800 || len < 34) return;
+    uint32_t ihl = d[14] & 0x0f;
+    if ((d[14] >> 4) != 4 || ihl < 5 || len < 14 + 4 * ihl) return;
+    off[1] = 14;
+    *ipv4_len = 4 * ihl;
+    uint32_t l4 = 14 + 4 * ihl;
+    *end_out = l4;
+    uint8_t proto = d[14 + 9];
+    uint32_t size = proto == 6 ? 20 : proto == 17 ? 8 : 0;
+    if (size == 0 || len < l4 + size) return;
+    off[proto == 6 ? 2 : 3] = int32_t(l4);
+    *end_out = l4 + size;
+    return;
+  }
   int cur = 0;
   uint32_t at = 0, end = 14;
   for (int step = 0; step <= g.nedges + 3; ++step) {

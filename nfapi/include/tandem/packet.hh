@@ -261,10 +261,18 @@ class Packet {
     uint8_t* d = raw_->data;
     uint32_t len = raw_->len;
     length_ = len;
-    detail::parse_headers(detail::parse_graph(), d, len, off_, &end_, &ipv4_len_);
+    const detail::ParseGraph& g = detail::parse_graph();
+    detail::parse_headers(g, d, len, off_, &end_, &ipv4_len_);
     builtin_pointers();
-    int32_t b[detail::kMaxHeaders];
-    detail::parse_headers(detail::ParseGraph{}, d, len, b);
+    // The payload is what follows the built-in headers. Without declared headers the NF's
+    // graph is the built-in one: reuse its offsets instead of parsing the frame again.
+    int32_t own[detail::kMaxHeaders];
+    const int32_t* b = off_;
+    if (g.nedges > 0) {
+      static const detail::ParseGraph builtin_graph{};
+      detail::parse_headers(builtin_graph, d, len, own);
+      b = own;
+    }
     if (b[0] < 0) return;
     payload_off_ = 14;
     if (b[1] < 0) return;
