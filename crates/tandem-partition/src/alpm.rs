@@ -10,7 +10,7 @@
 //! After (`depth = 2`):
 //! ```text
 //!   TCAM pivots            SRAM buckets                    cover (longest prefix above the pivot)
-//!   10.1.0.0/22            {10.1.2.0/24 C, 10.1.3.0/24 D}  10.1.0.0/16 B
+//!   10.1.0.0/17            {10.1.2.0/24 C, 10.1.3.0/24 D}  10.1.0.0/16 B
 //!   10.0.0.0/8             {10.0.0.0/8 A, 10.1.0.0/16 B}   -
 //!   0.0.0.0/0              {11.0.0.0/8 E}                  -
 //!   TCAM 3 entries, SRAM 3 buckets of 2 slots
@@ -359,6 +359,16 @@ mod tests {
         ];
         let alpm = Alpm::build(32, 2, &set);
         assert_eq!(alpm.pivots(), 3);
+        let pivots: Vec<Prefix> = alpm.buckets.iter().map(|b| b.pivot).collect();
+        assert_eq!(
+            pivots,
+            [
+                p([10, 1, 0, 0], 17),
+                p([10, 0, 0, 0], 8),
+                p([0, 0, 0, 0], 0)
+            ]
+        );
+        assert_eq!(alpm.buckets[0].cover.map(|c| c.1), Some('B'));
         let at = |a: [u8; 4]| alpm.lookup(u128::from(u32::from_be_bytes(a))).copied();
         assert_eq!(at([10, 1, 3, 9]), Some('D'));
         assert_eq!(at([10, 1, 9, 9]), Some('B'));

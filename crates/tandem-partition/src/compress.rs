@@ -26,8 +26,9 @@
 //! ```
 //! After (`tandem partition xgw.cc --compress routes4=75000,...`):
 //! ```text
-//!   folding, splitting, ALPM depth 16: TCAM 12%, SRAM 93%; placement ingress 0: routes4,
-//!   routes6 | egress 1: vm_nc4 ... | ingress 1: vm_nc4 (rest), vm_nc6 | egress 0: -
+//!   folding, splitting: SRAM 58.1%, TCAM 38.7% of a folded path (pooling and ALPM tried, not
+//!   kept); placement ingress 0: my6 | egress 1: routes4, vm_nc4, routes6, 58% of vm_nc6 |
+//!   ingress 1: - | egress 0: 42% of vm_nc6
 //! ```
 //! The memory model is the partitioner's ([`crate::Plan`] resources): an exact table takes
 //! `entries × (key + value bits)` of SRAM, an LPM table `ceil(entries / 512) × ceil(key bits
