@@ -238,6 +238,11 @@ fn specialize_classes(
         let Ok(next) = specialize_state_classes(&best.module, &d) else {
             continue;
         };
+        // The module as its text reads back (the rewrite leaves instructions it replaced in
+        // the arena): what the plan's `ir` gives every back end, statement for statement.
+        let Ok(next) = tandem_ir::parse_module(&tandem_ir::print_module(&next)) else {
+            continue;
+        };
         let info = tandem_analysis::compute_deps(&next);
         let Ok(mut plan) = partition_with(&next, &info, profile, options) else {
             continue;
