@@ -49,7 +49,7 @@ struct Nodes {
 
 impl Nodes {
     fn push(&mut self, n: Arc<Node>) -> usize {
-        if self.len % CHUNK == 0 {
+        if self.len.is_multiple_of(CHUNK) {
             self.chunks.push(Arc::new(Vec::with_capacity(CHUNK)));
         }
         if let Some(c) = self.chunks.last_mut() {
