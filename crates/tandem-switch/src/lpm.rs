@@ -36,6 +36,41 @@ struct Slot {
 
 type Node = [Slot; 256];
 
+/// Nodes per chunk: a batch copies the list of chunks (n / CHUNK pointers) and the chunks it
+/// changes, not the list of every node.
+const CHUNK: usize = 128;
+
+/// The trie's nodes by index, in shared chunks.
+#[derive(Clone, Debug, Default)]
+struct Nodes {
+    chunks: Vec<Arc<Vec<Arc<Node>>>>,
+    len: usize,
+}
+
+impl Nodes {
+    fn push(&mut self, n: Arc<Node>) -> usize {
+        if self.len.is_multiple_of(CHUNK) {
+            self.chunks.push(Arc::new(Vec::with_capacity(CHUNK)));
+        }
+        if let Some(c) = self.chunks.last_mut() {
+            Arc::make_mut(c).push(n);
+        }
+        self.len += 1;
+        self.len - 1
+    }
+
+    #[inline]
+    fn get(&self, i: usize) -> Option<&Node> {
+        self.chunks.get(i / CHUNK)?.get(i % CHUNK).map(|n| &**n)
+    }
+
+    /// Node `i`, private to this store (copied if shared).
+    fn get_mut(&mut self, i: usize) -> Option<&mut Node> {
+        let c = Arc::make_mut(self.chunks.get_mut(i / CHUNK)?);
+        c.get_mut(i % CHUNK).map(Arc::make_mut)
+    }
+}
+
 fn new_node() -> Arc<Node> {
     Arc::new(std::array::from_fn(|_| Slot {
         entry: None,
@@ -51,7 +86,7 @@ pub(crate) struct LpmStore {
     levels: u32,
     /// every entry, by [`key`] of (value, prefix length)
     map: PMap<Arc<SeqEntry>>,
-    nodes: Vec<Arc<Node>>,
+    nodes: Nodes,
     /// the /0 entry
     default: Option<Arc<SeqEntry>>,
     next_seq: u64,
@@ -74,7 +109,11 @@ impl LpmStore {
             width,
             levels: width.div_ceil(8).max(1),
             map: PMap::new(),
-            nodes: vec![new_node()],
+            nodes: {
+                let mut n = Nodes::default();
+                n.push(new_node());
+                n
+            },
             default: None,
             next_seq: 0,
         }
@@ -111,14 +150,13 @@ impl LpmStore {
         let mut node = 0usize;
         for l in 0..level {
             let b = ((kv >> (56 - 8 * l)) & 0xff) as usize;
-            let child = self.nodes[node][b].child;
+            let child = self.nodes.get(node)?[b].child;
             node = if child == NONE {
                 if !create {
                     return None;
                 }
-                self.nodes.push(new_node());
-                let c = self.nodes.len() - 1;
-                Arc::make_mut(&mut self.nodes[node])[b].child = c as u32;
+                let c = self.nodes.push(new_node());
+                self.nodes.get_mut(node)?[b].child = c as u32;
                 c
             } else {
                 child as usize
@@ -149,7 +187,9 @@ impl LpmStore {
             return;
         };
         let (base, span) = Self::range(kv, level, len);
-        let n = Arc::make_mut(&mut self.nodes[node]);
+        let Some(n) = self.nodes.get_mut(node) else {
+            return;
+        };
         for s in &mut n[base..base + span] {
             if u32::from(s.len) <= len {
                 s.entry = Some(e.clone());
@@ -185,7 +225,7 @@ impl LpmStore {
         let (base, span) = Self::range(kv, level, len);
         let shift = 56 - 8 * level;
         for b in base..base + span {
-            if u32::from(self.nodes[node][b].len) != len {
+            if self.nodes.get(node).map(|n| u32::from(n[b].len)) != Some(len) {
                 continue;
             }
             // the longest remaining prefix of this level covering slot b
@@ -198,7 +238,10 @@ impl LpmStore {
                     break;
                 }
             }
-            let s = &mut Arc::make_mut(&mut self.nodes[node])[b];
+            let Some(n) = self.nodes.get_mut(node) else {
+                continue;
+            };
+            let s = &mut n[b];
             match best {
                 Some((e, l)) => {
                     s.entry = Some(e);

@@ -145,6 +145,8 @@ struct Inner {
     prog: Compiled,
     /// compiled blocks (engine `Native`)
     native: Option<crate::native::NativeProgram>,
+    /// test only: compiled tables get wrong action arguments (`FAULT_TABLE_ARGS`)
+    table_fault: bool,
     snap: Arc<ArcSwap<Snapshot>>,
     state: Stateful,
     ctl: Mutex<()>,
@@ -207,10 +209,11 @@ pub struct CompileOptions {
     pub optimize: bool,
     /// The engine that runs packets.
     pub engine: Engine,
-    /// Test only: the native code generator compiles `+` as `-` (the negative control of
-    /// the native-vs-interpreter differential test).
+    /// Test only: a deliberately wrong native code-generation rule (the negative controls
+    /// of the native-vs-interpreter differential test): [`FAULT_ADD`] compiles `+` as `-`,
+    /// [`FAULT_TABLE_ARGS`] gives compiled table entries their action arguments plus one.
     #[doc(hidden)]
-    pub native_fault: bool,
+    pub native_fault: u8,
 }
 
 impl CompileOptions {
@@ -228,10 +231,15 @@ impl Default for CompileOptions {
         CompileOptions {
             optimize: true,
             engine: Engine::default(),
-            native_fault: false,
+            native_fault: 0,
         }
     }
 }
+
+#[doc(hidden)]
+pub const FAULT_ADD: u8 = 1;
+#[doc(hidden)]
+pub const FAULT_TABLE_ARGS: u8 = 2;
 
 impl Switch {
     /// Parses, checks and compiles a v1model P4-16 program.
@@ -276,13 +284,22 @@ impl Switch {
             }
         }
         let state = Stateful::new(&prog);
-        let native = (opts.engine == Engine::Native)
-            .then(|| crate::native::NativeProgram::compile(&prog, &state, opts.native_fault));
+        let native = (opts.engine == Engine::Native).then(|| {
+            crate::native::NativeProgram::compile(&prog, &state, opts.native_fault & FAULT_ADD != 0)
+        });
         let all: Vec<u32> = (0..tables.len() as u32).collect();
-        let snap = with_lookups(&prog, native.is_some(), Snapshot::of(tables), &all);
+        let table_fault = opts.native_fault & FAULT_TABLE_ARGS != 0;
+        let snap = with_lookups(
+            &prog,
+            native.is_some(),
+            table_fault,
+            Snapshot::of(tables),
+            &all,
+        );
         Ok(Switch {
             inner: Arc::new(Inner {
                 native,
+                table_fault,
                 snap: Arc::new(ArcSwap::from_pointee(snap)),
                 prog,
                 state,
@@ -459,6 +476,7 @@ impl Switch {
         let next = with_lookups(
             &self.inner.prog,
             self.inner.native.is_some(),
+            self.inner.table_fault,
             next,
             &touched,
         );
@@ -860,7 +878,13 @@ impl Switch {
 /// `snap` with the compiled lookups of tables `touched` rebuilt for their new states (the
 /// native engine: a table whose lookup is a short list gets its own code; any other has
 /// none and uses its classifier).
-fn with_lookups(prog: &Compiled, native: bool, mut snap: Snapshot, touched: &[u32]) -> Snapshot {
+fn with_lookups(
+    prog: &Compiled,
+    native: bool,
+    fault: bool,
+    mut snap: Snapshot,
+    touched: &[u32],
+) -> Snapshot {
     if !native {
         return snap;
     }
@@ -869,7 +893,7 @@ fn with_lookups(prog: &Compiled, native: bool, mut snap: Snapshot, touched: &[u3
         let Some(ts) = snap.tables.get(t as usize) else {
             continue;
         };
-        let code = crate::native::compile_table(prog, t, ts);
+        let code = crate::native::compile_table(prog, t, ts, fault);
         if let (Some(l), Some(c)) = (
             lookups.get_mut(t as usize),
             snap.lookup_code.get_mut(t as usize),

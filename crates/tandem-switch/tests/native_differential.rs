@@ -19,7 +19,7 @@ fn opts(engine: Engine, optimize: bool) -> CompileOptions {
     CompileOptions {
         optimize,
         engine,
-        native_fault: false,
+        native_fault: 0,
     }
 }
 
@@ -230,8 +230,8 @@ fn generated_example_programs() {
 }
 
 /// Random program `seed` on both engines; false if they differ (with `fault`, the native
-/// side is compiled with the wrong rule).
-fn random_same(seed: u64, fault: bool) -> bool {
+/// side is compiled with that wrong rule).
+fn random_same(seed: u64, fault: u8) -> bool {
     let src = random_program(seed);
     let optimize = seed & 1 == 0;
     let a = Switch::from_source_with(&src, opts(Engine::Interp, optimize)).expect("interp");
@@ -271,14 +271,17 @@ fn random_same(seed: u64, fault: bool) -> bool {
 
 #[test]
 fn negative_control_wrong_rule_is_caught() {
-    // the same programs pass without the fault...
-    assert!((0..40).all(|s| random_same(s, false)));
-    // ...and the wrong `+` is caught on some of them
-    let caught = (0..40).filter(|&s| !random_same(s, true)).count();
-    assert!(
-        caught > 0,
-        "the differential test missed a wrong code-generation rule"
-    );
+    // the same programs pass without a fault...
+    assert!((0..40).all(|s| random_same(s, 0)));
+    // ...and each wrong rule (block code: `+` as `-`; table code: action arguments plus
+    // one) is caught on some of them
+    for fault in [tandem_switch::FAULT_ADD, tandem_switch::FAULT_TABLE_ARGS] {
+        let caught = (0..40).filter(|&s| !random_same(s, fault)).count();
+        assert!(
+            caught > 0,
+            "the differential test missed wrong rule {fault}"
+        );
+    }
 }
 
 proptest! {
@@ -286,6 +289,6 @@ proptest! {
 
     #[test]
     fn random_programs_same_on_both_engines(seed in any::<u64>()) {
-        prop_assert!(random_same(seed, false), "seed {seed}\n{}", random_program(seed));
+        prop_assert!(random_same(seed, 0), "seed {seed}\n{}", random_program(seed));
     }
 }

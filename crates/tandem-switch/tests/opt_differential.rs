@@ -19,7 +19,7 @@ use tandem_switch::{bench, parse_commands, CompileOptions, ControlOp, Switch};
 const OFF: CompileOptions = CompileOptions {
     optimize: false,
     engine: tandem_switch::Engine::Interp,
-    native_fault: false,
+    native_fault: 0,
 };
 
 /// Both compilations of `src`.

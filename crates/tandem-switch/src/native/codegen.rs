@@ -716,13 +716,122 @@ impl Tr<'_, '_> {
         }
     }
 
-    /// Translates the op at `pc` and ends its block.
-    fn op(&mut self, pc: usize) -> Result<(), String> {
+    /// A table apply: key values into `Rt::keys`, the table's compiled lookup or the
+    /// classifier, hit and action run, then a direct call of the chosen action.
+    fn apply(
+        &mut self,
+        table: u32,
+        hit: Option<Slot>,
+        action_run: Option<Slot>,
+    ) -> Result<(), String> {
         let prog = self.prog;
-        let Some(op) = prog.code.ops.get(pc) else {
-            return Err(format!("no operation at {pc}"));
-        };
-        let next = pc + 1;
+        let def = prog
+            .tables
+            .get(table as usize)
+            .ok_or_else(|| format!("no table {table}"))?;
+        for (i, k) in def.keys.iter().take(crate::table::MAX_KEYS).enumerate() {
+            let v = self.ex(&k.ex);
+            self.b
+                .ins()
+                .store(mem(), v, self.rt, RT_KEYS + 8 * i as i32);
+        }
+        // the table's compiled lookup, if the snapshot has one; else the classifier
+        let lk = self.b.ins().load(I64, mem(), self.rt, RT_LOOKUPS);
+        let f = self.b.ins().load(I64, mem(), lk, 8 * table as i32);
+        let (direct, general, joined) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        let r = self.b.append_block_param(joined, I32);
+        self.b.ins().brif(f, direct, &[], general, &[]);
+        self.b.switch_to_block(direct);
+        let call = self.b.ins().call_indirect(self.fn_sig, f, &[self.rt]);
+        let rd = self.b.inst_results(call)[0];
+        self.b.ins().jump(joined, &[rd.into()]);
+        self.b.switch_to_block(general);
+        let t = self.b.ins().iconst(I32, i64::from(table));
+        let rg = self.rt_call(raw::rt_apply, t);
+        self.b.ins().jump(joined, &[rg.into()]);
+        self.b.switch_to_block(joined);
+        let a = self.b.ins().band_imm_u(r, 0x7fff_ffff);
+        if let Some(h) = hit {
+            let r64 = self.b.ins().uextend(I64, r);
+            let f = self.b.ins().ushr_imm_u(r64, 31);
+            self.set_slot(h, f);
+        }
+        if let Some(ar) = action_run {
+            let a64 = self.b.ins().uextend(I64, a);
+            self.set_slot(ar, a64);
+        }
+        let done = self.b.create_block();
+        for cand in table_actions(prog, table) {
+            let (call, other) = (self.b.create_block(), self.b.create_block());
+            let c = self.b.ins().icmp_imm_u(IntCC::Equal, a, i64::from(cand));
+            self.b.ins().brif(c, call, &[], other, &[]);
+            self.b.switch_to_block(call);
+            self.call_action(a, Some(cand));
+            self.b.ins().jump(done, &[]);
+            self.b.switch_to_block(other);
+        }
+        self.call_action(a, None);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        Ok(())
+    }
+
+    /// Header extraction: bounds check against the packet, base and validity, cursor, the
+    /// extracted list; `PacketTooShort` and the parser's end when it does not fit.
+    fn extract(&mut self, h: u32, next: usize) -> Result<(), String> {
+        let prog = self.prog;
+        let hl = prog
+            .headers
+            .get(h as usize)
+            .ok_or_else(|| format!("no header {h}"))?;
+        let (end, nb) = (
+            self.target(prog.code.parser_end as usize),
+            self.target(next),
+        );
+        let cur = self.b.ins().load(I64, mem(), self.rt, RT_CURSOR);
+        let len = self.b.ins().load(I64, mem(), self.rt, RT_PKT_LEN);
+        let to = self.b.ins().iadd_imm_u(cur, i64::from(hl.bytes));
+        let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, to, len);
+        let (ok, short) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(fits, ok, &[], short, &[]);
+        self.b.switch_to_block(short);
+        let e = self.k(ERR_PACKET_TOO_SHORT);
+        self.set_slot(prog.std.parser_error, e);
+        self.b.ins().jump(end, &[]);
+        self.b.switch_to_block(ok);
+        let base = self.b.ins().iadd_imm_u(cur, prog.scratch_size as i64);
+        self.set_slot(hl.base, base);
+        let one = self.k(1);
+        self.set_slot(hl.valid, one);
+        self.b.ins().store(mem(), to, self.rt, RT_CURSOR);
+        // record the header (the first EXT_MAX), count every one
+        let n = self.b.ins().load(I64, mem(), self.rt, RT_N_EXT);
+        let n1 = self.b.ins().iadd_imm_u(n, 1);
+        self.b.ins().store(mem(), n1, self.rt, RT_N_EXT);
+        let room = self
+            .b
+            .ins()
+            .icmp_imm_u(IntCC::UnsignedLessThan, n, EXT_MAX as i64);
+        let (rec, done) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(room, rec, &[], done, &[]);
+        self.b.switch_to_block(rec);
+        let off = self.b.ins().ishl_imm_u(n, 2);
+        let addr = self.b.ins().iadd(self.rt, off);
+        let hv = self.b.ins().iconst(I32, i64::from(h));
+        self.b.ins().store(mem(), hv, addr, RT_EXT);
+        self.b.ins().jump(done, &[]);
+        self.b.switch_to_block(done);
+        self.b.ins().jump(nb, &[]);
+        Ok(())
+    }
+
+    /// Translates an assignment or register op (no control flow, no run-time state);
+    /// false if `op` is not one.
+    fn alu(&mut self, op: &Op) -> bool {
         match op {
             Op::Set(d, e) => {
                 let v = self.ex(e);
@@ -891,6 +1000,19 @@ impl Tr<'_, '_> {
                 let r = self.b.ins().select(c, x, y);
                 self.set_slot(*d, r);
             }
+            _ => return false,
+        }
+        true
+    }
+
+    /// Translates the op at `pc` and ends its block.
+    fn op(&mut self, pc: usize) -> Result<(), String> {
+        let prog = self.prog;
+        let Some(op) = prog.code.ops.get(pc) else {
+            return Err(format!("no operation at {pc}"));
+        };
+        let next = pc + 1;
+        match op {
             Op::Jz(a, t) | Op::Jnz(a, t) => {
                 let v = self.slot(*a);
                 let (tb, nb) = (self.target(*t as usize), self.target(next));
@@ -938,60 +1060,7 @@ impl Tr<'_, '_> {
                 table,
                 hit,
                 action_run,
-            } => {
-                let def = prog
-                    .tables
-                    .get(*table as usize)
-                    .ok_or_else(|| format!("no table {table}"))?;
-                for (i, k) in def.keys.iter().take(crate::table::MAX_KEYS).enumerate() {
-                    let v = self.ex(&k.ex);
-                    self.b
-                        .ins()
-                        .store(mem(), v, self.rt, RT_KEYS + 8 * i as i32);
-                }
-                // the table's compiled lookup, if the snapshot has one; else the classifier
-                let lk = self.b.ins().load(I64, mem(), self.rt, RT_LOOKUPS);
-                let f = self.b.ins().load(I64, mem(), lk, 8 * *table as i32);
-                let (direct, general, joined) = (
-                    self.b.create_block(),
-                    self.b.create_block(),
-                    self.b.create_block(),
-                );
-                let r = self.b.append_block_param(joined, I32);
-                self.b.ins().brif(f, direct, &[], general, &[]);
-                self.b.switch_to_block(direct);
-                let call = self.b.ins().call_indirect(self.fn_sig, f, &[self.rt]);
-                let rd = self.b.inst_results(call)[0];
-                self.b.ins().jump(joined, &[rd.into()]);
-                self.b.switch_to_block(general);
-                let t = self.b.ins().iconst(I32, i64::from(*table));
-                let rg = self.rt_call(raw::rt_apply, t);
-                self.b.ins().jump(joined, &[rg.into()]);
-                self.b.switch_to_block(joined);
-                let a = self.b.ins().band_imm_u(r, 0x7fff_ffff);
-                if let Some(h) = hit {
-                    let r64 = self.b.ins().uextend(I64, r);
-                    let f = self.b.ins().ushr_imm_u(r64, 31);
-                    self.set_slot(*h, f);
-                }
-                if let Some(ar) = action_run {
-                    let a64 = self.b.ins().uextend(I64, a);
-                    self.set_slot(*ar, a64);
-                }
-                let done = self.b.create_block();
-                for cand in table_actions(prog, *table) {
-                    let (call, other) = (self.b.create_block(), self.b.create_block());
-                    let c = self.b.ins().icmp_imm_u(IntCC::Equal, a, i64::from(cand));
-                    self.b.ins().brif(c, call, &[], other, &[]);
-                    self.b.switch_to_block(call);
-                    self.call_action(a, Some(cand));
-                    self.b.ins().jump(done, &[]);
-                    self.b.switch_to_block(other);
-                }
-                self.call_action(a, None);
-                self.b.ins().jump(done, &[]);
-                self.b.switch_to_block(done);
-            }
+            } => self.apply(*table, *hit, *action_run)?,
             Op::CallAction { action, args } => {
                 let adef = prog
                     .actions
@@ -1051,48 +1120,7 @@ impl Tr<'_, '_> {
                 self.rt_call(raw::rt_op, p);
             }
             Op::Extract(h) => {
-                let hl = prog
-                    .headers
-                    .get(*h as usize)
-                    .ok_or_else(|| format!("no header {h}"))?;
-                let (end, nb) = (
-                    self.target(prog.code.parser_end as usize),
-                    self.target(next),
-                );
-                let cur = self.b.ins().load(I64, mem(), self.rt, RT_CURSOR);
-                let len = self.b.ins().load(I64, mem(), self.rt, RT_PKT_LEN);
-                let to = self.b.ins().iadd_imm_u(cur, i64::from(hl.bytes));
-                let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, to, len);
-                let (ok, short) = (self.b.create_block(), self.b.create_block());
-                self.b.ins().brif(fits, ok, &[], short, &[]);
-                self.b.switch_to_block(short);
-                let e = self.k(ERR_PACKET_TOO_SHORT);
-                self.set_slot(prog.std.parser_error, e);
-                self.b.ins().jump(end, &[]);
-                self.b.switch_to_block(ok);
-                let base = self.b.ins().iadd_imm_u(cur, prog.scratch_size as i64);
-                self.set_slot(hl.base, base);
-                let one = self.k(1);
-                self.set_slot(hl.valid, one);
-                self.b.ins().store(mem(), to, self.rt, RT_CURSOR);
-                // record the header (the first EXT_MAX), count every one
-                let n = self.b.ins().load(I64, mem(), self.rt, RT_N_EXT);
-                let n1 = self.b.ins().iadd_imm_u(n, 1);
-                self.b.ins().store(mem(), n1, self.rt, RT_N_EXT);
-                let room = self
-                    .b
-                    .ins()
-                    .icmp_imm_u(IntCC::UnsignedLessThan, n, EXT_MAX as i64);
-                let (rec, done) = (self.b.create_block(), self.b.create_block());
-                self.b.ins().brif(room, rec, &[], done, &[]);
-                self.b.switch_to_block(rec);
-                let off = self.b.ins().ishl_imm_u(n, 2);
-                let addr = self.b.ins().iadd(self.rt, off);
-                let hv = self.b.ins().iconst(I32, i64::from(*h));
-                self.b.ins().store(mem(), hv, addr, RT_EXT);
-                self.b.ins().jump(done, &[]);
-                self.b.switch_to_block(done);
-                self.b.ins().jump(nb, &[]);
+                self.extract(*h, next)?;
                 return Ok(());
             }
             Op::Goto(t) => {
@@ -1128,6 +1156,11 @@ impl Tr<'_, '_> {
                 }
                 self.select(conds, cases.iter().map(|c| c.1 as usize).collect());
                 return Ok(());
+            }
+            _ => {
+                if !self.alu(op) {
+                    return Err(format!("no code generation rule for {}", op.show()));
+                }
             }
         }
         self.goto(next);

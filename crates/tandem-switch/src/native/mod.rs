@@ -200,7 +200,7 @@ impl NativeProgram {
             s.push_str(&format!("  {name:<9} {st}\n"));
         }
         s.push_str(&format!(
-            "  actions   {} of {} native\n",
+            "  actions   {} compiled (those a block can run; {} declared)\n",
             self.actions.0, self.actions.1
         ));
         s

@@ -53,7 +53,13 @@ impl std::fmt::Debug for TableCode {
 }
 
 /// The compiled lookup of table `t` in state `ts`, when its classifier is a short list.
-pub(crate) fn compile_table(prog: &Compiled, t: u32, ts: &TableState) -> Option<TableCode> {
+/// `fault`: the entries' action arguments are compiled plus one (a negative control).
+pub(crate) fn compile_table(
+    prog: &Compiled,
+    t: u32,
+    ts: &TableState,
+    fault: bool,
+) -> Option<TableCode> {
     let order = ts.linear_order()?;
     let def = prog.tables.get(t as usize)?;
     let isa = super::codegen::isa().ok()?;
@@ -82,6 +88,7 @@ pub(crate) fn compile_table(prog: &Compiled, t: u32, ts: &TableState) -> Option<
         let hit_entry = |b: &mut FunctionBuilder, action: u32, args: &[u64], hit: bool| {
             if let Some(adef) = prog.actions.get(action as usize) {
                 for (&(slot, m), &v) in adef.param_masks.iter().zip(args) {
+                    let v = if fault && hit { v.wrapping_add(1) } else { v };
                     let c = b.ins().iconst(I64, (v & m) as i64);
                     b.ins().store(flags, c, phv, (ix(slot) * 8) as i32);
                 }
