@@ -22,6 +22,22 @@ const SCALE_DOWNS: &[(&str, &str)] = &[
         "scripts/fuzz-nfs.sh 2 --seed 1",
     ),
     (
+        "--flows 20000 --partial map=300 --promote-every 100 --packets 200000",
+        "--flows 500 --partial map=30 --promote-every 100 --packets 4000",
+    ),
+    (
+        "bench-partial examples/nfs/minilb/minilb.cc --map map --entries 300",
+        "bench-partial examples/nfs/minilb/minilb.cc --map map --entries 30 --flows 300 --packets 3000 --alphas 0.9",
+    ),
+    (
+        "tandem switch bench             #",
+        "tandem switch bench --seconds 0.2 #",
+    ),
+    (
+        "tandem switch bench --callgrind --workers 2 --updates-per-sec 1000",
+        "tandem switch bench --callgrind --workers 2 --updates-per-sec 1000 --seconds 0.2",
+    ),
+    (
         "--workload datamining --flows 2000 --plan nat --out-dir out/bench/mazunat",
         "--workload datamining --flows 150 --plan nat --out-dir out/bench/mazunat",
     ),
