@@ -71,6 +71,25 @@ fn byte_shift_const(module: &Module, v: tandem_ir::Value) -> bool {
     is_const(module, v).is_some_and(|c| c % 8 == 0)
 }
 
+/// A bitwise operation, or a shift by a constant: no carry crosses bits, so a target runs
+/// it on a value wider than its ALUs piece by piece (Tofino splits a 48-bit field over a
+/// 32-bit and a 16-bit PHV container and ORs, masks or moves each). Copying a MAC address
+/// byte by byte lifts to exactly these on 48-bit values:
+///
+/// ```text
+/// before: v12:i48 = lshr v10, 8 ; v13:i8 = trunc v12       -> server ("48-bit arithmetic")
+/// after:  the same two statements run in pre (a slice of eth.src)
+/// ```
+///
+/// Addition, subtraction, comparison and multiplication carry, so they keep the width limit.
+fn carry_free(module: &Module, op: BinOp, amount: tandem_ir::Value) -> bool {
+    match op {
+        BinOp::And | BinOp::Or | BinOp::Xor => true,
+        BinOp::Shl | BinOp::Lshr => is_const(module, amount).is_some(),
+        _ => false,
+    }
+}
+
 fn width(module: &Module, v: tandem_ir::Value) -> u32 {
     module.process.value_type(v).map(Type::bits).unwrap_or(1)
 }
@@ -122,7 +141,7 @@ pub fn unsupported(
                 }
                 op => need(op.name(), &format!("`{}`", op.name())),
             };
-            r.or_else(|| wide(args[0]))
+            r.or_else(|| (!carry_free(module, *op, args[1])).then(|| wide(args[0])).flatten())
         }
         InstKind::Icmp { args, .. } => need("icmp", "comparison").or_else(|| wide(args[0])),
         InstKind::Select { if_true, .. } => need("select", "select").or_else(|| wide(*if_true)),

@@ -381,3 +381,50 @@ fn vector_get_and_set_of_different_elements_are_two_accesses() {
     let counts = plan.states.iter().find(|s| s.name == "counts").unwrap();
     assert_ne!(counts.placement, Placement::SwitchRegister);
 }
+
+/// A MAC address copied byte by byte: shifts by constants, masks and ors on a 48-bit header
+/// field move bits without a carry, so they run on tofino1's 32-bit ALUs piece by piece
+/// (PHV containers); a 48-bit addition carries across pieces and stays on the server.
+const MAC_BYTES: &str = "nf macbytes
+
+fn process {
+block0:
+    v0:i48 = hdr.read eth.src
+    v1:i48 = const 8
+    v2:i48 = lshr v0, v1
+    v3:i8 = trunc v2
+    v4:i48 = hdr.read eth.dst
+    v5:i48 = const 281474976645375
+    v6:i48 = and v4, v5
+    v7:i48 = zext v3
+    v8:i48 = shl v7, v1
+    v9:i48 = or v6, v8
+    hdr.write eth.dst, v9
+    v10:i48 = const 1
+    v11:i48 = add v0, v10
+    hdr.write eth.src, v11
+    v12:i16 = const 1
+    send v12
+    return
+}
+";
+
+#[test]
+fn bitwise_operations_on_wide_fields_run_on_the_switch_and_carries_do_not() {
+    let m = module(MAC_BYTES);
+    let plan = run(&m, &tofino());
+    for carry_free in ["lshr v0", "and v4", "shl v7", "or v6", "hdr.write eth.dst"] {
+        assert_eq!(
+            stmt(&plan, carry_free).partition,
+            Partition::Pre,
+            "{carry_free}"
+        );
+    }
+    // The negative control: a carry needs the whole width in one ALU.
+    let add = stmt(&plan, "add v0");
+    assert_eq!(add.partition, Partition::Server);
+    // A shift by a run-time amount is not a bit move either.
+    let by_value = MAC_BYTES.replace("v2:i48 = lshr v0, v1", "v2:i48 = lshr v0, v0");
+    let plan = run(&module(&by_value), &tofino());
+    assert_eq!(stmt(&plan, "lshr v0").partition, Partition::Server);
+}

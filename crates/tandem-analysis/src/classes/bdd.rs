@@ -36,11 +36,21 @@ pub enum NodeView {
     },
 }
 
+/// Most nodes one table holds. Diagrams of arithmetic (an adder's carry chain, a checksum
+/// loop) grow exponentially; past this the table is [`Bdd::exhausted`] and the analysis
+/// gives up on the map instead of running out of memory or time.
+pub const MAX_NODES: usize = 200_000;
+
+/// Deepest `ite` recursion (one level per condition variable on a path): past it the table
+/// is exhausted rather than overflowing the thread's stack.
+const MAX_DEPTH: u32 = 2_000;
+
 /// The diagram table (unique table and `ite` memo).
 pub struct Bdd {
     nodes: Vec<Node>,
     unique: HashMap<Node, NodeId>,
     ite_memo: HashMap<(NodeId, NodeId, NodeId), NodeId>,
+    exhausted: bool,
 }
 
 impl Default for Bdd {
@@ -49,6 +59,7 @@ impl Default for Bdd {
             nodes: Vec::new(),
             unique: HashMap::new(),
             ite_memo: HashMap::new(),
+            exhausted: false,
         };
         b.leaf(0);
         b.leaf(1);
@@ -65,6 +76,10 @@ impl Bdd {
         }
         if let Some(&id) = self.unique.get(&n) {
             return id;
+        }
+        if self.nodes.len() >= MAX_NODES {
+            self.exhausted = true;
+            return FALSE;
         }
         let id = self.nodes.len() as NodeId;
         self.nodes.push(n);
@@ -114,8 +129,25 @@ impl Bdd {
         }
     }
 
+    /// The budget ([`MAX_NODES`] nodes, [`MAX_DEPTH`] levels) ran out: every diagram built
+    /// since is meaningless, and the caller must give up.
+    pub fn exhausted(&self) -> bool {
+        self.exhausted
+    }
+
     /// If-then-else: `f` a boolean diagram; `g` where it holds, `h` elsewhere.
     pub fn ite(&mut self, f: NodeId, g: NodeId, h: NodeId) -> NodeId {
+        self.ite_at(f, g, h, 0)
+    }
+
+    fn ite_at(&mut self, f: NodeId, g: NodeId, h: NodeId, depth: u32) -> NodeId {
+        if self.exhausted {
+            return FALSE;
+        }
+        if depth > MAX_DEPTH {
+            self.exhausted = true;
+            return FALSE;
+        }
         if f == TRUE || g == h {
             return g;
         }
@@ -143,8 +175,8 @@ impl Bdd {
             self.cofactor(g, v, false),
             self.cofactor(h, v, false),
         );
-        let hi = self.ite(f1, g1, h1);
-        let lo = self.ite(f0, g0, h0);
+        let hi = self.ite_at(f1, g1, h1, depth + 1);
+        let lo = self.ite_at(f0, g0, h0, depth + 1);
         let r = self.make(Node::Branch { var: v, hi, lo });
         self.ite_memo.insert((f, g, h), r);
         r

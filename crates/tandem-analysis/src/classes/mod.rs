@@ -129,6 +129,9 @@ pub enum ClassFallback {
     },
     /// The symbolic runs took more than the budget.
     StepLimit(u64),
+    /// The switch-side decision is too complex to compare (its decision diagrams outgrew
+    /// the budget: arithmetic such as a checksum loop on the switch side).
+    DiagramLimit(usize),
     /// The map is looked up with different keys in one run.
     KeyMismatch,
     /// The module is malformed (it does not verify).
@@ -150,6 +153,10 @@ impl fmt::Display for ClassFallback {
             ClassFallback::StepLimit(n) => write!(
                 f,
                 "the symbolic runs of `process` need more than {n} steps (too many paths)"
+            ),
+            ClassFallback::DiagramLimit(n) => write!(
+                f,
+                "the switch-side decision is too complex to compare value by value (more than {n} decision-diagram nodes)"
             ),
             ClassFallback::KeyMismatch => {
                 f.write_str("one packet can look it up with two different keys")
@@ -373,8 +380,14 @@ pub fn derive_state_classes(
     }
     let mut machine = symex::Machine::new(module, state, options.step_limit);
     let run = |m: &mut symex::Machine<'_>, found: &symex::Found| {
-        m.run(found).map_err(|e| match e {
+        let r = m.run(found);
+        let r = match r {
+            Ok(_) if m.bdd.exhausted() => Err(symex::SymError::DiagramLimit(bdd::MAX_NODES)),
+            r => r,
+        };
+        r.map_err(|e| match e {
             symex::SymError::StepLimit(n) => ClassFallback::StepLimit(n),
+            symex::SymError::DiagramLimit(n) => ClassFallback::DiagramLimit(n),
             symex::SymError::KeyMismatch => ClassFallback::KeyMismatch,
             symex::SymError::Malformed(m) => ClassFallback::Malformed(m),
         })

@@ -16,6 +16,8 @@ use tandem_ir::{
 pub enum SymError {
     /// More instructions than the budget (paths multiply, or a loop).
     StepLimit(u64),
+    /// The decision diagrams outgrew their budget (arithmetic on the switch side).
+    DiagramLimit(usize),
     /// The map is looked up with two different keys on one path.
     KeyMismatch,
     /// The IR uses a value no path defined (the module does not verify).
@@ -277,6 +279,9 @@ impl<'m> Machine<'m> {
                 self.steps += 1;
                 if self.steps > self.limit {
                     return Err(SymError::StepLimit(self.limit));
+                }
+                if self.bdd.exhausted() {
+                    return Err(SymError::DiagramLimit(super::bdd::MAX_NODES));
                 }
                 let data = &func.insts[inst];
                 let bits = |v: Value| func.value_type(v).map_or(64, |t| t.bits());
