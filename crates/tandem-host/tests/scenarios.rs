@@ -41,6 +41,7 @@ const NFS: &[&str] = &[
     "vlantrunk",
     "ratelimit",
     "xgw",
+    "trd",
 ];
 
 fn run_all(nf: &str) {
@@ -111,7 +112,8 @@ nf_tests!(
     vxlangw,
     vlantrunk,
     ratelimit,
-    xgw
+    xgw,
+    trd
 );
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the

@@ -72,6 +72,11 @@ fn vxlangw_lifted_matches_native() {
 }
 
 #[test]
+fn trd_lifted_matches_native() {
+    differential("trd", Plan::Plain, "enterprise", 12_000);
+}
+
+#[test]
 fn vlantrunk_lifted_matches_native() {
     differential("vlantrunk", Plan::Vlan, "enterprise", 12_000);
 }

@@ -17,6 +17,7 @@ use tandem_partition::Partition;
 use tandem_traffic::scenario::frame_fields;
 use tandem_traffic::{ReplyRewriter, TracePacket};
 
+use crate::cluster::{Cluster, ServerLoad};
 use crate::control::ControlWrap;
 use crate::fallback::walk;
 use crate::system::{Bundle, Offloaded, RunOptions, RunStats};
@@ -32,6 +33,9 @@ pub struct CheckOptions {
     pub control: Option<ControlWrap>,
     /// Called after every packet with the number done.
     pub progress: Option<Box<dyn FnMut(u64)>>,
+    /// Server hosts behind the switch ([`Cluster`]); 1: the single server host of
+    /// [`Offloaded`] (the only one that takes `control`).
+    pub servers: usize,
 }
 
 impl Default for CheckOptions {
@@ -41,6 +45,7 @@ impl Default for CheckOptions {
             closed_loop: true,
             control: None,
             progress: None,
+            servers: 1,
         }
     }
 }
@@ -65,6 +70,42 @@ pub struct CheckReport {
     pub first_difference: Option<String>,
     /// Differences of the final state.
     pub state_differences: Vec<String>,
+    /// With several servers: what each did (empty with one).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub per_server: Vec<ServerLoad>,
+    /// With several servers: the shardable-state analysis, one line per object, and why
+    /// the NF runs on fewer servers than asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sharding: Option<String>,
+}
+
+/// The system under check: one server host, or several.
+enum System {
+    One(Box<Offloaded>),
+    Many(Box<Cluster>),
+}
+
+impl System {
+    fn process(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
+        match self {
+            System::One(s) => s.process(pkt),
+            System::Many(c) => c.process(pkt),
+        }
+    }
+
+    fn state(&mut self) -> Result<tandem_host::irhost::NormalState, OffloadError> {
+        match self {
+            System::One(s) => s.state(),
+            System::Many(c) => c.state(),
+        }
+    }
+
+    fn stats(&self) -> RunStats {
+        match self {
+            System::One(s) => s.stats(),
+            System::Many(c) => c.stats(),
+        }
+    }
 }
 
 impl CheckReport {
@@ -98,7 +139,26 @@ pub fn check(
     let initial = host
         .dump_state()
         .map_err(|e| OffloadError::Native(e.to_string()))?;
-    let mut sys = Offloaded::new(bundle, &initial, &options.run, options.control.take())?;
+    let mut sys = if options.servers == 1 {
+        System::One(Box::new(Offloaded::new(
+            bundle,
+            &initial,
+            &options.run,
+            options.control.take(),
+        )?))
+    } else {
+        if options.control.is_some() {
+            return Err(OffloadError::Manifest(
+                "fault injection (a wrapped control plane) needs a single server".into(),
+            ));
+        }
+        System::Many(Box::new(Cluster::new(
+            bundle,
+            &initial,
+            &options.run,
+            options.servers,
+        )?))
+    };
     let mut replies = ReplyRewriter::new();
     let mut balance: HashMap<(u32, u64, usize), i64> = HashMap::new();
     let mut reference_out = BTreeMap::new();
@@ -171,7 +231,19 @@ pub fn check(
     for (name, rows) in normalize_native(&initial) {
         offloaded_state.entry(name).or_insert(rows);
     }
+    let (per_server, sharding) = match &sys {
+        System::One(_) => (Vec::new(), None),
+        System::Many(c) => {
+            let mut text = c.shard_report().to_string();
+            if let Some(n) = c.note() {
+                text.push_str(&format!("  {n}\n"));
+            }
+            (c.loads(), Some(text))
+        }
+    };
     Ok(CheckReport {
+        per_server,
+        sharding,
         packets: n,
         reference_out,
         reference_dropped,

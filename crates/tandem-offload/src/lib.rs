@@ -9,6 +9,7 @@
 //! - [`sync`]: atomic update and output commit, full tables;
 //! - [`fallback`]: whole-NF runs on the server for keys a full table could not take;
 //! - [`system`]: the whole, one packet at a time;
+//! - [`cluster`]: several server hosts behind one switch, flows spread by a hash;
 //! - [`net`]: switch and server as two processes over UNIX datagram sockets;
 //! - [`check`]: the offloaded pair against the reference host on the same traffic.
 //!
@@ -17,6 +18,7 @@
 //! function calls.
 
 pub mod check;
+pub mod cluster;
 pub mod codec;
 pub mod control;
 pub mod fallback;
@@ -29,6 +31,7 @@ pub mod sync;
 pub mod system;
 
 pub use check::{check, CheckOptions, CheckReport};
+pub use cluster::{Cluster, ServerLoad};
 pub use control::{
     ControlFailure, ControlPlane, ControlWrap, Fault, FaultyControl, RetryPolicy, SwitchControl,
 };

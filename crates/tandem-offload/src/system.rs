@@ -737,7 +737,7 @@ impl Offloaded {
 }
 
 /// Runs a frame from the server through the switch (post), at the packet's time.
-fn post(
+pub(crate) fn post(
     worker: &mut Worker,
     server_port: u32,
     back: &[u8],

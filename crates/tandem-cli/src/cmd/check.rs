@@ -45,6 +45,10 @@ pub struct Args {
     /// Write the report as JSON here.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Server hosts behind the switch: flows spread by a hash of their endpoints when the
+    /// shardable-state analysis allows (its result is printed), else one server.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub servers: usize,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -102,6 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             closed_loop: !args.traffic.open_loop,
             control: None,
             progress: Some(Box::new(move |_| tick.inc(1))),
+            servers: args.servers,
         },
     )?;
     drop(packets);
@@ -125,6 +130,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!("  dropped           {:>10}", report.reference_dropped);
     println!("offloaded:");
     super::run::print_stats(&report.offloaded);
+    if let Some(text) = &report.sharding {
+        print!("{text}");
+        for (i, l) in report.per_server.iter().enumerate() {
+            println!("  server {i:<3}         {:>10} packets", l.packets);
+        }
+    }
     if let Some(path) = &args.json {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
             .with_context(|| format!("writing {}", path.display()))?;

@@ -76,6 +76,7 @@ pub const EXAMPLES: &[&str] = &[
     "aclfw",
     "ratelimit",
     "xgw",
+    "trd",
 ];
 
 /// The native build of `src`, configured from `<src>.toml` when there is one.
