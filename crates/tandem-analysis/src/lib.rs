@@ -33,7 +33,7 @@ pub use deps::{
 };
 pub use dom::{compute_dominators, compute_post_dominators, DomTree, PostDomTree};
 pub use liveness::{compute_liveness, Liveness};
-pub use shard::{analyse_sharding, ShardDecision, ShardReport, Sharding};
+pub use shard::{analyse_sharding, ShardDecision, ShardReport, Sharding, Slot};
 
 use tandem_ir::Module;
 

@@ -78,6 +78,40 @@ impl Role {
     }
 }
 
+/// One key field of a flow-local map: which flow field it holds and whether the NF stored
+/// it byte-swapped (`bswap`: the width of the swap, so a runtime can undo it).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub struct Slot {
+    /// The flow field.
+    pub role: Role,
+    /// `Some(bits)`: the stored value is the field byte-swapped at `bits` bits.
+    pub bswap: Option<u32>,
+}
+
+impl Slot {
+    fn swapped(self) -> Slot {
+        Slot {
+            role: self.role.swapped(),
+            bswap: self.bswap,
+        }
+    }
+
+    /// The header field's value from the stored key field.
+    pub fn field_value(self, stored: u64) -> u64 {
+        match self.bswap {
+            None => stored,
+            Some(bits) => {
+                let n = (bits / 8) as usize;
+                let mut v = 0u64;
+                for i in 0..n {
+                    v = (v << 8) | ((stored >> (8 * i)) & 0xff);
+                }
+                v
+            }
+        }
+    }
+}
+
 /// The header fields the dispatch hash reads, as `(address, port)` endpoints: the packet's
 /// source, then its destination. Ports are TCP's when present, else UDP's.
 pub fn flow_endpoints() -> [(HeaderField, [HeaderField; 2]); 2] {
@@ -124,6 +158,10 @@ pub struct ObjectShard {
     pub name: String,
     /// The result.
     pub sharding: Sharding,
+    /// A flow-local map's key slots as its first access names them (a reply's access
+    /// names them swapped); empty for other objects. A runtime recovers a stored key's
+    /// flow from it.
+    pub slots: Vec<Slot>,
 }
 
 /// Whether the NF as a whole can run on several servers.
@@ -185,11 +223,15 @@ pub fn analyse_sharding(module: &Module) -> ShardReport {
     let a = Accesses::collect(module);
     let mut objects = Vec::new();
     for (id, obj) in module.states.iter() {
-        let sharding = classify(module, &a, id, &obj.kind);
+        let (sharding, slots) = match classify(module, &a, id, &obj.kind) {
+            Ok(slots) => (Sharding::FlowLocal, slots),
+            Err(s) => (s, Vec::new()),
+        };
         objects.push(ObjectShard {
             state: id,
             name: obj.name.clone(),
             sharding,
+            slots,
         });
     }
     let global: Vec<&str> = objects
@@ -282,67 +324,79 @@ impl Accesses {
 
 use tandem_ir::EntityRef as _;
 
-fn classify(module: &Module, a: &Accesses, id: StateId, kind: &StateKind) -> Sharding {
+/// `Ok(slots)`: flow-local, with its key slots' roles; else how the object shards.
+fn classify(
+    module: &Module,
+    a: &Accesses,
+    id: StateId,
+    kind: &StateKind,
+) -> Result<Vec<Slot>, Sharding> {
     let i = id.index();
     if a.opaque_all {
-        return Sharding::Global("opaque code may write any state".into());
+        return Err(Sharding::Global("opaque code may write any state".into()));
     }
     if !a.written[i] {
-        return Sharding::ReadOnly;
+        return Err(Sharding::ReadOnly);
     }
     match kind {
         StateKind::Scalar { .. } => {
-            return Sharding::Global("a scalar: one value shared by every flow".into())
+            return Err(Sharding::Global(
+                "a scalar: one value shared by every flow".into(),
+            ))
         }
         StateKind::Vector { .. } => {
-            return Sharding::Global("a vector: flows meet in its elements".into())
+            return Err(Sharding::Global(
+                "a vector: flows meet in its elements".into(),
+            ))
         }
         StateKind::HashMap { .. } | StateKind::ExpiringMap { .. } => {}
-        _ => return Sharding::Global("not an exact-match map".into()),
+        _ => return Err(Sharding::Global("not an exact-match map".into())),
     }
     let roles = RoleFinder::new(module);
-    let mut canon: Option<Vec<Role>> = None;
+    let mut canon: Option<Vec<Slot>> = None;
     for (inst, key) in &a.keys[i] {
         if key.is_empty() {
-            return Sharding::Global("accessed by on_timer, which has no packet".into());
+            return Err(Sharding::Global(
+                "accessed by on_timer, which has no packet".into(),
+            ));
         }
         let mut slots = Vec::with_capacity(key.len());
         for (k, v) in key.iter().enumerate() {
             match roles.role(*v, *inst) {
                 Some(r) => slots.push(r),
                 None => {
-                    return Sharding::Global(format!(
+                    return Err(Sharding::Global(format!(
                         "key field {k} of a {} is not a field of the packet's flow",
                         access_name(&module.process.insts[*inst].kind)
-                    ))
+                    )))
                 }
             }
         }
-        let has = |r: Role| slots.iter().filter(|&&s| s == r).count() == 1;
+        let has = |r: Role| slots.iter().filter(|s| s.role == r).count() == 1;
         if ![Role::SrcAddr, Role::DstAddr, Role::SrcPort, Role::DstPort]
             .into_iter()
             .all(has)
         {
-            return Sharding::Global(format!(
+            return Err(Sharding::Global(format!(
                 "a {} is keyed by fewer than both endpoints (address and port each way)",
                 access_name(&module.process.insts[*inst].kind)
-            ));
+            )));
         }
         match &canon {
             None => canon = Some(slots),
             Some(c) => {
-                let swapped: Vec<Role> = c.iter().map(|r| r.swapped()).collect();
+                let swapped: Vec<Slot> = c.iter().map(|r| r.swapped()).collect();
                 if slots != *c && slots != swapped {
-                    return Sharding::Global(
+                    return Err(Sharding::Global(
                         "accesses name the endpoints in different slots (not the same flow \
                          forward or reversed)"
                             .into(),
-                    );
+                    ));
                 }
             }
         }
     }
-    Sharding::FlowLocal
+    Ok(canon.unwrap_or_default())
 }
 
 fn access_name(kind: &InstKind) -> &'static str {
@@ -385,11 +439,11 @@ impl<'m> RoleFinder<'m> {
         }
     }
 
-    fn role(&self, v: Value, _user: Inst) -> Option<Role> {
+    fn role(&self, v: Value, _user: Inst) -> Option<Slot> {
         self.role_depth(v, 0)
     }
 
-    fn role_depth(&self, v: Value, depth: u32) -> Option<Role> {
+    fn role_depth(&self, v: Value, depth: u32) -> Option<Slot> {
         if depth > 16 {
             return None;
         }
@@ -398,9 +452,20 @@ impl<'m> RoleFinder<'m> {
             return None;
         };
         match &f.insts[inst].kind {
-            InstKind::Const { .. } => Some(Role::Const),
-            InstKind::Bswap { arg }
-            | InstKind::Cast {
+            InstKind::Const { .. } => Some(Slot {
+                role: Role::Const,
+                bswap: None,
+            }),
+            InstKind::Bswap { arg } => {
+                let inner = self.role_depth(*arg, depth + 1)?;
+                let bits = f.values.get(v)?.ty.bits();
+                // One swap of the field's own width: a runtime can undo it.
+                (inner.bswap.is_none() && inner.role != Role::Const).then_some(Slot {
+                    role: inner.role,
+                    bswap: Some(bits),
+                })
+            }
+            InstKind::Cast {
                 op: CastOp::Zext,
                 arg,
             } => self.role_depth(*arg, depth + 1),
@@ -411,8 +476,8 @@ impl<'m> RoleFinder<'m> {
                 (self.role_depth(*if_false, depth + 1)? == t).then_some(t)
             }
             InstKind::HdrRead { field } => {
-                let r = field_role(*field)?;
-                (!self.written_before(*field, inst)).then_some(r)
+                let role = field_role(*field)?;
+                (!self.written_before(*field, inst)).then_some(Slot { role, bswap: None })
             }
             _ => None,
         }

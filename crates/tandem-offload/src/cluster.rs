@@ -34,12 +34,14 @@ use std::sync::Arc;
 use tandem_analysis::shard::{analyse_sharding, flow_endpoints, ShardReport, Sharding};
 use tandem_host::irhost::NormalState;
 use tandem_host::Verdict;
+use tandem_ir::interp::DumpFormat;
 use tandem_ir::parse_graph::HeaderOffsets;
-use tandem_ir::{HashAlgo, Module};
+use tandem_ir::Module;
 use tandem_switch::{ControlOp, MeterCell, Switch, Worker};
 use tandem_traffic::TracePacket;
 
 use crate::control::{ControlFailure, ControlPlane, ExactBatch, SwitchControl};
+use crate::membership::{flow_hash, key_flow, BloomShape, Flow, Membership, MembershipStats};
 use crate::system::{post, Bundle, RunOptions, RunStats, ServerHost};
 use crate::OffloadError;
 
@@ -59,6 +61,12 @@ pub fn dispatch(module: &Module, frame: &[u8], servers: usize) -> usize {
     if servers <= 1 {
         return 0;
     }
+    (flow_hash(&packet_flow(module, frame)) % servers as u64) as usize
+}
+
+/// A frame's flow: its endpoints as the NF's parse graph finds them (absent fields 0),
+/// smaller first.
+pub fn packet_flow(module: &Module, frame: &[u8]) -> Flow {
     let h = HeaderOffsets::parse_in(module, frame);
     let read = |at: Option<usize>, f: tandem_ir::HeaderField| -> u64 {
         let Some(at) = at else { return 0 };
@@ -78,13 +86,7 @@ pub fn dispatch(module: &Module, frame: &[u8], servers: usize) -> usize {
         *e = (read(h.ipv4, addr), port);
     }
     ends.sort_unstable();
-    let hash = HashAlgo::Crc32.compute_fields(&[
-        (ends[0].0, 32),
-        (ends[0].1, 16),
-        (ends[1].0, 32),
-        (ends[1].1, 16),
-    ]);
-    (hash % servers as u64) as usize
+    ends
 }
 
 /// A server host for a switch another host already installed the initial state on: its
@@ -169,6 +171,10 @@ pub struct Cluster {
     stats: RunStats,
     loads: Vec<ServerLoad>,
     clock: tandem_host::host::TickClock,
+    membership: Membership,
+    bundle: Bundle,
+    initial: serde_json::Value,
+    options: RunOptions,
 }
 
 impl Cluster {
@@ -223,6 +229,10 @@ impl Cluster {
             stats: RunStats::default(),
             loads: vec![ServerLoad::default(); active],
             clock: tandem_host::host::TickClock::new(bundle.module.timer_interval_ns()),
+            membership: Membership::new(active, BloomShape::default()),
+            bundle: bundle.clone(),
+            initial: initial.clone(),
+            options: options.clone(),
         })
     }
 
@@ -278,7 +288,9 @@ impl Cluster {
             self.hosts[0].tick(t)?;
         }
         self.stats.packets += 1;
-        let s = dispatch(&self.module, &pkt.data, self.active);
+        let s = self
+            .membership
+            .dispatch(&packet_flow(&self.module, &pkt.data));
         let before = self.stats.via_server + self.stats.whole_on_server + self.stats.runts;
         let v = self.run_at(s, pkt)?;
         if self.stats.via_server + self.stats.whole_on_server + self.stats.runts > before {
@@ -323,6 +335,120 @@ impl Cluster {
         post(&mut self.worker, self.server_port, back, pkt.ts_ns)
     }
 
+    /// Sets the Bloom filters' shape (before the first packet; tests force collisions with
+    /// a tiny filter).
+    pub fn set_bloom(&mut self, shape: BloomShape, pinning: bool) {
+        self.membership = Membership::new(self.active, shape);
+        self.membership.pinning = pinning;
+    }
+
+    /// The current group (server ids).
+    pub fn group(&self) -> &[usize] {
+        self.membership.current()
+    }
+
+    /// Membership counters (version, flows pinned and mismatches found at the last change).
+    pub fn membership(&self) -> &MembershipStats {
+        self.membership.stats()
+    }
+
+    /// Flows pinned to a server now.
+    pub fn pinned_flows(&self) -> usize {
+        self.membership.pins()
+    }
+
+    /// Adds a server (a new host, its state copied from the configuration as every other
+    /// host's was) to the group; returns its id. New flows spread over the larger group;
+    /// flows begun before keep their server ([`crate::membership`]).
+    pub fn add_server(&mut self) -> Result<usize, OffloadError> {
+        self.shardable_or_err()?;
+        let id = self.hosts.len();
+        self.hosts
+            .push(join(&self.bundle, &self.initial, &self.options, &self.sw)?);
+        self.loads.push(ServerLoad::default());
+        let mut g = self.membership.current().to_vec();
+        g.push(id);
+        self.change_group(g)?;
+        Ok(id)
+    }
+
+    /// Removes server `id` from the group: it takes no new flow, and the flows it holds
+    /// state for stay pinned to it until they end (it drains; nothing is dropped).
+    pub fn remove_server(&mut self, id: usize) -> Result<(), OffloadError> {
+        self.shardable_or_err()?;
+        let g: Vec<usize> = self
+            .membership
+            .current()
+            .iter()
+            .copied()
+            .filter(|&s| s != id)
+            .collect();
+        if g.len() == self.membership.current().len() {
+            return Err(OffloadError::Manifest(format!(
+                "server {id} is not in the group {:?}",
+                self.membership.current()
+            )));
+        }
+        if g.is_empty() {
+            return Err(OffloadError::Manifest(
+                "cannot remove the last server of the group".into(),
+            ));
+        }
+        self.change_group(g)
+    }
+
+    fn shardable_or_err(&self) -> Result<(), OffloadError> {
+        match &self.note {
+            Some(n) => Err(OffloadError::Manifest(format!(
+                "membership cannot change: the NF {n}"
+            ))),
+            None if !self.shard.shardable() => Err(OffloadError::Manifest(
+                "membership cannot change: the NF runs on one server".into(),
+            )),
+            None => Ok(()),
+        }
+    }
+
+    fn change_group(&mut self, group: Vec<usize>) -> Result<(), OffloadError> {
+        let held = self.held_flows()?;
+        self.membership.change(group, &held);
+        self.active = self.hosts.len();
+        Ok(())
+    }
+
+    /// Every flow some server holds state for, with that server: the flow-local maps' keys
+    /// read back into endpoints.
+    fn held_flows(&self) -> Result<Vec<(Flow, usize)>, OffloadError> {
+        let mut out = Vec::new();
+        for (s, h) in self.hosts.iter().enumerate() {
+            let dump = h
+                .primary()
+                .store
+                .dump(&self.module, DumpFormat::Canonical)
+                .map_err(|e| OffloadError::State(e.to_string()))?;
+            for o in &self.shard.objects {
+                if o.sharding != Sharding::FlowLocal {
+                    continue;
+                }
+                let Some(d) = dump.iter().find(|d| d.name == o.name) else {
+                    continue;
+                };
+                let Some((kl, _)) = self.module.states[o.state].kind.map_layouts() else {
+                    continue;
+                };
+                for e in &d.entries {
+                    let key = unpack(&e.key, kl);
+                    if let Some(f) = key_flow(&o.slots, &key) {
+                        out.push((f, s));
+                    }
+                }
+            }
+        }
+        out.sort_unstable();
+        out.dedup();
+        Ok(out)
+    }
+
     /// The NF state as a whole: each flow-local map is the union of the servers' copies,
     /// everything else is server 0's (the others hold the same read-only values).
     pub fn state(&mut self) -> Result<NormalState, OffloadError> {
@@ -349,4 +475,24 @@ impl Cluster {
         }
         Ok(merged)
     }
+}
+
+/// A canonical dump key (hex, each field `ceil(bits/8)` big-endian bytes) as field values.
+fn unpack(hex: &str, layout: &tandem_ir::Layout) -> Vec<u64> {
+    let bytes: Vec<u8> = (0..hex.len() / 2)
+        .filter_map(|i| u8::from_str_radix(hex.get(2 * i..2 * i + 2)?, 16).ok())
+        .collect();
+    let mut at = 0;
+    layout
+        .fields
+        .iter()
+        .map(|f| {
+            let n = f.ty.bits().div_ceil(8) as usize;
+            let v = bytes
+                .get(at..at + n)
+                .map_or(0, |b| b.iter().fold(0u64, |v, &x| (v << 8) | u64::from(x)));
+            at += n;
+            v
+        })
+        .collect()
 }

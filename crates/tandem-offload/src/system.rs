@@ -212,6 +212,7 @@ impl RunStats {
 }
 
 /// Options of an offloaded run.
+#[derive(Clone)]
 pub struct RunOptions {
     /// Where the compiled server partition is cached.
     pub cache_dir: PathBuf,
