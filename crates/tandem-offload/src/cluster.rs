@@ -175,6 +175,26 @@ pub struct Cluster {
     bundle: Bundle,
     initial: serde_json::Value,
     options: RunOptions,
+    /// The server whose work goes through [`counted_handle`] / [`counted_whole`].
+    measured: Option<usize>,
+}
+
+/// `ServerHost::handle` for the server `tandem bench-cluster` counts under callgrind (the
+/// toggle symbol: only this server's work is counted). Keep it out of line.
+#[inline(never)]
+pub fn counted_handle<'a>(
+    host: &'a mut ServerHost,
+    frame: &[u8],
+    in_port: u16,
+    now_ns: u64,
+) -> Result<Option<&'a [u8]>, OffloadError> {
+    host.handle(frame, in_port, now_ns)
+}
+
+/// `ServerHost::whole_on_server` for the counted server (see [`counted_handle`]).
+#[inline(never)]
+pub fn counted_whole(host: &mut ServerHost, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
+    host.whole_on_server(pkt)
 }
 
 impl Cluster {
@@ -233,6 +253,7 @@ impl Cluster {
             bundle: bundle.clone(),
             initial: initial.clone(),
             options: options.clone(),
+            measured: None,
         })
     }
 
@@ -303,15 +324,29 @@ impl Cluster {
         Ok(v)
     }
 
+    /// Routes server `s`'s work through [`counted_handle`] and [`counted_whole`] (for
+    /// `tandem bench-cluster`; `None`: no server's).
+    pub fn set_measured(&mut self, s: Option<usize>) {
+        self.measured = s;
+    }
+
     fn run_at(&mut self, s: usize, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
+        let counted = self.measured == Some(s);
         let host = &mut self.hosts[s];
+        let whole = |host: &mut ServerHost| {
+            if counted {
+                counted_whole(host, pkt)
+            } else {
+                host.whole_on_server(pkt)
+            }
+        };
         if pkt.data.len() < 14 {
             self.stats.runts += 1;
-            return host.whole_on_server(pkt);
+            return whole(host);
         }
         if host.has_server_only() && host.needs_whole_run(pkt)? {
             self.stats.whole_on_server += 1;
-            return host.whole_on_server(pkt);
+            return whole(host);
         }
         let Some((port, bytes)) = self.worker.process_at(pkt.port, &pkt.data, pkt.ts_ns) else {
             self.stats.fast_path += 1;
@@ -324,7 +359,12 @@ impl Cluster {
                 frame: bytes.to_vec(),
             });
         }
-        let Some(back) = host.handle(bytes, pkt.port as u16, pkt.ts_ns)? else {
+        let handled = if counted {
+            counted_handle(host, bytes, pkt.port as u16, pkt.ts_ns)?
+        } else {
+            host.handle(bytes, pkt.port as u16, pkt.ts_ns)?
+        };
+        let Some(back) = handled else {
             self.stats.fast_path += 1;
             return Ok(Verdict::Send {
                 port,
