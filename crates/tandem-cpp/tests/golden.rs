@@ -7,7 +7,7 @@ use std::process::Command;
 
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-const NFS: [&str; 14] = [
+const NFS: [&str; 15] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -22,6 +22,7 @@ const NFS: [&str; 14] = [
     "aclfw",
     "ratelimit",
     "trd",
+    "snat",
 ];
 
 fn root() -> PathBuf {

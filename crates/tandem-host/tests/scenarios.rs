@@ -42,6 +42,7 @@ const NFS: &[&str] = &[
     "ratelimit",
     "xgw",
     "trd",
+    "snat",
 ];
 
 fn run_all(nf: &str) {
@@ -113,7 +114,8 @@ nf_tests!(
     vlantrunk,
     ratelimit,
     xgw,
-    trd
+    trd,
+    snat
 );
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the

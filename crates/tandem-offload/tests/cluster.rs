@@ -51,6 +51,11 @@ fn firewall() {
 }
 
 #[test]
+fn snat() {
+    run("snat", Addr::Nat, "enterprise", false);
+}
+
+#[test]
 fn trd() {
     run("trd", Addr::Plain, "enterprise", true);
 }
@@ -101,6 +106,7 @@ fn hundred_thousand_packets() {
     for (nf, addr, sharded) in [
         ("mazunat", Addr::Nat, false),
         ("l4lb", Addr::Lb, false),
+        ("snat", Addr::Nat, false),
         ("trd", Addr::Plain, true),
     ] {
         for workload in ["enterprise", "datamining"] {

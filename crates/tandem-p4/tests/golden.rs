@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use tandem_p4::{generate, Arch, P4Options};
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-pub const NFS: [&str; 14] = [
+pub const NFS: [&str; 15] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -22,6 +22,7 @@ pub const NFS: [&str; 14] = [
     "aclfw",
     "ratelimit",
     "trd",
+    "snat",
 ];
 
 fn root() -> PathBuf {

@@ -77,6 +77,7 @@ pub const EXAMPLES: &[&str] = &[
     "ratelimit",
     "xgw",
     "trd",
+    "snat",
 ];
 
 /// The native build of `src`, configured from `<src>.toml` when there is one.
