@@ -55,6 +55,9 @@ enum Command {
     /// A partial map under Zipf traffic: count-min promotion and none, side by side, each
     /// checked against the original NF.
     BenchPartial(cmd::bench_partial::Args),
+    /// The NF on 1, 2, 4… servers behind one switch: per server, packets and instructions
+    /// (callgrind), and their spread (docs/cluster.md).
+    BenchCluster(cmd::bench_cluster::ClusterArgs),
     /// The process `tandem bench` counts instructions of under callgrind.
     #[command(hide = true)]
     BenchWorker(cmd::bench::WorkerArgs),
@@ -115,6 +118,7 @@ fn main() {
         Command::Bench(a) => cmd::bench::run(a),
         Command::BenchReport(a) => cmd::bench::report(a),
         Command::BenchPartial(a) => cmd::bench_partial::run(a),
+        Command::BenchCluster(a) => cmd::bench_cluster::run(a),
         Command::BenchWorker(a) => cmd::bench::worker(a),
         Command::FuzzNfs(a) => cmd::fuzz::run(a),
         Command::Explain(a) => cmd::lift::explain(a),

@@ -420,3 +420,70 @@ fn a_loop_that_never_ends_is_stopped_and_named_not_a_hang() {
         "{stderr}"
     );
 }
+
+/// `tandem check --servers N` and `--change`: TRD spread over 4 servers (the shardable-state
+/// analysis printed), then servers joining and one leaving mid-trace, both PASS; MazuNAT on
+/// one server with the reason; a bad `--change` is a clear error.
+#[test]
+fn check_with_several_servers_and_membership_changes() {
+    let out = ok(&tandem(&[
+        "check",
+        "examples/nfs/trd/trd.cc",
+        "--servers",
+        "4",
+        "--workload",
+        "enterprise",
+        "--flows",
+        "200",
+        "--packets",
+        "2000",
+    ]));
+    assert!(out.contains("PASS"), "{out}");
+    assert!(out.contains("conns") && out.contains("flow-local"), "{out}");
+    assert!(out.contains("server 3"), "{out}");
+    let out = ok(&tandem(&[
+        "check",
+        "examples/nfs/trd/trd.cc",
+        "--workload",
+        "enterprise",
+        "--flows",
+        "200",
+        "--packets",
+        "2000",
+        "--change",
+        "500:add",
+        "--change",
+        "1000:add",
+        "--change",
+        "1500:remove=1",
+    ]));
+    assert!(out.contains("PASS"), "{out}");
+    assert!(out.contains("membership: version 3"), "{out}");
+    let out = ok(&tandem(&[
+        "check",
+        "examples/nfs/mazunat/mazunat.cc",
+        "--plan",
+        "nat",
+        "--servers",
+        "2",
+        "--workload",
+        "enterprise",
+        "--flows",
+        "50",
+        "--packets",
+        "500",
+    ]));
+    assert!(
+        out.contains("PASS") && out.contains("runs on one server"),
+        "{out}"
+    );
+    let e = err(&tandem(&[
+        "check",
+        "examples/nfs/trd/trd.cc",
+        "--workload",
+        "enterprise",
+        "--change",
+        "10:grow",
+    ]));
+    assert!(e.contains("expected P:add or P:remove=ID"), "{e}");
+}

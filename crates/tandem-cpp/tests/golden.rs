@@ -7,7 +7,7 @@ use std::process::Command;
 
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-const NFS: [&str; 13] = [
+const NFS: [&str; 15] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -21,6 +21,8 @@ const NFS: [&str; 13] = [
     "hhdetect",
     "aclfw",
     "ratelimit",
+    "trd",
+    "snat",
 ];
 
 fn root() -> PathBuf {

@@ -41,6 +41,8 @@ const NFS: &[&str] = &[
     "vlantrunk",
     "ratelimit",
     "xgw",
+    "trd",
+    "snat",
 ];
 
 fn run_all(nf: &str) {
@@ -111,7 +113,9 @@ nf_tests!(
     vxlangw,
     vlantrunk,
     ratelimit,
-    xgw
+    xgw,
+    trd,
+    snat
 );
 
 /// The runner really compares: a wrong expectation on a real NF fails, naming the file, the

@@ -72,6 +72,16 @@ fn vxlangw_lifted_matches_native() {
 }
 
 #[test]
+fn snat_lifted_matches_native() {
+    differential("snat", Plan::Nat, "enterprise", 12_000);
+}
+
+#[test]
+fn trd_lifted_matches_native() {
+    differential("trd", Plan::Plain, "enterprise", 12_000);
+}
+
+#[test]
 fn vlantrunk_lifted_matches_native() {
     differential("vlantrunk", Plan::Vlan, "enterprise", 12_000);
 }

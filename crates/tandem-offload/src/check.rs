@@ -17,8 +17,10 @@ use tandem_partition::Partition;
 use tandem_traffic::scenario::frame_fields;
 use tandem_traffic::{ReplyRewriter, TracePacket};
 
+use crate::cluster::{Cluster, ServerLoad};
 use crate::control::ControlWrap;
 use crate::fallback::walk;
+use crate::membership::{BloomShape, MembershipStats};
 use crate::system::{Bundle, Offloaded, RunOptions, RunStats};
 use crate::OffloadError;
 
@@ -32,6 +34,27 @@ pub struct CheckOptions {
     pub control: Option<ControlWrap>,
     /// Called after every packet with the number done.
     pub progress: Option<Box<dyn FnMut(u64)>>,
+    /// Server hosts behind the switch ([`Cluster`]); 1: the single server host of
+    /// [`Offloaded`] (the only one that takes `control`).
+    pub servers: usize,
+    /// Membership changes: before the packet with this index (from 0), add a server or
+    /// remove one ([`Cluster::add_server`], [`Cluster::remove_server`]); runs a [`Cluster`]
+    /// even with one server.
+    pub changes: Vec<(u64, GroupChange)>,
+    /// The cluster's Bloom filters (default: [`BloomShape::default`]).
+    pub bloom: Option<BloomShape>,
+    /// Pin flows that a membership change would move (default; off only to show what
+    /// breaks without it).
+    pub pinning: bool,
+}
+
+/// A membership change during a check.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum GroupChange {
+    /// A new server joins the group.
+    Add,
+    /// This server leaves the group (it drains).
+    Remove(usize),
 }
 
 impl Default for CheckOptions {
@@ -41,6 +64,10 @@ impl Default for CheckOptions {
             closed_loop: true,
             control: None,
             progress: None,
+            servers: 1,
+            changes: Vec::new(),
+            bloom: None,
+            pinning: true,
         }
     }
 }
@@ -65,6 +92,45 @@ pub struct CheckReport {
     pub first_difference: Option<String>,
     /// Differences of the final state.
     pub state_differences: Vec<String>,
+    /// With several servers: what each did (empty with one).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub per_server: Vec<ServerLoad>,
+    /// With membership changes: the last change's counters, and the flows pinned at the end.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub membership: Option<(MembershipStats, usize)>,
+    /// With several servers: the shardable-state analysis, one line per object, and why
+    /// the NF runs on fewer servers than asked.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub sharding: Option<String>,
+}
+
+/// The system under check: one server host, or several.
+enum System {
+    One(Box<Offloaded>),
+    Many(Box<Cluster>),
+}
+
+impl System {
+    fn process(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
+        match self {
+            System::One(s) => s.process(pkt),
+            System::Many(c) => c.process(pkt),
+        }
+    }
+
+    fn state(&mut self) -> Result<tandem_host::irhost::NormalState, OffloadError> {
+        match self {
+            System::One(s) => s.state(),
+            System::Many(c) => c.state(),
+        }
+    }
+
+    fn stats(&self) -> RunStats {
+        match self {
+            System::One(s) => s.stats(),
+            System::Many(c) => c.stats(),
+        }
+    }
 }
 
 impl CheckReport {
@@ -98,7 +164,23 @@ pub fn check(
     let initial = host
         .dump_state()
         .map_err(|e| OffloadError::Native(e.to_string()))?;
-    let mut sys = Offloaded::new(bundle, &initial, &options.run, options.control.take())?;
+    let mut sys = if options.servers == 1 && options.changes.is_empty() {
+        System::One(Box::new(Offloaded::new(
+            bundle,
+            &initial,
+            &options.run,
+            options.control.take(),
+        )?))
+    } else {
+        if options.control.is_some() {
+            return Err(OffloadError::Manifest(
+                "fault injection (a wrapped control plane) needs a single server".into(),
+            ));
+        }
+        let mut c = Cluster::new(bundle, &initial, &options.run, options.servers)?;
+        c.set_bloom(options.bloom.unwrap_or_default(), options.pinning);
+        System::Many(Box::new(c))
+    };
     let mut replies = ReplyRewriter::new();
     let mut balance: HashMap<(u32, u64, usize), i64> = HashMap::new();
     let mut reference_out = BTreeMap::new();
@@ -109,6 +191,17 @@ pub fn check(
     let mut history: Vec<TracePacket> = Vec::new();
     let mut n = 0u64;
     for mut pkt in packets {
+        for (_, c) in options.changes.iter().filter(|(at, _)| *at == n) {
+            let System::Many(cl) = &mut sys else {
+                unreachable!("membership changes run a cluster")
+            };
+            match c {
+                GroupChange::Add => {
+                    cl.add_server()?;
+                }
+                GroupChange::Remove(id) => cl.remove_server(*id)?,
+            }
+        }
         if options.closed_loop {
             replies.rewrite(&mut pkt);
         }
@@ -171,7 +264,24 @@ pub fn check(
     for (name, rows) in normalize_native(&initial) {
         offloaded_state.entry(name).or_insert(rows);
     }
+    let membership = match &sys {
+        System::Many(c) => Some((c.membership().clone(), c.pinned_flows())),
+        System::One(_) => None,
+    };
+    let (per_server, sharding) = match &sys {
+        System::One(_) => (Vec::new(), None),
+        System::Many(c) => {
+            let mut text = c.shard_report().to_string();
+            if let Some(n) = c.note() {
+                text.push_str(&format!("  {n}\n"));
+            }
+            (c.loads(), Some(text))
+        }
+    };
     Ok(CheckReport {
+        membership,
+        per_server,
+        sharding,
         packets: n,
         reference_out,
         reference_dropped,

@@ -9,6 +9,8 @@
 //! - [`sync`]: atomic update and output commit, full tables;
 //! - [`fallback`]: whole-NF runs on the server for keys a full table could not take;
 //! - [`system`]: the whole, one packet at a time;
+//! - [`cluster`]: several server hosts behind one switch, flows spread by a hash;
+//! - [`membership`]: servers joining and leaving a cluster, flows keeping their server;
 //! - [`net`]: switch and server as two processes over UNIX datagram sockets;
 //! - [`check`]: the offloaded pair against the reference host on the same traffic.
 //!
@@ -17,9 +19,11 @@
 //! function calls.
 
 pub mod check;
+pub mod cluster;
 pub mod codec;
 pub mod control;
 pub mod fallback;
+pub mod membership;
 mod meters;
 pub mod net;
 pub mod partial;
@@ -28,7 +32,8 @@ pub mod server;
 pub mod sync;
 pub mod system;
 
-pub use check::{check, CheckOptions, CheckReport};
+pub use check::{check, CheckOptions, CheckReport, GroupChange};
+pub use cluster::{Cluster, ServerLoad};
 pub use control::{
     ControlFailure, ControlPlane, ControlWrap, Fault, FaultyControl, RetryPolicy, SwitchControl,
 };

@@ -212,6 +212,7 @@ impl RunStats {
 }
 
 /// Options of an offloaded run.
+#[derive(Clone)]
 pub struct RunOptions {
     /// Where the compiled server partition is cached.
     pub cache_dir: PathBuf,
@@ -737,7 +738,7 @@ impl Offloaded {
 }
 
 /// Runs a frame from the server through the switch (post), at the packet's time.
-fn post(
+pub(crate) fn post(
     worker: &mut Worker,
     server_port: u32,
     back: &[u8],

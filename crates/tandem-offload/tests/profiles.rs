@@ -41,7 +41,7 @@ fn random_profile() -> impl Strategy<Value = TargetProfile> {
         })
 }
 
-const NFS: [(&str, Addr, &str); 13] = [
+const NFS: [(&str, Addr, &str); 15] = [
     ("minilb", Addr::Lb, "enterprise"),
     ("mazunat", Addr::Nat, "enterprise"),
     ("l4lb", Addr::Lb, "enterprise"),
@@ -52,6 +52,8 @@ const NFS: [(&str, Addr, &str); 13] = [
     ("lpmrouter", Addr::Plain, "enterprise"),
     ("vxlangw", Addr::Vxlan, "enterprise"),
     ("vlantrunk", Addr::Vlan, "enterprise"),
+    ("trd", Addr::Plain, "enterprise"),
+    ("snat", Addr::Nat, "enterprise"),
     ("hhdetect", Addr::Plain, "datamining"),
     ("aclfw", Addr::Plain, "enterprise"),
     ("ratelimit", Addr::Plain, "datamining"),

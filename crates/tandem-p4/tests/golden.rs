@@ -7,7 +7,7 @@ use std::path::PathBuf;
 use tandem_p4::{generate, Arch, P4Options};
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-pub const NFS: [&str; 13] = [
+pub const NFS: [&str; 15] = [
     "minilb",
     "mazunat",
     "l4lb",
@@ -21,6 +21,8 @@ pub const NFS: [&str; 13] = [
     "hhdetect",
     "aclfw",
     "ratelimit",
+    "trd",
+    "snat",
 ];
 
 fn root() -> PathBuf {

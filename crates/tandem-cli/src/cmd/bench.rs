@@ -77,6 +77,12 @@ pub struct WorkerArgs {
     /// Where the compiled server partition is cached.
     #[arg(long)]
     pub cache: Option<PathBuf>,
+    /// Role `cluster`: server hosts behind the switch.
+    #[arg(long, default_value_t = 1)]
+    pub servers: usize,
+    /// Role `cluster`: the server whose work is counted.
+    #[arg(long, default_value_t = 0)]
+    pub measure: usize,
 }
 
 #[derive(clap::Args)]
@@ -169,7 +175,11 @@ fn timed<T>(stages: &mut Vec<StageTime>, name: &str, f: impl FnOnce() -> T) -> T
 
 /// Compiles the NF stage by stage (a fresh cache, so nothing is reused) and writes the
 /// pair to `dir` as `tandem compile` would.
-fn compile_timed(a: &Args, cache: &Path, dir: &Path) -> anyhow::Result<(Bundle, Vec<StageTime>)> {
+pub(super) fn compile_timed(
+    a: &Args,
+    cache: &Path,
+    dir: &Path,
+) -> anyhow::Result<(Bundle, Vec<StageTime>)> {
     let profile = super::partition::load_profile(&a.profile)?;
     let include = tandem_host::nfapi::materialize(cache)?;
     let mut st = Vec::new();
@@ -226,7 +236,7 @@ fn compile_timed(a: &Args, cache: &Path, dir: &Path) -> anyhow::Result<(Bundle, 
 type Source = Box<dyn Iterator<Item = Result<(Option<u64>, TracePacket), BenchError>>>;
 
 /// The packets with their generator flow index (none for a trace file).
-fn source(a: &Args) -> anyhow::Result<Source> {
+pub(super) fn source(a: &Args) -> anyhow::Result<Source> {
     let limit = a.packets.unwrap_or(usize::MAX);
     let t = &a.traffic;
     match (&t.input, &t.workload) {
@@ -261,7 +271,7 @@ fn source(a: &Args) -> anyhow::Result<Source> {
     }
 }
 
-fn write_trace(rec: &Recorded, path: &Path) -> anyhow::Result<()> {
+pub(super) fn write_trace(rec: &Recorded, path: &Path) -> anyhow::Result<()> {
     let ports = rec.packets.iter().map(|p| p.port + 1).max().unwrap_or(1);
     let mut w = TraceWriter::create(path, ports)?;
     for p in &rec.packets {
@@ -271,7 +281,7 @@ fn write_trace(rec: &Recorded, path: &Path) -> anyhow::Result<()> {
     Ok(())
 }
 
-fn initial_state(nf: &Path, config: Option<&Path>) -> anyhow::Result<serde_json::Value> {
+pub(super) fn initial_state(nf: &Path, config: Option<&Path>) -> anyhow::Result<serde_json::Value> {
     let mut native = load_nf(nf, config)?;
     if native.timer_interval_ns() > 0 {
         anyhow::bail!(
@@ -529,7 +539,8 @@ pub fn worker(a: WorkerArgs) -> anyhow::Result<()> {
                 sys.process(p)?;
             }
         }
-        other => anyhow::bail!("unknown role `{other}` (baseline or server)"),
+        "cluster" => super::bench_cluster::worker(&a, &packets)?,
+        other => anyhow::bail!("unknown role `{other}` (baseline, server or cluster)"),
     }
     Ok(())
 }

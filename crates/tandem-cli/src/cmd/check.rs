@@ -4,7 +4,7 @@
 use std::path::PathBuf;
 
 use anyhow::Context;
-use tandem_offload::{check, compile_bundle, CheckOptions, NfSource, RunOptions};
+use tandem_offload::{check, compile_bundle, CheckOptions, GroupChange, NfSource, RunOptions};
 use tandem_p4::{Arch, P4Options};
 use tandem_partition::PartitionOptions;
 
@@ -45,6 +45,35 @@ pub struct Args {
     /// Write the report as JSON here.
     #[arg(long, value_name = "FILE")]
     pub json: Option<PathBuf>,
+    /// Server hosts behind the switch: flows spread by a hash of their endpoints when the
+    /// shardable-state analysis allows (its result is printed), else one server.
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub servers: usize,
+    /// A membership change before packet P (from 0): `P:add` (a server joins) or
+    /// `P:remove=ID` (server ID leaves and drains). Repeatable; flows keep their server.
+    #[arg(long = "change", value_name = "P:add|P:remove=ID")]
+    pub changes: Vec<String>,
+}
+
+/// Parses `--change` values.
+fn parse_changes(specs: &[String]) -> anyhow::Result<Vec<(u64, GroupChange)>> {
+    specs
+        .iter()
+        .map(|s| {
+            let bad = || anyhow::anyhow!("--change {s}: expected P:add or P:remove=ID");
+            let (at, what) = s.split_once(':').ok_or_else(bad)?;
+            let at: u64 = at.parse().map_err(|_| bad())?;
+            let c = match what {
+                "add" => GroupChange::Add,
+                w => GroupChange::Remove(
+                    w.strip_prefix("remove=")
+                        .and_then(|id| id.parse().ok())
+                        .ok_or_else(bad)?,
+                ),
+            };
+            Ok((at, c))
+        })
+        .collect()
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -102,6 +131,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             closed_loop: !args.traffic.open_loop,
             control: None,
             progress: Some(Box::new(move |_| tick.inc(1))),
+            servers: args.servers,
+            changes: parse_changes(&args.changes)?,
+            ..CheckOptions::default()
         },
     )?;
     drop(packets);
@@ -125,6 +157,18 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     println!("  dropped           {:>10}", report.reference_dropped);
     println!("offloaded:");
     super::run::print_stats(&report.offloaded);
+    if let Some(text) = &report.sharding {
+        print!("{text}");
+        for (i, l) in report.per_server.iter().enumerate() {
+            println!("  server {i:<3}         {:>10} packets", l.packets);
+        }
+        if let Some((m, pinned)) = &report.membership {
+            println!(
+                "  membership: version {}, {} flows pinned at the last change ({} Bloom-filter mismatches), {pinned} pinned now",
+                m.version, m.pinned, m.mismatches
+            );
+        }
+    }
     if let Some(path) = &args.json {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
             .with_context(|| format!("writing {}", path.display()))?;

@@ -1,5 +1,6 @@
 //! One module per subcommand.
 pub mod bench;
+pub mod bench_cluster;
 pub mod bench_partial;
 pub mod check;
 pub mod compile;

@@ -76,6 +76,8 @@ pub const EXAMPLES: &[&str] = &[
     "aclfw",
     "ratelimit",
     "xgw",
+    "trd",
+    "snat",
 ];
 
 /// The native build of `src`, configured from `<src>.toml` when there is one.

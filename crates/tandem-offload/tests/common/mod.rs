@@ -154,3 +154,31 @@ pub fn assert_passed(what: &str, report: &CheckReport) {
         report.first_difference.clone().unwrap_or_default()
     );
 }
+
+/// `check` of an example NF with `servers` server hosts behind the switch.
+pub fn check_nf_servers(
+    nf: &str,
+    addr: Addr,
+    workload: &str,
+    profile: &str,
+    packets: usize,
+    servers: usize,
+) -> CheckReport {
+    let b = bundle(nf, profile, &P4Options::default());
+    let flows = (packets as u64 / 20).max(50);
+    let mut pkts = trace(addr, workload, flows, 7).take(packets);
+    check(
+        &b,
+        native(nf),
+        &mut pkts,
+        CheckOptions {
+            run: RunOptions {
+                cache_dir: cache(),
+                ..RunOptions::default()
+            },
+            servers,
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap()
+}

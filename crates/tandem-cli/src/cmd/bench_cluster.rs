@@ -1,0 +1,179 @@
+//! `tandem bench-cluster`: the NF on 1, 2, 4… servers behind one switch (docs/cluster.md), on
+//! one recorded trace: per server, the packets it handled and its instructions (callgrind,
+//! counting only that server: `tandem_offload::cluster::counted_handle`/`counted_whole`), and
+//! their spread around the mean.
+
+use std::ffi::OsString;
+
+use anyhow::Context;
+use tandem_bench::{callgrind, measure, BenchError};
+use tandem_offload::{Bundle, Cluster, RunOptions};
+use tandem_traffic::TracePacket;
+
+use crate::cmd::bench::{compile_timed, initial_state, source, write_trace, WorkerArgs};
+use crate::cmd::host::load_nf;
+
+/// What `tandem bench-cluster` counts: the measured server's calls only.
+const CLUSTER_TOGGLES: &[&str] = &[
+    "tandem_offload::cluster::counted_handle",
+    "tandem_offload::cluster::counted_whole",
+];
+
+#[derive(clap::Args)]
+pub struct ClusterArgs {
+    #[command(flatten)]
+    pub bench: super::bench::Args,
+    /// Cluster sizes to measure.
+    #[arg(long, value_delimiter = ',', default_value = "1,2,4")]
+    pub servers: Vec<usize>,
+}
+
+/// One server of one cluster size.
+#[derive(Debug)]
+struct Row {
+    servers: usize,
+    server: usize,
+    packets: u64,
+    instructions: Option<u64>,
+}
+
+pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
+    let b = &a.bench;
+    let out = &b.out_dir;
+    std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
+    let cache = tempfile::Builder::new()
+        .prefix("tandem-bench-cluster-")
+        .tempdir()
+        .context("creating a build directory")?;
+    let compiled = out.join("compiled");
+    let (bundle, _) = compile_timed(b, cache.path(), &compiled)?;
+    let mut nf =
+        load_nf(&b.nf, b.config.as_deref()).map_err(|e| BenchError::Setup(format!("{e:#}")))?;
+    let rec = measure::record(&mut nf, source(b)?, !b.traffic.open_loop)?;
+    drop(nf);
+    let trace_path = out.join("trace.pcapng");
+    write_trace(&rec, &trace_path)?;
+    let initial = initial_state(&b.nf, b.config.as_deref())?;
+    let options = RunOptions {
+        cache_dir: cache.path().to_path_buf(),
+        time_server: false,
+        ..RunOptions::default()
+    };
+    let exe = std::env::current_exe().context("finding the tandem executable")?;
+    let mut rows = Vec::new();
+    for &n in &a.servers {
+        let mut c = Cluster::new(&bundle, &initial, &options, n)?;
+        if let Some(note) = c.note() {
+            println!("{n} servers: the NF {note}");
+        }
+        for p in &rec.packets {
+            c.process(p)?;
+        }
+        for (i, l) in c.loads().iter().enumerate() {
+            let instructions = if b.no_callgrind {
+                None
+            } else {
+                let args: Vec<OsString> = vec![
+                    "bench-worker".into(),
+                    "--role".into(),
+                    "cluster".into(),
+                    "--trace".into(),
+                    trace_path.clone().into(),
+                    "--nf".into(),
+                    b.nf.clone().into(),
+                    "--compiled".into(),
+                    compiled.clone().into(),
+                    "--cache".into(),
+                    cache.path().into(),
+                    "--servers".into(),
+                    n.to_string().into(),
+                    "--measure".into(),
+                    i.to_string().into(),
+                ];
+                let mut args = args;
+                if let Some(cfg) = &b.config {
+                    args.push("--config".into());
+                    args.push(cfg.into());
+                }
+                let profile = out.join(format!("callgrind.cluster{n}.server{i}.out"));
+                Some(callgrind::count(
+                    &exe,
+                    &args,
+                    CLUSTER_TOGGLES,
+                    callgrind::SERVER_EXCLUDE,
+                    &profile,
+                )?)
+            };
+            rows.push(Row {
+                servers: c.servers(),
+                server: i,
+                packets: l.packets,
+                instructions,
+            });
+        }
+    }
+    println!(
+        "{} packets; per server: packets, instructions, instructions per server packet",
+        rec.packets.len()
+    );
+    for n in &a.servers {
+        let mine: Vec<&Row> = rows.iter().filter(|r| r.servers == *n).collect();
+        if mine.is_empty() {
+            continue;
+        }
+        let mean = mine.iter().map(|r| r.packets).sum::<u64>() as f64 / mine.len() as f64;
+        for r in &mine {
+            let per = r
+                .instructions
+                .map(|i| format!("{:.0}", i as f64 / r.packets.max(1) as f64))
+                .unwrap_or_else(|| "-".into());
+            println!(
+                "  N={} server {}: {:>8} packets ({:+.1}% of the mean), {:>12} instructions, {per}/packet",
+                r.servers,
+                r.server,
+                r.packets,
+                100.0 * (r.packets as f64 - mean) / mean.max(1.0),
+                r.instructions.map(|i| i.to_string()).unwrap_or_else(|| "-".into()),
+            );
+        }
+    }
+    if let Some(path) = &b.json {
+        let json: Vec<serde_json::Value> = rows
+            .iter()
+            .map(|r| {
+                serde_json::json!({
+                    "servers": r.servers,
+                    "server": r.server,
+                    "packets": r.packets,
+                    "instructions": r.instructions,
+                })
+            })
+            .collect();
+        std::fs::write(path, serde_json::to_string_pretty(&json)? + "\n")
+            .with_context(|| format!("writing {}", path.display()))?;
+    }
+    Ok(())
+}
+
+/// `bench-worker --role cluster`: the cluster on the recorded trace, one server counted.
+pub fn worker(a: &WorkerArgs, packets: &[TracePacket]) -> anyhow::Result<()> {
+    let dir = a
+        .compiled
+        .as_deref()
+        .context("--compiled is needed for role `cluster`")?;
+    let bundle = Bundle::load(dir)?;
+    let initial = initial_state(&a.nf, a.config.as_deref())?;
+    let mut options = RunOptions {
+        time_server: false,
+        ..RunOptions::default()
+    };
+    if let Some(c) = &a.cache {
+        options.cache_dir = c.clone();
+    }
+    let mut c = Cluster::new(&bundle, &initial, &options, a.servers)?;
+    c.set_measured(Some(a.measure));
+    for p in packets {
+        c.process(p)?;
+    }
+    Ok(())
+}

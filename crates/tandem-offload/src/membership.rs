@@ -1,0 +1,248 @@
+//! Elastic membership of a server cluster (CLIP §III-D, Fig. 4, Appendix B): servers join and
+//! leave while traffic flows, and every flow keeps the server that holds its state.
+//!
+//! The dispatcher keeps what CLIP keeps in switch registers: two groups `G0`, `G1` (server
+//! lists), a `cur` bit naming the current one, two Bloom filters `BM0`, `BM1`, and the
+//! `<flow, server>` pin table. A packet's flow (its endpoint pair, as [`crate::cluster`]
+//! hashes it):
+//!
+//! 1. pinned: goes to its pinned server;
+//! 2. else sets its bits in `BM[cur]` and looks itself up in `BM[1-cur]`: found — a flow
+//!    seen in the previous interval — it goes to `G[1-cur][h % |G|]`; not found, to
+//!    `G[cur][h % |G|]`.
+//!
+//! A change clears `BM[1-cur]`, installs the new group there and flips `cur` (so a group
+//! version is an interval). Within an interval a flow's server never changes (the old filter
+//! is only read, pins only change at a change). Two things can send a flow elsewhere *at* a
+//! change: a flow older than one interval loses its record when its filter is cleared (CLIP
+//! pins such flows to the switch), and a Bloom false positive sends a new flow to the old
+//! group, so at the next change its record points at the wrong group. Both are **detected
+//! and handled** the same way: at every change the runtime lists the flows each server
+//! holds state for (the flow-local maps' keys, read back into endpoints through the
+//! slots the shardable-state analysis found) and computes where each would go after the
+//! change; a flow that would move is pinned to its server. So affinity holds for every flow
+//! with state, whatever the filters say. A removed server leaves both groups: its flows are
+//! pinned to it — it drains — and it takes no new flow; once it holds no flow state it is
+//! idle.
+//!
+//! ```text
+//!  before: G0 = [0]        cur = 0   BM0 ∋ A           A → 0
+//!  join 1: G1 = [0, 1]     cur = 1   BM1 := ∅          A → G0 (in BM0) = 0; new B → G1
+//!  join 2: G0 = [0, 1, 2]  cur = 0   BM0 := ∅          A: record lost → pinned to 0
+//! ```
+
+use std::collections::HashMap;
+
+use tandem_analysis::shard::{Role, Slot};
+use tandem_ir::HashAlgo;
+
+/// A flow as the dispatcher sees it: its two endpoints `(address, port)`, smaller first.
+pub type Flow = [(u64, u64); 2];
+
+/// The CRC-32 of a flow's endpoints (the dispatch hash).
+pub fn flow_hash(flow: &Flow) -> u64 {
+    HashAlgo::Crc32.compute_fields(&[
+        (flow[0].0, 32),
+        (flow[0].1, 16),
+        (flow[1].0, 32),
+        (flow[1].1, 16),
+    ])
+}
+
+/// A stored key of a flow-local map as a flow, through the map's slot roles (`None`: the
+/// key does not have the slots).
+pub fn key_flow(slots: &[Slot], key: &[u64]) -> Option<Flow> {
+    let get = |r: Role| {
+        let i = slots.iter().position(|s| s.role == r)?;
+        Some(slots[i].field_value(*key.get(i)?))
+    };
+    let mut f = [
+        (get(Role::SrcAddr)?, get(Role::SrcPort)?),
+        (get(Role::DstAddr)?, get(Role::DstPort)?),
+    ];
+    f.sort_unstable();
+    Some(f)
+}
+
+/// Bloom filter sizes (bits, hash functions).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct BloomShape {
+    /// Bits per filter.
+    pub bits: u32,
+    /// Hash functions (CRC-32 of the flow and the function's number).
+    pub hashes: u32,
+}
+
+impl Default for BloomShape {
+    fn default() -> Self {
+        BloomShape {
+            bits: 1 << 16,
+            hashes: 3,
+        }
+    }
+}
+
+/// Counters of membership changes.
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct MembershipStats {
+    /// Changes made (the group version).
+    pub version: u64,
+    /// Flows pinned at the last change (their record was lost or pointed elsewhere).
+    pub pinned: u64,
+    /// Of those, flows whose Bloom-filter record pointed at another server than the one
+    /// holding their state (false positives, or records older than one interval).
+    pub mismatches: u64,
+}
+
+/// The dispatcher's registers: groups, `cur`, Bloom filters, pins (see the module docs).
+#[derive(Clone, Debug)]
+pub struct Membership {
+    groups: [Vec<usize>; 2],
+    cur: usize,
+    bloom: [Vec<u64>; 2],
+    shape: BloomShape,
+    pins: HashMap<Flow, usize>,
+    stats: MembershipStats,
+    /// Pin flows that would move at a change (off only in the negative-control test).
+    pub pinning: bool,
+}
+
+impl Membership {
+    /// Servers `0..n` in group 0, the other group empty, filters empty.
+    pub fn new(n: usize, shape: BloomShape) -> Membership {
+        let words = (shape.bits.max(1) as usize).div_ceil(64);
+        Membership {
+            groups: [(0..n).collect(), Vec::new()],
+            cur: 0,
+            bloom: [vec![0; words], vec![0; words]],
+            shape,
+            pins: HashMap::new(),
+            stats: MembershipStats::default(),
+            pinning: true,
+        }
+    }
+
+    /// The current group.
+    pub fn current(&self) -> &[usize] {
+        &self.groups[self.cur]
+    }
+
+    /// Counters.
+    pub fn stats(&self) -> &MembershipStats {
+        &self.stats
+    }
+
+    /// Pinned flows now.
+    pub fn pins(&self) -> usize {
+        self.pins.len()
+    }
+
+    fn bits(&self, flow: &Flow) -> impl Iterator<Item = usize> + '_ {
+        let f = *flow;
+        (0..self.shape.hashes).map(move |i| {
+            let h = HashAlgo::Crc32.compute_fields(&[
+                (u64::from(i), 8),
+                (f[0].0, 32),
+                (f[0].1, 16),
+                (f[1].0, 32),
+                (f[1].1, 16),
+            ]);
+            (h % u64::from(self.shape.bits.max(1))) as usize
+        })
+    }
+
+    fn contains(&self, which: usize, flow: &Flow) -> bool {
+        self.bits(flow)
+            .collect::<Vec<_>>()
+            .into_iter()
+            .all(|b| self.bloom[which][b / 64] & (1 << (b % 64)) != 0)
+    }
+
+    /// Where a flow's packet goes, without recording it.
+    pub fn lookup(&self, flow: &Flow) -> usize {
+        if let Some(&s) = self.pins.get(flow) {
+            return s;
+        }
+        let old = 1 - self.cur;
+        let g = if !self.groups[old].is_empty() && self.contains(old, flow) {
+            &self.groups[old]
+        } else {
+            &self.groups[self.cur]
+        };
+        g[(flow_hash(flow) % g.len() as u64) as usize]
+    }
+
+    /// Where a flow's packet goes, recording the flow in the current filter.
+    pub fn dispatch(&mut self, flow: &Flow) -> usize {
+        let bits: Vec<usize> = self.bits(flow).collect();
+        for b in bits {
+            self.bloom[self.cur][b / 64] |= 1 << (b % 64);
+        }
+        self.lookup(flow)
+    }
+
+    /// Changes the group to `servers` (not empty). `held`: every flow with state and the
+    /// server holding it; each that would go elsewhere after the change is pinned to its
+    /// server. Pins of flows no longer held are dropped.
+    pub fn change(&mut self, servers: Vec<usize>, held: &[(Flow, usize)]) {
+        assert!(!servers.is_empty(), "a group has at least one server");
+        let next = 1 - self.cur;
+        self.bloom[next].iter_mut().for_each(|w| *w = 0);
+        self.groups[next] = servers;
+        self.cur = next;
+        self.pins.clear();
+        let mut mismatches = 0;
+        for (flow, s) in held {
+            let to = self.lookup(flow);
+            if to != *s {
+                let old = 1 - self.cur;
+                if !self.groups[old].is_empty() && self.contains(old, flow) {
+                    mismatches += 1;
+                }
+                if self.pinning {
+                    self.pins.insert(*flow, *s);
+                }
+            }
+        }
+        self.stats.version += 1;
+        self.stats.pinned = self.pins.len() as u64;
+        self.stats.mismatches = mismatches;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn flow(i: u64) -> Flow {
+        [(0x0a00_0000 + i, 40000 + i), (0xc633_6407, 80)]
+    }
+
+    #[test]
+    fn new_flows_go_to_the_new_group_old_ones_stay() {
+        let mut m = Membership::new(1, BloomShape::default());
+        let a = flow(1);
+        assert_eq!(m.dispatch(&a), 0);
+        m.change(vec![0, 1, 2, 3], &[(a, 0)]);
+        // A was seen in the previous interval: the old group.
+        assert_eq!(m.dispatch(&a), 0);
+        let spread: std::collections::BTreeSet<usize> =
+            (100..200).map(|i| m.dispatch(&flow(i))).collect();
+        assert!(spread.len() > 1, "new flows spread over the new group");
+    }
+
+    #[test]
+    fn a_record_lost_after_two_changes_is_pinned() {
+        let mut m = Membership::new(2, BloomShape::default());
+        let flows: Vec<Flow> = (0..50).map(flow).collect();
+        let at: Vec<usize> = flows.iter().map(|f| m.dispatch(f)).collect();
+        let held: Vec<(Flow, usize)> = flows.iter().copied().zip(at.iter().copied()).collect();
+        m.change(vec![0, 1, 2], &held);
+        // No packet of these flows in this interval: their record is lost at the next change.
+        m.change(vec![0, 1, 2, 3], &held);
+        for (f, s) in &held {
+            assert_eq!(m.dispatch(f), *s);
+        }
+        assert!(m.pins() > 0);
+    }
+}
