@@ -125,12 +125,6 @@ impl HashedLayout {
             if !(1..=32).contains(&f) {
                 return Err(HashedError::Layout(format!("{f}-bit fingerprint (1..=32)")));
             }
-            if u64::from(f + slots_per_way.trailing_zeros()) > 32 {
-                return Err(HashedError::Layout(format!(
-                    "a {f}-bit fingerprint and {slots_per_way} slots per way need more than \
-                     the 32 bits of crc32"
-                )));
-            }
         }
         if key_bits.is_empty() || key_bits.iter().any(|&b| b == 0 || b > 64) {
             return Err(HashedError::Layout(format!(
@@ -166,11 +160,7 @@ impl HashedLayout {
             )));
         }
         let mut slots = 1u64;
-        let max_slots = match check {
-            KeyCheck::FullKey => 1u64 << 32,
-            KeyCheck::Fingerprint(f) => 1u64 << (32 - f.min(32)),
-        };
-        while slots < max_slots && fixed + per_slot * slots * 2 <= sram_bits {
+        while slots < 1 << 32 && fixed + per_slot * slots * 2 <= sram_bits {
             slots *= 2;
         }
         l.slots_per_way = slots;
@@ -182,19 +172,16 @@ impl HashedLayout {
         self.key_bits.iter().map(|&b| u64::from(b)).sum()
     }
 
-    /// Bits of the check word as stored (full key: one 32-bit register per word, plus a valid
-    /// bit in the value register).
-    pub fn check_bits(&self) -> u64 {
-        match self.check {
-            KeyCheck::FullKey => 32 * self.key_width().div_ceil(32),
-            KeyCheck::Fingerprint(f) => register_width(f),
-        }
-    }
-
-    /// SRAM bits one slot takes: the check registers and the value register.
+    /// SRAM bits one slot takes. Full key: one 32-bit register per key word, and the value
+    /// with a valid bit in one register cell; fingerprint: fingerprint and value in one cell
+    /// (one stateful-ALU access reads both), 8, 16 or 32 bits wide.
     pub fn slot_bits(&self) -> u64 {
-        let valid = u32::from(self.check == KeyCheck::FullKey);
-        self.check_bits() + register_width(self.value_bits + valid)
+        match self.check {
+            KeyCheck::FullKey => {
+                32 * self.key_width().div_ceil(32) + register_width(self.value_bits + 1)
+            }
+            KeyCheck::Fingerprint(f) => register_width(f + self.value_bits),
+        }
     }
 
     /// Bits of the index an alternative slot needs (way and slot).
@@ -271,9 +258,9 @@ impl HashedLayout {
         (0..self.ways).map(|w| self.candidate(w, key)).collect()
     }
 
-    /// The key's fingerprint: the top `f` bits of way 0's `crc32` (disjoint from the index
-    /// bits, so keys sharing a slot have independent fingerprints), 0 replaced by 1 (0 marks
-    /// an empty slot); `None` with a full-key check.
+    /// The key's fingerprint: the top `f` bits of `crc32` over the key's bytes in reverse
+    /// order (another linear map than any way's, so keys sharing a slot have independent
+    /// fingerprints), 0 replaced by 1 (0 marks an empty slot); `None` with a full-key check.
     pub fn fingerprint(&self, key: &[u64]) -> Result<Option<u64>, HashedError> {
         match self.check {
             KeyCheck::FullKey => {
@@ -281,7 +268,9 @@ impl HashedLayout {
                 Ok(None)
             }
             KeyCheck::Fingerprint(f) => {
-                let h = self.way_hash(0, key)? >> (32 - f);
+                let mut bytes = self.key_bytes(key)?;
+                bytes.reverse();
+                let h = HashAlgo::Crc32.compute(&bytes) >> (32 - f);
                 Ok(Some(if h == 0 { 1 } else { h }))
             }
         }
@@ -336,6 +325,11 @@ pub struct SlotAllocator {
     /// Keys by id, and ids by key.
     keys: Vec<Option<(Box<[u64]>, Slot)>>,
     free_ids: Vec<u32>,
+    /// Keys are remembered (off for [`measure_capacity`]'s fresh random keys: no erase,
+    /// no lookup, a tenth of the memory).
+    track: bool,
+    /// Keys inserted when not tracked.
+    untracked: u64,
     ids: FxHashMap<Box<[u64]>, u32>,
     collisions: u64,
     on_server: u64,
@@ -359,6 +353,15 @@ pub struct AllocatorStats {
 impl SlotAllocator {
     /// An empty allocator.
     pub fn new(layout: HashedLayout) -> SlotAllocator {
+        SlotAllocator::with_tracking(layout, true)
+    }
+
+    /// An allocator for keys known to be distinct that is never asked to erase or find one.
+    pub fn untracked(layout: HashedLayout) -> SlotAllocator {
+        SlotAllocator::with_tracking(layout, false)
+    }
+
+    fn with_tracking(layout: HashedLayout, track: bool) -> SlotAllocator {
         let n = layout.slots_per_way as usize;
         let ways = layout.ways as usize;
         let fpc = matches!(layout.check, KeyCheck::Fingerprint(_));
@@ -381,6 +384,8 @@ impl SlotAllocator {
             },
             keys: Vec::new(),
             free_ids: Vec::new(),
+            track,
+            untracked: 0,
             ids: FxHashMap::default(),
             collisions: 0,
             on_server: 0,
@@ -396,7 +401,7 @@ impl SlotAllocator {
 
     /// Counts.
     pub fn stats(&self) -> AllocatorStats {
-        let keys = self.ids.len() as u64;
+        let keys = self.ids.len() as u64 + self.untracked;
         AllocatorStats {
             keys,
             home: keys - self.collisions - self.on_server,
@@ -417,7 +422,18 @@ impl SlotAllocator {
         if id == EMPTY {
             return None;
         }
-        self.keys[id as usize].as_ref().map(|(k, _)| &k[..])
+        self.keys.get(id as usize)?.as_ref().map(|(k, _)| &k[..])
+    }
+
+    /// Every occupied (way, slot).
+    pub fn occupied(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.occupant.iter().enumerate().flat_map(|(w, slots)| {
+            slots
+                .iter()
+                .enumerate()
+                .filter(|(_, &id)| id != EMPTY)
+                .map(move |(s, _)| (w as u32, s as u64))
+        })
     }
 
     /// Places `key` (a key already held keeps its slot): its own candidate at the first way
@@ -429,12 +445,13 @@ impl SlotAllocator {
         }
         let cands = self.layout.candidates(key)?;
         let fp = self.layout.fingerprint(key)?;
-        let id = match self.free_ids.pop() {
-            Some(id) => id,
-            None => {
-                self.keys.push(None);
-                (self.keys.len() - 1) as u32
-            }
+        let id = if !self.track {
+            0
+        } else if let Some(id) = self.free_ids.pop() {
+            id
+        } else {
+            self.keys.push(None);
+            (self.keys.len() - 1) as u32
         };
         let mut placed = None;
         for (w, &s) in cands.iter().enumerate() {
@@ -477,9 +494,13 @@ impl SlotAllocator {
                 self.fp[w as usize][s as usize] = f as u32;
             }
         }
-        let k: Box<[u64]> = key.into();
-        self.keys[id as usize] = Some((k.clone(), slot));
-        self.ids.insert(k, id);
+        if self.track {
+            let k: Box<[u64]> = key.into();
+            self.keys[id as usize] = Some((k.clone(), slot));
+            self.ids.insert(k, id);
+        } else {
+            self.untracked += 1;
+        }
         Ok(slot)
     }
 
@@ -658,7 +679,7 @@ pub fn measure_capacity(
     limit: u64,
     mut next_key: impl FnMut() -> Vec<u64>,
 ) -> Result<Capacity, HashedError> {
-    let mut a = SlotAllocator::new(layout);
+    let mut a = SlotAllocator::untracked(layout);
     let warmup = (1.0 / max_rate.max(1e-12)).ceil() as u64;
     let mut last_ok = (0u64, 0u64);
     let mut n = 0u64;

@@ -1,6 +1,7 @@
 //! One module per subcommand.
 pub mod bench;
 pub mod bench_partial;
+pub mod capacity;
 pub mod check;
 pub mod compile;
 pub mod fuzz;
