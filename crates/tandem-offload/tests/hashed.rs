@@ -9,13 +9,13 @@
 mod common;
 
 use common::*;
-use tandem_partition::hashed::{HashedLayout, KeyCheck};
+use tandem_partition::hashed::HashedSpec;
 
 fn hashed(slots: u64, collisions: u64) -> P4Options {
     let mut p4 = P4Options::default();
     p4.hashed.insert(
         "hosts__class".into(),
-        HashedLayout::new(2, slots, KeyCheck::Fingerprint(8), vec![32], 8, collisions).unwrap(),
+        HashedSpec::parse(&format!("ways=2,slots={slots},fp=8,col={collisions}")).unwrap(),
     );
     p4
 }

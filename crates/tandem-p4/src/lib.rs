@@ -135,8 +135,8 @@ pub struct P4Options {
     /// runtime sends the packets that need them through the server (correct, slower).
     pub max_table_size: Option<u64>,
     /// Maps held in hash-indexed registers with a collision table instead of an exact
-    /// table, with their layouts (`lower::hashed`, docs/hashed-storage.md).
-    pub hashed: std::collections::BTreeMap<String, tandem_partition::hashed::HashedLayout>,
+    /// table, with how to size them (`lower::hashed`, docs/hashed-storage.md).
+    pub hashed: std::collections::BTreeMap<String, tandem_partition::hashed::HashedSpec>,
 }
 
 impl Default for P4Options {

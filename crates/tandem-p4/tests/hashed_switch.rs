@@ -8,7 +8,9 @@
 //! program is generated (and self-checked) too.
 
 use tandem_p4::{generate, manifest::TableRole, Arch, P4Options};
-use tandem_partition::hashed::{HashedLayout, KeyCheck, Slot, SlotAllocator, SwitchModel};
+use tandem_partition::hashed::{
+    HashedLayout, HashedSpec, KeyCheck, Slot, SlotAllocator, SwitchModel,
+};
 use tandem_partition::{partition_module, PartitionOptions, TargetProfile};
 use tandem_switch::{KeyMatch, Switch, TableEntry};
 
@@ -36,8 +38,14 @@ block2:
 }
 ";
 
+fn spec() -> HashedSpec {
+    HashedSpec::parse("ways=2,slots=4,fp=8,col=3").unwrap()
+}
+
 fn layout() -> HashedLayout {
-    HashedLayout::new(2, 4, KeyCheck::Fingerprint(8), vec![32, 16], 24, 3).unwrap()
+    let l = HashedLayout::new(2, 4, KeyCheck::Fingerprint(8), vec![32, 16], 24, 3).unwrap();
+    assert_eq!(spec().layout(vec![32, 16], 24, 64).unwrap(), l);
+    l
 }
 
 fn frame(saddr: u32, sport: u16) -> Vec<u8> {
@@ -65,7 +73,7 @@ fn program(arch: Arch) -> tandem_p4::P4Output {
         arch,
         ..Default::default()
     };
-    opts.hashed.insert("seen".into(), layout());
+    opts.hashed.insert("seen".into(), spec());
     generate(&plan, &module, &opts).unwrap_or_else(|e| panic!("{e}"))
 }
 
@@ -235,14 +243,13 @@ fn a_layout_that_does_not_fit_a_cell_is_an_error_not_a_program() {
     // 24 value bits + a 16-bit fingerprint > 32.
     opts.hashed.insert(
         "seen".into(),
-        HashedLayout::new(2, 4, KeyCheck::Fingerprint(16), vec![32, 16], 24, 3).unwrap(),
+        HashedSpec::parse("ways=2,slots=4,fp=16,col=3").unwrap(),
     );
     let err = generate(&plan, &module, &opts).unwrap_err().to_string();
     assert!(err.contains("32-bit register cell"), "{err}");
-    opts.hashed.insert(
-        "seen".into(),
-        HashedLayout::new(2, 4, KeyCheck::FullKey, vec![32, 16], 24, 3).unwrap(),
-    );
+    opts.hashed.insert("nosuch".into(), HashedSpec::default());
     let err = generate(&plan, &module, &opts).unwrap_err().to_string();
-    assert!(err.contains("fingerprint"), "{err}");
+    assert!(err.contains("no such map"), "{err}");
+    assert!(HashedSpec::parse("ways=2,bogus=1").is_err());
+    assert!(HashedSpec::parse("ways=x").is_err());
 }

@@ -277,6 +277,84 @@ impl HashedLayout {
     }
 }
 
+/// How to hold one map hashed, before its key and value are known (`--state-layout
+/// MAP=hashed:ways=4,slots=1024,fp=8,col=64`); every part has a default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HashedSpec {
+    /// Ways (default 4).
+    pub ways: Option<u32>,
+    /// Slots per way (default: the map's capacity over the ways, doubled, to a power of two).
+    pub slots_per_way: Option<u64>,
+    /// Fingerprint bits (default: 16, or what a 32-bit cell leaves beside the value).
+    pub fingerprint_bits: Option<u32>,
+    /// Collision-table entries (default: a thousandth of the capacity, at least 64).
+    pub collision_entries: Option<u64>,
+}
+
+impl HashedSpec {
+    /// Parses `ways=W,slots=S,fp=F,col=C` (any subset, any order; empty for all defaults).
+    pub fn parse(text: &str) -> Result<HashedSpec, HashedError> {
+        let mut s = HashedSpec::default();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (k, v) = part.split_once('=').ok_or_else(|| {
+                HashedError::Layout(format!(
+                    "`{part}`: expected NAME=VALUE (ways, slots, fp, col)"
+                ))
+            })?;
+            let n: u64 = v
+                .parse()
+                .map_err(|_| HashedError::Layout(format!("`{part}`: `{v}` is not a number")))?;
+            let small = || {
+                u32::try_from(n)
+                    .map_err(|_| HashedError::Layout(format!("`{part}`: {n} is too large")))
+            };
+            match k {
+                "ways" => s.ways = Some(small()?),
+                "slots" => s.slots_per_way = Some(n),
+                "fp" => s.fingerprint_bits = Some(small()?),
+                "col" => s.collision_entries = Some(n),
+                _ => {
+                    return Err(HashedError::Layout(format!(
+                        "`{part}`: unknown part `{k}` (ways, slots, fp, col)"
+                    )))
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    /// The layout for a map with these key fields, value bits and capacity.
+    pub fn layout(
+        &self,
+        key_bits: Vec<u32>,
+        value_bits: u32,
+        capacity: u64,
+    ) -> Result<HashedLayout, HashedError> {
+        let ways = self.ways.unwrap_or(4);
+        let slots = match self.slots_per_way {
+            Some(s) => s,
+            None => (capacity.max(1).saturating_mul(2) / u64::from(ways.max(1)))
+                .max(1)
+                .next_power_of_two(),
+        };
+        let fp = match self.fingerprint_bits {
+            Some(f) => f,
+            None => 16.min(32u32.saturating_sub(value_bits)),
+        };
+        let col = self
+            .collision_entries
+            .unwrap_or_else(|| (capacity / 1000).max(64));
+        HashedLayout::new(
+            ways,
+            slots,
+            KeyCheck::Fingerprint(fp),
+            key_bits,
+            value_bits,
+            col,
+        )
+    }
+}
+
 /// Where a key lives.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
 pub enum Slot {

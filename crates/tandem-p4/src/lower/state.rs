@@ -143,11 +143,20 @@ impl Gen<'_, '_> {
                 self.meta_field(kname, layout_bits(f.ty));
             }
             let hashed = match self.opts.hashed.get(&sp_.name) {
-                Some(layout) => {
-                    if many || sp_.partial.is_some() || timeout.is_some() {
+                Some(spec) => {
+                    let layout = &spec
+                        .layout(
+                            key.fields.iter().map(|f| f.ty.bits()).collect(),
+                            value.fields.iter().map(|f| f.ty.bits()).sum(),
+                            capacity,
+                        )
+                        .map_err(|e| P4Error::BadPlan(format!("`{}`: {e}", sp_.name)))?;
+                    // An expiring map's registers do not age: the server's erases clear
+                    // them (docs/runtime.md: the switch's copy is not aged here either).
+                    if many || sp_.partial.is_some() {
                         return Err(P4Error::BadPlan(format!(
-                            "hashed `{}`: only a map looked up once on the switch, not partial \
-                             and not expiring, can be held in hash-indexed registers",
+                            "hashed `{}`: only a map looked up once on the switch, and not \
+                             partial, can be held in hash-indexed registers",
                             sp_.name
                         )));
                     }
