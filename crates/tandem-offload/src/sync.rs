@@ -85,6 +85,19 @@ pub struct SyncStats {
     pub table_full: u64,
     /// Keys currently kept on the server only.
     pub server_only: u64,
+    /// Maps in hash-indexed registers: keys in their cells now, and how many of them through
+    /// a collision-table entry (absent from the JSON when no map is hashed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hashed: Option<HashedStats>,
+}
+
+/// Occupancy of the maps in hash-indexed registers (summed over the maps).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct HashedStats {
+    /// Keys in register cells.
+    pub keys: u64,
+    /// Of those, keys placed through a collision-table entry.
+    pub collisions: u64,
 }
 
 const BATCH_BUCKETS: usize = 9;
@@ -811,6 +824,12 @@ impl SyncEngine {
     pub fn stats(&self) -> SyncStats {
         let mut s = self.stats.clone();
         s.server_only = self.maps.values().map(|m| m.server_only.len() as u64).sum();
+        for h in self.maps.values().filter_map(|m| m.hashed.as_ref()) {
+            let a = h.stats();
+            let t = s.hashed.get_or_insert_with(HashedStats::default);
+            t.keys += a.keys;
+            t.collisions += a.collisions;
+        }
         s
     }
 

@@ -38,6 +38,9 @@ fn trojan_hosts_in_a_tiny_hash_space_match_the_original() {
         "{:?}",
         r.offloaded.sync
     );
+    // The tiny space used every path: home slots, the collision table, the server.
+    let h = r.offloaded.sync.hashed.expect("a hashed map");
+    assert!(h.keys > h.collisions && h.collisions > 0, "{h:?}");
 }
 
 #[test]
@@ -63,6 +66,8 @@ fn trojan_hosts_in_a_roomy_hash_space_stay_on_the_switch() {
     );
     assert_passed("trojan, exact", &exact);
     assert_eq!(r.offloaded.sync.table_full, 0, "{:?}", r.offloaded.sync);
+    assert!(exact.offloaded.sync.hashed.is_none());
+    assert!(r.offloaded.sync.hashed.is_some_and(|h| h.keys > 0));
     assert_eq!(
         r.offloaded.fast_path_share(),
         exact.offloaded.fast_path_share(),

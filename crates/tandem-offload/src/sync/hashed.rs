@@ -77,6 +77,11 @@ impl HashedSync {
         })
     }
 
+    /// The allocator's counts (keys without room are not kept, so `on_server` is 0).
+    pub(super) fn stats(&self) -> tandem_partition::hashed::AllocatorStats {
+        self.alloc.stats()
+    }
+
     /// The collision table.
     pub(super) fn collision_table(&self) -> &str {
         &self.col.table[0]
