@@ -41,6 +41,10 @@ enum Command {
     /// Compile an NF to a switch program (P4) and a server program (C++), with the plan,
     /// manifest and report.
     Compile(cmd::compile::Args),
+    /// How many keys of an NF's maps fit an SRAM size in hash-indexed register storage
+    /// (CoFilter §III-C): random keys inserted with the switch's hash, collision-table
+    /// entries counted.
+    Capacity(cmd::capacity::Args),
     /// Run a compiled NF offloaded: the switch program on the software switch, the server
     /// partition in the server host.
     Run(cmd::run::Args),
@@ -113,6 +117,7 @@ fn main() {
         Command::Lift(a) => cmd::lift::run(a),
         Command::Partition(a) => cmd::partition::run(a),
         Command::Compile(a) => cmd::compile::run(a),
+        Command::Capacity(a) => cmd::capacity::run(a),
         Command::Run(a) => cmd::run::run(a),
         Command::Check(a) => cmd::check::run(a),
         Command::Bench(a) => cmd::bench::run(a),

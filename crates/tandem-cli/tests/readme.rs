@@ -14,6 +14,10 @@ use std::process::Command;
 /// (text in a README command, what the test runs instead).
 const SCALE_DOWNS: &[(&str, &str)] = &[
     (
+        "--sram 16MB --target tofino1",
+        "--sram 64KB --target tofino1",
+    ),
+    (
         "scripts/check-all.sh 100000",
         "NFS=minilb scripts/check-all.sh 1000",
     ),

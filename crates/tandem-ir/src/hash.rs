@@ -47,6 +47,14 @@ mod tests {
     }
 
     #[test]
+    fn crc32_and_crc16_check_values() {
+        // The catalogue's check values over "123456789" (the table-driven CRC-32 included).
+        assert_eq!(crate::HashAlgo::Crc32.compute(b"123456789"), 0xCBF4_3926);
+        assert_eq!(crate::HashAlgo::Crc16.compute(b"123456789"), 0xBB3D);
+        assert_eq!(crate::HashAlgo::Crc32.compute(b""), 0);
+    }
+
+    #[test]
     fn fnv1a64_is_the_reference_function() {
         // FNV-1a 64 test vectors (Fowler, Noll, Vo).
         assert_eq!(fnv1a64(b""), 0xcbf2_9ce4_8422_2325);

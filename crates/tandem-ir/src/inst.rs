@@ -151,6 +151,27 @@ pub enum HashAlgo {
     Identity,
 }
 
+/// CRC-32 (reflected 0xEDB88320) of each byte value: one table step per byte.
+const CRC32_TABLE: [u32; 256] = {
+    let mut t = [0u32; 256];
+    let mut i = 0;
+    while i < 256 {
+        let mut c = i as u32;
+        let mut k = 0;
+        while k < 8 {
+            c = if c & 1 != 0 {
+                (c >> 1) ^ 0xEDB8_8320
+            } else {
+                c >> 1
+            };
+            k += 1;
+        }
+        t[i] = c;
+        i += 1;
+    }
+    t
+};
+
 impl HashAlgo {
     /// Every algorithm.
     pub const ALL: &'static [HashAlgo] = &[HashAlgo::Crc16, HashAlgo::Crc32, HashAlgo::Identity];
@@ -199,14 +220,7 @@ impl HashAlgo {
             HashAlgo::Crc32 => {
                 let mut c: u32 = 0xFFFF_FFFF;
                 for &b in bytes {
-                    c ^= u32::from(b);
-                    for _ in 0..8 {
-                        c = if c & 1 != 0 {
-                            (c >> 1) ^ 0xEDB8_8320
-                        } else {
-                            c >> 1
-                        };
-                    }
+                    c = CRC32_TABLE[((c ^ u32::from(b)) & 0xff) as usize] ^ (c >> 8);
                 }
                 u64::from(c ^ 0xFFFF_FFFF)
             }

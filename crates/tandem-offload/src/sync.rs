@@ -51,6 +51,7 @@ use crate::meters::MeterSync;
 use crate::primary::{Primary, Touched};
 use crate::OffloadError;
 
+mod hashed;
 mod partial;
 
 /// One desired change to the switch's copy of a map: the key's new value, or `None` to
@@ -84,6 +85,19 @@ pub struct SyncStats {
     pub table_full: u64,
     /// Keys currently kept on the server only.
     pub server_only: u64,
+    /// Maps in hash-indexed registers: keys in their cells now, and how many of them through
+    /// a collision-table entry (absent from the JSON when no map is hashed).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub hashed: Option<HashedStats>,
+}
+
+/// Occupancy of the maps in hash-indexed registers (summed over the maps).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, serde::Serialize)]
+pub struct HashedStats {
+    /// Keys in register cells.
+    pub keys: u64,
+    /// Of those, keys placed through a collision-table entry.
+    pub collisions: u64,
 }
 
 const BATCH_BUCKETS: usize = 9;
@@ -301,6 +315,8 @@ struct MapSync {
     /// and staging the next one in one request).
     main_ops: Vec<OpBuf>,
     wb_ops: Vec<OpBuf>,
+    /// Held in hash-indexed registers instead of main tables (`main` is empty).
+    hashed: Option<hashed::HashedSync>,
 }
 
 impl MapSync {
@@ -616,7 +632,7 @@ impl SyncEngine {
                 }
                 meters.insert(sid, MeterSync::new(m.clone()));
             }
-            if !sm.tables.is_empty() {
+            if !sm.tables.is_empty() || sm.hashed.is_some() {
                 let Some((kl, vl)) = kind.map_layouts() else {
                     return Err(bad(format!(
                         "state `{}` has tables but is not a map",
@@ -636,7 +652,28 @@ impl SyncEngine {
                     .iter()
                     .filter(|t| t.role == TableRole::WriteBack)
                     .collect();
-                if main.is_empty() {
+                let hashed = match &sm.hashed {
+                    None => None,
+                    Some(h) => {
+                        let col = tables
+                            .iter()
+                            .find(|t| t.role == TableRole::Collision && t.name == h.collision_table)
+                            .ok_or_else(|| {
+                                bad(format!(
+                                    "state `{}`: no collision table `{}`",
+                                    sm.name, h.collision_table
+                                ))
+                            })?;
+                        Some(hashed::HashedSync::new(
+                            &sm.name,
+                            h,
+                            short(&col.hit_action.name),
+                            kl.fields.iter().map(|f| f.ty.bits()).collect(),
+                            vl.fields.iter().map(|f| f.ty.bits()).collect(),
+                        )?)
+                    }
+                };
+                if main.is_empty() && hashed.is_none() {
                     return Err(bad(format!("state `{}`: no main table", sm.name)));
                 }
                 // An LPM map's tables match their last key `lpm` (entries are prefixes) and
@@ -703,7 +740,10 @@ impl SyncEngine {
                         matching,
                         key_fields: kl.fields.len(),
                         value_fields: vl.fields.len(),
-                        size: main.iter().map(|t| t.size).min().unwrap_or(0),
+                        size: match &sm.hashed {
+                            Some(h) => u64::from(h.ways) * h.slots_per_way,
+                            None => main.iter().map(|t| t.size).min().unwrap_or(0),
+                        },
                         wb_size: wb.iter().map(|t| t.size).min().unwrap_or(0),
                         // Room for what the tables can hold (up to a bound), so that
                         // inserts do not grow the mirror while packets are processed.
@@ -726,10 +766,11 @@ impl SyncEngine {
                                 OpBuf::new(&t.name, acts, matching)
                             })
                             .collect(),
+                        hashed,
                     },
                 );
             }
-            if !sm.registers.is_empty() {
+            if !sm.registers.is_empty() && sm.hashed.is_none() {
                 let fields: Vec<&str> = match kind {
                     StateKind::Vector { elem, .. } => {
                         elem.fields.iter().map(|f| f.name.as_str()).collect()
@@ -783,6 +824,12 @@ impl SyncEngine {
     pub fn stats(&self) -> SyncStats {
         let mut s = self.stats.clone();
         s.server_only = self.maps.values().map(|m| m.server_only.len() as u64).sum();
+        for h in self.maps.values().filter_map(|m| m.hashed.as_ref()) {
+            let a = h.stats();
+            let t = s.hashed.get_or_insert_with(HashedStats::default);
+            t.keys += a.keys;
+            t.collisions += a.collisions;
+        }
         s
     }
 
@@ -895,10 +942,16 @@ impl SyncEngine {
                 m.wb.iter()
                     .map(|(t, _, _)| t.clone())
                     .chain(m.main.iter().map(|(t, _)| t.clone()))
+                    .chain(m.hashed.iter().map(|h| h.collision_table().to_string()))
             })
             .collect();
         for t in tables {
             self.request(cp, &[ControlOp::Clear { table: t }])?;
+        }
+        for m in self.maps.values_mut() {
+            if let Some(h) = m.hashed.as_mut() {
+                h.reset(&self.policy, &mut self.stats, cp)?;
+            }
         }
         for m in self.maps.values_mut() {
             m.on_main.clear();
@@ -983,6 +1036,7 @@ impl SyncEngine {
             server_only,
             main_ops,
             size,
+            hashed,
             ..
         } = m;
         for o in main_ops.iter_mut() {
@@ -1013,6 +1067,15 @@ impl SyncEngine {
                             server_only.remove(key);
                         }
                     }
+                    if let Some(h) = hashed.as_mut() {
+                        if !h.put(key, v) {
+                            if !server_only.contains(key) {
+                                server_only.insert(Words::new(key));
+                                full += 1;
+                            }
+                            continue;
+                        }
+                    }
                     for o in main_ops.iter_mut() {
                         o.entry(present, key, HIT, v);
                     }
@@ -1030,6 +1093,9 @@ impl SyncEngine {
                     if on_main.remove(key).is_none() {
                         continue;
                     }
+                    if let Some(h) = hashed.as_mut() {
+                        h.delete(key);
+                    }
                     for o in main_ops.iter_mut() {
                         o.delete(key);
                     }
@@ -1039,6 +1105,9 @@ impl SyncEngine {
         self.stats.table_full += full;
         for o in m.main_ops.iter() {
             send_exact(&self.policy, &mut self.stats, cp, &o.batch())?;
+        }
+        if let Some(h) = m.hashed.as_mut() {
+            h.flush(&self.policy, &mut self.stats, cp)?;
         }
         Ok(())
     }
@@ -1359,6 +1428,7 @@ impl SyncEngine {
                 server_only,
                 main_ops,
                 wb_ops,
+                hashed,
                 ..
             } = m;
             if staged.is_empty() {
@@ -1380,13 +1450,19 @@ impl SyncEngine {
                         match on_main.entry(Words::new(k)) {
                             Entry::Occupied(mut e) => {
                                 if !same_words(e.get(), v) {
+                                    if let Some(h) = hashed.as_mut() {
+                                        // The key keeps its slot: a cell rewrite.
+                                        h.put(k, v);
+                                    }
                                     for o in main_ops.iter_mut() {
                                         o.entry(true, k, HIT, v);
                                     }
                                     e.get_mut().set(v);
                                 }
                             }
-                            Entry::Vacant(e) if !room => {
+                            Entry::Vacant(e)
+                                if !room || hashed.as_mut().is_some_and(|h| !h.put(k, v)) =>
+                            {
                                 if server_only.insert(e.into_key()) {
                                     full += 1;
                                 }
@@ -1401,6 +1477,9 @@ impl SyncEngine {
                     }
                     None => {
                         if on_main.remove(k).is_some() {
+                            if let Some(h) = hashed.as_mut() {
+                                h.delete(k);
+                            }
                             for o in main_ops.iter_mut() {
                                 o.delete(k);
                             }
@@ -1411,6 +1490,9 @@ impl SyncEngine {
             staged.clear();
             for o in main_ops.iter() {
                 send_exact(&self.policy, &mut self.stats, cp, &o.batch())?;
+            }
+            if let Some(h) = hashed.as_mut() {
+                h.flush(&self.policy, &mut self.stats, cp)?;
             }
         }
         self.stats.table_full += full;

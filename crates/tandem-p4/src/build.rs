@@ -185,3 +185,8 @@ pub fn out_arg(func: &Expr) -> Option<usize> {
         _ => None,
     }
 }
+
+/// `{ stmts }` as one statement.
+pub fn block_stmt(stmts: Vec<Stmt>) -> Stmt {
+    st(StmtKind::Block(block(stmts)))
+}

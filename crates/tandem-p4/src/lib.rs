@@ -134,6 +134,9 @@ pub struct P4Options {
     /// smaller switch table keeps the entries that do not fit on the server only; the
     /// runtime sends the packets that need them through the server (correct, slower).
     pub max_table_size: Option<u64>,
+    /// Maps held in hash-indexed registers with a collision table instead of an exact
+    /// table, with how to size them (`lower::hashed`, docs/hashed-storage.md).
+    pub hashed: std::collections::BTreeMap<String, tandem_partition::hashed::HashedSpec>,
 }
 
 impl Default for P4Options {
@@ -145,6 +148,7 @@ impl Default for P4Options {
             reuse_metadata: true,
             inline_values: true,
             max_table_size: None,
+            hashed: std::collections::BTreeMap::new(),
         }
     }
 }

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The `manifest.json` format version.
-pub const MANIFEST_VERSION: u32 = 4;
+pub const MANIFEST_VERSION: u32 = 5;
 
 /// P4Runtime id prefixes (`p4/config/v1/p4types.proto`, `P4Ids.Prefix`).
 pub const PREFIX_ACTION: u32 = 0x01;
@@ -70,6 +70,9 @@ pub enum TableRole {
     /// The write-back table of a replicated map (atomic update, Gallium §4.3.3): consulted
     /// before the main table while the visibility flag is set.
     WriteBack,
+    /// The collision table of a map in hash-indexed registers: the full key → the way and
+    /// slot the server chose for it (`StateMap::hashed`).
+    Collision,
 }
 
 /// A match-action table.
@@ -156,6 +159,33 @@ pub struct StateMap {
     /// A partial map: the switch table holds a hot subset of the entries; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partial: Option<PartialMap>,
+    /// A map in hash-indexed registers instead of a main table; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hashed: Option<HashedMap>,
+}
+
+/// How the switch holds a map in hash-indexed registers (`tandem_partition::hashed`,
+/// docs/hashed-storage.md): way `w`'s candidate slot is the low bits of `crc32` over the
+/// key's bytes (each field big-endian at its width rounded up to bytes) rotated left by
+/// `w * ceil(len / ways)` bytes; the fingerprint is the top `fingerprint_bits` of `crc32`
+/// over the bytes reversed (0 replaced by 1). A cell holds `fingerprint ++ value` (the value
+/// fields packed first-highest), 0 when empty.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HashedMap {
+    /// Register arrays, read in order.
+    pub ways: u32,
+    /// Cells per register array (a power of two).
+    pub slots_per_way: u64,
+    /// Fingerprint bits.
+    pub fingerprint_bits: u32,
+    /// Bits of a register cell.
+    pub cell_bits: u32,
+    /// The register array of each way.
+    pub registers: Vec<String>,
+    /// The collision table (`TableRole::Collision`).
+    pub collision_table: String,
+    /// Its entries.
+    pub collision_entries: u64,
 }
 
 /// How the switch holds a partial map (the plan's `states[].partial`).

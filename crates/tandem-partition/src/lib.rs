@@ -51,6 +51,7 @@ pub mod by_line;
 pub mod compress;
 mod evaluate;
 mod explain;
+pub mod hashed;
 pub mod html;
 pub mod labels;
 pub mod ops;

@@ -36,6 +36,8 @@ pub struct Args {
     pub partial: super::partition::PartialArgs,
     #[command(flatten)]
     pub promote: super::run::PromoteArgs,
+    #[command(flatten)]
+    pub layout: super::partition::LayoutArgs,
     /// Do not copy join tails (see `tandem partition --help`).
     #[arg(long)]
     pub no_split_joins: bool,
@@ -99,6 +101,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &P4Options {
             arch,
             max_table_size: args.max_table_size,
+            hashed: args.layout.parse()?,
             ..P4Options::default()
         },
         Some(NfSource::new(args.nf.clone(), args.config.clone())),

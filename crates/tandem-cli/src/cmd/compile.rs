@@ -56,6 +56,8 @@ pub struct Args {
     pub max_table_size: Option<u64>,
     #[command(flatten)]
     pub partial: super::partition::PartialArgs,
+    #[command(flatten)]
+    pub layout: super::partition::LayoutArgs,
     /// The NF's configuration (default: the `.toml` next to the source, if any); `tandem
     /// run` runs `configure()` with it.
     #[arg(long, value_name = "FILE")]
@@ -103,6 +105,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             reuse_metadata: !args.no_metadata_reuse,
             inline_values: !args.no_inline,
             max_table_size: args.max_table_size,
+            hashed: args.layout.parse()?,
         },
     )
     .with_context(|| format!("generating P4 for {}", args.nf.display()))?;

@@ -2,6 +2,7 @@
 pub mod bench;
 pub mod bench_cluster;
 pub mod bench_partial;
+pub mod capacity;
 pub mod check;
 pub mod compile;
 pub mod fuzz;

@@ -83,6 +83,50 @@ impl PartialArgs {
     }
 }
 
+/// Per-map storage on the switch (`tandem_partition::hashed`, docs/hashed-storage.md).
+#[derive(clap::Args, Clone, Debug, Default)]
+pub struct LayoutArgs {
+    /// Hold map MAP in hash-indexed registers with a collision table instead of an exact
+    /// table (`MAP=hashed`, optionally sized: `MAP=hashed:ways=4,slots=1024,fp=8,col=64`), or
+    /// keep the exact table (`MAP=exact`, the default); repeatable. A derived class map is
+    /// named `<map>__class`.
+    #[arg(long = "state-layout", value_name = "MAP=hashed[:SPEC]|exact")]
+    pub state_layout: Vec<String>,
+}
+
+impl LayoutArgs {
+    /// Map name → how to hold it hashed (maps left exact are absent).
+    pub fn parse(
+        &self,
+    ) -> anyhow::Result<std::collections::BTreeMap<String, tandem_partition::hashed::HashedSpec>>
+    {
+        let mut out = std::collections::BTreeMap::new();
+        for item in &self.state_layout {
+            let (map, how) = item.split_once('=').ok_or_else(|| {
+                anyhow::anyhow!("--state-layout {item}: give MAP=hashed[:SPEC] or MAP=exact")
+            })?;
+            if map.is_empty() {
+                anyhow::bail!("--state-layout {item}: give a map name");
+            }
+            let (kind, spec) = how.split_once(':').unwrap_or((how, ""));
+            match kind {
+                "exact" if spec.is_empty() => {
+                    out.remove(map);
+                }
+                "hashed" => {
+                    let spec = tandem_partition::hashed::HashedSpec::parse(spec)
+                        .map_err(|e| anyhow::anyhow!("--state-layout {item}: {e}"))?;
+                    out.insert(map.to_string(), spec);
+                }
+                _ => anyhow::bail!(
+                    "--state-layout {item}: `{how}` is not `hashed`, `hashed:SPEC` or `exact`"
+                ),
+            }
+        }
+        Ok(out)
+    }
+}
+
 /// A built-in profile by name, or a profile file.
 pub fn load_profile(target: &str) -> anyhow::Result<TargetProfile> {
     let is_file = target.ends_with(".toml") || target.contains('/') || Path::new(target).exists();

@@ -201,6 +201,18 @@ pub fn print_stats(s: &RunStats) {
             y.table_full, y.server_only
         );
     }
+    if let Some(h) = &y.hashed {
+        println!(
+            "  hashed registers  {:>10}  keys in register cells, {} through the collision table",
+            h.keys, h.collisions
+        );
+    }
+    if let Some(h) = &y.hashed {
+        println!(
+            "  hashed registers  {:>10}  keys in register cells, {} through the collision table",
+            h.keys, h.collisions
+        );
+    }
     println!(
         "  server time       {:>10.3} ms  (server partition + synchronisation)",
         s.server_ns as f64 / 1e6

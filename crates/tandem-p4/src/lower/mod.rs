@@ -31,6 +31,7 @@
 //!   registers, the visibility flag; each object's manifest entry;
 //! - [`inst`]: the partitions' structured walks and each instruction as P4 statements and
 //!   expressions;
+//! - [`hashed`]: a map in hash-indexed registers with a collision table (CoFilter §III-C);
 //! - [`meter`]: meter states to meter arrays and `meter.execute` to `execute_meter`
 //!   (v1model) or `Meter.execute` (TNA);
 //! - [`transfer`]: the transfer header — its manifest layout, packing and unpacking;
@@ -40,6 +41,7 @@
 //! - [`program`]: the whole program in the architecture's shell (`V1Switch` or TNA's
 //!   `Pipeline`/`Switch`).
 
+mod hashed;
 mod headers;
 mod ingress;
 mod inst;
@@ -74,6 +76,8 @@ struct LookupTable {
     write_back: Option<String>,
     /// The count-min sketch counting the lookup (partial maps).
     sketch: Option<sketch::Sketch>,
+    /// The map is held in hash-indexed registers: `table` names the lookup's prefix.
+    hashed: Option<hashed::HashedLookup>,
 }
 
 struct Gen<'v, 'a> {

@@ -33,6 +33,21 @@ impl Gen<'_, '_> {
         let plan = self.view.plan;
         let module = self.view.module;
         let mut any_write_back = false;
+        if let Some(unknown) = self
+            .opts
+            .hashed
+            .keys()
+            .find(|m| !plan.states.iter().any(|s| &s.name == *m))
+        {
+            return Err(P4Error::BadPlan(format!(
+                "hashed `{unknown}`: the NF has no such map (the maps: {})",
+                plan.states
+                    .iter()
+                    .map(|s| s.name.as_str())
+                    .collect::<Vec<_>>()
+                    .join(", ")
+            )));
+        }
         for sp_ in &plan.states {
             let sid = module
                 .state_by_name(&sp_.name)
@@ -53,6 +68,7 @@ impl Gen<'_, '_> {
                 registers: Vec::new(),
                 meters: Vec::new(),
                 partial: None,
+                hashed: None,
             };
             if sp_.placement == Placement::Server || sp_.switch_accesses.is_empty() {
                 self.manifest.states.push(entry);
@@ -126,25 +142,51 @@ impl Gen<'_, '_> {
             for (kname, f) in keys.iter().zip(&key.fields) {
                 self.meta_field(kname, layout_bits(f.ty));
             }
-            self.add_table(
-                &tname,
-                &sp_.name,
-                stmt,
-                &keys,
-                key,
-                value,
-                match &sp_.partial {
-                    Some(p) => p.switch_entries.clamp(1, capacity.max(1)),
-                    None => self
-                        .opts
-                        .max_table_size
-                        .map_or(capacity, |m| m.clamp(1, capacity.max(1))),
-                },
-                timeout,
-                &results,
-                manifest::TableRole::Main,
-            )?;
-            entry.tables.push(format!("{INGRESS}.{tname}"));
+            let hashed = match self.opts.hashed.get(&sp_.name) {
+                Some(spec) => {
+                    let layout = &spec
+                        .layout(
+                            key.fields.iter().map(|f| f.ty.bits()).collect(),
+                            value.fields.iter().map(|f| f.ty.bits()).sum(),
+                            capacity,
+                        )
+                        .map_err(|e| P4Error::BadPlan(format!("`{}`: {e}", sp_.name)))?;
+                    // An expiring map's registers do not age: the server's erases clear
+                    // them (docs/runtime.md: the switch's copy is not aged here either).
+                    if many || sp_.partial.is_some() {
+                        return Err(P4Error::BadPlan(format!(
+                            "hashed `{}`: only a map looked up once on the switch, and not \
+                             partial, can be held in hash-indexed registers",
+                            sp_.name
+                        )));
+                    }
+                    Some(self.declare_hashed(
+                        &tname, &sp_.name, stmt, &keys, key, value, layout, entry,
+                    )?)
+                }
+                None => None,
+            };
+            if hashed.is_none() {
+                self.add_table(
+                    &tname,
+                    &sp_.name,
+                    stmt,
+                    &keys,
+                    key,
+                    value,
+                    match &sp_.partial {
+                        Some(p) => p.switch_entries.clamp(1, capacity.max(1)),
+                        None => self
+                            .opts
+                            .max_table_size
+                            .map_or(capacity, |m| m.clamp(1, capacity.max(1))),
+                    },
+                    timeout,
+                    &results,
+                    manifest::TableRole::Main,
+                )?;
+                entry.tables.push(format!("{INGRESS}.{tname}"));
+            }
             let wb = if write_back {
                 any_write_back = true;
                 let wname = format!("{tname}_wb");
@@ -177,6 +219,7 @@ impl Gen<'_, '_> {
                     keys,
                     write_back: wb,
                     sketch,
+                    hashed,
                 },
             );
         }
@@ -482,6 +525,7 @@ impl Gen<'_, '_> {
                     );
                 };
                 let (table, keys, wb) = (lt.table.clone(), lt.keys.clone(), lt.write_back.clone());
+                let hashed = lt.hashed.is_some();
                 for (k, &v) in keys.iter().zip(key) {
                     let rhs = self.val(v);
                     out.push(assign(meta(k), rhs));
@@ -493,7 +537,20 @@ impl Gen<'_, '_> {
                     }
                     self.lookups.insert(inst, lt);
                 }
-                let apply_main = call_stmt(method(name(&table), "apply", vec![]));
+                let apply_main = if hashed {
+                    let mut stmts = Vec::new();
+                    if let Some(lt) = self.lookups.remove(&inst) {
+                        if let (Some(h), Some((&hit, fields))) =
+                            (&lt.hashed, data.results.split_first())
+                        {
+                            self.hashed_lookup(&table, &keys, h, hit, fields, &mut stmts);
+                        }
+                        self.lookups.insert(inst, lt);
+                    }
+                    block_stmt(stmts)
+                } else {
+                    call_stmt(method(name(&table), "apply", vec![]))
+                };
                 match wb {
                     None => out.push(apply_main),
                     Some(wb) => {

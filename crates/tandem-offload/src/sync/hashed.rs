@@ -1,0 +1,193 @@
+//! The switch's copy of a map held in hash-indexed registers (manifest `states[].hashed`,
+//! docs/hashed-storage.md): where the engine would write a main-table entry it asks the
+//! server's slot allocator (`tandem_partition::hashed::SlotAllocator`) for the key's slot and
+//! writes the slot's cell (`fingerprint ++ value`), plus a collision-table entry when the key
+//! sits away from its candidates; an erase clears the cell and removes the entry. A key with
+//! no room stays server-only, as a key refused by a full table does.
+//!
+//! ```text
+//! before (exact main table):   insert conns[k] = v   → table write `conns: k → conns_hit(v)`
+//! after (hashed):              insert conns[k] = v   → slot = allocator.insert(k)
+//!                                                      register write conns_w{way}[slot] = fp(k) ++ v
+//!                                                      (collision) table write `conns_col: k → alt(way, slot)`
+//! ```
+//!
+//! These writes happen where main-table writes happen: at install and when the engine retires
+//! a batch, while the write-back table (an exact table in front of the registers) still shows
+//! the batch, so packets never see a half-written key.
+
+use tandem_ir::MapMatch;
+use tandem_p4::manifest::HashedMap;
+use tandem_partition::hashed::{HashedLayout, KeyCheck, Slot, SlotAllocator};
+
+use super::{send_exact, send_register, OpBuf, SyncStats, HIT};
+use crate::control::{ControlFailure, ControlPlane, RetryPolicy};
+use crate::OffloadError;
+
+/// One hashed map's registers, collision table and allocator.
+#[derive(Debug)]
+pub(super) struct HashedSync {
+    alloc: SlotAllocator,
+    registers: Vec<String>,
+    value_bits: Vec<u32>,
+    /// Cell writes queued: (way, slot, cell).
+    cells: Vec<(u32, u64, u64)>,
+    col: OpBuf,
+}
+
+impl HashedSync {
+    /// From the manifest's description; `key_bits`/`value_bits` from the map's layouts.
+    pub(super) fn new(
+        name: &str,
+        h: &HashedMap,
+        collision_action: String,
+        key_bits: Vec<u32>,
+        value_bits: Vec<u32>,
+    ) -> Result<HashedSync, OffloadError> {
+        let bad = |m: String| OffloadError::Manifest(format!("hashed `{name}`: {m}"));
+        if h.registers.len() != h.ways as usize {
+            return Err(bad(format!(
+                "{} registers for {} ways",
+                h.registers.len(),
+                h.ways
+            )));
+        }
+        let vw: u32 = value_bits.iter().sum();
+        if h.fingerprint_bits + vw > h.cell_bits || h.cell_bits > 64 {
+            return Err(bad(format!(
+                "a {}-bit fingerprint and {vw} value bits in a {}-bit cell",
+                h.fingerprint_bits, h.cell_bits
+            )));
+        }
+        let layout = HashedLayout::new(
+            h.ways,
+            h.slots_per_way,
+            KeyCheck::Fingerprint(h.fingerprint_bits),
+            key_bits,
+            vw,
+            h.collision_entries,
+        )
+        .map_err(|e| bad(e.to_string()))?;
+        Ok(HashedSync {
+            alloc: SlotAllocator::new(layout),
+            registers: h.registers.clone(),
+            value_bits,
+            cells: Vec::new(),
+            col: OpBuf::new(&h.collision_table, vec![collision_action], MapMatch::Exact),
+        })
+    }
+
+    /// The allocator's counts (keys without room are not kept, so `on_server` is 0).
+    pub(super) fn stats(&self) -> tandem_partition::hashed::AllocatorStats {
+        self.alloc.stats()
+    }
+
+    /// The collision table.
+    pub(super) fn collision_table(&self) -> &str {
+        &self.col.table[0]
+    }
+
+    fn cell(&self, key: &[u64], value: &[u64]) -> u64 {
+        let mut c = match self.alloc.layout().fingerprint(key) {
+            Ok(Some(f)) => f,
+            _ => 0,
+        };
+        for (&v, &b) in value.iter().zip(&self.value_bits) {
+            let mask = if b >= 64 { u64::MAX } else { (1u64 << b) - 1 };
+            c = (c << b) | (v & mask);
+        }
+        c
+    }
+
+    /// Queues the writes that make the switch show `key` → `value`; `false` when the key has
+    /// no room (it stays on the server).
+    pub(super) fn put(&mut self, key: &[u64], value: &[u64]) -> bool {
+        let known = self.alloc.get(key);
+        let slot = match known {
+            Some(s) => s,
+            None => match self.alloc.insert(key) {
+                Ok(s) => s,
+                Err(_) => return false,
+            },
+        };
+        let Some((way, index)) = slot.at() else {
+            // No room: forget it, so a later write of the key tries again.
+            let _ = self.alloc.remove(key);
+            return false;
+        };
+        let cell = self.cell(key, value);
+        self.cells.push((way, index, cell));
+        if known.is_none() {
+            if let Slot::Collision { way, slot } = slot {
+                self.col.entry(false, key, HIT, &[u64::from(way), slot]);
+            }
+        }
+        true
+    }
+
+    /// Queues the writes that erase `key` from the switch.
+    pub(super) fn delete(&mut self, key: &[u64]) {
+        if let Ok(Some(slot)) = self.alloc.remove(key) {
+            if let Some((way, index)) = slot.at() {
+                self.cells.push((way, index, 0));
+            }
+            if matches!(slot, Slot::Collision { .. }) {
+                self.col.delete(key);
+            }
+        }
+    }
+
+    /// Sends the queued writes: the cells, then the collision table's entries (one request).
+    pub(super) fn flush(
+        &mut self,
+        policy: &RetryPolicy,
+        stats: &mut SyncStats,
+        cp: &mut dyn ControlPlane,
+    ) -> Result<(), ControlFailure> {
+        for &(way, index, cell) in &self.cells {
+            send_register(
+                policy,
+                stats,
+                cp,
+                &self.registers[way as usize],
+                index as u32,
+                cell,
+            )?;
+            stats.register_writes += 1;
+        }
+        self.cells.clear();
+        send_exact(policy, stats, cp, &self.col.batch())?;
+        self.col.clear();
+        Ok(())
+    }
+
+    /// Clears every occupied cell and forgets every key (a resync; the collision table is
+    /// cleared with the other tables).
+    pub(super) fn reset(
+        &mut self,
+        policy: &RetryPolicy,
+        stats: &mut SyncStats,
+        cp: &mut dyn ControlPlane,
+    ) -> Result<(), ControlFailure> {
+        let occupied: Vec<(u32, u64)> = self.alloc.occupied().collect();
+        self.cells.clear();
+        self.col.clear();
+        for (way, index) in occupied {
+            self.cells.push((way, index, 0));
+        }
+        self.alloc = SlotAllocator::new(self.alloc.layout().clone());
+        let cells = std::mem::take(&mut self.cells);
+        for (way, index, cell) in cells {
+            send_register(
+                policy,
+                stats,
+                cp,
+                &self.registers[way as usize],
+                index as u32,
+                cell,
+            )?;
+            stats.register_writes += 1;
+        }
+        Ok(())
+    }
+}

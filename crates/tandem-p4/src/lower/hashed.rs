@@ -1,0 +1,384 @@
+//! A map in hash-indexed registers (`tandem_partition::hashed`, CoFilter §III-C,
+//! docs/hashed-storage.md): instead of an exact table, one register array per way holding
+//! `fingerprint ++ value` per slot, and a collision table (exact on the key → way and slot)
+//! before them. Chosen per map by [`crate::P4Options::hashed`]; the lookup's results (hit flag
+//! and value fields) are what the table's hit and miss actions would set.
+//!
+//! ```text
+//! before: v4:i1, v5:i8 = map.find m(v1, v2)            (`m` on the switch)
+//!         m.apply();                                    // table m { key = { meta.m_a: exact;
+//!                                                       //   meta.m_b: exact; } ... }
+//! after (v1model, 2 ways, 8-bit fingerprint; TNA: a `Hash` instance per hash, `read(i)`):
+//!   hash(meta.m_h0, HashAlgorithm.crc32, 32w0, { meta.m_a[31:24], ..., meta.m_b[7:0] }, 64w4294967296);
+//!   hash(meta.m_h1, HashAlgorithm.crc32, 32w0, { ...the same bytes rotated... }, 64w4294967296);
+//!   hash(meta.m_hf, HashAlgorithm.crc32, 32w0, { ...the bytes reversed... }, 64w4294967296);
+//!   meta.m_fp = meta.m_hf[31:24]; if (meta.m_fp == 8w0) { meta.m_fp = 8w1; }
+//!   meta.v4 = 1w0; meta.v5 = 8w0; meta.m_alt = 1w0;
+//!   m_col.apply();                                      // m_alt(way, slot) sets m_alt/m_way/m_slot
+//!   meta.m_i = meta.m_alt == 1w1 ? meta.m_slot : (bit<32>)meta.m_h0[9:0];
+//!   if (meta.m_alt == 1w0 || meta.m_way == 8w0) {
+//!       m_w0.read(meta.m_c, meta.m_i);
+//!       if (meta.m_c[15:8] == meta.m_fp) { meta.v4 = 1w1; meta.v5 = meta.m_c[7:0]; } }
+//!   if (meta.v4 == 1w0 && (meta.m_alt == 1w0 || meta.m_way == 8w1)) { ...way 1... }
+//! ```
+//!
+//! A key the collision table names is read only at its alternative slot; otherwise the ways
+//! are read in order and the first slot whose fingerprint matches is the hit — exactly
+//! `tandem_partition::hashed::SwitchModel::lookup`, which the runtime's allocator keeps
+//! correct for every key it holds.
+
+use tandem_ir::Value;
+use tandem_p4_syntax::{BinOp, DeclKind, Direction, Expr, ExprKind, Stmt, Table as P4Table, Type};
+use tandem_partition::hashed::{HashedLayout, KeyCheck};
+
+use super::{meta, Gen, INGRESS};
+use crate::build::*;
+use crate::manifest;
+use crate::P4Error;
+
+/// How one lookup reads a hashed map.
+pub(super) struct HashedLookup {
+    pub layout: HashedLayout,
+    /// The register array of each way.
+    pub registers: Vec<String>,
+    /// The collision table.
+    pub collision: String,
+    /// Fingerprint bits.
+    pub fp_bits: u32,
+    /// Widths of the value fields, in layout order (packed first-highest below the
+    /// fingerprint).
+    pub value_bits: Vec<u32>,
+}
+
+impl HashedLookup {
+    fn value_width(&self) -> u32 {
+        self.value_bits.iter().sum()
+    }
+}
+
+impl Gen<'_, '_> {
+    /// Declares the registers and the collision table of map `state`'s lookup `tname` (key
+    /// metadata `keys`), with its manifest entries.
+    #[allow(clippy::too_many_arguments)]
+    pub(super) fn declare_hashed(
+        &mut self,
+        tname: &str,
+        state: &str,
+        stmt: u32,
+        keys: &[String],
+        key: &tandem_ir::Layout,
+        value: &tandem_ir::Layout,
+        layout: &HashedLayout,
+        entry: &mut manifest::StateMap,
+    ) -> Result<HashedLookup, P4Error> {
+        let key_bits: Vec<u32> = key.fields.iter().map(|f| f.ty.bits()).collect();
+        if key_bits != layout.key_bits {
+            return Err(P4Error::BadPlan(format!(
+                "hashed `{state}`: the layout's key fields {:?} are not the map's {key_bits:?}",
+                layout.key_bits
+            )));
+        }
+        let value_bits: Vec<u32> = value.fields.iter().map(|f| f.ty.bits()).collect();
+        let vw: u32 = value_bits.iter().sum();
+        let KeyCheck::Fingerprint(fp_bits) = layout.check else {
+            return Err(P4Error::BadPlan(format!(
+                "hashed `{state}`: only a fingerprint check is lowered to P4 so far"
+            )));
+        };
+        if fp_bits + vw > 32 {
+            return Err(P4Error::BadPlan(format!(
+                "hashed `{state}`: a {fp_bits}-bit fingerprint and {vw} value bits do not fit \
+                 a 32-bit register cell"
+            )));
+        }
+        let cell_bits = match fp_bits + vw {
+            0..=8 => 8,
+            9..=16 => 16,
+            _ => 32,
+        };
+        let mut registers = Vec::new();
+        for w in 0..layout.ways {
+            let r = self.add_register(
+                &format!("{tname}_w{w}"),
+                state,
+                Some(format!("way{w}")),
+                cell_bits,
+                layout.slots_per_way,
+            );
+            entry.registers.push(format!("{INGRESS}.{r}"));
+            registers.push(r);
+            self.meta_field(&format!("{tname}_h{w}"), 32);
+        }
+        for (n, b) in [
+            ("hf", 32),
+            ("fp", fp_bits),
+            ("alt", 1),
+            ("way", 8),
+            ("slot", 32),
+            ("i", 32),
+            ("c", cell_bits),
+        ] {
+            self.meta_field(&format!("{tname}_{n}"), b);
+        }
+        let collision = format!("{tname}_col");
+        self.declare_collision_table(&collision, tname, state, stmt, keys, key, layout)?;
+        let lookup = HashedLookup {
+            layout: layout.clone(),
+            registers: registers.clone(),
+            collision: collision.clone(),
+            fp_bits,
+            value_bits,
+        };
+        entry.hashed = Some(manifest::HashedMap {
+            ways: layout.ways,
+            slots_per_way: layout.slots_per_way,
+            fingerprint_bits: fp_bits,
+            cell_bits,
+            registers: registers.iter().map(|r| format!("{INGRESS}.{r}")).collect(),
+            collision_table: format!("{INGRESS}.{collision}"),
+            collision_entries: layout.collision_entries,
+        });
+        Ok(lookup)
+    }
+
+    #[allow(clippy::too_many_arguments)]
+    fn declare_collision_table(
+        &mut self,
+        cname: &str,
+        tname: &str,
+        state: &str,
+        stmt: u32,
+        keys: &[String],
+        key: &tandem_ir::Layout,
+        layout: &HashedLayout,
+    ) -> Result<(), P4Error> {
+        let alt_name = format!("{cname}_alt");
+        let none_name = format!("{cname}_none");
+        self.locals.push(decl(DeclKind::Action {
+            name: alt_name.clone(),
+            params: vec![
+                param(Direction::None, Type::Bit(8), "way"),
+                param(Direction::None, Type::Bit(32), "slot"),
+            ],
+            body: block(vec![
+                assign(meta(&format!("{tname}_alt")), lit(1, 1)),
+                assign(meta(&format!("{tname}_way")), name("way")),
+                assign(meta(&format!("{tname}_slot")), name("slot")),
+            ]),
+        }));
+        self.locals.push(decl(DeclKind::Action {
+            name: none_name.clone(),
+            params: Vec::new(),
+            body: block(vec![assign(meta(&format!("{tname}_alt")), lit(0, 1))]),
+        }));
+        let hit_action = manifest::Action {
+            id: self.action_id(),
+            name: format!("{INGRESS}.{alt_name}"),
+            params: vec![
+                manifest::ActionParam {
+                    id: 1,
+                    name: "way".into(),
+                    field: "way".into(),
+                    bits: 8,
+                },
+                manifest::ActionParam {
+                    id: 2,
+                    name: "slot".into(),
+                    field: "slot".into(),
+                    bits: 32,
+                },
+            ],
+        };
+        let default_action = manifest::Action {
+            id: self.action_id(),
+            name: format!("{INGRESS}.{none_name}"),
+            params: Vec::new(),
+        };
+        let mut p4keys = Vec::new();
+        let mut mkeys = Vec::new();
+        for (i, (k, f)) in keys.iter().zip(&key.fields).enumerate() {
+            p4keys.push(tandem_p4_syntax::KeyElement {
+                expr: meta(k),
+                match_kind: "exact".into(),
+                annotations: Vec::new(),
+            });
+            mkeys.push(manifest::KeyField {
+                id: i as u32 + 1,
+                name: format!("meta.{k}"),
+                field: f.name.clone(),
+                bits: f.ty.bits(),
+                match_kind: "exact".into(),
+            });
+        }
+        let mut none_ref = action_ref(&none_name);
+        none_ref.args = Some(Vec::new());
+        let size = layout.collision_entries.max(1);
+        self.locals.push(decl(DeclKind::Table(P4Table {
+            name: cname.into(),
+            keys: p4keys,
+            actions: vec![action_ref(&alt_name), action_ref(&none_name)],
+            default_action: Some((none_ref, false)),
+            const_default: false,
+            entries: Vec::new(),
+            size: Some(int(size)),
+            other: Vec::new(),
+            const_entries: false,
+        })));
+        self.next_table += 1;
+        self.manifest.tables.push(manifest::Table {
+            id: manifest::object_id(manifest::PREFIX_TABLE, self.next_table),
+            name: format!("{INGRESS}.{cname}"),
+            state: state.into(),
+            role: manifest::TableRole::Collision,
+            statement: stmt,
+            keys: mkeys,
+            hit_action,
+            delete_action: None,
+            default_action,
+            size,
+            idle_timeout_ns: None,
+        });
+        Ok(())
+    }
+
+    /// One hash of the key bytes (`bytes`, already in order) into `dst`.
+    fn hashed_crc32(&mut self, unit: &str, dst: Expr, bytes: Vec<Expr>) -> Stmt {
+        let data = e(ExprKind::List(bytes));
+        if self.tna() {
+            self.locals.push(decl(DeclKind::Instantiation {
+                ty: Type::Named {
+                    name: "Hash".into(),
+                    args: vec![Type::Bit(32)],
+                },
+                args: vec![member(name("HashAlgorithm_t"), "CRC32")],
+                name: unit.into(),
+            }));
+            assign(dst, method(name(unit), "get", vec![data]))
+        } else {
+            call_stmt(call(
+                name("hash"),
+                vec![
+                    dst,
+                    member(name("HashAlgorithm"), "crc32"),
+                    lit(0, 32),
+                    data,
+                    lit(1u64 << 32, 64),
+                ],
+            ))
+        }
+    }
+
+    /// The key's bytes as the hash sees them (each field big-endian at its width rounded up
+    /// to whole bytes): 8-bit slices of the key metadata (a field of another width is first
+    /// copied into a whole-byte metadata field).
+    fn hashed_key_bytes(
+        &mut self,
+        tname: &str,
+        keys: &[String],
+        bits: &[u32],
+        out: &mut Vec<Stmt>,
+    ) -> Vec<Expr> {
+        let mut bytes = Vec::new();
+        for (j, (k, &b)) in keys.iter().zip(bits).enumerate() {
+            let n = b.div_ceil(8);
+            let src = if b % 8 == 0 {
+                meta(k)
+            } else {
+                let wide = format!("{tname}_kb{j}");
+                let d = self.meta_field(&wide, 8 * n);
+                out.push(assign(d.clone(), cast(8 * n, meta(k))));
+                d
+            };
+            for i in (0..n).rev() {
+                bytes.push(if n == 1 {
+                    src.clone()
+                } else {
+                    slice(src.clone(), 8 * i + 7, 8 * i)
+                });
+            }
+        }
+        bytes
+    }
+
+    /// The lookup: hashes, fingerprint, collision table, then the ways in order. `hit` and
+    /// `fields` are the lookup's results.
+    pub(super) fn hashed_lookup(
+        &mut self,
+        tname: &str,
+        keys: &[String],
+        h: &HashedLookup,
+        hit: Value,
+        fields: &[Value],
+        out: &mut Vec<Stmt>,
+    ) {
+        let m = |s: &str| meta(&format!("{tname}_{s}"));
+        let bytes = self.hashed_key_bytes(tname, keys, &h.layout.key_bits, out);
+        for w in 0..h.layout.ways {
+            let mut b = bytes.clone();
+            b.rotate_left(h.layout.rotation(w));
+            let s = self.hashed_crc32(&format!("{tname}_hash{w}"), m(&format!("h{w}")), b);
+            out.push(s);
+        }
+        let mut rev = bytes;
+        rev.reverse();
+        let s = self.hashed_crc32(&format!("{tname}_hashf"), m("hf"), rev);
+        out.push(s);
+        let f = h.fp_bits;
+        out.push(assign(m("fp"), slice(m("hf"), 31, 32 - f)));
+        out.push(if_stmt(
+            bin(BinOp::Eq, m("fp"), lit(0, f)),
+            vec![assign(m("fp"), lit(1, f))],
+            Vec::new(),
+        ));
+        let hit_dst = self.dst(hit);
+        out.push(assign(hit_dst.clone(), lit(0, 1)));
+        for &r in fields {
+            let b = self.bits(r);
+            let d = self.dst(r);
+            out.push(assign(d, lit(0, b)));
+        }
+        out.push(assign(m("alt"), lit(0, 1)));
+        out.push(call_stmt(method(name(&h.collision), "apply", vec![])));
+        let index_bits = h.layout.slots_per_way.trailing_zeros();
+        let vw = h.value_width();
+        for (w, reg) in h.registers.iter().enumerate() {
+            let home = if index_bits == 0 {
+                lit(0, 32)
+            } else if index_bits >= 32 {
+                m(&format!("h{w}"))
+            } else {
+                cast(32, slice(m(&format!("h{w}")), index_bits - 1, 0))
+            };
+            let alt = bin(BinOp::Eq, m("alt"), lit(1, 1));
+            out.push(assign(m("i"), ternary(alt, m("slot"), home)));
+            let mut body = vec![self.reg_read(reg, m("c"), m("i"))];
+            let mut on_hit = vec![assign(hit_dst.clone(), lit(1, 1))];
+            let mut lo = vw;
+            for (&r, &b) in fields.iter().zip(&h.value_bits) {
+                lo -= b;
+                let d = self.dst(r);
+                on_hit.push(assign(d, slice(m("c"), lo + b - 1, lo)));
+            }
+            body.push(if_stmt(
+                bin(BinOp::Eq, slice(m("c"), vw + f - 1, vw), m("fp")),
+                on_hit,
+                Vec::new(),
+            ));
+            let this_way = bin(
+                BinOp::Or,
+                bin(BinOp::Eq, m("alt"), lit(0, 1)),
+                bin(BinOp::Eq, m("way"), lit(w as u64, 8)),
+            );
+            let cond = if w == 0 {
+                this_way
+            } else {
+                bin(
+                    BinOp::And,
+                    bin(BinOp::Eq, hit_dst.clone(), lit(0, 1)),
+                    this_way,
+                )
+            };
+            out.push(if_stmt(cond, body, Vec::new()));
+        }
+    }
+}

@@ -1,0 +1,796 @@
+//! Hash-indexed register storage for a map (CoFilter §III-C, Fig. 4 and 6): the storage
+//! model and the server's slot allocator.
+//!
+//! An exact-match table spends SRAM on every key it holds. A map stored *hashed* keeps each
+//! entry in register arrays instead, at a slot chosen by a hash of the key, with a check
+//! word (the full key, or a fingerprint of it) beside the value so that a different key in
+//! the slot is never taken for this one. `ways` register arrays (one per stage) each offer a
+//! key one candidate slot (the low bits of `crc32` over the key's bytes, rotated by a
+//! per-way amount: CRC is affine, so a per-way tag would not decorrelate the ways); the switch reads the ways in order
+//! and takes the first slot whose check word matches. A key whose candidates are all taken
+//! gets an entry in the **collision table** (exact on the full key → an alternative way and
+//! slot, any free slot), which the server fills when it inserts the key; a key with no free
+//! slot at all, or when the collision table is full, stays on the server (its packets take
+//! the server path; the server keeps the state, nothing is lost).
+//!
+//! ```text
+//! before (exact table)                          after (hashed; 2 ways, fingerprint check)
+//! table conns {                                 table conns_col {            // stage k-1
+//!   key = { meta.k0: exact; meta.k1: exact; }     key = { meta.k0: exact; meta.k1: exact; }
+//!   actions = { conns_hit; conns_miss; }          actions = { conns_alt; NoAction; }
+//!   size = 0x100000;                              size = 1024; }
+//! }                                             register<bit<8>>(0x40000) conns_w0_check;
+//! conns.apply();                                register<bit<4>>(0x40000) conns_w0_value;  // stage k
+//!                                               ... conns_w1_check, conns_w1_value ...     // stage k+1
+//!                                               hash(meta.h0, crc32, 32w0, {k0, k1}, 2^32);
+//!                                               meta.i0 = meta.h0[17:0]; meta.fp = meta.h0[31:24];
+//!                                               hash(meta.h1, crc32, 32w0, {k1, k0}, 2^32);
+//!                                               if (meta.fp == 0) { meta.fp = 1; }
+//!                                               if (conns_col.apply().hit) { ...read the
+//!                                                   alternative slot, hit = check == fp... }
+//!                                               else { conns_w0_check.read(c0, meta.i0);
+//!                                                      if (c0 == meta.fp) { hit; value } else
+//!                                                      { ...way 1... } }
+//! ```
+//!
+//! [`HashedLayout`] is the geometry (hashes, check, bits per slot, SRAM) and
+//! [`HashedLayout::fit`] sizes it for an SRAM budget; [`SlotAllocator`] is what the server
+//! runs when it inserts or erases a key: it returns where the key lives ([`Slot`]) so the
+//! runtime can write the check and value registers and the collision entry in the same atomic
+//! batch as the map's other updates. [`SwitchModel`] is the switch's side (what the generated
+//! program does on a lookup), used by the tests and by `tandem capacity`.
+//!
+//! The guarantee: a key the server holds is always found at its own slot, never at another
+//! key's. With a full-key check an absent key never matches; with an `f`-bit fingerprint an
+//! absent key matches a slot of its candidates with probability at most `ways · 2^-f`, the
+//! price of fitting more keys (reported by `tandem capacity`). Ways are read in order, so a
+//! key placed at way `w` would be shadowed by a later key with the same fingerprint placed at
+//! one of its earlier candidates: the allocator remembers, per slot, the fingerprints of the
+//! keys that passed over it and never places a key with one of them there.
+
+use tandem_ir::hash::FxHashMap;
+use tandem_ir::HashAlgo;
+
+/// How a slot tells its key from another.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum KeyCheck {
+    /// The slot holds the whole key: an absent key never matches.
+    FullKey,
+    /// The slot holds an `n`-bit fingerprint (1..=32; 0 means "empty").
+    Fingerprint(u32),
+}
+
+/// Errors of the hashed layout.
+#[derive(Debug, thiserror::Error, PartialEq, Eq)]
+pub enum HashedError {
+    /// Bad geometry.
+    #[error("hashed layout: {0}")]
+    Layout(String),
+    /// A key whose fields do not match the layout.
+    #[error("hashed layout: a key of {got} fields for a layout of {want}")]
+    KeyShape {
+        /// Fields given.
+        got: usize,
+        /// Fields of the layout.
+        want: usize,
+    },
+}
+
+/// The geometry of one hashed map.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct HashedLayout {
+    /// Register arrays (one per stage), read in order.
+    pub ways: u32,
+    /// Slots per way (a power of two).
+    pub slots_per_way: u64,
+    /// The check word.
+    pub check: KeyCheck,
+    /// Widths of the key fields (each hashed at its width rounded up to whole bytes).
+    pub key_bits: Vec<u32>,
+    /// Bits of the value a slot holds (for a class map: the class).
+    pub value_bits: u32,
+    /// Collision-table entries.
+    pub collision_entries: u64,
+}
+
+/// A register's width on the switch: Tofino's stateful ALUs take 8, 16 or 32-bit cells.
+fn register_width(bits: u32) -> u64 {
+    match bits {
+        0 => 0,
+        1..=8 => 8,
+        9..=16 => 16,
+        _ => 32 * u64::from(bits.div_ceil(32)),
+    }
+}
+
+impl HashedLayout {
+    /// A layout; errors on a zero or non-power-of-two geometry or a bad fingerprint width.
+    pub fn new(
+        ways: u32,
+        slots_per_way: u64,
+        check: KeyCheck,
+        key_bits: Vec<u32>,
+        value_bits: u32,
+        collision_entries: u64,
+    ) -> Result<HashedLayout, HashedError> {
+        if ways == 0 || ways > 255 {
+            return Err(HashedError::Layout(format!("{ways} ways (1..=255)")));
+        }
+        if slots_per_way == 0 || !slots_per_way.is_power_of_two() || slots_per_way > 1 << 32 {
+            return Err(HashedError::Layout(format!(
+                "{slots_per_way} slots per way (a power of two, at most 2^32)"
+            )));
+        }
+        if let KeyCheck::Fingerprint(f) = check {
+            if !(1..=32).contains(&f) {
+                return Err(HashedError::Layout(format!("{f}-bit fingerprint (1..=32)")));
+            }
+        }
+        if key_bits.is_empty() || key_bits.iter().any(|&b| b == 0 || b > 64) {
+            return Err(HashedError::Layout(format!(
+                "key fields {key_bits:?} (1..=64 bits each)"
+            )));
+        }
+        Ok(HashedLayout {
+            ways,
+            slots_per_way,
+            check,
+            key_bits,
+            value_bits,
+            collision_entries,
+        })
+    }
+
+    /// The largest layout with `ways` ways that fits `sram_bits`, keeping `collision_entries`
+    /// collision-table entries.
+    pub fn fit(
+        sram_bits: u64,
+        ways: u32,
+        check: KeyCheck,
+        key_bits: Vec<u32>,
+        value_bits: u32,
+        collision_entries: u64,
+    ) -> Result<HashedLayout, HashedError> {
+        let mut l = HashedLayout::new(ways, 1, check, key_bits, value_bits, collision_entries)?;
+        let fixed = l.collision_bits();
+        let per_slot = l.slot_bits() * u64::from(ways);
+        if fixed + per_slot > sram_bits {
+            return Err(HashedError::Layout(format!(
+                "{sram_bits} bits of SRAM do not hold one slot per way and the collision table"
+            )));
+        }
+        let mut slots = 1u64;
+        while slots < 1 << 32 && fixed + per_slot * slots * 2 <= sram_bits {
+            slots *= 2;
+        }
+        l.slots_per_way = slots;
+        Ok(l)
+    }
+
+    /// Bits of the key.
+    pub fn key_width(&self) -> u64 {
+        self.key_bits.iter().map(|&b| u64::from(b)).sum()
+    }
+
+    /// SRAM bits one slot takes. Full key: one 32-bit register per key word, and the value
+    /// with a valid bit in one register cell; fingerprint: fingerprint and value in one cell
+    /// (one stateful-ALU access reads both), 8, 16 or 32 bits wide.
+    pub fn slot_bits(&self) -> u64 {
+        match self.check {
+            KeyCheck::FullKey => {
+                32 * self.key_width().div_ceil(32) + register_width(self.value_bits + 1)
+            }
+            KeyCheck::Fingerprint(f) => register_width(f + self.value_bits),
+        }
+    }
+
+    /// Bits of the index an alternative slot needs (way and slot).
+    pub fn index_bits(&self) -> u64 {
+        u64::from(
+            (u64::from(self.ways) * self.slots_per_way)
+                .next_power_of_two()
+                .trailing_zeros(),
+        )
+    }
+
+    /// SRAM bits the collision table takes: per entry the key, the alternative index and 16
+    /// bits of overhead (action and entry bookkeeping), rounded up to whole bytes.
+    pub fn collision_bits(&self) -> u64 {
+        let entry = (self.key_width() + self.index_bits() + 16).div_ceil(8) * 8;
+        entry * self.collision_entries
+    }
+
+    /// Total SRAM bits.
+    pub fn sram_bits(&self) -> u64 {
+        self.slot_bits() * u64::from(self.ways) * self.slots_per_way + self.collision_bits()
+    }
+
+    /// Total slots.
+    pub fn slots(&self) -> u64 {
+        u64::from(self.ways) * self.slots_per_way
+    }
+
+    /// The key as the hash sees it: each field big-endian at its width rounded up to whole
+    /// bytes.
+    pub fn key_bytes(&self, key: &[u64]) -> Result<Vec<u8>, HashedError> {
+        if key.len() != self.key_bits.len() {
+            return Err(HashedError::KeyShape {
+                got: key.len(),
+                want: self.key_bits.len(),
+            });
+        }
+        let mut out = Vec::with_capacity(key.len() * 4);
+        for (&v, &b) in key.iter().zip(&self.key_bits) {
+            for i in (0..b.div_ceil(8)).rev() {
+                out.push((v >> (8 * i)) as u8);
+            }
+        }
+        Ok(out)
+    }
+
+    /// How far way `w` rotates the key's bytes before hashing. CRC is affine, so hashing a
+    /// tag before the key would give every way the same collisions; rotating the input gives
+    /// each way a different linear map (ways beyond the key's byte count repeat rotations).
+    pub fn rotation(&self, way: u32) -> usize {
+        let len = self
+            .key_bits
+            .iter()
+            .map(|b| b.div_ceil(8) as usize)
+            .sum::<usize>();
+        (way as usize * len.div_ceil(self.ways as usize)) % len.max(1)
+    }
+
+    fn way_hash(&self, way: u32, key: &[u64]) -> Result<u64, HashedError> {
+        let mut bytes = self.key_bytes(key)?;
+        let r = self.rotation(way);
+        bytes.rotate_left(r);
+        Ok(HashAlgo::Crc32.compute(&bytes))
+    }
+
+    /// The key's candidate slot at `way`: the low bits of `crc32` over the key's bytes
+    /// rotated left by [`HashedLayout::rotation`].
+    pub fn candidate(&self, way: u32, key: &[u64]) -> Result<u64, HashedError> {
+        Ok(self.way_hash(way, key)? & (self.slots_per_way - 1))
+    }
+
+    /// Every candidate, way 0 first.
+    pub fn candidates(&self, key: &[u64]) -> Result<Vec<u64>, HashedError> {
+        (0..self.ways).map(|w| self.candidate(w, key)).collect()
+    }
+
+    /// The key's fingerprint: the top `f` bits of `crc32` over the key's bytes in reverse
+    /// order (another linear map than any way's, so keys sharing a slot have independent
+    /// fingerprints), 0 replaced by 1 (0 marks an empty slot); `None` with a full-key check.
+    pub fn fingerprint(&self, key: &[u64]) -> Result<Option<u64>, HashedError> {
+        match self.check {
+            KeyCheck::FullKey => {
+                self.key_bytes(key)?;
+                Ok(None)
+            }
+            KeyCheck::Fingerprint(f) => {
+                let mut bytes = self.key_bytes(key)?;
+                bytes.reverse();
+                let h = HashAlgo::Crc32.compute(&bytes) >> (32 - f);
+                Ok(Some(if h == 0 { 1 } else { h }))
+            }
+        }
+    }
+}
+
+/// How to hold one map hashed, before its key and value are known (`--state-layout
+/// MAP=hashed:ways=4,slots=1024,fp=8,col=64`); every part has a default.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct HashedSpec {
+    /// Ways (default 4).
+    pub ways: Option<u32>,
+    /// Slots per way (default: the map's capacity over the ways, doubled, to a power of two).
+    pub slots_per_way: Option<u64>,
+    /// Fingerprint bits (default: 16, or what a 32-bit cell leaves beside the value).
+    pub fingerprint_bits: Option<u32>,
+    /// Collision-table entries (default: a thousandth of the capacity, at least 64).
+    pub collision_entries: Option<u64>,
+}
+
+impl HashedSpec {
+    /// Parses `ways=W,slots=S,fp=F,col=C` (any subset, any order; empty for all defaults).
+    pub fn parse(text: &str) -> Result<HashedSpec, HashedError> {
+        let mut s = HashedSpec::default();
+        for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            let (k, v) = part.split_once('=').ok_or_else(|| {
+                HashedError::Layout(format!(
+                    "`{part}`: expected NAME=VALUE (ways, slots, fp, col)"
+                ))
+            })?;
+            let n: u64 = v
+                .parse()
+                .map_err(|_| HashedError::Layout(format!("`{part}`: `{v}` is not a number")))?;
+            let small = || {
+                u32::try_from(n)
+                    .map_err(|_| HashedError::Layout(format!("`{part}`: {n} is too large")))
+            };
+            match k {
+                "ways" => s.ways = Some(small()?),
+                "slots" => s.slots_per_way = Some(n),
+                "fp" => s.fingerprint_bits = Some(small()?),
+                "col" => s.collision_entries = Some(n),
+                _ => {
+                    return Err(HashedError::Layout(format!(
+                        "`{part}`: unknown part `{k}` (ways, slots, fp, col)"
+                    )))
+                }
+            }
+        }
+        Ok(s)
+    }
+
+    /// The layout for a map with these key fields, value bits and capacity.
+    pub fn layout(
+        &self,
+        key_bits: Vec<u32>,
+        value_bits: u32,
+        capacity: u64,
+    ) -> Result<HashedLayout, HashedError> {
+        let ways = self.ways.unwrap_or(4);
+        let slots = match self.slots_per_way {
+            Some(s) => s,
+            None => (capacity.max(1).saturating_mul(2) / u64::from(ways.max(1)))
+                .max(1)
+                .next_power_of_two(),
+        };
+        let fp = match self.fingerprint_bits {
+            Some(f) => f,
+            None => 16.min(32u32.saturating_sub(value_bits)),
+        };
+        let col = self
+            .collision_entries
+            .unwrap_or_else(|| (capacity / 1000).max(64));
+        HashedLayout::new(
+            ways,
+            slots,
+            KeyCheck::Fingerprint(fp),
+            key_bits,
+            value_bits,
+            col,
+        )
+    }
+}
+
+/// Where a key lives.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Slot {
+    /// At its candidate slot of `way`.
+    Home {
+        /// The way.
+        way: u32,
+        /// The slot.
+        slot: u64,
+    },
+    /// At another slot, through a collision-table entry.
+    Collision {
+        /// The way.
+        way: u32,
+        /// The slot.
+        slot: u64,
+    },
+    /// No room: the key stays on the server.
+    Server,
+}
+
+impl Slot {
+    /// The (way, slot) on the switch, if any.
+    pub fn at(self) -> Option<(u32, u64)> {
+        match self {
+            Slot::Home { way, slot } | Slot::Collision { way, slot } => Some((way, slot)),
+            Slot::Server => None,
+        }
+    }
+}
+
+const EMPTY: u32 = u32::MAX;
+
+/// The server's allocator for one hashed map: which slot each key holds.
+#[derive(Clone, Debug)]
+pub struct SlotAllocator {
+    layout: HashedLayout,
+    /// Occupant (key id) per way and slot, `EMPTY` when free.
+    occupant: Vec<Vec<u32>>,
+    /// Fingerprint per way and slot (fingerprint check only).
+    fp: Vec<Vec<u32>>,
+    /// Per way and slot: the fingerprints (mod 64) of keys placed at a later way that passed
+    /// over this slot, and how many such keys there are (the mask is cleared at zero).
+    passed_mask: Vec<Vec<u64>>,
+    passed_count: Vec<Vec<u16>>,
+    /// Keys by id, and ids by key.
+    keys: Vec<Option<(Box<[u64]>, Slot)>>,
+    free_ids: Vec<u32>,
+    /// Keys are remembered (off for [`measure_capacity`]'s fresh random keys: no erase,
+    /// no lookup, a tenth of the memory).
+    track: bool,
+    /// Keys inserted when not tracked.
+    untracked: u64,
+    ids: FxHashMap<Box<[u64]>, u32>,
+    collisions: u64,
+    on_server: u64,
+    /// Where the search for a free slot for a collision entry resumes.
+    cursor: u64,
+}
+
+/// Counts of a [`SlotAllocator`].
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AllocatorStats {
+    /// Keys held.
+    pub keys: u64,
+    /// Keys at their own candidate slot.
+    pub home: u64,
+    /// Keys through a collision-table entry.
+    pub collisions: u64,
+    /// Keys on the server only.
+    pub on_server: u64,
+}
+
+impl SlotAllocator {
+    /// An empty allocator.
+    pub fn new(layout: HashedLayout) -> SlotAllocator {
+        SlotAllocator::with_tracking(layout, true)
+    }
+
+    /// An allocator for keys known to be distinct that is never asked to erase or find one.
+    pub fn untracked(layout: HashedLayout) -> SlotAllocator {
+        SlotAllocator::with_tracking(layout, false)
+    }
+
+    fn with_tracking(layout: HashedLayout, track: bool) -> SlotAllocator {
+        let n = layout.slots_per_way as usize;
+        let ways = layout.ways as usize;
+        let fpc = matches!(layout.check, KeyCheck::Fingerprint(_));
+        SlotAllocator {
+            occupant: vec![vec![EMPTY; n]; ways],
+            fp: if fpc {
+                vec![vec![0; n]; ways]
+            } else {
+                Vec::new()
+            },
+            passed_mask: if fpc {
+                vec![vec![0; n]; ways]
+            } else {
+                Vec::new()
+            },
+            passed_count: if fpc {
+                vec![vec![0; n]; ways]
+            } else {
+                Vec::new()
+            },
+            keys: Vec::new(),
+            free_ids: Vec::new(),
+            track,
+            untracked: 0,
+            ids: FxHashMap::default(),
+            collisions: 0,
+            on_server: 0,
+            cursor: 0,
+            layout,
+        }
+    }
+
+    /// The layout.
+    pub fn layout(&self) -> &HashedLayout {
+        &self.layout
+    }
+
+    /// Counts.
+    pub fn stats(&self) -> AllocatorStats {
+        let keys = self.ids.len() as u64 + self.untracked;
+        AllocatorStats {
+            keys,
+            home: keys - self.collisions - self.on_server,
+            collisions: self.collisions,
+            on_server: self.on_server,
+        }
+    }
+
+    /// Where `key` lives, if held.
+    pub fn get(&self, key: &[u64]) -> Option<Slot> {
+        let id = *self.ids.get(key)?;
+        self.keys[id as usize].as_ref().map(|(_, s)| *s)
+    }
+
+    /// The key at a slot, if any.
+    pub fn occupant(&self, way: u32, slot: u64) -> Option<&[u64]> {
+        let id = *self.occupant.get(way as usize)?.get(slot as usize)?;
+        if id == EMPTY {
+            return None;
+        }
+        self.keys.get(id as usize)?.as_ref().map(|(k, _)| &k[..])
+    }
+
+    /// Every occupied (way, slot).
+    pub fn occupied(&self) -> impl Iterator<Item = (u32, u64)> + '_ {
+        self.occupant.iter().enumerate().flat_map(|(w, slots)| {
+            slots
+                .iter()
+                .enumerate()
+                .filter(|(_, &id)| id != EMPTY)
+                .map(move |(s, _)| (w as u32, s as u64))
+        })
+    }
+
+    /// Places `key` (a key already held keeps its slot): its own candidate at the first way
+    /// where it is free and no key that passed over it has the same fingerprint; otherwise any
+    /// free slot through a collision entry while the table has room; otherwise the server.
+    pub fn insert(&mut self, key: &[u64]) -> Result<Slot, HashedError> {
+        if let Some(s) = self.get(key) {
+            return Ok(s);
+        }
+        let cands = self.layout.candidates(key)?;
+        let fp = self.layout.fingerprint(key)?;
+        let id = if !self.track {
+            0
+        } else if let Some(id) = self.free_ids.pop() {
+            id
+        } else {
+            self.keys.push(None);
+            (self.keys.len() - 1) as u32
+        };
+        let mut placed = None;
+        for (w, &s) in cands.iter().enumerate() {
+            if self.occupant[w][s as usize] != EMPTY {
+                // Occupied: pass over it, unless its occupant has this key's fingerprint
+                // (the switch would stop there): then only a collision entry finds the key.
+                match fp {
+                    Some(f) if u64::from(self.fp[w][s as usize]) == f => break,
+                    _ => continue,
+                }
+            }
+            if !self.shadows(w, s, fp) {
+                placed = Some(Slot::Home {
+                    way: w as u32,
+                    slot: s,
+                });
+                // Passed over every earlier candidate.
+                if let Some(f) = fp {
+                    for (j, &c) in cands.iter().enumerate().take(w) {
+                        self.passed_mask[j][c as usize] |= 1 << (f % 64);
+                        self.passed_count[j][c as usize] += 1;
+                    }
+                }
+                break;
+            }
+        }
+        if placed.is_none() && self.collisions < self.layout.collision_entries {
+            placed = self.free_slot().map(|(way, slot)| {
+                self.collisions += 1;
+                Slot::Collision { way, slot }
+            });
+        }
+        let slot = placed.unwrap_or_else(|| {
+            self.on_server += 1;
+            Slot::Server
+        });
+        if let Some((w, s)) = slot.at() {
+            self.occupant[w as usize][s as usize] = id;
+            if let Some(f) = fp {
+                self.fp[w as usize][s as usize] = f as u32;
+            }
+        }
+        if self.track {
+            let k: Box<[u64]> = key.into();
+            self.keys[id as usize] = Some((k.clone(), slot));
+            self.ids.insert(k, id);
+        } else {
+            self.untracked += 1;
+        }
+        Ok(slot)
+    }
+
+    /// Would a key with fingerprint `fp` at (way, slot) shadow a key that passed over it?
+    fn shadows(&self, way: usize, slot: u64, fp: Option<u64>) -> bool {
+        match fp {
+            Some(f) => self.passed_mask[way][slot as usize] & (1 << (f % 64)) != 0,
+            None => false,
+        }
+    }
+
+    /// A free slot for a collision entry (round robin from where the last search ended).
+    fn free_slot(&mut self) -> Option<(u32, u64)> {
+        let total = self.layout.slots();
+        for _ in 0..total {
+            let c = self.cursor;
+            self.cursor = (self.cursor + 1) % total;
+            let (w, s) = (
+                (c / self.layout.slots_per_way) as usize,
+                c % self.layout.slots_per_way,
+            );
+            // A slot someone passed over with a fingerprint stays usable: the collision
+            // entry is read first, and a lookup reaching this slot through the ways must
+            // not match it — so skip slots with any passers (a fingerprint could collide).
+            if self.occupant[w][s as usize] == EMPTY
+                && (self.passed_count.is_empty() || self.passed_count[w][s as usize] == 0)
+            {
+                return Some((w as u32, s));
+            }
+        }
+        None
+    }
+
+    /// Erases `key`; where it was.
+    pub fn remove(&mut self, key: &[u64]) -> Result<Option<Slot>, HashedError> {
+        let Some(id) = self.ids.remove(key) else {
+            return Ok(None);
+        };
+        let Some((_, slot)) = self.keys[id as usize].take() else {
+            return Ok(None);
+        };
+        self.free_ids.push(id);
+        match slot {
+            Slot::Home { way, .. } => {
+                if !self.passed_count.is_empty() {
+                    let cands = self.layout.candidates(key)?;
+                    for (j, &c) in cands.iter().enumerate().take(way as usize) {
+                        let n = &mut self.passed_count[j][c as usize];
+                        *n -= 1;
+                        if *n == 0 {
+                            self.passed_mask[j][c as usize] = 0;
+                        }
+                    }
+                }
+            }
+            Slot::Collision { .. } => self.collisions -= 1,
+            Slot::Server => self.on_server -= 1,
+        }
+        if let Some((w, s)) = slot.at() {
+            self.occupant[w as usize][s as usize] = EMPTY;
+            if !self.fp.is_empty() {
+                self.fp[w as usize][s as usize] = 0;
+            }
+        }
+        Ok(Some(slot))
+    }
+}
+
+/// What the switch holds of a hashed map and how the generated program looks a key up: the
+/// collision table first, then the ways in order, the first slot whose check word matches.
+#[derive(Clone, Debug)]
+pub struct SwitchModel {
+    layout: HashedLayout,
+    /// Check word per way and slot (`None`: empty).
+    check: Vec<Vec<Option<Box<[u64]>>>>,
+    value: Vec<Vec<u64>>,
+    collision: FxHashMap<Box<[u64]>, (u32, u64)>,
+    /// Compare check words (off only in the negative-control tests).
+    pub compare_check: bool,
+}
+
+impl SwitchModel {
+    /// Empty registers and collision table.
+    pub fn new(layout: HashedLayout) -> SwitchModel {
+        let n = layout.slots_per_way as usize;
+        SwitchModel {
+            check: vec![vec![None; n]; layout.ways as usize],
+            value: vec![vec![0; n]; layout.ways as usize],
+            collision: FxHashMap::default(),
+            compare_check: true,
+            layout,
+        }
+    }
+
+    fn check_word(&self, key: &[u64]) -> Result<Box<[u64]>, HashedError> {
+        Ok(match self.layout.fingerprint(key)? {
+            Some(f) => vec![f].into(),
+            None => key.into(),
+        })
+    }
+
+    /// The runtime's writes for a key placed at `slot` with `value`: the slot's check and
+    /// value registers, and the collision entry when it has one.
+    pub fn write(&mut self, key: &[u64], slot: Slot, value: u64) -> Result<(), HashedError> {
+        let check = self.check_word(key)?;
+        if let Some((w, s)) = slot.at() {
+            self.check[w as usize][s as usize] = Some(check);
+            self.value[w as usize][s as usize] = value;
+        }
+        if let Slot::Collision { way, slot } = slot {
+            self.collision.insert(key.into(), (way, slot));
+        }
+        Ok(())
+    }
+
+    /// The runtime's writes for an erased key: the slot cleared, the collision entry removed.
+    pub fn clear(&mut self, key: &[u64], slot: Slot) {
+        if let Some((w, s)) = slot.at() {
+            self.check[w as usize][s as usize] = None;
+            self.value[w as usize][s as usize] = 0;
+        }
+        self.collision.remove(key);
+    }
+
+    /// The lookup the switch program does: `Some(value)` on a hit.
+    pub fn lookup(&self, key: &[u64]) -> Result<Option<u64>, HashedError> {
+        let check = self.check_word(key)?;
+        let matches = |w: usize, s: u64| match &self.check[w][s as usize] {
+            Some(c) => !self.compare_check || *c == check,
+            None => false,
+        };
+        if let Some(&(w, s)) = self.collision.get(key) {
+            return Ok(matches(w as usize, s).then(|| self.value[w as usize][s as usize]));
+        }
+        for w in 0..self.layout.ways {
+            let s = self.layout.candidate(w, key)?;
+            if matches(w as usize, s) {
+                return Ok(Some(self.value[w as usize][s as usize]));
+            }
+        }
+        Ok(None)
+    }
+}
+
+/// The result of [`measure_capacity`].
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct Capacity {
+    /// Keys inserted before the collision rate passed the goal, the collision table filled
+    /// or a key found no room.
+    pub connections: u64,
+    /// Collision-table entries at that point.
+    pub collision_entries: u64,
+    /// `collision_entries / connections`.
+    pub collision_rate: f64,
+    /// Why the run stopped.
+    pub stop: CapacityStop,
+}
+
+/// Why [`measure_capacity`] stopped.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CapacityStop {
+    /// The collision rate would pass the goal.
+    Rate,
+    /// A key found no room (collision table full or no free slot).
+    Full,
+    /// The requested number of keys was inserted.
+    Limit,
+}
+
+/// Inserts keys from `next_key` into a fresh allocator until the collision rate (collision
+/// entries per key) passes `max_rate` (checked once at least `1/max_rate` keys are in), a key
+/// has no room, or `limit` keys are in; the capacity is the last count within the rate.
+pub fn measure_capacity(
+    layout: HashedLayout,
+    max_rate: f64,
+    limit: u64,
+    mut next_key: impl FnMut() -> Vec<u64>,
+) -> Result<Capacity, HashedError> {
+    let mut a = SlotAllocator::untracked(layout);
+    let warmup = (1.0 / max_rate.max(1e-12)).ceil() as u64;
+    let mut last_ok = (0u64, 0u64);
+    let mut n = 0u64;
+    let stop = loop {
+        if n >= limit {
+            break CapacityStop::Limit;
+        }
+        let key = next_key();
+        let slot = a.insert(&key)?;
+        n += 1;
+        if slot == Slot::Server {
+            break CapacityStop::Full;
+        }
+        let col = a.stats().collisions;
+        if col as f64 <= max_rate * n as f64 {
+            last_ok = (n, col);
+        } else if n >= warmup {
+            break CapacityStop::Rate;
+        }
+    };
+    let (connections, collision_entries) = if stop == CapacityStop::Limit {
+        (n, a.stats().collisions)
+    } else {
+        last_ok
+    };
+    Ok(Capacity {
+        connections,
+        collision_entries,
+        collision_rate: if connections == 0 {
+            0.0
+        } else {
+            collision_entries as f64 / connections as f64
+        },
+        stop,
+    })
+}

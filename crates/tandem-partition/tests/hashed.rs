@@ -1,0 +1,251 @@
+//! Hash-indexed register storage (`tandem_partition::hashed`): tiny hash spaces force
+//! collisions; the switch's lookup (`SwitchModel`) must return each held key's own value and
+//! never another key's; a negative control turns the check word off and must be caught.
+
+use std::collections::BTreeMap;
+
+use rand::{Rng, SeedableRng};
+use rand_chacha::ChaCha8Rng;
+use tandem_partition::hashed::{
+    measure_capacity, CapacityStop, HashedLayout, KeyCheck, Slot, SlotAllocator, SwitchModel,
+};
+
+/// A 5-tuple-shaped key layout that is not statefilter's: (a: 32, b: 16, proto: 8).
+fn tiny(ways: u32, slots: u64, check: KeyCheck, collisions: u64) -> HashedLayout {
+    HashedLayout::new(ways, slots, check, vec![32, 16, 8], 4, collisions).unwrap()
+}
+
+/// Two distinct keys with the same candidate at every way.
+fn sharing_pair(l: &HashedLayout) -> (Vec<u64>, Vec<u64>) {
+    let first = vec![0x0a00_0001, 1000, 6];
+    let c = l.candidates(&first).unwrap();
+    for port in 1001..100_000u64 {
+        let k = vec![0x0a00_0001, port, 6];
+        if l.candidates(&k).unwrap() == c {
+            return (first, k);
+        }
+    }
+    panic!("no key shares the slot");
+}
+
+/// Applies inserts/erases to the allocator, the switch model and a reference map; then every
+/// key the switch holds must read back its own value, and (with a full-key check) every other
+/// key must miss. Returns the first disagreement.
+fn run(l: &HashedLayout, ops: &[(bool, Vec<u64>, u64)], compare_check: bool) -> Result<(), String> {
+    let mut a = SlotAllocator::new(l.clone());
+    let mut sw = SwitchModel::new(l.clone());
+    sw.compare_check = compare_check;
+    let mut reference: BTreeMap<Vec<u64>, u64> = BTreeMap::new();
+    let mut seen = Vec::new();
+    for (insert, key, value) in ops {
+        seen.push(key.clone());
+        if *insert {
+            let slot = a.insert(key).unwrap();
+            sw.write(key, slot, *value).unwrap();
+            reference.insert(key.clone(), *value);
+        } else if let Some(slot) = a.remove(key).unwrap() {
+            sw.clear(key, slot);
+            reference.remove(key);
+        }
+        for k in &seen {
+            let got = sw.lookup(k).unwrap();
+            match (reference.get(k), a.get(k)) {
+                (Some(v), Some(s)) if s != Slot::Server => {
+                    if got != Some(*v) {
+                        return Err(format!("{k:?} at {s:?}: switch reads {got:?}, want {v}"));
+                    }
+                }
+                (Some(_), _) => {} // on the server: its packets take the server path
+                (None, _) => {
+                    if l.check == KeyCheck::FullKey && got.is_some() {
+                        return Err(format!("absent {k:?} read {got:?}"));
+                    }
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
+#[test]
+fn two_live_keys_sharing_a_slot_each_read_their_own_value() {
+    for check in [KeyCheck::FullKey, KeyCheck::Fingerprint(8)] {
+        let l = tiny(1, 4, check, 4);
+        let (k1, k2) = sharing_pair(&l);
+        let mut a = SlotAllocator::new(l.clone());
+        let s1 = a.insert(&k1).unwrap();
+        let s2 = a.insert(&k2).unwrap();
+        assert!(matches!(s1, Slot::Home { .. }), "{s1:?}");
+        assert!(matches!(s2, Slot::Collision { .. }), "{s2:?}");
+        assert_ne!(s1.at(), s2.at());
+        let ops = vec![(true, k1.clone(), 3), (true, k2.clone(), 5)];
+        run(&l, &ops, true).unwrap();
+        // Erasing the home key leaves the collided one readable through its entry.
+        let ops2 = [ops.clone(), vec![(false, k1.clone(), 0)]].concat();
+        run(&l, &ops2, true).unwrap();
+    }
+}
+
+#[test]
+fn negative_control_without_the_check_word_the_mix_up_is_caught() {
+    let l = tiny(1, 4, KeyCheck::FullKey, 4);
+    let (k1, k2) = sharing_pair(&l);
+    // k2 is never inserted: reading k1's slot for it is the mix-up the check prevents.
+    let ops = vec![(true, k1, 3), (false, k2, 0)];
+    run(&l, &ops, true).unwrap();
+    let err = run(&l, &ops, false).unwrap_err();
+    assert!(err.contains("absent"), "{err}");
+}
+
+#[test]
+fn a_full_array_and_collision_table_keep_the_key_on_the_server() {
+    let l = tiny(1, 1, KeyCheck::FullKey, 0);
+    let mut a = SlotAllocator::new(l.clone());
+    let k1 = vec![1, 2, 6];
+    let k2 = vec![3, 4, 17];
+    assert!(matches!(a.insert(&k1).unwrap(), Slot::Home { .. }));
+    assert_eq!(a.insert(&k2).unwrap(), Slot::Server);
+    assert_eq!(a.stats().on_server, 1);
+    // The server still holds it; erasing the first frees the slot for the next key.
+    assert_eq!(a.get(&k2), Some(Slot::Server));
+    assert!(a.remove(&k1).unwrap().is_some());
+    assert!(matches!(a.insert(&[5, 6, 6]).unwrap(), Slot::Home { .. }));
+    assert_eq!(a.remove(&k2).unwrap(), Some(Slot::Server));
+    assert_eq!(a.stats().keys, 1);
+}
+
+#[test]
+fn random_churn_in_tiny_hash_spaces_matches_the_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(18);
+    for round in 0..60 {
+        let check = if round % 2 == 0 {
+            KeyCheck::FullKey
+        } else {
+            // 3 bits: fingerprints collide all the time.
+            KeyCheck::Fingerprint(3)
+        };
+        let ways = 1 + round % 3;
+        let l = tiny(ways, 1 << (round % 3), check, round as u64 % 4);
+        let ops: Vec<(bool, Vec<u64>, u64)> = (0..40)
+            .map(|_| {
+                let k = vec![rng.gen_range(0..4u64), rng.gen_range(0..3u64), 6];
+                (rng.gen_bool(0.7), k, rng.gen_range(0..16u64))
+            })
+            .collect();
+        run(&l, &ops, true).unwrap_or_else(|e| panic!("round {round}: {e}"));
+    }
+}
+
+#[test]
+fn negative_control_churn_without_the_check_word_is_caught() {
+    // The same churn with the check word ignored must find a disagreement somewhere.
+    let mut rng = ChaCha8Rng::seed_from_u64(18);
+    let mut caught = 0;
+    for round in 0..60 {
+        let l = tiny(1 + round % 3, 2, KeyCheck::FullKey, round as u64 % 4);
+        let ops: Vec<(bool, Vec<u64>, u64)> = (0..40)
+            .map(|_| {
+                let k = vec![rng.gen_range(0..4u64), rng.gen_range(0..3u64), 6];
+                (rng.gen_bool(0.7), k, rng.gen_range(0..16u64))
+            })
+            .collect();
+        caught += usize::from(run(&l, &ops, false).is_err());
+    }
+    assert!(caught > 30, "{caught} of 60");
+}
+
+#[test]
+fn fit_respects_the_budget_and_capacity_counts_add_up() {
+    let sram = 1u64 << 20; // 128 KB
+    let l = HashedLayout::fit(
+        sram,
+        4,
+        KeyCheck::Fingerprint(8),
+        vec![32, 32, 16, 16, 8],
+        4,
+        64,
+    )
+    .unwrap();
+    assert!(l.sram_bits() <= sram, "{l:?}");
+    assert!(l.slots_per_way.is_power_of_two());
+    // Doubling the slots would not fit.
+    let mut bigger = l.clone();
+    bigger.slots_per_way *= 2;
+    assert!(bigger.sram_bits() > sram);
+    let mut rng = ChaCha8Rng::seed_from_u64(1);
+    let cap = measure_capacity(l.clone(), 1e-2, u64::MAX, || {
+        vec![
+            rng.gen::<u32>() as u64,
+            rng.gen::<u32>() as u64,
+            rng.gen::<u16>() as u64,
+            rng.gen::<u16>() as u64,
+            6,
+        ]
+    })
+    .unwrap();
+    assert!(
+        cap.connections > 0 && cap.connections <= l.slots(),
+        "{cap:?}"
+    );
+    assert!(cap.collision_rate <= 1e-2, "{cap:?}");
+    assert_ne!(cap.stop, CapacityStop::Limit);
+    assert!(
+        HashedLayout::fit(10, 4, KeyCheck::FullKey, vec![32], 4, 64).is_err(),
+        "a budget below one slot is an error"
+    );
+}
+
+#[test]
+fn bad_geometry_and_key_shapes_are_errors() {
+    assert!(HashedLayout::new(0, 4, KeyCheck::FullKey, vec![8], 1, 0).is_err());
+    assert!(HashedLayout::new(1, 3, KeyCheck::FullKey, vec![8], 1, 0).is_err());
+    assert!(HashedLayout::new(1, 4, KeyCheck::Fingerprint(0), vec![8], 1, 0).is_err());
+    assert!(HashedLayout::new(1, 4, KeyCheck::FullKey, vec![], 1, 0).is_err());
+    let l = tiny(1, 4, KeyCheck::FullKey, 0);
+    assert!(l.candidate(0, &[1, 2]).is_err());
+    assert!(SlotAllocator::new(l).insert(&[1]).is_err());
+}
+
+#[test]
+fn the_hash_is_the_switch_crc32_over_the_rotated_key() {
+    // Way 0: crc32 over 0a000001 ++ 03e8 ++ 06 (the key at its byte widths), as the generated
+    // P4's `hash(..., HashAlgorithm.crc32, 32w0, {k0, k1, k2}, ...)`; way 1 the bytes rotated.
+    let l = tiny(2, 1 << 16, KeyCheck::Fingerprint(16), 0);
+    let k = [0x0a00_0001, 1000, 6];
+    let bytes = [0x0au8, 0, 0, 1, 0x03, 0xe8, 6];
+    let h0 = tandem_ir::HashAlgo::Crc32.compute(&bytes);
+    assert_eq!(l.candidate(0, &k).unwrap(), h0 & 0xffff);
+    let mut reversed = bytes;
+    reversed.reverse();
+    let hf = tandem_ir::HashAlgo::Crc32.compute(&reversed);
+    assert_eq!(l.fingerprint(&k).unwrap(), Some((hf >> 16).max(1)));
+    let mut rotated = bytes;
+    rotated.rotate_left(l.rotation(1));
+    assert_ne!(l.rotation(1), 0);
+    let h1 = tandem_ir::HashAlgo::Crc32.compute(&rotated);
+    assert_eq!(l.candidate(1, &k).unwrap(), h1 & 0xffff);
+}
+
+#[test]
+fn ways_and_fingerprints_are_independent_for_random_keys() {
+    // CRC is affine: keys colliding at way 0 must not collide at way 1 as a rule, and keys
+    // sharing a slot must not share a fingerprint as a rule.
+    let l = tiny(2, 1 << 8, KeyCheck::Fingerprint(8), 0);
+    let mut rng = ChaCha8Rng::seed_from_u64(7);
+    let keys: Vec<Vec<u64>> = (0..2000)
+        .map(|_| vec![rng.gen::<u32>() as u64, rng.gen::<u16>() as u64, 6])
+        .collect();
+    let (mut same0, mut same_both, mut same_fp) = (0, 0, 0);
+    for (i, a) in keys.iter().enumerate() {
+        for b in &keys[i + 1..i + 20.min(keys.len() - i)] {
+            if l.candidate(0, a).unwrap() == l.candidate(0, b).unwrap() {
+                same0 += 1;
+                same_both += usize::from(l.candidate(1, a).unwrap() == l.candidate(1, b).unwrap());
+                same_fp += usize::from(l.fingerprint(a).unwrap() == l.fingerprint(b).unwrap());
+            }
+        }
+    }
+    assert!(same0 > 50, "{same0}");
+    assert!(same_both * 10 < same0, "{same_both} of {same0}");
+    assert!(same_fp * 10 < same0, "{same_fp} of {same0}");
+}
