@@ -65,16 +65,27 @@ pub struct CheckReport {
     pub first_difference: Option<String>,
     /// Differences of the final state.
     pub state_differences: Vec<String>,
+    /// `--concurrent`: the run's ordering counters (absent in a serial check).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concurrent: Option<crate::concurrent::ConcurrentRun>,
+    /// `--concurrent`: reorderings run-to-completion forbids (a flow's packets taking effect
+    /// or leaving out of arrival order), the first few described.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub order_violations: Vec<String>,
 }
 
 impl CheckReport {
     /// Outputs equal as per-port multisets and final states equal.
     pub fn passed(&self) -> bool {
-        self.multiset_differences.is_empty() && self.state_differences.is_empty()
+        self.multiset_differences.is_empty()
+            && self.state_differences.is_empty()
+            && self.order_violations.is_empty()
+            // Concurrent: every packet against the reference run in the same order π.
+            && (self.concurrent.is_none() || self.differing_packets == 0)
     }
 }
 
-fn frame_hash(port: u32, frame: &[u8]) -> (u32, u64, usize) {
+pub(crate) fn frame_hash(port: u32, frame: &[u8]) -> (u32, u64, usize) {
     (port, tandem_ir::hash::fnv1a64(frame), frame.len())
 }
 
@@ -180,6 +191,8 @@ pub fn check(
         multiset_differences,
         first_difference: first,
         state_differences: diff_states(&reference_state, &offloaded_state),
+        concurrent: None,
+        order_violations: Vec::new(),
     })
 }
 
@@ -191,7 +204,7 @@ fn show_verdict(v: &Verdict) -> String {
 }
 
 /// The first differing packet: both outputs field by field, and its path through the NF.
-fn explain(
+pub(crate) fn explain(
     bundle: &Bundle,
     initial: &serde_json::Value,
     history: &[TracePacket],

@@ -9,6 +9,7 @@
 //! - [`sync`]: atomic update and output commit, full tables;
 //! - [`fallback`]: whole-NF runs on the server for keys a full table could not take;
 //! - [`system`]: the whole, one packet at a time;
+//! - [`concurrent`]: switch and server host in two threads at once, with control latency;
 //! - [`net`]: switch and server as two processes over UNIX datagram sockets;
 //! - [`check`]: the offloaded pair against the reference host on the same traffic.
 //!
@@ -17,7 +18,9 @@
 //! function calls.
 
 pub mod check;
+pub mod check_concurrent;
 pub mod codec;
+pub mod concurrent;
 pub mod control;
 pub mod fallback;
 mod meters;
@@ -29,6 +32,8 @@ pub mod sync;
 pub mod system;
 
 pub use check::{check, CheckOptions, CheckReport};
+pub use check_concurrent::check_concurrent;
+pub use concurrent::{run_concurrent, ConcurrentOptions};
 pub use control::{
     ControlFailure, ControlPlane, ControlWrap, Fault, FaultyControl, RetryPolicy, SwitchControl,
 };

@@ -550,10 +550,10 @@ fn ir_packet(pkt: &TracePacket) -> Packet {
 /// The offloaded NF in one process: the software switch and the server host.
 pub struct Offloaded {
     sw: Switch,
-    worker: Worker,
-    host: ServerHost,
-    server_port: u32,
-    stats: RunStats,
+    pub(crate) worker: Worker,
+    pub(crate) host: ServerHost,
+    pub(crate) server_port: u32,
+    pub(crate) stats: RunStats,
     /// The time of the last packet (the one a held packet belongs to).
     last_ts_ns: u64,
     /// The NF's timer ticks, on the reference host's rule.
@@ -737,7 +737,7 @@ impl Offloaded {
 }
 
 /// Runs a frame from the server through the switch (post), at the packet's time.
-fn post(
+pub(crate) fn post(
     worker: &mut Worker,
     server_port: u32,
     back: &[u8],
