@@ -1,9 +1,9 @@
 //! `tandem check`: the offloaded pair against the original NF on the same traffic.
 //!
 //! Every packet goes to the reference host (the native NF) and to the offloaded system.
-//! Outputs are compared per port as multisets of frames (byte-exact; order within a port may
-//! differ only as run-to-completion allows — here the runtime processes packets in arrival
-//! order, so it never does), and the final states are compared. The first packet whose
+//! Outputs are compared per port as multisets of frames (byte-exact; the runtime processes
+//! packets in arrival order here; the concurrent check, with the reorderings run-to-completion
+//! permits, is [`crate::check_concurrent`]), and the final states are compared. The first packet whose
 //! outputs differ is reported decoded field by field, with the NF statements on its path and
 //! the partition each ran in (found by replaying the trace on the NF's IR).
 
