@@ -152,3 +152,19 @@ fn mazunat_stale_read_race() {
 fn l4lb_stale_read_race() {
     stale_read_race("l4lb", Addr::Lb, "datamining");
 }
+
+/// The figure: every example NF on enterprise and datamining traffic at 10 µs, 1 ms
+/// and 10 ms. `TANDEM_CONCURRENT_PACKETS=1000000 cargo test --release -p tandem-offload
+/// --test concurrent -- --ignored` (hours at 10 ms: each server packet waits one latency per
+/// control request).
+#[test]
+#[ignore]
+fn every_nf_both_workloads_three_latencies() {
+    for us in [10, 1000, 10_000] {
+        for (nf, addr, _) in NFS {
+            for w in ["enterprise", "datamining"] {
+                run(nf, *addr, w, us);
+            }
+        }
+    }
+}
