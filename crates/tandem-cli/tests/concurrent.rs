@@ -28,6 +28,37 @@ fn check_concurrent_passes_and_refuses_bad_latencies() {
             "{text}"
         );
     }
+    let dir = tempfile::tempdir().unwrap();
+    let compiled = dir.path().join("c");
+    ok(&tandem(&[
+        "compile",
+        "examples/nfs/mazunat/mazunat.cc",
+        "-o",
+        compiled.to_str().unwrap(),
+    ]));
+    let out = dir.path().join("r");
+    let run = |extra: &[&str]| {
+        let mut a = vec![
+            "run",
+            compiled.to_str().unwrap(),
+            "--workload",
+            "enterprise",
+            "--plan",
+            "nat",
+            "--flows",
+            "50",
+            "--concurrent",
+            "--out-dir",
+        ];
+        a.push(out.to_str().unwrap());
+        a.extend_from_slice(extra);
+        tandem(&a)
+    };
+    let text = ok(&run(&["--open-loop"]));
+    assert!(text.contains("concurrent: control latency 10us"), "{text}");
+    assert!(dir.path().join("r/port1.pcap").is_file());
+    let e = err(&run(&[]));
+    assert!(e.contains("--open-loop"), "{e}");
     for (bad, why) in [("10", "unit"), ("fast", "number"), ("2s", "at most")] {
         let e = err(&tandem(&[
             "check",
