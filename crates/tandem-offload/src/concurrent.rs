@@ -170,8 +170,12 @@ impl ControlPlane for Delayed {
 enum Job {
     /// A frame pre sent to the server port.
     Server { idx: usize, frame: Vec<u8> },
-    /// A packet run whole by [`Offloaded::process`] (the switch thread waits).
-    Serial { idx: usize },
+    /// A packet run whole as [`Offloaded::process`] does, after the timer ticks `due` (the
+    /// switch thread's clock sees every packet; the server's would see only these).
+    Serial {
+        idx: usize,
+        due: tandem_host::host::Ticks,
+    },
 }
 
 struct Done {
@@ -293,7 +297,7 @@ fn server_thread(
     for job in jobs {
         shared.last_write.store(0, Ordering::SeqCst);
         let (idx, verdict) = match job {
-            Job::Serial { idx } => (idx, sys.process(&packets[idx])),
+            Job::Serial { idx, due } => (idx, sys.ticks_then(due, &packets[idx])),
             Job::Server { idx, frame } => (idx, serve(sys, &packets[idx], &frame)),
         };
         let mut ticket = shared.last_write.load(Ordering::SeqCst);
@@ -436,12 +440,14 @@ impl SwitchSide<'_> {
         done: &Receiver<Done>,
     ) -> Result<(), OffloadError> {
         let pkt = &self.packets[idx];
-        let tick_due = self.clock.due(pkt.ts_ns).next().is_some();
+        let due = self.clock.due(pkt.ts_ns);
+        let tick_due = { due }.next().is_some();
         if tick_due || pkt.data.len() < 14 || self.shared.serial_all.load(Ordering::SeqCst) {
             self.out.serial += 1;
             *self.in_flight.entry(flow).or_default() += 1;
             self.total_in_flight += 1;
-            jobs.send(Job::Serial { idx }).map_err(|_| server_gone())?;
+            jobs.send(Job::Serial { idx, due })
+                .map_err(|_| server_gone())?;
             // Everything before it finishes first (one queue), then it.
             loop {
                 let d = done.recv().map_err(|_| server_gone())?;

@@ -633,7 +633,7 @@ impl Offloaded {
     }
 
     /// Runs the ticks `due`, then the packet.
-    fn ticks_then(
+    pub(crate) fn ticks_then(
         &mut self,
         mut due: tandem_host::host::Ticks,
         pkt: &TracePacket,

@@ -168,3 +168,21 @@ fn every_nf_both_workloads_three_latencies() {
         }
     }
 }
+
+/// A timer NF: each tick runs serially, before the packet that passes it, with the ticks the
+/// switch thread's clock (which sees every packet) says are due — the server's own clock
+/// would see only the serial packets and start late (a tick lost: caught here).
+#[test]
+fn timer_ticks_run_serially_between_packets() {
+    let mut pkts = trace(Addr::Plain, "datamining", 2000, 7).take(40_000);
+    let r = concurrent("hhdetect", &mut pkts, &latency(10));
+    let c = r.concurrent.as_ref().unwrap();
+    assert!(r.offloaded.timer_ticks >= 2, "{}", r.offloaded.timer_ticks);
+    assert!(c.serial >= r.offloaded.timer_ticks);
+    assert!(
+        r.passed(),
+        "{:#?}\n{}",
+        r.state_differences,
+        r.first_difference.clone().unwrap_or_default()
+    );
+}
