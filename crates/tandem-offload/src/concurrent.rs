@@ -260,8 +260,17 @@ pub fn run_concurrent(
     let (done_tx, done_rx) = channel::<Done>();
     let result = std::thread::scope(|s| {
         let server = s.spawn(|| server_thread(&mut sys, packets, &shared, job_rx, done_tx));
-        let r = sw.run(&job_tx, &done_rx);
+        let mut r = sw.run(&job_tx, &done_rx);
         drop(job_tx);
+        if r.is_err() {
+            // The server thread stopped on an error: report that, not "stopped".
+            for d in done_rx.iter() {
+                if let Err(e) = d.verdict {
+                    r = Err(e);
+                    break;
+                }
+            }
+        }
         let served = server.join().unwrap_or_else(|_| {
             Err(OffloadError::Server(
                 "the server thread panicked".to_string(),
