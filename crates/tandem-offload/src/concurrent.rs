@@ -92,6 +92,11 @@ pub struct ConcurrentRun {
     pub overtaking: u64,
     /// Most packets queued for or at the server at once.
     pub max_in_flight: u64,
+    /// Server packets whose switch reads were stale: a map key they look up was inserted
+    /// or erased by a packet committed after their pre pass. Counted, not repaired (see
+    /// docs/runtime.md): with the per-flow rule only packets of other flows can be; the
+    /// check says whether the result was still serial.
+    pub stale_reads: u64,
 }
 
 /// A packet's flow for the ordering rule: its 5-tuple (IPv4 TCP/UDP), or `None` for all
@@ -168,8 +173,12 @@ impl ControlPlane for Delayed {
 }
 
 enum Job {
-    /// A frame pre sent to the server port.
-    Server { idx: usize, frame: Vec<u8> },
+    /// A frame pre sent to the server port; `pre`: the ticket of its pass through pre.
+    Server {
+        idx: usize,
+        frame: Vec<u8>,
+        pre: u64,
+    },
     /// A packet run whole as [`Offloaded::process`] does, after the timer ticks `due` (the
     /// switch thread's clock sees every packet; the server's would see only these).
     Serial {
@@ -193,6 +202,8 @@ struct Shared {
     last_write: Arc<AtomicU64>,
     /// Every packet must run serially (partial maps, server-only keys).
     serial_all: AtomicBool,
+    /// Server packets found with stale switch reads.
+    stale: AtomicU64,
 }
 
 /// Runs `packets` with the switch and the server host at once; returns what happened and
@@ -235,6 +246,7 @@ pub fn run_concurrent(
         emission: AtomicU64::new(0),
         last_write,
         serial_all: AtomicBool::new(sys.host.has_partial() || sys.host.has_server_only()),
+        stale: AtomicU64::new(0),
     });
     let mut sw = SwitchSide {
         worker: sys.switch().worker(),
@@ -285,6 +297,7 @@ pub fn run_concurrent(
     sw.out.order = order.into_iter().map(|(_, i)| i).collect();
     sw.emissions.sort_unstable();
     sw.out.emitted = sw.emissions.iter().map(|&(_, i)| i).collect();
+    sw.out.stale_reads = shared.stale.load(Ordering::SeqCst);
     let mut stats = sys.stats();
     stats.packets += sw.stats.packets;
     stats.fast_path += sw.stats.fast_path;
@@ -303,15 +316,36 @@ fn server_thread(
     jobs: Receiver<Job>,
     done: Sender<Done>,
 ) -> Result<(), OffloadError> {
+    // The keys each committed packet wrote, with its ticket: what later server packets'
+    // switch reads may have missed.
+    let mut log: VecDeque<(u64, Vec<(u32, Vec<u64>)>)> = VecDeque::new();
+    sys.host.record = Some(Vec::new());
     for job in jobs {
         shared.last_write.store(0, Ordering::SeqCst);
         let (idx, verdict) = match job {
             Job::Serial { idx, due } => (idx, sys.ticks_then(due, &packets[idx])),
-            Job::Server { idx, frame } => (idx, serve(sys, &packets[idx], &frame)),
+            Job::Server { idx, frame, pre } => {
+                // Batches before this packet's pre pass are visible to it.
+                while log.front().is_some_and(|(t, _)| *t < pre) {
+                    log.pop_front();
+                }
+                let pkt = &packets[idx];
+                let stale = !log.is_empty() && is_stale(sys, pkt, &log)?;
+                if stale {
+                    shared.stale.fetch_add(1, Ordering::SeqCst);
+                }
+                let v = serve(sys, pkt, &frame);
+                (idx, v)
+            }
         };
         let mut ticket = shared.last_write.load(Ordering::SeqCst);
         if ticket == 0 {
             ticket = shared.clock.stamp(|| ()).1;
+        }
+        if let Some(rec) = sys.host.record.as_mut() {
+            if !rec.is_empty() {
+                log.push_back((ticket, std::mem::take(rec)));
+            }
         }
         let emitted = matches!(verdict, Ok(Verdict::Send { .. }))
             .then(|| shared.emission.fetch_add(1, Ordering::SeqCst));
@@ -331,6 +365,18 @@ fn server_thread(
         }
     }
     Ok(())
+}
+
+/// Whether a key the packet looks up was written by a packet committed after its pre pass.
+fn is_stale(
+    sys: &mut Offloaded,
+    pkt: &TracePacket,
+    log: &VecDeque<(u64, Vec<(u32, Vec<u64>)>)>,
+) -> Result<bool, OffloadError> {
+    let keys = sys.host.probe_keys(pkt)?;
+    Ok(log
+        .iter()
+        .any(|(_, written)| written.iter().any(|w| keys.contains(w))))
 }
 
 /// The server's part of a packet pre sent to it: the server partition, the commit, post.
@@ -481,8 +527,12 @@ impl SwitchSide<'_> {
                 *self.in_flight.entry(flow).or_default() += 1;
                 self.total_in_flight += 1;
                 self.out.max_in_flight = self.out.max_in_flight.max(self.total_in_flight);
-                jobs.send(Job::Server { idx, frame })
-                    .map_err(|_| server_gone())?;
+                jobs.send(Job::Server {
+                    idx,
+                    frame,
+                    pre: ticket,
+                })
+                .map_err(|_| server_gone())?;
             }
             first => {
                 self.tickets[idx] = ticket;

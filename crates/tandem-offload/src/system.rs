@@ -267,6 +267,9 @@ pub struct ServerHost {
     output: Vec<u64>,
     pkt: Vec<u8>,
     back: Vec<u8>,
+    /// Concurrent runs ([`crate::concurrent`]): the map keys each committed packet inserted
+    /// or erased are copied here (`None`: not recorded).
+    pub(crate) record: Option<Vec<(u32, Vec<u64>)>>,
 }
 
 impl ServerHost {
@@ -316,6 +319,7 @@ impl ServerHost {
             output: Vec::new(),
             pkt: Vec::new(),
             back: Vec::new(),
+            record: None,
         })
     }
 
@@ -358,6 +362,9 @@ impl ServerHost {
         let r = self
             .sync
             .commit(self.cp.as_mut(), &self.primary, self.primary.touched());
+        if let Some(rec) = self.record.as_mut() {
+            rec.extend(self.primary.touched().keys().map(|(s, k)| (s, k.to_vec())));
+        }
         self.primary.clear_touched();
         self.add_server_time(t0);
         match r {
@@ -395,6 +402,24 @@ impl ServerHost {
     /// switch.
     pub fn has_server_only(&self) -> bool {
         self.sync.has_server_only()
+    }
+
+    /// The map keys the packet would look up, insert or erase (a read-only walk of the NF
+    /// on the primary copy).
+    pub(crate) fn probe_keys(
+        &mut self,
+        pkt: &TracePacket,
+    ) -> Result<Vec<(u32, Vec<u64>)>, OffloadError> {
+        let clock = self.primary.store.clock_ns;
+        let probe = walk(
+            &self.module,
+            &mut self.primary.store,
+            &ir_packet(pkt),
+            false,
+            &mut self.payload,
+        );
+        self.primary.store.clock_ns = clock;
+        Ok(probe?.keys)
     }
 
     /// Whether the packet looks up a key that only the server has.
@@ -500,6 +525,9 @@ impl ServerHost {
         let touched = Touched::from_sets(&w.touched, &others);
         self.sync
             .commit(self.cp.as_mut(), &self.primary, &touched)?;
+        if let Some(rec) = self.record.as_mut() {
+            rec.extend(touched.keys().map(|(s, k)| (s, k.to_vec())));
+        }
         self.add_server_time(t0);
         Ok(match w.action {
             Some(Action::Send(p)) => Verdict::Send {

@@ -117,6 +117,10 @@ fn stale_read_race(nf: &str, addr: Addr, workload: &str) {
         c.waited_for_flow > 0,
         "{nf}: no packet raced its flow's packet at the server"
     );
+    assert_eq!(
+        c.stale_reads, 0,
+        "{nf}: stale reads despite the per-flow rule"
+    );
     assert!(
         r.passed(),
         "{nf}: {:#?}\n{:#?}\n{}",
@@ -136,11 +140,15 @@ fn stale_read_race(nf: &str, addr: Addr, workload: &str) {
         "{nf}: the race without the per-flow rule went unnoticed"
     );
     assert!(!r.order_violations.is_empty() || r.differing_packets > 0);
+    let c = r.concurrent.as_ref().unwrap();
     eprintln!(
-        "{nf}: without the rule: {} differing packets, {} order violations shown",
+        "{nf}: without the rule: {} differing packets, {} order violations shown, {} stale reads",
         r.differing_packets,
-        r.order_violations.len()
+        r.order_violations.len(),
+        c.stale_reads
     );
+    // Without the rule the second packet reaches the server with a stale miss: detected.
+    assert!(c.stale_reads > 0, "{nf}: no stale read detected");
 }
 
 #[test]
