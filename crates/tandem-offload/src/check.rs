@@ -1,9 +1,9 @@
 //! `tandem check`: the offloaded pair against the original NF on the same traffic.
 //!
 //! Every packet goes to the reference host (the native NF) and to the offloaded system.
-//! Outputs are compared per port as multisets of frames (byte-exact; order within a port may
-//! differ only as run-to-completion allows — here the runtime processes packets in arrival
-//! order, so it never does), and the final states are compared. The first packet whose
+//! Outputs are compared per port as multisets of frames (byte-exact; the runtime processes
+//! packets in arrival order here; the concurrent check, with the reorderings run-to-completion
+//! permits, is [`crate::check_concurrent`]), and the final states are compared. The first packet whose
 //! outputs differ is reported decoded field by field, with the NF statements on its path and
 //! the partition each ran in (found by replaying the trace on the NF's IR).
 
@@ -102,6 +102,13 @@ pub struct CheckReport {
     /// the NF runs on fewer servers than asked.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub sharding: Option<String>,
+    /// `--concurrent`: the run's ordering counters (absent in a serial check).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub concurrent: Option<crate::concurrent::ConcurrentRun>,
+    /// `--concurrent`: reorderings run-to-completion forbids (a flow's packets taking effect
+    /// or leaving out of arrival order), the first few described.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub order_violations: Vec<String>,
 }
 
 /// The system under check: one server host, or several.
@@ -136,11 +143,15 @@ impl System {
 impl CheckReport {
     /// Outputs equal as per-port multisets and final states equal.
     pub fn passed(&self) -> bool {
-        self.multiset_differences.is_empty() && self.state_differences.is_empty()
+        self.multiset_differences.is_empty()
+            && self.state_differences.is_empty()
+            && self.order_violations.is_empty()
+            // Concurrent: every packet against the reference run in the same order π.
+            && (self.concurrent.is_none() || self.differing_packets == 0)
     }
 }
 
-fn frame_hash(port: u32, frame: &[u8]) -> (u32, u64, usize) {
+pub(crate) fn frame_hash(port: u32, frame: &[u8]) -> (u32, u64, usize) {
     (port, tandem_ir::hash::fnv1a64(frame), frame.len())
 }
 
@@ -290,6 +301,8 @@ pub fn check(
         multiset_differences,
         first_difference: first,
         state_differences: diff_states(&reference_state, &offloaded_state),
+        concurrent: None,
+        order_violations: Vec::new(),
     })
 }
 
@@ -301,7 +314,7 @@ fn show_verdict(v: &Verdict) -> String {
 }
 
 /// The first differing packet: both outputs field by field, and its path through the NF.
-fn explain(
+pub(crate) fn explain(
     bundle: &Bundle,
     initial: &serde_json::Value,
     history: &[TracePacket],

@@ -11,6 +11,7 @@
 //! - [`system`]: the whole, one packet at a time;
 //! - [`cluster`]: several server hosts behind one switch, flows spread by a hash;
 //! - [`membership`]: servers joining and leaving a cluster, flows keeping their server;
+//! - [`concurrent`]: switch and server host in two threads at once, with control latency;
 //! - [`net`]: switch and server as two processes over UNIX datagram sockets;
 //! - [`check`]: the offloaded pair against the reference host on the same traffic.
 //!
@@ -19,8 +20,10 @@
 //! function calls.
 
 pub mod check;
+pub mod check_concurrent;
 pub mod cluster;
 pub mod codec;
+pub mod concurrent;
 pub mod control;
 pub mod fallback;
 pub mod membership;
@@ -33,7 +36,9 @@ pub mod sync;
 pub mod system;
 
 pub use check::{check, CheckOptions, CheckReport, GroupChange};
+pub use check_concurrent::check_concurrent;
 pub use cluster::{Cluster, ServerLoad};
+pub use concurrent::{run_concurrent, ConcurrentOptions};
 pub use control::{
     ControlFailure, ControlPlane, ControlWrap, Fault, FaultyControl, RetryPolicy, SwitchControl,
 };

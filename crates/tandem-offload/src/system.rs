@@ -268,6 +268,9 @@ pub struct ServerHost {
     output: Vec<u64>,
     pkt: Vec<u8>,
     back: Vec<u8>,
+    /// Concurrent runs ([`crate::concurrent`]): the map keys each committed packet inserted
+    /// or erased are copied here (`None`: not recorded).
+    pub(crate) record: Option<Vec<(u32, Vec<u64>)>>,
 }
 
 impl ServerHost {
@@ -317,6 +320,7 @@ impl ServerHost {
             output: Vec::new(),
             pkt: Vec::new(),
             back: Vec::new(),
+            record: None,
         })
     }
 
@@ -359,6 +363,9 @@ impl ServerHost {
         let r = self
             .sync
             .commit(self.cp.as_mut(), &self.primary, self.primary.touched());
+        if let Some(rec) = self.record.as_mut() {
+            rec.extend(self.primary.touched().keys().map(|(s, k)| (s, k.to_vec())));
+        }
         self.primary.clear_touched();
         self.add_server_time(t0);
         match r {
@@ -396,6 +403,24 @@ impl ServerHost {
     /// switch.
     pub fn has_server_only(&self) -> bool {
         self.sync.has_server_only()
+    }
+
+    /// The map keys the packet would look up, insert or erase (a read-only walk of the NF
+    /// on the primary copy).
+    pub(crate) fn probe_keys(
+        &mut self,
+        pkt: &TracePacket,
+    ) -> Result<Vec<(u32, Vec<u64>)>, OffloadError> {
+        let clock = self.primary.store.clock_ns;
+        let probe = walk(
+            &self.module,
+            &mut self.primary.store,
+            &ir_packet(pkt),
+            false,
+            &mut self.payload,
+        );
+        self.primary.store.clock_ns = clock;
+        Ok(probe?.keys)
     }
 
     /// Whether the packet looks up a key that only the server has.
@@ -501,6 +526,9 @@ impl ServerHost {
         let touched = Touched::from_sets(&w.touched, &others);
         self.sync
             .commit(self.cp.as_mut(), &self.primary, &touched)?;
+        if let Some(rec) = self.record.as_mut() {
+            rec.extend(touched.keys().map(|(s, k)| (s, k.to_vec())));
+        }
         self.add_server_time(t0);
         Ok(match w.action {
             Some(Action::Send(p)) => Verdict::Send {
@@ -551,10 +579,10 @@ fn ir_packet(pkt: &TracePacket) -> Packet {
 /// The offloaded NF in one process: the software switch and the server host.
 pub struct Offloaded {
     sw: Switch,
-    worker: Worker,
-    host: ServerHost,
-    server_port: u32,
-    stats: RunStats,
+    pub(crate) worker: Worker,
+    pub(crate) host: ServerHost,
+    pub(crate) server_port: u32,
+    pub(crate) stats: RunStats,
     /// The time of the last packet (the one a held packet belongs to).
     last_ts_ns: u64,
     /// The NF's timer ticks, on the reference host's rule.
@@ -634,7 +662,7 @@ impl Offloaded {
     }
 
     /// Runs the ticks `due`, then the packet.
-    fn ticks_then(
+    pub(crate) fn ticks_then(
         &mut self,
         mut due: tandem_host::host::Ticks,
         pkt: &TracePacket,

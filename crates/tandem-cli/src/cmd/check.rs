@@ -2,9 +2,13 @@
 //! traffic, and compare outputs (per port, as multisets, byte-exact) and final state.
 
 use std::path::PathBuf;
+use std::time::Duration;
 
 use anyhow::Context;
-use tandem_offload::{check, compile_bundle, CheckOptions, GroupChange, NfSource, RunOptions};
+use tandem_offload::{
+    check, check_concurrent, compile_bundle, CheckOptions, ConcurrentOptions, GroupChange,
+    NfSource, RunOptions,
+};
 use tandem_p4::{Arch, P4Options};
 use tandem_partition::PartitionOptions;
 
@@ -55,6 +59,8 @@ pub struct Args {
     /// `P:remove=ID` (server ID leaves and drains). Repeatable; flows keep their server.
     #[arg(long = "change", value_name = "P:add|P:remove=ID")]
     pub changes: Vec<String>,
+    #[command(flatten)]
+    pub concurrent: ConcurrentArgs,
 }
 
 /// Parses `--change` values.
@@ -76,6 +82,56 @@ fn parse_changes(specs: &[String]) -> anyhow::Result<Vec<(u64, GroupChange)>> {
             Ok((at, c))
         })
         .collect()
+}
+
+/// Concurrent execution (`tandem_offload::concurrent`).
+#[derive(clap::Args, Clone, Debug)]
+pub struct ConcurrentArgs {
+    /// Run the switch and the server host at once (two threads, control latency, bounded
+    /// server queue) and compare with the reference run in the same serial order, each
+    /// flow's packets in arrival order (docs/runtime.md, "Concurrent execution").
+    #[arg(long)]
+    pub concurrent: bool,
+    /// With --concurrent: delay of every control-plane request (`500ns`, `10us`, `1ms`, `10ms`).
+    #[arg(long, value_name = "DURATION", default_value = "10us")]
+    pub control_latency: String,
+    /// With --concurrent: packets the server queue holds (the switch waits when it is full).
+    #[arg(long, value_name = "N", default_value_t = 64)]
+    pub server_queue: usize,
+}
+
+impl ConcurrentArgs {
+    pub fn options(&self) -> anyhow::Result<ConcurrentOptions> {
+        if self.server_queue == 0 {
+            anyhow::bail!("--server-queue must be at least 1");
+        }
+        Ok(ConcurrentOptions {
+            latency: parse_duration(&self.control_latency)?,
+            queue: self.server_queue,
+            flow_order: true,
+        })
+    }
+}
+
+/// `10us`, `1ms`, `500ns`, `1s` (at most one second).
+pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
+    let t = text.trim();
+    let split = t.find(|c: char| !c.is_ascii_digit()).unwrap_or(t.len());
+    let (n, unit) = t.split_at(split);
+    let n: u64 = n.parse().map_err(|_| {
+        anyhow::anyhow!("--control-latency {text}: expected a number and a unit, e.g. 10us")
+    })?;
+    let ns = match unit {
+        "ns" => n,
+        "us" | "µs" => n.saturating_mul(1_000),
+        "ms" => n.saturating_mul(1_000_000),
+        "s" => n.saturating_mul(1_000_000_000),
+        _ => anyhow::bail!("--control-latency {text}: the unit must be ns, us, ms or s"),
+    };
+    if ns > 1_000_000_000 {
+        anyhow::bail!("--control-latency {text}: at most 1s");
+    }
+    Ok(Duration::from_nanos(ns))
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -122,23 +178,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
                 None
             }
         });
-    let report = check(
-        &bundle,
-        native,
-        &mut packets,
-        CheckOptions {
-            run: RunOptions {
-                partial: args.promote.options()?,
-                ..RunOptions::default()
-            },
-            closed_loop: !args.traffic.open_loop,
-            control: None,
-            progress: Some(Box::new(move |_| tick.inc(1))),
-            servers: args.servers,
-            changes: parse_changes(&args.changes)?,
-            ..CheckOptions::default()
+    let options = CheckOptions {
+        run: RunOptions {
+            partial: args.promote.options()?,
+            ..RunOptions::default()
         },
-    )?;
+        closed_loop: !args.traffic.open_loop,
+        control: None,
+        progress: Some(Box::new(move |_| tick.inc(1))),
+        servers: args.servers,
+        changes: parse_changes(&args.changes)?,
+        ..CheckOptions::default()
+    };
+    let report = if args.concurrent.concurrent {
+        let conc = args.concurrent.options()?;
+        let second = load_nf(&args.nf, args.config.as_deref())?;
+        check_concurrent(&bundle, native, second, &mut packets, options, &conc)?
+    } else {
+        check(&bundle, native, &mut packets, options)?
+    };
     drop(packets);
     bar.finish_and_clear();
     if let Some(e) = error {
@@ -176,6 +234,24 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         std::fs::write(path, serde_json::to_string_pretty(&report)? + "\n")
             .with_context(|| format!("writing {}", path.display()))?;
     }
+    if let Some(c) = &report.concurrent {
+        println!(
+            "concurrent: control latency {}, server queue {}: {} packets passed the switch while one was at the server, {} waited for their flow, {} ran serially, at most {} at the server, {} server packets with stale switch reads",
+            args.concurrent.control_latency,
+            args.concurrent.server_queue,
+            c.overtaking,
+            c.waited_for_flow,
+            c.serial,
+            c.max_in_flight,
+            c.stale_reads
+        );
+    }
+    if report.passed() && report.concurrent.is_some() {
+        println!(
+            "PASS: every packet's verdict equal to the reference run in the concurrent run's serial order, each flow in arrival order, final state equal"
+        );
+        return Ok(());
+    }
     if report.passed() {
         println!(
             "PASS: every port's output equal to the reference (byte-exact multisets), final state equal"
@@ -190,6 +266,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     for d in &report.state_differences {
         println!("  {d}");
+    }
+    for d in &report.order_violations {
+        println!("  {d}");
+    }
+    if report.concurrent.is_some() && report.differing_packets > 0 {
+        println!(
+            "  {} packets differ from the reference run in the same order",
+            report.differing_packets
+        );
     }
     if let Some(first) = &report.first_difference {
         println!("first differing {first}");

@@ -29,6 +29,8 @@ pub struct Args {
     pub config: Option<PathBuf>,
     #[command(flatten)]
     pub promote: PromoteArgs,
+    #[command(flatten)]
+    pub concurrent: super::check::ConcurrentArgs,
 }
 
 /// How partial maps are rebalanced (`tandem_offload::partial`).
@@ -102,12 +104,16 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         partial: args.promote.options()?,
         ..RunOptions::default()
     };
-    let mut sys = Offloaded::new(&bundle, &initial, &options, None)?;
     let t0 = std::time::Instant::now();
-    let files = drive(&args.traffic, args.packets, &args.out_dir, |pkt| {
-        Ok(sys.process(pkt)?)
-    })?;
-    let stats = sys.stats();
+    let (files, stats) = if args.concurrent.concurrent {
+        run_concurrent(&args, &bundle, &initial, &options)?
+    } else {
+        let mut sys = Offloaded::new(&bundle, &initial, &options, None)?;
+        let files = drive(&args.traffic, args.packets, &args.out_dir, |pkt| {
+            Ok(sys.process(pkt)?)
+        })?;
+        (files, sys.stats())
+    };
     let mut v = serde_json::to_value(&stats)?;
     v["nf"] = bundle.plan.nf.clone().into();
     v["target"] = bundle.plan.target.clone().into();
@@ -124,6 +130,45 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     println!("  wrote {}", args.out_dir.join("summary.json").display());
     Ok(())
+}
+
+/// `tandem run --concurrent`: the whole trace through switch and server at once; outputs
+/// written in the order they left. Open loop only: a closed loop rewrites each reply from an
+/// output, which needs the outputs one at a time.
+fn run_concurrent(
+    args: &Args,
+    bundle: &Bundle,
+    initial: &serde_json::Value,
+    options: &RunOptions,
+) -> anyhow::Result<(Vec<PathBuf>, RunStats)> {
+    if !args.traffic.open_loop {
+        anyhow::bail!(
+            "--concurrent runs the whole trace at once, so replies cannot be rewritten from the outputs: add --open-loop (or use `tandem check --concurrent`, which makes the closed-loop trace with the reference first)"
+        );
+    }
+    let packets = args
+        .traffic
+        .packets()?
+        .take(args.packets.unwrap_or(usize::MAX))
+        .collect::<Result<Vec<_>, _>>()?;
+    let conc = args.concurrent.options()?;
+    let (run, stats, _) =
+        tandem_offload::run_concurrent(bundle, initial, options, &conc, &packets)?;
+    let mut sink = tandem_host::PortPcapSink::create(&args.out_dir)?;
+    for &i in &run.emitted {
+        if let tandem_host::Verdict::Send { port, frame } = &run.verdicts[i] {
+            sink.write(*port, packets[i].ts_ns, frame)?;
+        }
+    }
+    println!(
+        "concurrent: control latency {}, server queue {}: {} packets passed the switch while one was at the server, {} waited for their flow, {} ran serially",
+        args.concurrent.control_latency,
+        args.concurrent.server_queue,
+        run.overtaking,
+        run.waited_for_flow,
+        run.serial
+    );
+    Ok((sink.finish()?, stats))
 }
 
 pub fn print_stats(s: &RunStats) {

@@ -1,0 +1,196 @@
+//! `check --concurrent`: switch and server host in two threads at once, with control-plane
+//! latency, checked against the reference run in the same serial order with per-flow order
+//! kept ([`tandem_offload::concurrent`]).
+//!
+//! Knobs: `TANDEM_CONCURRENT_PACKETS` (default 1500 per NF and latency).
+#![allow(clippy::print_stdout, clippy::print_stderr)] // figures go to the test log
+
+mod common;
+
+use std::time::Duration;
+
+use common::*;
+use tandem_offload::{check_concurrent, ConcurrentOptions};
+use tandem_traffic::TracePacket;
+
+fn concurrent(
+    nf: &str,
+    pkts: &mut dyn Iterator<Item = TracePacket>,
+    opts: &ConcurrentOptions,
+) -> CheckReport {
+    let b = bundle(nf, "tofino1", &P4Options::default());
+    check_concurrent(
+        &b,
+        native(nf),
+        native(nf),
+        pkts,
+        CheckOptions {
+            run: RunOptions {
+                cache_dir: cache(),
+                ..RunOptions::default()
+            },
+            ..CheckOptions::default()
+        },
+        opts,
+    )
+    .unwrap()
+}
+
+fn latency(us: u64) -> ConcurrentOptions {
+    ConcurrentOptions {
+        latency: Duration::from_micros(us),
+        ..ConcurrentOptions::default()
+    }
+}
+
+fn run(nf: &str, addr: Addr, workload: &str, us: u64) {
+    let packets = env_or("TANDEM_CONCURRENT_PACKETS", 1500);
+    let flows = (packets as u64 / 20).max(50);
+    let mut pkts = trace(addr, workload, flows, 7).take(packets);
+    let r = concurrent(nf, &mut pkts, &latency(us));
+    let c = r.concurrent.as_ref().unwrap();
+    eprintln!(
+        "{nf}/{workload}/{us}us: {} packets, via server {}, overtaking {}, waited {}, serial {}, max in flight {}",
+        r.packets, r.offloaded.via_server, c.overtaking, c.waited_for_flow, c.serial, c.max_in_flight
+    );
+    assert!(
+        r.passed(),
+        "{nf} at {us} µs: {:#?}\n{:#?}\n{:#?}\n{}",
+        r.multiset_differences,
+        r.order_violations,
+        r.state_differences,
+        r.first_difference.clone().unwrap_or_default()
+    );
+}
+
+const NFS: &[(&str, Addr, &str)] = &[
+    ("minilb", Addr::Lb, "enterprise"),
+    ("mazunat", Addr::Nat, "enterprise"),
+    ("l4lb", Addr::Lb, "datamining"),
+    ("firewall", Addr::Plain, "enterprise"),
+    ("proxy", Addr::Plain, "enterprise"),
+    ("statefilter", Addr::Plain, "datamining"),
+    ("trojan", Addr::Endhosts, "enterprise"),
+    ("lpmrouter", Addr::Plain, "enterprise"),
+    ("vxlangw", Addr::Vxlan, "enterprise"),
+    ("vlantrunk", Addr::Vlan, "enterprise"),
+    ("hhdetect", Addr::Plain, "datamining"),
+    ("aclfw", Addr::Plain, "enterprise"),
+    ("ratelimit", Addr::Plain, "datamining"),
+    ("pktcount", Addr::Plain, "enterprise"),
+    ("cmsketch", Addr::Plain, "datamining"),
+];
+
+#[test]
+fn every_example_nf_at_10us() {
+    for (nf, addr, w) in NFS {
+        run(nf, *addr, w, 10);
+    }
+}
+
+#[test]
+fn stateful_nfs_at_1ms() {
+    for (nf, addr, w) in &NFS[..4] {
+        run(nf, *addr, w, 1000);
+    }
+}
+
+/// Two packets of one new flow back to back, then other flows: the first goes to the server
+/// (a miss); the second arrives while the first's batch is in flight.
+fn race(addr: Addr, workload: &str) -> Vec<TracePacket> {
+    let pkts: Vec<TracePacket> = trace(addr, workload, 200, 11).take(600).collect();
+    let mut out = Vec::new();
+    // Every packet twice in a row, 1 ns apart: each new flow's second packet races its first.
+    for p in pkts {
+        let mut q = p.clone();
+        q.ts_ns += 1;
+        out.push(p);
+        out.push(q);
+    }
+    out
+}
+
+fn stale_read_race(nf: &str, addr: Addr, workload: &str) {
+    let r = concurrent(nf, &mut race(addr, workload).into_iter(), &latency(500));
+    let c = r.concurrent.as_ref().unwrap();
+    assert!(
+        c.waited_for_flow > 0,
+        "{nf}: no packet raced its flow's packet at the server"
+    );
+    assert_eq!(
+        c.stale_reads, 0,
+        "{nf}: stale reads despite the per-flow rule"
+    );
+    assert!(
+        r.passed(),
+        "{nf}: {:#?}\n{:#?}\n{}",
+        r.order_violations,
+        r.state_differences,
+        r.first_difference.clone().unwrap_or_default()
+    );
+    // Negative control: without the per-flow rule the second packet passes the switch with
+    // the stale miss, and the check sees it.
+    let off = ConcurrentOptions {
+        flow_order: false,
+        ..latency(500)
+    };
+    let r = concurrent(nf, &mut race(addr, workload).into_iter(), &off);
+    assert!(
+        !r.passed(),
+        "{nf}: the race without the per-flow rule went unnoticed"
+    );
+    assert!(!r.order_violations.is_empty() || r.differing_packets > 0);
+    let c = r.concurrent.as_ref().unwrap();
+    eprintln!(
+        "{nf}: without the rule: {} differing packets, {} order violations shown, {} stale reads",
+        r.differing_packets,
+        r.order_violations.len(),
+        c.stale_reads
+    );
+    // Without the rule the second packet reaches the server with a stale miss: detected.
+    assert!(c.stale_reads > 0, "{nf}: no stale read detected");
+}
+
+#[test]
+fn mazunat_stale_read_race() {
+    stale_read_race("mazunat", Addr::Nat, "enterprise");
+}
+
+#[test]
+fn l4lb_stale_read_race() {
+    stale_read_race("l4lb", Addr::Lb, "datamining");
+}
+
+/// The figure: every example NF on enterprise and datamining traffic at 10 µs, 1 ms
+/// and 10 ms. `TANDEM_CONCURRENT_PACKETS=1000000 cargo test --release -p tandem-offload
+/// --test concurrent -- --ignored` (hours at 10 ms: each server packet waits one latency per
+/// control request).
+#[test]
+#[ignore]
+fn every_nf_both_workloads_three_latencies() {
+    for us in [10, 1000, 10_000] {
+        for (nf, addr, _) in NFS {
+            for w in ["enterprise", "datamining"] {
+                run(nf, *addr, w, us);
+            }
+        }
+    }
+}
+
+/// A timer NF: each tick runs serially, before the packet that passes it, with the ticks the
+/// switch thread's clock (which sees every packet) says are due — the server's own clock
+/// would see only the serial packets and start late (a tick lost: caught here).
+#[test]
+fn timer_ticks_run_serially_between_packets() {
+    let mut pkts = trace(Addr::Plain, "datamining", 2000, 7).take(40_000);
+    let r = concurrent("hhdetect", &mut pkts, &latency(10));
+    let c = r.concurrent.as_ref().unwrap();
+    assert!(r.offloaded.timer_ticks >= 2, "{}", r.offloaded.timer_ticks);
+    assert!(c.serial >= r.offloaded.timer_ticks);
+    assert!(
+        r.passed(),
+        "{:#?}\n{}",
+        r.state_differences,
+        r.first_difference.clone().unwrap_or_default()
+    );
+}
