@@ -33,6 +33,13 @@
 //! rebalance 2: delete b; promote c     → switch {a c}  server-only {b d}
 //! ```
 //!
+//! A map whose misses the switch program sends to the server itself (manifest
+//! `miss_to_server`, `lower/miss.rs` in `tandem-p4`) is not probed: a switch entry is current
+//! until the atomic batch that deletes it, and a packet after that batch misses and goes to
+//! the server. There is no window between a probe and the switch for the drain to cover, so
+//! its eviction deletes at once and the same rebalance promotes the keys that replace the
+//! evicted ones (one interval sooner than the drain allows).
+//!
 //! [`PartialOptions::skip_drain`] (tests only) deletes an evicted key at once, without the
 //! drain: the negative control, which `tandem check` catches when a packet of the evicted
 //! key is in flight (probed before the eviction, in the switch after it).
@@ -235,6 +242,11 @@ impl PartialMaps {
         if let Some(m) = self.maps.iter_mut().find(|m| m.sid == state) {
             *m.server_hits.entry(Words::new(key)).or_default() += UNIT;
         }
+    }
+
+    /// The partial maps' states.
+    pub fn states(&self) -> impl Iterator<Item = u32> + '_ {
+        self.maps.iter().map(|m| m.sid)
     }
 
     /// Whether `state` is a partial map.
@@ -440,6 +452,7 @@ fn rebalance_map(
         }
         drain.push(k.clone());
     }
+    let replaced = drain.len();
     // Keep a reserve of free entries (a sixteenth of the table) so that a key that turns hot
     // is promoted at the next rebalance: drain keys idle for several rebalances into it.
     let reserve = (sync.table_size(sid) / 16).max(1) as usize;
@@ -459,6 +472,29 @@ fn rebalance_map(
         }
     }
     m.leaving.clone_from(&drain);
+    if sync.sends_misses(sid) && !opts.evict_in_flight {
+        // The switch program sends a miss to the server itself: no packet was probed
+        // against the switch's keys, so nothing is in flight that the drain would protect.
+        // Evict now and give the room to the keys that replace them, in this rebalance.
+        if !drain.is_empty() {
+            sync.evict(cp, sid, &drain)?;
+            evicted += drain.len() as u64;
+            let next: Vec<Vec<u64>> = hot[n..n + replaced]
+                .iter()
+                .map(|(_, k)| k.clone())
+                .collect();
+            match sync.promote(cp, primary, sid, &next) {
+                Ok(k) => promoted += k as u64,
+                Err(e) => {
+                    for k in &next {
+                        sync.mark_server_only(sid, k);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        return Ok((promoted, evicted));
+    }
     if opts.skip_drain {
         // The negative control: delete at once, no drain.
         if !drain.is_empty() {

@@ -134,6 +134,10 @@ pub struct P4Options {
     /// smaller switch table keeps the entries that do not fit on the server only; the
     /// runtime sends the packets that need them through the server (correct, slower).
     pub max_table_size: Option<u64>,
+    /// A partial map's miss on the switch sends the packet to the server whole from the
+    /// generated program (`lower/miss.rs`) where pre allows it; false: the runtime probes
+    /// each packet for the map's server-only keys instead.
+    pub partial_miss_to_server: bool,
 }
 
 impl Default for P4Options {
@@ -145,6 +149,7 @@ impl Default for P4Options {
             reuse_metadata: true,
             inline_values: true,
             max_table_size: None,
+            partial_miss_to_server: true,
         }
     }
 }

@@ -70,6 +70,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &P4Options {
             arch,
             max_table_size: args.max_table_size,
+            partial_miss_to_server: !args.partial.partial_probe,
             ..P4Options::default()
         },
         Some(NfSource::new(args.nf.clone(), args.config.clone())),

@@ -103,6 +103,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             reuse_metadata: !args.no_metadata_reuse,
             inline_values: !args.no_inline,
             max_table_size: args.max_table_size,
+            partial_miss_to_server: !args.partial.partial_probe,
         },
     )
     .with_context(|| format!("generating P4 for {}", args.nf.display()))?;
