@@ -40,6 +40,11 @@
 //! its eviction deletes at once and the same rebalance promotes the keys that replace the
 //! evicted ones (one interval sooner than the drain allows).
 //!
+//! Such a map also promotes **on a miss**: a server-only key whose packet the switch sent
+//! whole goes onto the switch right after that packet when the table has free room (the
+//! reserve the rebalance keeps), so its flow's next packet stays on the switch instead of
+//! waiting for the next rebalance; the rebalance still decides who stays.
+//!
 //! [`PartialOptions::skip_drain`] (tests only) deletes an evicted key at once, without the
 //! drain: the negative control, which `tandem check` catches when a packet of the evicted
 //! key is in flight (probed before the eviction, in the switch after it).
@@ -113,6 +118,11 @@ pub struct PartialSample {
     /// Of those, packets run whole because they needed a server-only key (the partial
     /// tables' share; the rest visited the server partition, as the NF's plan has them).
     pub whole_packets: u64,
+    /// Of those, packets that needed a key the server holds but the switch did not (the
+    /// partial table's own cost; the rest looked up a key nobody held yet — a new flow the
+    /// NF inserts on the server, as it would with the whole map on the switch).
+    #[serde(default)]
+    pub server_only_packets: u64,
     /// Packets since the previous sample.
     pub interval_packets: u64,
 }
@@ -182,6 +192,7 @@ pub struct PartialMaps {
     since: u64,
     server_since: u64,
     whole_since: u64,
+    server_only_since: u64,
 }
 
 impl PartialMaps {
@@ -229,6 +240,7 @@ impl PartialMaps {
             since: 0,
             server_since: 0,
             whole_since: 0,
+            server_only_since: 0,
         }))
     }
 
@@ -239,6 +251,7 @@ impl PartialMaps {
 
     /// Counts a packet the server ran whole because it needs server-only `key` of `state`.
     pub fn count_server_hit(&mut self, state: u32, key: &[u64]) {
+        self.server_only_since += 1;
         if let Some(m) = self.maps.iter_mut().find(|m| m.sid == state) {
             *m.server_hits.entry(Words::new(key)).or_default() += UNIT;
         }
@@ -247,6 +260,17 @@ impl PartialMaps {
     /// The partial maps' states.
     pub fn states(&self) -> impl Iterator<Item = u32> + '_ {
         self.maps.iter().map(|m| m.sid)
+    }
+
+    /// Whether a server-only key a switch miss brought to the server is promoted at once
+    /// when its table has room (any promotion at all: not [`Hotness::Off`]).
+    pub fn promotes_on_miss(&self) -> bool {
+        self.opts.hotness != Hotness::Off
+    }
+
+    /// Counts keys promoted outside a rebalance (on a miss).
+    pub fn count_promoted(&mut self, n: u64) {
+        self.stats.promoted += n;
     }
 
     /// Whether `state` is a partial map.
@@ -282,12 +306,14 @@ impl PartialMaps {
             packets,
             server_packets: self.server_since,
             whole_packets: self.whole_since,
+            server_only_packets: self.server_only_since,
             interval_packets: self.since,
             ..PartialSample::default()
         };
         self.since = 0;
         self.server_since = 0;
         self.whole_since = 0;
+        self.server_only_since = 0;
         self.stats.rebalances += 1;
         let opts = self.opts.clone();
         for m in &mut self.maps {

@@ -500,6 +500,7 @@ impl ServerHost {
             true,
             &mut self.payload,
         )?;
+        let mut missed: Vec<(u32, Vec<u64>)> = Vec::new();
         if let Some(p) = self.partial.as_mut() {
             // A partial map's miss the switch sent here: the server sees all of its key's
             // packets (the probe counts them for maps without `miss_to_server`).
@@ -507,6 +508,9 @@ impl ServerHost {
                 if p.is_partial(*s) && self.sync.sends_misses(*s) && self.sync.is_server_only(*s, k)
                 {
                     p.count_server_hit(*s, k);
+                    if p.promotes_on_miss() {
+                        missed.push((*s, k.clone()));
+                    }
                 }
             }
         }
@@ -524,6 +528,9 @@ impl ServerHost {
         let touched = Touched::from_sets(&w.touched, &others);
         self.sync
             .commit(self.cp.as_mut(), &self.primary, &touched)?;
+        if !missed.is_empty() {
+            self.promote_missed(&missed)?;
+        }
         self.add_server_time(t0);
         Ok(match w.action {
             Some(Action::Send(p)) => Verdict::Send {
@@ -532,6 +539,35 @@ impl ServerHost {
             },
             _ => Verdict::Drop,
         })
+    }
+
+    /// Promotes the server-only keys of partial maps a packet the switch sent whole missed,
+    /// while their switch table has free room (the rebalance keeps a reserve free): the
+    /// key's next packet stays on the switch instead of waiting for the next rebalance. One
+    /// atomic batch per key, after the packet's own batch.
+    fn promote_missed(&mut self, missed: &[(u32, Vec<u64>)]) -> Result<(), OffloadError> {
+        for (s, k) in missed {
+            let room = self.sync.table_size(*s) > self.sync.occupancy(*s);
+            if !room
+                || !self.sync.is_server_only(*s, k)
+                || self.primary.map_value_ref(*s, k).is_none()
+            {
+                continue;
+            }
+            let key = std::slice::from_ref(k);
+            match self.sync.promote(self.cp.as_mut(), &self.primary, *s, key) {
+                Ok(n) => {
+                    if let Some(p) = self.partial.as_mut() {
+                        p.count_promoted(n as u64);
+                    }
+                }
+                Err(e) => {
+                    self.sync.mark_server_only(*s, k);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The NF state as a whole (primary copy, with switch-owned registers read back),
