@@ -38,6 +38,10 @@ pub struct PartialRun {
     /// server with or without a partial table, is not counted).
     #[serde(default)]
     pub warm_server_only_share: f64,
+    /// Server-only packets of a key that had missed before and was not promoted since
+    /// (`PartialStats::repeat_misses`, the whole run): what faster promotion could save.
+    #[serde(default)]
+    pub repeat_misses: u64,
     /// Promotions and evictions.
     pub promoted: u64,
     pub evicted: u64,
@@ -119,6 +123,7 @@ pub fn measure(
         warm_server_share: ratio(ws, wn),
         warm_whole_share: ratio(ww, wn),
         warm_server_only_share: ratio(wo, wn),
+        repeat_misses: p.repeat_misses,
         promoted: p.promoted,
         evicted: p.evicted,
         passed: report.passed(),
@@ -256,6 +261,7 @@ mod tests {
             warm_server_share: warm,
             warm_whole_share: warm / 2.0,
             warm_server_only_share: warm / 5.0,
+            repeat_misses: 0,
             promoted: 5,
             evicted: 5,
             passed: true,

@@ -160,6 +160,12 @@ pub struct PartialStats {
     /// Rebalances of a map that failed (a control-plane request failed for good); the
     /// switch's copies are rebuilt at the next commit.
     pub failures: u64,
+    /// Packets the server ran for a server-only key that had already sent a packet to the
+    /// server since it was last seen on the switch (its flow waited for the promotion); the
+    /// other server-only packets are a key's first miss, which no promotion after the fact
+    /// avoids.
+    #[serde(default)]
+    pub repeat_misses: u64,
     /// One sample per rebalance.
     pub samples: Vec<PartialSample>,
 }
@@ -253,7 +259,11 @@ impl PartialMaps {
     pub fn count_server_hit(&mut self, state: u32, key: &[u64]) {
         self.server_only_since += 1;
         if let Some(m) = self.maps.iter_mut().find(|m| m.sid == state) {
-            *m.server_hits.entry(Words::new(key)).or_default() += UNIT;
+            let n = m.server_hits.entry(Words::new(key)).or_default();
+            if *n > 0 {
+                self.stats.repeat_misses += 1;
+            }
+            *n += UNIT;
         }
     }
 
