@@ -33,6 +33,15 @@ pub struct PartialRun {
     /// share visited the server partition, as they would with the whole map on the switch).
     #[serde(default)]
     pub warm_whole_share: f64,
+    /// After warm-up, the packets that needed a key the server held but the switch did not
+    /// (the partial table's own cost; a new flow's first packet, which the NF inserts on the
+    /// server with or without a partial table, is not counted).
+    #[serde(default)]
+    pub warm_server_only_share: f64,
+    /// Server-only packets of a key that had missed before and was not promoted since
+    /// (`PartialStats::repeat_misses`, the whole run): what faster promotion could save.
+    #[serde(default)]
+    pub repeat_misses: u64,
     /// Promotions and evictions.
     pub promoted: u64,
     pub evicted: u64,
@@ -91,10 +100,11 @@ pub fn measure(
     let last = p.samples.last().cloned().unwrap_or_default();
     let half = report.packets / 2;
     let warm: Vec<&PartialSample> = p.samples.iter().filter(|x| x.packets > half).collect();
-    let (ws, ww, wn) = warm.iter().fold((0, 0, 0), |(a, w, b), x| {
+    let (ws, ww, wo, wn) = warm.iter().fold((0, 0, 0, 0), |(a, w, o, b), x| {
         (
             a + x.server_packets,
             w + x.whole_packets,
+            o + x.server_only_packets,
             b + x.interval_packets,
         )
     });
@@ -112,6 +122,8 @@ pub fn measure(
         server_share: ratio(server, report.packets),
         warm_server_share: ratio(ws, wn),
         warm_whole_share: ratio(ww, wn),
+        warm_server_only_share: ratio(wo, wn),
+        repeat_misses: p.repeat_misses,
         promoted: p.promoted,
         evicted: p.evicted,
         passed: report.passed(),
@@ -151,7 +163,7 @@ pub fn markdown(benches: &[PartialBench]) -> (String, Vec<[String; 4]>) {
             "### {} `{}`: {} switch entries, {} workload, {} flows (Zipf address pairs), rebalanced every {} packets\n",
             b.nf, b.map, b.switch_entries, b.workload, b.flows, b.every
         );
-        md.push_str("| α | packets | entries (switch share) | server share: promotion → none | after warm-up: promotion → none | of which server-only keys (promotion) | cut (warm) | promoted / evicted | check |\n|--:|--:|--:|--:|--:|--:|--:|--:|:-:|\n");
+        md.push_str("| α | packets | entries (switch share) | server share: promotion → none | after warm-up: promotion → none | of which server-only keys (promotion, after warm-up) | cut (warm) | promoted / evicted | check |\n|--:|--:|--:|--:|--:|--:|--:|--:|:-:|\n");
         let mut alphas: Vec<f64> = b.runs.iter().map(|r| r.alpha).collect();
         alphas.sort_by(f64::total_cmp);
         alphas.dedup();
@@ -176,7 +188,7 @@ pub fn markdown(benches: &[PartialBench]) -> (String, Vec<[String; 4]>) {
                 pct(off.server_share),
                 pct(on.warm_server_share),
                 pct(off.warm_server_share),
-                pct(on.warm_whole_share),
+                pct(on.warm_server_only_share),
                 cut,
                 on.promoted,
                 on.evicted,
@@ -205,6 +217,17 @@ pub fn markdown(benches: &[PartialBench]) -> (String, Vec<[String; 4]>) {
                     "≥ 99.80%".into(),
                     pct(on_switch),
                     status(on_switch >= GOAL_SWITCH_SHARE),
+                ]);
+                let kept = 1.0 - on.warm_server_only_share;
+                goals.push([
+                    format!(
+                        "{} `{}` α = {a}: packets after warm-up not sent to the server for a \
+                         key only the server held (new flows' inserts excluded)",
+                        b.nf, b.map
+                    ),
+                    "≥ 99.80%".into(),
+                    pct(kept),
+                    status(kept >= GOAL_SWITCH_SHARE),
                 ]);
                 goals.push([
                     format!(
@@ -237,6 +260,8 @@ mod tests {
             server_share: warm,
             warm_server_share: warm,
             warm_whole_share: warm / 2.0,
+            warm_server_only_share: warm / 5.0,
+            repeat_misses: 0,
             promoted: 5,
             evicted: 5,
             passed: true,
@@ -267,7 +292,7 @@ mod tests {
         let (md, goals) = markdown(&[bench()]);
         assert!(
             md.contains(
-                "| 1.1 | 1000 | 1000 (8.00%) | 0.10% → 0.20% | 0.10% → 0.20% | 0.05% | 2.00× |"
+                "| 1.1 | 1000 | 1000 (8.00%) | 0.10% → 0.20% | 0.10% → 0.20% | 0.02% | 2.00× |"
             ),
             "{md}"
         );

@@ -31,6 +31,8 @@ pub struct TransferCodec {
     orig: usize,
     to_server: u8,
     to_post: u8,
+    /// The tag of a frame the server runs whole (a partial map's miss on the switch).
+    to_whole: Option<u8>,
 }
 
 /// Where the Ethernet header's EtherType sits.
@@ -90,6 +92,7 @@ impl TransferCodec {
             orig,
             to_server: th.tag_to_server,
             to_post: th.tag_to_post,
+            to_whole: th.tag_whole,
         })
     }
 
@@ -153,6 +156,29 @@ impl TransferCodec {
         pkt.extend_from_slice(&(values[self.orig] as u16).to_be_bytes());
         pkt.extend_from_slice(&frame[ETH_LEN + self.bytes..]);
         true
+    }
+
+    /// The packet as it arrived at the switch, when `frame` is one the switch sent to be run
+    /// whole (tag `tag_whole`: a partial map's miss): header removed, original EtherType
+    /// back. `None` for any other frame.
+    pub fn decode_whole(&self, frame: &[u8]) -> Option<Vec<u8>> {
+        let whole = self.to_whole?;
+        if frame.len() < ETH_LEN + self.bytes
+            || u16::from_be_bytes([frame[ETHERTYPE_AT], frame[ETHERTYPE_AT + 1]]) != self.ethertype
+        {
+            return None;
+        }
+        let hdr = &frame[ETH_LEN..ETH_LEN + self.bytes];
+        let (off, bits) = self.fields[self.tag];
+        if get_bits(hdr, off, bits) != u64::from(whole) {
+            return None;
+        }
+        let (off, bits) = self.fields[self.orig];
+        let mut pkt = Vec::with_capacity(frame.len() - self.bytes);
+        pkt.extend_from_slice(&frame[..ETHERTYPE_AT]);
+        pkt.extend_from_slice(&(get_bits(hdr, off, bits) as u16).to_be_bytes());
+        pkt.extend_from_slice(&frame[ETH_LEN + self.bytes..]);
+        Some(pkt)
     }
 
     /// The frame the server sends back to the switch: `pkt` (as the NF sees it, possibly
@@ -399,6 +425,7 @@ mod tests {
             bytes: 10,
             tag_to_server: 1,
             tag_to_post: 2,
+            tag_whole: None,
             fields: vec![
                 field("tag", 0, 8),
                 field("orig_ethertype", 8, 16),

@@ -33,6 +33,18 @@
 //! rebalance 2: delete b; promote c     → switch {a c}  server-only {b d}
 //! ```
 //!
+//! A map whose misses the switch program sends to the server itself (manifest
+//! `miss_to_server`, `lower/miss.rs` in `tandem-p4`) is not probed: a switch entry is current
+//! until the atomic batch that deletes it, and a packet after that batch misses and goes to
+//! the server. There is no window between a probe and the switch for the drain to cover, so
+//! its eviction deletes at once and the same rebalance promotes the keys that replace the
+//! evicted ones (one interval sooner than the drain allows).
+//!
+//! Such a map also promotes **on a miss**: a server-only key whose packet the switch sent
+//! whole goes onto the switch right after that packet when the table has free room (the
+//! reserve the rebalance keeps), so its flow's next packet stays on the switch instead of
+//! waiting for the next rebalance; the rebalance still decides who stays.
+//!
 //! [`PartialOptions::skip_drain`] (tests only) deletes an evicted key at once, without the
 //! drain: the negative control, which `tandem check` catches when a packet of the evicted
 //! key is in flight (probed before the eviction, in the switch after it).
@@ -106,6 +118,11 @@ pub struct PartialSample {
     /// Of those, packets run whole because they needed a server-only key (the partial
     /// tables' share; the rest visited the server partition, as the NF's plan has them).
     pub whole_packets: u64,
+    /// Of those, packets that needed a key the server holds but the switch did not (the
+    /// partial table's own cost; the rest looked up a key nobody held yet — a new flow the
+    /// NF inserts on the server, as it would with the whole map on the switch).
+    #[serde(default)]
+    pub server_only_packets: u64,
     /// Packets since the previous sample.
     pub interval_packets: u64,
 }
@@ -143,6 +160,12 @@ pub struct PartialStats {
     /// Rebalances of a map that failed (a control-plane request failed for good); the
     /// switch's copies are rebuilt at the next commit.
     pub failures: u64,
+    /// Packets the server ran for a server-only key that had already sent a packet to the
+    /// server since it was last seen on the switch (its flow waited for the promotion); the
+    /// other server-only packets are a key's first miss, which no promotion after the fact
+    /// avoids.
+    #[serde(default)]
+    pub repeat_misses: u64,
     /// One sample per rebalance.
     pub samples: Vec<PartialSample>,
 }
@@ -175,6 +198,7 @@ pub struct PartialMaps {
     since: u64,
     server_since: u64,
     whole_since: u64,
+    server_only_since: u64,
 }
 
 impl PartialMaps {
@@ -222,6 +246,7 @@ impl PartialMaps {
             since: 0,
             server_since: 0,
             whole_since: 0,
+            server_only_since: 0,
         }))
     }
 
@@ -232,9 +257,30 @@ impl PartialMaps {
 
     /// Counts a packet the server ran whole because it needs server-only `key` of `state`.
     pub fn count_server_hit(&mut self, state: u32, key: &[u64]) {
+        self.server_only_since += 1;
         if let Some(m) = self.maps.iter_mut().find(|m| m.sid == state) {
-            *m.server_hits.entry(Words::new(key)).or_default() += UNIT;
+            let n = m.server_hits.entry(Words::new(key)).or_default();
+            if *n > 0 {
+                self.stats.repeat_misses += 1;
+            }
+            *n += UNIT;
         }
+    }
+
+    /// The partial maps' states.
+    pub fn states(&self) -> impl Iterator<Item = u32> + '_ {
+        self.maps.iter().map(|m| m.sid)
+    }
+
+    /// Whether a server-only key a switch miss brought to the server is promoted at once
+    /// when its table has room (any promotion at all: not [`Hotness::Off`]).
+    pub fn promotes_on_miss(&self) -> bool {
+        self.opts.hotness != Hotness::Off
+    }
+
+    /// Counts keys promoted outside a rebalance (on a miss).
+    pub fn count_promoted(&mut self, n: u64) {
+        self.stats.promoted += n;
     }
 
     /// Whether `state` is a partial map.
@@ -270,12 +316,14 @@ impl PartialMaps {
             packets,
             server_packets: self.server_since,
             whole_packets: self.whole_since,
+            server_only_packets: self.server_only_since,
             interval_packets: self.since,
             ..PartialSample::default()
         };
         self.since = 0;
         self.server_since = 0;
         self.whole_since = 0;
+        self.server_only_since = 0;
         self.stats.rebalances += 1;
         let opts = self.opts.clone();
         for m in &mut self.maps {
@@ -440,6 +488,7 @@ fn rebalance_map(
         }
         drain.push(k.clone());
     }
+    let replaced = drain.len();
     // Keep a reserve of free entries (a sixteenth of the table) so that a key that turns hot
     // is promoted at the next rebalance: drain keys idle for several rebalances into it.
     let reserve = (sync.table_size(sid) / 16).max(1) as usize;
@@ -459,6 +508,29 @@ fn rebalance_map(
         }
     }
     m.leaving.clone_from(&drain);
+    if sync.sends_misses(sid) && !opts.evict_in_flight {
+        // The switch program sends a miss to the server itself: no packet was probed
+        // against the switch's keys, so nothing is in flight that the drain would protect.
+        // Evict now and give the room to the keys that replace them, in this rebalance.
+        if !drain.is_empty() {
+            sync.evict(cp, sid, &drain)?;
+            evicted += drain.len() as u64;
+            let next: Vec<Vec<u64>> = hot[n..n + replaced]
+                .iter()
+                .map(|(_, k)| k.clone())
+                .collect();
+            match sync.promote(cp, primary, sid, &next) {
+                Ok(k) => promoted += k as u64,
+                Err(e) => {
+                    for k in &next {
+                        sync.mark_server_only(sid, k);
+                    }
+                    return Err(e);
+                }
+            }
+        }
+        return Ok((promoted, evicted));
+    }
     if opts.skip_drain {
         // The negative control: delete at once, no drain.
         if !drain.is_empty() {

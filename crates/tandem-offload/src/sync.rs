@@ -311,6 +311,9 @@ struct MapSync {
     /// Entries of `staged` whose key the main tables do not hold (keys the batch adds).
     staged_adds: u64,
     server_only: FxHashSet<Words>,
+    /// A partial map whose misses the switch program itself sends to the server whole
+    /// (manifest `states[].partial.miss_to_server`): its server-only keys need no probe.
+    miss_to_server: bool,
     /// Request buffers: per main table; per write-back table (retiring the previous batch
     /// and staging the next one in one request).
     main_ops: Vec<OpBuf>,
@@ -754,6 +757,7 @@ impl SyncEngine {
                         staged: Staged::default(),
                         staged_adds: 0,
                         server_only: FxHashSet::default(),
+                        miss_to_server: sm.partial.as_ref().is_some_and(|p| p.miss_to_server),
                         main_ops: main
                             .iter()
                             .map(|t| OpBuf::new(&t.name, vec![short(&t.hit_action.name)], matching))
@@ -845,9 +849,18 @@ impl SyncEngine {
         &self.switch_owned
     }
 
-    /// Whether any key of any map is kept on the server only.
+    /// Whether any key of any map is kept on the server only where the runtime must probe
+    /// packets for it (not a partial map whose misses the switch sends to the server).
     pub fn has_server_only(&self) -> bool {
-        self.maps.values().any(|m| !m.server_only.is_empty())
+        self.maps
+            .values()
+            .any(|m| !m.miss_to_server && !m.server_only.is_empty())
+    }
+
+    /// Whether the switch program sends a miss of `state` to the server whole (a partial
+    /// map, manifest `miss_to_server`): its server-only keys need no probe.
+    pub fn sends_misses(&self, state: u32) -> bool {
+        self.maps.get(&state).is_some_and(|m| m.miss_to_server)
     }
 
     /// Whether this key of this map is kept on the server only. For an LPM, ternary or range

@@ -443,7 +443,7 @@ impl ServerHost {
                 .extend(probe.keys.iter().filter(|(s, _)| p.is_partial(*s)).cloned());
         }
         for (s, k) in &probe.keys {
-            if self.sync.is_server_only(*s, k) {
+            if self.sync.is_server_only(*s, k) && !self.sync.sends_misses(*s) {
                 whole = true;
                 if let Some(p) = self.partial.as_mut() {
                     p.count_server_hit(*s, k);
@@ -487,6 +487,20 @@ impl ServerHost {
         self.partial.is_some()
     }
 
+    /// Whether packets must be probed for a partial map: one whose misses the switch
+    /// program does not send to the server itself (manifest `miss_to_server`).
+    pub fn probes_partial(&self) -> bool {
+        self.partial
+            .as_ref()
+            .is_some_and(|p| p.states().any(|s| !self.sync.sends_misses(s)))
+    }
+
+    /// The packet as it arrived, when the switch sent `frame` to be run whole (a partial
+    /// map's miss: transfer header tag `tag_whole`); `None` for any other frame.
+    pub fn whole_frame(&self, frame: &[u8]) -> Option<Vec<u8>> {
+        self.codec.as_ref()?.decode_whole(frame)
+    }
+
     /// The partial maps' counters (`None`: the program has none).
     pub fn partial_stats(&self) -> Option<&PartialStats> {
         self.partial.as_ref().map(PartialMaps::stats)
@@ -512,6 +526,20 @@ impl ServerHost {
             true,
             &mut self.payload,
         )?;
+        let mut missed: Vec<(u32, Vec<u64>)> = Vec::new();
+        if let Some(p) = self.partial.as_mut() {
+            // A partial map's miss the switch sent here: the server sees all of its key's
+            // packets (the probe counts them for maps without `miss_to_server`).
+            for (s, k) in &w.keys {
+                if p.is_partial(*s) && self.sync.sends_misses(*s) && self.sync.is_server_only(*s, k)
+                {
+                    p.count_server_hit(*s, k);
+                    if p.promotes_on_miss() {
+                        missed.push((*s, k.clone()));
+                    }
+                }
+            }
+        }
         let owned = self.sync.switch_owned().clone();
         if w.written.iter().any(|s| owned.contains(s)) {
             self.sync
@@ -529,6 +557,9 @@ impl ServerHost {
         if let Some(rec) = self.record.as_mut() {
             rec.extend(touched.keys().map(|(s, k)| (s, k.to_vec())));
         }
+        if !missed.is_empty() {
+            self.promote_missed(&missed)?;
+        }
         self.add_server_time(t0);
         Ok(match w.action {
             Some(Action::Send(p)) => Verdict::Send {
@@ -537,6 +568,35 @@ impl ServerHost {
             },
             _ => Verdict::Drop,
         })
+    }
+
+    /// Promotes the server-only keys of partial maps a packet the switch sent whole missed,
+    /// while their switch table has free room (the rebalance keeps a reserve free): the
+    /// key's next packet stays on the switch instead of waiting for the next rebalance. One
+    /// atomic batch per key, after the packet's own batch.
+    fn promote_missed(&mut self, missed: &[(u32, Vec<u64>)]) -> Result<(), OffloadError> {
+        for (s, k) in missed {
+            let room = self.sync.table_size(*s) > self.sync.occupancy(*s);
+            if !room
+                || !self.sync.is_server_only(*s, k)
+                || self.primary.map_value_ref(*s, k).is_none()
+            {
+                continue;
+            }
+            let key = std::slice::from_ref(k);
+            match self.sync.promote(self.cp.as_mut(), &self.primary, *s, key) {
+                Ok(n) => {
+                    if let Some(p) = self.partial.as_mut() {
+                        p.count_promoted(n as u64);
+                    }
+                }
+                Err(e) => {
+                    self.sync.mark_server_only(*s, k);
+                    return Err(e);
+                }
+            }
+        }
+        Ok(())
     }
 
     /// The NF state as a whole (primary copy, with switch-owned registers read back),
@@ -702,7 +762,7 @@ impl Offloaded {
             self.stats.runts += 1;
             return self.host.whole_on_server(pkt);
         }
-        let whole = (self.host.has_server_only() || self.host.has_partial())
+        let whole = (self.host.has_server_only() || self.host.probes_partial())
             && self.host.needs_whole_run(pkt)?;
         if self.rebalance_due {
             // Between the probe and the switch: this packet is in flight while keys are
@@ -726,6 +786,16 @@ impl Offloaded {
                 port,
                 frame: bytes.to_vec(),
             });
+        }
+        if let Some(original) = self.host.whole_frame(bytes) {
+            // A partial map missed on the switch: the server answers from the primary copy.
+            self.stats.whole_on_server += 1;
+            let p = TracePacket {
+                ts_ns: pkt.ts_ns,
+                port: pkt.port,
+                data: original,
+            };
+            return self.host.whole_on_server(&p);
         }
         let Some(back) = self.host.handle(bytes, pkt.port as u16, pkt.ts_ns)? else {
             // The NF itself sent the frame to the server port.

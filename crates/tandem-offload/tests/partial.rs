@@ -25,6 +25,20 @@ use tandem_partition::{PartitionOptions, TargetProfile};
 use tandem_traffic::{GenOptions, Generator, TracePacket, Workload};
 
 fn partial_bundle(nf: &str, maps: &[(&str, u64)]) -> Bundle {
+    partial_bundle_with(nf, maps, &P4Options::default())
+}
+
+/// A bundle whose partial maps' misses the runtime finds by probing each packet (not the
+/// switch program: `P4Options::partial_miss_to_server` off).
+fn probed_bundle(nf: &str, maps: &[(&str, u64)]) -> Bundle {
+    let p4 = P4Options {
+        partial_miss_to_server: false,
+        ..P4Options::default()
+    };
+    partial_bundle_with(nf, maps, &p4)
+}
+
+fn partial_bundle_with(nf: &str, maps: &[(&str, u64)], p4: &P4Options) -> Bundle {
     let opts = PartitionOptions {
         partial: maps
             .iter()
@@ -36,7 +50,7 @@ fn partial_bundle(nf: &str, maps: &[(&str, u64)]) -> Bundle {
         &module(nf),
         &TargetProfile::builtin("tofino1").unwrap(),
         &opts,
-        &P4Options::default(),
+        p4,
         None,
     )
     .unwrap()
@@ -124,7 +138,7 @@ fn promotion_and_eviction_keep_check_passing_100k() {
 /// MazuNAT with a 16-entry partial `int2ext`, rebalanced every 20 packets, each rebalance
 /// evicting the key of the packet in flight when the switch holds it.
 fn in_flight(skip_drain: bool) -> CheckReport {
-    let b = partial_bundle("mazunat", &[("int2ext", 16)]);
+    let b = probed_bundle("mazunat", &[("int2ext", 16)]);
     let mut pkts = zipf_trace(Addr::Nat, "enterprise", 600, 1.1).take(12_000);
     check_partial(
         "mazunat",
@@ -316,4 +330,89 @@ fn a_failed_rebalance_keeps_packets_correct() {
     let p = partial_stats(&r.offloaded);
     assert!(p.failures > 0, "no rebalance failed");
     assert!(p.promoted > 0);
+}
+
+/// A miss of a partial map on the switch leaves the switch program as the frame that
+/// arrived, under a transfer header tagged "run whole" (`lower/miss.rs`): the switch alone,
+/// with an empty partial table, sends every packet that looks the map up to the server
+/// whole; the probing build sends none so.
+#[test]
+fn a_switch_miss_goes_to_the_server_whole() {
+    let sent_whole = |b: &Bundle| {
+        let sw = tandem_switch::Switch::from_source(&b.switch_p4).unwrap();
+        let mut worker = sw.worker();
+        let codec = tandem_offload::codec::TransferCodec::new(&b.manifest.transfer_header)
+            .expect("transfer header");
+        let mut whole = 0;
+        for p in zipf_trace(Addr::Nat, "enterprise", 50, 1.1).take(200) {
+            let Some((port, out)) = worker.process_at(p.port, &p.data, p.ts_ns) else {
+                continue;
+            };
+            if let Some(original) = codec.decode_whole(out) {
+                assert_eq!(port, u32::from(b.manifest.server_port));
+                assert_eq!(original, p.data, "the frame sent whole is not the original");
+                whole += 1;
+            }
+        }
+        whole
+    };
+    let b = partial_bundle("mazunat", &[("int2ext", 16)]);
+    let st = b
+        .manifest
+        .states
+        .iter()
+        .find(|s| s.name == "int2ext")
+        .unwrap();
+    assert!(st.partial.as_ref().unwrap().miss_to_server);
+    assert_eq!(b.manifest.transfer_header.tag_whole, Some(3));
+    let n = sent_whole(&b);
+    assert!(n > 0, "no packet was sent to the server whole");
+    let probed = probed_bundle("mazunat", &[("int2ext", 16)]);
+    assert!(!probed
+        .manifest
+        .states
+        .iter()
+        .any(|s| s.partial.as_ref().is_some_and(|p| p.miss_to_server)));
+    assert_eq!(sent_whole(&probed), 0);
+    eprintln!("{n} of 200 packets missed the empty partial table and went to the server whole");
+}
+
+/// With misses sent through the switch program the runtime probes nothing, and `check`
+/// passes; the negative control trusts the switch's misses (the manifest claims the program
+/// sends them, the program does not): `check` catches the packets the switch answered
+/// with a miss the server would not have given.
+#[test]
+fn trusting_switch_misses_the_program_does_not_send_is_caught() {
+    let run = |b: &Bundle| {
+        let mut pkts = zipf_trace(Addr::Nat, "enterprise", 400, 1.1).take(4000);
+        check_partial(
+            "mazunat",
+            b,
+            &mut pkts,
+            PartialOptions {
+                every: 200,
+                ..PartialOptions::default()
+            },
+        )
+    };
+    let b = partial_bundle("mazunat", &[("int2ext", 16)]);
+    let r = run(&b);
+    assert_passed("misses through the switch program", &r);
+    assert!(r.offloaded.whole_on_server > 0);
+    let mut bad = probed_bundle("mazunat", &[("int2ext", 16)]);
+    for s in &mut bad.manifest.states {
+        if let Some(p) = s.partial.as_mut() {
+            p.miss_to_server = true;
+        }
+    }
+    bad.manifest.transfer_header.tag_whole = Some(3);
+    let r = run(&bad);
+    assert!(
+        !r.passed(),
+        "switch misses trusted without the program sending them were not caught"
+    );
+    eprintln!(
+        "trusting the switch's misses: {} differing packets",
+        r.differing_packets
+    );
 }

@@ -6,7 +6,10 @@
 use serde::{Deserialize, Serialize};
 
 /// The `manifest.json` format version.
-pub const MANIFEST_VERSION: u32 = 5;
+pub const MANIFEST_VERSION: u32 = 6;
+
+/// The transfer header's tag of a frame the server runs whole (`TransferHeader::tag_whole`).
+pub const TAG_WHOLE: u8 = 3;
 
 /// P4Runtime id prefixes (`p4/config/v1/p4types.proto`, `P4Ids.Prefix`).
 pub const PREFIX_ACTION: u32 = 0x01;
@@ -200,6 +203,13 @@ pub struct PartialMap {
     /// The hash of each row: over the row number (8 bits) then the key fields at their
     /// widths, big-endian (`crc32`), modulo `sketch_width`.
     pub sketch_hash: String,
+    /// Whether the switch program itself sends a packet whose lookup misses the table to the
+    /// server, whole (the original frame under a transfer header tagged
+    /// `transfer_header.tag_whole`): the runtime need not probe packets for this map. False
+    /// when pre changes the packet or state before the lookup (the server could not run the
+    /// packet from the start): the runtime probes each packet instead.
+    #[serde(default)]
+    pub miss_to_server: bool,
 }
 
 /// One field of the transfer header.
@@ -231,6 +241,11 @@ pub struct TransferHeader {
     pub tag_to_server: u8,
     /// `tag` server → switch.
     pub tag_to_post: u8,
+    /// `tag` switch → server for a packet the server runs whole from the start: the frame is
+    /// the packet as it arrived, the other fields are zero (a partial map's miss,
+    /// `states[].partial.miss_to_server`). Absent when the program sends none.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub tag_whole: Option<u8>,
     /// Fields in order.
     pub fields: Vec<HeaderField>,
 }

@@ -99,3 +99,69 @@ fn tna_uses_a_hash_unit_per_row() {
         );
     }
 }
+
+fn generate_ir(text: &str, map: &str, arch: Arch) -> (String, tandem_p4::manifest::Manifest) {
+    let module = tandem_ir::parse_module(text).unwrap();
+    let opts = PartitionOptions {
+        partial: BTreeMap::from([(map.to_string(), Some(64))]),
+        ..PartitionOptions::default()
+    };
+    let profile = TargetProfile::builtin("tofino1").unwrap();
+    let plan = partition_module(&module, &profile, &opts).unwrap().plan;
+    let m = plan.module().unwrap();
+    let out = generate(
+        &plan,
+        &m,
+        &P4Options {
+            arch,
+            ..P4Options::default()
+        },
+    )
+    .unwrap();
+    (tandem_p4_syntax::print_program(&out.program), out.manifest)
+}
+
+fn minilb_ir() -> String {
+    let path =
+        PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tandem-lift/tests/golden/minilb.nfir");
+    std::fs::read_to_string(path).unwrap()
+}
+
+/// A partial map's miss sends the frame to the server whole from the program itself
+/// (`lower/miss.rs`), on both architectures: tag 3, the server port, `exit` — right after
+/// the table is applied.
+#[test]
+fn a_miss_sends_the_frame_to_the_server_whole() {
+    for arch in [Arch::V1Model, Arch::Tna] {
+        let (p4, man) = generate_ir(&minilb_ir(), "map", arch);
+        let st = man.states.iter().find(|s| s.name == "map").unwrap();
+        assert!(st.partial.as_ref().unwrap().miss_to_server, "{arch:?}");
+        assert_eq!(man.transfer_header.tag_whole, Some(3));
+        let apply = p4.find("map.apply()").expect("table applied");
+        let tag = p4
+            .find("hdr.tandem.tag = 8w3")
+            .expect("tag 3 set on a miss");
+        assert!(
+            apply < tag,
+            "{arch:?}: the miss is handled after the lookup"
+        );
+        assert!(p4[tag..].contains("exit"), "{p4}");
+    }
+}
+
+/// The negative control of the rule: when pre writes a header before the lookup, the frame
+/// on the switch is no longer the one that arrived, so a miss must not send it whole; the
+/// runtime probes instead (`miss_to_server: false`, no tag 3 in the program).
+#[test]
+fn a_miss_after_a_header_write_is_left_to_the_probe() {
+    let ir = minilb_ir().replacen(
+        "    v9:i1, v10:i32 = map.find map(v8)",
+        "    hdr.write ipv4.saddr, v5\n    v9:i1, v10:i32 = map.find map(v8)",
+        1,
+    );
+    let (p4, man) = generate_ir(&ir, "map", Arch::V1Model);
+    let st = man.states.iter().find(|s| s.name == "map").unwrap();
+    assert!(!st.partial.as_ref().unwrap().miss_to_server);
+    assert_eq!(man.transfer_header.tag_whole, None);
+    assert!(!p4.contains("hdr.tandem.tag = 8w3"), "{p4}");
+}

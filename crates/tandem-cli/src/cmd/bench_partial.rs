@@ -93,13 +93,15 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             let native = load_nf(&a.nf, a.config.as_deref())?;
             let r = measure(&bundle, native, &mut pkts, alpha, hotness, a.every)?;
             println!(
-                "α {alpha} {:<6}: {} packets, {} entries ({} on the switch), server share {:.3}% (after warm-up {:.3}%), {} promoted, {} evicted, check {}",
+                "α {alpha} {:<6}: {} packets, {} entries ({} on the switch), server share {:.3}% (after warm-up {:.3}%; for server-only keys {:.3}%, {} of them repeat misses), {} promoted, {} evicted, check {}",
                 r.hotness,
                 r.packets,
                 r.entries,
                 r.switch_entries,
                 100.0 * r.server_share,
                 100.0 * r.warm_server_share,
+                100.0 * r.warm_server_only_share,
+                r.repeat_misses,
                 r.promoted,
                 r.evicted,
                 if r.passed { "PASS" } else { "FAIL" }

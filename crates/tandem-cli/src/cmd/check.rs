@@ -158,6 +158,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             arch,
             max_table_size: args.max_table_size,
             hashed: args.layout.parse()?,
+            partial_miss_to_server: !args.partial.partial_probe,
             ..P4Options::default()
         },
         Some(NfSource::new(args.nf.clone(), args.config.clone())),

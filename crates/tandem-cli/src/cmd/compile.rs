@@ -106,6 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             inline_values: !args.no_inline,
             max_table_size: args.max_table_size,
             hashed: args.layout.parse()?,
+            partial_miss_to_server: !args.partial.partial_probe,
         },
     )
     .with_context(|| format!("generating P4 for {}", args.nf.display()))?;

@@ -58,6 +58,11 @@ pub struct PartialArgs {
     /// switch table sized to a quarter of the SRAM).
     #[arg(long)]
     pub partial_auto: bool,
+    /// Find a partial map's server-only keys by probing each packet on the runtime, instead
+    /// of the switch program sending a packet whose lookup misses to the server whole (the
+    /// default when pre changes nothing before the lookup).
+    #[arg(long)]
+    pub partial_probe: bool,
 }
 
 impl PartialArgs {

@@ -91,6 +91,22 @@ impl Gen<'_, '_> {
             out.push(assign(d, rhs));
             Ok(())
         };
+        if self.part == tandem_partition::Partition::Pre
+            && matches!(
+                data.kind,
+                InstKind::HdrWrite { .. }
+                    | InstKind::HdrPush { .. }
+                    | InstKind::HdrPop { .. }
+                    | InstKind::VecSet { .. }
+                    | InstKind::ScalarStore { .. }
+                    | InstKind::MeterExecute { .. }
+                    | InstKind::MapInsert { .. }
+                    | InstKind::MapErase { .. }
+                    | InstKind::Opaque { .. }
+            )
+        {
+            self.pre_effects = true;
+        }
         match &data.kind {
             InstKind::Const { .. } => {}
             InstKind::Binary { op, args } => {

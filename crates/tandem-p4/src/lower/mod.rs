@@ -46,6 +46,7 @@ mod headers;
 mod ingress;
 mod inst;
 mod meter;
+mod miss;
 mod program;
 mod sketch;
 mod state;
@@ -97,6 +98,12 @@ struct Gen<'v, 'a> {
     next_action: u32,
     next_table: u32,
     next_register: u32,
+    /// The partition being lowered.
+    part: Partition,
+    /// Whether pre, as lowered so far, may have changed the packet or NF state (a header
+    /// write, push or pop, a register write, a meter): a partial map's miss after that
+    /// cannot send the packet to the server whole ([`miss`]).
+    pre_effects: bool,
 }
 
 /// Identifiers a name from the NF may not take in the generated program: P4 keywords and the
@@ -196,6 +203,8 @@ pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
         next_action: 0,
         next_table: 0,
         next_register: 0,
+        part: Partition::Pre,
+        pre_effects: false,
     };
     g.meta_field("to_server", 1);
     g.meta_field("fate", 17);
@@ -203,7 +212,9 @@ pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
     g.declare_state()?;
     let pre = structure_partition(view, Partition::Pre)?;
     let post = structure_partition(view, Partition::Post)?;
+    g.part = Partition::Pre;
     let pre = g.lower_nodes(&pre)?;
+    g.part = Partition::Post;
     let post = g.lower_nodes(&post)?;
     let apply = g.ingress_apply(pre, post)?;
     let program = g.program(apply);

@@ -110,5 +110,6 @@ pub(super) fn manifest_partial(
             .collect(),
         sketch_width: sketch.width,
         sketch_hash: "crc32".into(),
+        miss_to_server: false,
     }
 }

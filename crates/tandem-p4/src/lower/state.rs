@@ -518,7 +518,7 @@ impl Gen<'_, '_> {
         out: &mut Vec<Stmt>,
     ) -> Result<(), P4Error> {
         match &data.kind {
-            InstKind::MapFind { key, .. } => {
+            InstKind::MapFind { state, key } => {
                 let Some(lt) = self.lookups.get(&inst) else {
                     return Err(
                         self.unsupported(inst, "map lookup without a switch table in the plan")
@@ -526,6 +526,7 @@ impl Gen<'_, '_> {
                 };
                 let (table, keys, wb) = (lt.table.clone(), lt.keys.clone(), lt.write_back.clone());
                 let hashed = lt.hashed.is_some();
+                let partial = lt.sketch.is_some();
                 for (k, &v) in keys.iter().zip(key) {
                     let rhs = self.val(v);
                     out.push(assign(meta(k), rhs));
@@ -566,6 +567,15 @@ impl Gen<'_, '_> {
                             Vec::new(),
                         ));
                     }
+                }
+                if partial && self.can_send_miss_whole() {
+                    let sname = self.view.module.states[*state].name.clone();
+                    let hit =
+                        data.results.first().copied().ok_or_else(|| {
+                            self.unsupported(inst, "map lookup without a hit result")
+                        })?;
+                    let hit = self.val(hit);
+                    out.push(self.miss_to_server(&sname, hit));
                 }
             }
             InstKind::ScalarLoad { state } | InstKind::VecGet { state, .. } => {

@@ -24,6 +24,7 @@ pub(super) fn manifest_layout(th: &TransferHeader) -> manifest::TransferHeader {
         bytes: th.bytes,
         tag_to_server: th.tag_to_server,
         tag_to_post: th.tag_to_post,
+        tag_whole: None,
         fields: th
             .fields
             .iter()
