@@ -18,11 +18,15 @@ header tandem_t {
     bit<16> v29;
     bit<1> v41;
     bit<1> v181;
-    bit<1> v221;
-    bit<1> v225;
+    bit<1> v204;
     bit<32> v226;
     bit<16> v227;
-    bit<4> pad;
+    bit<1> v232;
+    bit<1> v221;
+    bit<1> v225;
+    bit<32> v363;
+    bit<16> v364;
+    bit<2> pad;
 }
 
 header ipv4_vihl_t {
@@ -87,6 +91,14 @@ struct meta_t {
     bit<1> to_server;
     bit<17> fate;
     bit<1> ipv4_ok;
+    bit<32> nf_out_k0;
+    bit<32> nf_out_k4;
+    bit<16> nf_out_k8;
+    bit<16> nf_out_k10;
+    bit<8> nf_out_k12;
+    bit<8> nf_out_k13;
+    bit<8> nf_out_k14;
+    bit<8> nf_out_k15;
     bit<32> back_k0;
     bit<32> back_k4;
     bit<16> back_k8;
@@ -106,6 +118,8 @@ struct meta_t {
     bit<1> tmp1_5;
     bit<1> tmp1_6;
     bit<1> tmp1_7;
+    bit<1> tmp1_8;
+    bit<1> tmp1_9;
     bit<8> tmp8_0;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
@@ -113,11 +127,16 @@ struct meta_t {
     bit<16> tmp16_3;
     bit<16> tmp16_4;
     bit<16> tmp16_5;
+    bit<16> tmp16_6;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
     bit<32> tmp32_3;
     bit<32> tmp32_4;
+    bit<32> tmp32_5;
+    bit<64> tmp64_0;
+    bit<64> tmp64_1;
+    bit<64> tmp64_2;
 }
 
 parser TandemParser(packet_in packet, out headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
@@ -251,17 +270,83 @@ control TandemVerifyChecksum(inout headers_t hdr, inout meta_t meta) {
 }
 
 control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
+    action nf_out_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
+        meta.tmp1_1 = 1w1;
+        meta.tmp32_5 = v0;
+        meta.tmp16_5 = v4;
+        meta.tmp16_6 = v6;
+    }
+    action nf_out_miss() {
+        meta.tmp1_1 = 1w0;
+        meta.tmp32_5 = 32w0;
+        meta.tmp16_5 = 16w0;
+        meta.tmp16_6 = 16w0;
+    }
+    table nf_out {
+        key = {
+            meta.nf_out_k0: exact;
+            meta.nf_out_k4: exact;
+            meta.nf_out_k8: exact;
+            meta.nf_out_k10: exact;
+            meta.nf_out_k12: exact;
+            meta.nf_out_k13: exact;
+            meta.nf_out_k14: exact;
+            meta.nf_out_k15: exact;
+        }
+        actions = {
+            nf_out_hit;
+            nf_out_miss;
+        }
+        default_action = nf_out_miss();
+        size = 0x10000;
+    }
+    action nf_out_wb_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
+        meta.tmp1_1 = 1w1;
+        meta.tmp32_5 = v0;
+        meta.tmp16_5 = v4;
+        meta.tmp16_6 = v6;
+        meta.wb_hit = 1w1;
+    }
+    action nf_out_wb_deleted() {
+        meta.wb_hit = 1w1;
+        meta.tmp1_1 = 1w0;
+        meta.tmp32_5 = 32w0;
+        meta.tmp16_5 = 16w0;
+        meta.tmp16_6 = 16w0;
+    }
+    action nf_out_wb_miss() {
+        meta.wb_hit = 1w0;
+    }
+    table nf_out_wb {
+        key = {
+            meta.nf_out_k0: exact;
+            meta.nf_out_k4: exact;
+            meta.nf_out_k8: exact;
+            meta.nf_out_k10: exact;
+            meta.nf_out_k12: exact;
+            meta.nf_out_k13: exact;
+            meta.nf_out_k14: exact;
+            meta.nf_out_k15: exact;
+        }
+        actions = {
+            nf_out_wb_hit;
+            nf_out_wb_deleted;
+            nf_out_wb_miss;
+        }
+        default_action = nf_out_wb_miss();
+        size = 0x400;
+    }
     action back_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
-        meta.tmp1_7 = 1w1;
-        meta.tmp32_4 = v0;
-        meta.tmp16_4 = v4;
-        meta.tmp16_3 = v6;
+        meta.tmp1_9 = 1w1;
+        meta.tmp32_5 = v0;
+        meta.tmp16_5 = v4;
+        meta.tmp16_4 = v6;
     }
     action back_miss() {
-        meta.tmp1_7 = 1w0;
-        meta.tmp32_4 = 32w0;
+        meta.tmp1_9 = 1w0;
+        meta.tmp32_5 = 32w0;
+        meta.tmp16_5 = 16w0;
         meta.tmp16_4 = 16w0;
-        meta.tmp16_3 = 16w0;
     }
     table back {
         key = {
@@ -282,18 +367,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         size = 0x10000;
     }
     action back_wb_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
-        meta.tmp1_7 = 1w1;
-        meta.tmp32_4 = v0;
-        meta.tmp16_4 = v4;
-        meta.tmp16_3 = v6;
+        meta.tmp1_9 = 1w1;
+        meta.tmp32_5 = v0;
+        meta.tmp16_5 = v4;
+        meta.tmp16_4 = v6;
         meta.wb_hit = 1w1;
     }
     action back_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_7 = 1w0;
-        meta.tmp32_4 = 32w0;
+        meta.tmp1_9 = 1w0;
+        meta.tmp32_5 = 32w0;
+        meta.tmp16_5 = 16w0;
         meta.tmp16_4 = 16w0;
-        meta.tmp16_3 = 16w0;
     }
     action back_wb_miss() {
         meta.wb_hit = 1w0;
@@ -317,10 +402,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         default_action = back_wb_miss();
         size = 0x400;
     }
+    register<bit<32> >(32w1) first_ip;
+    register<bit<32> >(32w1) next_port;
     register<bit<32> >(32w1) inside_port_0;
     register<bit<32> >(32w1) inside_port_1;
     register<bit<32> >(32w1) outside_port_0;
     register<bit<32> >(32w1) outside_port_1;
+    register<bit<32> >(32w1) outside_port_2;
     register<bit<1> >(32w1) tandem_visible;
     apply {
         tandem_visible.read(meta.visible, 32w0);
@@ -330,10 +418,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.tmp16_1 = hdr.tandem.v29;
                 meta.tmp1_0 = hdr.tandem.v41;
                 meta.tmp1_1 = hdr.tandem.v181;
-                meta.tmp1_2 = hdr.tandem.v221;
-                meta.tmp1_3 = hdr.tandem.v225;
+                meta.tmp1_2 = hdr.tandem.v204;
                 meta.tmp32_0 = hdr.tandem.v226;
                 meta.tmp16_2 = hdr.tandem.v227;
+                meta.tmp1_3 = hdr.tandem.v232;
+                meta.tmp1_4 = hdr.tandem.v221;
+                meta.tmp1_5 = hdr.tandem.v225;
+                meta.tmp32_1 = hdr.tandem.v363;
+                meta.tmp16_3 = hdr.tandem.v364;
                 hdr.eth.ethertype = hdr.tandem.orig_ethertype;
                 hdr.tandem.setInvalid();
             } else {
@@ -342,36 +434,127 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         } else {
             meta.in_port = (bit<16>) standard_metadata.ingress_port;
-            meta.tmp1_4 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
-            meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
-            if (meta.tmp1_4 == 1w0) {
-                meta.tmp1_4 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
-                meta.tmp1_5 = hdr.udp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_5 = meta.tmp1_5 ^ 1w1;
-                meta.tmp1_5 = meta.tmp1_4 & meta.tmp1_5;
-                if (meta.tmp1_5 == 1w0) {
-                    meta.tmp8_0 = (meta.tmp1_4 == 1w1) ? 8w0 : 8w1;
+            meta.tmp1_6 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
+            meta.tmp1_6 = meta.tmp1_6 ^ 1w1;
+            if (meta.tmp1_6 == 1w0) {
+                meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_6 = meta.tmp1_6 ^ 1w1;
+                meta.tmp1_7 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_7 = meta.tmp1_7 ^ 1w1;
+                meta.tmp1_7 = meta.tmp1_6 & meta.tmp1_7;
+                if (meta.tmp1_7 == 1w0) {
+                    meta.tmp8_0 = (meta.tmp1_6 == 1w1) ? 8w0 : 8w1;
                     meta.tmp16_0 = hdr.udp.sport;
                     meta.tmp16_1 = hdr.tcp.sport;
                     meta.tmp16_0 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
-                    meta.tmp8_0 = (meta.tmp1_4 == 1w1) ? 8w0 : 8w1;
+                    meta.tmp8_0 = (meta.tmp1_6 == 1w1) ? 8w0 : 8w1;
                     meta.tmp16_1 = hdr.udp.dport;
-                    meta.tmp16_3 = hdr.tcp.dport;
-                    meta.tmp16_1 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) : (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]);
-                    meta.tmp32_1 = hdr.ipv4.saddr;
-                    meta.tmp32_2 = hdr.ipv4.daddr;
+                    meta.tmp16_4 = hdr.tcp.dport;
+                    meta.tmp16_1 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) : (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]);
+                    meta.tmp32_2 = hdr.ipv4.saddr;
+                    meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+                    meta.tmp32_3 = hdr.ipv4.daddr;
+                    meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                     meta.tmp8_0 = hdr.ipv4.protocol;
-                    inside_port_0.read(meta.tmp32_3, 32w0);
-                    meta.tmp1_0 = (((bit<32>) meta.in_port) == meta.tmp32_3) ? 1w1 : 1w0;
+                    inside_port_0.read(meta.tmp32_4, 32w0);
+                    meta.tmp1_0 = (((bit<32>) meta.in_port) == meta.tmp32_4) ? 1w1 : 1w0;
                     if (meta.tmp1_0 == 1w1) {
-                        meta.to_server = 1w1;
+                        meta.nf_out_k0 = meta.tmp32_2;
+                        meta.nf_out_k4 = meta.tmp32_3;
+                        meta.nf_out_k8 = meta.tmp16_0;
+                        meta.nf_out_k10 = meta.tmp16_1;
+                        meta.nf_out_k12 = meta.tmp8_0;
+                        meta.nf_out_k13 = 8w0;
+                        meta.nf_out_k14 = 8w0;
+                        meta.nf_out_k15 = 8w0;
+                        meta.wb_hit = 1w0;
+                        if (meta.visible == 1w1) {
+                            nf_out_wb.apply();
+                        }
+                        if (meta.wb_hit == 1w0) {
+                            nf_out.apply();
+                        }
+                        meta.tmp1_1 = meta.tmp1_1 ^ 1w1;
+                        if (meta.tmp1_1 == 1w1) {
+                            meta.to_server = 1w1;
+                            first_ip.read(meta.tmp32_2, 32w0);
+                            next_port.read(meta.tmp32_2, 32w0);
+                            meta.tmp16_4 = (bit<16>) meta.tmp32_2;
+                            meta.tmp16_4 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                            meta.tmp1_2 = (meta.tmp32_2 > 32w0xfffe) ? 1w1 : 1w0;
+                            meta.to_server = 1w1;
+                            meta.tmp32_2 = hdr.ipv4.daddr;
+                            meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+                            meta.tmp8_0 = hdr.ipv4.protocol;
+                        } else {
+                            meta.tmp64_0 = (bit<64>) meta.tmp32_5;
+                            meta.tmp64_1 = (bit<64>) meta.tmp16_5;
+                            meta.tmp64_2 = (bit<64>) meta.tmp16_6;
+                            meta.tmp64_0 = (meta.tmp64_0 | (meta.tmp64_1 << 8w32)) | (meta.tmp64_2 << 8w48);
+                            meta.tmp32_0 = (bit<32>) meta.tmp64_0;
+                            meta.tmp16_2 = (bit<16>) (meta.tmp64_0 >> 8w32);
+                            if (meta.tmp1_6 == 1w0) {
+                                meta.tmp8_0 = hdr.tcp.flags;
+                                meta.tmp1_3 = ((meta.tmp8_0 & 8w5) == 8w0) ? 1w1 : 1w0;
+                                if (meta.tmp1_3 == 1w0) {
+                                    meta.to_server = 1w1;
+                                    meta.tmp32_2 = hdr.ipv4.daddr;
+                                    meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+                                    meta.tmp8_0 = hdr.ipv4.protocol;
+                                }
+                            }
+                            meta.tmp32_2 = hdr.ipv4.saddr;
+                            meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+                            meta.tmp32_3 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                            hdr.ipv4.saddr = meta.tmp32_3;
+                            meta.tmp16_4 = hdr.ipv4.check;
+                            meta.tmp32_3 = meta.tmp32_0 & 32w0xffff;
+                            meta.tmp32_4 = meta.tmp32_0 >> 8w16;
+                            meta.tmp32_2 = ((meta.tmp32_3 + meta.tmp32_4) + ((meta.tmp32_2 ^ 32w0xffffffff) >> 8w16)) + ((meta.tmp32_2 & 32w0xffff) ^ 32w0xffff);
+                            meta.tmp32_3 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
+                            meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 8w16);
+                            meta.tmp16_4 = ((bit<16>) ((meta.tmp32_3 >> 8w16) + meta.tmp32_3)) ^ 16w0xffff;
+                            hdr.ipv4.check = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                            if (meta.tmp1_6 == 1w1) {
+                                meta.tmp16_4 = hdr.udp.sport;
+                                meta.tmp16_5 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                hdr.udp.sport = meta.tmp16_5;
+                                meta.tmp16_5 = hdr.udp.check;
+                                meta.tmp16_5 = meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8];
+                                if (meta.tmp16_5 == 16w0) {
+                                    meta.tmp16_4 = 16w0;
+                                } else {
+                                    meta.tmp32_2 = meta.tmp32_2 + ((bit<32>) (meta.tmp16_5 ^ 16w0xffff));
+                                    meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
+                                    meta.tmp32_2 = ((meta.tmp32_2 >> 8w16) + meta.tmp32_2) & 32w0xffff;
+                                    meta.tmp32_3 = (bit<32>) meta.tmp16_2;
+                                    meta.tmp32_2 = (((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff)) + meta.tmp32_3) + ((meta.tmp32_2 == 32w0xffff) ? 32w0 : meta.tmp32_2);
+                                    meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
+                                    meta.tmp16_4 = (bit<16>) ((meta.tmp32_2 >> 8w16) + meta.tmp32_2);
+                                    meta.tmp16_4 = (meta.tmp16_4 == 16w0xffff) ? 16w0xffff : (meta.tmp16_4 ^ 16w0xffff);
+                                }
+                                meta.tmp16_4 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                hdr.udp.check = meta.tmp16_4;
+                            } else {
+                                meta.tmp16_4 = hdr.tcp.sport;
+                                meta.tmp16_5 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                hdr.tcp.sport = meta.tmp16_5;
+                                meta.tmp16_5 = hdr.tcp.check;
+                                meta.tmp32_2 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8]) ^ 16w0xffff));
+                                meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
+                                meta.tmp32_3 = (bit<32>) meta.tmp16_2;
+                                meta.tmp32_2 = (((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff)) + meta.tmp32_3) + (((meta.tmp32_2 >> 8w16) + meta.tmp32_2) & 32w0xffff);
+                                meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
+                                meta.tmp16_4 = ((bit<16>) ((meta.tmp32_2 >> 8w16) + meta.tmp32_2)) ^ 16w0xffff;
+                                hdr.tcp.check = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                            }
+                        }
                     } else {
-                        outside_port_0.read(meta.tmp32_3, 32w0);
-                        meta.tmp1_6 = (((bit<32>) meta.in_port) == meta.tmp32_3) ? 1w1 : 1w0;
-                        if (meta.tmp1_6 == 1w1) {
-                            meta.back_k0 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
-                            meta.back_k4 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+                        outside_port_0.read(meta.tmp32_4, 32w0);
+                        meta.tmp1_8 = (((bit<32>) meta.in_port) == meta.tmp32_4) ? 1w1 : 1w0;
+                        if (meta.tmp1_8 == 1w1) {
+                            meta.back_k0 = meta.tmp32_2;
+                            meta.back_k4 = meta.tmp32_3;
                             meta.back_k8 = meta.tmp16_0;
                             meta.back_k10 = meta.tmp16_1;
                             meta.back_k12 = meta.tmp8_0;
@@ -385,52 +568,52 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             if (meta.wb_hit == 1w0) {
                                 back.apply();
                             }
-                            meta.tmp1_7 = meta.tmp1_7 ^ 1w1;
-                            if (meta.tmp1_7 == 1w0) {
-                                meta.tmp32_1 = hdr.ipv4.daddr;
-                                meta.tmp32_1 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
-                                meta.tmp32_2 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
-                                hdr.ipv4.daddr = meta.tmp32_2;
-                                meta.tmp16_3 = hdr.ipv4.check;
-                                meta.tmp32_2 = meta.tmp32_4 & 32w0xffff;
-                                meta.tmp32_3 = meta.tmp32_4 >> 8w16;
-                                meta.tmp32_1 = ((meta.tmp32_2 + meta.tmp32_3) + ((meta.tmp32_1 ^ 32w0xffffffff) >> 8w16)) + ((meta.tmp32_1 & 32w0xffff) ^ 32w0xffff);
-                                meta.tmp32_2 = meta.tmp32_1 + ((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff));
-                                meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
-                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_2 >> 8w16) + meta.tmp32_2)) ^ 16w0xffff;
-                                hdr.ipv4.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                if (meta.tmp1_4 == 1w1) {
-                                    meta.tmp16_3 = hdr.udp.dport;
-                                    meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
-                                    hdr.udp.dport = meta.tmp16_5;
-                                    meta.tmp16_5 = hdr.udp.check;
-                                    meta.tmp16_5 = meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8];
-                                    if (meta.tmp16_5 == 16w0) {
-                                        meta.tmp16_3 = 16w0;
+                            meta.tmp1_9 = meta.tmp1_9 ^ 1w1;
+                            if (meta.tmp1_9 == 1w0) {
+                                meta.tmp32_2 = hdr.ipv4.daddr;
+                                meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+                                meta.tmp32_3 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
+                                hdr.ipv4.daddr = meta.tmp32_3;
+                                meta.tmp16_4 = hdr.ipv4.check;
+                                meta.tmp32_3 = meta.tmp32_5 & 32w0xffff;
+                                meta.tmp32_4 = meta.tmp32_5 >> 8w16;
+                                meta.tmp32_2 = ((meta.tmp32_3 + meta.tmp32_4) + ((meta.tmp32_2 ^ 32w0xffffffff) >> 8w16)) + ((meta.tmp32_2 & 32w0xffff) ^ 32w0xffff);
+                                meta.tmp32_3 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
+                                meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 8w16);
+                                meta.tmp16_4 = ((bit<16>) ((meta.tmp32_3 >> 8w16) + meta.tmp32_3)) ^ 16w0xffff;
+                                hdr.ipv4.check = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                if (meta.tmp1_6 == 1w1) {
+                                    meta.tmp16_4 = hdr.udp.dport;
+                                    meta.tmp16_6 = meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8];
+                                    hdr.udp.dport = meta.tmp16_6;
+                                    meta.tmp16_6 = hdr.udp.check;
+                                    meta.tmp16_6 = meta.tmp16_6[7:0] ++ meta.tmp16_6[15:8];
+                                    if (meta.tmp16_6 == 16w0) {
+                                        meta.tmp16_4 = 16w0;
                                     } else {
-                                        meta.tmp32_1 = meta.tmp32_1 + ((bit<32>) (meta.tmp16_5 ^ 16w0xffff));
-                                        meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 8w16);
-                                        meta.tmp32_1 = ((meta.tmp32_1 >> 8w16) + meta.tmp32_1) & 32w0xffff;
-                                        meta.tmp32_2 = (bit<32>) meta.tmp16_4;
-                                        meta.tmp32_1 = (((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff)) + meta.tmp32_2) + ((meta.tmp32_1 == 32w0xffff) ? 32w0 : meta.tmp32_1);
-                                        meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 8w16);
-                                        meta.tmp16_3 = (bit<16>) ((meta.tmp32_1 >> 8w16) + meta.tmp32_1);
-                                        meta.tmp16_3 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
+                                        meta.tmp32_2 = meta.tmp32_2 + ((bit<32>) (meta.tmp16_6 ^ 16w0xffff));
+                                        meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
+                                        meta.tmp32_2 = ((meta.tmp32_2 >> 8w16) + meta.tmp32_2) & 32w0xffff;
+                                        meta.tmp32_3 = (bit<32>) meta.tmp16_5;
+                                        meta.tmp32_2 = (((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff)) + meta.tmp32_3) + ((meta.tmp32_2 == 32w0xffff) ? 32w0 : meta.tmp32_2);
+                                        meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
+                                        meta.tmp16_4 = (bit<16>) ((meta.tmp32_2 >> 8w16) + meta.tmp32_2);
+                                        meta.tmp16_4 = (meta.tmp16_4 == 16w0xffff) ? 16w0xffff : (meta.tmp16_4 ^ 16w0xffff);
                                     }
-                                    meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                    hdr.udp.check = meta.tmp16_3;
+                                    meta.tmp16_4 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                    hdr.udp.check = meta.tmp16_4;
                                 } else {
-                                    meta.tmp16_3 = hdr.tcp.dport;
-                                    meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
-                                    hdr.tcp.dport = meta.tmp16_5;
-                                    meta.tmp16_5 = hdr.tcp.check;
-                                    meta.tmp32_1 = meta.tmp32_1 + ((bit<32>) ((meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 8w16);
-                                    meta.tmp32_2 = (bit<32>) meta.tmp16_4;
-                                    meta.tmp32_1 = (((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff)) + meta.tmp32_2) + (((meta.tmp32_1 >> 8w16) + meta.tmp32_1) & 32w0xffff);
-                                    meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 8w16);
-                                    meta.tmp16_3 = ((bit<16>) ((meta.tmp32_1 >> 8w16) + meta.tmp32_1)) ^ 16w0xffff;
-                                    hdr.tcp.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                    meta.tmp16_4 = hdr.tcp.dport;
+                                    meta.tmp16_6 = meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8];
+                                    hdr.tcp.dport = meta.tmp16_6;
+                                    meta.tmp16_6 = hdr.tcp.check;
+                                    meta.tmp32_2 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_6[7:0] ++ meta.tmp16_6[15:8]) ^ 16w0xffff));
+                                    meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
+                                    meta.tmp32_3 = (bit<32>) meta.tmp16_5;
+                                    meta.tmp32_2 = (((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff)) + meta.tmp32_3) + (((meta.tmp32_2 >> 8w16) + meta.tmp32_2) & 32w0xffff);
+                                    meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
+                                    meta.tmp16_4 = ((bit<16>) ((meta.tmp32_2 >> 8w16) + meta.tmp32_2)) ^ 16w0xffff;
+                                    hdr.tcp.check = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
                                 }
                             }
                         }
@@ -445,133 +628,76 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 hdr.tandem.v19 = meta.tmp16_0;
                 hdr.tandem.v29 = meta.tmp16_1;
                 hdr.tandem.v41 = meta.tmp1_0;
-                hdr.tandem.v181 = 1w0;
+                hdr.tandem.v181 = meta.tmp1_1;
+                hdr.tandem.v204 = meta.tmp1_2;
+                hdr.tandem.v226 = meta.tmp32_0;
+                hdr.tandem.v227 = meta.tmp16_2;
+                hdr.tandem.v232 = meta.tmp1_3;
                 hdr.tandem.v221 = 1w0;
                 hdr.tandem.v225 = 1w0;
-                hdr.tandem.v226 = 32w0;
-                hdr.tandem.v227 = 16w0;
-                hdr.tandem.pad = 4w0;
+                hdr.tandem.v363 = 32w0;
+                hdr.tandem.v364 = 16w0;
+                hdr.tandem.pad = 2w0;
             }
         }
         if (meta.to_server == 1w0) {
-            meta.tmp1_4 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
-            meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
-            if (meta.tmp1_4 == 1w1) {
+            meta.tmp1_6 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
+            meta.tmp1_6 = meta.tmp1_6 ^ 1w1;
+            if (meta.tmp1_6 == 1w1) {
                 meta.fate = 17w0;
             } else {
-                meta.tmp1_4 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_4 = meta.tmp1_4 ^ 1w1;
-                meta.tmp1_5 = hdr.udp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_5 = meta.tmp1_5 ^ 1w1;
-                meta.tmp1_5 = meta.tmp1_4 & meta.tmp1_5;
-                if (meta.tmp1_5 == 1w1) {
+                meta.tmp1_6 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_6 = meta.tmp1_6 ^ 1w1;
+                meta.tmp1_7 = hdr.udp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_7 = meta.tmp1_7 ^ 1w1;
+                meta.tmp1_7 = meta.tmp1_6 & meta.tmp1_7;
+                if (meta.tmp1_7 == 1w1) {
                     meta.fate = 17w0;
                 } else {
                     if (meta.tmp1_0 == 1w1) {
                         if (meta.tmp1_1 == 1w1) {
-                            if (meta.tmp1_2 == 1w1) {
-                                if (meta.tmp1_3 == 1w1) {
-                                    meta.tmp32_1 = hdr.ipv4.saddr;
-                                    meta.tmp32_1 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
-                                    meta.tmp32_2 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
-                                    hdr.ipv4.saddr = meta.tmp32_2;
+                            if (meta.tmp1_4 == 1w1) {
+                                if (meta.tmp1_5 == 1w1) {
+                                    meta.tmp32_0 = hdr.ipv4.saddr;
+                                    meta.tmp32_0 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                                    hdr.ipv4.saddr = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
                                     meta.tmp16_0 = hdr.ipv4.check;
-                                    meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                    meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
-                                    meta.tmp32_2 = (bit<32>) meta.tmp16_0;
-                                    meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
-                                    meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffff;
-                                    meta.tmp32_1 = meta.tmp32_1 ^ 32w0xffffffff;
-                                    meta.tmp32_1 = meta.tmp32_1 >> 8w16;
-                                    meta.tmp32_4 = meta.tmp32_0 & 32w0xffff;
-                                    meta.tmp32_0 = meta.tmp32_0 >> 8w16;
-                                    meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_0;
-                                    meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
-                                    meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_3;
-                                    meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
-                                    meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                                    meta.tmp32_1 = meta.tmp32_1 >> 8w16;
-                                    meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                    meta.tmp32_2 = meta.tmp32_1 >> 8w16;
-                                    meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                                    meta.tmp16_0 = (bit<16>) meta.tmp32_1;
-                                    meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
-                                    meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                    hdr.ipv4.check = meta.tmp16_0;
-                                    if (meta.tmp1_4 == 1w1) {
+                                    meta.tmp32_0 = (((meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 8w16)) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 8w16)) + ((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff);
+                                    meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff));
+                                    meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 8w16);
+                                    meta.tmp16_0 = ((bit<16>) ((meta.tmp32_1 >> 8w16) + meta.tmp32_1)) ^ 16w0xffff;
+                                    hdr.ipv4.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                    if (meta.tmp1_6 == 1w1) {
                                         meta.tmp16_0 = hdr.udp.sport;
-                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                        meta.tmp16_1 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                        hdr.udp.sport = meta.tmp16_1;
+                                        hdr.udp.sport = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                         meta.tmp16_1 = hdr.udp.check;
                                         meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                        meta.tmp1_0 = (meta.tmp16_1 == 16w0) ? 1w1 : 1w0;
-                                        if (meta.tmp1_0 == 1w1) {
+                                        if (meta.tmp16_1 == 16w0) {
                                             meta.tmp16_0 = 16w0;
                                         } else {
-                                            meta.tmp16_1 = meta.tmp16_1 ^ 16w0xffff;
-                                            meta.tmp32_1 = (bit<32>) meta.tmp16_1;
-                                            meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
-                                            meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                            meta.tmp32_0 = meta.tmp32_0 >> 8w16;
-                                            meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                            meta.tmp32_1 = meta.tmp32_0 >> 8w16;
-                                            meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                            meta.tmp32_0 = meta.tmp32_0 & 32w0xffff;
-                                            meta.tmp1_0 = (meta.tmp32_0 == 32w0xffff) ? 1w1 : 1w0;
-                                            meta.tmp32_0 = (meta.tmp1_0 == 1w1) ? 32w0 : meta.tmp32_0;
-                                            meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
-                                            meta.tmp32_1 = (bit<32>) meta.tmp16_0;
-                                            meta.tmp32_2 = (bit<32>) meta.tmp16_2;
-                                            meta.tmp32_1 = meta.tmp32_1 + meta.tmp32_2;
-                                            meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                            meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                            meta.tmp32_0 = meta.tmp32_0 >> 8w16;
-                                            meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                            meta.tmp32_1 = meta.tmp32_0 >> 8w16;
-                                            meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                            meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                                            meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
-                                            meta.tmp1_0 = (meta.tmp16_0 == 16w0xffff) ? 1w1 : 1w0;
-                                            meta.tmp16_0 = (meta.tmp1_0 == 1w1) ? 16w0xffff : meta.tmp16_1;
-                                            meta.tmp16_0 = meta.tmp16_0;
+                                            meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) (meta.tmp16_1 ^ 16w0xffff));
+                                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                            meta.tmp32_0 = ((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff;
+                                            meta.tmp32_0 = (((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff)) + ((bit<32>) meta.tmp16_3)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
+                                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                            meta.tmp16_0 = (bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0);
+                                            meta.tmp16_0 = (meta.tmp16_0 == 16w0xffff) ? 16w0xffff : (meta.tmp16_0 ^ 16w0xffff);
                                         }
                                         meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                                         hdr.udp.check = meta.tmp16_0;
                                     } else {
                                         meta.tmp16_0 = hdr.tcp.sport;
-                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                        meta.tmp16_1 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                        hdr.tcp.sport = meta.tmp16_1;
+                                        hdr.tcp.sport = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                         meta.tmp16_1 = hdr.tcp.check;
-                                        meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                        meta.tmp16_1 = meta.tmp16_1 ^ 16w0xffff;
-                                        meta.tmp32_1 = (bit<32>) meta.tmp16_1;
-                                        meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
-                                        meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                        meta.tmp32_0 = meta.tmp32_0 >> 8w16;
-                                        meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                        meta.tmp32_1 = meta.tmp32_0 >> 8w16;
-                                        meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                        meta.tmp32_0 = meta.tmp32_0 & 32w0xffff;
-                                        meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
-                                        meta.tmp32_1 = (bit<32>) meta.tmp16_0;
-                                        meta.tmp32_2 = (bit<32>) meta.tmp16_2;
-                                        meta.tmp32_1 = meta.tmp32_1 + meta.tmp32_2;
-                                        meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                        meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                        meta.tmp32_0 = meta.tmp32_0 >> 8w16;
-                                        meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                        meta.tmp32_1 = meta.tmp32_0 >> 8w16;
-                                        meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                        meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                                        meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
-                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                        hdr.tcp.check = meta.tmp16_0;
+                                        meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) ^ 16w0xffff));
+                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                        meta.tmp32_0 = (((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff)) + ((bit<32>) meta.tmp16_3)) + (((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff);
+                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
+                                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0)) ^ 16w0xffff;
+                                        hdr.tcp.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
                                     }
-                                    outside_port_1.read(meta.tmp32_0, 32w0);
-                                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                                    meta.fate = 1w1 ++ meta.tmp16_0;
+                                    outside_port_2.read(meta.tmp32_0, 32w0);
+                                    meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                                 } else {
                                     meta.fate = 17w0;
                                 }
@@ -579,111 +705,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 meta.fate = 17w0;
                             }
                         } else {
-                            meta.tmp32_1 = hdr.ipv4.saddr;
-                            meta.tmp32_1 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
-                            meta.tmp32_2 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
-                            hdr.ipv4.saddr = meta.tmp32_2;
-                            meta.tmp16_0 = hdr.ipv4.check;
-                            meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                            meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
-                            meta.tmp32_2 = (bit<32>) meta.tmp16_0;
-                            meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
-                            meta.tmp32_3 = meta.tmp32_3 ^ 32w0xffff;
-                            meta.tmp32_1 = meta.tmp32_1 ^ 32w0xffffffff;
-                            meta.tmp32_1 = meta.tmp32_1 >> 8w16;
-                            meta.tmp32_4 = meta.tmp32_0 & 32w0xffff;
-                            meta.tmp32_0 = meta.tmp32_0 >> 8w16;
-                            meta.tmp32_0 = meta.tmp32_4 + meta.tmp32_0;
-                            meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
-                            meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_3;
-                            meta.tmp32_1 = meta.tmp32_0 + meta.tmp32_2;
-                            meta.tmp32_2 = meta.tmp32_1 & 32w0xffff;
-                            meta.tmp32_1 = meta.tmp32_1 >> 8w16;
-                            meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                            meta.tmp32_2 = meta.tmp32_1 >> 8w16;
-                            meta.tmp32_1 = meta.tmp32_2 + meta.tmp32_1;
-                            meta.tmp16_0 = (bit<16>) meta.tmp32_1;
-                            meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
-                            meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                            hdr.ipv4.check = meta.tmp16_0;
-                            if (meta.tmp1_4 == 1w1) {
-                                meta.tmp16_0 = hdr.udp.sport;
-                                meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                meta.tmp16_1 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                hdr.udp.sport = meta.tmp16_1;
-                                meta.tmp16_1 = hdr.udp.check;
-                                meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                meta.tmp1_0 = (meta.tmp16_1 == 16w0) ? 1w1 : 1w0;
-                                if (meta.tmp1_0 == 1w1) {
-                                    meta.tmp16_0 = 16w0;
-                                } else {
-                                    meta.tmp16_1 = meta.tmp16_1 ^ 16w0xffff;
-                                    meta.tmp32_1 = (bit<32>) meta.tmp16_1;
-                                    meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
-                                    meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                    meta.tmp32_0 = meta.tmp32_0 >> 8w16;
-                                    meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                    meta.tmp32_1 = meta.tmp32_0 >> 8w16;
-                                    meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                    meta.tmp32_0 = meta.tmp32_0 & 32w0xffff;
-                                    meta.tmp1_0 = (meta.tmp32_0 == 32w0xffff) ? 1w1 : 1w0;
-                                    meta.tmp32_0 = (meta.tmp1_0 == 1w1) ? 32w0 : meta.tmp32_0;
-                                    meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
-                                    meta.tmp32_1 = (bit<32>) meta.tmp16_0;
-                                    meta.tmp32_2 = (bit<32>) meta.tmp16_2;
-                                    meta.tmp32_1 = meta.tmp32_1 + meta.tmp32_2;
-                                    meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                    meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                    meta.tmp32_0 = meta.tmp32_0 >> 8w16;
-                                    meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                    meta.tmp32_1 = meta.tmp32_0 >> 8w16;
-                                    meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                                    meta.tmp16_1 = meta.tmp16_0 ^ 16w0xffff;
-                                    meta.tmp1_0 = (meta.tmp16_0 == 16w0xffff) ? 1w1 : 1w0;
-                                    meta.tmp16_0 = (meta.tmp1_0 == 1w1) ? 16w0xffff : meta.tmp16_1;
-                                    meta.tmp16_0 = meta.tmp16_0;
-                                }
-                                meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                hdr.udp.check = meta.tmp16_0;
-                            } else {
-                                meta.tmp16_0 = hdr.tcp.sport;
-                                meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                meta.tmp16_1 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                hdr.tcp.sport = meta.tmp16_1;
-                                meta.tmp16_1 = hdr.tcp.check;
-                                meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                meta.tmp16_1 = meta.tmp16_1 ^ 16w0xffff;
-                                meta.tmp32_1 = (bit<32>) meta.tmp16_1;
-                                meta.tmp32_0 = meta.tmp32_0 + meta.tmp32_1;
-                                meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                meta.tmp32_0 = meta.tmp32_0 >> 8w16;
-                                meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                meta.tmp32_1 = meta.tmp32_0 >> 8w16;
-                                meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                meta.tmp32_0 = meta.tmp32_0 & 32w0xffff;
-                                meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
-                                meta.tmp32_1 = (bit<32>) meta.tmp16_0;
-                                meta.tmp32_2 = (bit<32>) meta.tmp16_2;
-                                meta.tmp32_1 = meta.tmp32_1 + meta.tmp32_2;
-                                meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                meta.tmp32_1 = meta.tmp32_0 & 32w0xffff;
-                                meta.tmp32_0 = meta.tmp32_0 >> 8w16;
-                                meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                meta.tmp32_1 = meta.tmp32_0 >> 8w16;
-                                meta.tmp32_0 = meta.tmp32_1 + meta.tmp32_0;
-                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                                meta.tmp16_0 = meta.tmp16_0 ^ 16w0xffff;
-                                meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                hdr.tcp.check = meta.tmp16_0;
-                            }
                             outside_port_1.read(meta.tmp32_0, 32w0);
-                            meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                            meta.fate = 1w1 ++ meta.tmp16_0;
+                            meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                         }
                     } else {
-                        if (meta.tmp1_6 == 1w1) {
-                            if (meta.tmp1_7 == 1w1) {
+                        if (meta.tmp1_8 == 1w1) {
+                            if (meta.tmp1_9 == 1w1) {
                                 meta.fate = 17w0;
                             } else {
                                 inside_port_1.read(meta.tmp32_0, 32w0);
