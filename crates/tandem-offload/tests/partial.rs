@@ -416,3 +416,37 @@ fn trusting_switch_misses_the_program_does_not_send_is_caught() {
         r.differing_packets
     );
 }
+
+/// The two-process deployment has no path for a partial map's switch misses (the frame the
+/// program sends to run whole, or the probe) nor for promotions: both daemons refuse such a
+/// compilation at start, naming the map, instead of consuming its misses without an output.
+#[test]
+fn the_two_process_deployment_refuses_partial_maps() {
+    let b = partial_bundle("minilb", &[("map", 64)]);
+    let dir = tempfile::tempdir().unwrap();
+    let e = tandem_offload::net::SwitchDaemon::start(
+        &b,
+        &tandem_offload::net::SwitchConfig {
+            dir: dir.path().to_path_buf(),
+            ports: vec![0, 1],
+        },
+    )
+    .err()
+    .expect("a switch daemon for a partial map");
+    let text = e.to_string();
+    assert!(
+        text.contains("partial maps (map)") && text.contains("one process"),
+        "{text}"
+    );
+    // Without partial maps the same NF deploys.
+    let plain = bundle("minilb", "tofino1", &P4Options::default());
+    let sw = tandem_offload::net::SwitchDaemon::start(
+        &plain,
+        &tandem_offload::net::SwitchConfig {
+            dir: dir.path().to_path_buf(),
+            ports: vec![0, 1],
+        },
+    )
+    .unwrap();
+    sw.shutdown();
+}

@@ -349,9 +349,19 @@ pub(crate) fn cuts_of(
                 else {
                     continue;
                 };
+                // The argument must be there at every block that uses `v`: crossing, computed
+                // in `x`, or recomputable at each of those blocks (a header field pre writes on
+                // a path through one of them is not: `rm` holds what is recomputable at
+                // *some* use).
+                let uses = cut.get(&(v, x)).map(|c| &c.uses);
                 let here = cut.contains_key(&(arg, x))
-                    || rm.contains(&arg)
-                    || g.def_stmt(arg).is_some_and(|da| parts[da.index()] == x);
+                    || g.def_stmt(arg).is_some_and(|da| parts[da.index()] == x)
+                    || (rm.contains(&arg)
+                        && g.def_stmt(arg).is_some_and(|da| {
+                            uses.into_iter()
+                                .flatten()
+                                .all(|&at| recomputable(ctx, parts, da, x, at, 0))
+                        }));
                 if here && ctx.cost[d.index()] == 0 {
                     if let Some(c) = cut.remove(&(v, x)) {
                         if let Some(a) = cut.get_mut(&(arg, x)) {

@@ -154,5 +154,27 @@ pub use switch_daemon::*;
 pub use token::*;
 pub use wire::*;
 
+/// Refuses a compilation the two-process deployment cannot run faithfully. A partial map's
+/// switch miss reaches the server as a frame to run whole (or through the in-process
+/// runtime's probe), and its promotions are driven by `Offloaded`: neither exists between
+/// two processes, so the server would consume such packets without an output.
+pub(crate) fn deployable(bundle: &Bundle) -> Result<(), OffloadError> {
+    let partial: Vec<&str> = bundle
+        .manifest
+        .states
+        .iter()
+        .filter(|s| s.partial.is_some())
+        .map(|s| s.name.as_str())
+        .collect();
+    if partial.is_empty() {
+        return Ok(());
+    }
+    Err(OffloadError::Manifest(format!(
+        "{} has partial maps ({}): the two-process deployment does not run them yet; run it in one process (`tandem run`/`tandem check`) or compile without --partial/--partial-auto",
+        bundle.manifest.nf,
+        partial.join(", ")
+    )))
+}
+
 #[cfg(test)]
 mod tests;

@@ -65,6 +65,7 @@ impl ServerDaemon {
         options: RunOptions,
         config: &ServerConfig,
     ) -> Result<ServerDaemon, OffloadError> {
+        super::deployable(bundle)?;
         let dir = prepare_dir(&config.dir)?;
         let mut rc = RemoteControl::connect(&dir, config.control_timeout)?;
         let info = rc.wait_for_switch(config.connect_timeout)?;

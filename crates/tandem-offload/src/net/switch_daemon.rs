@@ -57,6 +57,7 @@ pub struct SwitchDaemon {
 impl SwitchDaemon {
     /// Loads the bundle's switch program and starts serving in `config.dir`.
     pub fn start(bundle: &Bundle, config: &SwitchConfig) -> Result<SwitchDaemon, OffloadError> {
+        super::deployable(bundle)?;
         let dir = prepare_dir(&config.dir)?;
         let sw = Switch::from_source(&bundle.switch_p4)
             .map_err(|e| OffloadError::Switch(e.to_string()))?;
