@@ -252,12 +252,6 @@ pub fn print_stats(s: &RunStats) {
             h.keys, h.collisions
         );
     }
-    if let Some(h) = &y.hashed {
-        println!(
-            "  hashed registers  {:>10}  keys in register cells, {} through the collision table",
-            h.keys, h.collisions
-        );
-    }
     println!(
         "  server time       {:>10.3} ms  (server partition + synchronisation)",
         s.server_ns as f64 / 1e6
