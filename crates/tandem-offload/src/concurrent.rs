@@ -172,6 +172,9 @@ impl ControlPlane for Delayed {
     }
 }
 
+/// Committed packets' written map keys, each with the ticket of its commit.
+type BatchLog = VecDeque<(u64, Vec<(u32, Vec<u64>)>)>;
+
 enum Job {
     /// A frame pre sent to the server port; `pre`: the ticket of its pass through pre.
     Server {
@@ -318,7 +321,7 @@ fn server_thread(
 ) -> Result<(), OffloadError> {
     // The keys each committed packet wrote, with its ticket: what later server packets'
     // switch reads may have missed.
-    let mut log: VecDeque<(u64, Vec<(u32, Vec<u64>)>)> = VecDeque::new();
+    let mut log: BatchLog = VecDeque::new();
     sys.host.record = Some(Vec::new());
     for job in jobs {
         shared.last_write.store(0, Ordering::SeqCst);
@@ -368,11 +371,7 @@ fn server_thread(
 }
 
 /// Whether a key the packet looks up was written by a packet committed after its pre pass.
-fn is_stale(
-    sys: &mut Offloaded,
-    pkt: &TracePacket,
-    log: &VecDeque<(u64, Vec<(u32, Vec<u64>)>)>,
-) -> Result<bool, OffloadError> {
+fn is_stale(sys: &mut Offloaded, pkt: &TracePacket, log: &BatchLog) -> Result<bool, OffloadError> {
     let keys = sys.host.probe_keys(pkt)?;
     Ok(log
         .iter()
