@@ -69,6 +69,8 @@ pub(crate) struct Ctx<'a> {
     pub now_ns: u64,
     /// compiled blocks (the native engine), run instead of the interpreter where present
     pub native: Option<&'a crate::native::NativeProgram>,
+    /// the worker's run-time block for compiled code (`native::raw::enter`)
+    pub rt: std::ptr::NonNull<crate::native::Rt>,
 }
 
 /// Result of processing one packet.

@@ -321,6 +321,7 @@ impl Switch {
             out: Vec::with_capacity(2048),
             scratch: Vec::with_capacity(256),
             stack: Box::new([0; 64]),
+            rt: Box::new(crate::native::Rt::empty()),
         }
     }
 
@@ -962,6 +963,8 @@ pub struct Worker {
     out: Vec<u8>,
     scratch: Vec<u8>,
     stack: Box<[u32; 64]>,
+    /// compiled code's run-time block (reused, not rebuilt per packet)
+    rt: Box<crate::native::Rt>,
 }
 
 impl Worker {
@@ -986,6 +989,7 @@ impl Worker {
             out,
             scratch,
             stack,
+            rt,
         } = self;
         let snap: &Snapshot = cache.load();
         let mut ctx = Ctx {
@@ -1004,6 +1008,7 @@ impl Worker {
             stack,
             now_ns: ts_ns,
             native: sw.inner.native.as_ref(),
+            rt: std::ptr::NonNull::from(&mut **rt),
         };
         let verdict = ctx.run_pipeline(port, ts_ns);
         let in_place = ctx.in_place;

@@ -3,8 +3,10 @@
 //!
 //! # Invariants
 //! 1. **Memory the compiled code touches.** Compiled code receives one pointer, to an
-//!    [`Rt`] that lives on the caller's stack for the whole call. From it, it reads the PHV
-//!    pointer (a `[u64; PHV_SLOTS]`) and the packet-buffer pointer (a `[u8; HB_SIZE + 8]`),
+//!    [`Rt`] that the worker owns (boxed, one per worker, refilled by [`enter`]; blocks are
+//!    entered only from the pipeline loop, never nested, so one `Rt` serves them all). From
+//!    it, it reads the PHV pointer (a `[u64; PHV_SLOTS]`) and the packet-buffer pointer
+//!    (a `[u8; HB_SIZE + 8]`),
 //!    both taken from the [`Ctx`] the call runs for. `codegen` emits PHV accesses only at
 //!    constant slot indices masked with `PHV_MASK`, and packet-buffer accesses only at
 //!    `(phv[base] + off) & HB_MASK` for 8-byte windows, which the 8 bytes of slack keep in
@@ -80,24 +82,51 @@ impl Drop for JitCode {
 }
 
 /// Runs compiled block `f` for `ctx`; true if it ended by `exit`.
+///
+/// The `Rt` is the worker's own (`Ctx::rt`), allocated once: only the fields that change
+/// per packet are set here, the key and extraction buffers are not cleared (compiled code
+/// writes a key before any lookup reads it, and reads `ext` only below `n_ext`).
 pub(crate) fn enter(f: CodeFn, ctx: &mut Ctx<'_>) -> bool {
-    let mut rt = Rt {
-        phv: ctx.phv.as_mut_ptr(),
-        hb: ctx.hb.as_mut_ptr(),
-        ctx: std::ptr::null_mut(),
-        keys: [0; crate::table::MAX_KEYS],
-        lookups: ctx.snap.lookups.as_ptr(),
-        cursor: ctx.cursor as u64,
-        pkt_len: ctx.pkt.len() as u64,
-        n_ext: 0,
-        ext: [0; super::EXT_MAX],
-    };
-    rt.ctx = (ctx as *mut Ctx<'_>).cast();
+    let rtp = ctx.rt.as_ptr();
+    {
+        // SAFETY: `ctx.rt` points to the worker's boxed `Rt`, which only the packet this
+        // `ctx` runs uses (invariant 1); no other reference to it is live here.
+        let rt = unsafe { &mut *rtp };
+        rt.phv = ctx.phv.as_mut_ptr();
+        rt.hb = ctx.hb.as_mut_ptr();
+        rt.lookups = ctx.snap.lookups.as_ptr();
+        rt.cursor = ctx.cursor as u64;
+        rt.pkt_len = ctx.pkt.len() as u64;
+        rt.n_ext = 0;
+        rt.ctx = (ctx as *mut Ctx<'_>).cast();
+    }
     // SAFETY: invariants 1–4: `rt` and the memory it points to are valid for the call.
-    let exited = unsafe { f(&mut rt) != 0 };
-    sync_extracted(ctx, &rt);
+    let exited = unsafe { f(rtp) != 0 };
+    // SAFETY: as above; the call has returned, so this is the only reference to it.
+    sync_extracted(ctx, unsafe { &*rtp });
     exited
 }
+
+impl Rt {
+    /// A worker's run-time block, pointing nowhere until [`enter`] fills it in.
+    pub(crate) fn empty() -> Rt {
+        Rt {
+            phv: std::ptr::null_mut(),
+            hb: std::ptr::null_mut(),
+            ctx: std::ptr::null_mut(),
+            keys: [0; crate::table::MAX_KEYS],
+            lookups: std::ptr::null(),
+            cursor: 0,
+            pkt_len: 0,
+            n_ext: 0,
+            ext: [0; super::EXT_MAX],
+        }
+    }
+}
+
+// SAFETY: a worker's `Rt` holds pointers only while [`enter`] runs on the worker's own
+// thread; between packets they are stale and never dereferenced (`enter` sets them first).
+unsafe impl Send for Rt {}
 
 /// Hands what compiled code extracted back to `ctx`: the cursor and the headers, in order
 /// (past [`super::EXT_MAX`], a marker no emit list has, so the deparser rebuilds the frame).
