@@ -16,6 +16,7 @@ header tandem_t {
     bit<16> orig_ethertype;
     bit<16> v19;
     bit<16> v29;
+    bit<32> v31;
     bit<1> v41;
     bit<1> v181;
     bit<1> v204;
@@ -24,9 +25,8 @@ header tandem_t {
     bit<1> v232;
     bit<1> v221;
     bit<1> v225;
-    bit<32> v363;
-    bit<16> v364;
-    bit<2> pad;
+    bit<17> fate;
+    bit<1> pad;
 }
 
 header ipv4_vihl_t {
@@ -127,13 +127,11 @@ struct meta_t {
     bit<16> tmp16_3;
     bit<16> tmp16_4;
     bit<16> tmp16_5;
-    bit<16> tmp16_6;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
     bit<32> tmp32_3;
     bit<32> tmp32_4;
-    bit<32> tmp32_5;
     bit<64> tmp64_0;
     bit<64> tmp64_1;
     bit<64> tmp64_2;
@@ -280,15 +278,15 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
 control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
     action nf_out_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
         meta.tmp1_1 = 1w1;
-        meta.tmp32_5 = v0;
-        meta.tmp16_5 = v4;
-        meta.tmp16_6 = v6;
+        meta.tmp32_4 = v0;
+        meta.tmp16_4 = v4;
+        meta.tmp16_5 = v6;
     }
     action nf_out_miss() {
         meta.tmp1_1 = 1w0;
-        meta.tmp32_5 = 32w0;
+        meta.tmp32_4 = 32w0;
+        meta.tmp16_4 = 16w0;
         meta.tmp16_5 = 16w0;
-        meta.tmp16_6 = 16w0;
     }
     table nf_out {
         key = {
@@ -310,17 +308,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     }
     action nf_out_wb_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
         meta.tmp1_1 = 1w1;
-        meta.tmp32_5 = v0;
-        meta.tmp16_5 = v4;
-        meta.tmp16_6 = v6;
+        meta.tmp32_4 = v0;
+        meta.tmp16_4 = v4;
+        meta.tmp16_5 = v6;
         meta.wb_hit = 1w1;
     }
     action nf_out_wb_deleted() {
         meta.wb_hit = 1w1;
         meta.tmp1_1 = 1w0;
-        meta.tmp32_5 = 32w0;
+        meta.tmp32_4 = 32w0;
+        meta.tmp16_4 = 16w0;
         meta.tmp16_5 = 16w0;
-        meta.tmp16_6 = 16w0;
     }
     action nf_out_wb_miss() {
         meta.wb_hit = 1w0;
@@ -346,15 +344,15 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     }
     action back_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
         meta.tmp1_9 = 1w1;
-        meta.tmp32_5 = v0;
-        meta.tmp16_5 = v4;
-        meta.tmp16_4 = v6;
+        meta.tmp32_4 = v0;
+        meta.tmp16_4 = v4;
+        meta.tmp16_3 = v6;
     }
     action back_miss() {
         meta.tmp1_9 = 1w0;
-        meta.tmp32_5 = 32w0;
-        meta.tmp16_5 = 16w0;
+        meta.tmp32_4 = 32w0;
         meta.tmp16_4 = 16w0;
+        meta.tmp16_3 = 16w0;
     }
     table back {
         key = {
@@ -376,17 +374,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     }
     action back_wb_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
         meta.tmp1_9 = 1w1;
-        meta.tmp32_5 = v0;
-        meta.tmp16_5 = v4;
-        meta.tmp16_4 = v6;
+        meta.tmp32_4 = v0;
+        meta.tmp16_4 = v4;
+        meta.tmp16_3 = v6;
         meta.wb_hit = 1w1;
     }
     action back_wb_deleted() {
         meta.wb_hit = 1w1;
         meta.tmp1_9 = 1w0;
-        meta.tmp32_5 = 32w0;
-        meta.tmp16_5 = 16w0;
+        meta.tmp32_4 = 32w0;
         meta.tmp16_4 = 16w0;
+        meta.tmp16_3 = 16w0;
     }
     action back_wb_miss() {
         meta.wb_hit = 1w0;
@@ -424,16 +422,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             if (hdr.tandem.tag == 8w2) {
                 meta.tmp16_0 = hdr.tandem.v19;
                 meta.tmp16_1 = hdr.tandem.v29;
+                meta.tmp32_0 = hdr.tandem.v31;
                 meta.tmp1_0 = hdr.tandem.v41;
                 meta.tmp1_1 = hdr.tandem.v181;
                 meta.tmp1_2 = hdr.tandem.v204;
-                meta.tmp32_0 = hdr.tandem.v226;
+                meta.tmp32_1 = hdr.tandem.v226;
                 meta.tmp16_2 = hdr.tandem.v227;
                 meta.tmp1_3 = hdr.tandem.v232;
                 meta.tmp1_4 = hdr.tandem.v221;
                 meta.tmp1_5 = hdr.tandem.v225;
-                meta.tmp32_1 = hdr.tandem.v363;
-                meta.tmp16_3 = hdr.tandem.v364;
+                meta.fate = hdr.tandem.fate;
                 hdr.eth.ethertype = hdr.tandem.orig_ethertype;
                 hdr.tandem.setInvalid();
             } else {
@@ -457,18 +455,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                     meta.tmp16_0 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
                     meta.tmp8_0 = (meta.tmp1_6 == 1w1) ? 8w0 : 8w1;
                     meta.tmp16_1 = hdr.udp.dport;
-                    meta.tmp16_4 = hdr.tcp.dport;
-                    meta.tmp16_1 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) : (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]);
-                    meta.tmp32_2 = hdr.ipv4.saddr;
+                    meta.tmp16_3 = hdr.tcp.dport;
+                    meta.tmp16_1 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) : (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]);
+                    meta.tmp32_0 = hdr.ipv4.saddr;
+                    meta.tmp32_0 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                    meta.tmp32_2 = hdr.ipv4.daddr;
                     meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
-                    meta.tmp32_3 = hdr.ipv4.daddr;
-                    meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
                     meta.tmp8_0 = hdr.ipv4.protocol;
-                    meta.tmp32_4 = inside_port_0.read(32w0);
-                    meta.tmp1_0 = (((bit<32>) meta.in_port) == meta.tmp32_4) ? 1w1 : 1w0;
+                    meta.tmp32_3 = inside_port_0.read(32w0);
+                    meta.tmp1_0 = (((bit<32>) meta.in_port) == meta.tmp32_3) ? 1w1 : 1w0;
                     if (meta.tmp1_0 == 1w1) {
-                        meta.nf_out_k0 = meta.tmp32_2;
-                        meta.nf_out_k4 = meta.tmp32_3;
+                        meta.nf_out_k0 = meta.tmp32_0;
+                        meta.nf_out_k4 = meta.tmp32_2;
                         meta.nf_out_k8 = meta.tmp16_0;
                         meta.nf_out_k10 = meta.tmp16_1;
                         meta.nf_out_k12 = meta.tmp8_0;
@@ -487,19 +485,19 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             meta.to_server = 1w1;
                             meta.tmp32_2 = first_ip.read(32w0);
                             meta.tmp32_2 = next_port.read(32w0);
-                            meta.tmp16_4 = (bit<16>) meta.tmp32_2;
-                            meta.tmp16_4 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                            meta.tmp16_3 = (bit<16>) meta.tmp32_2;
+                            meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                             meta.tmp1_2 = (meta.tmp32_2 > 32w0xfffe) ? 1w1 : 1w0;
                             meta.to_server = 1w1;
                             meta.tmp32_2 = hdr.ipv4.daddr;
                             meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
                             meta.tmp8_0 = hdr.ipv4.protocol;
                         } else {
-                            meta.tmp64_0 = (bit<64>) meta.tmp32_5;
-                            meta.tmp64_1 = (bit<64>) meta.tmp16_5;
-                            meta.tmp64_2 = (bit<64>) meta.tmp16_6;
+                            meta.tmp64_0 = (bit<64>) meta.tmp32_4;
+                            meta.tmp64_1 = (bit<64>) meta.tmp16_4;
+                            meta.tmp64_2 = (bit<64>) meta.tmp16_5;
                             meta.tmp64_0 = (meta.tmp64_0 | (meta.tmp64_1 << 8w32)) | (meta.tmp64_2 << 8w48);
-                            meta.tmp32_0 = (bit<32>) meta.tmp64_0;
+                            meta.tmp32_1 = (bit<32>) meta.tmp64_0;
                             meta.tmp16_2 = (bit<16>) (meta.tmp64_0 >> 8w32);
                             if (meta.tmp1_6 == 1w0) {
                                 meta.tmp8_0 = hdr.tcp.flags;
@@ -513,56 +511,56 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             }
                             meta.tmp32_2 = hdr.ipv4.saddr;
                             meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
-                            meta.tmp32_3 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+                            meta.tmp32_3 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
                             hdr.ipv4.saddr = meta.tmp32_3;
-                            meta.tmp16_4 = hdr.ipv4.check;
-                            meta.tmp32_3 = meta.tmp32_0 & 32w0xffff;
-                            meta.tmp32_4 = meta.tmp32_0 >> 8w16;
+                            meta.tmp16_3 = hdr.ipv4.check;
+                            meta.tmp32_3 = meta.tmp32_1 & 32w0xffff;
+                            meta.tmp32_4 = meta.tmp32_1 >> 8w16;
                             meta.tmp32_2 = ((meta.tmp32_3 + meta.tmp32_4) + ((meta.tmp32_2 ^ 32w0xffffffff) >> 8w16)) + ((meta.tmp32_2 & 32w0xffff) ^ 32w0xffff);
-                            meta.tmp32_3 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
+                            meta.tmp32_3 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff));
                             meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 8w16);
-                            meta.tmp16_4 = ((bit<16>) ((meta.tmp32_3 >> 8w16) + meta.tmp32_3)) ^ 16w0xffff;
-                            hdr.ipv4.check = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                            meta.tmp16_3 = ((bit<16>) ((meta.tmp32_3 >> 8w16) + meta.tmp32_3)) ^ 16w0xffff;
+                            hdr.ipv4.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                             if (meta.tmp1_6 == 1w1) {
-                                meta.tmp16_4 = hdr.udp.sport;
-                                meta.tmp16_5 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                hdr.udp.sport = meta.tmp16_5;
-                                meta.tmp16_5 = hdr.udp.check;
-                                meta.tmp16_5 = meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8];
-                                if (meta.tmp16_5 == 16w0) {
-                                    meta.tmp16_4 = 16w0;
+                                meta.tmp16_3 = hdr.udp.sport;
+                                meta.tmp16_4 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                hdr.udp.sport = meta.tmp16_4;
+                                meta.tmp16_4 = hdr.udp.check;
+                                meta.tmp16_4 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                if (meta.tmp16_4 == 16w0) {
+                                    meta.tmp16_3 = 16w0;
                                 } else {
-                                    meta.tmp32_2 = meta.tmp32_2 + ((bit<32>) (meta.tmp16_5 ^ 16w0xffff));
+                                    meta.tmp32_2 = meta.tmp32_2 + ((bit<32>) (meta.tmp16_4 ^ 16w0xffff));
                                     meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
                                     meta.tmp32_2 = ((meta.tmp32_2 >> 8w16) + meta.tmp32_2) & 32w0xffff;
                                     meta.tmp32_3 = (bit<32>) meta.tmp16_2;
-                                    meta.tmp32_2 = (((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff)) + meta.tmp32_3) + ((meta.tmp32_2 == 32w0xffff) ? 32w0 : meta.tmp32_2);
+                                    meta.tmp32_2 = (((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff)) + meta.tmp32_3) + ((meta.tmp32_2 == 32w0xffff) ? 32w0 : meta.tmp32_2);
                                     meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
-                                    meta.tmp16_4 = (bit<16>) ((meta.tmp32_2 >> 8w16) + meta.tmp32_2);
-                                    meta.tmp16_4 = (meta.tmp16_4 == 16w0xffff) ? 16w0xffff : (meta.tmp16_4 ^ 16w0xffff);
+                                    meta.tmp16_3 = (bit<16>) ((meta.tmp32_2 >> 8w16) + meta.tmp32_2);
+                                    meta.tmp16_3 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
                                 }
-                                meta.tmp16_4 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
-                                hdr.udp.check = meta.tmp16_4;
+                                meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                hdr.udp.check = meta.tmp16_3;
                             } else {
-                                meta.tmp16_4 = hdr.tcp.sport;
-                                meta.tmp16_5 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
-                                hdr.tcp.sport = meta.tmp16_5;
-                                meta.tmp16_5 = hdr.tcp.check;
-                                meta.tmp32_2 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8]) ^ 16w0xffff));
+                                meta.tmp16_3 = hdr.tcp.sport;
+                                meta.tmp16_4 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                hdr.tcp.sport = meta.tmp16_4;
+                                meta.tmp16_4 = hdr.tcp.check;
+                                meta.tmp32_2 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
                                 meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
                                 meta.tmp32_3 = (bit<32>) meta.tmp16_2;
-                                meta.tmp32_2 = (((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff)) + meta.tmp32_3) + (((meta.tmp32_2 >> 8w16) + meta.tmp32_2) & 32w0xffff);
+                                meta.tmp32_2 = (((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff)) + meta.tmp32_3) + (((meta.tmp32_2 >> 8w16) + meta.tmp32_2) & 32w0xffff);
                                 meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
-                                meta.tmp16_4 = ((bit<16>) ((meta.tmp32_2 >> 8w16) + meta.tmp32_2)) ^ 16w0xffff;
-                                hdr.tcp.check = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_2 >> 8w16) + meta.tmp32_2)) ^ 16w0xffff;
+                                hdr.tcp.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                             }
                         }
                     } else {
-                        meta.tmp32_4 = outside_port_0.read(32w0);
-                        meta.tmp1_8 = (((bit<32>) meta.in_port) == meta.tmp32_4) ? 1w1 : 1w0;
+                        meta.tmp32_3 = outside_port_0.read(32w0);
+                        meta.tmp1_8 = (((bit<32>) meta.in_port) == meta.tmp32_3) ? 1w1 : 1w0;
                         if (meta.tmp1_8 == 1w1) {
-                            meta.back_k0 = meta.tmp32_2;
-                            meta.back_k4 = meta.tmp32_3;
+                            meta.back_k0 = meta.tmp32_0;
+                            meta.back_k4 = meta.tmp32_2;
                             meta.back_k8 = meta.tmp16_0;
                             meta.back_k10 = meta.tmp16_1;
                             meta.back_k12 = meta.tmp8_0;
@@ -580,48 +578,48 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             if (meta.tmp1_9 == 1w0) {
                                 meta.tmp32_2 = hdr.ipv4.daddr;
                                 meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
-                                meta.tmp32_3 = ((meta.tmp32_5[7:0] ++ meta.tmp32_5[15:8]) ++ meta.tmp32_5[23:16]) ++ meta.tmp32_5[31:24];
+                                meta.tmp32_3 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
                                 hdr.ipv4.daddr = meta.tmp32_3;
-                                meta.tmp16_4 = hdr.ipv4.check;
-                                meta.tmp32_3 = meta.tmp32_5 & 32w0xffff;
-                                meta.tmp32_4 = meta.tmp32_5 >> 8w16;
+                                meta.tmp16_3 = hdr.ipv4.check;
+                                meta.tmp32_3 = meta.tmp32_4 & 32w0xffff;
+                                meta.tmp32_4 = meta.tmp32_4 >> 8w16;
                                 meta.tmp32_2 = ((meta.tmp32_3 + meta.tmp32_4) + ((meta.tmp32_2 ^ 32w0xffffffff) >> 8w16)) + ((meta.tmp32_2 & 32w0xffff) ^ 32w0xffff);
-                                meta.tmp32_3 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff));
+                                meta.tmp32_3 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff));
                                 meta.tmp32_3 = (meta.tmp32_3 & 32w0xffff) + (meta.tmp32_3 >> 8w16);
-                                meta.tmp16_4 = ((bit<16>) ((meta.tmp32_3 >> 8w16) + meta.tmp32_3)) ^ 16w0xffff;
-                                hdr.ipv4.check = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                meta.tmp16_3 = ((bit<16>) ((meta.tmp32_3 >> 8w16) + meta.tmp32_3)) ^ 16w0xffff;
+                                hdr.ipv4.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 if (meta.tmp1_6 == 1w1) {
-                                    meta.tmp16_4 = hdr.udp.dport;
-                                    meta.tmp16_6 = meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8];
-                                    hdr.udp.dport = meta.tmp16_6;
-                                    meta.tmp16_6 = hdr.udp.check;
-                                    meta.tmp16_6 = meta.tmp16_6[7:0] ++ meta.tmp16_6[15:8];
-                                    if (meta.tmp16_6 == 16w0) {
-                                        meta.tmp16_4 = 16w0;
+                                    meta.tmp16_3 = hdr.udp.dport;
+                                    meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                    hdr.udp.dport = meta.tmp16_5;
+                                    meta.tmp16_5 = hdr.udp.check;
+                                    meta.tmp16_5 = meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8];
+                                    if (meta.tmp16_5 == 16w0) {
+                                        meta.tmp16_3 = 16w0;
                                     } else {
-                                        meta.tmp32_2 = meta.tmp32_2 + ((bit<32>) (meta.tmp16_6 ^ 16w0xffff));
+                                        meta.tmp32_2 = meta.tmp32_2 + ((bit<32>) (meta.tmp16_5 ^ 16w0xffff));
                                         meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
                                         meta.tmp32_2 = ((meta.tmp32_2 >> 8w16) + meta.tmp32_2) & 32w0xffff;
-                                        meta.tmp32_3 = (bit<32>) meta.tmp16_5;
-                                        meta.tmp32_2 = (((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff)) + meta.tmp32_3) + ((meta.tmp32_2 == 32w0xffff) ? 32w0 : meta.tmp32_2);
+                                        meta.tmp32_3 = (bit<32>) meta.tmp16_4;
+                                        meta.tmp32_2 = (((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff)) + meta.tmp32_3) + ((meta.tmp32_2 == 32w0xffff) ? 32w0 : meta.tmp32_2);
                                         meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
-                                        meta.tmp16_4 = (bit<16>) ((meta.tmp32_2 >> 8w16) + meta.tmp32_2);
-                                        meta.tmp16_4 = (meta.tmp16_4 == 16w0xffff) ? 16w0xffff : (meta.tmp16_4 ^ 16w0xffff);
+                                        meta.tmp16_3 = (bit<16>) ((meta.tmp32_2 >> 8w16) + meta.tmp32_2);
+                                        meta.tmp16_3 = (meta.tmp16_3 == 16w0xffff) ? 16w0xffff : (meta.tmp16_3 ^ 16w0xffff);
                                     }
-                                    meta.tmp16_4 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
-                                    hdr.udp.check = meta.tmp16_4;
+                                    meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+                                    hdr.udp.check = meta.tmp16_3;
                                 } else {
-                                    meta.tmp16_4 = hdr.tcp.dport;
-                                    meta.tmp16_6 = meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8];
-                                    hdr.tcp.dport = meta.tmp16_6;
-                                    meta.tmp16_6 = hdr.tcp.check;
-                                    meta.tmp32_2 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_6[7:0] ++ meta.tmp16_6[15:8]) ^ 16w0xffff));
+                                    meta.tmp16_3 = hdr.tcp.dport;
+                                    meta.tmp16_5 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                    hdr.tcp.dport = meta.tmp16_5;
+                                    meta.tmp16_5 = hdr.tcp.check;
+                                    meta.tmp32_2 = meta.tmp32_2 + ((bit<32>) ((meta.tmp16_5[7:0] ++ meta.tmp16_5[15:8]) ^ 16w0xffff));
                                     meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
-                                    meta.tmp32_3 = (bit<32>) meta.tmp16_5;
-                                    meta.tmp32_2 = (((bit<32>) ((meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]) ^ 16w0xffff)) + meta.tmp32_3) + (((meta.tmp32_2 >> 8w16) + meta.tmp32_2) & 32w0xffff);
+                                    meta.tmp32_3 = (bit<32>) meta.tmp16_4;
+                                    meta.tmp32_2 = (((bit<32>) ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) ^ 16w0xffff)) + meta.tmp32_3) + (((meta.tmp32_2 >> 8w16) + meta.tmp32_2) & 32w0xffff);
                                     meta.tmp32_2 = (meta.tmp32_2 & 32w0xffff) + (meta.tmp32_2 >> 8w16);
-                                    meta.tmp16_4 = ((bit<16>) ((meta.tmp32_2 >> 8w16) + meta.tmp32_2)) ^ 16w0xffff;
-                                    hdr.tcp.check = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
+                                    meta.tmp16_3 = ((bit<16>) ((meta.tmp32_2 >> 8w16) + meta.tmp32_2)) ^ 16w0xffff;
+                                    hdr.tcp.check = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
                                 }
                             }
                         }
@@ -635,17 +633,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 hdr.eth.ethertype = TANDEM_ETHERTYPE;
                 hdr.tandem.v19 = meta.tmp16_0;
                 hdr.tandem.v29 = meta.tmp16_1;
+                hdr.tandem.v31 = meta.tmp32_0;
                 hdr.tandem.v41 = meta.tmp1_0;
                 hdr.tandem.v181 = meta.tmp1_1;
                 hdr.tandem.v204 = meta.tmp1_2;
-                hdr.tandem.v226 = meta.tmp32_0;
+                hdr.tandem.v226 = meta.tmp32_1;
                 hdr.tandem.v227 = meta.tmp16_2;
                 hdr.tandem.v232 = meta.tmp1_3;
                 hdr.tandem.v221 = 1w0;
                 hdr.tandem.v225 = 1w0;
-                hdr.tandem.v363 = 32w0;
-                hdr.tandem.v364 = 16w0;
-                hdr.tandem.pad = 2w0;
+                hdr.tandem.fate = meta.fate;
+                hdr.tandem.pad = 1w0;
             }
         }
         if (meta.to_server == 1w0) {
@@ -666,51 +664,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                         if (meta.tmp1_1 == 1w1) {
                             if (meta.tmp1_4 == 1w1) {
                                 if (meta.tmp1_5 == 1w1) {
-                                    meta.tmp32_0 = hdr.ipv4.saddr;
-                                    meta.tmp32_0 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
-                                    hdr.ipv4.saddr = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
-                                    meta.tmp16_0 = hdr.ipv4.check;
-                                    meta.tmp32_0 = (((meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 8w16)) + ((meta.tmp32_0 ^ 32w0xffffffff) >> 8w16)) + ((meta.tmp32_0 & 32w0xffff) ^ 32w0xffff);
-                                    meta.tmp32_1 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff));
-                                    meta.tmp32_1 = (meta.tmp32_1 & 32w0xffff) + (meta.tmp32_1 >> 8w16);
-                                    meta.tmp16_0 = ((bit<16>) ((meta.tmp32_1 >> 8w16) + meta.tmp32_1)) ^ 16w0xffff;
-                                    hdr.ipv4.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                    if (meta.tmp1_6 == 1w1) {
-                                        meta.tmp16_0 = hdr.udp.sport;
-                                        hdr.udp.sport = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                        meta.tmp16_1 = hdr.udp.check;
-                                        meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                        if (meta.tmp16_1 == 16w0) {
-                                            meta.tmp16_0 = 16w0;
-                                        } else {
-                                            meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) (meta.tmp16_1 ^ 16w0xffff));
-                                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
-                                            meta.tmp32_0 = ((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff;
-                                            meta.tmp32_0 = (((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff)) + ((bit<32>) meta.tmp16_3)) + ((meta.tmp32_0 == 32w0xffff) ? 32w0 : meta.tmp32_0);
-                                            meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
-                                            meta.tmp16_0 = (bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0);
-                                            meta.tmp16_0 = (meta.tmp16_0 == 16w0xffff) ? 16w0xffff : (meta.tmp16_0 ^ 16w0xffff);
-                                        }
-                                        meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                        hdr.udp.check = meta.tmp16_0;
-                                    } else {
-                                        meta.tmp16_0 = hdr.tcp.sport;
-                                        hdr.tcp.sport = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
-                                        meta.tmp16_1 = hdr.tcp.check;
-                                        meta.tmp32_0 = meta.tmp32_0 + ((bit<32>) ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) ^ 16w0xffff));
-                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
-                                        meta.tmp32_0 = (((bit<32>) ((meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) ^ 16w0xffff)) + ((bit<32>) meta.tmp16_3)) + (((meta.tmp32_0 >> 8w16) + meta.tmp32_0) & 32w0xffff);
-                                        meta.tmp32_0 = (meta.tmp32_0 & 32w0xffff) + (meta.tmp32_0 >> 8w16);
-                                        meta.tmp16_0 = ((bit<16>) ((meta.tmp32_0 >> 8w16) + meta.tmp32_0)) ^ 16w0xffff;
-                                        hdr.tcp.check = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                    }
                                     meta.tmp32_0 = outside_port_2.read(32w0);
                                     meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
-                                } else {
-                                    meta.fate = 17w0;
                                 }
-                            } else {
-                                meta.fate = 17w0;
                             }
                         } else {
                             meta.tmp32_0 = outside_port_1.read(32w0);
