@@ -52,14 +52,14 @@ fn now_is_the_packet_timestamp_in_ns() {
 }
 
 /// The partitioner's cliff: a SYN guard whose cut needs more than the transfer-header budget
-/// (tofino1's, cut to 12 bytes: since its packed counter's shifts and ors run on the switch,
+/// (tofino1's, cut to 8 bytes: since its packed counter's shifts and ors run on the switch,
 /// its cut fits tofino1's 20). The refinement used to move the `out_port` load that every
 /// `send` needs to the server, so every packet visited it (1.8% fast path); now it shrinks
 /// the cut on paths that visit the server anyway. What the NF itself sends to the server —
 /// each new source's SYN, each connection's first ACK and its FIN/RST — is the rest.
 #[test]
 fn header_budget_keeps_the_common_path_on_the_switch() {
-    const BUDGET: u32 = 12;
+    const BUDGET: u32 = 8;
     let src = test_nf("syn_guard");
     let mut profile = tandem_partition::TargetProfile::builtin("tofino1").unwrap();
     profile.transfer_header_bytes = Some(BUDGET);
