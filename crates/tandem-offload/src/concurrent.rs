@@ -318,7 +318,7 @@ fn server_thread(
 ) -> Result<(), OffloadError> {
     // The keys each committed packet wrote, with its ticket: what later server packets'
     // switch reads may have missed.
-    let mut log: VecDeque<(u64, Vec<(u32, Vec<u64>)>)> = VecDeque::new();
+    let mut log: WriteLog = VecDeque::new();
     sys.host.record = Some(Vec::new());
     for job in jobs {
         shared.last_write.store(0, Ordering::SeqCst);
@@ -367,12 +367,11 @@ fn server_thread(
     Ok(())
 }
 
+/// Committed packets' tickets with the keys each wrote (state id, key words).
+type WriteLog = VecDeque<(u64, Vec<(u32, Vec<u64>)>)>;
+
 /// Whether a key the packet looks up was written by a packet committed after its pre pass.
-fn is_stale(
-    sys: &mut Offloaded,
-    pkt: &TracePacket,
-    log: &VecDeque<(u64, Vec<(u32, Vec<u64>)>)>,
-) -> Result<bool, OffloadError> {
+fn is_stale(sys: &mut Offloaded, pkt: &TracePacket, log: &WriteLog) -> Result<bool, OffloadError> {
     let keys = sys.host.probe_keys(pkt)?;
     Ok(log
         .iter()

@@ -125,7 +125,7 @@ fn trace() -> Vec<(Kind, TracePacket)> {
     let mut ts = FLOOD_START_NS + DATA_GAP_NS / 2;
     while ts < FLOOD_START_NS + FLOOD_NS {
         let (c, cp) = client(k % CONNS);
-        let (port, frame) = if k % 2 == 0 {
+        let (port, frame) = if k.is_multiple_of(2) {
             (0, tcp(c, SERVER, cp, 80, PSH_ACK, 100))
         } else {
             (1, tcp(SERVER, c, 80, cp, PSH_ACK, 1000))

@@ -70,10 +70,12 @@ fn partial_misses_sent_whole_are_metered_too() {
         PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../tandem-lift/tests/golden/mazunat.nfir");
     let m = tandem_ir::parse_module(&std::fs::read_to_string(path).unwrap()).unwrap();
     let profile = TargetProfile::builtin("tofino1").unwrap();
-    let mut popts = PartitionOptions::default();
-    popts.partial = [("int2ext".to_string(), Some(300u64))]
-        .into_iter()
-        .collect();
+    let popts = PartitionOptions {
+        partial: [("int2ext".to_string(), Some(300u64))]
+            .into_iter()
+            .collect(),
+        ..PartitionOptions::default()
+    };
     let plan = partition_module(&m, &profile, &popts).unwrap().plan;
     let module = plan.module().unwrap();
     let out = generate(
