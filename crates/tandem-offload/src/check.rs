@@ -83,6 +83,11 @@ pub struct CheckReport {
     pub reference_dropped: u64,
     /// The offloaded run's counters.
     pub offloaded: RunStats,
+    /// `--server-rate`: packets the server meter dropped at the switch. They are not given
+    /// to the reference (as if lost before the NF) and not compared; absent without the
+    /// meter.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metered: Option<u64>,
     /// Packets whose outputs differ (per packet, in arrival order).
     pub differing_packets: u64,
     /// Per port: frames the reference sent that the offloaded pair did not, and vice versa
@@ -129,6 +134,14 @@ impl System {
         match self {
             System::One(s) => s.state(),
             System::Many(c) => c.state(),
+        }
+    }
+
+    /// Packets the server meter dropped so far.
+    fn metered(&self) -> u64 {
+        match self {
+            System::One(s) => s.metered(),
+            System::Many(_) => 0,
         }
     }
 
@@ -190,8 +203,14 @@ pub fn check(
         }
         let mut c = Cluster::new(bundle, &initial, &options.run, options.servers)?;
         c.set_bloom(options.bloom.unwrap_or_default(), options.pinning);
+        if bundle.manifest.server_meter.is_some() {
+            return Err(OffloadError::Manifest(
+                "--server-rate: the server meter is checked with a single server".into(),
+            ));
+        }
         System::Many(Box::new(c))
     };
+    let mut metered = 0u64;
     let mut replies = ReplyRewriter::new();
     let mut balance: HashMap<(u32, u64, usize), i64> = HashMap::new();
     let mut reference_out = BTreeMap::new();
@@ -216,10 +235,20 @@ pub fn check(
         if options.closed_loop {
             replies.rewrite(&mut pkt);
         }
+        let before = sys.metered();
+        let got = sys.process(&pkt)?;
+        if sys.metered() > before {
+            // Dropped at the switch by the server meter: the reference never sees it.
+            metered += 1;
+            n += 1;
+            if let Some(p) = options.progress.as_mut() {
+                p(n);
+            }
+            continue;
+        }
         let want = host
             .process(&pkt)
             .map_err(|e| OffloadError::Native(e.to_string()))?;
-        let got = sys.process(&pkt)?;
         match &want {
             Verdict::Send { port, frame } => {
                 *reference_out.entry(*port).or_insert(0u64) += 1;
@@ -294,6 +323,7 @@ pub fn check(
         per_server,
         sharding,
         packets: n,
+        metered: bundle.manifest.server_meter.as_ref().map(|_| metered),
         reference_out,
         reference_dropped,
         offloaded: sys.stats(),

@@ -44,6 +44,11 @@ pub fn check_concurrent(
             "a concurrent check runs its own control channel (with latency); fault injection is not supported".into(),
         ));
     }
+    if bundle.manifest.server_meter.is_some() {
+        return Err(OffloadError::Manifest(
+            "--server-rate: the server meter is checked serially (without --concurrent)".into(),
+        ));
+    }
     if options.servers > 1 || !options.changes.is_empty() {
         return Err(OffloadError::Switch(
             "a concurrent check runs one server host; several servers and membership changes (--servers, --change) run serially".into(),
@@ -131,6 +136,7 @@ pub fn check_concurrent(
     }
     Ok(CheckReport {
         packets: inputs.len() as u64,
+        metered: None,
         reference_out,
         reference_dropped,
         offloaded: stats,

@@ -32,6 +32,7 @@ pub mod net;
 pub mod partial;
 pub mod primary;
 pub mod server;
+pub mod server_meter;
 pub mod sync;
 pub mod system;
 

@@ -189,6 +189,10 @@ pub struct RunStats {
     pub out_per_port: BTreeMap<u32, u64>,
     /// Packets dropped.
     pub dropped: u64,
+    /// Of the packets dropped, those the server meter dropped at the switch (`--server-rate`,
+    /// [`crate::server_meter`]); absent without the option.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub metered: Option<u64>,
     /// Timer ticks run (on_timer on the server, then the switch brought up to date).
     pub timer_ticks: u64,
     /// Time in the server partition and the state synchronisation, ns.
@@ -224,6 +228,9 @@ pub struct RunOptions {
     pub time_server: bool,
     /// Partial maps: hotness, promotion and eviction ([`crate::partial`]).
     pub partial: PartialOptions,
+    /// `--server-rate` at run time: the server meter's rate, instead of the one the program
+    /// was compiled with (the program must have the meter). `None`: the compiled rate.
+    pub server_rate: Option<tandem_p4::ServerRate>,
 }
 
 impl Default for RunOptions {
@@ -233,6 +240,7 @@ impl Default for RunOptions {
             retry: RetryPolicy::default(),
             time_server: true,
             partial: PartialOptions::default(),
+            server_rate: None,
         }
     }
 }
@@ -652,6 +660,8 @@ pub struct Offloaded {
     after_tick: Option<(tandem_host::host::Ticks, TracePacket)>,
     /// A rebalance of the partial maps is due before the next packet enters the switch.
     rebalance_due: bool,
+    /// The server meter and its drop counter, when the program has one.
+    meter: Option<crate::server_meter::ServerMeter>,
 }
 
 impl Offloaded {
@@ -672,12 +682,18 @@ impl Offloaded {
             None => Box::new(direct),
         };
         let host = ServerHost::new(bundle, initial, options, cp)?;
+        let meter = crate::server_meter::ServerMeter::install(&sw, bundle, options.server_rate)?;
+        let mut stats = RunStats::default();
+        if meter.is_some() {
+            stats.metered = Some(0);
+        }
         Ok(Offloaded {
+            meter,
             worker: sw.worker(),
             sw,
             host,
             server_port: u32::from(bundle.manifest.server_port),
-            stats: RunStats::default(),
+            stats,
             last_ts_ns: 0,
             clock: tandem_host::host::TickClock::new(bundle.module.timer_interval_ns()),
             after_tick: None,
@@ -693,6 +709,11 @@ impl Offloaded {
     /// The server host.
     pub fn host(&self) -> &ServerHost {
         &self.host
+    }
+
+    /// Packets the server meter dropped at the switch so far (0 without one).
+    pub fn metered(&self) -> u64 {
+        self.stats.metered.unwrap_or(0)
     }
 
     /// Packets handled by the switch alone so far (what [`Offloaded::stats`] says, without
@@ -777,7 +798,11 @@ impl Offloaded {
         self.last_ts_ns = pkt.ts_ns;
         let first = self.worker.process_at(pkt.port, &pkt.data, pkt.ts_ns);
         let Some((port, bytes)) = first else {
-            self.stats.fast_path += 1;
+            match self.meter.as_mut().map(|m| m.dropped_one(&self.sw)) {
+                Some(Ok(true)) => *self.stats.metered.get_or_insert(0) += 1,
+                Some(Err(e)) => return Err(e),
+                _ => self.stats.fast_path += 1,
+            }
             return Ok(Verdict::Drop);
         };
         if port != self.server_port {

@@ -84,6 +84,9 @@ pub enum P4Error {
         /// The rule and what breaks it.
         detail: String,
     },
+    /// A bad `--server-rate` (P4E01).
+    #[error("P4E01 --server-rate {0}")]
+    ServerRate(String),
     /// An architecture this back end does not generate.
     #[error("architecture `{0}` is not supported (supported: v1model, tna)")]
     Arch(String),
@@ -141,6 +144,51 @@ pub struct P4Options {
     /// generated program (`lower/miss.rs`) where pre allows it; false: the runtime probes
     /// each packet for the map's server-only keys instead.
     pub partial_miss_to_server: bool,
+    /// `--server-rate`: a packet-unit meter on every packet pre sends to the server; red
+    /// packets are dropped at the switch and counted (`lower/server_meter.rs`). `None`:
+    /// no meter, the program is unchanged.
+    pub server_rate: Option<ServerRate>,
+}
+
+/// The rate limit of server-bound packets (`--server-rate PPS[:BURST]`): a two-rate meter
+/// in packets with committed and peak rate `pps` and both bursts `burst`, so that it marks
+/// only green or red.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct ServerRate {
+    /// Packets per second.
+    pub pps: u64,
+    /// Burst, packets.
+    pub burst: u64,
+}
+
+impl std::str::FromStr for ServerRate {
+    type Err = P4Error;
+
+    /// `PPS` or `PPS:BURST`, both positive integers; the burst defaults to `max(PPS/10, 1)`
+    /// (100 ms of traffic at the rate).
+    fn from_str(s: &str) -> Result<ServerRate, P4Error> {
+        let bad = |why: &str| P4Error::ServerRate(format!("`{s}`: {why}"));
+        let (pps, burst) = match s.split_once(':') {
+            Some((p, b)) => (p, Some(b)),
+            None => (s, None),
+        };
+        let num = |t: &str, what: &str| -> Result<u64, P4Error> {
+            match t.trim().parse::<u64>() {
+                Ok(0) => Err(bad(&format!("the {what} must be at least 1"))),
+                Ok(n) if n > 1 << 40 => Err(bad(&format!("the {what} must be at most 2^40"))),
+                Ok(n) => Ok(n),
+                Err(_) => Err(bad(&format!(
+                    "the {what} must be a positive integer (PPS[:BURST], e.g. 1000:50)"
+                ))),
+            }
+        };
+        let pps = num(pps, "rate")?;
+        let burst = match burst {
+            Some(b) => num(b, "burst")?,
+            None => (pps / 10).max(1),
+        };
+        Ok(ServerRate { pps, burst })
+    }
 }
 
 impl Default for P4Options {
@@ -154,6 +202,7 @@ impl Default for P4Options {
             max_table_size: None,
             hashed: std::collections::BTreeMap::new(),
             partial_miss_to_server: true,
+            server_rate: None,
         }
     }
 }

@@ -141,6 +141,21 @@ pub struct Meter {
     pub size: u64,
 }
 
+/// The meter on server-bound packets (`--server-rate`, `lower/server_meter.rs`): the runtime
+/// configures index 0 of `meter` with committed and peak rate `pps` and both bursts `burst`
+/// (packets), and reads index 0 of `counter` (packets) for the packets it dropped.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct ServerMeter {
+    /// Qualified name of the meter array (one packet meter).
+    pub meter: String,
+    /// Qualified name of the counter of metered drops (one packet counter).
+    pub counter: String,
+    /// Packets per second.
+    pub pps: u64,
+    /// Burst, packets.
+    pub burst: u64,
+}
+
 /// Where one NF state object lives on the switch.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct StateMap {
@@ -276,6 +291,10 @@ pub struct Manifest {
     /// Meter arrays; absent when none.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub meters: Vec<Meter>,
+    /// `--server-rate`: the meter on server-bound packets and the counter of the packets
+    /// it dropped; absent without the option.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub server_meter: Option<ServerMeter>,
     /// The visibility-flag register of atomic update (index 0, 1 bit), when any table has a
     /// write-back table.
     pub visibility_flag: Option<String>,

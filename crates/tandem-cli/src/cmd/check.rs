@@ -42,6 +42,11 @@ pub struct Args {
     pub promote: super::run::PromoteArgs,
     #[command(flatten)]
     pub layout: super::partition::LayoutArgs,
+    /// Rate-limit the packets the switch sends to the server: PPS packets per second,
+    /// bursts of BURST (default PPS/10); excess ones are dropped at the switch and counted
+    /// (docs/runtime.md "Server meter").
+    #[arg(long, value_name = "PPS[:BURST]")]
+    pub server_rate: Option<tandem_p4::ServerRate>,
     /// Do not copy join tails (see `tandem partition --help`).
     #[arg(long)]
     pub no_split_joins: bool,
@@ -159,6 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             max_table_size: args.max_table_size,
             hashed: args.layout.parse()?,
             partial_miss_to_server: !args.partial.partial_probe,
+            server_rate: args.server_rate,
             ..P4Options::default()
         },
         Some(NfSource::new(args.nf.clone(), args.config.clone())),
@@ -217,6 +223,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         println!("    out port {port:<3}    {n:>10}");
     }
     println!("  dropped           {:>10}", report.reference_dropped);
+    if let Some(m) = report.metered {
+        println!("  not given (metered) {m:>8}");
+    }
     println!("offloaded:");
     super::run::print_stats(&report.offloaded);
     if let Some(text) = &report.sharding {

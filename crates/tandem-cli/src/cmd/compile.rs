@@ -58,6 +58,11 @@ pub struct Args {
     pub partial: super::partition::PartialArgs,
     #[command(flatten)]
     pub layout: super::partition::LayoutArgs,
+    /// Rate-limit the packets the switch sends to the server: PPS packets per second,
+    /// bursts of BURST (default PPS/10); excess ones are dropped at the switch and counted
+    /// (docs/runtime.md "Server meter").
+    #[arg(long, value_name = "PPS[:BURST]")]
+    pub server_rate: Option<tandem_p4::ServerRate>,
     /// The NF's configuration (default: the `.toml` next to the source, if any); `tandem
     /// run` runs `configure()` with it.
     #[arg(long, value_name = "FILE")]
@@ -107,6 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             max_table_size: args.max_table_size,
             hashed: args.layout.parse()?,
             partial_miss_to_server: !args.partial.partial_probe,
+            server_rate: args.server_rate,
         },
     )
     .with_context(|| format!("generating P4 for {}", args.nf.display()))?;

@@ -29,6 +29,10 @@ pub struct Args {
     pub config: Option<PathBuf>,
     #[command(flatten)]
     pub promote: PromoteArgs,
+    /// The server meter's rate at run time, instead of the compiled one (the program must
+    /// be compiled with `--server-rate`).
+    #[arg(long, value_name = "PPS[:BURST]")]
+    pub server_rate: Option<tandem_p4::ServerRate>,
     #[command(flatten)]
     pub concurrent: super::check::ConcurrentArgs,
 }
@@ -102,6 +106,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let initial = initial_state(&bundle, args.nf.as_deref(), args.config.as_deref())?;
     let options = RunOptions {
         partial: args.promote.options()?,
+        server_rate: args.server_rate,
         ..RunOptions::default()
     };
     let t0 = std::time::Instant::now();
@@ -190,6 +195,12 @@ pub fn print_stats(s: &RunStats) {
         s.via_server,
         pct(s.via_server)
     );
+    if let Some(m) = s.metered {
+        println!(
+            "  metered           {:>10}  (server-bound, dropped at the switch by --server-rate)",
+            m
+        );
+    }
     if s.whole_on_server > 0 {
         println!(
             "  whole on server   {:>10}  (keys a full switch table could not take)",

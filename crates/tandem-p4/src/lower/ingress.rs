@@ -67,9 +67,11 @@ impl Gen<'_, '_> {
                     Vec::new(),
                 ));
             }
+            let mut to_server = vec![self.set_port(name("TANDEM_SERVER_PORT"))];
+            to_server.extend(self.meter_server_bound());
             apply.push(if_stmt(
                 is_one(meta("to_server")),
-                vec![self.set_port(name("TANDEM_SERVER_PORT"))],
+                to_server,
                 vec![self.fate_stmt()],
             ));
         } else {

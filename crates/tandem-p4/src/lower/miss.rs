@@ -61,6 +61,7 @@ impl Gen<'_, '_> {
             }
         }
         body.push(self.set_port(name("TANDEM_SERVER_PORT")));
+        body.extend(self.meter_server_bound());
         body.push(Stmt {
             span: sp(),
             kind: StmtKind::Exit,

@@ -34,6 +34,7 @@
 //! - [`hashed`]: a map in hash-indexed registers with a collision table (CoFilter §III-C);
 //! - [`meter`]: meter states to meter arrays and `meter.execute` to `execute_meter`
 //!   (v1model) or `Meter.execute` (TNA);
+//! - [`server_meter`]: `--server-rate`, the meter on server-bound packets;
 //! - [`transfer`]: the transfer header — its manifest layout, packing and unpacking;
 //! - [`ingress`]: the ingress `apply` block (unpack or pre, pack, post, fate) and the
 //!   architecture's intrinsic fields;
@@ -48,6 +49,7 @@ mod inst;
 mod meter;
 mod miss;
 mod program;
+mod server_meter;
 mod sketch;
 mod state;
 mod transfer;
@@ -186,6 +188,7 @@ pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
         tables: Vec::new(),
         registers: Vec::new(),
         meters: Vec::new(),
+        server_meter: None,
         visibility_flag: None,
         states: Vec::new(),
     };
@@ -210,6 +213,7 @@ pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
     g.meta_field("fate", 17);
     g.meta_field("ipv4_ok", 1);
     g.declare_state()?;
+    g.declare_server_meter();
     let pre = structure_partition(view, Partition::Pre)?;
     let post = structure_partition(view, Partition::Post)?;
     g.part = Partition::Pre;
