@@ -16,7 +16,7 @@
 //! ```
 
 use tandem_ir::{Inst, MeterUnit, StateId, StateKind, Value};
-use tandem_p4_syntax::{BinOp, DeclKind, Stmt, Type};
+use tandem_p4_syntax::{BinOp, DeclKind, Expr, Stmt, Type};
 
 use super::state::p4_name;
 use super::{Gen, INGRESS};
@@ -46,33 +46,7 @@ impl Gen<'_, '_> {
             unit: unit.name().into(),
             size: len,
         });
-        let (ty, args) = if self.tna() {
-            let kind = match unit {
-                MeterUnit::Bytes => "BYTES",
-                MeterUnit::Packets => "PACKETS",
-            };
-            (
-                Type::Named {
-                    name: "Meter".into(),
-                    args: vec![Type::Bit(32)],
-                },
-                vec![
-                    lit(len, 32),
-                    member(name("MeterType_t"), kind),
-                    lit(u64::from(tandem_ir::meter::RED), 8),
-                    lit(u64::from(tandem_ir::meter::YELLOW), 8),
-                    lit(u64::from(tandem_ir::meter::GREEN), 8),
-                ],
-            )
-        } else {
-            (
-                Type::Named {
-                    name: "meter".into(),
-                    args: vec![],
-                },
-                vec![lit(len, 32), member(name("MeterType"), unit.name())],
-            )
-        };
+        let (ty, args) = meter_instance(self.tna(), len, unit);
         self.locals.push(decl(DeclKind::Instantiation {
             ty,
             args,
@@ -124,5 +98,38 @@ impl Gen<'_, '_> {
             ));
         }
         Ok(())
+    }
+}
+
+/// The type and constructor arguments of an array of `len` meters counting `unit`: TNA's
+/// `Meter<bit<32>>(len, MeterType_t.*, RED, YELLOW, GREEN)` with the NF API's colour values,
+/// or v1model's `meter(len, MeterType.*)`.
+pub(super) fn meter_instance(tna: bool, len: u64, unit: MeterUnit) -> (Type, Vec<Expr>) {
+    if tna {
+        let kind = match unit {
+            MeterUnit::Bytes => "BYTES",
+            MeterUnit::Packets => "PACKETS",
+        };
+        (
+            Type::Named {
+                name: "Meter".into(),
+                args: vec![Type::Bit(32)],
+            },
+            vec![
+                lit(len, 32),
+                member(name("MeterType_t"), kind),
+                lit(u64::from(tandem_ir::meter::RED), 8),
+                lit(u64::from(tandem_ir::meter::YELLOW), 8),
+                lit(u64::from(tandem_ir::meter::GREEN), 8),
+            ],
+        )
+    } else {
+        (
+            Type::Named {
+                name: "meter".into(),
+                args: vec![],
+            },
+            vec![lit(len, 32), member(name("MeterType"), unit.name())],
+        )
     }
 }

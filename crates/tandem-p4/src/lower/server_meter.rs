@@ -49,29 +49,7 @@ impl Gen<'_, '_> {
             return;
         };
         let tna = self.tna();
-        let (mty, margs) = if tna {
-            (
-                Type::Named {
-                    name: "Meter".into(),
-                    args: vec![Type::Bit(32)],
-                },
-                vec![
-                    lit(1, 32),
-                    member(name("MeterType_t"), "PACKETS"),
-                    lit(u64::from(tandem_ir::meter::RED), 8),
-                    lit(u64::from(tandem_ir::meter::YELLOW), 8),
-                    lit(u64::from(tandem_ir::meter::GREEN), 8),
-                ],
-            )
-        } else {
-            (
-                Type::Named {
-                    name: "meter".into(),
-                    args: vec![],
-                },
-                vec![lit(1, 32), member(name("MeterType"), "packets")],
-            )
-        };
+        let (mty, margs) = super::meter::meter_instance(tna, 1, tandem_ir::MeterUnit::Packets);
         let (cty, cargs) = if tna {
             (
                 Type::Named {
