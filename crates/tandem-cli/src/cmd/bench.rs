@@ -513,6 +513,28 @@ fn print_result(r: &BenchResult) {
     );
 }
 
+/// What a server-side worker role measures from: the compiled bundle (`--compiled`), the
+/// NF's initial state and run options that leave out the server timers (callgrind counts).
+pub(crate) fn server_setup(
+    a: &WorkerArgs,
+    role: &str,
+) -> anyhow::Result<(Bundle, serde_json::Value, RunOptions)> {
+    let dir = a
+        .compiled
+        .as_deref()
+        .with_context(|| format!("--compiled is needed for role `{role}`"))?;
+    let bundle = Bundle::load(dir)?;
+    let initial = initial_state(&a.nf, a.config.as_deref())?;
+    let mut options = RunOptions {
+        time_server: false,
+        ..RunOptions::default()
+    };
+    if let Some(c) = &a.cache {
+        options.cache_dir = c.clone();
+    }
+    Ok((bundle, initial, options))
+}
+
 pub fn worker(a: WorkerArgs) -> anyhow::Result<()> {
     let packets = TraceReader::read_all(&a.trace)?;
     match a.role.as_str() {
@@ -521,19 +543,7 @@ pub fn worker(a: WorkerArgs) -> anyhow::Result<()> {
             measure::replay_baseline(&mut nf, &packets)?;
         }
         "server" => {
-            let dir = a
-                .compiled
-                .as_deref()
-                .context("--compiled is needed for role `server`")?;
-            let bundle = Bundle::load(dir)?;
-            let initial = initial_state(&a.nf, a.config.as_deref())?;
-            let mut options = RunOptions {
-                time_server: false,
-                ..RunOptions::default()
-            };
-            if let Some(c) = &a.cache {
-                options.cache_dir = c.clone();
-            }
+            let (bundle, initial, options) = server_setup(&a, "server")?;
             let mut sys = Offloaded::new(&bundle, &initial, &options, None)?;
             for p in &packets {
                 sys.process(p)?;

@@ -7,10 +7,12 @@ use std::ffi::OsString;
 
 use anyhow::Context;
 use tandem_bench::{callgrind, measure, BenchError};
-use tandem_offload::{Bundle, Cluster, RunOptions};
+use tandem_offload::{Cluster, RunOptions};
 use tandem_traffic::TracePacket;
 
-use crate::cmd::bench::{compile_timed, initial_state, source, write_trace, WorkerArgs};
+use crate::cmd::bench::{
+    compile_timed, initial_state, server_setup, source, write_trace, WorkerArgs,
+};
 use crate::cmd::host::load_nf;
 
 /// What `tandem bench-cluster` counts: the measured server's calls only.
@@ -157,19 +159,7 @@ pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
 
 /// `bench-worker --role cluster`: the cluster on the recorded trace, one server counted.
 pub fn worker(a: &WorkerArgs, packets: &[TracePacket]) -> anyhow::Result<()> {
-    let dir = a
-        .compiled
-        .as_deref()
-        .context("--compiled is needed for role `cluster`")?;
-    let bundle = Bundle::load(dir)?;
-    let initial = initial_state(&a.nf, a.config.as_deref())?;
-    let mut options = RunOptions {
-        time_server: false,
-        ..RunOptions::default()
-    };
-    if let Some(c) = &a.cache {
-        options.cache_dir = c.clone();
-    }
+    let (bundle, initial, options) = server_setup(a, "cluster")?;
     let mut c = Cluster::new(&bundle, &initial, &options, a.servers)?;
     c.set_measured(Some(a.measure));
     for p in packets {
