@@ -106,8 +106,10 @@ keep switch and server copies consistent.
 Fix: make it a member of the element (constants: constexpr integers are fine).";
     VariableIndex = "L009", Error, "variable index into a header, local array or state member",
 "A header field, local array or element member is indexed by a value computed at run time.
-Switch programs address fields statically; only the payload may be indexed at run time (and
-payload access always runs on the server).
+Switch programs address fields statically; only the payload and the bytes after a built-in
+header's fixed fields (TCP or IPv4 options, through `reinterpret_cast<uint8_t*>(tcp) + 20`)
+may be indexed at run time, and those accesses always run on the server. A declared header,
+or a built-in one that a declared parse edge leads to, cannot be indexed.
 
 Fix: use a tandem::Vector for run-time indexing, or a switch over the index.";
     StateMisuse = "L010", Error, "state object used inconsistently",

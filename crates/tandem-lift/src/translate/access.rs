@@ -283,6 +283,11 @@ impl<'a> Lifter<'a> {
     }
 
     pub(super) fn load_header(&mut self, h: Header, off: i64, len: u64) -> Value {
+        if off >= 0 && off as u64 + len > Self::header_size(h) && self.header_bytes_ok(h) {
+            // Options past the fixed fields (`(uint8_t*)tcp + 20`): a frame access.
+            let base = self.iconst(Type::I64, 0);
+            return self.load_header_bytes(h, base, off, len);
+        }
         if off < 0 || off as u64 + len > Self::header_size(h) {
             self.err(
                 Code::UntraceablePointer,
@@ -296,6 +301,11 @@ impl<'a> Lifter<'a> {
     }
 
     pub(super) fn store_header(&mut self, h: Header, off: i64, len: u64, v: Value) {
+        if off >= 0 && off as u64 + len > Self::header_size(h) && self.header_bytes_ok(h) {
+            let base = self.iconst(Type::I64, 0);
+            self.store_header_bytes(h, base, off, len, v);
+            return;
+        }
         if off < 0 || off as u64 + len > Self::header_size(h) {
             self.err(
                 Code::UntraceablePointer,
@@ -360,6 +370,7 @@ impl<'a> Lifter<'a> {
     pub(super) fn load_ptr(&mut self, p: &Ptr, rel: i64, len: u64) -> Value {
         match p {
             Ptr::Header(h, o) => self.load_header(*h, o + rel, len),
+            Ptr::HeaderBytes(h, o) => self.load_header_bytes(*h, *o, rel, len),
             Ptr::Alloca(a, o) => self.load_alloca(*a, o + rel, len),
             Ptr::Found(fi, o) => {
                 let pieces = self.finds[*fi]
@@ -445,6 +456,7 @@ impl<'a> Lifter<'a> {
         };
         match p {
             Ptr::Header(h, o) => self.store_header(*h, o + rel, len, v),
+            Ptr::HeaderBytes(h, o) => self.store_header_bytes(*h, *o, rel, len, v),
             Ptr::Alloca(a, o) => self.store_alloca(*a, o + rel, len, v),
             Ptr::Found(..) => self.err(
                 Code::StateMisuse,

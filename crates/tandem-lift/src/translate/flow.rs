@@ -194,6 +194,7 @@ impl<'a> Lifter<'a> {
                 }
                 // The same place on every edge (`eth = pkt.push<EthHdr>()` on one path,
                 // `pkt.eth()` on the other): that place (the parameter carries nothing).
+                Some(Prov::HeaderBytes(h)) => Ptr::HeaderBytes(*h, v),
                 Some(p) => prov_to_ptr(p).unwrap_or(Ptr::Payload(v)),
                 None => Ptr::Payload(v),
             };
@@ -263,6 +264,11 @@ impl<'a> Lifter<'a> {
                     }
                 }
                 Some(Lowered::Ptr(Ptr::Payload(o))) => o,
+                Some(Lowered::Ptr(p @ (Ptr::Header(..) | Ptr::HeaderBytes(..))))
+                    if matches!(self.provs.get(&pname), Some(Prov::HeaderBytes(_))) =>
+                {
+                    self.header_offset(&p)
+                }
                 Some(Lowered::Ptr(_)) => {
                     self.err(
                         Code::UntraceablePointer,

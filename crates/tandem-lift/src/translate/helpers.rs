@@ -190,7 +190,7 @@ pub(super) fn ptr_desc(p: &Ptr) -> &'static str {
         Ptr::Element(_) => "an element member",
         Ptr::Alloca(..) => "a local array",
         Ptr::Found(..) => "a map value",
-        Ptr::Header(..) => "a header",
+        Ptr::Header(..) | Ptr::HeaderBytes(..) => "a header",
         _ => "a pointer",
     }
 }
@@ -493,4 +493,32 @@ pub(super) fn term_operands(t: &Terminator) -> Vec<Operand> {
         Terminator::Ret(r) => r.return_operand.iter().cloned().collect(),
         _ => vec![],
     }
+}
+
+/// The header a pointer phi (or select) walks at a run-time offset: every incoming pointer
+/// is into the same header, at least one at a run-time offset (in the first round, before
+/// loop back edges are known, an unknown incoming counts as one), e.g. a pointer stepping
+/// through TCP options. `None` otherwise.
+pub(super) fn header_bytes_phi(provs: &[Prov], round: usize) -> Option<Header> {
+    let mut header = None;
+    let mut dynamic = false;
+    for p in provs {
+        let h = match p {
+            Prov::Header(h, _) => *h,
+            Prov::HeaderBytes(h) => {
+                dynamic = true;
+                *h
+            }
+            Prov::Unknown(_) if round == 0 => {
+                dynamic = true;
+                continue;
+            }
+            _ => return None,
+        };
+        if header.is_some_and(|x| x != h) {
+            return None;
+        }
+        header = Some(h);
+    }
+    header.filter(|_| dynamic)
 }

@@ -32,7 +32,8 @@
 //!
 //! Files: `members` (step 1 and the state declarations), `scan` (step 2), this module and
 //! `flow` (step 3: instructions; block order, phis and terminators), `access` (loads, stores,
-//! IR building), `select` (pointer selects), `api` (NF API calls, intrinsics), `lpm`
+//! IR building), `header_bytes` (options past a built-in header's fixed fields), `select`
+//! (pointer selects), `api` (NF API calls, intrinsics), `lpm`
 //! (`LpmMap` calls), `helpers` (free functions over LLVM IR).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -54,6 +55,7 @@ use crate::diag::{Code, Diagnostic, SrcLoc};
 mod access;
 mod api;
 mod flow;
+mod header_bytes;
 mod headers;
 mod helpers;
 mod lpm;
@@ -87,6 +89,8 @@ enum Prov {
     Alloca(usize, i64),
     Found(usize, i64),
     Header(Header, i64),
+    /// A built-in header's start plus a run-time offset (TCP or IPv4 options).
+    HeaderBytes(Header),
     Payload,
     Packet,
     Null,
@@ -111,6 +115,10 @@ enum Ptr {
     /// Into the value returned by the `find` with this index.
     Found(usize, i64),
     Header(Header, i64),
+    /// A built-in header's first byte + `off` (an i64 value): bytes past its fixed fields
+    /// (options) reached at a run-time offset, read and written by the server through
+    /// `tandem.header_load.H` / `tandem.header_store.H` (see `header_bytes`).
+    HeaderBytes(Header, Value),
     /// Payload start + `off` (an i64 value).
     Payload(Value),
     Packet,
@@ -676,6 +684,10 @@ impl<'a> Lifter<'a> {
                 }
             }
             (Lowered::Ptr(Ptr::Payload(a)), Lowered::Ptr(Ptr::Payload(b))) => self.icmp(cc, a, b),
+            (Lowered::Ptr(a), Lowered::Ptr(b)) if self.same_header_bytes(&a, &b) => {
+                let (a, b) = (self.header_offset(&a), self.header_offset(&b));
+                self.icmp(cc, a, b)
+            }
             _ => {
                 self.err(
                     Code::UntraceablePointer,
@@ -731,6 +743,11 @@ impl<'a> Lifter<'a> {
         let p = match base {
             Ptr::Payload(o) => Ptr::Payload(self.dynamic_offset(o, off, &dynamic)),
             Ptr::Const(bytes, o) => Ptr::Const(bytes, self.dynamic_offset(o, off, &dynamic)),
+            Ptr::HeaderBytes(h, o) => Ptr::HeaderBytes(h, self.dynamic_offset(o, off, &dynamic)),
+            Ptr::Header(h, o) if !dynamic.is_empty() && self.header_bytes_ok(h) => {
+                let base = self.iconst(Type::I64, o as u64);
+                Ptr::HeaderBytes(h, self.dynamic_offset(base, off, &dynamic))
+            }
             base if !dynamic.is_empty() => {
                 self.err(
                     Code::VariableIndex,

@@ -225,6 +225,13 @@ impl<'a> Lifter<'a> {
                 let p = match gep_offset(self.types, g) {
                     Some((off, d)) if d.is_empty() => offset_prov(base, off),
                     Some(_) if base == Prov::Payload => Prov::Payload,
+                    Some(_) if matches!(base, Prov::HeaderBytes(_)) => base,
+                    Some(_) if matches!(base, Prov::Header(h, _) if self.header_bytes_ok(h)) => {
+                        match base {
+                            Prov::Header(h, _) => Prov::HeaderBytes(h),
+                            other => other,
+                        }
+                    }
                     Some(_) if matches!(base, Prov::Const(..)) => base,
                     Some(_) => Prov::Unknown("a variable index".into()),
                     None => Prov::Unknown("an unsupported GEP".into()),
@@ -248,6 +255,8 @@ impl<'a> Lifter<'a> {
                     first.unwrap_or(Prov::Null)
                 } else if payload {
                     Prov::Payload
+                } else if let Some(h) = header_bytes_phi(&provs, round) {
+                    Prov::HeaderBytes(h)
                 } else {
                     one_of(provs)
                 };
@@ -255,7 +264,13 @@ impl<'a> Lifter<'a> {
             }
             Instruction::Select(s) if is_ptr_operand(self.types, &s.true_value) => {
                 let (a, b) = (self.prov_of(&s.true_value), self.prov_of(&s.false_value));
-                let prov = if a == b { a } else { one_of(vec![a, b]) };
+                let prov = if a == b {
+                    a
+                } else if let Some(h) = header_bytes_phi(&[a.clone(), b.clone()], 1) {
+                    Prov::HeaderBytes(h)
+                } else {
+                    one_of(vec![a, b])
+                };
                 self.provs.insert(s.dest.clone(), prov);
             }
             Instruction::Load(l) if round == 1 => {

@@ -9,7 +9,9 @@ impl<'a> Lifter<'a> {
     /// Is `p` a real place: a present header, a hit, anything but null.
     pub(super) fn present(&mut self, p: &Ptr) -> Value {
         match p {
-            Ptr::Header(h, _) => self.ins1(InstKind::HdrValid { header: *h }, Type::I1),
+            Ptr::Header(h, _) | Ptr::HeaderBytes(h, _) => {
+                self.ins1(InstKind::HdrValid { header: *h }, Type::I1)
+            }
             Ptr::Found(fi, _) => match &self.finds[*fi] {
                 Some(f) => f.hit,
                 None => self.iconst(Type::I1, 0),
@@ -22,6 +24,18 @@ impl<'a> Lifter<'a> {
             }
             _ => self.iconst(Type::I1, 1),
         }
+    }
+
+    /// `cond ? a : b` on two i64 offsets (pointers into the payload or into one header).
+    fn select_offset(&mut self, cond: Value, a: Value, b: Value) -> Value {
+        self.ins1(
+            InstKind::Select {
+                cond,
+                if_true: a,
+                if_false: b,
+            },
+            Type::I64,
+        )
     }
 
     /// `vals[sel]` as a chain of selects.
@@ -81,16 +95,19 @@ impl<'a> Lifter<'a> {
                 self.def(&x.dest, v);
             }
             (Lowered::Ptr(Ptr::Payload(a)), Lowered::Ptr(Ptr::Payload(b))) => {
-                let v = self.ins1(
-                    InstKind::Select {
-                        cond: c,
-                        if_true: a,
-                        if_false: b,
-                    },
-                    Type::I64,
-                );
+                let v = self.select_offset(c, a, b);
                 self.vals
                     .insert(x.dest.clone(), Lowered::Ptr(Ptr::Payload(v)));
+            }
+            (Lowered::Ptr(a), Lowered::Ptr(b)) if self.same_header_bytes(&a, &b) => {
+                let h = match &a {
+                    Ptr::Header(h, _) | Ptr::HeaderBytes(h, _) => *h,
+                    _ => Header::Eth,
+                };
+                let (a, b) = (self.header_offset(&a), self.header_offset(&b));
+                let v = self.select_offset(c, a, b);
+                self.vals
+                    .insert(x.dest.clone(), Lowered::Ptr(Ptr::HeaderBytes(h, v)));
             }
             (Lowered::Ptr(a), Lowered::Ptr(b)) => {
                 let mut alts: Vec<Ptr> = Vec::new();
