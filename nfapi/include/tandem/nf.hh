@@ -206,6 +206,13 @@ template <class T>
 void decoded(std::string& out, const T& x) {
   if constexpr (std::is_arithmetic_v<T> || std::is_enum_v<T>) {
     decoded_number(out, x);
+  } else if constexpr (std::is_array_v<T>) {
+    out += "[";
+    for (size_t i = 0; i < std::extent_v<T>; ++i) {
+      if (i) out += ",";
+      decoded(out, x[i]);
+    }
+    out += "]";
   } else if constexpr (std::is_class_v<T>) {
 #if defined(__clang__) && __clang_major__ >= 15
     DecodeCtx c{&out, {}};
@@ -364,8 +371,16 @@ void dump(std::string& out, const Vector<T, N>& v) {
   out += "]";
 }
 
+/// Scalar state: an integer or enum member, or a fixed array of them (`uint8_t mac[6]`), dumped
+/// as the bytes it holds.
 template <class T>
-std::enable_if_t<std::is_integral_v<T> || std::is_enum_v<T>> dump(std::string& out, const T& x) {
+constexpr bool is_scalar_state_v =
+    std::is_integral_v<T> || std::is_enum_v<T> ||
+    (std::is_array_v<T> && std::rank_v<T> == 1 &&
+     (std::is_integral_v<std::remove_extent_t<T>> || std::is_enum_v<std::remove_extent_t<T>>));
+
+template <class T>
+std::enable_if_t<is_scalar_state_v<T>> dump(std::string& out, const T& x) {
   out += "\"kind\":\"scalar\",\"value\":\"";
   hex(out, &x, sizeof(T));
   out += "\",\"decoded\":";

@@ -36,8 +36,9 @@ pub enum DumpFormat {
     Canonical,
     /// The native host's raw memory image: a zeroed buffer of the layout's C++ `size` with
     /// each field stored little-endian (`ceil(bits/8)` bytes) at its C++ offset. Vector keys
-    /// are the index as 4 little-endian bytes; a scalar is little-endian in the smallest of
-    /// 1, 2, 4, 8 bytes that holds it. Needs offsets and a size on every non-empty map/vector
+    /// are the index as 4 little-endian bytes; a scalar is little-endian in `ceil(bits/8)`
+    /// bytes (an integer member's own size; a byte-array member such as `uint8_t mac[6]` lifts
+    /// to one 48-bit scalar and dumps its 6 bytes). Needs offsets and a size on every non-empty map/vector
     /// layout; an empty layout (a set-like map's value) encodes as no bytes.
     Cpp,
 }
@@ -197,7 +198,7 @@ impl StateStore {
                 (StateKind::Scalar { ty }, Slot::Scalar(s)) => {
                     let v = match format {
                         DumpFormat::Canonical => be_bytes(*s, ty.bytes() as usize),
-                        DumpFormat::Cpp => le_bytes(*s, ty.bytes().next_power_of_two() as usize),
+                        DumpFormat::Cpp => le_bytes(*s, ty.bytes() as usize),
                     };
                     entries.push((Vec::new(), v));
                 }

@@ -98,6 +98,69 @@ impl<'a> Lifter<'a> {
         Some(v)
     }
 
+    /// A comparison of zero-extended values done at the width they were extended from
+    /// (`*hop >= hops.size()`: clang compares `zext i32` with the `size_t` size in 64 bits,
+    /// wider than a 32-bit switch ALU). Both operands are zero extensions (or one is a
+    /// constant that fits the narrower width); signed predicates become unsigned ones, which
+    /// agree on values that were non-negative when extended. `None` when nothing narrows.
+    ///
+    /// ```text
+    /// before: v8:i64 = zext v5:i32   v10:i64 = zext v9:i32   v11:i1 = icmp ugt v10, v8
+    /// after:  v11:i1 = icmp ugt v9, v5
+    /// ```
+    pub(super) fn narrow_compare(
+        &mut self,
+        cc: IntCC,
+        a: Value,
+        b: Value,
+    ) -> Option<(IntCC, Value, Value)> {
+        let source = |l: &Self, v: Value| match l.def_kind(v) {
+            Some(InstKind::Cast {
+                op: CastOp::Zext,
+                arg,
+            }) => Some(l.ty(*arg).bits()),
+            _ => None,
+        };
+        let wide = self.ty(a).bits();
+        let (sa, sb) = (source(self, a), source(self, b));
+        let bits = match (sa, sb) {
+            (Some(x), Some(y)) => x.max(y),
+            (Some(x), None) | (None, Some(x)) => x,
+            (None, None) => return None,
+        };
+        let narrow = Type::int(bits)?;
+        let fits = |l: &Self, v: Value, s: Option<u32>| {
+            s.is_some()
+                || l.const_value(v)
+                    .is_some_and(|c| bits >= 64 || c >> bits == 0)
+        };
+        if bits >= wide || !fits(self, a, sa) || !fits(self, b, sb) {
+            return None;
+        }
+        let cc = match cc {
+            IntCC::Sgt => IntCC::Ugt,
+            IntCC::Sge => IntCC::Uge,
+            IntCC::Slt => IntCC::Ult,
+            IntCC::Sle => IntCC::Ule,
+            other => other,
+        };
+        let a = self.narrowed_operand(a, narrow);
+        let b = self.narrowed_operand(b, narrow);
+        Some((cc, a, b))
+    }
+
+    /// `v` (a zero extension or a constant that fits) at the narrower type `to`.
+    fn narrowed_operand(&mut self, v: Value, to: Type) -> Value {
+        if let Some(InstKind::Cast {
+            op: CastOp::Zext,
+            arg,
+        }) = self.def_kind(v).cloned()
+        {
+            return self.resize(arg, to);
+        }
+        self.resize(v, to)
+    }
+
     /// Is `v` a zero extension of at most 32 bits (or narrower, or a small constant)?
     pub(super) fn fits32(&self, v: Value) -> bool {
         self.ty(v).bits() <= 32
@@ -576,7 +639,22 @@ impl<'a> Lifter<'a> {
         }
     }
 
+    /// The scalar state at `off`, the access's offset inside it and the scalar's width in
+    /// bytes, when `[off, off + len)` is a part of it rather than all of it.
+    fn scalar_part(&mut self, off: i64, len: u64) -> Option<(StateId, u64, u64)> {
+        let s = self.scalar_state(off)?;
+        let m = self.member_at(off)?;
+        let rel = (off - self.members[m].offset) as u64;
+        let w = u64::from(self.state_scalar_type(s).bytes());
+        (rel + len <= w && (rel, len) != (0, w)).then_some((s, rel, w))
+    }
+
     pub(super) fn load_scalar(&mut self, off: i64, len: u64) -> Value {
+        if let Some((s, rel, w)) = self.scalar_part(off, len) {
+            let whole = self.ins1(InstKind::ScalarLoad { state: s }, ty_of_bytes(w));
+            let part = self.extract(whole, rel, rel + len);
+            return self.resize(part, ty_of_bytes(len));
+        }
         match self.scalar_state(off) {
             Some(s) => {
                 let ty = ty_of_bytes(len);
@@ -586,7 +664,19 @@ impl<'a> Lifter<'a> {
         }
     }
 
-    pub(super) fn store_scalar(&mut self, off: i64, _len: u64, v: Value) {
+    pub(super) fn store_scalar(&mut self, off: i64, len: u64, v: Value) {
+        if let Some((s, rel, w)) = self.scalar_part(off, len) {
+            let old = self.ins1(InstKind::ScalarLoad { state: s }, ty_of_bytes(w));
+            let new = self.compose(&[(0, w, old), (rel, len, v)], 0, w);
+            self.ins(
+                InstKind::ScalarStore {
+                    state: s,
+                    value: new,
+                },
+                &[],
+            );
+            return;
+        }
         if let Some(s) = self.scalar_state(off) {
             self.ins(InstKind::ScalarStore { state: s, value: v }, &[]);
         }

@@ -522,3 +522,30 @@ pub(super) fn header_bytes_phi(provs: &[Prov], round: usize) -> Option<Header> {
     }
     header.filter(|_| dynamic)
 }
+
+/// The element field boundaries of a vector that only `configure()` writes, with every field
+/// wider than 4 bytes cut into 4-byte words: a struct element copied whole (`NextHop nh =
+/// hops[i]` is one 8-byte load) would otherwise be one 64-bit register, wider than a 32-bit
+/// switch's registers, while its words are two 32-bit registers read at the same index (loads
+/// reassemble the bytes). Vectors `process()` writes keep their fields whole: a read-modify-
+/// write (`counts[i] += n`) must stay one register access.
+///
+/// ```text
+/// before: state hops: vector [e0:i64] x 64        (bounds {0, 8})
+/// after:  state hops: vector [e0:i32, e4:i32] x 64 (bounds {0, 4, 8})
+/// ```
+pub(super) fn word_bounds(bounds: &BTreeSet<u64>, size: u64) -> BTreeSet<u64> {
+    let mut b: Vec<u64> = bounds.iter().copied().filter(|&x| x <= size).collect();
+    b.extend([0, size]);
+    b.sort_unstable();
+    b.dedup();
+    let mut out: BTreeSet<u64> = b.iter().copied().collect();
+    for w in b.windows(2) {
+        let mut at = w[0] + 4;
+        while at < w[1] {
+            out.insert(at);
+            at += 4;
+        }
+    }
+    out
+}

@@ -158,7 +158,12 @@ impl<'a> Lifter<'a> {
                 let id = self.module.add_state(name, kind);
                 self.map_states.insert(mi, id);
             } else if let Some((es, n)) = u.vec {
-                let elem = make_layout(&u.val_bounds, es, "e");
+                let bounds = if u.vec_written {
+                    u.val_bounds.clone()
+                } else {
+                    word_bounds(&u.val_bounds, es)
+                };
+                let elem = make_layout(&bounds, es, "e");
                 let id = self
                     .module
                     .add_state(name.clone(), StateKind::Vector { elem, len: n });

@@ -155,6 +155,8 @@ struct MemberUse {
     key_bounds: BTreeSet<u64>,
     val_bounds: BTreeSet<u64>,
     vec_size_used: bool,
+    /// `process()` or `on_timer` calls the vector's `set` (configure() is not lifted).
+    vec_written: bool,
     meter: Option<(u64, tandem_ir::MeterUnit)>, // len, unit
     conflict: Option<String>,
     conflict_loc: Option<SrcLoc>,
@@ -663,7 +665,10 @@ impl<'a> Lifter<'a> {
         let a = self.lower(&x.operand0);
         let b = self.lower(&x.operand1);
         let v = match (a, b) {
-            (Lowered::Int(a), Lowered::Int(b)) => self.icmp(cc, a, b),
+            (Lowered::Int(a), Lowered::Int(b)) => match self.narrow_compare(cc, a, b) {
+                Some((cc, a, b)) => self.icmp(cc, a, b),
+                None => self.icmp(cc, a, b),
+            },
             (Lowered::Ptr(p), Lowered::Ptr(Ptr::Null))
             | (Lowered::Ptr(Ptr::Null), Lowered::Ptr(p)) => {
                 // "p != null": is the header present / did the lookup hit.

@@ -49,11 +49,18 @@ impl<'a> Lifter<'a> {
             Prov::Element(o) => {
                 let o = o + off;
                 if let Some(m) = self.member_at(o) {
+                    let (rel, size) = (o - self.members[m].offset, self.members[m].size as u64);
+                    // A member of at most 8 bytes read or written in parts (`uint8_t
+                    // mac[6]` byte by byte, the halves of a `uint64_t`) is one scalar of its
+                    // whole size; loads extract the bytes and stores merge them.
+                    let inside = rel >= 0 && rel as u64 + len <= size && size <= 8;
                     let u = &mut self.uses[m];
-                    if o != self.members[m].offset {
-                        u.conflict = Some("accessed at an inner offset".into());
-                    }
+                    let parts = rel != 0 || u.scalar_width.is_some_and(|w| w != len);
                     match u.scalar_width {
+                        _ if parts && inside => u.scalar_width = Some(size),
+                        _ if rel != 0 => {
+                            u.conflict = Some("accessed at an inner offset".into());
+                        }
                         Some(w) if w != len => {
                             u.conflict = Some(format!("read as {w} and as {len} bytes"))
                         }
@@ -385,6 +392,7 @@ impl<'a> Lifter<'a> {
                                 Some("used as a vector of another type or as a map".into());
                         }
                         u.vec = Some((es, n));
+                        u.vec_written |= callee == "tandem_api_vec_set";
                         if let Some(p) = arg(2).map(|a| self.prov_of(a)) {
                             self.note_layout_source(&Prov::Element(off), &p, es, false);
                         }

@@ -233,7 +233,6 @@ struct meta_t {
     bit<32> tmp32_2;
     bit<32> tmp32_3;
     bit<32> tmp32_4;
-    bit<32> tmp32_5;
 }
 
 struct eg_headers_t {
@@ -434,11 +433,11 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
 control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
     action rules_0_hit(bit<32> v0) {
         meta.tmp1_9 = 1w1;
-        meta.tmp32_4 = v0;
+        meta.tmp32_3 = v0;
     }
     action rules_0_miss() {
         meta.tmp1_9 = 1w0;
-        meta.tmp32_4 = 32w0;
+        meta.tmp32_3 = 32w0;
     }
     table rules_0 {
         key = {
@@ -460,11 +459,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     }
     action rules_1_hit(bit<32> v0) {
         meta.tmp1_11 = 1w1;
-        meta.tmp32_1 = v0;
+        meta.tmp32_0 = v0;
     }
     action rules_1_miss() {
         meta.tmp1_11 = 1w0;
-        meta.tmp32_1 = 32w0;
+        meta.tmp32_0 = 32w0;
     }
     table rules_1 {
         key = {
@@ -486,11 +485,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     }
     action rules_2_hit(bit<32> v0) {
         meta.tmp1_13 = 1w1;
-        meta.tmp32_1 = v0;
+        meta.tmp32_0 = v0;
     }
     action rules_2_miss() {
         meta.tmp1_13 = 1w0;
-        meta.tmp32_1 = 32w0;
+        meta.tmp32_0 = 32w0;
     }
     table rules_2 {
         key = {
@@ -512,11 +511,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     }
     action rules_3_hit(bit<32> v0) {
         meta.tmp1_15 = 1w1;
-        meta.tmp32_1 = v0;
+        meta.tmp32_0 = v0;
     }
     action rules_3_miss() {
         meta.tmp1_15 = 1w0;
-        meta.tmp32_1 = 32w0;
+        meta.tmp32_0 = 32w0;
     }
     table rules_3 {
         key = {
@@ -538,11 +537,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     }
     action rules_4_hit(bit<32> v0) {
         meta.tmp1_17 = 1w1;
-        meta.tmp32_1 = v0;
+        meta.tmp32_0 = v0;
     }
     action rules_4_miss() {
         meta.tmp1_17 = 1w0;
-        meta.tmp32_1 = 32w0;
+        meta.tmp32_0 = 32w0;
     }
     table rules_4 {
         key = {
@@ -564,11 +563,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     }
     action rules_5_hit(bit<32> v0) {
         meta.tmp1_0 = 1w1;
-        meta.tmp32_1 = v0;
+        meta.tmp32_0 = v0;
     }
     action rules_5_miss() {
         meta.tmp1_0 = 1w0;
-        meta.tmp32_1 = 32w0;
+        meta.tmp32_0 = 32w0;
     }
     table rules_5 {
         key = {
@@ -590,11 +589,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     }
     action rules_6_hit(bit<32> v0) {
         meta.tmp1_0 = 1w1;
-        meta.tmp32_1 = v0;
+        meta.tmp32_0 = v0;
     }
     action rules_6_miss() {
         meta.tmp1_0 = 1w0;
-        meta.tmp32_1 = 32w0;
+        meta.tmp32_0 = 32w0;
     }
     table rules_6 {
         key = {
@@ -616,11 +615,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     }
     action rules_7_hit(bit<32> v0) {
         meta.tmp1_0 = 1w1;
-        meta.tmp32_1 = v0;
+        meta.tmp32_0 = v0;
     }
     action rules_7_miss() {
         meta.tmp1_0 = 1w0;
-        meta.tmp32_1 = 32w0;
+        meta.tmp32_0 = 32w0;
     }
     table rules_7 {
         key = {
@@ -678,8 +677,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             meta.tmp16_0 = hdr.udp.dport;
             meta.tmp16_1 = hdr.tcp.dport;
             meta.tmp16_3 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
-            meta.tmp32_0 = (bit<32>) meta.in_port;
-            meta.tmp1_7 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
+            meta.tmp16_0 = meta.in_port;
+            meta.tmp1_7 = (meta.tmp16_0 > 16w1) ? 1w1 : 1w0;
             if (meta.tmp1_7 == 1w1) {
                 meta.pre_block36 = 1w1;
             } else {
@@ -687,13 +686,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.pre_block3 == 1w1) {
-            meta.tmp32_1 = hdr.ipv4.saddr;
-            meta.tmp32_2 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
-            meta.tmp32_1 = hdr.ipv4.daddr;
-            meta.tmp32_3 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
+            meta.tmp32_0 = hdr.ipv4.saddr;
+            meta.tmp32_1 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+            meta.tmp32_0 = hdr.ipv4.daddr;
+            meta.tmp32_2 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
             meta.tmp8_0 = hdr.ipv4.protocol;
-            meta.tmp32_1 = shapes_0.read(32w0);
-            meta.tmp1_8 = ((meta.tmp32_1 & 32w1) == 32w0) ? 1w1 : 1w0;
+            meta.tmp32_0 = shapes_0.read(32w0);
+            meta.tmp1_8 = ((meta.tmp32_0 & 32w1) == 32w0) ? 1w1 : 1w0;
             if (meta.tmp1_8 == 1w1) {
                 meta.pre_block6 = 1w1;
             } else {
@@ -718,17 +717,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.pre_block5 == 1w1) {
-            meta.tmp32_4 = shapes_1.read(32w0);
-            meta.tmp32_5 = meta.tmp32_4;
+            meta.tmp32_3 = shapes_1.read(32w0);
+            meta.tmp32_4 = meta.tmp32_3;
             meta.pre_block7 = 1w1;
         }
         if (meta.pre_block6 == 1w1) {
-            meta.tmp32_5 = meta.tmp32_1;
+            meta.tmp32_4 = meta.tmp32_0;
             meta.pre_block7 = 1w1;
         }
         if (meta.pre_block7 == 1w1) {
-            meta.tmp32_1 = meta.tmp32_5 & 32w2;
-            meta.tmp1_9 = (meta.tmp32_1 == 32w0) ? 1w1 : 1w0;
+            meta.tmp32_0 = meta.tmp32_4 & 32w2;
+            meta.tmp1_9 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
             if (meta.tmp1_9 == 1w1) {
                 meta.pre_block10 = 1w1;
             } else {
@@ -737,7 +736,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         }
         if (meta.pre_block8 == 1w1) {
             meta.rules_1_k0 = 32w0;
-            meta.rules_1_k4 = meta.tmp32_3;
+            meta.rules_1_k4 = meta.tmp32_2;
             meta.rules_1_k8 = 16w0;
             meta.rules_1_k10 = meta.tmp16_3;
             meta.rules_1_k12 = meta.tmp8_0;
@@ -753,17 +752,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.pre_block9 == 1w1) {
-            meta.tmp32_1 = shapes_2.read(32w0);
-            meta.tmp32_4 = meta.tmp32_1;
+            meta.tmp32_0 = shapes_2.read(32w0);
+            meta.tmp32_3 = meta.tmp32_0;
             meta.pre_block11 = 1w1;
         }
         if (meta.pre_block10 == 1w1) {
-            meta.tmp32_4 = meta.tmp32_5;
+            meta.tmp32_3 = meta.tmp32_4;
             meta.pre_block11 = 1w1;
         }
         if (meta.pre_block11 == 1w1) {
-            meta.tmp32_1 = meta.tmp32_4 & 32w4;
-            meta.tmp1_11 = (meta.tmp32_1 == 32w0) ? 1w1 : 1w0;
+            meta.tmp32_0 = meta.tmp32_3 & 32w4;
+            meta.tmp1_11 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
             if (meta.tmp1_11 == 1w1) {
                 meta.pre_block14 = 1w1;
             } else {
@@ -771,8 +770,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.pre_block12 == 1w1) {
-            meta.rules_2_k0 = meta.tmp32_2;
-            meta.rules_2_k4 = meta.tmp32_3;
+            meta.rules_2_k0 = meta.tmp32_1;
+            meta.rules_2_k4 = meta.tmp32_2;
             meta.rules_2_k8 = 16w0;
             meta.rules_2_k10 = meta.tmp16_3;
             meta.rules_2_k12 = meta.tmp8_0;
@@ -788,17 +787,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.pre_block13 == 1w1) {
-            meta.tmp32_1 = shapes_3.read(32w0);
-            meta.tmp32_5 = meta.tmp32_1;
+            meta.tmp32_0 = shapes_3.read(32w0);
+            meta.tmp32_4 = meta.tmp32_0;
             meta.pre_block15 = 1w1;
         }
         if (meta.pre_block14 == 1w1) {
-            meta.tmp32_5 = meta.tmp32_4;
+            meta.tmp32_4 = meta.tmp32_3;
             meta.pre_block15 = 1w1;
         }
         if (meta.pre_block15 == 1w1) {
-            meta.tmp32_1 = meta.tmp32_5 & 32w8;
-            meta.tmp1_13 = (meta.tmp32_1 == 32w0) ? 1w1 : 1w0;
+            meta.tmp32_0 = meta.tmp32_4 & 32w8;
+            meta.tmp1_13 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
             if (meta.tmp1_13 == 1w1) {
                 meta.pre_block18 = 1w1;
             } else {
@@ -806,8 +805,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.pre_block16 == 1w1) {
-            meta.rules_3_k0 = meta.tmp32_2;
-            meta.rules_3_k4 = meta.tmp32_3;
+            meta.rules_3_k0 = meta.tmp32_1;
+            meta.rules_3_k4 = meta.tmp32_2;
             meta.rules_3_k8 = meta.tmp16_2;
             meta.rules_3_k10 = meta.tmp16_3;
             meta.rules_3_k12 = meta.tmp8_0;
@@ -823,18 +822,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.pre_block17 == 1w1) {
-            meta.tmp32_1 = shapes_4.read(32w0);
-            meta.tmp32_2 = meta.tmp32_1;
+            meta.tmp32_0 = shapes_4.read(32w0);
+            meta.tmp32_1 = meta.tmp32_0;
             meta.pre_block19 = 1w1;
         }
         if (meta.pre_block18 == 1w1) {
-            meta.tmp32_2 = meta.tmp32_5;
+            meta.tmp32_1 = meta.tmp32_4;
             meta.pre_block19 = 1w1;
         }
         if (meta.pre_block19 == 1w1) {
             meta.tmp8_0 = hdr.ipv4.protocol;
-            meta.tmp32_1 = meta.tmp32_2 & 32w1;
-            meta.tmp1_15 = (meta.tmp32_1 == 32w0) ? 1w1 : 1w0;
+            meta.tmp32_0 = meta.tmp32_1 & 32w1;
+            meta.tmp1_15 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
             if (meta.tmp1_15 == 1w1) {
                 meta.pre_block22 = 1w1;
             } else {
@@ -859,7 +858,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.pre_block21 == 1w1) {
-            meta.tmp32_1 = shapes_5.read(32w0);
+            meta.tmp32_0 = shapes_5.read(32w0);
             meta.pre_block23 = 1w1;
         }
         if (meta.pre_block22 == 1w1) {
@@ -987,10 +986,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             meta.post_block19 = 1w1;
         }
         if (meta.post_block19 == 1w1) {
-            meta.tmp32_3 = hdr.ipv4.daddr;
-            meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-            meta.tmp32_3 = hdr.ipv4.saddr;
-            meta.tmp32_5 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+            meta.tmp32_2 = hdr.ipv4.daddr;
+            meta.tmp32_3 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+            meta.tmp32_2 = hdr.ipv4.saddr;
+            meta.tmp32_4 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
             meta.tmp8_0 = hdr.ipv4.protocol;
             if (meta.tmp1_15 == 1w1) {
                 meta.post_block22 = 1w1;
@@ -1006,16 +1005,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.post_block21 == 1w1) {
-            meta.tmp32_3 = meta.tmp32_1;
+            meta.tmp32_2 = meta.tmp32_0;
             meta.post_block23 = 1w1;
         }
         if (meta.post_block22 == 1w1) {
-            meta.tmp32_3 = meta.tmp32_2;
+            meta.tmp32_2 = meta.tmp32_1;
             meta.post_block23 = 1w1;
         }
         if (meta.post_block23 == 1w1) {
-            meta.tmp32_1 = meta.tmp32_3 & 32w2;
-            if (meta.tmp32_1 == 32w0) {
+            meta.tmp32_0 = meta.tmp32_2 & 32w2;
+            if (meta.tmp32_0 == 32w0) {
                 meta.post_block26 = 1w1;
             } else {
                 meta.post_block24 = 1w1;
@@ -1023,7 +1022,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         }
         if (meta.post_block24 == 1w1) {
             meta.rules_5_k0 = 32w0;
-            meta.rules_5_k4 = meta.tmp32_5;
+            meta.rules_5_k4 = meta.tmp32_4;
             meta.rules_5_k8 = 16w0;
             meta.rules_5_k10 = meta.tmp16_2;
             meta.rules_5_k12 = meta.tmp8_0;
@@ -1038,25 +1037,25 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.post_block25 == 1w1) {
-            meta.tmp32_1 = shapes_6.read(32w0);
-            meta.tmp32_2 = meta.tmp32_1;
+            meta.tmp32_0 = shapes_6.read(32w0);
+            meta.tmp32_1 = meta.tmp32_0;
             meta.post_block27 = 1w1;
         }
         if (meta.post_block26 == 1w1) {
-            meta.tmp32_2 = meta.tmp32_3;
+            meta.tmp32_1 = meta.tmp32_2;
             meta.post_block27 = 1w1;
         }
         if (meta.post_block27 == 1w1) {
-            meta.tmp32_1 = meta.tmp32_2 & 32w4;
-            if (meta.tmp32_1 == 32w0) {
+            meta.tmp32_0 = meta.tmp32_1 & 32w4;
+            if (meta.tmp32_0 == 32w0) {
                 meta.post_block30 = 1w1;
             } else {
                 meta.post_block28 = 1w1;
             }
         }
         if (meta.post_block28 == 1w1) {
-            meta.rules_6_k0 = meta.tmp32_4;
-            meta.rules_6_k4 = meta.tmp32_5;
+            meta.rules_6_k0 = meta.tmp32_3;
+            meta.rules_6_k4 = meta.tmp32_4;
             meta.rules_6_k8 = 16w0;
             meta.rules_6_k10 = meta.tmp16_2;
             meta.rules_6_k12 = meta.tmp8_0;
@@ -1071,25 +1070,25 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.post_block29 == 1w1) {
-            meta.tmp32_1 = shapes_7.read(32w0);
-            meta.tmp32_3 = meta.tmp32_1;
+            meta.tmp32_0 = shapes_7.read(32w0);
+            meta.tmp32_2 = meta.tmp32_0;
             meta.post_block31 = 1w1;
         }
         if (meta.post_block30 == 1w1) {
-            meta.tmp32_3 = meta.tmp32_2;
+            meta.tmp32_2 = meta.tmp32_1;
             meta.post_block31 = 1w1;
         }
         if (meta.post_block31 == 1w1) {
-            meta.tmp32_1 = meta.tmp32_3 & 32w8;
-            if (meta.tmp32_1 == 32w0) {
+            meta.tmp32_0 = meta.tmp32_2 & 32w8;
+            if (meta.tmp32_0 == 32w0) {
                 meta.post_block34 = 1w1;
             } else {
                 meta.post_block32 = 1w1;
             }
         }
         if (meta.post_block32 == 1w1) {
-            meta.rules_7_k0 = meta.tmp32_4;
-            meta.rules_7_k4 = meta.tmp32_5;
+            meta.rules_7_k0 = meta.tmp32_3;
+            meta.rules_7_k4 = meta.tmp32_4;
             meta.rules_7_k8 = meta.tmp16_3;
             meta.rules_7_k10 = meta.tmp16_2;
             meta.rules_7_k12 = meta.tmp8_0;
@@ -1104,7 +1103,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         }
         if (meta.post_block33 == 1w1) {
-            meta.fate = 1w1 ++ ((bit<16>) (32w1 - meta.tmp32_0));
+            meta.fate = 1w1 ++ ((bit<16>) (32w1 - ((bit<32>) meta.tmp16_0)));
             meta.post_block39 = 1w1;
         }
         if (meta.post_block34 == 1w1) {

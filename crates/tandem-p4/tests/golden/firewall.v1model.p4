@@ -233,7 +233,6 @@ struct meta_t {
     bit<32> tmp32_2;
     bit<32> tmp32_3;
     bit<32> tmp32_4;
-    bit<32> tmp32_5;
 }
 
 parser TandemParser(packet_in packet, out headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
@@ -361,11 +360,11 @@ control TandemVerifyChecksum(inout headers_t hdr, inout meta_t meta) {
 control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
     action rules_0_hit(bit<32> v0) {
         meta.tmp1_9 = 1w1;
-        meta.tmp32_4 = v0;
+        meta.tmp32_3 = v0;
     }
     action rules_0_miss() {
         meta.tmp1_9 = 1w0;
-        meta.tmp32_4 = 32w0;
+        meta.tmp32_3 = 32w0;
     }
     table rules_0 {
         key = {
@@ -387,11 +386,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     }
     action rules_1_hit(bit<32> v0) {
         meta.tmp1_11 = 1w1;
-        meta.tmp32_1 = v0;
+        meta.tmp32_0 = v0;
     }
     action rules_1_miss() {
         meta.tmp1_11 = 1w0;
-        meta.tmp32_1 = 32w0;
+        meta.tmp32_0 = 32w0;
     }
     table rules_1 {
         key = {
@@ -413,11 +412,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     }
     action rules_2_hit(bit<32> v0) {
         meta.tmp1_13 = 1w1;
-        meta.tmp32_1 = v0;
+        meta.tmp32_0 = v0;
     }
     action rules_2_miss() {
         meta.tmp1_13 = 1w0;
-        meta.tmp32_1 = 32w0;
+        meta.tmp32_0 = 32w0;
     }
     table rules_2 {
         key = {
@@ -439,11 +438,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     }
     action rules_3_hit(bit<32> v0) {
         meta.tmp1_15 = 1w1;
-        meta.tmp32_1 = v0;
+        meta.tmp32_0 = v0;
     }
     action rules_3_miss() {
         meta.tmp1_15 = 1w0;
-        meta.tmp32_1 = 32w0;
+        meta.tmp32_0 = 32w0;
     }
     table rules_3 {
         key = {
@@ -465,11 +464,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     }
     action rules_4_hit(bit<32> v0) {
         meta.tmp1_17 = 1w1;
-        meta.tmp32_1 = v0;
+        meta.tmp32_0 = v0;
     }
     action rules_4_miss() {
         meta.tmp1_17 = 1w0;
-        meta.tmp32_1 = 32w0;
+        meta.tmp32_0 = 32w0;
     }
     table rules_4 {
         key = {
@@ -491,11 +490,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     }
     action rules_5_hit(bit<32> v0) {
         meta.tmp1_0 = 1w1;
-        meta.tmp32_1 = v0;
+        meta.tmp32_0 = v0;
     }
     action rules_5_miss() {
         meta.tmp1_0 = 1w0;
-        meta.tmp32_1 = 32w0;
+        meta.tmp32_0 = 32w0;
     }
     table rules_5 {
         key = {
@@ -517,11 +516,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     }
     action rules_6_hit(bit<32> v0) {
         meta.tmp1_0 = 1w1;
-        meta.tmp32_1 = v0;
+        meta.tmp32_0 = v0;
     }
     action rules_6_miss() {
         meta.tmp1_0 = 1w0;
-        meta.tmp32_1 = 32w0;
+        meta.tmp32_0 = 32w0;
     }
     table rules_6 {
         key = {
@@ -543,11 +542,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     }
     action rules_7_hit(bit<32> v0) {
         meta.tmp1_0 = 1w1;
-        meta.tmp32_1 = v0;
+        meta.tmp32_0 = v0;
     }
     action rules_7_miss() {
         meta.tmp1_0 = 1w0;
-        meta.tmp32_1 = 32w0;
+        meta.tmp32_0 = 32w0;
     }
     table rules_7 {
         key = {
@@ -605,8 +604,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.tmp16_0 = hdr.udp.dport;
             meta.tmp16_1 = hdr.tcp.dport;
             meta.tmp16_3 = (meta.tmp8_0 == 8w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
-            meta.tmp32_0 = (bit<32>) meta.in_port;
-            meta.tmp1_7 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
+            meta.tmp16_0 = meta.in_port;
+            meta.tmp1_7 = (meta.tmp16_0 > 16w1) ? 1w1 : 1w0;
             if (meta.tmp1_7 == 1w1) {
                 meta.pre_block36 = 1w1;
             } else {
@@ -614,13 +613,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.pre_block3 == 1w1) {
-            meta.tmp32_1 = hdr.ipv4.saddr;
-            meta.tmp32_2 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
-            meta.tmp32_1 = hdr.ipv4.daddr;
-            meta.tmp32_3 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
+            meta.tmp32_0 = hdr.ipv4.saddr;
+            meta.tmp32_1 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
+            meta.tmp32_0 = hdr.ipv4.daddr;
+            meta.tmp32_2 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
             meta.tmp8_0 = hdr.ipv4.protocol;
-            shapes_0.read(meta.tmp32_1, 32w0);
-            meta.tmp1_8 = ((meta.tmp32_1 & 32w1) == 32w0) ? 1w1 : 1w0;
+            shapes_0.read(meta.tmp32_0, 32w0);
+            meta.tmp1_8 = ((meta.tmp32_0 & 32w1) == 32w0) ? 1w1 : 1w0;
             if (meta.tmp1_8 == 1w1) {
                 meta.pre_block6 = 1w1;
             } else {
@@ -645,17 +644,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.pre_block5 == 1w1) {
-            shapes_1.read(meta.tmp32_4, 32w0);
-            meta.tmp32_5 = meta.tmp32_4;
+            shapes_1.read(meta.tmp32_3, 32w0);
+            meta.tmp32_4 = meta.tmp32_3;
             meta.pre_block7 = 1w1;
         }
         if (meta.pre_block6 == 1w1) {
-            meta.tmp32_5 = meta.tmp32_1;
+            meta.tmp32_4 = meta.tmp32_0;
             meta.pre_block7 = 1w1;
         }
         if (meta.pre_block7 == 1w1) {
-            meta.tmp32_1 = meta.tmp32_5 & 32w2;
-            meta.tmp1_9 = (meta.tmp32_1 == 32w0) ? 1w1 : 1w0;
+            meta.tmp32_0 = meta.tmp32_4 & 32w2;
+            meta.tmp1_9 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
             if (meta.tmp1_9 == 1w1) {
                 meta.pre_block10 = 1w1;
             } else {
@@ -664,7 +663,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         if (meta.pre_block8 == 1w1) {
             meta.rules_1_k0 = 32w0;
-            meta.rules_1_k4 = meta.tmp32_3;
+            meta.rules_1_k4 = meta.tmp32_2;
             meta.rules_1_k8 = 16w0;
             meta.rules_1_k10 = meta.tmp16_3;
             meta.rules_1_k12 = meta.tmp8_0;
@@ -680,17 +679,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.pre_block9 == 1w1) {
-            shapes_2.read(meta.tmp32_1, 32w0);
-            meta.tmp32_4 = meta.tmp32_1;
+            shapes_2.read(meta.tmp32_0, 32w0);
+            meta.tmp32_3 = meta.tmp32_0;
             meta.pre_block11 = 1w1;
         }
         if (meta.pre_block10 == 1w1) {
-            meta.tmp32_4 = meta.tmp32_5;
+            meta.tmp32_3 = meta.tmp32_4;
             meta.pre_block11 = 1w1;
         }
         if (meta.pre_block11 == 1w1) {
-            meta.tmp32_1 = meta.tmp32_4 & 32w4;
-            meta.tmp1_11 = (meta.tmp32_1 == 32w0) ? 1w1 : 1w0;
+            meta.tmp32_0 = meta.tmp32_3 & 32w4;
+            meta.tmp1_11 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
             if (meta.tmp1_11 == 1w1) {
                 meta.pre_block14 = 1w1;
             } else {
@@ -698,8 +697,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.pre_block12 == 1w1) {
-            meta.rules_2_k0 = meta.tmp32_2;
-            meta.rules_2_k4 = meta.tmp32_3;
+            meta.rules_2_k0 = meta.tmp32_1;
+            meta.rules_2_k4 = meta.tmp32_2;
             meta.rules_2_k8 = 16w0;
             meta.rules_2_k10 = meta.tmp16_3;
             meta.rules_2_k12 = meta.tmp8_0;
@@ -715,17 +714,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.pre_block13 == 1w1) {
-            shapes_3.read(meta.tmp32_1, 32w0);
-            meta.tmp32_5 = meta.tmp32_1;
+            shapes_3.read(meta.tmp32_0, 32w0);
+            meta.tmp32_4 = meta.tmp32_0;
             meta.pre_block15 = 1w1;
         }
         if (meta.pre_block14 == 1w1) {
-            meta.tmp32_5 = meta.tmp32_4;
+            meta.tmp32_4 = meta.tmp32_3;
             meta.pre_block15 = 1w1;
         }
         if (meta.pre_block15 == 1w1) {
-            meta.tmp32_1 = meta.tmp32_5 & 32w8;
-            meta.tmp1_13 = (meta.tmp32_1 == 32w0) ? 1w1 : 1w0;
+            meta.tmp32_0 = meta.tmp32_4 & 32w8;
+            meta.tmp1_13 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
             if (meta.tmp1_13 == 1w1) {
                 meta.pre_block18 = 1w1;
             } else {
@@ -733,8 +732,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.pre_block16 == 1w1) {
-            meta.rules_3_k0 = meta.tmp32_2;
-            meta.rules_3_k4 = meta.tmp32_3;
+            meta.rules_3_k0 = meta.tmp32_1;
+            meta.rules_3_k4 = meta.tmp32_2;
             meta.rules_3_k8 = meta.tmp16_2;
             meta.rules_3_k10 = meta.tmp16_3;
             meta.rules_3_k12 = meta.tmp8_0;
@@ -750,18 +749,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.pre_block17 == 1w1) {
-            shapes_4.read(meta.tmp32_1, 32w0);
-            meta.tmp32_2 = meta.tmp32_1;
+            shapes_4.read(meta.tmp32_0, 32w0);
+            meta.tmp32_1 = meta.tmp32_0;
             meta.pre_block19 = 1w1;
         }
         if (meta.pre_block18 == 1w1) {
-            meta.tmp32_2 = meta.tmp32_5;
+            meta.tmp32_1 = meta.tmp32_4;
             meta.pre_block19 = 1w1;
         }
         if (meta.pre_block19 == 1w1) {
             meta.tmp8_0 = hdr.ipv4.protocol;
-            meta.tmp32_1 = meta.tmp32_2 & 32w1;
-            meta.tmp1_15 = (meta.tmp32_1 == 32w0) ? 1w1 : 1w0;
+            meta.tmp32_0 = meta.tmp32_1 & 32w1;
+            meta.tmp1_15 = (meta.tmp32_0 == 32w0) ? 1w1 : 1w0;
             if (meta.tmp1_15 == 1w1) {
                 meta.pre_block22 = 1w1;
             } else {
@@ -786,7 +785,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.pre_block21 == 1w1) {
-            shapes_5.read(meta.tmp32_1, 32w0);
+            shapes_5.read(meta.tmp32_0, 32w0);
             meta.pre_block23 = 1w1;
         }
         if (meta.pre_block22 == 1w1) {
@@ -914,10 +913,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.post_block19 = 1w1;
         }
         if (meta.post_block19 == 1w1) {
-            meta.tmp32_3 = hdr.ipv4.daddr;
-            meta.tmp32_4 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-            meta.tmp32_3 = hdr.ipv4.saddr;
-            meta.tmp32_5 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+            meta.tmp32_2 = hdr.ipv4.daddr;
+            meta.tmp32_3 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+            meta.tmp32_2 = hdr.ipv4.saddr;
+            meta.tmp32_4 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
             meta.tmp8_0 = hdr.ipv4.protocol;
             if (meta.tmp1_15 == 1w1) {
                 meta.post_block22 = 1w1;
@@ -933,16 +932,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.post_block21 == 1w1) {
-            meta.tmp32_3 = meta.tmp32_1;
+            meta.tmp32_2 = meta.tmp32_0;
             meta.post_block23 = 1w1;
         }
         if (meta.post_block22 == 1w1) {
-            meta.tmp32_3 = meta.tmp32_2;
+            meta.tmp32_2 = meta.tmp32_1;
             meta.post_block23 = 1w1;
         }
         if (meta.post_block23 == 1w1) {
-            meta.tmp32_1 = meta.tmp32_3 & 32w2;
-            if (meta.tmp32_1 == 32w0) {
+            meta.tmp32_0 = meta.tmp32_2 & 32w2;
+            if (meta.tmp32_0 == 32w0) {
                 meta.post_block26 = 1w1;
             } else {
                 meta.post_block24 = 1w1;
@@ -950,7 +949,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         if (meta.post_block24 == 1w1) {
             meta.rules_5_k0 = 32w0;
-            meta.rules_5_k4 = meta.tmp32_5;
+            meta.rules_5_k4 = meta.tmp32_4;
             meta.rules_5_k8 = 16w0;
             meta.rules_5_k10 = meta.tmp16_2;
             meta.rules_5_k12 = meta.tmp8_0;
@@ -965,25 +964,25 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.post_block25 == 1w1) {
-            shapes_6.read(meta.tmp32_1, 32w0);
-            meta.tmp32_2 = meta.tmp32_1;
+            shapes_6.read(meta.tmp32_0, 32w0);
+            meta.tmp32_1 = meta.tmp32_0;
             meta.post_block27 = 1w1;
         }
         if (meta.post_block26 == 1w1) {
-            meta.tmp32_2 = meta.tmp32_3;
+            meta.tmp32_1 = meta.tmp32_2;
             meta.post_block27 = 1w1;
         }
         if (meta.post_block27 == 1w1) {
-            meta.tmp32_1 = meta.tmp32_2 & 32w4;
-            if (meta.tmp32_1 == 32w0) {
+            meta.tmp32_0 = meta.tmp32_1 & 32w4;
+            if (meta.tmp32_0 == 32w0) {
                 meta.post_block30 = 1w1;
             } else {
                 meta.post_block28 = 1w1;
             }
         }
         if (meta.post_block28 == 1w1) {
-            meta.rules_6_k0 = meta.tmp32_4;
-            meta.rules_6_k4 = meta.tmp32_5;
+            meta.rules_6_k0 = meta.tmp32_3;
+            meta.rules_6_k4 = meta.tmp32_4;
             meta.rules_6_k8 = 16w0;
             meta.rules_6_k10 = meta.tmp16_2;
             meta.rules_6_k12 = meta.tmp8_0;
@@ -998,25 +997,25 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.post_block29 == 1w1) {
-            shapes_7.read(meta.tmp32_1, 32w0);
-            meta.tmp32_3 = meta.tmp32_1;
+            shapes_7.read(meta.tmp32_0, 32w0);
+            meta.tmp32_2 = meta.tmp32_0;
             meta.post_block31 = 1w1;
         }
         if (meta.post_block30 == 1w1) {
-            meta.tmp32_3 = meta.tmp32_2;
+            meta.tmp32_2 = meta.tmp32_1;
             meta.post_block31 = 1w1;
         }
         if (meta.post_block31 == 1w1) {
-            meta.tmp32_1 = meta.tmp32_3 & 32w8;
-            if (meta.tmp32_1 == 32w0) {
+            meta.tmp32_0 = meta.tmp32_2 & 32w8;
+            if (meta.tmp32_0 == 32w0) {
                 meta.post_block34 = 1w1;
             } else {
                 meta.post_block32 = 1w1;
             }
         }
         if (meta.post_block32 == 1w1) {
-            meta.rules_7_k0 = meta.tmp32_4;
-            meta.rules_7_k4 = meta.tmp32_5;
+            meta.rules_7_k0 = meta.tmp32_3;
+            meta.rules_7_k4 = meta.tmp32_4;
             meta.rules_7_k8 = meta.tmp16_3;
             meta.rules_7_k10 = meta.tmp16_2;
             meta.rules_7_k12 = meta.tmp8_0;
@@ -1031,7 +1030,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         }
         if (meta.post_block33 == 1w1) {
-            meta.fate = 1w1 ++ ((bit<16>) (32w1 - meta.tmp32_0));
+            meta.fate = 1w1 ++ ((bit<16>) (32w1 - ((bit<32>) meta.tmp16_0)));
             meta.post_block39 = 1w1;
         }
         if (meta.post_block34 == 1w1) {

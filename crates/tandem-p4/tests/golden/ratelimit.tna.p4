@@ -236,14 +236,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         size = 64;
     }
     Register<bit<8>, bit<32> >(32w1) yellow_dscp;
-    Hash<bit<32> >(HashAlgorithm_t.CRC32) hash_v9;
+    Hash<bit<32> >(HashAlgorithm_t.CRC32) hash_v8;
     apply {
         meta.in_port = (bit<16>) ig_intr_md.ingress_port;
         meta.tmp1_0 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
         meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
         if (meta.tmp1_0 == 1w0) {
             meta.tmp32_0 = hdr.ipv4.saddr;
-            meta.tmp32_1 = hash_v9.get({meta.tmp32_0});
+            meta.tmp32_1 = hash_v8.get({meta.tmp32_0});
             meta.hosts_k0 = meta.tmp32_0;
             hosts.apply();
             if (meta.tmp1_1 == 1w0) {
@@ -275,7 +275,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 }
             }
         }
-        meta.tmp32_0 = (bit<32>) ((((bit<32>) meta.in_port) == 32w0) ? 1w1 : 1w0);
+        meta.tmp32_0 = (bit<32>) ((meta.in_port == 16w0) ? 1w1 : 1w0);
         meta.tmp1_0 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
         meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
         if (meta.tmp1_0 == 1w1) {

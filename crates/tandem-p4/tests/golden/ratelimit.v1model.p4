@@ -268,7 +268,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
         }
-        meta.tmp32_0 = (bit<32>) ((((bit<32>) meta.in_port) == 32w0) ? 1w1 : 1w0);
+        meta.tmp32_0 = (bit<32>) ((meta.in_port == 16w0) ? 1w1 : 1w0);
         meta.tmp1_0 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
         meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
         if (meta.tmp1_0 == 1w1) {

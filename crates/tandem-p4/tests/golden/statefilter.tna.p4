@@ -178,6 +178,7 @@ struct meta_t {
     bit<8> tmp8_1;
     bit<8> tmp8_2;
     bit<8> tmp8_3;
+    bit<8> tmp8_4;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
     bit<16> tmp16_2;
@@ -331,16 +332,16 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
 
 control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
     action time_wait_hit(bit<8> v0, bit<8> v1, bit<16> v2) {
-        meta.tmp1_37 = 1w1;
+        meta.tmp1_42 = 1w1;
         meta.tmp8_2 = v0;
         meta.tmp8_3 = v1;
-        meta.tmp16_2 = v2;
+        meta.tmp16_4 = v2;
     }
     action time_wait_miss() {
-        meta.tmp1_37 = 1w0;
+        meta.tmp1_42 = 1w0;
         meta.tmp8_2 = 8w0;
         meta.tmp8_3 = 8w0;
-        meta.tmp16_2 = 16w0;
+        meta.tmp16_4 = 16w0;
     }
     table time_wait {
         key = {
@@ -362,18 +363,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         idle_timeout = true;
     }
     action time_wait_wb_hit(bit<8> v0, bit<8> v1, bit<16> v2) {
-        meta.tmp1_37 = 1w1;
+        meta.tmp1_42 = 1w1;
         meta.tmp8_2 = v0;
         meta.tmp8_3 = v1;
-        meta.tmp16_2 = v2;
+        meta.tmp16_4 = v2;
         meta.wb_hit = 1w1;
     }
     action time_wait_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_37 = 1w0;
+        meta.tmp1_42 = 1w0;
         meta.tmp8_2 = 8w0;
         meta.tmp8_3 = 8w0;
-        meta.tmp16_2 = 16w0;
+        meta.tmp16_4 = 16w0;
     }
     action time_wait_wb_miss() {
         meta.wb_hit = 1w0;
@@ -405,12 +406,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     Register<bit<32>, bit<32> >(32w1) other_allowed_0;
     Register<bit<32>, bit<32> >(32w1) other_allowed_1;
     action conns__class_hit(bit<8> class) {
-        meta.tmp1_33 = 1w1;
-        meta.tmp8_1 = class;
+        meta.tmp1_44 = 1w1;
+        meta.tmp8_4 = class;
     }
     action conns__class_miss() {
-        meta.tmp1_33 = 1w0;
-        meta.tmp8_1 = 8w0;
+        meta.tmp1_44 = 1w0;
+        meta.tmp8_4 = 8w0;
     }
     table conns__class {
         key = {
@@ -432,14 +433,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         idle_timeout = true;
     }
     action conns__class_wb_hit(bit<8> class) {
-        meta.tmp1_33 = 1w1;
-        meta.tmp8_1 = class;
+        meta.tmp1_44 = 1w1;
+        meta.tmp8_4 = class;
         meta.wb_hit = 1w1;
     }
     action conns__class_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_33 = 1w0;
-        meta.tmp8_1 = 8w0;
+        meta.tmp1_44 = 1w0;
+        meta.tmp8_4 = 8w0;
     }
     action conns__class_wb_miss() {
         meta.wb_hit = 1w0;
@@ -508,49 +509,50 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         } else {
             meta.in_port = (bit<16>) ig_intr_md.ingress_port;
-            meta.tmp32_2 = (bit<32>) meta.in_port;
-            meta.tmp1_26 = (meta.tmp32_2 > 32w1) ? 1w1 : 1w0;
-            meta.tmp1_27 = hdr.tcp.isValid() ? 1w1 : 1w0;
-            meta.tmp1_28 = hdr.udp.isValid() ? 1w1 : 1w0;
-            meta.tmp32_3 = hdr.ipv4.saddr;
-            meta.tmp32_4 = hdr.ipv4.daddr;
-            meta.tmp1_29 = (meta.tmp32_3 < meta.tmp32_4) ? 1w1 : 1w0;
-            meta.tmp32_5 = udp_mode_0.read(32w0);
-            meta.tmp1_30 = (meta.tmp32_5 == 32w1) ? 1w1 : 1w0;
-            meta.tmp1_31 = (meta.tmp32_5 == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_32 = (meta.tmp1_29 == 1w1) ? ((meta.tmp1_30 == 1w1) ? 1w0 : (meta.tmp1_31 ^ 1w1)) : 1w0;
-            meta.tmp1_33 = (meta.tmp1_26 == 1w1) ? 1w0 : ((meta.tmp1_27 == 1w1) ? ((meta.tmp1_28 == 1w1) ? meta.tmp1_32 : meta.tmp1_29) : ((meta.tmp1_28 == 1w1) ? meta.tmp1_32 : 1w0));
-            meta.tmp32_5 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-            meta.tmp32_3 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
-            meta.tmp1_32 = (meta.tmp32_5 == meta.tmp32_3) ? 1w1 : 1w0;
-            meta.tmp16_1 = hdr.tcp.sport;
-            meta.tmp16_2 = hdr.udp.sport;
-            meta.tmp16_3 = (meta.tmp1_27 == 1w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]);
-            meta.tmp16_1 = hdr.tcp.dport;
-            meta.tmp16_2 = hdr.udp.dport;
-            meta.tmp16_4 = (meta.tmp1_27 == 1w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]);
-            meta.tmp1_34 = ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) > (meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8])) ? 1w1 : 1w0;
-            meta.tmp1_35 = (meta.tmp1_32 == 1w1) ? meta.tmp1_34 : 1w1;
-            meta.tmp1_36 = (meta.tmp1_29 == 1w1) ? 1w0 : ((meta.tmp1_30 == 1w1) ? 1w0 : ((meta.tmp1_31 == 1w1) ? 1w0 : meta.tmp1_35));
-            meta.tmp1_37 = (meta.tmp1_29 == 1w1) ? 1w0 : meta.tmp1_35;
-            meta.tmp1_35 = (meta.tmp1_26 == 1w1) ? 1w0 : ((meta.tmp1_27 == 1w1) ? ((meta.tmp1_28 == 1w1) ? meta.tmp1_36 : meta.tmp1_37) : ((meta.tmp1_28 == 1w1) ? meta.tmp1_36 : 1w0));
+            meta.tmp16_1 = meta.in_port;
+            meta.tmp1_8 = (meta.tmp16_1 > 16w1) ? 1w1 : 1w0;
+            meta.tmp1_26 = hdr.tcp.isValid() ? 1w1 : 1w0;
+            meta.tmp1_27 = hdr.udp.isValid() ? 1w1 : 1w0;
+            meta.tmp32_2 = hdr.ipv4.saddr;
+            meta.tmp32_3 = hdr.ipv4.daddr;
+            meta.tmp1_28 = (meta.tmp32_2 < meta.tmp32_3) ? 1w1 : 1w0;
+            meta.tmp32_4 = udp_mode_0.read(32w0);
+            meta.tmp1_29 = (meta.tmp32_4 == 32w1) ? 1w1 : 1w0;
+            meta.tmp1_30 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_31 = (meta.tmp1_28 == 1w1) ? ((meta.tmp1_29 == 1w1) ? 1w0 : (meta.tmp1_30 ^ 1w1)) : 1w0;
+            meta.tmp1_31 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_26 == 1w1) ? ((meta.tmp1_27 == 1w1) ? meta.tmp1_31 : meta.tmp1_28) : ((meta.tmp1_27 == 1w1) ? meta.tmp1_31 : 1w0));
+            meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+            meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+            meta.tmp1_32 = (meta.tmp32_2 == meta.tmp32_3) ? 1w1 : 1w0;
+            meta.tmp16_2 = hdr.tcp.sport;
+            meta.tmp16_3 = hdr.udp.sport;
+            meta.tmp16_2 = (meta.tmp1_26 == 1w1) ? (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) : (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]);
+            meta.tmp16_3 = hdr.tcp.dport;
+            meta.tmp16_4 = hdr.udp.dport;
+            meta.tmp16_3 = (meta.tmp1_26 == 1w1) ? (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) : (meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]);
+            meta.tmp1_33 = ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) > (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8])) ? 1w1 : 1w0;
+            meta.tmp1_34 = (meta.tmp1_32 == 1w1) ? meta.tmp1_33 : 1w1;
+            meta.tmp1_35 = (meta.tmp1_28 == 1w1) ? 1w0 : ((meta.tmp1_29 == 1w1) ? 1w0 : ((meta.tmp1_30 == 1w1) ? 1w0 : meta.tmp1_34));
+            meta.tmp1_34 = (meta.tmp1_28 == 1w1) ? 1w0 : meta.tmp1_34;
+            meta.tmp1_35 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_26 == 1w1) ? ((meta.tmp1_27 == 1w1) ? meta.tmp1_35 : meta.tmp1_34) : ((meta.tmp1_27 == 1w1) ? meta.tmp1_35 : 1w0));
             meta.tmp8_1 = hdr.ipv4.protocol;
             meta.tmp32_4 = other_allowed_0.read(32w0);
             meta.tmp1_36 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
-            meta.tmp16_1 = (bit<16>) (32w1 - meta.tmp32_2);
-            meta.tmp32_4 = new_from_0.read(32w0);
-            meta.tmp1_38 = ((meta.tmp32_4 & (32w1 << ((bit<8>) ((meta.tmp32_2 < 32w32) ? meta.tmp32_2 : 32w32)))) == 32w0) ? 1w1 : 1w0;
+            meta.tmp32_4 = (bit<32>) meta.tmp16_1;
+            meta.tmp16_1 = (bit<16>) (32w1 - meta.tmp32_4);
+            meta.tmp32_5 = new_from_0.read(32w0);
+            meta.tmp1_37 = ((meta.tmp32_5 & (32w1 << ((bit<8>) ((meta.tmp32_4 < 32w32) ? meta.tmp32_4 : 32w32)))) == 32w0) ? 1w1 : 1w0;
             meta.tmp8_2 = hdr.tcp.flags;
-            meta.tmp32_2 = (bit<32>) meta.tmp8_2;
-            meta.tmp1_39 = ((meta.tmp32_2 & 32w2) == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_40 = ((meta.tmp32_2 & 32w16) == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_41 = ((meta.tmp32_2 & 32w4) == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_42 = (meta.tmp1_26 == 1w1) ? 1w0 : ((meta.tmp1_27 == 1w1) ? ((meta.tmp1_28 == 1w1) ? 1w0 : meta.tmp1_29) : 1w0);
-            meta.tmp1_43 = (meta.tmp1_26 == 1w1) ? 1w0 : ((meta.tmp1_27 == 1w1) ? ((meta.tmp1_28 == 1w1) ? 1w0 : meta.tmp1_37) : 1w0);
-            meta.time_wait_k0 = (meta.tmp1_42 == 1w1) ? meta.tmp32_5 : ((meta.tmp1_43 == 1w1) ? meta.tmp32_3 : meta.tmp32_5);
-            meta.time_wait_k4 = (meta.tmp1_42 == 1w1) ? meta.tmp32_3 : meta.tmp32_5;
-            meta.time_wait_k8 = (meta.tmp1_42 == 1w1) ? meta.tmp16_3 : ((meta.tmp1_43 == 1w1) ? meta.tmp16_4 : meta.tmp16_3);
-            meta.time_wait_k10 = (meta.tmp1_42 == 1w1) ? meta.tmp16_4 : ((meta.tmp1_43 == 1w1) ? meta.tmp16_3 : meta.tmp16_4);
+            meta.tmp32_4 = (bit<32>) meta.tmp8_2;
+            meta.tmp1_38 = ((meta.tmp32_4 & 32w2) == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_39 = ((meta.tmp32_4 & 32w16) == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_40 = ((meta.tmp32_4 & 32w4) == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_41 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_26 == 1w1) ? ((meta.tmp1_27 == 1w1) ? 1w0 : meta.tmp1_28) : 1w0);
+            meta.tmp1_34 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_26 == 1w1) ? ((meta.tmp1_27 == 1w1) ? 1w0 : meta.tmp1_34) : 1w0);
+            meta.time_wait_k0 = (meta.tmp1_41 == 1w1) ? meta.tmp32_2 : ((meta.tmp1_34 == 1w1) ? meta.tmp32_3 : meta.tmp32_2);
+            meta.time_wait_k4 = (meta.tmp1_41 == 1w1) ? meta.tmp32_3 : meta.tmp32_2;
+            meta.time_wait_k8 = (meta.tmp1_41 == 1w1) ? meta.tmp16_2 : ((meta.tmp1_34 == 1w1) ? meta.tmp16_3 : meta.tmp16_2);
+            meta.time_wait_k10 = (meta.tmp1_41 == 1w1) ? meta.tmp16_3 : ((meta.tmp1_34 == 1w1) ? meta.tmp16_2 : meta.tmp16_3);
             meta.time_wait_k12 = meta.tmp8_1;
             meta.time_wait_k13 = 8w0;
             meta.time_wait_k14 = 8w0;
@@ -562,13 +564,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             if (meta.wb_hit == 1w0) {
                 time_wait.apply();
             }
-            meta.tmp1_42 = ((meta.tmp32_2 & 32w1) == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_43 = (meta.tmp8_3 != 8w1) ? 1w1 : 1w0;
-            meta.tmp1_44 = (meta.tmp8_3 != 8w0) ? 1w1 : 1w0;
-            meta.conns__class_k0 = (meta.tmp1_33 == 1w1) ? meta.tmp32_5 : ((meta.tmp1_35 == 1w1) ? meta.tmp32_3 : meta.tmp32_5);
-            meta.conns__class_k4 = (meta.tmp1_33 == 1w1) ? meta.tmp32_3 : meta.tmp32_5;
-            meta.conns__class_k8 = (meta.tmp1_33 == 1w1) ? meta.tmp16_3 : ((meta.tmp1_35 == 1w1) ? meta.tmp16_4 : meta.tmp16_3);
-            meta.conns__class_k10 = (meta.tmp1_33 == 1w1) ? meta.tmp16_4 : ((meta.tmp1_35 == 1w1) ? meta.tmp16_3 : meta.tmp16_4);
+            meta.tmp1_34 = ((meta.tmp32_4 & 32w1) == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_41 = (meta.tmp8_3 != 8w1) ? 1w1 : 1w0;
+            meta.tmp1_43 = (meta.tmp8_3 != 8w0) ? 1w1 : 1w0;
+            meta.conns__class_k0 = (meta.tmp1_31 == 1w1) ? meta.tmp32_2 : ((meta.tmp1_35 == 1w1) ? meta.tmp32_3 : meta.tmp32_2);
+            meta.conns__class_k4 = (meta.tmp1_31 == 1w1) ? meta.tmp32_3 : meta.tmp32_2;
+            meta.conns__class_k8 = (meta.tmp1_31 == 1w1) ? meta.tmp16_2 : ((meta.tmp1_35 == 1w1) ? meta.tmp16_3 : meta.tmp16_2);
+            meta.conns__class_k10 = (meta.tmp1_31 == 1w1) ? meta.tmp16_3 : ((meta.tmp1_35 == 1w1) ? meta.tmp16_2 : meta.tmp16_3);
             meta.conns__class_k12 = meta.tmp8_1;
             meta.conns__class_k13 = 8w0;
             meta.conns__class_k14 = 8w0;
@@ -580,16 +582,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             if (meta.wb_hit == 1w0) {
                 conns__class.apply();
             }
-            if (meta.tmp1_33 == 1w1) {
-                if (meta.tmp8_1 == 8w0) {
-                    if (meta.tmp1_26 == 1w1) {
+            if (meta.tmp1_44 == 1w1) {
+                if (meta.tmp8_4 == 8w0) {
+                    if (meta.tmp1_8 == 1w1) {
                         meta.fate = 17w0;
                         meta.tmp1_8 = 1w0;
                     } else {
-                        if (meta.tmp1_27 == 1w1) {
-                            if (meta.tmp1_28 == 1w1) {
-                                if (meta.tmp1_38 == 1w1) {
-                                    if (meta.tmp1_30 == 1w1) {
+                        if (meta.tmp1_26 == 1w1) {
+                            if (meta.tmp1_27 == 1w1) {
+                                if (meta.tmp1_37 == 1w1) {
+                                    if (meta.tmp1_29 == 1w1) {
                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                         meta.tmp1_8 = 1w0;
                                     } else {
@@ -597,11 +599,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         meta.tmp1_8 = 1w0;
                                     }
                                 } else {
-                                    if (meta.tmp1_30 == 1w1) {
+                                    if (meta.tmp1_29 == 1w1) {
                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        if (meta.tmp1_31 == 1w1) {
+                                        if (meta.tmp1_30 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
@@ -610,15 +612,15 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     }
                                 }
                             } else {
-                                if (meta.tmp1_29 == 1w1) {
-                                    if (meta.tmp1_38 == 1w1) {
-                                        if (meta.tmp1_39 == 1w1) {
-                                            if (meta.tmp1_40 == 1w1) {
-                                                if (meta.tmp1_41 == 1w1) {
+                                if (meta.tmp1_28 == 1w1) {
+                                    if (meta.tmp1_37 == 1w1) {
+                                        if (meta.tmp1_38 == 1w1) {
+                                            if (meta.tmp1_39 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -626,8 +628,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -635,7 +637,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -644,11 +646,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -657,13 +659,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_39 == 1w1) {
-                                            if (meta.tmp1_40 == 1w1) {
-                                                if (meta.tmp1_41 == 1w1) {
+                                        if (meta.tmp1_38 == 1w1) {
+                                            if (meta.tmp1_39 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -671,8 +673,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -680,7 +682,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -689,11 +691,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_40 == 1w1) {
-                                                if (meta.tmp1_42 == 1w1) {
-                                                    if (meta.tmp1_41 == 1w1) {
-                                                        if (meta.tmp1_37 == 1w1) {
-                                                            if (meta.tmp1_43 == 1w1) {
+                                            if (meta.tmp1_39 == 1w1) {
+                                                if (meta.tmp1_34 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
+                                                            if (meta.tmp1_41 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -703,7 +705,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             meta.tmp1_8 = 1w1;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_37 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -711,9 +713,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_41 == 1w1) {
-                                                        if (meta.tmp1_37 == 1w1) {
-                                                            if (meta.tmp1_43 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
+                                                            if (meta.tmp1_41 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -724,7 +726,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_37 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -733,11 +735,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -748,14 +750,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp1_38 == 1w1) {
-                                        if (meta.tmp1_39 == 1w1) {
-                                            if (meta.tmp1_40 == 1w1) {
-                                                if (meta.tmp1_41 == 1w1) {
+                                    if (meta.tmp1_37 == 1w1) {
+                                        if (meta.tmp1_38 == 1w1) {
+                                            if (meta.tmp1_39 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -763,8 +765,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -772,7 +774,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -781,11 +783,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -794,13 +796,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_39 == 1w1) {
-                                            if (meta.tmp1_40 == 1w1) {
-                                                if (meta.tmp1_41 == 1w1) {
+                                        if (meta.tmp1_38 == 1w1) {
+                                            if (meta.tmp1_39 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -808,8 +810,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -817,7 +819,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -826,14 +828,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_40 == 1w1) {
-                                                if (meta.tmp1_42 == 1w1) {
-                                                    if (meta.tmp1_41 == 1w1) {
-                                                        if (meta.tmp1_37 == 1w1) {
-                                                            if (meta.tmp1_43 == 1w1) {
+                                            if (meta.tmp1_39 == 1w1) {
+                                                if (meta.tmp1_34 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
+                                                            if (meta.tmp1_41 == 1w1) {
                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                    if (meta.tmp1_34 == 1w1) {
-                                                                        if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_33 == 1w1) {
+                                                                        if (meta.tmp1_43 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -844,7 +846,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                         meta.tmp1_8 = 1w0;
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -853,8 +855,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 }
                                                             } else {
                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                    if (meta.tmp1_34 == 1w1) {
-                                                                        if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_33 == 1w1) {
+                                                                        if (meta.tmp1_43 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -864,7 +866,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                         meta.tmp1_8 = 1w1;
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -876,7 +878,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             meta.tmp1_8 = 1w1;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_37 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -884,12 +886,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_41 == 1w1) {
-                                                        if (meta.tmp1_37 == 1w1) {
-                                                            if (meta.tmp1_43 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
+                                                            if (meta.tmp1_41 == 1w1) {
                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                    if (meta.tmp1_34 == 1w1) {
-                                                                        if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_33 == 1w1) {
+                                                                        if (meta.tmp1_43 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -900,7 +902,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                         meta.tmp1_8 = 1w0;
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -909,8 +911,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 }
                                                             } else {
                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                    if (meta.tmp1_34 == 1w1) {
-                                                                        if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_33 == 1w1) {
+                                                                        if (meta.tmp1_43 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -920,7 +922,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                         meta.tmp1_8 = 1w1;
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -933,7 +935,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_37 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -942,11 +944,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -959,9 +961,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 }
                             }
                         } else {
-                            if (meta.tmp1_28 == 1w1) {
-                                if (meta.tmp1_38 == 1w1) {
-                                    if (meta.tmp1_30 == 1w1) {
+                            if (meta.tmp1_27 == 1w1) {
+                                if (meta.tmp1_37 == 1w1) {
+                                    if (meta.tmp1_29 == 1w1) {
                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                         meta.tmp1_8 = 1w0;
                                     } else {
@@ -969,11 +971,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         meta.tmp1_8 = 1w0;
                                     }
                                 } else {
-                                    if (meta.tmp1_30 == 1w1) {
+                                    if (meta.tmp1_29 == 1w1) {
                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        if (meta.tmp1_31 == 1w1) {
+                                        if (meta.tmp1_30 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
@@ -993,18 +995,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                         }
                     }
                 } else {
-                    if (meta.tmp8_1 == 8w1) {
-                        if (meta.tmp1_26 == 1w1) {
+                    if (meta.tmp8_4 == 8w1) {
+                        if (meta.tmp1_8 == 1w1) {
                             meta.fate = 17w0;
                             meta.tmp1_8 = 1w0;
                         } else {
-                            if (meta.tmp1_27 == 1w1) {
-                                if (meta.tmp1_28 == 1w1) {
-                                    if (meta.tmp1_30 == 1w1) {
+                            if (meta.tmp1_26 == 1w1) {
+                                if (meta.tmp1_27 == 1w1) {
+                                    if (meta.tmp1_29 == 1w1) {
                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        if (meta.tmp1_31 == 1w1) {
+                                        if (meta.tmp1_30 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
@@ -1013,7 +1015,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp1_41 == 1w1) {
+                                    if (meta.tmp1_40 == 1w1) {
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
@@ -1021,12 +1023,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     }
                                 }
                             } else {
-                                if (meta.tmp1_28 == 1w1) {
-                                    if (meta.tmp1_30 == 1w1) {
+                                if (meta.tmp1_27 == 1w1) {
+                                    if (meta.tmp1_29 == 1w1) {
                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        if (meta.tmp1_31 == 1w1) {
+                                        if (meta.tmp1_30 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
@@ -1046,18 +1048,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             }
                         }
                     } else {
-                        if (meta.tmp8_1 == 8w2) {
-                            if (meta.tmp1_26 == 1w1) {
+                        if (meta.tmp8_4 == 8w2) {
+                            if (meta.tmp1_8 == 1w1) {
                                 meta.fate = 17w0;
                                 meta.tmp1_8 = 1w0;
                             } else {
-                                if (meta.tmp1_27 == 1w1) {
-                                    if (meta.tmp1_28 == 1w1) {
-                                        if (meta.tmp1_30 == 1w1) {
+                                if (meta.tmp1_26 == 1w1) {
+                                    if (meta.tmp1_27 == 1w1) {
+                                        if (meta.tmp1_29 == 1w1) {
                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            if (meta.tmp1_31 == 1w1) {
+                                            if (meta.tmp1_30 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
@@ -1066,13 +1068,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_29 == 1w1) {
-                                            if (meta.tmp1_39 == 1w1) {
-                                                if (meta.tmp1_40 == 1w1) {
+                                        if (meta.tmp1_28 == 1w1) {
+                                            if (meta.tmp1_38 == 1w1) {
+                                                if (meta.tmp1_39 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_41 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -1080,7 +1082,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_40 == 1w1) {
+                                                if (meta.tmp1_39 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
@@ -1088,14 +1090,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_39 == 1w1) {
-                                                if (meta.tmp1_40 == 1w1) {
-                                                    if (meta.tmp1_41 == 1w1) {
+                                            if (meta.tmp1_38 == 1w1) {
+                                                if (meta.tmp1_39 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
                                                         if (meta.tmp1_32 == 1w1) {
-                                                            if (meta.tmp1_34 == 1w1) {
+                                                            if (meta.tmp1_33 == 1w1) {
                                                                 meta.tmp1_8 = 1w1;
                                                             } else {
                                                                 meta.fate = 17w0;
@@ -1106,7 +1108,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_41 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -1114,10 +1116,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_40 == 1w1) {
-                                                    if (meta.tmp1_41 == 1w1) {
+                                                if (meta.tmp1_39 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
                                                         if (meta.tmp1_32 == 1w1) {
-                                                            if (meta.tmp1_34 == 1w1) {
+                                                            if (meta.tmp1_33 == 1w1) {
                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -1130,7 +1132,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         }
                                                     } else {
                                                         if (meta.tmp1_32 == 1w1) {
-                                                            if (meta.tmp1_34 == 1w1) {
+                                                            if (meta.tmp1_33 == 1w1) {
                                                                 meta.tmp1_8 = 1w1;
                                                             } else {
                                                                 meta.fate = 17w0;
@@ -1141,9 +1143,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_41 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
                                                         if (meta.tmp1_32 == 1w1) {
-                                                            if (meta.tmp1_34 == 1w1) {
+                                                            if (meta.tmp1_33 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -1161,12 +1163,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp1_28 == 1w1) {
-                                        if (meta.tmp1_30 == 1w1) {
+                                    if (meta.tmp1_27 == 1w1) {
+                                        if (meta.tmp1_29 == 1w1) {
                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            if (meta.tmp1_31 == 1w1) {
+                                            if (meta.tmp1_30 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
@@ -1186,18 +1188,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 }
                             }
                         } else {
-                            if (meta.tmp8_1 == 8w3) {
-                                if (meta.tmp1_26 == 1w1) {
+                            if (meta.tmp8_4 == 8w3) {
+                                if (meta.tmp1_8 == 1w1) {
                                     meta.fate = 17w0;
                                     meta.tmp1_8 = 1w0;
                                 } else {
-                                    if (meta.tmp1_27 == 1w1) {
-                                        if (meta.tmp1_28 == 1w1) {
-                                            if (meta.tmp1_30 == 1w1) {
+                                    if (meta.tmp1_26 == 1w1) {
+                                        if (meta.tmp1_27 == 1w1) {
+                                            if (meta.tmp1_29 == 1w1) {
                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_31 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
@@ -1206,24 +1208,24 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_29 == 1w1) {
-                                                if (meta.tmp1_39 == 1w1) {
-                                                    if (meta.tmp1_41 == 1w1) {
+                                            if (meta.tmp1_28 == 1w1) {
+                                                if (meta.tmp1_38 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
                                                         meta.tmp1_8 = 1w1;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_40 == 1w1) {
-                                                        if (meta.tmp1_41 == 1w1) {
+                                                    if (meta.tmp1_39 == 1w1) {
+                                                        if (meta.tmp1_40 == 1w1) {
                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
                                                             meta.tmp1_8 = 1w1;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_41 == 1w1) {
+                                                        if (meta.tmp1_40 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
@@ -1232,14 +1234,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_39 == 1w1) {
-                                                    if (meta.tmp1_40 == 1w1) {
-                                                        if (meta.tmp1_41 == 1w1) {
+                                                if (meta.tmp1_38 == 1w1) {
+                                                    if (meta.tmp1_39 == 1w1) {
+                                                        if (meta.tmp1_40 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -1251,7 +1253,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_41 == 1w1) {
+                                                        if (meta.tmp1_40 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
@@ -1259,10 +1261,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_40 == 1w1) {
-                                                        if (meta.tmp1_41 == 1w1) {
+                                                    if (meta.tmp1_39 == 1w1) {
+                                                        if (meta.tmp1_40 == 1w1) {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -1275,7 +1277,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             }
                                                         } else {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -1287,9 +1289,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_41 == 1w1) {
+                                                        if (meta.tmp1_40 == 1w1) {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
                                                                     meta.tmp1_8 = 1w1;
                                                                 } else {
                                                                     meta.fate = 17w0;
@@ -1306,12 +1308,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_28 == 1w1) {
-                                            if (meta.tmp1_30 == 1w1) {
+                                        if (meta.tmp1_27 == 1w1) {
+                                            if (meta.tmp1_29 == 1w1) {
                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_31 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
@@ -1331,18 +1333,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     }
                                 }
                             } else {
-                                if (meta.tmp8_1 == 8w4) {
-                                    if (meta.tmp1_26 == 1w1) {
+                                if (meta.tmp8_4 == 8w4) {
+                                    if (meta.tmp1_8 == 1w1) {
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        if (meta.tmp1_27 == 1w1) {
-                                            if (meta.tmp1_28 == 1w1) {
-                                                if (meta.tmp1_30 == 1w1) {
+                                        if (meta.tmp1_26 == 1w1) {
+                                            if (meta.tmp1_27 == 1w1) {
+                                                if (meta.tmp1_29 == 1w1) {
                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -1351,24 +1353,24 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_29 == 1w1) {
-                                                    if (meta.tmp1_39 == 1w1) {
-                                                        if (meta.tmp1_41 == 1w1) {
+                                                if (meta.tmp1_28 == 1w1) {
+                                                    if (meta.tmp1_38 == 1w1) {
+                                                        if (meta.tmp1_40 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
                                                             meta.tmp1_8 = 1w1;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_40 == 1w1) {
-                                                            if (meta.tmp1_41 == 1w1) {
+                                                        if (meta.tmp1_39 == 1w1) {
+                                                            if (meta.tmp1_40 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
                                                                 meta.tmp1_8 = 1w1;
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_41 == 1w1) {
+                                                            if (meta.tmp1_40 == 1w1) {
                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -1377,18 +1379,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_39 == 1w1) {
-                                                        if (meta.tmp1_40 == 1w1) {
-                                                            if (meta.tmp1_41 == 1w1) {
+                                                    if (meta.tmp1_38 == 1w1) {
+                                                        if (meta.tmp1_39 == 1w1) {
+                                                            if (meta.tmp1_40 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
                                                                 meta.tmp1_8 = 1w1;
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_41 == 1w1) {
+                                                            if (meta.tmp1_40 == 1w1) {
                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                    if (meta.tmp1_34 == 1w1) {
+                                                                    if (meta.tmp1_33 == 1w1) {
                                                                         meta.tmp1_8 = 1w1;
                                                                     } else {
                                                                         meta.fate = 17w0;
@@ -1402,10 +1404,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_40 == 1w1) {
-                                                            if (meta.tmp1_41 == 1w1) {
+                                                        if (meta.tmp1_39 == 1w1) {
+                                                            if (meta.tmp1_40 == 1w1) {
                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                    if (meta.tmp1_34 == 1w1) {
+                                                                    if (meta.tmp1_33 == 1w1) {
                                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -1420,9 +1422,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 meta.tmp1_8 = 1w1;
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_41 == 1w1) {
+                                                            if (meta.tmp1_40 == 1w1) {
                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                    if (meta.tmp1_34 == 1w1) {
+                                                                    if (meta.tmp1_33 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -1441,12 +1443,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_28 == 1w1) {
-                                                if (meta.tmp1_30 == 1w1) {
+                                            if (meta.tmp1_27 == 1w1) {
+                                                if (meta.tmp1_29 == 1w1) {
                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -1466,18 +1468,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp8_1 == 8w5) {
-                                        if (meta.tmp1_26 == 1w1) {
+                                    if (meta.tmp8_4 == 8w5) {
+                                        if (meta.tmp1_8 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            if (meta.tmp1_27 == 1w1) {
-                                                if (meta.tmp1_28 == 1w1) {
-                                                    if (meta.tmp1_30 == 1w1) {
+                                            if (meta.tmp1_26 == 1w1) {
+                                                if (meta.tmp1_27 == 1w1) {
+                                                    if (meta.tmp1_29 == 1w1) {
                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
-                                                        if (meta.tmp1_31 == 1w1) {
+                                                        if (meta.tmp1_30 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
@@ -1486,10 +1488,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_29 == 1w1) {
-                                                        if (meta.tmp1_39 == 1w1) {
-                                                            if (meta.tmp1_40 == 1w1) {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                    if (meta.tmp1_28 == 1w1) {
+                                                        if (meta.tmp1_38 == 1w1) {
+                                                            if (meta.tmp1_39 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -1499,15 +1501,15 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 meta.tmp1_8 = 1w1;
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_40 == 1w1) {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                            if (meta.tmp1_39 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
                                                                     meta.tmp1_8 = 1w1;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -1516,18 +1518,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_39 == 1w1) {
-                                                            if (meta.tmp1_40 == 1w1) {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                        if (meta.tmp1_38 == 1w1) {
+                                                            if (meta.tmp1_39 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
                                                                     meta.tmp1_8 = 1w1;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     if (meta.tmp1_32 == 1w1) {
-                                                                        if (meta.tmp1_34 == 1w1) {
+                                                                        if (meta.tmp1_33 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -1542,10 +1544,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_40 == 1w1) {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                            if (meta.tmp1_39 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     if (meta.tmp1_32 == 1w1) {
-                                                                        if (meta.tmp1_34 == 1w1) {
+                                                                        if (meta.tmp1_33 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -1560,9 +1562,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                     meta.tmp1_8 = 1w1;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     if (meta.tmp1_32 == 1w1) {
-                                                                        if (meta.tmp1_34 == 1w1) {
+                                                                        if (meta.tmp1_33 == 1w1) {
                                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -1581,12 +1583,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_28 == 1w1) {
-                                                    if (meta.tmp1_30 == 1w1) {
+                                                if (meta.tmp1_27 == 1w1) {
+                                                    if (meta.tmp1_29 == 1w1) {
                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
-                                                        if (meta.tmp1_31 == 1w1) {
+                                                        if (meta.tmp1_30 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
@@ -1606,18 +1608,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp8_1 == 8w6) {
-                                            if (meta.tmp1_26 == 1w1) {
+                                        if (meta.tmp8_4 == 8w6) {
+                                            if (meta.tmp1_8 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_27 == 1w1) {
-                                                    if (meta.tmp1_28 == 1w1) {
-                                                        if (meta.tmp1_30 == 1w1) {
+                                                if (meta.tmp1_26 == 1w1) {
+                                                    if (meta.tmp1_27 == 1w1) {
+                                                        if (meta.tmp1_29 == 1w1) {
                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
-                                                            if (meta.tmp1_31 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -1626,17 +1628,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_39 == 1w1) {
-                                                            if (meta.tmp1_40 == 1w1) {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                        if (meta.tmp1_38 == 1w1) {
+                                                            if (meta.tmp1_39 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
                                                                     meta.tmp1_8 = 1w1;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_42 == 1w1) {
-                                                                    if (meta.tmp1_41 == 1w1) {
+                                                                if (meta.tmp1_34 == 1w1) {
+                                                                    if (meta.tmp1_40 == 1w1) {
                                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -1647,7 +1649,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_41 == 1w1) {
+                                                            if (meta.tmp1_40 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -1656,12 +1658,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_28 == 1w1) {
-                                                        if (meta.tmp1_30 == 1w1) {
+                                                    if (meta.tmp1_27 == 1w1) {
+                                                        if (meta.tmp1_29 == 1w1) {
                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
-                                                            if (meta.tmp1_31 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -1681,18 +1683,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp8_1 == 8w7) {
-                                                if (meta.tmp1_26 == 1w1) {
+                                            if (meta.tmp8_4 == 8w7) {
+                                                if (meta.tmp1_8 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_27 == 1w1) {
-                                                        if (meta.tmp1_28 == 1w1) {
-                                                            if (meta.tmp1_30 == 1w1) {
+                                                    if (meta.tmp1_26 == 1w1) {
+                                                        if (meta.tmp1_27 == 1w1) {
+                                                            if (meta.tmp1_29 == 1w1) {
                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                if (meta.tmp1_31 == 1w1) {
+                                                                if (meta.tmp1_30 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -1701,18 +1703,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_29 == 1w1) {
-                                                                if (meta.tmp1_39 == 1w1) {
-                                                                    if (meta.tmp1_40 == 1w1) {
-                                                                        if (meta.tmp1_41 == 1w1) {
+                                                            if (meta.tmp1_28 == 1w1) {
+                                                                if (meta.tmp1_38 == 1w1) {
+                                                                    if (meta.tmp1_39 == 1w1) {
+                                                                        if (meta.tmp1_40 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
                                                                             meta.tmp1_8 = 1w1;
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_42 == 1w1) {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                        if (meta.tmp1_34 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
@@ -1723,7 +1725,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_41 == 1w1) {
+                                                                    if (meta.tmp1_40 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -1731,26 +1733,26 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                     }
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_39 == 1w1) {
-                                                                    if (meta.tmp1_40 == 1w1) {
-                                                                        if (meta.tmp1_41 == 1w1) {
+                                                                if (meta.tmp1_38 == 1w1) {
+                                                                    if (meta.tmp1_39 == 1w1) {
+                                                                        if (meta.tmp1_40 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
                                                                             meta.tmp1_8 = 1w1;
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_42 == 1w1) {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                        if (meta.tmp1_34 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                                    if (meta.tmp1_34 == 1w1) {
+                                                                                    if (meta.tmp1_33 == 1w1) {
                                                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     } else {
@@ -1766,7 +1768,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_41 == 1w1) {
+                                                                    if (meta.tmp1_40 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -1776,12 +1778,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_28 == 1w1) {
-                                                            if (meta.tmp1_30 == 1w1) {
+                                                        if (meta.tmp1_27 == 1w1) {
+                                                            if (meta.tmp1_29 == 1w1) {
                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                if (meta.tmp1_31 == 1w1) {
+                                                                if (meta.tmp1_30 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -1801,18 +1803,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp8_1 == 8w8) {
-                                                    if (meta.tmp1_26 == 1w1) {
+                                                if (meta.tmp8_4 == 8w8) {
+                                                    if (meta.tmp1_8 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
-                                                        if (meta.tmp1_27 == 1w1) {
-                                                            if (meta.tmp1_28 == 1w1) {
-                                                                if (meta.tmp1_30 == 1w1) {
+                                                        if (meta.tmp1_26 == 1w1) {
+                                                            if (meta.tmp1_27 == 1w1) {
+                                                                if (meta.tmp1_29 == 1w1) {
                                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                    if (meta.tmp1_30 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -1821,17 +1823,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                     }
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_29 == 1w1) {
-                                                                    if (meta.tmp1_39 == 1w1) {
-                                                                        if (meta.tmp1_40 == 1w1) {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                if (meta.tmp1_28 == 1w1) {
+                                                                    if (meta.tmp1_38 == 1w1) {
+                                                                        if (meta.tmp1_39 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
@@ -1839,7 +1841,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                             }
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_41 == 1w1) {
+                                                                        if (meta.tmp1_40 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -1847,26 +1849,26 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_39 == 1w1) {
-                                                                        if (meta.tmp1_40 == 1w1) {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                    if (meta.tmp1_38 == 1w1) {
+                                                                        if (meta.tmp1_39 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_42 == 1w1) {
-                                                                                if (meta.tmp1_41 == 1w1) {
+                                                                            if (meta.tmp1_34 == 1w1) {
+                                                                                if (meta.tmp1_40 == 1w1) {
                                                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_41 == 1w1) {
+                                                                                if (meta.tmp1_40 == 1w1) {
                                                                                     if (meta.tmp1_32 == 1w1) {
-                                                                                        if (meta.tmp1_34 == 1w1) {
+                                                                                        if (meta.tmp1_33 == 1w1) {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         } else {
                                                                                             meta.fate = 1w1 ++ meta.tmp16_1;
@@ -1881,7 +1883,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                             }
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_41 == 1w1) {
+                                                                        if (meta.tmp1_40 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -1891,12 +1893,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_28 == 1w1) {
-                                                                if (meta.tmp1_30 == 1w1) {
+                                                            if (meta.tmp1_27 == 1w1) {
+                                                                if (meta.tmp1_29 == 1w1) {
                                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                    if (meta.tmp1_30 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -1916,18 +1918,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp8_1 == 8w9) {
-                                                        if (meta.tmp1_26 == 1w1) {
+                                                    if (meta.tmp8_4 == 8w9) {
+                                                        if (meta.tmp1_8 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
-                                                            if (meta.tmp1_27 == 1w1) {
-                                                                if (meta.tmp1_28 == 1w1) {
-                                                                    if (meta.tmp1_30 == 1w1) {
+                                                            if (meta.tmp1_26 == 1w1) {
+                                                                if (meta.tmp1_27 == 1w1) {
+                                                                    if (meta.tmp1_29 == 1w1) {
                                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -1936,17 +1938,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_29 == 1w1) {
-                                                                        if (meta.tmp1_39 == 1w1) {
-                                                                            if (meta.tmp1_40 == 1w1) {
-                                                                                if (meta.tmp1_41 == 1w1) {
+                                                                    if (meta.tmp1_28 == 1w1) {
+                                                                        if (meta.tmp1_38 == 1w1) {
+                                                                            if (meta.tmp1_39 == 1w1) {
+                                                                                if (meta.tmp1_40 == 1w1) {
                                                                                     meta.fate = 17w0;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_41 == 1w1) {
+                                                                                if (meta.tmp1_40 == 1w1) {
                                                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
@@ -1954,7 +1956,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                 }
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
@@ -1962,19 +1964,19 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                             }
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_39 == 1w1) {
-                                                                            if (meta.tmp1_40 == 1w1) {
-                                                                                if (meta.tmp1_41 == 1w1) {
+                                                                        if (meta.tmp1_38 == 1w1) {
+                                                                            if (meta.tmp1_39 == 1w1) {
+                                                                                if (meta.tmp1_40 == 1w1) {
                                                                                     meta.fate = 17w0;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_42 == 1w1) {
-                                                                                    if (meta.tmp1_41 == 1w1) {
+                                                                                if (meta.tmp1_34 == 1w1) {
+                                                                                    if (meta.tmp1_40 == 1w1) {
                                                                                         if (meta.tmp1_32 == 1w1) {
-                                                                                            if (meta.tmp1_34 == 1w1) {
+                                                                                            if (meta.tmp1_33 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
                                                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
@@ -1987,7 +1989,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     }
                                                                                 } else {
-                                                                                    if (meta.tmp1_41 == 1w1) {
+                                                                                    if (meta.tmp1_40 == 1w1) {
                                                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     } else {
@@ -1996,7 +1998,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                 }
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
@@ -2006,12 +2008,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                     }
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_28 == 1w1) {
-                                                                    if (meta.tmp1_30 == 1w1) {
+                                                                if (meta.tmp1_27 == 1w1) {
+                                                                    if (meta.tmp1_29 == 1w1) {
                                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -2031,18 +2033,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp8_1 == 8w10) {
-                                                            if (meta.tmp1_26 == 1w1) {
+                                                        if (meta.tmp8_4 == 8w10) {
+                                                            if (meta.tmp1_8 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                if (meta.tmp1_27 == 1w1) {
-                                                                    if (meta.tmp1_28 == 1w1) {
-                                                                        if (meta.tmp1_30 == 1w1) {
+                                                                if (meta.tmp1_26 == 1w1) {
+                                                                    if (meta.tmp1_27 == 1w1) {
+                                                                        if (meta.tmp1_29 == 1w1) {
                                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
-                                                                            if (meta.tmp1_31 == 1w1) {
+                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
@@ -2051,20 +2053,20 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                             }
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_29 == 1w1) {
-                                                                            if (meta.tmp1_39 == 1w1) {
-                                                                                if (meta.tmp1_40 == 1w1) {
-                                                                                    if (meta.tmp1_41 == 1w1) {
+                                                                        if (meta.tmp1_28 == 1w1) {
+                                                                            if (meta.tmp1_38 == 1w1) {
+                                                                                if (meta.tmp1_39 == 1w1) {
+                                                                                    if (meta.tmp1_40 == 1w1) {
                                                                                         meta.fate = 17w0;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     } else {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     }
                                                                                 } else {
-                                                                                    if (meta.tmp1_42 == 1w1) {
+                                                                                    if (meta.tmp1_34 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
-                                                                                        if (meta.tmp1_41 == 1w1) {
+                                                                                        if (meta.tmp1_40 == 1w1) {
                                                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         } else {
@@ -2073,7 +2075,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                     }
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_41 == 1w1) {
+                                                                                if (meta.tmp1_40 == 1w1) {
                                                                                     meta.fate = 17w0;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
@@ -2081,19 +2083,19 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                 }
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_39 == 1w1) {
-                                                                                if (meta.tmp1_40 == 1w1) {
-                                                                                    if (meta.tmp1_41 == 1w1) {
+                                                                            if (meta.tmp1_38 == 1w1) {
+                                                                                if (meta.tmp1_39 == 1w1) {
+                                                                                    if (meta.tmp1_40 == 1w1) {
                                                                                         meta.fate = 17w0;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     } else {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     }
                                                                                 } else {
-                                                                                    if (meta.tmp1_42 == 1w1) {
-                                                                                        if (meta.tmp1_41 == 1w1) {
+                                                                                    if (meta.tmp1_34 == 1w1) {
+                                                                                        if (meta.tmp1_40 == 1w1) {
                                                                                             if (meta.tmp1_32 == 1w1) {
-                                                                                                if (meta.tmp1_34 == 1w1) {
+                                                                                                if (meta.tmp1_33 == 1w1) {
                                                                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                                     meta.tmp1_8 = 1w0;
                                                                                                 } else {
@@ -2107,7 +2109,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         }
                                                                                     } else {
-                                                                                        if (meta.tmp1_41 == 1w1) {
+                                                                                        if (meta.tmp1_40 == 1w1) {
                                                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         } else {
@@ -2116,7 +2118,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                     }
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_41 == 1w1) {
+                                                                                if (meta.tmp1_40 == 1w1) {
                                                                                     meta.fate = 17w0;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
@@ -2126,12 +2128,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_28 == 1w1) {
-                                                                        if (meta.tmp1_30 == 1w1) {
+                                                                    if (meta.tmp1_27 == 1w1) {
+                                                                        if (meta.tmp1_29 == 1w1) {
                                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
-                                                                            if (meta.tmp1_31 == 1w1) {
+                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
@@ -2151,18 +2153,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp8_1 == 8w11) {
-                                                                if (meta.tmp1_26 == 1w1) {
+                                                            if (meta.tmp8_4 == 8w11) {
+                                                                if (meta.tmp1_8 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    if (meta.tmp1_27 == 1w1) {
-                                                                        if (meta.tmp1_28 == 1w1) {
-                                                                            if (meta.tmp1_30 == 1w1) {
+                                                                    if (meta.tmp1_26 == 1w1) {
+                                                                        if (meta.tmp1_27 == 1w1) {
+                                                                            if (meta.tmp1_29 == 1w1) {
                                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
-                                                                                if (meta.tmp1_31 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
                                                                                     meta.fate = 17w0;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
@@ -2175,12 +2177,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_28 == 1w1) {
-                                                                            if (meta.tmp1_30 == 1w1) {
+                                                                        if (meta.tmp1_27 == 1w1) {
+                                                                            if (meta.tmp1_29 == 1w1) {
                                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
-                                                                                if (meta.tmp1_31 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
                                                                                     meta.fate = 17w0;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
@@ -2214,14 +2216,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                     }
                 }
             } else {
-                if (meta.tmp1_26 == 1w1) {
+                if (meta.tmp1_8 == 1w1) {
                     meta.fate = 17w0;
                     meta.tmp1_8 = 1w0;
                 } else {
-                    if (meta.tmp1_27 == 1w1) {
-                        if (meta.tmp1_28 == 1w1) {
-                            if (meta.tmp1_38 == 1w1) {
-                                if (meta.tmp1_30 == 1w1) {
+                    if (meta.tmp1_26 == 1w1) {
+                        if (meta.tmp1_27 == 1w1) {
+                            if (meta.tmp1_37 == 1w1) {
+                                if (meta.tmp1_29 == 1w1) {
                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                     meta.tmp1_8 = 1w0;
                                 } else {
@@ -2229,11 +2231,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     meta.tmp1_8 = 1w0;
                                 }
                             } else {
-                                if (meta.tmp1_30 == 1w1) {
+                                if (meta.tmp1_29 == 1w1) {
                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                     meta.tmp1_8 = 1w0;
                                 } else {
-                                    if (meta.tmp1_31 == 1w1) {
+                                    if (meta.tmp1_30 == 1w1) {
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
@@ -2242,15 +2244,15 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 }
                             }
                         } else {
-                            if (meta.tmp1_29 == 1w1) {
-                                if (meta.tmp1_38 == 1w1) {
-                                    if (meta.tmp1_39 == 1w1) {
-                                        if (meta.tmp1_40 == 1w1) {
-                                            if (meta.tmp1_41 == 1w1) {
+                            if (meta.tmp1_28 == 1w1) {
+                                if (meta.tmp1_37 == 1w1) {
+                                    if (meta.tmp1_38 == 1w1) {
+                                        if (meta.tmp1_39 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2258,8 +2260,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
-                                                if (meta.tmp1_37 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
@@ -2267,7 +2269,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     meta.tmp1_8 = 1w0;
                                                 }
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2276,11 +2278,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_41 == 1w1) {
+                                        if (meta.tmp1_40 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            if (meta.tmp1_37 == 1w1) {
+                                            if (meta.tmp1_42 == 1w1) {
                                                 meta.tmp1_8 = 1w1;
                                             } else {
                                                 meta.fate = 17w0;
@@ -2289,13 +2291,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp1_39 == 1w1) {
-                                        if (meta.tmp1_40 == 1w1) {
-                                            if (meta.tmp1_41 == 1w1) {
+                                    if (meta.tmp1_38 == 1w1) {
+                                        if (meta.tmp1_39 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2303,8 +2305,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
-                                                if (meta.tmp1_37 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
@@ -2312,7 +2314,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     meta.tmp1_8 = 1w0;
                                                 }
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2321,11 +2323,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_40 == 1w1) {
-                                            if (meta.tmp1_42 == 1w1) {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
-                                                        if (meta.tmp1_43 == 1w1) {
+                                        if (meta.tmp1_39 == 1w1) {
+                                            if (meta.tmp1_34 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
+                                                        if (meta.tmp1_41 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
@@ -2335,7 +2337,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         meta.tmp1_8 = 1w1;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -2343,9 +2345,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
-                                                        if (meta.tmp1_43 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
+                                                        if (meta.tmp1_41 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
@@ -2356,7 +2358,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -2365,11 +2367,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2380,14 +2382,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     }
                                 }
                             } else {
-                                if (meta.tmp1_38 == 1w1) {
-                                    if (meta.tmp1_39 == 1w1) {
-                                        if (meta.tmp1_40 == 1w1) {
-                                            if (meta.tmp1_41 == 1w1) {
+                                if (meta.tmp1_37 == 1w1) {
+                                    if (meta.tmp1_38 == 1w1) {
+                                        if (meta.tmp1_39 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2395,8 +2397,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
-                                                if (meta.tmp1_37 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
@@ -2404,7 +2406,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     meta.tmp1_8 = 1w0;
                                                 }
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2413,11 +2415,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_41 == 1w1) {
+                                        if (meta.tmp1_40 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            if (meta.tmp1_37 == 1w1) {
+                                            if (meta.tmp1_42 == 1w1) {
                                                 meta.tmp1_8 = 1w1;
                                             } else {
                                                 meta.fate = 17w0;
@@ -2426,13 +2428,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp1_39 == 1w1) {
-                                        if (meta.tmp1_40 == 1w1) {
-                                            if (meta.tmp1_41 == 1w1) {
+                                    if (meta.tmp1_38 == 1w1) {
+                                        if (meta.tmp1_39 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2440,8 +2442,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
-                                                if (meta.tmp1_37 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
@@ -2449,7 +2451,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     meta.tmp1_8 = 1w0;
                                                 }
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2458,14 +2460,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_40 == 1w1) {
-                                            if (meta.tmp1_42 == 1w1) {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
-                                                        if (meta.tmp1_43 == 1w1) {
+                                        if (meta.tmp1_39 == 1w1) {
+                                            if (meta.tmp1_34 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
+                                                        if (meta.tmp1_41 == 1w1) {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -2476,7 +2478,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_43 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -2485,8 +2487,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             }
                                                         } else {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -2496,7 +2498,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                     meta.tmp1_8 = 1w1;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_43 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -2508,7 +2510,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         meta.tmp1_8 = 1w1;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -2516,12 +2518,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
-                                                        if (meta.tmp1_43 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
+                                                        if (meta.tmp1_41 == 1w1) {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -2532,7 +2534,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_43 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -2541,8 +2543,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             }
                                                         } else {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -2552,7 +2554,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                     meta.tmp1_8 = 1w1;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_43 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -2565,7 +2567,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -2574,11 +2576,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2591,9 +2593,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             }
                         }
                     } else {
-                        if (meta.tmp1_28 == 1w1) {
-                            if (meta.tmp1_38 == 1w1) {
-                                if (meta.tmp1_30 == 1w1) {
+                        if (meta.tmp1_27 == 1w1) {
+                            if (meta.tmp1_37 == 1w1) {
+                                if (meta.tmp1_29 == 1w1) {
                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                     meta.tmp1_8 = 1w0;
                                 } else {
@@ -2601,11 +2603,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     meta.tmp1_8 = 1w0;
                                 }
                             } else {
-                                if (meta.tmp1_30 == 1w1) {
+                                if (meta.tmp1_29 == 1w1) {
                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                     meta.tmp1_8 = 1w0;
                                 } else {
-                                    if (meta.tmp1_31 == 1w1) {
+                                    if (meta.tmp1_30 == 1w1) {
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
@@ -2626,26 +2628,27 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 }
             }
             if (meta.tmp1_8 == 1w1) {
-                meta.tmp32_2 = (bit<32>) meta.in_port;
-                meta.tmp1_0 = (meta.tmp32_2 > 32w1) ? 1w1 : 1w0;
+                meta.tmp16_1 = meta.in_port;
+                meta.tmp32_2 = (bit<32>) meta.tmp16_1;
+                meta.tmp1_0 = (meta.tmp16_1 > 16w1) ? 1w1 : 1w0;
                 if (meta.tmp1_0 == 1w0) {
                     meta.tmp32_0 = 32w1 - meta.tmp32_2;
                     meta.tmp1_26 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                    meta.tmp1_27 = meta.tmp1_26 ^ 1w1;
-                    meta.tmp1_28 = hdr.udp.isValid() ? 1w1 : 1w0;
-                    meta.tmp1_29 = meta.tmp1_28 ^ 1w1;
-                    meta.tmp1_30 = meta.tmp1_27 & meta.tmp1_29;
-                    if (meta.tmp1_30 == 1w0) {
+                    meta.tmp1_26 = meta.tmp1_26 ^ 1w1;
+                    meta.tmp1_27 = hdr.udp.isValid() ? 1w1 : 1w0;
+                    meta.tmp1_27 = meta.tmp1_27 ^ 1w1;
+                    meta.tmp1_28 = meta.tmp1_26 & meta.tmp1_27;
+                    if (meta.tmp1_28 == 1w0) {
                         meta.to_server = 1w1;
-                        meta.tmp8_1 = (meta.tmp1_27 == 1w1) ? 8w0 : 8w1;
-                        meta.tmp16_1 = hdr.udp.sport;
-                        meta.tmp16_2 = hdr.tcp.sport;
-                        meta.tmp16_0 = (meta.tmp8_1 == 8w1) ? (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) : (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]);
-                        meta.tmp8_1 = (meta.tmp1_27 == 1w1) ? 8w0 : 8w1;
+                        meta.tmp8_1 = (meta.tmp1_26 == 1w1) ? 8w0 : 8w1;
+                        meta.tmp16_0 = hdr.udp.sport;
+                        meta.tmp16_1 = hdr.tcp.sport;
+                        meta.tmp16_0 = (meta.tmp8_1 == 8w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
+                        meta.tmp8_1 = (meta.tmp1_26 == 1w1) ? 8w0 : 8w1;
                         meta.tmp16_1 = hdr.udp.dport;
-                        meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                        meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                         meta.tmp16_1 = hdr.tcp.dport;
-                        meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                        meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                         meta.tmp1_1 = (meta.tmp8_1 == 8w1) ? 1w1 : 1w0;
                         meta.tmp32_3 = hdr.ipv4.saddr;
                         meta.tmp32_4 = hdr.ipv4.daddr;
@@ -2661,7 +2664,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                         meta.tmp8_1 = hdr.ipv4.protocol;
                         meta.tmp32_3 = new_from_1.read(32w0);
                         meta.tmp1_4 = ((meta.tmp32_3 & (32w1 << ((bit<8>) ((meta.tmp32_2 < 32w32) ? meta.tmp32_2 : 32w32)))) == 32w0) ? 1w1 : 1w0;
-                        if (meta.tmp1_29 == 1w1) {
+                        if (meta.tmp1_27 == 1w1) {
                             meta.to_server = 1w1;
                             meta.tmp8_1 = hdr.tcp.flags;
                             meta.tmp32_2 = (bit<32>) meta.tmp8_1;
@@ -2727,20 +2730,20 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                     meta.fate = 17w0;
                 } else {
                     meta.tmp1_26 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                    meta.tmp1_27 = meta.tmp1_26 ^ 1w1;
-                    meta.tmp1_28 = hdr.udp.isValid() ? 1w1 : 1w0;
-                    meta.tmp1_29 = meta.tmp1_28 ^ 1w1;
-                    meta.tmp1_30 = meta.tmp1_27 & meta.tmp1_29;
-                    if (meta.tmp1_30 == 1w1) {
-                        meta.tmp32_2 = other_allowed_1.read(32w0);
-                        if (meta.tmp32_2 == 32w0) {
+                    meta.tmp1_26 = meta.tmp1_26 ^ 1w1;
+                    meta.tmp1_27 = hdr.udp.isValid() ? 1w1 : 1w0;
+                    meta.tmp1_27 = meta.tmp1_27 ^ 1w1;
+                    meta.tmp1_28 = meta.tmp1_26 & meta.tmp1_27;
+                    if (meta.tmp1_28 == 1w1) {
+                        meta.tmp32_1 = other_allowed_1.read(32w0);
+                        if (meta.tmp32_1 == 32w0) {
                             meta.fate = 17w0;
                         } else {
                             meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                             meta.fate = 1w1 ++ meta.tmp16_0;
                         }
                     } else {
-                        if (meta.tmp1_29 == 1w1) {
+                        if (meta.tmp1_27 == 1w1) {
                             if (meta.tmp1_10 == 1w1) {
                                 if (meta.tmp1_20 == 1w1) {
                                     if (meta.tmp1_24 == 1w1) {

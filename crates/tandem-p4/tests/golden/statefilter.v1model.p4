@@ -178,6 +178,7 @@ struct meta_t {
     bit<8> tmp8_1;
     bit<8> tmp8_2;
     bit<8> tmp8_3;
+    bit<8> tmp8_4;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
     bit<16> tmp16_2;
@@ -323,16 +324,16 @@ control TandemVerifyChecksum(inout headers_t hdr, inout meta_t meta) {
 
 control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
     action time_wait_hit(bit<8> v0, bit<8> v1, bit<16> v2) {
-        meta.tmp1_37 = 1w1;
+        meta.tmp1_42 = 1w1;
         meta.tmp8_2 = v0;
         meta.tmp8_3 = v1;
-        meta.tmp16_2 = v2;
+        meta.tmp16_4 = v2;
     }
     action time_wait_miss() {
-        meta.tmp1_37 = 1w0;
+        meta.tmp1_42 = 1w0;
         meta.tmp8_2 = 8w0;
         meta.tmp8_3 = 8w0;
-        meta.tmp16_2 = 16w0;
+        meta.tmp16_4 = 16w0;
     }
     table time_wait {
         key = {
@@ -353,18 +354,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         size = 0x10000;
     }
     action time_wait_wb_hit(bit<8> v0, bit<8> v1, bit<16> v2) {
-        meta.tmp1_37 = 1w1;
+        meta.tmp1_42 = 1w1;
         meta.tmp8_2 = v0;
         meta.tmp8_3 = v1;
-        meta.tmp16_2 = v2;
+        meta.tmp16_4 = v2;
         meta.wb_hit = 1w1;
     }
     action time_wait_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_37 = 1w0;
+        meta.tmp1_42 = 1w0;
         meta.tmp8_2 = 8w0;
         meta.tmp8_3 = 8w0;
-        meta.tmp16_2 = 16w0;
+        meta.tmp16_4 = 16w0;
     }
     action time_wait_wb_miss() {
         meta.wb_hit = 1w0;
@@ -395,12 +396,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     register<bit<32> >(32w1) other_allowed_0;
     register<bit<32> >(32w1) other_allowed_1;
     action conns__class_hit(bit<8> class) {
-        meta.tmp1_33 = 1w1;
-        meta.tmp8_1 = class;
+        meta.tmp1_44 = 1w1;
+        meta.tmp8_4 = class;
     }
     action conns__class_miss() {
-        meta.tmp1_33 = 1w0;
-        meta.tmp8_1 = 8w0;
+        meta.tmp1_44 = 1w0;
+        meta.tmp8_4 = 8w0;
     }
     table conns__class {
         key = {
@@ -421,14 +422,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         size = 0x10000;
     }
     action conns__class_wb_hit(bit<8> class) {
-        meta.tmp1_33 = 1w1;
-        meta.tmp8_1 = class;
+        meta.tmp1_44 = 1w1;
+        meta.tmp8_4 = class;
         meta.wb_hit = 1w1;
     }
     action conns__class_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_33 = 1w0;
-        meta.tmp8_1 = 8w0;
+        meta.tmp1_44 = 1w0;
+        meta.tmp8_4 = 8w0;
     }
     action conns__class_wb_miss() {
         meta.wb_hit = 1w0;
@@ -496,49 +497,50 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         } else {
             meta.in_port = (bit<16>) standard_metadata.ingress_port;
-            meta.tmp32_2 = (bit<32>) meta.in_port;
-            meta.tmp1_26 = (meta.tmp32_2 > 32w1) ? 1w1 : 1w0;
-            meta.tmp1_27 = hdr.tcp.isValid() ? 1w1 : 1w0;
-            meta.tmp1_28 = hdr.udp.isValid() ? 1w1 : 1w0;
-            meta.tmp32_3 = hdr.ipv4.saddr;
-            meta.tmp32_4 = hdr.ipv4.daddr;
-            meta.tmp1_29 = (meta.tmp32_3 < meta.tmp32_4) ? 1w1 : 1w0;
-            udp_mode_0.read(meta.tmp32_5, 32w0);
-            meta.tmp1_30 = (meta.tmp32_5 == 32w1) ? 1w1 : 1w0;
-            meta.tmp1_31 = (meta.tmp32_5 == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_32 = (meta.tmp1_29 == 1w1) ? ((meta.tmp1_30 == 1w1) ? 1w0 : (meta.tmp1_31 ^ 1w1)) : 1w0;
-            meta.tmp1_33 = (meta.tmp1_26 == 1w1) ? 1w0 : ((meta.tmp1_27 == 1w1) ? ((meta.tmp1_28 == 1w1) ? meta.tmp1_32 : meta.tmp1_29) : ((meta.tmp1_28 == 1w1) ? meta.tmp1_32 : 1w0));
-            meta.tmp32_5 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-            meta.tmp32_3 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
-            meta.tmp1_32 = (meta.tmp32_5 == meta.tmp32_3) ? 1w1 : 1w0;
-            meta.tmp16_1 = hdr.tcp.sport;
-            meta.tmp16_2 = hdr.udp.sport;
-            meta.tmp16_3 = (meta.tmp1_27 == 1w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]);
-            meta.tmp16_1 = hdr.tcp.dport;
-            meta.tmp16_2 = hdr.udp.dport;
-            meta.tmp16_4 = (meta.tmp1_27 == 1w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]);
-            meta.tmp1_34 = ((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) > (meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8])) ? 1w1 : 1w0;
-            meta.tmp1_35 = (meta.tmp1_32 == 1w1) ? meta.tmp1_34 : 1w1;
-            meta.tmp1_36 = (meta.tmp1_29 == 1w1) ? 1w0 : ((meta.tmp1_30 == 1w1) ? 1w0 : ((meta.tmp1_31 == 1w1) ? 1w0 : meta.tmp1_35));
-            meta.tmp1_37 = (meta.tmp1_29 == 1w1) ? 1w0 : meta.tmp1_35;
-            meta.tmp1_35 = (meta.tmp1_26 == 1w1) ? 1w0 : ((meta.tmp1_27 == 1w1) ? ((meta.tmp1_28 == 1w1) ? meta.tmp1_36 : meta.tmp1_37) : ((meta.tmp1_28 == 1w1) ? meta.tmp1_36 : 1w0));
+            meta.tmp16_1 = meta.in_port;
+            meta.tmp1_8 = (meta.tmp16_1 > 16w1) ? 1w1 : 1w0;
+            meta.tmp1_26 = hdr.tcp.isValid() ? 1w1 : 1w0;
+            meta.tmp1_27 = hdr.udp.isValid() ? 1w1 : 1w0;
+            meta.tmp32_2 = hdr.ipv4.saddr;
+            meta.tmp32_3 = hdr.ipv4.daddr;
+            meta.tmp1_28 = (meta.tmp32_2 < meta.tmp32_3) ? 1w1 : 1w0;
+            udp_mode_0.read(meta.tmp32_4, 32w0);
+            meta.tmp1_29 = (meta.tmp32_4 == 32w1) ? 1w1 : 1w0;
+            meta.tmp1_30 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_31 = (meta.tmp1_28 == 1w1) ? ((meta.tmp1_29 == 1w1) ? 1w0 : (meta.tmp1_30 ^ 1w1)) : 1w0;
+            meta.tmp1_31 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_26 == 1w1) ? ((meta.tmp1_27 == 1w1) ? meta.tmp1_31 : meta.tmp1_28) : ((meta.tmp1_27 == 1w1) ? meta.tmp1_31 : 1w0));
+            meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+            meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+            meta.tmp1_32 = (meta.tmp32_2 == meta.tmp32_3) ? 1w1 : 1w0;
+            meta.tmp16_2 = hdr.tcp.sport;
+            meta.tmp16_3 = hdr.udp.sport;
+            meta.tmp16_2 = (meta.tmp1_26 == 1w1) ? (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) : (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]);
+            meta.tmp16_3 = hdr.tcp.dport;
+            meta.tmp16_4 = hdr.udp.dport;
+            meta.tmp16_3 = (meta.tmp1_26 == 1w1) ? (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) : (meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8]);
+            meta.tmp1_33 = ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) > (meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8])) ? 1w1 : 1w0;
+            meta.tmp1_34 = (meta.tmp1_32 == 1w1) ? meta.tmp1_33 : 1w1;
+            meta.tmp1_35 = (meta.tmp1_28 == 1w1) ? 1w0 : ((meta.tmp1_29 == 1w1) ? 1w0 : ((meta.tmp1_30 == 1w1) ? 1w0 : meta.tmp1_34));
+            meta.tmp1_34 = (meta.tmp1_28 == 1w1) ? 1w0 : meta.tmp1_34;
+            meta.tmp1_35 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_26 == 1w1) ? ((meta.tmp1_27 == 1w1) ? meta.tmp1_35 : meta.tmp1_34) : ((meta.tmp1_27 == 1w1) ? meta.tmp1_35 : 1w0));
             meta.tmp8_1 = hdr.ipv4.protocol;
             other_allowed_0.read(meta.tmp32_4, 32w0);
             meta.tmp1_36 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
-            meta.tmp16_1 = (bit<16>) (32w1 - meta.tmp32_2);
-            new_from_0.read(meta.tmp32_4, 32w0);
-            meta.tmp1_38 = ((meta.tmp32_4 & (32w1 << ((bit<8>) ((meta.tmp32_2 < 32w32) ? meta.tmp32_2 : 32w32)))) == 32w0) ? 1w1 : 1w0;
+            meta.tmp32_4 = (bit<32>) meta.tmp16_1;
+            meta.tmp16_1 = (bit<16>) (32w1 - meta.tmp32_4);
+            new_from_0.read(meta.tmp32_5, 32w0);
+            meta.tmp1_37 = ((meta.tmp32_5 & (32w1 << ((bit<8>) ((meta.tmp32_4 < 32w32) ? meta.tmp32_4 : 32w32)))) == 32w0) ? 1w1 : 1w0;
             meta.tmp8_2 = hdr.tcp.flags;
-            meta.tmp32_2 = (bit<32>) meta.tmp8_2;
-            meta.tmp1_39 = ((meta.tmp32_2 & 32w2) == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_40 = ((meta.tmp32_2 & 32w16) == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_41 = ((meta.tmp32_2 & 32w4) == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_42 = (meta.tmp1_26 == 1w1) ? 1w0 : ((meta.tmp1_27 == 1w1) ? ((meta.tmp1_28 == 1w1) ? 1w0 : meta.tmp1_29) : 1w0);
-            meta.tmp1_43 = (meta.tmp1_26 == 1w1) ? 1w0 : ((meta.tmp1_27 == 1w1) ? ((meta.tmp1_28 == 1w1) ? 1w0 : meta.tmp1_37) : 1w0);
-            meta.time_wait_k0 = (meta.tmp1_42 == 1w1) ? meta.tmp32_5 : ((meta.tmp1_43 == 1w1) ? meta.tmp32_3 : meta.tmp32_5);
-            meta.time_wait_k4 = (meta.tmp1_42 == 1w1) ? meta.tmp32_3 : meta.tmp32_5;
-            meta.time_wait_k8 = (meta.tmp1_42 == 1w1) ? meta.tmp16_3 : ((meta.tmp1_43 == 1w1) ? meta.tmp16_4 : meta.tmp16_3);
-            meta.time_wait_k10 = (meta.tmp1_42 == 1w1) ? meta.tmp16_4 : ((meta.tmp1_43 == 1w1) ? meta.tmp16_3 : meta.tmp16_4);
+            meta.tmp32_4 = (bit<32>) meta.tmp8_2;
+            meta.tmp1_38 = ((meta.tmp32_4 & 32w2) == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_39 = ((meta.tmp32_4 & 32w16) == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_40 = ((meta.tmp32_4 & 32w4) == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_41 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_26 == 1w1) ? ((meta.tmp1_27 == 1w1) ? 1w0 : meta.tmp1_28) : 1w0);
+            meta.tmp1_34 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_26 == 1w1) ? ((meta.tmp1_27 == 1w1) ? 1w0 : meta.tmp1_34) : 1w0);
+            meta.time_wait_k0 = (meta.tmp1_41 == 1w1) ? meta.tmp32_2 : ((meta.tmp1_34 == 1w1) ? meta.tmp32_3 : meta.tmp32_2);
+            meta.time_wait_k4 = (meta.tmp1_41 == 1w1) ? meta.tmp32_3 : meta.tmp32_2;
+            meta.time_wait_k8 = (meta.tmp1_41 == 1w1) ? meta.tmp16_2 : ((meta.tmp1_34 == 1w1) ? meta.tmp16_3 : meta.tmp16_2);
+            meta.time_wait_k10 = (meta.tmp1_41 == 1w1) ? meta.tmp16_3 : ((meta.tmp1_34 == 1w1) ? meta.tmp16_2 : meta.tmp16_3);
             meta.time_wait_k12 = meta.tmp8_1;
             meta.time_wait_k13 = 8w0;
             meta.time_wait_k14 = 8w0;
@@ -550,13 +552,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             if (meta.wb_hit == 1w0) {
                 time_wait.apply();
             }
-            meta.tmp1_42 = ((meta.tmp32_2 & 32w1) == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_43 = (meta.tmp8_3 != 8w1) ? 1w1 : 1w0;
-            meta.tmp1_44 = (meta.tmp8_3 != 8w0) ? 1w1 : 1w0;
-            meta.conns__class_k0 = (meta.tmp1_33 == 1w1) ? meta.tmp32_5 : ((meta.tmp1_35 == 1w1) ? meta.tmp32_3 : meta.tmp32_5);
-            meta.conns__class_k4 = (meta.tmp1_33 == 1w1) ? meta.tmp32_3 : meta.tmp32_5;
-            meta.conns__class_k8 = (meta.tmp1_33 == 1w1) ? meta.tmp16_3 : ((meta.tmp1_35 == 1w1) ? meta.tmp16_4 : meta.tmp16_3);
-            meta.conns__class_k10 = (meta.tmp1_33 == 1w1) ? meta.tmp16_4 : ((meta.tmp1_35 == 1w1) ? meta.tmp16_3 : meta.tmp16_4);
+            meta.tmp1_34 = ((meta.tmp32_4 & 32w1) == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_41 = (meta.tmp8_3 != 8w1) ? 1w1 : 1w0;
+            meta.tmp1_43 = (meta.tmp8_3 != 8w0) ? 1w1 : 1w0;
+            meta.conns__class_k0 = (meta.tmp1_31 == 1w1) ? meta.tmp32_2 : ((meta.tmp1_35 == 1w1) ? meta.tmp32_3 : meta.tmp32_2);
+            meta.conns__class_k4 = (meta.tmp1_31 == 1w1) ? meta.tmp32_3 : meta.tmp32_2;
+            meta.conns__class_k8 = (meta.tmp1_31 == 1w1) ? meta.tmp16_2 : ((meta.tmp1_35 == 1w1) ? meta.tmp16_3 : meta.tmp16_2);
+            meta.conns__class_k10 = (meta.tmp1_31 == 1w1) ? meta.tmp16_3 : ((meta.tmp1_35 == 1w1) ? meta.tmp16_2 : meta.tmp16_3);
             meta.conns__class_k12 = meta.tmp8_1;
             meta.conns__class_k13 = 8w0;
             meta.conns__class_k14 = 8w0;
@@ -568,16 +570,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             if (meta.wb_hit == 1w0) {
                 conns__class.apply();
             }
-            if (meta.tmp1_33 == 1w1) {
-                if (meta.tmp8_1 == 8w0) {
-                    if (meta.tmp1_26 == 1w1) {
+            if (meta.tmp1_44 == 1w1) {
+                if (meta.tmp8_4 == 8w0) {
+                    if (meta.tmp1_8 == 1w1) {
                         meta.fate = 17w0;
                         meta.tmp1_8 = 1w0;
                     } else {
-                        if (meta.tmp1_27 == 1w1) {
-                            if (meta.tmp1_28 == 1w1) {
-                                if (meta.tmp1_38 == 1w1) {
-                                    if (meta.tmp1_30 == 1w1) {
+                        if (meta.tmp1_26 == 1w1) {
+                            if (meta.tmp1_27 == 1w1) {
+                                if (meta.tmp1_37 == 1w1) {
+                                    if (meta.tmp1_29 == 1w1) {
                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                         meta.tmp1_8 = 1w0;
                                     } else {
@@ -585,11 +587,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         meta.tmp1_8 = 1w0;
                                     }
                                 } else {
-                                    if (meta.tmp1_30 == 1w1) {
+                                    if (meta.tmp1_29 == 1w1) {
                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        if (meta.tmp1_31 == 1w1) {
+                                        if (meta.tmp1_30 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
@@ -598,15 +600,15 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     }
                                 }
                             } else {
-                                if (meta.tmp1_29 == 1w1) {
-                                    if (meta.tmp1_38 == 1w1) {
-                                        if (meta.tmp1_39 == 1w1) {
-                                            if (meta.tmp1_40 == 1w1) {
-                                                if (meta.tmp1_41 == 1w1) {
+                                if (meta.tmp1_28 == 1w1) {
+                                    if (meta.tmp1_37 == 1w1) {
+                                        if (meta.tmp1_38 == 1w1) {
+                                            if (meta.tmp1_39 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -614,8 +616,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -623,7 +625,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -632,11 +634,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -645,13 +647,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_39 == 1w1) {
-                                            if (meta.tmp1_40 == 1w1) {
-                                                if (meta.tmp1_41 == 1w1) {
+                                        if (meta.tmp1_38 == 1w1) {
+                                            if (meta.tmp1_39 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -659,8 +661,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -668,7 +670,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -677,11 +679,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_40 == 1w1) {
-                                                if (meta.tmp1_42 == 1w1) {
-                                                    if (meta.tmp1_41 == 1w1) {
-                                                        if (meta.tmp1_37 == 1w1) {
-                                                            if (meta.tmp1_43 == 1w1) {
+                                            if (meta.tmp1_39 == 1w1) {
+                                                if (meta.tmp1_34 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
+                                                            if (meta.tmp1_41 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -691,7 +693,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             meta.tmp1_8 = 1w1;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_37 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -699,9 +701,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_41 == 1w1) {
-                                                        if (meta.tmp1_37 == 1w1) {
-                                                            if (meta.tmp1_43 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
+                                                            if (meta.tmp1_41 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -712,7 +714,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_37 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -721,11 +723,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -736,14 +738,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp1_38 == 1w1) {
-                                        if (meta.tmp1_39 == 1w1) {
-                                            if (meta.tmp1_40 == 1w1) {
-                                                if (meta.tmp1_41 == 1w1) {
+                                    if (meta.tmp1_37 == 1w1) {
+                                        if (meta.tmp1_38 == 1w1) {
+                                            if (meta.tmp1_39 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -751,8 +753,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -760,7 +762,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -769,11 +771,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -782,13 +784,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_39 == 1w1) {
-                                            if (meta.tmp1_40 == 1w1) {
-                                                if (meta.tmp1_41 == 1w1) {
+                                        if (meta.tmp1_38 == 1w1) {
+                                            if (meta.tmp1_39 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -796,8 +798,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -805,7 +807,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -814,14 +816,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_40 == 1w1) {
-                                                if (meta.tmp1_42 == 1w1) {
-                                                    if (meta.tmp1_41 == 1w1) {
-                                                        if (meta.tmp1_37 == 1w1) {
-                                                            if (meta.tmp1_43 == 1w1) {
+                                            if (meta.tmp1_39 == 1w1) {
+                                                if (meta.tmp1_34 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
+                                                            if (meta.tmp1_41 == 1w1) {
                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                    if (meta.tmp1_34 == 1w1) {
-                                                                        if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_33 == 1w1) {
+                                                                        if (meta.tmp1_43 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -832,7 +834,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                         meta.tmp1_8 = 1w0;
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -841,8 +843,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 }
                                                             } else {
                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                    if (meta.tmp1_34 == 1w1) {
-                                                                        if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_33 == 1w1) {
+                                                                        if (meta.tmp1_43 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -852,7 +854,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                         meta.tmp1_8 = 1w1;
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -864,7 +866,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             meta.tmp1_8 = 1w1;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_37 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -872,12 +874,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_41 == 1w1) {
-                                                        if (meta.tmp1_37 == 1w1) {
-                                                            if (meta.tmp1_43 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
+                                                            if (meta.tmp1_41 == 1w1) {
                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                    if (meta.tmp1_34 == 1w1) {
-                                                                        if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_33 == 1w1) {
+                                                                        if (meta.tmp1_43 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -888,7 +890,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                         meta.tmp1_8 = 1w0;
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -897,8 +899,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 }
                                                             } else {
                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                    if (meta.tmp1_34 == 1w1) {
-                                                                        if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_33 == 1w1) {
+                                                                        if (meta.tmp1_43 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -908,7 +910,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                         meta.tmp1_8 = 1w1;
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -921,7 +923,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_37 == 1w1) {
+                                                        if (meta.tmp1_42 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -930,11 +932,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -947,9 +949,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 }
                             }
                         } else {
-                            if (meta.tmp1_28 == 1w1) {
-                                if (meta.tmp1_38 == 1w1) {
-                                    if (meta.tmp1_30 == 1w1) {
+                            if (meta.tmp1_27 == 1w1) {
+                                if (meta.tmp1_37 == 1w1) {
+                                    if (meta.tmp1_29 == 1w1) {
                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                         meta.tmp1_8 = 1w0;
                                     } else {
@@ -957,11 +959,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         meta.tmp1_8 = 1w0;
                                     }
                                 } else {
-                                    if (meta.tmp1_30 == 1w1) {
+                                    if (meta.tmp1_29 == 1w1) {
                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        if (meta.tmp1_31 == 1w1) {
+                                        if (meta.tmp1_30 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
@@ -981,18 +983,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                         }
                     }
                 } else {
-                    if (meta.tmp8_1 == 8w1) {
-                        if (meta.tmp1_26 == 1w1) {
+                    if (meta.tmp8_4 == 8w1) {
+                        if (meta.tmp1_8 == 1w1) {
                             meta.fate = 17w0;
                             meta.tmp1_8 = 1w0;
                         } else {
-                            if (meta.tmp1_27 == 1w1) {
-                                if (meta.tmp1_28 == 1w1) {
-                                    if (meta.tmp1_30 == 1w1) {
+                            if (meta.tmp1_26 == 1w1) {
+                                if (meta.tmp1_27 == 1w1) {
+                                    if (meta.tmp1_29 == 1w1) {
                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        if (meta.tmp1_31 == 1w1) {
+                                        if (meta.tmp1_30 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
@@ -1001,7 +1003,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp1_41 == 1w1) {
+                                    if (meta.tmp1_40 == 1w1) {
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
@@ -1009,12 +1011,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     }
                                 }
                             } else {
-                                if (meta.tmp1_28 == 1w1) {
-                                    if (meta.tmp1_30 == 1w1) {
+                                if (meta.tmp1_27 == 1w1) {
+                                    if (meta.tmp1_29 == 1w1) {
                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        if (meta.tmp1_31 == 1w1) {
+                                        if (meta.tmp1_30 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
@@ -1034,18 +1036,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             }
                         }
                     } else {
-                        if (meta.tmp8_1 == 8w2) {
-                            if (meta.tmp1_26 == 1w1) {
+                        if (meta.tmp8_4 == 8w2) {
+                            if (meta.tmp1_8 == 1w1) {
                                 meta.fate = 17w0;
                                 meta.tmp1_8 = 1w0;
                             } else {
-                                if (meta.tmp1_27 == 1w1) {
-                                    if (meta.tmp1_28 == 1w1) {
-                                        if (meta.tmp1_30 == 1w1) {
+                                if (meta.tmp1_26 == 1w1) {
+                                    if (meta.tmp1_27 == 1w1) {
+                                        if (meta.tmp1_29 == 1w1) {
                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            if (meta.tmp1_31 == 1w1) {
+                                            if (meta.tmp1_30 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
@@ -1054,13 +1056,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_29 == 1w1) {
-                                            if (meta.tmp1_39 == 1w1) {
-                                                if (meta.tmp1_40 == 1w1) {
+                                        if (meta.tmp1_28 == 1w1) {
+                                            if (meta.tmp1_38 == 1w1) {
+                                                if (meta.tmp1_39 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_41 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -1068,7 +1070,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_40 == 1w1) {
+                                                if (meta.tmp1_39 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
@@ -1076,14 +1078,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_39 == 1w1) {
-                                                if (meta.tmp1_40 == 1w1) {
-                                                    if (meta.tmp1_41 == 1w1) {
+                                            if (meta.tmp1_38 == 1w1) {
+                                                if (meta.tmp1_39 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
                                                         if (meta.tmp1_32 == 1w1) {
-                                                            if (meta.tmp1_34 == 1w1) {
+                                                            if (meta.tmp1_33 == 1w1) {
                                                                 meta.tmp1_8 = 1w1;
                                                             } else {
                                                                 meta.fate = 17w0;
@@ -1094,7 +1096,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_41 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -1102,10 +1104,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_40 == 1w1) {
-                                                    if (meta.tmp1_41 == 1w1) {
+                                                if (meta.tmp1_39 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
                                                         if (meta.tmp1_32 == 1w1) {
-                                                            if (meta.tmp1_34 == 1w1) {
+                                                            if (meta.tmp1_33 == 1w1) {
                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -1118,7 +1120,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         }
                                                     } else {
                                                         if (meta.tmp1_32 == 1w1) {
-                                                            if (meta.tmp1_34 == 1w1) {
+                                                            if (meta.tmp1_33 == 1w1) {
                                                                 meta.tmp1_8 = 1w1;
                                                             } else {
                                                                 meta.fate = 17w0;
@@ -1129,9 +1131,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_41 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
                                                         if (meta.tmp1_32 == 1w1) {
-                                                            if (meta.tmp1_34 == 1w1) {
+                                                            if (meta.tmp1_33 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -1149,12 +1151,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp1_28 == 1w1) {
-                                        if (meta.tmp1_30 == 1w1) {
+                                    if (meta.tmp1_27 == 1w1) {
+                                        if (meta.tmp1_29 == 1w1) {
                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            if (meta.tmp1_31 == 1w1) {
+                                            if (meta.tmp1_30 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
@@ -1174,18 +1176,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 }
                             }
                         } else {
-                            if (meta.tmp8_1 == 8w3) {
-                                if (meta.tmp1_26 == 1w1) {
+                            if (meta.tmp8_4 == 8w3) {
+                                if (meta.tmp1_8 == 1w1) {
                                     meta.fate = 17w0;
                                     meta.tmp1_8 = 1w0;
                                 } else {
-                                    if (meta.tmp1_27 == 1w1) {
-                                        if (meta.tmp1_28 == 1w1) {
-                                            if (meta.tmp1_30 == 1w1) {
+                                    if (meta.tmp1_26 == 1w1) {
+                                        if (meta.tmp1_27 == 1w1) {
+                                            if (meta.tmp1_29 == 1w1) {
                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_31 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
@@ -1194,24 +1196,24 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_29 == 1w1) {
-                                                if (meta.tmp1_39 == 1w1) {
-                                                    if (meta.tmp1_41 == 1w1) {
+                                            if (meta.tmp1_28 == 1w1) {
+                                                if (meta.tmp1_38 == 1w1) {
+                                                    if (meta.tmp1_40 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
                                                         meta.tmp1_8 = 1w1;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_40 == 1w1) {
-                                                        if (meta.tmp1_41 == 1w1) {
+                                                    if (meta.tmp1_39 == 1w1) {
+                                                        if (meta.tmp1_40 == 1w1) {
                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
                                                             meta.tmp1_8 = 1w1;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_41 == 1w1) {
+                                                        if (meta.tmp1_40 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
@@ -1220,14 +1222,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_39 == 1w1) {
-                                                    if (meta.tmp1_40 == 1w1) {
-                                                        if (meta.tmp1_41 == 1w1) {
+                                                if (meta.tmp1_38 == 1w1) {
+                                                    if (meta.tmp1_39 == 1w1) {
+                                                        if (meta.tmp1_40 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -1239,7 +1241,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_41 == 1w1) {
+                                                        if (meta.tmp1_40 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
@@ -1247,10 +1249,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_40 == 1w1) {
-                                                        if (meta.tmp1_41 == 1w1) {
+                                                    if (meta.tmp1_39 == 1w1) {
+                                                        if (meta.tmp1_40 == 1w1) {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -1263,7 +1265,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             }
                                                         } else {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -1275,9 +1277,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_41 == 1w1) {
+                                                        if (meta.tmp1_40 == 1w1) {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
                                                                     meta.tmp1_8 = 1w1;
                                                                 } else {
                                                                     meta.fate = 17w0;
@@ -1294,12 +1296,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_28 == 1w1) {
-                                            if (meta.tmp1_30 == 1w1) {
+                                        if (meta.tmp1_27 == 1w1) {
+                                            if (meta.tmp1_29 == 1w1) {
                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_31 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
@@ -1319,18 +1321,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     }
                                 }
                             } else {
-                                if (meta.tmp8_1 == 8w4) {
-                                    if (meta.tmp1_26 == 1w1) {
+                                if (meta.tmp8_4 == 8w4) {
+                                    if (meta.tmp1_8 == 1w1) {
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        if (meta.tmp1_27 == 1w1) {
-                                            if (meta.tmp1_28 == 1w1) {
-                                                if (meta.tmp1_30 == 1w1) {
+                                        if (meta.tmp1_26 == 1w1) {
+                                            if (meta.tmp1_27 == 1w1) {
+                                                if (meta.tmp1_29 == 1w1) {
                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -1339,24 +1341,24 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_29 == 1w1) {
-                                                    if (meta.tmp1_39 == 1w1) {
-                                                        if (meta.tmp1_41 == 1w1) {
+                                                if (meta.tmp1_28 == 1w1) {
+                                                    if (meta.tmp1_38 == 1w1) {
+                                                        if (meta.tmp1_40 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
                                                             meta.tmp1_8 = 1w1;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_40 == 1w1) {
-                                                            if (meta.tmp1_41 == 1w1) {
+                                                        if (meta.tmp1_39 == 1w1) {
+                                                            if (meta.tmp1_40 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
                                                                 meta.tmp1_8 = 1w1;
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_41 == 1w1) {
+                                                            if (meta.tmp1_40 == 1w1) {
                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -1365,18 +1367,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_39 == 1w1) {
-                                                        if (meta.tmp1_40 == 1w1) {
-                                                            if (meta.tmp1_41 == 1w1) {
+                                                    if (meta.tmp1_38 == 1w1) {
+                                                        if (meta.tmp1_39 == 1w1) {
+                                                            if (meta.tmp1_40 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
                                                                 meta.tmp1_8 = 1w1;
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_41 == 1w1) {
+                                                            if (meta.tmp1_40 == 1w1) {
                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                    if (meta.tmp1_34 == 1w1) {
+                                                                    if (meta.tmp1_33 == 1w1) {
                                                                         meta.tmp1_8 = 1w1;
                                                                     } else {
                                                                         meta.fate = 17w0;
@@ -1390,10 +1392,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_40 == 1w1) {
-                                                            if (meta.tmp1_41 == 1w1) {
+                                                        if (meta.tmp1_39 == 1w1) {
+                                                            if (meta.tmp1_40 == 1w1) {
                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                    if (meta.tmp1_34 == 1w1) {
+                                                                    if (meta.tmp1_33 == 1w1) {
                                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -1408,9 +1410,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 meta.tmp1_8 = 1w1;
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_41 == 1w1) {
+                                                            if (meta.tmp1_40 == 1w1) {
                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                    if (meta.tmp1_34 == 1w1) {
+                                                                    if (meta.tmp1_33 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -1429,12 +1431,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_28 == 1w1) {
-                                                if (meta.tmp1_30 == 1w1) {
+                                            if (meta.tmp1_27 == 1w1) {
+                                                if (meta.tmp1_29 == 1w1) {
                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
@@ -1454,18 +1456,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp8_1 == 8w5) {
-                                        if (meta.tmp1_26 == 1w1) {
+                                    if (meta.tmp8_4 == 8w5) {
+                                        if (meta.tmp1_8 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            if (meta.tmp1_27 == 1w1) {
-                                                if (meta.tmp1_28 == 1w1) {
-                                                    if (meta.tmp1_30 == 1w1) {
+                                            if (meta.tmp1_26 == 1w1) {
+                                                if (meta.tmp1_27 == 1w1) {
+                                                    if (meta.tmp1_29 == 1w1) {
                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
-                                                        if (meta.tmp1_31 == 1w1) {
+                                                        if (meta.tmp1_30 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
@@ -1474,10 +1476,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_29 == 1w1) {
-                                                        if (meta.tmp1_39 == 1w1) {
-                                                            if (meta.tmp1_40 == 1w1) {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                    if (meta.tmp1_28 == 1w1) {
+                                                        if (meta.tmp1_38 == 1w1) {
+                                                            if (meta.tmp1_39 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -1487,15 +1489,15 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 meta.tmp1_8 = 1w1;
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_40 == 1w1) {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                            if (meta.tmp1_39 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
                                                                     meta.tmp1_8 = 1w1;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -1504,18 +1506,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_39 == 1w1) {
-                                                            if (meta.tmp1_40 == 1w1) {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                        if (meta.tmp1_38 == 1w1) {
+                                                            if (meta.tmp1_39 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
                                                                     meta.tmp1_8 = 1w1;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     if (meta.tmp1_32 == 1w1) {
-                                                                        if (meta.tmp1_34 == 1w1) {
+                                                                        if (meta.tmp1_33 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -1530,10 +1532,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_40 == 1w1) {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                            if (meta.tmp1_39 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     if (meta.tmp1_32 == 1w1) {
-                                                                        if (meta.tmp1_34 == 1w1) {
+                                                                        if (meta.tmp1_33 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -1548,9 +1550,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                     meta.tmp1_8 = 1w1;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     if (meta.tmp1_32 == 1w1) {
-                                                                        if (meta.tmp1_34 == 1w1) {
+                                                                        if (meta.tmp1_33 == 1w1) {
                                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -1569,12 +1571,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_28 == 1w1) {
-                                                    if (meta.tmp1_30 == 1w1) {
+                                                if (meta.tmp1_27 == 1w1) {
+                                                    if (meta.tmp1_29 == 1w1) {
                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
-                                                        if (meta.tmp1_31 == 1w1) {
+                                                        if (meta.tmp1_30 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
@@ -1594,18 +1596,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp8_1 == 8w6) {
-                                            if (meta.tmp1_26 == 1w1) {
+                                        if (meta.tmp8_4 == 8w6) {
+                                            if (meta.tmp1_8 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_27 == 1w1) {
-                                                    if (meta.tmp1_28 == 1w1) {
-                                                        if (meta.tmp1_30 == 1w1) {
+                                                if (meta.tmp1_26 == 1w1) {
+                                                    if (meta.tmp1_27 == 1w1) {
+                                                        if (meta.tmp1_29 == 1w1) {
                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
-                                                            if (meta.tmp1_31 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -1614,17 +1616,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_39 == 1w1) {
-                                                            if (meta.tmp1_40 == 1w1) {
-                                                                if (meta.tmp1_41 == 1w1) {
+                                                        if (meta.tmp1_38 == 1w1) {
+                                                            if (meta.tmp1_39 == 1w1) {
+                                                                if (meta.tmp1_40 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
                                                                     meta.tmp1_8 = 1w1;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_42 == 1w1) {
-                                                                    if (meta.tmp1_41 == 1w1) {
+                                                                if (meta.tmp1_34 == 1w1) {
+                                                                    if (meta.tmp1_40 == 1w1) {
                                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -1635,7 +1637,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_41 == 1w1) {
+                                                            if (meta.tmp1_40 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -1644,12 +1646,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_28 == 1w1) {
-                                                        if (meta.tmp1_30 == 1w1) {
+                                                    if (meta.tmp1_27 == 1w1) {
+                                                        if (meta.tmp1_29 == 1w1) {
                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
-                                                            if (meta.tmp1_31 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -1669,18 +1671,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp8_1 == 8w7) {
-                                                if (meta.tmp1_26 == 1w1) {
+                                            if (meta.tmp8_4 == 8w7) {
+                                                if (meta.tmp1_8 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_27 == 1w1) {
-                                                        if (meta.tmp1_28 == 1w1) {
-                                                            if (meta.tmp1_30 == 1w1) {
+                                                    if (meta.tmp1_26 == 1w1) {
+                                                        if (meta.tmp1_27 == 1w1) {
+                                                            if (meta.tmp1_29 == 1w1) {
                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                if (meta.tmp1_31 == 1w1) {
+                                                                if (meta.tmp1_30 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -1689,18 +1691,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_29 == 1w1) {
-                                                                if (meta.tmp1_39 == 1w1) {
-                                                                    if (meta.tmp1_40 == 1w1) {
-                                                                        if (meta.tmp1_41 == 1w1) {
+                                                            if (meta.tmp1_28 == 1w1) {
+                                                                if (meta.tmp1_38 == 1w1) {
+                                                                    if (meta.tmp1_39 == 1w1) {
+                                                                        if (meta.tmp1_40 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
                                                                             meta.tmp1_8 = 1w1;
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_42 == 1w1) {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                        if (meta.tmp1_34 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
@@ -1711,7 +1713,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_41 == 1w1) {
+                                                                    if (meta.tmp1_40 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -1719,26 +1721,26 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                     }
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_39 == 1w1) {
-                                                                    if (meta.tmp1_40 == 1w1) {
-                                                                        if (meta.tmp1_41 == 1w1) {
+                                                                if (meta.tmp1_38 == 1w1) {
+                                                                    if (meta.tmp1_39 == 1w1) {
+                                                                        if (meta.tmp1_40 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
                                                                             meta.tmp1_8 = 1w1;
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_42 == 1w1) {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                        if (meta.tmp1_34 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 if (meta.tmp1_32 == 1w1) {
-                                                                                    if (meta.tmp1_34 == 1w1) {
+                                                                                    if (meta.tmp1_33 == 1w1) {
                                                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     } else {
@@ -1754,7 +1756,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_41 == 1w1) {
+                                                                    if (meta.tmp1_40 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -1764,12 +1766,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_28 == 1w1) {
-                                                            if (meta.tmp1_30 == 1w1) {
+                                                        if (meta.tmp1_27 == 1w1) {
+                                                            if (meta.tmp1_29 == 1w1) {
                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                if (meta.tmp1_31 == 1w1) {
+                                                                if (meta.tmp1_30 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -1789,18 +1791,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp8_1 == 8w8) {
-                                                    if (meta.tmp1_26 == 1w1) {
+                                                if (meta.tmp8_4 == 8w8) {
+                                                    if (meta.tmp1_8 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
-                                                        if (meta.tmp1_27 == 1w1) {
-                                                            if (meta.tmp1_28 == 1w1) {
-                                                                if (meta.tmp1_30 == 1w1) {
+                                                        if (meta.tmp1_26 == 1w1) {
+                                                            if (meta.tmp1_27 == 1w1) {
+                                                                if (meta.tmp1_29 == 1w1) {
                                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                    if (meta.tmp1_30 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -1809,17 +1811,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                     }
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_29 == 1w1) {
-                                                                    if (meta.tmp1_39 == 1w1) {
-                                                                        if (meta.tmp1_40 == 1w1) {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                if (meta.tmp1_28 == 1w1) {
+                                                                    if (meta.tmp1_38 == 1w1) {
+                                                                        if (meta.tmp1_39 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
@@ -1827,7 +1829,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                             }
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_41 == 1w1) {
+                                                                        if (meta.tmp1_40 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -1835,26 +1837,26 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_39 == 1w1) {
-                                                                        if (meta.tmp1_40 == 1w1) {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                    if (meta.tmp1_38 == 1w1) {
+                                                                        if (meta.tmp1_39 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_42 == 1w1) {
-                                                                                if (meta.tmp1_41 == 1w1) {
+                                                                            if (meta.tmp1_34 == 1w1) {
+                                                                                if (meta.tmp1_40 == 1w1) {
                                                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_41 == 1w1) {
+                                                                                if (meta.tmp1_40 == 1w1) {
                                                                                     if (meta.tmp1_32 == 1w1) {
-                                                                                        if (meta.tmp1_34 == 1w1) {
+                                                                                        if (meta.tmp1_33 == 1w1) {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         } else {
                                                                                             meta.fate = 1w1 ++ meta.tmp16_1;
@@ -1869,7 +1871,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                             }
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_41 == 1w1) {
+                                                                        if (meta.tmp1_40 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -1879,12 +1881,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_28 == 1w1) {
-                                                                if (meta.tmp1_30 == 1w1) {
+                                                            if (meta.tmp1_27 == 1w1) {
+                                                                if (meta.tmp1_29 == 1w1) {
                                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                    if (meta.tmp1_30 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -1904,18 +1906,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp8_1 == 8w9) {
-                                                        if (meta.tmp1_26 == 1w1) {
+                                                    if (meta.tmp8_4 == 8w9) {
+                                                        if (meta.tmp1_8 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
-                                                            if (meta.tmp1_27 == 1w1) {
-                                                                if (meta.tmp1_28 == 1w1) {
-                                                                    if (meta.tmp1_30 == 1w1) {
+                                                            if (meta.tmp1_26 == 1w1) {
+                                                                if (meta.tmp1_27 == 1w1) {
+                                                                    if (meta.tmp1_29 == 1w1) {
                                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -1924,17 +1926,17 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_29 == 1w1) {
-                                                                        if (meta.tmp1_39 == 1w1) {
-                                                                            if (meta.tmp1_40 == 1w1) {
-                                                                                if (meta.tmp1_41 == 1w1) {
+                                                                    if (meta.tmp1_28 == 1w1) {
+                                                                        if (meta.tmp1_38 == 1w1) {
+                                                                            if (meta.tmp1_39 == 1w1) {
+                                                                                if (meta.tmp1_40 == 1w1) {
                                                                                     meta.fate = 17w0;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_41 == 1w1) {
+                                                                                if (meta.tmp1_40 == 1w1) {
                                                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
@@ -1942,7 +1944,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                 }
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
@@ -1950,19 +1952,19 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                             }
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_39 == 1w1) {
-                                                                            if (meta.tmp1_40 == 1w1) {
-                                                                                if (meta.tmp1_41 == 1w1) {
+                                                                        if (meta.tmp1_38 == 1w1) {
+                                                                            if (meta.tmp1_39 == 1w1) {
+                                                                                if (meta.tmp1_40 == 1w1) {
                                                                                     meta.fate = 17w0;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_42 == 1w1) {
-                                                                                    if (meta.tmp1_41 == 1w1) {
+                                                                                if (meta.tmp1_34 == 1w1) {
+                                                                                    if (meta.tmp1_40 == 1w1) {
                                                                                         if (meta.tmp1_32 == 1w1) {
-                                                                                            if (meta.tmp1_34 == 1w1) {
+                                                                                            if (meta.tmp1_33 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
                                                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
@@ -1975,7 +1977,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     }
                                                                                 } else {
-                                                                                    if (meta.tmp1_41 == 1w1) {
+                                                                                    if (meta.tmp1_40 == 1w1) {
                                                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     } else {
@@ -1984,7 +1986,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                 }
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_41 == 1w1) {
+                                                                            if (meta.tmp1_40 == 1w1) {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
@@ -1994,12 +1996,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                     }
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_28 == 1w1) {
-                                                                    if (meta.tmp1_30 == 1w1) {
+                                                                if (meta.tmp1_27 == 1w1) {
+                                                                    if (meta.tmp1_29 == 1w1) {
                                                                         meta.fate = 1w1 ++ meta.tmp16_1;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
@@ -2019,18 +2021,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp8_1 == 8w10) {
-                                                            if (meta.tmp1_26 == 1w1) {
+                                                        if (meta.tmp8_4 == 8w10) {
+                                                            if (meta.tmp1_8 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                if (meta.tmp1_27 == 1w1) {
-                                                                    if (meta.tmp1_28 == 1w1) {
-                                                                        if (meta.tmp1_30 == 1w1) {
+                                                                if (meta.tmp1_26 == 1w1) {
+                                                                    if (meta.tmp1_27 == 1w1) {
+                                                                        if (meta.tmp1_29 == 1w1) {
                                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
-                                                                            if (meta.tmp1_31 == 1w1) {
+                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
@@ -2039,20 +2041,20 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                             }
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_29 == 1w1) {
-                                                                            if (meta.tmp1_39 == 1w1) {
-                                                                                if (meta.tmp1_40 == 1w1) {
-                                                                                    if (meta.tmp1_41 == 1w1) {
+                                                                        if (meta.tmp1_28 == 1w1) {
+                                                                            if (meta.tmp1_38 == 1w1) {
+                                                                                if (meta.tmp1_39 == 1w1) {
+                                                                                    if (meta.tmp1_40 == 1w1) {
                                                                                         meta.fate = 17w0;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     } else {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     }
                                                                                 } else {
-                                                                                    if (meta.tmp1_42 == 1w1) {
+                                                                                    if (meta.tmp1_34 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
-                                                                                        if (meta.tmp1_41 == 1w1) {
+                                                                                        if (meta.tmp1_40 == 1w1) {
                                                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         } else {
@@ -2061,7 +2063,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                     }
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_41 == 1w1) {
+                                                                                if (meta.tmp1_40 == 1w1) {
                                                                                     meta.fate = 17w0;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
@@ -2069,19 +2071,19 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                 }
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_39 == 1w1) {
-                                                                                if (meta.tmp1_40 == 1w1) {
-                                                                                    if (meta.tmp1_41 == 1w1) {
+                                                                            if (meta.tmp1_38 == 1w1) {
+                                                                                if (meta.tmp1_39 == 1w1) {
+                                                                                    if (meta.tmp1_40 == 1w1) {
                                                                                         meta.fate = 17w0;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     } else {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     }
                                                                                 } else {
-                                                                                    if (meta.tmp1_42 == 1w1) {
-                                                                                        if (meta.tmp1_41 == 1w1) {
+                                                                                    if (meta.tmp1_34 == 1w1) {
+                                                                                        if (meta.tmp1_40 == 1w1) {
                                                                                             if (meta.tmp1_32 == 1w1) {
-                                                                                                if (meta.tmp1_34 == 1w1) {
+                                                                                                if (meta.tmp1_33 == 1w1) {
                                                                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                                     meta.tmp1_8 = 1w0;
                                                                                                 } else {
@@ -2095,7 +2097,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         }
                                                                                     } else {
-                                                                                        if (meta.tmp1_41 == 1w1) {
+                                                                                        if (meta.tmp1_40 == 1w1) {
                                                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         } else {
@@ -2104,7 +2106,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                     }
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_41 == 1w1) {
+                                                                                if (meta.tmp1_40 == 1w1) {
                                                                                     meta.fate = 17w0;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
@@ -2114,12 +2116,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_28 == 1w1) {
-                                                                        if (meta.tmp1_30 == 1w1) {
+                                                                    if (meta.tmp1_27 == 1w1) {
+                                                                        if (meta.tmp1_29 == 1w1) {
                                                                             meta.fate = 1w1 ++ meta.tmp16_1;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
-                                                                            if (meta.tmp1_31 == 1w1) {
+                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
@@ -2139,18 +2141,18 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp8_1 == 8w11) {
-                                                                if (meta.tmp1_26 == 1w1) {
+                                                            if (meta.tmp8_4 == 8w11) {
+                                                                if (meta.tmp1_8 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    if (meta.tmp1_27 == 1w1) {
-                                                                        if (meta.tmp1_28 == 1w1) {
-                                                                            if (meta.tmp1_30 == 1w1) {
+                                                                    if (meta.tmp1_26 == 1w1) {
+                                                                        if (meta.tmp1_27 == 1w1) {
+                                                                            if (meta.tmp1_29 == 1w1) {
                                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
-                                                                                if (meta.tmp1_31 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
                                                                                     meta.fate = 17w0;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
@@ -2163,12 +2165,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_28 == 1w1) {
-                                                                            if (meta.tmp1_30 == 1w1) {
+                                                                        if (meta.tmp1_27 == 1w1) {
+                                                                            if (meta.tmp1_29 == 1w1) {
                                                                                 meta.fate = 1w1 ++ meta.tmp16_1;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
-                                                                                if (meta.tmp1_31 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
                                                                                     meta.fate = 17w0;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 } else {
@@ -2202,14 +2204,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     }
                 }
             } else {
-                if (meta.tmp1_26 == 1w1) {
+                if (meta.tmp1_8 == 1w1) {
                     meta.fate = 17w0;
                     meta.tmp1_8 = 1w0;
                 } else {
-                    if (meta.tmp1_27 == 1w1) {
-                        if (meta.tmp1_28 == 1w1) {
-                            if (meta.tmp1_38 == 1w1) {
-                                if (meta.tmp1_30 == 1w1) {
+                    if (meta.tmp1_26 == 1w1) {
+                        if (meta.tmp1_27 == 1w1) {
+                            if (meta.tmp1_37 == 1w1) {
+                                if (meta.tmp1_29 == 1w1) {
                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                     meta.tmp1_8 = 1w0;
                                 } else {
@@ -2217,11 +2219,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.tmp1_8 = 1w0;
                                 }
                             } else {
-                                if (meta.tmp1_30 == 1w1) {
+                                if (meta.tmp1_29 == 1w1) {
                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                     meta.tmp1_8 = 1w0;
                                 } else {
-                                    if (meta.tmp1_31 == 1w1) {
+                                    if (meta.tmp1_30 == 1w1) {
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
@@ -2230,15 +2232,15 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 }
                             }
                         } else {
-                            if (meta.tmp1_29 == 1w1) {
-                                if (meta.tmp1_38 == 1w1) {
-                                    if (meta.tmp1_39 == 1w1) {
-                                        if (meta.tmp1_40 == 1w1) {
-                                            if (meta.tmp1_41 == 1w1) {
+                            if (meta.tmp1_28 == 1w1) {
+                                if (meta.tmp1_37 == 1w1) {
+                                    if (meta.tmp1_38 == 1w1) {
+                                        if (meta.tmp1_39 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2246,8 +2248,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
-                                                if (meta.tmp1_37 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
@@ -2255,7 +2257,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     meta.tmp1_8 = 1w0;
                                                 }
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2264,11 +2266,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_41 == 1w1) {
+                                        if (meta.tmp1_40 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            if (meta.tmp1_37 == 1w1) {
+                                            if (meta.tmp1_42 == 1w1) {
                                                 meta.tmp1_8 = 1w1;
                                             } else {
                                                 meta.fate = 17w0;
@@ -2277,13 +2279,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp1_39 == 1w1) {
-                                        if (meta.tmp1_40 == 1w1) {
-                                            if (meta.tmp1_41 == 1w1) {
+                                    if (meta.tmp1_38 == 1w1) {
+                                        if (meta.tmp1_39 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2291,8 +2293,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
-                                                if (meta.tmp1_37 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
@@ -2300,7 +2302,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     meta.tmp1_8 = 1w0;
                                                 }
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2309,11 +2311,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_40 == 1w1) {
-                                            if (meta.tmp1_42 == 1w1) {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
-                                                        if (meta.tmp1_43 == 1w1) {
+                                        if (meta.tmp1_39 == 1w1) {
+                                            if (meta.tmp1_34 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
+                                                        if (meta.tmp1_41 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
@@ -2323,7 +2325,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         meta.tmp1_8 = 1w1;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -2331,9 +2333,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
-                                                        if (meta.tmp1_43 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
+                                                        if (meta.tmp1_41 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
@@ -2344,7 +2346,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -2353,11 +2355,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2368,14 +2370,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     }
                                 }
                             } else {
-                                if (meta.tmp1_38 == 1w1) {
-                                    if (meta.tmp1_39 == 1w1) {
-                                        if (meta.tmp1_40 == 1w1) {
-                                            if (meta.tmp1_41 == 1w1) {
+                                if (meta.tmp1_37 == 1w1) {
+                                    if (meta.tmp1_38 == 1w1) {
+                                        if (meta.tmp1_39 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2383,8 +2385,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
-                                                if (meta.tmp1_37 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
@@ -2392,7 +2394,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     meta.tmp1_8 = 1w0;
                                                 }
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2401,11 +2403,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_41 == 1w1) {
+                                        if (meta.tmp1_40 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            if (meta.tmp1_37 == 1w1) {
+                                            if (meta.tmp1_42 == 1w1) {
                                                 meta.tmp1_8 = 1w1;
                                             } else {
                                                 meta.fate = 17w0;
@@ -2414,13 +2416,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp1_39 == 1w1) {
-                                        if (meta.tmp1_40 == 1w1) {
-                                            if (meta.tmp1_41 == 1w1) {
+                                    if (meta.tmp1_38 == 1w1) {
+                                        if (meta.tmp1_39 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2428,8 +2430,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
-                                                if (meta.tmp1_37 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
@@ -2437,7 +2439,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     meta.tmp1_8 = 1w0;
                                                 }
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2446,14 +2448,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_40 == 1w1) {
-                                            if (meta.tmp1_42 == 1w1) {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
-                                                        if (meta.tmp1_43 == 1w1) {
+                                        if (meta.tmp1_39 == 1w1) {
+                                            if (meta.tmp1_34 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
+                                                        if (meta.tmp1_41 == 1w1) {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -2464,7 +2466,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_43 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -2473,8 +2475,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             }
                                                         } else {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -2484,7 +2486,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                     meta.tmp1_8 = 1w1;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_43 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -2496,7 +2498,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         meta.tmp1_8 = 1w1;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -2504,12 +2506,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_41 == 1w1) {
-                                                    if (meta.tmp1_37 == 1w1) {
-                                                        if (meta.tmp1_43 == 1w1) {
+                                                if (meta.tmp1_40 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
+                                                        if (meta.tmp1_41 == 1w1) {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -2520,7 +2522,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_43 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -2529,8 +2531,8 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             }
                                                         } else {
                                                             if (meta.tmp1_32 == 1w1) {
-                                                                if (meta.tmp1_34 == 1w1) {
-                                                                    if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_33 == 1w1) {
+                                                                    if (meta.tmp1_43 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
@@ -2540,7 +2542,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                     meta.tmp1_8 = 1w1;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_44 == 1w1) {
+                                                                if (meta.tmp1_43 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
@@ -2553,7 +2555,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_37 == 1w1) {
+                                                    if (meta.tmp1_42 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -2562,11 +2564,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_41 == 1w1) {
+                                            if (meta.tmp1_40 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_37 == 1w1) {
+                                                if (meta.tmp1_42 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -2579,9 +2581,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             }
                         }
                     } else {
-                        if (meta.tmp1_28 == 1w1) {
-                            if (meta.tmp1_38 == 1w1) {
-                                if (meta.tmp1_30 == 1w1) {
+                        if (meta.tmp1_27 == 1w1) {
+                            if (meta.tmp1_37 == 1w1) {
+                                if (meta.tmp1_29 == 1w1) {
                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                     meta.tmp1_8 = 1w0;
                                 } else {
@@ -2589,11 +2591,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.tmp1_8 = 1w0;
                                 }
                             } else {
-                                if (meta.tmp1_30 == 1w1) {
+                                if (meta.tmp1_29 == 1w1) {
                                     meta.fate = 1w1 ++ meta.tmp16_1;
                                     meta.tmp1_8 = 1w0;
                                 } else {
-                                    if (meta.tmp1_31 == 1w1) {
+                                    if (meta.tmp1_30 == 1w1) {
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
@@ -2614,26 +2616,27 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.tmp1_8 == 1w1) {
-                meta.tmp32_2 = (bit<32>) meta.in_port;
-                meta.tmp1_0 = (meta.tmp32_2 > 32w1) ? 1w1 : 1w0;
+                meta.tmp16_1 = meta.in_port;
+                meta.tmp32_2 = (bit<32>) meta.tmp16_1;
+                meta.tmp1_0 = (meta.tmp16_1 > 16w1) ? 1w1 : 1w0;
                 if (meta.tmp1_0 == 1w0) {
                     meta.tmp32_0 = 32w1 - meta.tmp32_2;
                     meta.tmp1_26 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                    meta.tmp1_27 = meta.tmp1_26 ^ 1w1;
-                    meta.tmp1_28 = hdr.udp.isValid() ? 1w1 : 1w0;
-                    meta.tmp1_29 = meta.tmp1_28 ^ 1w1;
-                    meta.tmp1_30 = meta.tmp1_27 & meta.tmp1_29;
-                    if (meta.tmp1_30 == 1w0) {
+                    meta.tmp1_26 = meta.tmp1_26 ^ 1w1;
+                    meta.tmp1_27 = hdr.udp.isValid() ? 1w1 : 1w0;
+                    meta.tmp1_27 = meta.tmp1_27 ^ 1w1;
+                    meta.tmp1_28 = meta.tmp1_26 & meta.tmp1_27;
+                    if (meta.tmp1_28 == 1w0) {
                         meta.to_server = 1w1;
-                        meta.tmp8_1 = (meta.tmp1_27 == 1w1) ? 8w0 : 8w1;
-                        meta.tmp16_1 = hdr.udp.sport;
-                        meta.tmp16_2 = hdr.tcp.sport;
-                        meta.tmp16_0 = (meta.tmp8_1 == 8w1) ? (meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) : (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]);
-                        meta.tmp8_1 = (meta.tmp1_27 == 1w1) ? 8w0 : 8w1;
+                        meta.tmp8_1 = (meta.tmp1_26 == 1w1) ? 8w0 : 8w1;
+                        meta.tmp16_0 = hdr.udp.sport;
+                        meta.tmp16_1 = hdr.tcp.sport;
+                        meta.tmp16_0 = (meta.tmp8_1 == 8w1) ? (meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) : (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]);
+                        meta.tmp8_1 = (meta.tmp1_26 == 1w1) ? 8w0 : 8w1;
                         meta.tmp16_1 = hdr.udp.dport;
-                        meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                        meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                         meta.tmp16_1 = hdr.tcp.dport;
-                        meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                        meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
                         meta.tmp1_1 = (meta.tmp8_1 == 8w1) ? 1w1 : 1w0;
                         meta.tmp32_3 = hdr.ipv4.saddr;
                         meta.tmp32_4 = hdr.ipv4.daddr;
@@ -2649,7 +2652,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                         meta.tmp8_1 = hdr.ipv4.protocol;
                         new_from_1.read(meta.tmp32_3, 32w0);
                         meta.tmp1_4 = ((meta.tmp32_3 & (32w1 << ((bit<8>) ((meta.tmp32_2 < 32w32) ? meta.tmp32_2 : 32w32)))) == 32w0) ? 1w1 : 1w0;
-                        if (meta.tmp1_29 == 1w1) {
+                        if (meta.tmp1_27 == 1w1) {
                             meta.to_server = 1w1;
                             meta.tmp8_1 = hdr.tcp.flags;
                             meta.tmp32_2 = (bit<32>) meta.tmp8_1;
@@ -2715,20 +2718,20 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     meta.fate = 17w0;
                 } else {
                     meta.tmp1_26 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                    meta.tmp1_27 = meta.tmp1_26 ^ 1w1;
-                    meta.tmp1_28 = hdr.udp.isValid() ? 1w1 : 1w0;
-                    meta.tmp1_29 = meta.tmp1_28 ^ 1w1;
-                    meta.tmp1_30 = meta.tmp1_27 & meta.tmp1_29;
-                    if (meta.tmp1_30 == 1w1) {
-                        other_allowed_1.read(meta.tmp32_2, 32w0);
-                        if (meta.tmp32_2 == 32w0) {
+                    meta.tmp1_26 = meta.tmp1_26 ^ 1w1;
+                    meta.tmp1_27 = hdr.udp.isValid() ? 1w1 : 1w0;
+                    meta.tmp1_27 = meta.tmp1_27 ^ 1w1;
+                    meta.tmp1_28 = meta.tmp1_26 & meta.tmp1_27;
+                    if (meta.tmp1_28 == 1w1) {
+                        other_allowed_1.read(meta.tmp32_1, 32w0);
+                        if (meta.tmp32_1 == 32w0) {
                             meta.fate = 17w0;
                         } else {
                             meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                             meta.fate = 1w1 ++ meta.tmp16_0;
                         }
                     } else {
-                        if (meta.tmp1_29 == 1w1) {
+                        if (meta.tmp1_27 == 1w1) {
                             if (meta.tmp1_10 == 1w1) {
                                 if (meta.tmp1_20 == 1w1) {
                                     if (meta.tmp1_24 == 1w1) {

@@ -19,13 +19,13 @@ header tandem_t {
     bit<1> v37;
     bit<1> v42;
     bit<32> v65;
-    bit<1> v66;
-    bit<32> v69;
+    bit<1> v67;
     bit<32> v70;
-    bit<1> v72;
-    bit<1> v104;
+    bit<32> v71;
+    bit<1> v73;
+    bit<1> v105;
     bit<17> fate;
-    bit<1> v75;
+    bit<1> v76;
     bit<7> pad;
 }
 
@@ -167,6 +167,7 @@ struct meta_t {
     bit<1> tmp1_15;
     bit<8> tmp8_0;
     bit<8> tmp8_1;
+    bit<8> tmp8_2;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
     bit<16> tmp16_2;
@@ -489,13 +490,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 meta.tmp1_2 = hdr.tandem.v37;
                 meta.tmp1_3 = hdr.tandem.v42;
                 meta.tmp32_0 = hdr.tandem.v65;
-                meta.tmp1_4 = hdr.tandem.v66;
-                meta.tmp32_1 = hdr.tandem.v69;
-                meta.tmp32_2 = hdr.tandem.v70;
-                meta.tmp1_5 = hdr.tandem.v72;
-                meta.tmp1_6 = hdr.tandem.v104;
+                meta.tmp1_4 = hdr.tandem.v67;
+                meta.tmp32_1 = hdr.tandem.v70;
+                meta.tmp32_2 = hdr.tandem.v71;
+                meta.tmp1_5 = hdr.tandem.v73;
+                meta.tmp1_6 = hdr.tandem.v105;
                 meta.fate = hdr.tandem.fate;
-                meta.tmp1_7 = hdr.tandem.v75;
+                meta.tmp1_7 = hdr.tandem.v76;
                 hdr.eth.ethertype = hdr.tandem.orig_ethertype;
                 hdr.tandem.setInvalid();
             } else {
@@ -522,7 +523,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             meta.tmp8_0 = hdr.tcp.data_off;
             meta.tmp8_1 = (meta.ipv4_ok == 1w1) ? hdr.ipv4_vihl.version_ihl : 8w0;
             meta.tmp16_2 = hdr.ipv4.total_len;
-            meta.tmp1_14 = (((bit<32>) (((meta.tmp8_0 >> 8w2) & 8w60) + ((meta.tmp8_1 << 8w2) & 8w60))) < ((bit<32>) meta.tmp16_2)) ? 1w1 : 1w0;
+            meta.tmp1_14 = (((bit<16>) (((meta.tmp8_0 >> 8w2) & 8w60) + ((meta.tmp8_1 << 8w2) & 8w60))) < meta.tmp16_2) ? 1w1 : 1w0;
             meta.conns__class_k0 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
             meta.conns__class_k4 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
             meta.conns__class_k8 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
@@ -803,11 +804,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             if (meta.pre_block9 == 1w1) {
                 meta.tmp8_0 = (meta.ipv4_ok == 1w1) ? hdr.ipv4_vihl.version_ihl : 8w0;
                 meta.tmp8_1 = hdr.tcp.data_off;
-                meta.tmp32_5 = (bit<32>) (((meta.tmp8_1 >> 8w2) & 8w60) + ((meta.tmp8_0 << 8w2) & 8w60));
+                meta.tmp8_2 = ((meta.tmp8_1 >> 8w2) & 8w60) + ((meta.tmp8_0 << 8w2) & 8w60);
+                meta.tmp32_5 = (bit<32>) meta.tmp8_2;
                 meta.tmp16_2 = hdr.ipv4.total_len;
                 meta.tmp32_6 = (bit<32>) meta.tmp16_2;
                 meta.tmp32_0 = (meta.tmp32_6 < meta.tmp32_5) ? 32w0 : (meta.tmp32_6 - meta.tmp32_5);
-                meta.tmp1_4 = (meta.tmp32_5 < meta.tmp32_6) ? 1w1 : 1w0;
+                meta.tmp1_4 = (((bit<16>) meta.tmp8_2) < meta.tmp16_2) ? 1w1 : 1w0;
                 if (meta.tmp1_4 == 1w1) {
                     meta.pre_block11 = 1w1;
                 } else {
@@ -859,13 +861,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 hdr.tandem.v37 = meta.tmp1_2;
                 hdr.tandem.v42 = meta.tmp1_3;
                 hdr.tandem.v65 = meta.tmp32_0;
-                hdr.tandem.v66 = meta.tmp1_4;
-                hdr.tandem.v69 = meta.tmp32_1;
-                hdr.tandem.v70 = meta.tmp32_2;
-                hdr.tandem.v72 = meta.tmp1_5;
-                hdr.tandem.v104 = meta.tmp1_6;
+                hdr.tandem.v67 = meta.tmp1_4;
+                hdr.tandem.v70 = meta.tmp32_1;
+                hdr.tandem.v71 = meta.tmp32_2;
+                hdr.tandem.v73 = meta.tmp1_5;
+                hdr.tandem.v105 = meta.tmp1_6;
                 hdr.tandem.fate = meta.fate;
-                hdr.tandem.v75 = 1w0;
+                hdr.tandem.v76 = 1w0;
                 hdr.tandem.pad = 7w0;
             }
         }

@@ -14,8 +14,8 @@ header eth_t {
 header tandem_t {
     bit<8> tag;
     bit<16> orig_ethertype;
+    bit<16> v0;
     bit<1> v3;
-    bit<32> v5;
     bit<32> v20;
     bit<8> v27;
     bit<1> v29;
@@ -24,7 +24,14 @@ header tandem_t {
     bit<1> v591;
     bit<8> v594;
     bit<1> v679;
-    bit<17> fate;
+    bit<16> v681;
+    bit<1> v690;
+    bit<1> v697;
+    bit<1> v701;
+    bit<1> v705;
+    bit<1> v708;
+    bit<1> v711;
+    bit<8> v712;
     bit<1> v41;
     bit<1> v48;
     bit<1> v51;
@@ -50,7 +57,7 @@ header tandem_t {
     bit<1> v563;
     bit<1> v568;
     bit<1> v573;
-    bit<1> pad;
+    bit<4> pad;
 }
 
 header ipv4_vihl_t {
@@ -120,7 +127,25 @@ struct meta_t {
     bit<1> visible;
     bit<1> wb_hit;
     bit<16> in_port;
+    bit<1> post_block98;
+    bit<1> post_block99;
+    bit<1> post_block97;
+    bit<1> post_block111;
+    bit<1> post_block107;
+    bit<1> post_block100;
+    bit<1> post_block112;
+    bit<1> post_block113;
+    bit<1> post_block106;
+    bit<1> post_block114;
     bit<1> post_block95;
+    bit<1> post_block108;
+    bit<1> post_block109;
+    bit<1> post_block110;
+    bit<1> post_block101;
+    bit<1> post_block102;
+    bit<1> post_block103;
+    bit<1> post_block104;
+    bit<1> post_block105;
     bit<1> post_block94;
     bit<1> post_block96;
     bit<1> post_block71;
@@ -215,6 +240,12 @@ struct meta_t {
     bit<1> tmp1_34;
     bit<1> tmp1_35;
     bit<1> tmp1_36;
+    bit<1> tmp1_37;
+    bit<1> tmp1_38;
+    bit<1> tmp1_39;
+    bit<1> tmp1_40;
+    bit<1> tmp1_41;
+    bit<1> tmp1_42;
     bit<8> tmp8_0;
     bit<8> tmp8_1;
     bit<8> tmp8_2;
@@ -222,15 +253,15 @@ struct meta_t {
     bit<8> tmp8_4;
     bit<8> tmp8_5;
     bit<8> tmp8_6;
+    bit<8> tmp8_7;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
+    bit<16> tmp16_2;
+    bit<16> tmp16_3;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
     bit<32> tmp32_3;
-    bit<32> tmp32_4;
-    bit<32> tmp32_5;
-    bit<32> tmp32_6;
 }
 
 parser TandemParser(packet_in packet, out headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
@@ -365,18 +396,18 @@ control TandemVerifyChecksum(inout headers_t hdr, inout meta_t meta) {
 
 control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
     action hosts_hit(bit<8> v0, bit<8> v1, bit<8> v2, bit<8> v3) {
-        meta.tmp1_32 = 1w1;
-        meta.tmp8_3 = v0;
-        meta.tmp8_4 = v1;
-        meta.tmp8_5 = v2;
-        meta.tmp8_6 = v3;
+        meta.tmp1_40 = 1w1;
+        meta.tmp8_4 = v0;
+        meta.tmp8_5 = v1;
+        meta.tmp8_6 = v2;
+        meta.tmp8_7 = v3;
     }
     action hosts_miss() {
-        meta.tmp1_32 = 1w0;
-        meta.tmp8_3 = 8w0;
+        meta.tmp1_40 = 1w0;
         meta.tmp8_4 = 8w0;
         meta.tmp8_5 = 8w0;
         meta.tmp8_6 = 8w0;
+        meta.tmp8_7 = 8w0;
     }
     table hosts {
         key = {
@@ -390,20 +421,20 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         size = 0x10000;
     }
     action hosts_wb_hit(bit<8> v0, bit<8> v1, bit<8> v2, bit<8> v3) {
-        meta.tmp1_32 = 1w1;
-        meta.tmp8_3 = v0;
-        meta.tmp8_4 = v1;
-        meta.tmp8_5 = v2;
-        meta.tmp8_6 = v3;
+        meta.tmp1_40 = 1w1;
+        meta.tmp8_4 = v0;
+        meta.tmp8_5 = v1;
+        meta.tmp8_6 = v2;
+        meta.tmp8_7 = v3;
         meta.wb_hit = 1w1;
     }
     action hosts_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_32 = 1w0;
-        meta.tmp8_3 = 8w0;
+        meta.tmp1_40 = 1w0;
         meta.tmp8_4 = 8w0;
         meta.tmp8_5 = 8w0;
         meta.tmp8_6 = 8w0;
+        meta.tmp8_7 = 8w0;
     }
     action hosts_wb_miss() {
         meta.wb_hit = 1w0;
@@ -427,12 +458,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     register<bit<32> >(32w1) q_port_1;
     register<bit<32> >(32w1) q_port_2;
     action hosts__class_hit(bit<8> class) {
-        meta.tmp1_36 = 1w1;
-        meta.tmp8_3 = class;
+        meta.tmp1_11 = 1w1;
+        meta.tmp8_2 = class;
     }
     action hosts__class_miss() {
-        meta.tmp1_36 = 1w0;
-        meta.tmp8_3 = 8w0;
+        meta.tmp1_11 = 1w0;
+        meta.tmp8_2 = 8w0;
     }
     table hosts__class {
         key = {
@@ -446,14 +477,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         size = 0x10000;
     }
     action hosts__class_wb_hit(bit<8> class) {
-        meta.tmp1_36 = 1w1;
-        meta.tmp8_3 = class;
+        meta.tmp1_11 = 1w1;
+        meta.tmp8_2 = class;
         meta.wb_hit = 1w1;
     }
     action hosts__class_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_36 = 1w0;
-        meta.tmp8_3 = 8w0;
+        meta.tmp1_11 = 1w0;
+        meta.tmp8_2 = 8w0;
     }
     action hosts__class_wb_miss() {
         meta.wb_hit = 1w0;
@@ -475,9 +506,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         tandem_visible.read(meta.visible, 32w0);
         if (hdr.tandem.isValid()) {
             if (hdr.tandem.tag == 8w2) {
+                meta.tmp16_0 = hdr.tandem.v0;
                 meta.tmp1_0 = hdr.tandem.v3;
-                meta.tmp32_0 = hdr.tandem.v5;
-                meta.tmp32_1 = hdr.tandem.v20;
+                meta.tmp32_0 = hdr.tandem.v20;
                 meta.tmp8_0 = hdr.tandem.v27;
                 meta.tmp1_1 = hdr.tandem.v29;
                 meta.tmp1_2 = hdr.tandem.v36;
@@ -485,32 +516,39 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.tmp1_4 = hdr.tandem.v591;
                 meta.tmp8_1 = hdr.tandem.v594;
                 meta.tmp1_5 = hdr.tandem.v679;
-                meta.fate = hdr.tandem.fate;
-                meta.tmp1_6 = hdr.tandem.v41;
-                meta.tmp1_7 = hdr.tandem.v48;
-                meta.tmp1_8 = hdr.tandem.v51;
-                meta.tmp1_9 = hdr.tandem.v56;
-                meta.tmp1_10 = hdr.tandem.v61;
-                meta.tmp1_11 = hdr.tandem.v66;
-                meta.tmp1_12 = hdr.tandem.v71;
-                meta.tmp1_13 = hdr.tandem.v286;
-                meta.tmp1_14 = hdr.tandem.v289;
-                meta.tmp1_15 = hdr.tandem.v294;
-                meta.tmp1_16 = hdr.tandem.v299;
-                meta.tmp1_17 = hdr.tandem.v304;
-                meta.tmp1_18 = hdr.tandem.v519;
-                meta.tmp1_19 = hdr.tandem.v526;
-                meta.tmp1_20 = hdr.tandem.v528;
-                meta.tmp1_21 = hdr.tandem.v532;
-                meta.tmp8_2 = hdr.tandem.v533;
-                meta.tmp1_22 = hdr.tandem.v538;
-                meta.tmp1_23 = hdr.tandem.v543;
-                meta.tmp1_24 = hdr.tandem.v548;
-                meta.tmp1_25 = hdr.tandem.v553;
-                meta.tmp1_26 = hdr.tandem.v558;
-                meta.tmp1_27 = hdr.tandem.v563;
-                meta.tmp1_28 = hdr.tandem.v568;
-                meta.tmp1_29 = hdr.tandem.v573;
+                meta.tmp16_1 = hdr.tandem.v681;
+                meta.tmp1_6 = hdr.tandem.v690;
+                meta.tmp1_7 = hdr.tandem.v697;
+                meta.tmp1_8 = hdr.tandem.v701;
+                meta.tmp1_9 = hdr.tandem.v705;
+                meta.tmp1_10 = hdr.tandem.v708;
+                meta.tmp1_11 = hdr.tandem.v711;
+                meta.tmp8_2 = hdr.tandem.v712;
+                meta.tmp1_12 = hdr.tandem.v41;
+                meta.tmp1_13 = hdr.tandem.v48;
+                meta.tmp1_14 = hdr.tandem.v51;
+                meta.tmp1_15 = hdr.tandem.v56;
+                meta.tmp1_16 = hdr.tandem.v61;
+                meta.tmp1_17 = hdr.tandem.v66;
+                meta.tmp1_18 = hdr.tandem.v71;
+                meta.tmp1_19 = hdr.tandem.v286;
+                meta.tmp1_20 = hdr.tandem.v289;
+                meta.tmp1_21 = hdr.tandem.v294;
+                meta.tmp1_22 = hdr.tandem.v299;
+                meta.tmp1_23 = hdr.tandem.v304;
+                meta.tmp1_24 = hdr.tandem.v519;
+                meta.tmp1_25 = hdr.tandem.v526;
+                meta.tmp1_26 = hdr.tandem.v528;
+                meta.tmp1_27 = hdr.tandem.v532;
+                meta.tmp8_3 = hdr.tandem.v533;
+                meta.tmp1_28 = hdr.tandem.v538;
+                meta.tmp1_29 = hdr.tandem.v543;
+                meta.tmp1_30 = hdr.tandem.v548;
+                meta.tmp1_31 = hdr.tandem.v553;
+                meta.tmp1_32 = hdr.tandem.v558;
+                meta.tmp1_33 = hdr.tandem.v563;
+                meta.tmp1_34 = hdr.tandem.v568;
+                meta.tmp1_35 = hdr.tandem.v573;
                 hdr.eth.ethertype = hdr.tandem.orig_ethertype;
                 hdr.tandem.setInvalid();
             } else {
@@ -519,21 +557,21 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         } else {
             meta.in_port = (bit<16>) standard_metadata.ingress_port;
-            meta.tmp32_2 = (bit<32>) meta.in_port;
-            meta.tmp32_3 = hdr.ipv4.saddr;
-            meta.tmp32_4 = hdr.ipv4.daddr;
-            meta.tmp1_30 = (meta.tmp32_2 > 32w1) ? 1w1 : 1w0;
-            meta.tmp1_31 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
-            meta.tmp16_0 = (bit<16>) (32w1 - meta.tmp32_2);
-            meta.tmp1_32 = hdr.tcp.isValid() ? 1w1 : 1w0;
-            meta.tmp1_33 = (meta.tmp32_2 == 32w1) ? 1w1 : 1w0;
-            meta.tmp16_1 = hdr.tcp.sport;
-            meta.tmp1_34 = ((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) == 16w0x1600) ? 1w1 : 1w0;
-            meta.tmp8_3 = hdr.tcp.flags;
-            meta.tmp1_35 = ((meta.tmp8_3 & 8w18) == 8w18) ? 1w1 : 1w0;
-            quarantine_0.read(meta.tmp32_5, 32w0);
-            q_port_0.read(meta.tmp32_6, 32w0);
-            meta.hosts__class_k0 = (meta.tmp32_2 == 32w0) ? (((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24]) : (((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24]);
+            meta.tmp16_1 = meta.in_port;
+            meta.tmp1_36 = (meta.tmp16_1 == 16w0) ? 1w1 : 1w0;
+            meta.tmp32_1 = hdr.ipv4.saddr;
+            meta.tmp32_2 = hdr.ipv4.daddr;
+            meta.tmp1_6 = (meta.tmp16_1 > 16w1) ? 1w1 : 1w0;
+            meta.tmp1_37 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
+            meta.tmp1_38 = hdr.tcp.isValid() ? 1w1 : 1w0;
+            meta.tmp1_7 = (meta.tmp16_1 == 16w1) ? 1w1 : 1w0;
+            meta.tmp16_2 = hdr.tcp.sport;
+            meta.tmp1_8 = ((meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8]) == 16w0x1600) ? 1w1 : 1w0;
+            meta.tmp8_4 = hdr.tcp.flags;
+            meta.tmp1_9 = ((meta.tmp8_4 & 8w18) == 8w18) ? 1w1 : 1w0;
+            quarantine_0.read(meta.tmp32_3, 32w0);
+            meta.tmp1_10 = (meta.tmp32_3 == 32w0) ? 1w1 : 1w0;
+            meta.hosts__class_k0 = (meta.tmp1_36 == 1w1) ? (((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24]) : (((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24]);
             meta.wb_hit = 1w0;
             if (meta.visible == 1w1) {
                 hosts__class_wb.apply();
@@ -541,78 +579,64 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             if (meta.wb_hit == 1w0) {
                 hosts__class.apply();
             }
-            if (meta.tmp1_36 == 1w1) {
-                if (meta.tmp8_3 == 8w0) {
-                    if (meta.tmp1_30 == 1w1) {
-                        meta.fate = 17w0;
+            if (meta.tmp1_11 == 1w1) {
+                if (meta.tmp8_2 == 8w0) {
+                    if (meta.tmp1_6 == 1w1) {
                         meta.tmp1_5 = 1w0;
                     } else {
-                        if (meta.tmp1_31 == 1w1) {
-                            if (meta.tmp1_32 == 1w1) {
-                                if (meta.tmp1_33 == 1w1) {
-                                    if (meta.tmp1_34 == 1w1) {
-                                        if (meta.tmp1_35 == 1w1) {
+                        if (meta.tmp1_37 == 1w1) {
+                            if (meta.tmp1_38 == 1w1) {
+                                if (meta.tmp1_7 == 1w1) {
+                                    if (meta.tmp1_8 == 1w1) {
+                                        if (meta.tmp1_9 == 1w1) {
                                             meta.tmp1_5 = 1w1;
                                         } else {
-                                            meta.fate = 1w1 ++ meta.tmp16_0;
                                             meta.tmp1_5 = 1w0;
                                         }
                                     } else {
-                                        meta.fate = 1w1 ++ meta.tmp16_0;
                                         meta.tmp1_5 = 1w0;
                                     }
                                 } else {
-                                    meta.fate = 1w1 ++ meta.tmp16_0;
                                     meta.tmp1_5 = 1w0;
                                 }
                             } else {
-                                meta.fate = 1w1 ++ meta.tmp16_0;
                                 meta.tmp1_5 = 1w0;
                             }
                         } else {
-                            meta.fate = 1w1 ++ meta.tmp16_0;
                             meta.tmp1_5 = 1w0;
                         }
                     }
                 } else {
-                    if (meta.tmp8_3 == 8w1) {
-                        if (meta.tmp1_30 == 1w1) {
-                            meta.fate = 17w0;
+                    if (meta.tmp8_2 == 8w1) {
+                        if (meta.tmp1_6 == 1w1) {
                             meta.tmp1_5 = 1w0;
                         } else {
-                            if (meta.tmp1_31 == 1w1) {
-                                if (meta.tmp1_32 == 1w1) {
-                                    if (meta.tmp1_33 == 1w1) {
-                                        meta.fate = 1w1 ++ meta.tmp16_0;
+                            if (meta.tmp1_37 == 1w1) {
+                                if (meta.tmp1_38 == 1w1) {
+                                    if (meta.tmp1_7 == 1w1) {
                                         meta.tmp1_5 = 1w0;
                                     } else {
                                         meta.tmp1_5 = 1w1;
                                     }
                                 } else {
-                                    meta.fate = 1w1 ++ meta.tmp16_0;
                                     meta.tmp1_5 = 1w0;
                                 }
                             } else {
-                                meta.fate = 1w1 ++ meta.tmp16_0;
                                 meta.tmp1_5 = 1w0;
                             }
                         }
                     } else {
-                        if (meta.tmp8_3 == 8w2) {
-                            if (meta.tmp1_30 == 1w1) {
-                                meta.fate = 17w0;
+                        if (meta.tmp8_2 == 8w2) {
+                            if (meta.tmp1_6 == 1w1) {
                                 meta.tmp1_5 = 1w0;
                             } else {
-                                if (meta.tmp1_31 == 1w1) {
-                                    if (meta.tmp32_5 == 32w0) {
-                                        meta.fate = 17w0;
+                                if (meta.tmp1_37 == 1w1) {
+                                    if (meta.tmp1_10 == 1w1) {
                                         meta.tmp1_5 = 1w0;
                                     } else {
-                                        meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_6);
                                         meta.tmp1_5 = 1w0;
                                     }
                                 } else {
-                                    meta.fate = 1w1 ++ meta.tmp16_0;
                                     meta.tmp1_5 = 1w0;
                                 }
                             }
@@ -622,50 +646,44 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     }
                 }
             } else {
-                if (meta.tmp1_30 == 1w1) {
-                    meta.fate = 17w0;
+                if (meta.tmp1_6 == 1w1) {
                     meta.tmp1_5 = 1w0;
                 } else {
-                    if (meta.tmp1_31 == 1w1) {
-                        if (meta.tmp1_32 == 1w1) {
-                            if (meta.tmp1_33 == 1w1) {
-                                if (meta.tmp1_34 == 1w1) {
-                                    if (meta.tmp1_35 == 1w1) {
+                    if (meta.tmp1_37 == 1w1) {
+                        if (meta.tmp1_38 == 1w1) {
+                            if (meta.tmp1_7 == 1w1) {
+                                if (meta.tmp1_8 == 1w1) {
+                                    if (meta.tmp1_9 == 1w1) {
                                         meta.tmp1_5 = 1w1;
                                     } else {
-                                        meta.fate = 1w1 ++ meta.tmp16_0;
                                         meta.tmp1_5 = 1w0;
                                     }
                                 } else {
-                                    meta.fate = 1w1 ++ meta.tmp16_0;
                                     meta.tmp1_5 = 1w0;
                                 }
                             } else {
-                                meta.fate = 1w1 ++ meta.tmp16_0;
                                 meta.tmp1_5 = 1w0;
                             }
                         } else {
-                            meta.fate = 1w1 ++ meta.tmp16_0;
                             meta.tmp1_5 = 1w0;
                         }
                     } else {
-                        meta.fate = 1w1 ++ meta.tmp16_0;
                         meta.tmp1_5 = 1w0;
                     }
                 }
             }
             if (meta.tmp1_5 == 1w1) {
-                meta.tmp32_2 = (bit<32>) meta.in_port;
-                meta.tmp1_0 = (meta.tmp32_2 > 32w1) ? 1w1 : 1w0;
+                meta.tmp16_0 = meta.in_port;
+                meta.tmp1_0 = (meta.tmp16_0 > 16w1) ? 1w1 : 1w0;
                 if (meta.tmp1_0 == 1w0) {
-                    meta.tmp32_0 = 32w1 - meta.tmp32_2;
-                    meta.tmp1_30 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
-                    meta.tmp1_31 = meta.tmp1_30 ^ 1w1;
-                    if (meta.tmp1_31 == 1w0) {
-                        meta.tmp32_3 = hdr.ipv4.saddr;
-                        meta.tmp32_4 = hdr.ipv4.daddr;
-                        meta.tmp32_1 = (((meta.tmp32_2 == 32w0) ? 8w0 : 8w1) == 8w1) ? (((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24]) : (((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24]);
-                        meta.hosts_k0 = meta.tmp32_1;
+                    meta.tmp1_36 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
+                    meta.tmp1_39 = meta.tmp1_36 ^ 1w1;
+                    if (meta.tmp1_39 == 1w0) {
+                        meta.tmp1_40 = (meta.tmp16_0 == 16w0) ? 1w1 : 1w0;
+                        meta.tmp32_1 = hdr.ipv4.saddr;
+                        meta.tmp32_2 = hdr.ipv4.daddr;
+                        meta.tmp32_0 = (((meta.tmp1_40 == 1w1) ? 8w0 : 8w1) == 8w1) ? (((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24]) : (((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24]);
+                        meta.hosts_k0 = meta.tmp32_0;
                         meta.wb_hit = 1w0;
                         if (meta.visible == 1w1) {
                             hosts_wb.apply();
@@ -673,23 +691,23 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                         if (meta.wb_hit == 1w0) {
                             hosts.apply();
                         }
-                        meta.tmp8_0 = (meta.tmp1_32 == 1w1) ? meta.tmp8_3 : 8w0;
+                        meta.tmp8_0 = (meta.tmp1_40 == 1w1) ? meta.tmp8_4 : 8w0;
                         meta.tmp1_1 = (meta.tmp8_0 == 8w3) ? 1w1 : 1w0;
                         if (meta.tmp1_1 == 1w0) {
-                            meta.tmp1_32 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                            meta.tmp1_33 = meta.tmp1_32 ^ 1w1;
-                            if (meta.tmp1_33 == 1w0) {
-                                meta.tmp16_0 = hdr.tcp.dport;
-                                meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                meta.tmp1_2 = (meta.tmp32_2 == 32w1) ? 1w1 : 1w0;
+                            meta.tmp1_40 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                            meta.tmp1_41 = meta.tmp1_40 ^ 1w1;
+                            if (meta.tmp1_41 == 1w0) {
+                                meta.tmp16_2 = hdr.tcp.dport;
+                                meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                meta.tmp1_2 = (meta.tmp16_0 == 16w1) ? 1w1 : 1w0;
                                 if (meta.tmp1_2 == 1w1) {
-                                    meta.tmp16_1 = hdr.tcp.sport;
-                                    meta.tmp1_34 = (meta.tmp8_0 == 8w0) ? 1w1 : 1w0;
-                                    meta.tmp1_4 = (((meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8]) == 16w0x1600) ? 1w1 : 1w0) & meta.tmp1_34;
+                                    meta.tmp16_3 = hdr.tcp.sport;
+                                    meta.tmp1_42 = (meta.tmp8_0 == 8w0) ? 1w1 : 1w0;
+                                    meta.tmp1_4 = (((meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8]) == 16w0x1600) ? 1w1 : 1w0) & meta.tmp1_42;
                                     if (meta.tmp1_4 == 1w1) {
                                         meta.to_server = 1w1;
-                                        meta.tmp8_3 = hdr.tcp.flags;
-                                        meta.tmp8_1 = meta.tmp8_3 & 8w18;
+                                        meta.tmp8_4 = hdr.tcp.flags;
+                                        meta.tmp8_1 = meta.tmp8_4 & 8w18;
                                     }
                                 } else {
                                     meta.tmp1_3 = (meta.tmp8_0 == 8w1) ? 1w1 : 1w0;
@@ -709,9 +727,9 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 hdr.tandem.tag = 8w1;
                 hdr.tandem.orig_ethertype = hdr.eth.ethertype;
                 hdr.eth.ethertype = TANDEM_ETHERTYPE;
+                hdr.tandem.v0 = meta.tmp16_0;
                 hdr.tandem.v3 = meta.tmp1_0;
-                hdr.tandem.v5 = meta.tmp32_0;
-                hdr.tandem.v20 = meta.tmp32_1;
+                hdr.tandem.v20 = meta.tmp32_0;
                 hdr.tandem.v27 = meta.tmp8_0;
                 hdr.tandem.v29 = meta.tmp1_1;
                 hdr.tandem.v36 = meta.tmp1_2;
@@ -719,7 +737,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 hdr.tandem.v591 = meta.tmp1_4;
                 hdr.tandem.v594 = meta.tmp8_1;
                 hdr.tandem.v679 = meta.tmp1_5;
-                hdr.tandem.fate = meta.fate;
+                hdr.tandem.v681 = meta.tmp16_1;
+                hdr.tandem.v690 = meta.tmp1_6;
+                hdr.tandem.v697 = meta.tmp1_7;
+                hdr.tandem.v701 = meta.tmp1_8;
+                hdr.tandem.v705 = meta.tmp1_9;
+                hdr.tandem.v708 = meta.tmp1_10;
+                hdr.tandem.v711 = meta.tmp1_11;
+                hdr.tandem.v712 = meta.tmp8_2;
                 hdr.tandem.v41 = 1w0;
                 hdr.tandem.v48 = 1w0;
                 hdr.tandem.v51 = 1w0;
@@ -745,11 +770,140 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 hdr.tandem.v563 = 1w0;
                 hdr.tandem.v568 = 1w0;
                 hdr.tandem.v573 = 1w0;
-                hdr.tandem.pad = 1w0;
+                hdr.tandem.pad = 4w0;
             }
         }
         if (meta.to_server == 1w0) {
-            meta.post_block95 = 1w1;
+            meta.tmp1_37 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
+            meta.tmp32_0 = (bit<32>) meta.tmp16_1;
+            meta.tmp1_38 = hdr.tcp.isValid() ? 1w1 : 1w0;
+            q_port_0.read(meta.tmp32_1, 32w0);
+            if (meta.tmp1_11 == 1w1) {
+                meta.post_block98 = 1w1;
+            } else {
+                meta.post_block99 = 1w1;
+            }
+            if (meta.post_block98 == 1w1) {
+                if (meta.tmp8_2 == 8w0) {
+                    meta.post_block99 = 1w1;
+                } else {
+                    if (meta.tmp8_2 == 8w1) {
+                        meta.post_block107 = 1w1;
+                    } else {
+                        if (meta.tmp8_2 == 8w2) {
+                            meta.post_block111 = 1w1;
+                        } else {
+                            meta.post_block97 = 1w1;
+                        }
+                    }
+                }
+            }
+            if (meta.post_block111 == 1w1) {
+                if (meta.tmp1_6 == 1w1) {
+                    meta.post_block100 = 1w1;
+                } else {
+                    meta.post_block112 = 1w1;
+                }
+            }
+            if (meta.post_block112 == 1w1) {
+                if (meta.tmp1_37 == 1w1) {
+                    meta.post_block113 = 1w1;
+                } else {
+                    meta.post_block106 = 1w1;
+                }
+            }
+            if (meta.post_block113 == 1w1) {
+                if (meta.tmp1_10 == 1w1) {
+                    meta.post_block100 = 1w1;
+                } else {
+                    meta.post_block114 = 1w1;
+                }
+            }
+            if (meta.post_block114 == 1w1) {
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
+                meta.post_block95 = 1w1;
+            }
+            if (meta.post_block107 == 1w1) {
+                if (meta.tmp1_6 == 1w1) {
+                    meta.post_block100 = 1w1;
+                } else {
+                    meta.post_block108 = 1w1;
+                }
+            }
+            if (meta.post_block108 == 1w1) {
+                if (meta.tmp1_37 == 1w1) {
+                    meta.post_block109 = 1w1;
+                } else {
+                    meta.post_block106 = 1w1;
+                }
+            }
+            if (meta.post_block109 == 1w1) {
+                if (meta.tmp1_38 == 1w1) {
+                    meta.post_block110 = 1w1;
+                } else {
+                    meta.post_block106 = 1w1;
+                }
+            }
+            if (meta.post_block110 == 1w1) {
+                if (meta.tmp1_7 == 1w1) {
+                    meta.post_block106 = 1w1;
+                } else {
+                    meta.post_block97 = 1w1;
+                }
+            }
+            if (meta.post_block99 == 1w1) {
+                if (meta.tmp1_6 == 1w1) {
+                    meta.post_block100 = 1w1;
+                } else {
+                    meta.post_block101 = 1w1;
+                }
+            }
+            if (meta.post_block101 == 1w1) {
+                if (meta.tmp1_37 == 1w1) {
+                    meta.post_block102 = 1w1;
+                } else {
+                    meta.post_block106 = 1w1;
+                }
+            }
+            if (meta.post_block102 == 1w1) {
+                if (meta.tmp1_38 == 1w1) {
+                    meta.post_block103 = 1w1;
+                } else {
+                    meta.post_block106 = 1w1;
+                }
+            }
+            if (meta.post_block103 == 1w1) {
+                if (meta.tmp1_7 == 1w1) {
+                    meta.post_block104 = 1w1;
+                } else {
+                    meta.post_block106 = 1w1;
+                }
+            }
+            if (meta.post_block104 == 1w1) {
+                if (meta.tmp1_8 == 1w1) {
+                    meta.post_block105 = 1w1;
+                } else {
+                    meta.post_block106 = 1w1;
+                }
+            }
+            if (meta.post_block105 == 1w1) {
+                if (meta.tmp1_9 == 1w1) {
+                    meta.post_block97 = 1w1;
+                } else {
+                    meta.post_block106 = 1w1;
+                }
+            }
+            if (meta.post_block106 == 1w1) {
+                meta.fate = 1w1 ++ ((bit<16>) (32w1 - meta.tmp32_0));
+                meta.post_block95 = 1w1;
+            }
+            if (meta.post_block100 == 1w1) {
+                meta.fate = 17w0;
+                meta.post_block95 = 1w1;
+            }
+            if (meta.post_block97 == 1w1) {
+                meta.post_block95 = 1w1;
+            }
             if (meta.post_block95 == 1w1) {
                 if (meta.tmp1_5 == 1w1) {
                     meta.post_block94 = 1w1;
@@ -758,6 +912,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block94 == 1w1) {
+                meta.tmp32_0 = (bit<32>) meta.tmp16_0;
                 if (meta.tmp1_0 == 1w1) {
                     meta.post_block71 = 1w1;
                 } else {
@@ -765,9 +920,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block1 == 1w1) {
-                meta.tmp1_30 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
-                meta.tmp1_31 = meta.tmp1_30 ^ 1w1;
-                if (meta.tmp1_31 == 1w1) {
+                meta.tmp32_1 = 32w1 - meta.tmp32_0;
+                meta.tmp1_36 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
+                meta.tmp1_39 = meta.tmp1_36 ^ 1w1;
+                if (meta.tmp1_39 == 1w1) {
                     meta.post_block70 = 1w1;
                 } else {
                     meta.post_block2 = 1w1;
@@ -781,16 +937,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block3 == 1w1) {
-                meta.tmp1_32 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                meta.tmp1_33 = meta.tmp1_32 ^ 1w1;
-                if (meta.tmp1_33 == 1w1) {
+                meta.tmp1_40 = hdr.tcp.isValid() ? 1w1 : 1w0;
+                meta.tmp1_41 = meta.tmp1_40 ^ 1w1;
+                if (meta.tmp1_41 == 1w1) {
                     meta.post_block65 = 1w1;
                 } else {
                     meta.post_block4 = 1w1;
                 }
             }
             if (meta.post_block4 == 1w1) {
-                meta.tmp16_0 = hdr.tcp.dport;
+                meta.tmp16_2 = hdr.tcp.dport;
                 if (meta.tmp1_2 == 1w1) {
                     meta.post_block61 = 1w1;
                 } else {
@@ -805,20 +961,20 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block6 == 1w1) {
-                if (meta.tmp1_6 == 1w1) {
+                if (meta.tmp1_12 == 1w1) {
                     meta.post_block44 = 1w1;
                 } else {
                     meta.post_block7 = 1w1;
                 }
             }
             if (meta.post_block7 == 1w1) {
-                if (meta.tmp16_0 == 16w0x1f90) {
+                if (meta.tmp16_2 == 16w0x1f90) {
                     meta.post_block25 = 1w1;
                 } else {
-                    if (meta.tmp16_0 == 16w80) {
+                    if (meta.tmp16_2 == 16w80) {
                         meta.post_block25 = 1w1;
                     } else {
-                        if (meta.tmp16_0 == 16w21) {
+                        if (meta.tmp16_2 == 16w21) {
                             meta.post_block8 = 1w1;
                         } else {
                             meta.post_block44 = 1w1;
@@ -827,42 +983,42 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block8 == 1w1) {
-                if (meta.tmp1_7 == 1w1) {
+                if (meta.tmp1_13 == 1w1) {
                     meta.post_block44 = 1w1;
                 } else {
                     meta.post_block9 = 1w1;
                 }
             }
             if (meta.post_block9 == 1w1) {
-                if (meta.tmp1_8 == 1w1) {
+                if (meta.tmp1_14 == 1w1) {
                     meta.post_block10 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
                 }
             }
             if (meta.post_block10 == 1w1) {
-                if (meta.tmp1_9 == 1w1) {
+                if (meta.tmp1_15 == 1w1) {
                     meta.post_block11 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
                 }
             }
             if (meta.post_block11 == 1w1) {
-                if (meta.tmp1_10 == 1w1) {
+                if (meta.tmp1_16 == 1w1) {
                     meta.post_block12 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
                 }
             }
             if (meta.post_block12 == 1w1) {
-                if (meta.tmp1_11 == 1w1) {
+                if (meta.tmp1_17 == 1w1) {
                     meta.post_block13 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
                 }
             }
             if (meta.post_block13 == 1w1) {
-                if (meta.tmp1_12 == 1w1) {
+                if (meta.tmp1_18 == 1w1) {
                     meta.post_block14 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
@@ -878,35 +1034,35 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block42 = 1w1;
             }
             if (meta.post_block25 == 1w1) {
-                if (meta.tmp1_13 == 1w1) {
+                if (meta.tmp1_19 == 1w1) {
                     meta.post_block44 = 1w1;
                 } else {
                     meta.post_block26 = 1w1;
                 }
             }
             if (meta.post_block26 == 1w1) {
-                if (meta.tmp1_14 == 1w1) {
+                if (meta.tmp1_20 == 1w1) {
                     meta.post_block27 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
                 }
             }
             if (meta.post_block27 == 1w1) {
-                if (meta.tmp1_15 == 1w1) {
+                if (meta.tmp1_21 == 1w1) {
                     meta.post_block28 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
                 }
             }
             if (meta.post_block28 == 1w1) {
-                if (meta.tmp1_16 == 1w1) {
+                if (meta.tmp1_22 == 1w1) {
                     meta.post_block29 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
                 }
             }
             if (meta.post_block29 == 1w1) {
-                if (meta.tmp1_17 == 1w1) {
+                if (meta.tmp1_23 == 1w1) {
                     meta.post_block30 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
@@ -922,7 +1078,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block42 = 1w1;
             }
             if (meta.post_block42 == 1w1) {
-                if (meta.tmp1_18 == 1w1) {
+                if (meta.tmp1_24 == 1w1) {
                     meta.post_block43 = 1w1;
                 } else {
                     meta.post_block44 = 1w1;
@@ -938,31 +1094,31 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block45 = 1w1;
             }
             if (meta.post_block45 == 1w1) {
-                if (meta.tmp1_19 == 1w1) {
+                if (meta.tmp1_25 == 1w1) {
                     meta.post_block46 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block46 == 1w1) {
-                if (meta.tmp1_20 == 1w1) {
+                if (meta.tmp1_26 == 1w1) {
                     meta.post_block58 = 1w1;
                 } else {
                     meta.post_block47 = 1w1;
                 }
             }
             if (meta.post_block47 == 1w1) {
-                if (meta.tmp1_21 == 1w1) {
+                if (meta.tmp1_27 == 1w1) {
                     meta.post_block57 = 1w1;
                 } else {
                     meta.post_block48 = 1w1;
                 }
             }
             if (meta.post_block48 == 1w1) {
-                if (meta.tmp8_2 == 8w78) {
+                if (meta.tmp8_3 == 8w78) {
                     meta.post_block53 = 1w1;
                 } else {
-                    if (meta.tmp8_2 == 8w74) {
+                    if (meta.tmp8_3 == 8w74) {
                         meta.post_block49 = 1w1;
                     } else {
                         meta.post_block57 = 1w1;
@@ -970,78 +1126,79 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 }
             }
             if (meta.post_block49 == 1w1) {
-                if (meta.tmp1_22 == 1w1) {
+                if (meta.tmp1_28 == 1w1) {
                     meta.post_block50 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block50 == 1w1) {
-                if (meta.tmp1_23 == 1w1) {
+                if (meta.tmp1_29 == 1w1) {
                     meta.post_block51 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block51 == 1w1) {
-                if (meta.tmp1_24 == 1w1) {
+                if (meta.tmp1_30 == 1w1) {
                     meta.post_block52 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block52 == 1w1) {
-                if (meta.tmp1_25 == 1w1) {
+                if (meta.tmp1_31 == 1w1) {
                     meta.post_block58 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block53 == 1w1) {
-                if (meta.tmp1_26 == 1w1) {
+                if (meta.tmp1_32 == 1w1) {
                     meta.post_block54 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block54 == 1w1) {
-                if (meta.tmp1_27 == 1w1) {
+                if (meta.tmp1_33 == 1w1) {
                     meta.post_block55 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block55 == 1w1) {
-                if (meta.tmp1_28 == 1w1) {
+                if (meta.tmp1_34 == 1w1) {
                     meta.post_block56 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block56 == 1w1) {
-                if (meta.tmp1_29 == 1w1) {
+                if (meta.tmp1_35 == 1w1) {
                     meta.post_block58 = 1w1;
                 } else {
                     meta.post_block57 = 1w1;
                 }
             }
             if (meta.post_block57 == 1w1) {
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block58 == 1w1) {
                 meta.post_block80 = 1w1;
             }
             if (meta.post_block80 == 1w1) {
-                quarantine_1.read(meta.tmp32_1, 32w0);
-                if (meta.tmp32_1 == 32w0) {
+                quarantine_1.read(meta.tmp32_0, 32w0);
+                if (meta.tmp32_0 == 32w0) {
                     meta.post_block60 = 1w1;
                 } else {
                     meta.post_block59 = 1w1;
                 }
             }
             if (meta.post_block59 == 1w1) {
-                q_port_1.read(meta.tmp32_1, 32w0);
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
+                q_port_1.read(meta.tmp32_0, 32w0);
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block60 == 1w1) {
@@ -1052,26 +1209,24 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block64 = 1w1;
             }
             if (meta.post_block64 == 1w1) {
-                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                meta.fate = 1w1 ++ meta.tmp16_0;
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block65 == 1w1) {
-                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                meta.fate = 1w1 ++ meta.tmp16_0;
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block66 == 1w1) {
-                quarantine_2.read(meta.tmp32_1, 32w0);
-                if (meta.tmp32_1 == 32w0) {
+                quarantine_2.read(meta.tmp32_0, 32w0);
+                if (meta.tmp32_0 == 32w0) {
                     meta.post_block68 = 1w1;
                 } else {
                     meta.post_block67 = 1w1;
                 }
             }
             if (meta.post_block67 == 1w1) {
-                q_port_2.read(meta.tmp32_1, 32w0);
-                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
+                q_port_2.read(meta.tmp32_0, 32w0);
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                 meta.post_block69 = 1w1;
             }
             if (meta.post_block68 == 1w1) {
@@ -1082,8 +1237,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.post_block72 = 1w1;
             }
             if (meta.post_block70 == 1w1) {
-                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
-                meta.fate = 1w1 ++ meta.tmp16_0;
+                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_1);
                 meta.post_block72 = 1w1;
             }
             if (meta.post_block71 == 1w1) {
