@@ -176,7 +176,9 @@ fn derived_state_classes_keep_a_door_locks_uses_on_the_switch() {
 /// byte (the lifter used to refuse it, L010 "accessed at an inner offset"; now one 48-bit
 /// scalar whose bytes are extracted), and `*hop >= hops.size()` compares a 32-bit id with the
 /// 64-bit size (done in 32 bits). On bmv2 everything runs on the switch; on tofino1 the 48-bit
-/// register is too wide, so forwarded packets fetch the MAC from the server — and still match.
+/// register is too wide, so forwarded packets fetch the MAC from the server — and still match —
+/// while dropped ones stay on the switch: their 64-bit counters are increment-only
+/// (`tandem-partition/src/counters.rs`; before, every packet visited the server).
 #[test]
 fn byte_array_member_is_one_scalar() {
     let src = test_nf("router_mac");
@@ -198,6 +200,11 @@ fn byte_array_member_is_one_scalar() {
     );
     let r = check_file(&src, Addr::Plain, "enterprise", "tofino1", 3000);
     assert_passed("router_mac/tofino1", &r);
+    assert!(
+        r.offloaded.fast_path_share() > 0.3,
+        "drops (no route, TTL) and their counters stay on the switch: fast path {:.1}%",
+        r.offloaded.fast_path_share() * 100.0
+    );
 }
 
 /// Negative control: the MAC's bytes taken one byte off (every shift that extracts a byte of

@@ -94,6 +94,26 @@ fn width(module: &Module, v: tandem_ir::Value) -> u32 {
     module.process.value_type(v).map(Type::bits).unwrap_or(1)
 }
 
+/// Is `inst` part of an increment-only counter's read-modify-write that the target runs as a
+/// pair of register halves (`counters.rs`)? Up to twice the register width.
+fn wide_counter(module: &Module, p: &TargetProfile, inst: tandem_ir::Inst) -> bool {
+    let kind = &module.process.insts[inst].kind;
+    let bits = match kind
+        .state()
+        .and_then(|s| module.states.get(s))
+        .map(|s| &s.kind)
+    {
+        Some(StateKind::Scalar { ty }) => ty.bits(),
+        Some(StateKind::Vector { elem, .. }) => elem.types().map(Type::bits).max().unwrap_or(0),
+        _ => module
+            .process
+            .inst_results(inst)
+            .first()
+            .map_or(0, |v| width(module, *v)),
+    };
+    bits <= 2 * p.max_alu_bits.max(32) && crate::counters::WideCounters::find(module).contains(inst)
+}
+
 /// `Some(reason)` when the target cannot run the statement at all.
 pub fn unsupported(
     module: &Module,
@@ -142,6 +162,7 @@ pub fn unsupported(
                 op => need(op.name(), &format!("`{}`", op.name())),
             };
             r.or_else(|| (!carry_free(module, *op, args[1])).then(|| wide(args[0])).flatten())
+                .filter(|_| !(*op == BinOp::Add && wide_counter(module, p, inst)))
         }
         InstKind::Icmp { args, .. } => need("icmp", "comparison").or_else(|| wide(args[0])),
         InstKind::Select { if_true, .. } => need("select", "select").or_else(|| wide(*if_true)),
@@ -241,7 +262,7 @@ pub fn unsupported(
                     }
                     _ => 0,
                 };
-                (bits > p.max_alu_bits.max(32))
+                (bits > p.max_alu_bits.max(32) && !wide_counter(module, p, inst))
                     .then(|| format!("a {bits}-bit register is wider than {}'s registers", p.name))
             })
         }

@@ -2,7 +2,8 @@
 // from a neighbour table; TTL is decremented (expired packets dropped and counted), the
 // source MAC becomes the router's own. Written from docs/nf-api.md; the router's MAC is a
 // byte-array member read byte by byte (one 48-bit scalar), and `*hop >= hops.size()` compares
-// a 32-bit id with the 64-bit size (done in 32 bits on the switch).
+// a 32-bit id with the 64-bit size (done in 32 bits on the switch); its 64-bit drop counters
+// are increment-only (kept on the switch as pairs of 32-bit halves).
 #include <tandem/nf.hh>
 using namespace tandem;
 
@@ -15,8 +16,8 @@ struct Router : Element {
   LpmMap<uint32_t, uint32_t, 1024> routes;   // prefix -> next-hop id
   Vector<NextHop, 64> hops;
   uint8_t my_mac[6] = {0x02, 0, 0, 0, 0, 0xfe};
-  uint32_t expired = 0;
-  uint32_t no_route = 0;
+  uint64_t expired = 0;
+  uint64_t no_route = 0;
 
   void configure(Config& cfg) {
     uint64_t mine = cfg.get_u64_or("my_mac", 0x0200000000feull);
