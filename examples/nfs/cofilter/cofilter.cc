@@ -61,7 +61,7 @@ struct Track {
 static_assert(sizeof(Track) == 4);
 
 struct CoFilter : Element {
-  ExpiringMap<FlowKey, Track, 65536, 300 * kSecond> table;
+  ExpiringMap<FlowKey, Track, 2097152, 300 * kSecond> table;
   uint32_t open_from = 1;  // bit p set: packets arriving on port p may open connections
   uint32_t other_allowed = 0;
 

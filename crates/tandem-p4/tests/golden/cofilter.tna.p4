@@ -16,10 +16,12 @@ header tandem_t {
     bit<16> orig_ethertype;
     bit<32> v1;
     bit<1> v3;
-    bit<32> v5;
     bit<1> v13;
     bit<1> v14;
     bit<1> v23;
+    bit<16> v35;
+    bit<16> v36;
+    bit<8> v37;
     bit<1> v47;
     bit<1> v51;
     bit<1> v55;
@@ -111,6 +113,17 @@ struct meta_t {
     bit<8> table__class_k13;
     bit<8> table__class_k14;
     bit<8> table__class_k15;
+    bit<32> table__class_h0;
+    bit<32> table__class_h1;
+    bit<32> table__class_h2;
+    bit<32> table__class_h3;
+    bit<32> table__class_hf;
+    bit<16> table__class_fp;
+    bit<1> table__class_alt;
+    bit<8> table__class_way;
+    bit<32> table__class_slot;
+    bit<32> table__class_i;
+    bit<32> table__class_c;
     bit<1> visible;
     bit<1> wb_hit;
     bit<16> in_port;
@@ -150,15 +163,18 @@ struct meta_t {
     bit<8> tmp8_0;
     bit<8> tmp8_1;
     bit<8> tmp8_2;
+    bit<8> tmp8_3;
+    bit<8> tmp8_4;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
     bit<16> tmp16_2;
+    bit<16> tmp16_3;
+    bit<16> tmp16_4;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
     bit<32> tmp32_3;
     bit<32> tmp32_4;
-    bit<32> tmp32_5;
 }
 
 struct eg_headers_t {
@@ -303,15 +319,19 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     Register<bit<32>, bit<32> >(32w1) open_from;
     Register<bit<32>, bit<32> >(32w1) other_allowed_0;
     Register<bit<32>, bit<32> >(32w1) other_allowed_1;
-    action table__class_hit(bit<8> class) {
-        meta.tmp1_23 = 1w1;
-        meta.tmp8_1 = class;
+    Register<bit<32>, bit<32> >(32w0x40000) table__class_w0;
+    Register<bit<32>, bit<32> >(32w0x40000) table__class_w1;
+    Register<bit<32>, bit<32> >(32w0x40000) table__class_w2;
+    Register<bit<32>, bit<32> >(32w0x40000) table__class_w3;
+    action table__class_col_alt(bit<8> way, bit<32> slot) {
+        meta.table__class_alt = 1w1;
+        meta.table__class_way = way;
+        meta.table__class_slot = slot;
     }
-    action table__class_miss() {
-        meta.tmp1_23 = 1w0;
-        meta.tmp8_1 = 8w0;
+    action table__class_col_none() {
+        meta.table__class_alt = 1w0;
     }
-    table table__class {
+    table table__class_col {
         key = {
             meta.table__class_k0: exact;
             meta.table__class_k4: exact;
@@ -323,22 +343,21 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             meta.table__class_k15: exact;
         }
         actions = {
-            table__class_hit;
-            table__class_miss;
+            table__class_col_alt;
+            table__class_col_none;
         }
-        default_action = table__class_miss();
-        size = 0x10000;
-        idle_timeout = true;
+        default_action = table__class_col_none();
+        size = 0x831;
     }
     action table__class_wb_hit(bit<8> class) {
-        meta.tmp1_23 = 1w1;
-        meta.tmp8_1 = class;
+        meta.tmp1_32 = 1w1;
+        meta.tmp8_4 = class;
         meta.wb_hit = 1w1;
     }
     action table__class_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_23 = 1w0;
-        meta.tmp8_1 = 8w0;
+        meta.tmp1_32 = 1w0;
+        meta.tmp8_4 = 8w0;
     }
     action table__class_wb_miss() {
         meta.wb_hit = 1w0;
@@ -364,23 +383,30 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         idle_timeout = true;
     }
     Register<bit<1>, bit<32> >(32w1) tandem_visible;
+    Hash<bit<32> >(HashAlgorithm_t.CRC32) table__class_hash0;
+    Hash<bit<32> >(HashAlgorithm_t.CRC32) table__class_hash1;
+    Hash<bit<32> >(HashAlgorithm_t.CRC32) table__class_hash2;
+    Hash<bit<32> >(HashAlgorithm_t.CRC32) table__class_hash3;
+    Hash<bit<32> >(HashAlgorithm_t.CRC32) table__class_hashf;
     apply {
         meta.visible = tandem_visible.read(32w0);
         if (hdr.tandem.isValid()) {
             if (hdr.tandem.tag == 8w2) {
                 meta.tmp32_0 = hdr.tandem.v1;
                 meta.tmp1_0 = hdr.tandem.v3;
-                meta.tmp32_1 = hdr.tandem.v5;
                 meta.tmp1_1 = hdr.tandem.v13;
                 meta.tmp1_2 = hdr.tandem.v14;
                 meta.tmp1_3 = hdr.tandem.v23;
+                meta.tmp16_0 = hdr.tandem.v35;
+                meta.tmp16_1 = hdr.tandem.v36;
+                meta.tmp8_0 = hdr.tandem.v37;
                 meta.tmp1_4 = hdr.tandem.v47;
                 meta.tmp1_5 = hdr.tandem.v51;
                 meta.tmp1_6 = hdr.tandem.v55;
                 meta.tmp1_7 = hdr.tandem.v59;
                 meta.tmp1_8 = hdr.tandem.v234;
                 meta.fate = hdr.tandem.fate;
-                meta.tmp8_0 = hdr.tandem.v61;
+                meta.tmp8_1 = hdr.tandem.v61;
                 meta.tmp1_9 = hdr.tandem.v66;
                 meta.tmp1_10 = hdr.tandem.v74;
                 meta.tmp1_11 = hdr.tandem.v85;
@@ -400,39 +426,39 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         } else {
             meta.in_port = (bit<16>) ig_intr_md.ingress_port;
-            meta.tmp32_2 = (bit<32>) meta.in_port;
-            meta.tmp1_20 = (meta.tmp32_2 > 32w1) ? 1w1 : 1w0;
-            meta.tmp1_21 = hdr.tcp.isValid() ? 1w1 : 1w0;
-            meta.tmp32_3 = hdr.ipv4.saddr;
-            meta.tmp32_4 = hdr.ipv4.daddr;
-            meta.tmp1_22 = (meta.tmp32_3 < meta.tmp32_4) ? 1w1 : 1w0;
-            meta.tmp1_23 = (meta.tmp1_20 == 1w1) ? 1w0 : ((meta.tmp1_21 == 1w1) ? meta.tmp1_22 : 1w0);
-            meta.tmp32_5 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-            meta.tmp32_3 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
-            meta.tmp1_24 = (meta.tmp32_5 == meta.tmp32_3) ? 1w1 : 1w0;
-            meta.tmp16_0 = hdr.tcp.sport;
-            meta.tmp16_1 = hdr.tcp.dport;
-            meta.tmp1_25 = (meta.tmp16_0 > meta.tmp16_1) ? 1w1 : 1w0;
-            meta.tmp1_26 = (meta.tmp1_20 == 1w1) ? 1w0 : ((meta.tmp1_21 == 1w1) ? ((meta.tmp1_22 == 1w1) ? 1w0 : ((meta.tmp1_24 == 1w1) ? meta.tmp1_25 : 1w1)) : 1w0);
-            meta.tmp16_2 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-            meta.tmp16_0 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-            meta.tmp8_1 = hdr.ipv4.protocol;
+            meta.tmp32_1 = (bit<32>) meta.in_port;
+            meta.tmp1_8 = (meta.tmp32_1 > 32w1) ? 1w1 : 1w0;
+            meta.tmp1_20 = hdr.tcp.isValid() ? 1w1 : 1w0;
+            meta.tmp32_2 = hdr.ipv4.saddr;
+            meta.tmp32_3 = hdr.ipv4.daddr;
+            meta.tmp1_21 = (meta.tmp32_2 < meta.tmp32_3) ? 1w1 : 1w0;
+            meta.tmp1_22 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_20 == 1w1) ? meta.tmp1_21 : 1w0);
+            meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+            meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+            meta.tmp1_23 = (meta.tmp32_2 == meta.tmp32_3) ? 1w1 : 1w0;
+            meta.tmp16_2 = hdr.tcp.sport;
+            meta.tmp16_3 = hdr.tcp.dport;
+            meta.tmp1_24 = (meta.tmp16_2 > meta.tmp16_3) ? 1w1 : 1w0;
+            meta.tmp1_25 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_20 == 1w1) ? ((meta.tmp1_21 == 1w1) ? 1w0 : ((meta.tmp1_23 == 1w1) ? meta.tmp1_24 : 1w1)) : 1w0);
+            meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+            meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+            meta.tmp8_2 = hdr.ipv4.protocol;
             meta.tmp32_4 = other_allowed_0.read(32w0);
-            meta.tmp1_27 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
-            meta.tmp16_1 = (bit<16>) (32w1 - meta.tmp32_2);
-            meta.tmp8_2 = hdr.tcp.flags;
-            meta.tmp32_4 = (bit<32>) meta.tmp8_2;
-            meta.tmp1_28 = ((meta.tmp32_4 & 32w2) == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_29 = ((meta.tmp32_4 & 32w16) == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_30 = ((meta.tmp32_4 & 32w1) == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_31 = ((meta.tmp32_4 & 32w4) != 32w0) ? 1w1 : 1w0;
+            meta.tmp1_26 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
+            meta.tmp16_4 = (bit<16>) (32w1 - meta.tmp32_1);
+            meta.tmp8_3 = hdr.tcp.flags;
+            meta.tmp32_4 = (bit<32>) meta.tmp8_3;
+            meta.tmp1_27 = ((meta.tmp32_4 & 32w2) == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_28 = ((meta.tmp32_4 & 32w16) == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_29 = ((meta.tmp32_4 & 32w1) == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_30 = ((meta.tmp32_4 & 32w4) != 32w0) ? 1w1 : 1w0;
             meta.tmp32_4 = open_from.read(32w0);
-            meta.tmp1_32 = ((meta.tmp32_4 & (32w1 << ((bit<8>) ((meta.tmp32_2 < 32w32) ? meta.tmp32_2 : 32w32)))) == 32w0) ? 1w1 : 1w0;
-            meta.table__class_k0 = (meta.tmp1_23 == 1w1) ? meta.tmp32_5 : ((meta.tmp1_26 == 1w1) ? meta.tmp32_3 : meta.tmp32_5);
-            meta.table__class_k4 = (meta.tmp1_23 == 1w1) ? meta.tmp32_3 : meta.tmp32_5;
-            meta.table__class_k8 = (meta.tmp1_23 == 1w1) ? meta.tmp16_2 : ((meta.tmp1_26 == 1w1) ? meta.tmp16_0 : meta.tmp16_2);
-            meta.table__class_k10 = (meta.tmp1_23 == 1w1) ? meta.tmp16_0 : ((meta.tmp1_26 == 1w1) ? meta.tmp16_2 : meta.tmp16_0);
-            meta.table__class_k12 = meta.tmp8_1;
+            meta.tmp1_31 = ((meta.tmp32_4 & (32w1 << ((bit<8>) ((meta.tmp32_1 < 32w32) ? meta.tmp32_1 : 32w32)))) == 32w0) ? 1w1 : 1w0;
+            meta.table__class_k0 = (meta.tmp1_22 == 1w1) ? meta.tmp32_2 : ((meta.tmp1_25 == 1w1) ? meta.tmp32_3 : meta.tmp32_2);
+            meta.table__class_k4 = (meta.tmp1_22 == 1w1) ? meta.tmp32_3 : meta.tmp32_2;
+            meta.table__class_k8 = (meta.tmp1_22 == 1w1) ? meta.tmp16_2 : ((meta.tmp1_25 == 1w1) ? meta.tmp16_3 : meta.tmp16_2);
+            meta.table__class_k10 = (meta.tmp1_22 == 1w1) ? meta.tmp16_3 : ((meta.tmp1_25 == 1w1) ? meta.tmp16_2 : meta.tmp16_3);
+            meta.table__class_k12 = meta.tmp8_2;
             meta.table__class_k13 = 8w0;
             meta.table__class_k14 = 8w0;
             meta.table__class_k15 = 8w0;
@@ -441,26 +467,72 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 table__class_wb.apply();
             }
             if (meta.wb_hit == 1w0) {
-                table__class.apply();
+                {
+                    meta.table__class_h0 = table__class_hash0.get({meta.table__class_k0[31:24], meta.table__class_k0[23:16], meta.table__class_k0[15:8], meta.table__class_k0[7:0], meta.table__class_k4[31:24], meta.table__class_k4[23:16], meta.table__class_k4[15:8], meta.table__class_k4[7:0], meta.table__class_k8[15:8], meta.table__class_k8[7:0], meta.table__class_k10[15:8], meta.table__class_k10[7:0], meta.table__class_k12, meta.table__class_k13, meta.table__class_k14, meta.table__class_k15});
+                    meta.table__class_h1 = table__class_hash1.get({meta.table__class_k4[31:24], meta.table__class_k4[23:16], meta.table__class_k4[15:8], meta.table__class_k4[7:0], meta.table__class_k8[15:8], meta.table__class_k8[7:0], meta.table__class_k10[15:8], meta.table__class_k10[7:0], meta.table__class_k12, meta.table__class_k13, meta.table__class_k14, meta.table__class_k15, meta.table__class_k0[31:24], meta.table__class_k0[23:16], meta.table__class_k0[15:8], meta.table__class_k0[7:0]});
+                    meta.table__class_h2 = table__class_hash2.get({meta.table__class_k8[15:8], meta.table__class_k8[7:0], meta.table__class_k10[15:8], meta.table__class_k10[7:0], meta.table__class_k12, meta.table__class_k13, meta.table__class_k14, meta.table__class_k15, meta.table__class_k0[31:24], meta.table__class_k0[23:16], meta.table__class_k0[15:8], meta.table__class_k0[7:0], meta.table__class_k4[31:24], meta.table__class_k4[23:16], meta.table__class_k4[15:8], meta.table__class_k4[7:0]});
+                    meta.table__class_h3 = table__class_hash3.get({meta.table__class_k12, meta.table__class_k13, meta.table__class_k14, meta.table__class_k15, meta.table__class_k0[31:24], meta.table__class_k0[23:16], meta.table__class_k0[15:8], meta.table__class_k0[7:0], meta.table__class_k4[31:24], meta.table__class_k4[23:16], meta.table__class_k4[15:8], meta.table__class_k4[7:0], meta.table__class_k8[15:8], meta.table__class_k8[7:0], meta.table__class_k10[15:8], meta.table__class_k10[7:0]});
+                    meta.table__class_hf = table__class_hashf.get({meta.table__class_k15, meta.table__class_k14, meta.table__class_k13, meta.table__class_k12, meta.table__class_k10[7:0], meta.table__class_k10[15:8], meta.table__class_k8[7:0], meta.table__class_k8[15:8], meta.table__class_k4[7:0], meta.table__class_k4[15:8], meta.table__class_k4[23:16], meta.table__class_k4[31:24], meta.table__class_k0[7:0], meta.table__class_k0[15:8], meta.table__class_k0[23:16], meta.table__class_k0[31:24]});
+                    meta.table__class_fp = meta.table__class_hf[31:16];
+                    if (meta.table__class_fp == 16w0) {
+                        meta.table__class_fp = 16w1;
+                    }
+                    meta.tmp1_32 = 1w0;
+                    meta.tmp8_4 = 8w0;
+                    meta.table__class_alt = 1w0;
+                    table__class_col.apply();
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h0[17:0]);
+                    if ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w0)) {
+                        meta.table__class_c = table__class_w0.read(meta.table__class_i);
+                        if (meta.table__class_c[23:8] == meta.table__class_fp) {
+                            meta.tmp1_32 = 1w1;
+                            meta.tmp8_4 = meta.table__class_c[7:0];
+                        }
+                    }
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h1[17:0]);
+                    if ((meta.tmp1_32 == 1w0) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w1))) {
+                        meta.table__class_c = table__class_w1.read(meta.table__class_i);
+                        if (meta.table__class_c[23:8] == meta.table__class_fp) {
+                            meta.tmp1_32 = 1w1;
+                            meta.tmp8_4 = meta.table__class_c[7:0];
+                        }
+                    }
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h2[17:0]);
+                    if ((meta.tmp1_32 == 1w0) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w2))) {
+                        meta.table__class_c = table__class_w2.read(meta.table__class_i);
+                        if (meta.table__class_c[23:8] == meta.table__class_fp) {
+                            meta.tmp1_32 = 1w1;
+                            meta.tmp8_4 = meta.table__class_c[7:0];
+                        }
+                    }
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h3[17:0]);
+                    if ((meta.tmp1_32 == 1w0) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w3))) {
+                        meta.table__class_c = table__class_w3.read(meta.table__class_i);
+                        if (meta.table__class_c[23:8] == meta.table__class_fp) {
+                            meta.tmp1_32 = 1w1;
+                            meta.tmp8_4 = meta.table__class_c[7:0];
+                        }
+                    }
+                }
             }
-            if (meta.tmp1_23 == 1w1) {
-                if (meta.tmp8_1 == 8w0) {
-                    if (meta.tmp1_20 == 1w1) {
+            if (meta.tmp1_32 == 1w1) {
+                if (meta.tmp8_4 == 8w0) {
+                    if (meta.tmp1_8 == 1w1) {
                         meta.fate = 17w0;
                         meta.tmp1_8 = 1w0;
                     } else {
-                        if (meta.tmp1_21 == 1w1) {
-                            if (meta.tmp1_28 == 1w1) {
+                        if (meta.tmp1_20 == 1w1) {
+                            if (meta.tmp1_27 == 1w1) {
                                 meta.fate = 17w0;
                                 meta.tmp1_8 = 1w0;
                             } else {
-                                if (meta.tmp1_29 == 1w1) {
-                                    if (meta.tmp1_30 == 1w1) {
-                                        if (meta.tmp1_31 == 1w1) {
+                                if (meta.tmp1_28 == 1w1) {
+                                    if (meta.tmp1_29 == 1w1) {
+                                        if (meta.tmp1_30 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            if (meta.tmp1_32 == 1w1) {
+                                            if (meta.tmp1_31 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
@@ -477,52 +549,52 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 }
                             }
                         } else {
-                            if (meta.tmp1_27 == 1w1) {
+                            if (meta.tmp1_26 == 1w1) {
                                 meta.fate = 17w0;
                                 meta.tmp1_8 = 1w0;
                             } else {
-                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                meta.fate = 1w1 ++ meta.tmp16_4;
                                 meta.tmp1_8 = 1w0;
                             }
                         }
                     }
                 } else {
-                    if (meta.tmp8_1 == 8w1) {
-                        if (meta.tmp1_20 == 1w1) {
+                    if (meta.tmp8_4 == 8w1) {
+                        if (meta.tmp1_8 == 1w1) {
                             meta.fate = 17w0;
                             meta.tmp1_8 = 1w0;
                         } else {
-                            if (meta.tmp1_21 == 1w1) {
-                                if (meta.tmp1_31 == 1w1) {
+                            if (meta.tmp1_20 == 1w1) {
+                                if (meta.tmp1_30 == 1w1) {
                                     meta.tmp1_8 = 1w1;
                                 } else {
                                     meta.fate = 17w0;
                                     meta.tmp1_8 = 1w0;
                                 }
                             } else {
-                                if (meta.tmp1_27 == 1w1) {
+                                if (meta.tmp1_26 == 1w1) {
                                     meta.fate = 17w0;
                                     meta.tmp1_8 = 1w0;
                                 } else {
-                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                     meta.tmp1_8 = 1w0;
                                 }
                             }
                         }
                     } else {
-                        if (meta.tmp8_1 == 8w2) {
-                            if (meta.tmp1_20 == 1w1) {
+                        if (meta.tmp8_4 == 8w2) {
+                            if (meta.tmp1_8 == 1w1) {
                                 meta.fate = 17w0;
                                 meta.tmp1_8 = 1w0;
                             } else {
-                                if (meta.tmp1_21 == 1w1) {
-                                    if (meta.tmp1_22 == 1w1) {
-                                        if (meta.tmp1_28 == 1w1) {
-                                            if (meta.tmp1_29 == 1w1) {
+                                if (meta.tmp1_20 == 1w1) {
+                                    if (meta.tmp1_21 == 1w1) {
+                                        if (meta.tmp1_27 == 1w1) {
+                                            if (meta.tmp1_28 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_31 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -530,7 +602,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_29 == 1w1) {
+                                            if (meta.tmp1_28 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
@@ -538,11 +610,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_28 == 1w1) {
-                                            if (meta.tmp1_29 == 1w1) {
-                                                if (meta.tmp1_31 == 1w1) {
-                                                    if (meta.tmp1_24 == 1w1) {
-                                                        if (meta.tmp1_25 == 1w1) {
+                                        if (meta.tmp1_27 == 1w1) {
+                                            if (meta.tmp1_28 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
+                                                    if (meta.tmp1_23 == 1w1) {
+                                                        if (meta.tmp1_24 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -556,7 +628,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     meta.tmp1_8 = 1w0;
                                                 }
                                             } else {
-                                                if (meta.tmp1_31 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -564,10 +636,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_29 == 1w1) {
-                                                if (meta.tmp1_31 == 1w1) {
-                                                    if (meta.tmp1_24 == 1w1) {
-                                                        if (meta.tmp1_25 == 1w1) {
+                                            if (meta.tmp1_28 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
+                                                    if (meta.tmp1_23 == 1w1) {
+                                                        if (meta.tmp1_24 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -577,25 +649,25 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         meta.tmp1_8 = 1w1;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_24 == 1w1) {
-                                                        if (meta.tmp1_25 == 1w1) {
-                                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                                    if (meta.tmp1_23 == 1w1) {
+                                                        if (meta.tmp1_24 == 1w1) {
+                                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     } else {
-                                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_31 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
-                                                    if (meta.tmp1_24 == 1w1) {
-                                                        if (meta.tmp1_25 == 1w1) {
+                                                    if (meta.tmp1_23 == 1w1) {
+                                                        if (meta.tmp1_24 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
@@ -610,40 +682,40 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp1_27 == 1w1) {
+                                    if (meta.tmp1_26 == 1w1) {
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                         meta.tmp1_8 = 1w0;
                                     }
                                 }
                             }
                         } else {
-                            if (meta.tmp8_1 == 8w3) {
-                                if (meta.tmp1_20 == 1w1) {
+                            if (meta.tmp8_4 == 8w3) {
+                                if (meta.tmp1_8 == 1w1) {
                                     meta.fate = 17w0;
                                     meta.tmp1_8 = 1w0;
                                 } else {
-                                    if (meta.tmp1_21 == 1w1) {
-                                        if (meta.tmp1_22 == 1w1) {
-                                            if (meta.tmp1_28 == 1w1) {
-                                                if (meta.tmp1_31 == 1w1) {
+                                    if (meta.tmp1_20 == 1w1) {
+                                        if (meta.tmp1_21 == 1w1) {
+                                            if (meta.tmp1_27 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 }
                                             } else {
-                                                if (meta.tmp1_29 == 1w1) {
-                                                    if (meta.tmp1_31 == 1w1) {
+                                                if (meta.tmp1_28 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
-                                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -652,11 +724,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_28 == 1w1) {
-                                                if (meta.tmp1_29 == 1w1) {
-                                                    if (meta.tmp1_31 == 1w1) {
-                                                        if (meta.tmp1_24 == 1w1) {
-                                                            if (meta.tmp1_25 == 1w1) {
+                                            if (meta.tmp1_27 == 1w1) {
+                                                if (meta.tmp1_28 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
+                                                        if (meta.tmp1_23 == 1w1) {
+                                                            if (meta.tmp1_24 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -671,7 +743,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -679,10 +751,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_29 == 1w1) {
-                                                    if (meta.tmp1_31 == 1w1) {
-                                                        if (meta.tmp1_24 == 1w1) {
-                                                            if (meta.tmp1_25 == 1w1) {
+                                                if (meta.tmp1_28 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
+                                                        if (meta.tmp1_23 == 1w1) {
+                                                            if (meta.tmp1_24 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -693,12 +765,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_24 == 1w1) {
-                                                            if (meta.tmp1_25 == 1w1) {
+                                                        if (meta.tmp1_23 == 1w1) {
+                                                            if (meta.tmp1_24 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                                 meta.tmp1_8 = 1w0;
                                                             }
                                                         } else {
@@ -707,11 +779,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
-                                                        if (meta.tmp1_24 == 1w1) {
-                                                            if (meta.tmp1_25 == 1w1) {
+                                                        if (meta.tmp1_23 == 1w1) {
+                                                            if (meta.tmp1_24 == 1w1) {
                                                                 meta.tmp1_8 = 1w1;
                                                             } else {
                                                                 meta.fate = 17w0;
@@ -725,51 +797,33 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_27 == 1w1) {
+                                        if (meta.tmp1_26 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                             meta.tmp1_8 = 1w0;
                                         }
                                     }
                                 }
                             } else {
-                                if (meta.tmp8_1 == 8w4) {
-                                    if (meta.tmp1_20 == 1w1) {
+                                if (meta.tmp8_4 == 8w4) {
+                                    if (meta.tmp1_8 == 1w1) {
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        if (meta.tmp1_21 == 1w1) {
-                                            if (meta.tmp1_22 == 1w1) {
-                                                if (meta.tmp1_28 == 1w1) {
-                                                    if (meta.tmp1_31 == 1w1) {
+                                        if (meta.tmp1_20 == 1w1) {
+                                            if (meta.tmp1_21 == 1w1) {
+                                                if (meta.tmp1_27 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_29 == 1w1) {
-                                                        if (meta.tmp1_31 == 1w1) {
-                                                            meta.tmp1_8 = 1w1;
-                                                        } else {
-                                                            meta.fate = 17w0;
-                                                            meta.tmp1_8 = 1w0;
-                                                        }
-                                                    } else {
-                                                        if (meta.tmp1_31 == 1w1) {
-                                                            meta.tmp1_8 = 1w1;
-                                                        } else {
-                                                            meta.fate = 1w1 ++ meta.tmp16_1;
-                                                            meta.tmp1_8 = 1w0;
-                                                        }
-                                                    }
-                                                }
-                                            } else {
-                                                if (meta.tmp1_28 == 1w1) {
-                                                    if (meta.tmp1_29 == 1w1) {
-                                                        if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_28 == 1w1) {
+                                                        if (meta.tmp1_30 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -777,11 +831,29 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         }
                                                     } else {
                                                         if (meta.tmp1_30 == 1w1) {
-                                                            if (meta.tmp1_31 == 1w1) {
+                                                            meta.tmp1_8 = 1w1;
+                                                        } else {
+                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                            meta.tmp1_8 = 1w0;
+                                                        }
+                                                    }
+                                                }
+                                            } else {
+                                                if (meta.tmp1_27 == 1w1) {
+                                                    if (meta.tmp1_28 == 1w1) {
+                                                        if (meta.tmp1_30 == 1w1) {
+                                                            meta.tmp1_8 = 1w1;
+                                                        } else {
+                                                            meta.fate = 17w0;
+                                                            meta.tmp1_8 = 1w0;
+                                                        }
+                                                    } else {
+                                                        if (meta.tmp1_29 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
                                                                 meta.tmp1_8 = 1w1;
                                                             } else {
-                                                                if (meta.tmp1_24 == 1w1) {
-                                                                    if (meta.tmp1_25 == 1w1) {
+                                                                if (meta.tmp1_23 == 1w1) {
+                                                                    if (meta.tmp1_24 == 1w1) {
                                                                         meta.tmp1_8 = 1w1;
                                                                     } else {
                                                                         meta.fate = 17w0;
@@ -792,7 +864,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_31 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
                                                                 meta.tmp1_8 = 1w1;
                                                             } else {
                                                                 meta.fate = 17w0;
@@ -801,23 +873,23 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_29 == 1w1) {
-                                                        if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_28 == 1w1) {
+                                                        if (meta.tmp1_30 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_31 == 1w1) {
+                                                        if (meta.tmp1_30 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
-                                                            if (meta.tmp1_24 == 1w1) {
-                                                                if (meta.tmp1_25 == 1w1) {
+                                                            if (meta.tmp1_23 == 1w1) {
+                                                                if (meta.tmp1_24 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             } else {
@@ -829,153 +901,45 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_27 == 1w1) {
+                                            if (meta.tmp1_26 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                 meta.tmp1_8 = 1w0;
                                             }
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp8_1 == 8w5) {
-                                        if (meta.tmp1_20 == 1w1) {
+                                    if (meta.tmp8_4 == 8w5) {
+                                        if (meta.tmp1_8 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            if (meta.tmp1_21 == 1w1) {
-                                                if (meta.tmp1_22 == 1w1) {
-                                                    if (meta.tmp1_28 == 1w1) {
-                                                        if (meta.tmp1_29 == 1w1) {
-                                                            if (meta.tmp1_31 == 1w1) {
-                                                                meta.tmp1_8 = 1w1;
-                                                            } else {
-                                                                meta.fate = 17w0;
-                                                                meta.tmp1_8 = 1w0;
-                                                            }
-                                                        } else {
-                                                            if (meta.tmp1_30 == 1w1) {
-                                                                meta.tmp1_8 = 1w1;
-                                                            } else {
-                                                                if (meta.tmp1_31 == 1w1) {
-                                                                    meta.tmp1_8 = 1w1;
-                                                                } else {
-                                                                    meta.fate = 17w0;
-                                                                    meta.tmp1_8 = 1w0;
-                                                                }
-                                                            }
-                                                        }
-                                                    } else {
-                                                        if (meta.tmp1_31 == 1w1) {
-                                                            meta.tmp1_8 = 1w1;
-                                                        } else {
-                                                            meta.fate = 17w0;
-                                                            meta.tmp1_8 = 1w0;
-                                                        }
-                                                    }
-                                                } else {
-                                                    if (meta.tmp1_28 == 1w1) {
-                                                        if (meta.tmp1_29 == 1w1) {
-                                                            if (meta.tmp1_31 == 1w1) {
-                                                                meta.tmp1_8 = 1w1;
-                                                            } else {
-                                                                meta.fate = 17w0;
-                                                                meta.tmp1_8 = 1w0;
-                                                            }
-                                                        } else {
-                                                            if (meta.tmp1_30 == 1w1) {
-                                                                if (meta.tmp1_31 == 1w1) {
-                                                                    meta.tmp1_8 = 1w1;
-                                                                } else {
-                                                                    if (meta.tmp1_24 == 1w1) {
-                                                                        if (meta.tmp1_25 == 1w1) {
-                                                                            meta.fate = 17w0;
-                                                                            meta.tmp1_8 = 1w0;
-                                                                        } else {
-                                                                            meta.tmp1_8 = 1w1;
-                                                                        }
-                                                                    } else {
-                                                                        meta.fate = 17w0;
-                                                                        meta.tmp1_8 = 1w0;
-                                                                    }
-                                                                }
-                                                            } else {
-                                                                if (meta.tmp1_31 == 1w1) {
-                                                                    meta.tmp1_8 = 1w1;
-                                                                } else {
-                                                                    meta.fate = 17w0;
-                                                                    meta.tmp1_8 = 1w0;
-                                                                }
-                                                            }
-                                                        }
-                                                    } else {
-                                                        if (meta.tmp1_29 == 1w1) {
-                                                            if (meta.tmp1_31 == 1w1) {
-                                                                meta.tmp1_8 = 1w1;
-                                                            } else {
-                                                                meta.fate = 17w0;
-                                                                meta.tmp1_8 = 1w0;
-                                                            }
-                                                        } else {
-                                                            if (meta.tmp1_31 == 1w1) {
-                                                                meta.tmp1_8 = 1w1;
-                                                            } else {
-                                                                if (meta.tmp1_24 == 1w1) {
-                                                                    if (meta.tmp1_25 == 1w1) {
-                                                                        meta.fate = 1w1 ++ meta.tmp16_1;
-                                                                        meta.tmp1_8 = 1w0;
-                                                                    } else {
-                                                                        meta.fate = 17w0;
-                                                                        meta.tmp1_8 = 1w0;
-                                                                    }
-                                                                } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
-                                                                    meta.tmp1_8 = 1w0;
-                                                                }
-                                                            }
-                                                        }
-                                                    }
-                                                }
-                                            } else {
-                                                if (meta.tmp1_27 == 1w1) {
-                                                    meta.fate = 17w0;
-                                                    meta.tmp1_8 = 1w0;
-                                                } else {
-                                                    meta.fate = 1w1 ++ meta.tmp16_1;
-                                                    meta.tmp1_8 = 1w0;
-                                                }
-                                            }
-                                        }
-                                    } else {
-                                        if (meta.tmp8_1 == 8w6) {
                                             if (meta.tmp1_20 == 1w1) {
-                                                meta.fate = 17w0;
-                                                meta.tmp1_8 = 1w0;
-                                            } else {
                                                 if (meta.tmp1_21 == 1w1) {
-                                                    if (meta.tmp1_28 == 1w1) {
-                                                        if (meta.tmp1_29 == 1w1) {
-                                                            if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_27 == 1w1) {
+                                                        if (meta.tmp1_28 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
                                                                 meta.tmp1_8 = 1w1;
                                                             } else {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_30 == 1w1) {
-                                                                if (meta.tmp1_31 == 1w1) {
+                                                            if (meta.tmp1_29 == 1w1) {
+                                                                meta.tmp1_8 = 1w1;
+                                                            } else {
+                                                                if (meta.tmp1_30 == 1w1) {
                                                                     meta.tmp1_8 = 1w1;
                                                                 } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                    meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
-                                                            } else {
-                                                                meta.tmp1_8 = 1w1;
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_31 == 1w1) {
+                                                        if (meta.tmp1_30 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -984,25 +948,133 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     }
                                                 } else {
                                                     if (meta.tmp1_27 == 1w1) {
+                                                        if (meta.tmp1_28 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
+                                                                meta.tmp1_8 = 1w1;
+                                                            } else {
+                                                                meta.fate = 17w0;
+                                                                meta.tmp1_8 = 1w0;
+                                                            }
+                                                        } else {
+                                                            if (meta.tmp1_29 == 1w1) {
+                                                                if (meta.tmp1_30 == 1w1) {
+                                                                    meta.tmp1_8 = 1w1;
+                                                                } else {
+                                                                    if (meta.tmp1_23 == 1w1) {
+                                                                        if (meta.tmp1_24 == 1w1) {
+                                                                            meta.fate = 17w0;
+                                                                            meta.tmp1_8 = 1w0;
+                                                                        } else {
+                                                                            meta.tmp1_8 = 1w1;
+                                                                        }
+                                                                    } else {
+                                                                        meta.fate = 17w0;
+                                                                        meta.tmp1_8 = 1w0;
+                                                                    }
+                                                                }
+                                                            } else {
+                                                                if (meta.tmp1_30 == 1w1) {
+                                                                    meta.tmp1_8 = 1w1;
+                                                                } else {
+                                                                    meta.fate = 17w0;
+                                                                    meta.tmp1_8 = 1w0;
+                                                                }
+                                                            }
+                                                        }
+                                                    } else {
+                                                        if (meta.tmp1_28 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
+                                                                meta.tmp1_8 = 1w1;
+                                                            } else {
+                                                                meta.fate = 17w0;
+                                                                meta.tmp1_8 = 1w0;
+                                                            }
+                                                        } else {
+                                                            if (meta.tmp1_30 == 1w1) {
+                                                                meta.tmp1_8 = 1w1;
+                                                            } else {
+                                                                if (meta.tmp1_23 == 1w1) {
+                                                                    if (meta.tmp1_24 == 1w1) {
+                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                        meta.tmp1_8 = 1w0;
+                                                                    } else {
+                                                                        meta.fate = 17w0;
+                                                                        meta.tmp1_8 = 1w0;
+                                                                    }
+                                                                } else {
+                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                    meta.tmp1_8 = 1w0;
+                                                                }
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            } else {
+                                                if (meta.tmp1_26 == 1w1) {
+                                                    meta.fate = 17w0;
+                                                    meta.tmp1_8 = 1w0;
+                                                } else {
+                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                    meta.tmp1_8 = 1w0;
+                                                }
+                                            }
+                                        }
+                                    } else {
+                                        if (meta.tmp8_4 == 8w6) {
+                                            if (meta.tmp1_8 == 1w1) {
+                                                meta.fate = 17w0;
+                                                meta.tmp1_8 = 1w0;
+                                            } else {
+                                                if (meta.tmp1_20 == 1w1) {
+                                                    if (meta.tmp1_27 == 1w1) {
+                                                        if (meta.tmp1_28 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
+                                                                meta.tmp1_8 = 1w1;
+                                                            } else {
+                                                                meta.fate = 17w0;
+                                                                meta.tmp1_8 = 1w0;
+                                                            }
+                                                        } else {
+                                                            if (meta.tmp1_29 == 1w1) {
+                                                                if (meta.tmp1_30 == 1w1) {
+                                                                    meta.tmp1_8 = 1w1;
+                                                                } else {
+                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                    meta.tmp1_8 = 1w0;
+                                                                }
+                                                            } else {
+                                                                meta.tmp1_8 = 1w1;
+                                                            }
+                                                        }
+                                                    } else {
+                                                        if (meta.tmp1_30 == 1w1) {
+                                                            meta.tmp1_8 = 1w1;
+                                                        } else {
+                                                            meta.fate = 17w0;
+                                                            meta.tmp1_8 = 1w0;
+                                                        }
+                                                    }
+                                                } else {
+                                                    if (meta.tmp1_26 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
-                                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp8_1 == 8w7) {
-                                                if (meta.tmp1_20 == 1w1) {
+                                            if (meta.tmp8_4 == 8w7) {
+                                                if (meta.tmp1_8 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_21 == 1w1) {
-                                                        if (meta.tmp1_22 == 1w1) {
-                                                            if (meta.tmp1_28 == 1w1) {
-                                                                if (meta.tmp1_29 == 1w1) {
-                                                                    if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_20 == 1w1) {
+                                                        if (meta.tmp1_21 == 1w1) {
+                                                            if (meta.tmp1_27 == 1w1) {
+                                                                if (meta.tmp1_28 == 1w1) {
+                                                                    if (meta.tmp1_30 == 1w1) {
                                                                         meta.tmp1_8 = 1w1;
                                                                     } else {
                                                                         meta.fate = 17w0;
@@ -1012,7 +1084,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                     meta.tmp1_8 = 1w1;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_31 == 1w1) {
+                                                                if (meta.tmp1_30 == 1w1) {
                                                                     meta.tmp1_8 = 1w1;
                                                                 } else {
                                                                     meta.fate = 17w0;
@@ -1020,33 +1092,33 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_28 == 1w1) {
-                                                                if (meta.tmp1_29 == 1w1) {
-                                                                    if (meta.tmp1_31 == 1w1) {
+                                                            if (meta.tmp1_27 == 1w1) {
+                                                                if (meta.tmp1_28 == 1w1) {
+                                                                    if (meta.tmp1_30 == 1w1) {
                                                                         meta.tmp1_8 = 1w1;
                                                                     } else {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                    if (meta.tmp1_30 == 1w1) {
                                                                         meta.tmp1_8 = 1w1;
                                                                     } else {
-                                                                        if (meta.tmp1_24 == 1w1) {
-                                                                            if (meta.tmp1_25 == 1w1) {
-                                                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                        if (meta.tmp1_23 == 1w1) {
+                                                                            if (meta.tmp1_24 == 1w1) {
+                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             }
                                                                         } else {
-                                                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     }
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_31 == 1w1) {
+                                                                if (meta.tmp1_30 == 1w1) {
                                                                     meta.tmp1_8 = 1w1;
                                                                 } else {
                                                                     meta.fate = 17w0;
@@ -1055,41 +1127,41 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_27 == 1w1) {
+                                                        if (meta.tmp1_26 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
-                                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp8_1 == 8w8) {
-                                                    if (meta.tmp1_20 == 1w1) {
+                                                if (meta.tmp8_4 == 8w8) {
+                                                    if (meta.tmp1_8 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
-                                                        if (meta.tmp1_21 == 1w1) {
-                                                            if (meta.tmp1_22 == 1w1) {
-                                                                if (meta.tmp1_28 == 1w1) {
-                                                                    if (meta.tmp1_29 == 1w1) {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                        if (meta.tmp1_20 == 1w1) {
+                                                            if (meta.tmp1_21 == 1w1) {
+                                                                if (meta.tmp1_27 == 1w1) {
+                                                                    if (meta.tmp1_28 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.tmp1_8 = 1w1;
                                                                         } else {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.tmp1_8 = 1w1;
                                                                         } else {
-                                                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                    if (meta.tmp1_30 == 1w1) {
                                                                         meta.tmp1_8 = 1w1;
                                                                     } else {
                                                                         meta.fate = 17w0;
@@ -1097,23 +1169,23 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                     }
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_28 == 1w1) {
-                                                                    if (meta.tmp1_29 == 1w1) {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                if (meta.tmp1_27 == 1w1) {
+                                                                    if (meta.tmp1_28 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.tmp1_8 = 1w1;
                                                                         } else {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.tmp1_8 = 1w1;
                                                                         } else {
-                                                                            if (meta.tmp1_24 == 1w1) {
-                                                                                if (meta.tmp1_25 == 1w1) {
+                                                                            if (meta.tmp1_23 == 1w1) {
+                                                                                if (meta.tmp1_24 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 }
                                                                             } else {
@@ -1122,7 +1194,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                    if (meta.tmp1_30 == 1w1) {
                                                                         meta.tmp1_8 = 1w1;
                                                                     } else {
                                                                         meta.fate = 17w0;
@@ -1131,37 +1203,37 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_27 == 1w1) {
+                                                            if (meta.tmp1_26 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                                 meta.tmp1_8 = 1w0;
                                                             }
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp8_1 == 8w9) {
-                                                        if (meta.tmp1_20 == 1w1) {
+                                                    if (meta.tmp8_4 == 8w9) {
+                                                        if (meta.tmp1_8 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
-                                                            if (meta.tmp1_21 == 1w1) {
-                                                                if (meta.tmp1_22 == 1w1) {
-                                                                    if (meta.tmp1_28 == 1w1) {
-                                                                        if (meta.tmp1_29 == 1w1) {
-                                                                            if (meta.tmp1_31 == 1w1) {
+                                                            if (meta.tmp1_20 == 1w1) {
+                                                                if (meta.tmp1_21 == 1w1) {
+                                                                    if (meta.tmp1_27 == 1w1) {
+                                                                        if (meta.tmp1_28 == 1w1) {
+                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             } else {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_30 == 1w1) {
-                                                                                if (meta.tmp1_31 == 1w1) {
+                                                                            if (meta.tmp1_29 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 }
                                                                             } else {
@@ -1169,7 +1241,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                             }
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.tmp1_8 = 1w1;
                                                                         } else {
                                                                             meta.fate = 17w0;
@@ -1177,42 +1249,42 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_28 == 1w1) {
-                                                                        if (meta.tmp1_29 == 1w1) {
-                                                                            if (meta.tmp1_31 == 1w1) {
+                                                                    if (meta.tmp1_27 == 1w1) {
+                                                                        if (meta.tmp1_28 == 1w1) {
+                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             } else {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_30 == 1w1) {
-                                                                                if (meta.tmp1_31 == 1w1) {
+                                                                            if (meta.tmp1_29 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_31 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    if (meta.tmp1_24 == 1w1) {
-                                                                                        if (meta.tmp1_25 == 1w1) {
-                                                                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                    if (meta.tmp1_23 == 1w1) {
+                                                                                        if (meta.tmp1_24 == 1w1) {
+                                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         } else {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         }
                                                                                     } else {
-                                                                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     }
                                                                                 }
                                                                             }
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.tmp1_8 = 1w1;
                                                                         } else {
                                                                             meta.fate = 17w0;
@@ -1221,51 +1293,26 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                     }
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_27 == 1w1) {
+                                                                if (meta.tmp1_26 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp8_1 == 8w10) {
-                                                            if (meta.tmp1_20 == 1w1) {
+                                                        if (meta.tmp8_4 == 8w10) {
+                                                            if (meta.tmp1_8 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                if (meta.tmp1_21 == 1w1) {
-                                                                    if (meta.tmp1_22 == 1w1) {
-                                                                        if (meta.tmp1_28 == 1w1) {
-                                                                            if (meta.tmp1_29 == 1w1) {
-                                                                                if (meta.tmp1_31 == 1w1) {
-                                                                                    meta.tmp1_8 = 1w1;
-                                                                                } else {
-                                                                                    meta.fate = 17w0;
-                                                                                    meta.tmp1_8 = 1w0;
-                                                                                }
-                                                                            } else {
-                                                                                if (meta.tmp1_31 == 1w1) {
-                                                                                    meta.tmp1_8 = 1w1;
-                                                                                } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
-                                                                                    meta.tmp1_8 = 1w0;
-                                                                                }
-                                                                            }
-                                                                        } else {
-                                                                            if (meta.tmp1_31 == 1w1) {
-                                                                                meta.tmp1_8 = 1w1;
-                                                                            } else {
-                                                                                meta.fate = 17w0;
-                                                                                meta.tmp1_8 = 1w0;
-                                                                            }
-                                                                        }
-                                                                    } else {
-                                                                        if (meta.tmp1_28 == 1w1) {
-                                                                            if (meta.tmp1_29 == 1w1) {
-                                                                                if (meta.tmp1_31 == 1w1) {
+                                                                if (meta.tmp1_20 == 1w1) {
+                                                                    if (meta.tmp1_21 == 1w1) {
+                                                                        if (meta.tmp1_27 == 1w1) {
+                                                                            if (meta.tmp1_28 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
                                                                                     meta.fate = 17w0;
@@ -1273,21 +1320,46 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                 }
                                                                             } else {
                                                                                 if (meta.tmp1_30 == 1w1) {
-                                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                                    meta.tmp1_8 = 1w1;
+                                                                                } else {
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                    meta.tmp1_8 = 1w0;
+                                                                                }
+                                                                            }
+                                                                        } else {
+                                                                            if (meta.tmp1_30 == 1w1) {
+                                                                                meta.tmp1_8 = 1w1;
+                                                                            } else {
+                                                                                meta.fate = 17w0;
+                                                                                meta.tmp1_8 = 1w0;
+                                                                            }
+                                                                        }
+                                                                    } else {
+                                                                        if (meta.tmp1_27 == 1w1) {
+                                                                            if (meta.tmp1_28 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
+                                                                                    meta.tmp1_8 = 1w1;
+                                                                                } else {
+                                                                                    meta.fate = 17w0;
+                                                                                    meta.tmp1_8 = 1w0;
+                                                                                }
+                                                                            } else {
+                                                                                if (meta.tmp1_29 == 1w1) {
+                                                                                    if (meta.tmp1_30 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
-                                                                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     }
                                                                                 } else {
-                                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                                    if (meta.tmp1_30 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
-                                                                                        if (meta.tmp1_24 == 1w1) {
-                                                                                            if (meta.tmp1_25 == 1w1) {
+                                                                                        if (meta.tmp1_23 == 1w1) {
+                                                                                            if (meta.tmp1_24 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
-                                                                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                                 meta.tmp1_8 = 1w0;
                                                                                             }
                                                                                         } else {
@@ -1297,7 +1369,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                 }
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_31 == 1w1) {
+                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             } else {
                                                                                 meta.fate = 17w0;
@@ -1306,51 +1378,26 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_27 == 1w1) {
+                                                                    if (meta.tmp1_26 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
-                                                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                                                         meta.tmp1_8 = 1w0;
                                                                     }
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp8_1 == 8w11) {
-                                                                if (meta.tmp1_20 == 1w1) {
+                                                            if (meta.tmp8_4 == 8w11) {
+                                                                if (meta.tmp1_8 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    if (meta.tmp1_21 == 1w1) {
-                                                                        if (meta.tmp1_22 == 1w1) {
-                                                                            if (meta.tmp1_28 == 1w1) {
-                                                                                if (meta.tmp1_29 == 1w1) {
-                                                                                    if (meta.tmp1_31 == 1w1) {
-                                                                                        meta.tmp1_8 = 1w1;
-                                                                                    } else {
-                                                                                        meta.fate = 17w0;
-                                                                                        meta.tmp1_8 = 1w0;
-                                                                                    }
-                                                                                } else {
-                                                                                    if (meta.tmp1_31 == 1w1) {
-                                                                                        meta.tmp1_8 = 1w1;
-                                                                                    } else {
-                                                                                        meta.fate = 1w1 ++ meta.tmp16_1;
-                                                                                        meta.tmp1_8 = 1w0;
-                                                                                    }
-                                                                                }
-                                                                            } else {
-                                                                                if (meta.tmp1_31 == 1w1) {
-                                                                                    meta.tmp1_8 = 1w1;
-                                                                                } else {
-                                                                                    meta.fate = 17w0;
-                                                                                    meta.tmp1_8 = 1w0;
-                                                                                }
-                                                                            }
-                                                                        } else {
-                                                                            if (meta.tmp1_28 == 1w1) {
-                                                                                if (meta.tmp1_29 == 1w1) {
-                                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                    if (meta.tmp1_20 == 1w1) {
+                                                                        if (meta.tmp1_21 == 1w1) {
+                                                                            if (meta.tmp1_27 == 1w1) {
+                                                                                if (meta.tmp1_28 == 1w1) {
+                                                                                    if (meta.tmp1_30 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
                                                                                         meta.fate = 17w0;
@@ -1358,14 +1405,39 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                     }
                                                                                 } else {
                                                                                     if (meta.tmp1_30 == 1w1) {
-                                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                                        meta.tmp1_8 = 1w1;
+                                                                                    } else {
+                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                        meta.tmp1_8 = 1w0;
+                                                                                    }
+                                                                                }
+                                                                            } else {
+                                                                                if (meta.tmp1_30 == 1w1) {
+                                                                                    meta.tmp1_8 = 1w1;
+                                                                                } else {
+                                                                                    meta.fate = 17w0;
+                                                                                    meta.tmp1_8 = 1w0;
+                                                                                }
+                                                                            }
+                                                                        } else {
+                                                                            if (meta.tmp1_27 == 1w1) {
+                                                                                if (meta.tmp1_28 == 1w1) {
+                                                                                    if (meta.tmp1_30 == 1w1) {
+                                                                                        meta.tmp1_8 = 1w1;
+                                                                                    } else {
+                                                                                        meta.fate = 17w0;
+                                                                                        meta.tmp1_8 = 1w0;
+                                                                                    }
+                                                                                } else {
+                                                                                    if (meta.tmp1_29 == 1w1) {
+                                                                                        if (meta.tmp1_30 == 1w1) {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         } else {
-                                                                                            if (meta.tmp1_24 == 1w1) {
-                                                                                                if (meta.tmp1_25 == 1w1) {
+                                                                                            if (meta.tmp1_23 == 1w1) {
+                                                                                                if (meta.tmp1_24 == 1w1) {
                                                                                                     meta.tmp1_8 = 1w1;
                                                                                                 } else {
-                                                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                                     meta.tmp1_8 = 1w0;
                                                                                                 }
                                                                                             } else {
@@ -1373,16 +1445,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                             }
                                                                                         }
                                                                                     } else {
-                                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                                        if (meta.tmp1_30 == 1w1) {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         } else {
-                                                                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         }
                                                                                     }
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_31 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
                                                                                     meta.fate = 17w0;
@@ -1391,45 +1463,45 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                             }
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_27 == 1w1) {
+                                                                        if (meta.tmp1_26 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
-                                                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     }
                                                                 }
                                                             } else {
-                                                                if (meta.tmp8_1 == 8w12) {
-                                                                    if (meta.tmp1_20 == 1w1) {
+                                                                if (meta.tmp8_4 == 8w12) {
+                                                                    if (meta.tmp1_8 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
-                                                                        if (meta.tmp1_21 == 1w1) {
-                                                                            if (meta.tmp1_22 == 1w1) {
-                                                                                if (meta.tmp1_28 == 1w1) {
-                                                                                    if (meta.tmp1_29 == 1w1) {
-                                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                        if (meta.tmp1_20 == 1w1) {
+                                                                            if (meta.tmp1_21 == 1w1) {
+                                                                                if (meta.tmp1_27 == 1w1) {
+                                                                                    if (meta.tmp1_28 == 1w1) {
+                                                                                        if (meta.tmp1_30 == 1w1) {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         } else {
                                                                                             meta.fate = 17w0;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         }
                                                                                     } else {
-                                                                                        if (meta.tmp1_30 == 1w1) {
+                                                                                        if (meta.tmp1_29 == 1w1) {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         } else {
-                                                                                            if (meta.tmp1_31 == 1w1) {
+                                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
-                                                                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                                 meta.tmp1_8 = 1w0;
                                                                                             }
                                                                                         }
                                                                                     }
                                                                                 } else {
-                                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                                    if (meta.tmp1_30 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
                                                                                         meta.fate = 17w0;
@@ -1437,42 +1509,42 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                     }
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_28 == 1w1) {
-                                                                                    if (meta.tmp1_29 == 1w1) {
-                                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                                if (meta.tmp1_27 == 1w1) {
+                                                                                    if (meta.tmp1_28 == 1w1) {
+                                                                                        if (meta.tmp1_30 == 1w1) {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         } else {
                                                                                             meta.fate = 17w0;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         }
                                                                                     } else {
-                                                                                        if (meta.tmp1_30 == 1w1) {
-                                                                                            if (meta.tmp1_31 == 1w1) {
+                                                                                        if (meta.tmp1_29 == 1w1) {
+                                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
-                                                                                                if (meta.tmp1_24 == 1w1) {
-                                                                                                    if (meta.tmp1_25 == 1w1) {
-                                                                                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                                if (meta.tmp1_23 == 1w1) {
+                                                                                                    if (meta.tmp1_24 == 1w1) {
+                                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                                         meta.tmp1_8 = 1w0;
                                                                                                     } else {
                                                                                                         meta.tmp1_8 = 1w1;
                                                                                                     }
                                                                                                 } else {
-                                                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                                     meta.tmp1_8 = 1w0;
                                                                                                 }
                                                                                             }
                                                                                         } else {
-                                                                                            if (meta.tmp1_31 == 1w1) {
+                                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
-                                                                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                                 meta.tmp1_8 = 1w0;
                                                                                             }
                                                                                         }
                                                                                     }
                                                                                 } else {
-                                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                                    if (meta.tmp1_30 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
                                                                                         meta.fate = 17w0;
@@ -1481,11 +1553,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                 }
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_27 == 1w1) {
+                                                                            if (meta.tmp1_26 == 1w1) {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
-                                                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             }
                                                                         }
@@ -1506,22 +1578,22 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                     }
                 }
             } else {
-                if (meta.tmp1_20 == 1w1) {
+                if (meta.tmp1_8 == 1w1) {
                     meta.fate = 17w0;
                     meta.tmp1_8 = 1w0;
                 } else {
-                    if (meta.tmp1_21 == 1w1) {
-                        if (meta.tmp1_28 == 1w1) {
+                    if (meta.tmp1_20 == 1w1) {
+                        if (meta.tmp1_27 == 1w1) {
                             meta.fate = 17w0;
                             meta.tmp1_8 = 1w0;
                         } else {
-                            if (meta.tmp1_29 == 1w1) {
-                                if (meta.tmp1_30 == 1w1) {
-                                    if (meta.tmp1_31 == 1w1) {
+                            if (meta.tmp1_28 == 1w1) {
+                                if (meta.tmp1_29 == 1w1) {
+                                    if (meta.tmp1_30 == 1w1) {
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        if (meta.tmp1_32 == 1w1) {
+                                        if (meta.tmp1_31 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
@@ -1538,11 +1610,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             }
                         }
                     } else {
-                        if (meta.tmp1_27 == 1w1) {
+                        if (meta.tmp1_26 == 1w1) {
                             meta.fate = 17w0;
                             meta.tmp1_8 = 1w0;
                         } else {
-                            meta.fate = 1w1 ++ meta.tmp16_1;
+                            meta.fate = 1w1 ++ meta.tmp16_4;
                             meta.tmp1_8 = 1w0;
                         }
                     }
@@ -1552,43 +1624,55 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 meta.tmp32_0 = (bit<32>) meta.in_port;
                 meta.tmp1_0 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
                 if (meta.tmp1_0 == 1w0) {
-                    meta.tmp32_1 = 32w1 - meta.tmp32_0;
                     meta.tmp1_20 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                    meta.tmp1_21 = meta.tmp1_20 ^ 1w1;
-                    if (meta.tmp1_21 == 1w0) {
-                        meta.tmp32_2 = hdr.ipv4.saddr;
-                        meta.tmp32_3 = hdr.ipv4.daddr;
-                        meta.tmp1_1 = (meta.tmp32_2 < meta.tmp32_3) ? 1w1 : 1w0;
+                    meta.tmp1_20 = meta.tmp1_20 ^ 1w1;
+                    if (meta.tmp1_20 == 1w0) {
+                        meta.tmp32_1 = hdr.ipv4.saddr;
+                        meta.tmp32_2 = hdr.ipv4.daddr;
+                        meta.tmp1_1 = (meta.tmp32_1 < meta.tmp32_2) ? 1w1 : 1w0;
                         if (meta.tmp1_1 == 1w1) {
                             meta.tmp16_0 = hdr.tcp.sport;
-                            meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                            meta.tmp16_0 = hdr.tcp.dport;
-                            meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                            meta.tmp16_1 = hdr.tcp.dport;
+                            meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                            meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                            meta.tmp8_0 = 8w1;
                         } else {
-                            meta.tmp1_2 = ((((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24]) == (((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24])) ? 1w1 : 1w0;
+                            meta.tmp1_2 = ((((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24]) == (((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24])) ? 1w1 : 1w0;
                             if (meta.tmp1_2 == 1w1) {
-                                meta.to_server = 1w1;
                                 meta.tmp16_0 = hdr.tcp.sport;
                                 meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                meta.tmp16_1 = hdr.tcp.dport;
-                                meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                meta.tmp1_3 = (meta.tmp16_0 > meta.tmp16_1) ? 1w1 : 1w0;
+                                meta.tmp16_2 = hdr.tcp.dport;
+                                meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                meta.tmp1_3 = (meta.tmp16_0 > meta.tmp16_2) ? 1w1 : 1w0;
+                                if (meta.tmp1_3 == 1w1) {
+                                    meta.tmp16_1 = meta.tmp16_1;
+                                    meta.tmp16_0 = meta.tmp16_3;
+                                    meta.tmp16_0 = meta.tmp16_0;
+                                    meta.tmp16_1 = meta.tmp16_1;
+                                    meta.tmp8_0 = 8w0;
+                                } else {
+                                    meta.tmp16_0 = meta.tmp16_1;
+                                    meta.tmp16_1 = meta.tmp16_3;
+                                    meta.tmp8_0 = 8w1;
+                                }
                             } else {
                                 meta.tmp16_0 = hdr.tcp.dport;
-                                meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                meta.tmp16_0 = hdr.tcp.sport;
-                                meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                meta.to_server = 1w1;
+                                meta.tmp16_1 = hdr.tcp.sport;
+                                meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                meta.tmp16_0 = meta.tmp16_0;
+                                meta.tmp16_1 = meta.tmp16_1;
+                                meta.tmp8_0 = 8w0;
                             }
                         }
                         meta.to_server = 1w1;
-                        meta.tmp8_1 = hdr.ipv4.protocol;
-                        meta.tmp8_1 = hdr.tcp.flags;
-                        meta.tmp32_2 = (bit<32>) meta.tmp8_1;
-                        meta.tmp1_4 = ((meta.tmp32_2 & 32w2) == 32w0) ? 1w1 : 1w0;
-                        meta.tmp1_5 = ((meta.tmp32_2 & 32w16) == 32w0) ? 1w1 : 1w0;
-                        meta.tmp1_6 = ((meta.tmp32_2 & 32w1) == 32w0) ? 1w1 : 1w0;
-                        meta.tmp1_7 = ((meta.tmp32_2 & 32w4) != 32w0) ? 1w1 : 1w0;
+                        meta.tmp8_2 = hdr.ipv4.protocol;
+                        meta.tmp8_2 = hdr.tcp.flags;
+                        meta.tmp32_1 = (bit<32>) meta.tmp8_2;
+                        meta.tmp1_4 = ((meta.tmp32_1 & 32w2) == 32w0) ? 1w1 : 1w0;
+                        meta.tmp1_5 = ((meta.tmp32_1 & 32w16) == 32w0) ? 1w1 : 1w0;
+                        meta.tmp1_6 = ((meta.tmp32_1 & 32w1) == 32w0) ? 1w1 : 1w0;
+                        meta.tmp1_7 = ((meta.tmp32_1 & 32w4) != 32w0) ? 1w1 : 1w0;
                     }
                 }
             }
@@ -1599,10 +1683,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 hdr.eth.ethertype = TANDEM_ETHERTYPE;
                 hdr.tandem.v1 = meta.tmp32_0;
                 hdr.tandem.v3 = meta.tmp1_0;
-                hdr.tandem.v5 = meta.tmp32_1;
                 hdr.tandem.v13 = meta.tmp1_1;
                 hdr.tandem.v14 = meta.tmp1_2;
                 hdr.tandem.v23 = meta.tmp1_3;
+                hdr.tandem.v35 = meta.tmp16_0;
+                hdr.tandem.v36 = meta.tmp16_1;
+                hdr.tandem.v37 = meta.tmp8_0;
                 hdr.tandem.v47 = meta.tmp1_4;
                 hdr.tandem.v51 = meta.tmp1_5;
                 hdr.tandem.v55 = meta.tmp1_6;
@@ -1629,15 +1715,15 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 if (meta.tmp1_0 == 1w1) {
                     meta.fate = 17w0;
                 } else {
+                    meta.tmp32_0 = 32w1 - meta.tmp32_0;
                     meta.tmp1_20 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                    meta.tmp1_21 = meta.tmp1_20 ^ 1w1;
-                    if (meta.tmp1_21 == 1w1) {
-                        meta.tmp32_0 = other_allowed_1.read(32w0);
-                        if (meta.tmp32_0 == 32w0) {
+                    meta.tmp1_20 = meta.tmp1_20 ^ 1w1;
+                    if (meta.tmp1_20 == 1w1) {
+                        meta.tmp32_1 = other_allowed_1.read(32w0);
+                        if (meta.tmp32_1 == 32w0) {
                             meta.fate = 17w0;
                         } else {
-                            meta.tmp16_0 = (bit<16>) meta.tmp32_1;
-                            meta.fate = 1w1 ++ meta.tmp16_0;
+                            meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                         }
                     } else {
                         if (meta.tmp1_9 == 1w1) {
@@ -1648,8 +1734,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     meta.fate = 17w0;
                                 } else {
                                     if (meta.tmp1_19 == 1w1) {
-                                        meta.tmp16_0 = (bit<16>) meta.tmp32_1;
-                                        meta.fate = 1w1 ++ meta.tmp16_0;
+                                        meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                                     } else {
                                         meta.fate = 17w0;
                                     }
@@ -1660,54 +1745,51 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 if (meta.tmp1_16 == 1w1) {
                                     meta.fate = 17w0;
                                 } else {
-                                    meta.tmp16_0 = (bit<16>) meta.tmp32_1;
-                                    meta.fate = 1w1 ++ meta.tmp16_0;
+                                    meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                                 }
                             } else {
-                                if (meta.tmp8_0 == 8w1) {
+                                if (meta.tmp8_1 == 8w1) {
                                     if (meta.tmp1_12 == 1w1) {
                                         if (meta.tmp1_13 == 1w1) {
                                             meta.fate = 17w0;
                                         } else {
-                                            meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                            meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                             meta.fate = 1w1 ++ meta.tmp16_0;
                                         }
                                     } else {
-                                        meta.tmp16_1 = (bit<16>) meta.tmp32_1;
-                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                        meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                                     }
                                 } else {
-                                    if (meta.tmp8_0 == 8w2) {
+                                    if (meta.tmp8_1 == 8w2) {
                                         if (meta.tmp1_10 == 1w1) {
-                                            if (meta.tmp1_11 == 1w1) {
-                                                meta.fate = 17w0;
-                                            } else {
-                                                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                            if (meta.tmp1_11 == 1w0) {
+                                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                                 meta.fate = 1w1 ++ meta.tmp16_0;
                                             }
                                         } else {
-                                            meta.tmp16_1 = (bit<16>) meta.tmp32_1;
-                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                            meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                                         }
                                     } else {
                                         if (meta.tmp1_14 == 1w1) {
                                             meta.fate = 17w0;
                                         } else {
-                                            if (meta.tmp8_0 == 8w3) {
-                                                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                            if (meta.tmp8_1 == 8w3) {
+                                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                                 meta.fate = 1w1 ++ meta.tmp16_0;
                                             } else {
-                                                if (meta.tmp8_0 == 8w4) {
-                                                    meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                                if (meta.tmp8_1 == 8w4) {
+                                                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                                     meta.fate = 1w1 ++ meta.tmp16_0;
                                                 } else {
-                                                    if (meta.tmp8_0 == 8w5) {
-                                                        meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                                    if (meta.tmp8_1 == 8w5) {
+                                                        meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                                         meta.fate = 1w1 ++ meta.tmp16_0;
                                                     } else {
-                                                        if (meta.tmp8_0 == 8w6) {
-                                                            if (meta.tmp1_15 == 1w0) {
-                                                                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                                        if (meta.tmp8_1 == 8w6) {
+                                                            if (meta.tmp1_15 == 1w1) {
+                                                                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
+                                                            } else {
+                                                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                                                 meta.fate = 1w1 ++ meta.tmp16_0;
                                                             }
                                                         } else {

@@ -16,10 +16,12 @@ header tandem_t {
     bit<16> orig_ethertype;
     bit<32> v1;
     bit<1> v3;
-    bit<32> v5;
     bit<1> v13;
     bit<1> v14;
     bit<1> v23;
+    bit<16> v35;
+    bit<16> v36;
+    bit<8> v37;
     bit<1> v47;
     bit<1> v51;
     bit<1> v55;
@@ -111,6 +113,17 @@ struct meta_t {
     bit<8> table__class_k13;
     bit<8> table__class_k14;
     bit<8> table__class_k15;
+    bit<32> table__class_h0;
+    bit<32> table__class_h1;
+    bit<32> table__class_h2;
+    bit<32> table__class_h3;
+    bit<32> table__class_hf;
+    bit<16> table__class_fp;
+    bit<1> table__class_alt;
+    bit<8> table__class_way;
+    bit<32> table__class_slot;
+    bit<32> table__class_i;
+    bit<32> table__class_c;
     bit<1> visible;
     bit<1> wb_hit;
     bit<16> in_port;
@@ -150,15 +163,18 @@ struct meta_t {
     bit<8> tmp8_0;
     bit<8> tmp8_1;
     bit<8> tmp8_2;
+    bit<8> tmp8_3;
+    bit<8> tmp8_4;
     bit<16> tmp16_0;
     bit<16> tmp16_1;
     bit<16> tmp16_2;
+    bit<16> tmp16_3;
+    bit<16> tmp16_4;
     bit<32> tmp32_0;
     bit<32> tmp32_1;
     bit<32> tmp32_2;
     bit<32> tmp32_3;
     bit<32> tmp32_4;
-    bit<32> tmp32_5;
 }
 
 parser TandemParser(packet_in packet, out headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
@@ -295,15 +311,19 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     register<bit<32> >(32w1) open_from;
     register<bit<32> >(32w1) other_allowed_0;
     register<bit<32> >(32w1) other_allowed_1;
-    action table__class_hit(bit<8> class) {
-        meta.tmp1_23 = 1w1;
-        meta.tmp8_1 = class;
+    register<bit<32> >(32w0x40000) table__class_w0;
+    register<bit<32> >(32w0x40000) table__class_w1;
+    register<bit<32> >(32w0x40000) table__class_w2;
+    register<bit<32> >(32w0x40000) table__class_w3;
+    action table__class_col_alt(bit<8> way, bit<32> slot) {
+        meta.table__class_alt = 1w1;
+        meta.table__class_way = way;
+        meta.table__class_slot = slot;
     }
-    action table__class_miss() {
-        meta.tmp1_23 = 1w0;
-        meta.tmp8_1 = 8w0;
+    action table__class_col_none() {
+        meta.table__class_alt = 1w0;
     }
-    table table__class {
+    table table__class_col {
         key = {
             meta.table__class_k0: exact;
             meta.table__class_k4: exact;
@@ -315,21 +335,21 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.table__class_k15: exact;
         }
         actions = {
-            table__class_hit;
-            table__class_miss;
+            table__class_col_alt;
+            table__class_col_none;
         }
-        default_action = table__class_miss();
-        size = 0x10000;
+        default_action = table__class_col_none();
+        size = 0x831;
     }
     action table__class_wb_hit(bit<8> class) {
-        meta.tmp1_23 = 1w1;
-        meta.tmp8_1 = class;
+        meta.tmp1_32 = 1w1;
+        meta.tmp8_4 = class;
         meta.wb_hit = 1w1;
     }
     action table__class_wb_deleted() {
         meta.wb_hit = 1w1;
-        meta.tmp1_23 = 1w0;
-        meta.tmp8_1 = 8w0;
+        meta.tmp1_32 = 1w0;
+        meta.tmp8_4 = 8w0;
     }
     action table__class_wb_miss() {
         meta.wb_hit = 1w0;
@@ -360,17 +380,19 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             if (hdr.tandem.tag == 8w2) {
                 meta.tmp32_0 = hdr.tandem.v1;
                 meta.tmp1_0 = hdr.tandem.v3;
-                meta.tmp32_1 = hdr.tandem.v5;
                 meta.tmp1_1 = hdr.tandem.v13;
                 meta.tmp1_2 = hdr.tandem.v14;
                 meta.tmp1_3 = hdr.tandem.v23;
+                meta.tmp16_0 = hdr.tandem.v35;
+                meta.tmp16_1 = hdr.tandem.v36;
+                meta.tmp8_0 = hdr.tandem.v37;
                 meta.tmp1_4 = hdr.tandem.v47;
                 meta.tmp1_5 = hdr.tandem.v51;
                 meta.tmp1_6 = hdr.tandem.v55;
                 meta.tmp1_7 = hdr.tandem.v59;
                 meta.tmp1_8 = hdr.tandem.v234;
                 meta.fate = hdr.tandem.fate;
-                meta.tmp8_0 = hdr.tandem.v61;
+                meta.tmp8_1 = hdr.tandem.v61;
                 meta.tmp1_9 = hdr.tandem.v66;
                 meta.tmp1_10 = hdr.tandem.v74;
                 meta.tmp1_11 = hdr.tandem.v85;
@@ -390,39 +412,39 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         } else {
             meta.in_port = (bit<16>) standard_metadata.ingress_port;
-            meta.tmp32_2 = (bit<32>) meta.in_port;
-            meta.tmp1_20 = (meta.tmp32_2 > 32w1) ? 1w1 : 1w0;
-            meta.tmp1_21 = hdr.tcp.isValid() ? 1w1 : 1w0;
-            meta.tmp32_3 = hdr.ipv4.saddr;
-            meta.tmp32_4 = hdr.ipv4.daddr;
-            meta.tmp1_22 = (meta.tmp32_3 < meta.tmp32_4) ? 1w1 : 1w0;
-            meta.tmp1_23 = (meta.tmp1_20 == 1w1) ? 1w0 : ((meta.tmp1_21 == 1w1) ? meta.tmp1_22 : 1w0);
-            meta.tmp32_5 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-            meta.tmp32_3 = ((meta.tmp32_4[7:0] ++ meta.tmp32_4[15:8]) ++ meta.tmp32_4[23:16]) ++ meta.tmp32_4[31:24];
-            meta.tmp1_24 = (meta.tmp32_5 == meta.tmp32_3) ? 1w1 : 1w0;
-            meta.tmp16_0 = hdr.tcp.sport;
-            meta.tmp16_1 = hdr.tcp.dport;
-            meta.tmp1_25 = (meta.tmp16_0 > meta.tmp16_1) ? 1w1 : 1w0;
-            meta.tmp1_26 = (meta.tmp1_20 == 1w1) ? 1w0 : ((meta.tmp1_21 == 1w1) ? ((meta.tmp1_22 == 1w1) ? 1w0 : ((meta.tmp1_24 == 1w1) ? meta.tmp1_25 : 1w1)) : 1w0);
-            meta.tmp16_2 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-            meta.tmp16_0 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-            meta.tmp8_1 = hdr.ipv4.protocol;
+            meta.tmp32_1 = (bit<32>) meta.in_port;
+            meta.tmp1_8 = (meta.tmp32_1 > 32w1) ? 1w1 : 1w0;
+            meta.tmp1_20 = hdr.tcp.isValid() ? 1w1 : 1w0;
+            meta.tmp32_2 = hdr.ipv4.saddr;
+            meta.tmp32_3 = hdr.ipv4.daddr;
+            meta.tmp1_21 = (meta.tmp32_2 < meta.tmp32_3) ? 1w1 : 1w0;
+            meta.tmp1_22 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_20 == 1w1) ? meta.tmp1_21 : 1w0);
+            meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
+            meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
+            meta.tmp1_23 = (meta.tmp32_2 == meta.tmp32_3) ? 1w1 : 1w0;
+            meta.tmp16_2 = hdr.tcp.sport;
+            meta.tmp16_3 = hdr.tcp.dport;
+            meta.tmp1_24 = (meta.tmp16_2 > meta.tmp16_3) ? 1w1 : 1w0;
+            meta.tmp1_25 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_20 == 1w1) ? ((meta.tmp1_21 == 1w1) ? 1w0 : ((meta.tmp1_23 == 1w1) ? meta.tmp1_24 : 1w1)) : 1w0);
+            meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+            meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+            meta.tmp8_2 = hdr.ipv4.protocol;
             other_allowed_0.read(meta.tmp32_4, 32w0);
-            meta.tmp1_27 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
-            meta.tmp16_1 = (bit<16>) (32w1 - meta.tmp32_2);
-            meta.tmp8_2 = hdr.tcp.flags;
-            meta.tmp32_4 = (bit<32>) meta.tmp8_2;
-            meta.tmp1_28 = ((meta.tmp32_4 & 32w2) == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_29 = ((meta.tmp32_4 & 32w16) == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_30 = ((meta.tmp32_4 & 32w1) == 32w0) ? 1w1 : 1w0;
-            meta.tmp1_31 = ((meta.tmp32_4 & 32w4) != 32w0) ? 1w1 : 1w0;
+            meta.tmp1_26 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
+            meta.tmp16_4 = (bit<16>) (32w1 - meta.tmp32_1);
+            meta.tmp8_3 = hdr.tcp.flags;
+            meta.tmp32_4 = (bit<32>) meta.tmp8_3;
+            meta.tmp1_27 = ((meta.tmp32_4 & 32w2) == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_28 = ((meta.tmp32_4 & 32w16) == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_29 = ((meta.tmp32_4 & 32w1) == 32w0) ? 1w1 : 1w0;
+            meta.tmp1_30 = ((meta.tmp32_4 & 32w4) != 32w0) ? 1w1 : 1w0;
             open_from.read(meta.tmp32_4, 32w0);
-            meta.tmp1_32 = ((meta.tmp32_4 & (32w1 << ((bit<8>) ((meta.tmp32_2 < 32w32) ? meta.tmp32_2 : 32w32)))) == 32w0) ? 1w1 : 1w0;
-            meta.table__class_k0 = (meta.tmp1_23 == 1w1) ? meta.tmp32_5 : ((meta.tmp1_26 == 1w1) ? meta.tmp32_3 : meta.tmp32_5);
-            meta.table__class_k4 = (meta.tmp1_23 == 1w1) ? meta.tmp32_3 : meta.tmp32_5;
-            meta.table__class_k8 = (meta.tmp1_23 == 1w1) ? meta.tmp16_2 : ((meta.tmp1_26 == 1w1) ? meta.tmp16_0 : meta.tmp16_2);
-            meta.table__class_k10 = (meta.tmp1_23 == 1w1) ? meta.tmp16_0 : ((meta.tmp1_26 == 1w1) ? meta.tmp16_2 : meta.tmp16_0);
-            meta.table__class_k12 = meta.tmp8_1;
+            meta.tmp1_31 = ((meta.tmp32_4 & (32w1 << ((bit<8>) ((meta.tmp32_1 < 32w32) ? meta.tmp32_1 : 32w32)))) == 32w0) ? 1w1 : 1w0;
+            meta.table__class_k0 = (meta.tmp1_22 == 1w1) ? meta.tmp32_2 : ((meta.tmp1_25 == 1w1) ? meta.tmp32_3 : meta.tmp32_2);
+            meta.table__class_k4 = (meta.tmp1_22 == 1w1) ? meta.tmp32_3 : meta.tmp32_2;
+            meta.table__class_k8 = (meta.tmp1_22 == 1w1) ? meta.tmp16_2 : ((meta.tmp1_25 == 1w1) ? meta.tmp16_3 : meta.tmp16_2);
+            meta.table__class_k10 = (meta.tmp1_22 == 1w1) ? meta.tmp16_3 : ((meta.tmp1_25 == 1w1) ? meta.tmp16_2 : meta.tmp16_3);
+            meta.table__class_k12 = meta.tmp8_2;
             meta.table__class_k13 = 8w0;
             meta.table__class_k14 = 8w0;
             meta.table__class_k15 = 8w0;
@@ -431,26 +453,72 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 table__class_wb.apply();
             }
             if (meta.wb_hit == 1w0) {
-                table__class.apply();
+                {
+                    hash(meta.table__class_h0, HashAlgorithm.crc32, 32w0, {meta.table__class_k0[31:24], meta.table__class_k0[23:16], meta.table__class_k0[15:8], meta.table__class_k0[7:0], meta.table__class_k4[31:24], meta.table__class_k4[23:16], meta.table__class_k4[15:8], meta.table__class_k4[7:0], meta.table__class_k8[15:8], meta.table__class_k8[7:0], meta.table__class_k10[15:8], meta.table__class_k10[7:0], meta.table__class_k12, meta.table__class_k13, meta.table__class_k14, meta.table__class_k15}, 64w0x100000000);
+                    hash(meta.table__class_h1, HashAlgorithm.crc32, 32w0, {meta.table__class_k4[31:24], meta.table__class_k4[23:16], meta.table__class_k4[15:8], meta.table__class_k4[7:0], meta.table__class_k8[15:8], meta.table__class_k8[7:0], meta.table__class_k10[15:8], meta.table__class_k10[7:0], meta.table__class_k12, meta.table__class_k13, meta.table__class_k14, meta.table__class_k15, meta.table__class_k0[31:24], meta.table__class_k0[23:16], meta.table__class_k0[15:8], meta.table__class_k0[7:0]}, 64w0x100000000);
+                    hash(meta.table__class_h2, HashAlgorithm.crc32, 32w0, {meta.table__class_k8[15:8], meta.table__class_k8[7:0], meta.table__class_k10[15:8], meta.table__class_k10[7:0], meta.table__class_k12, meta.table__class_k13, meta.table__class_k14, meta.table__class_k15, meta.table__class_k0[31:24], meta.table__class_k0[23:16], meta.table__class_k0[15:8], meta.table__class_k0[7:0], meta.table__class_k4[31:24], meta.table__class_k4[23:16], meta.table__class_k4[15:8], meta.table__class_k4[7:0]}, 64w0x100000000);
+                    hash(meta.table__class_h3, HashAlgorithm.crc32, 32w0, {meta.table__class_k12, meta.table__class_k13, meta.table__class_k14, meta.table__class_k15, meta.table__class_k0[31:24], meta.table__class_k0[23:16], meta.table__class_k0[15:8], meta.table__class_k0[7:0], meta.table__class_k4[31:24], meta.table__class_k4[23:16], meta.table__class_k4[15:8], meta.table__class_k4[7:0], meta.table__class_k8[15:8], meta.table__class_k8[7:0], meta.table__class_k10[15:8], meta.table__class_k10[7:0]}, 64w0x100000000);
+                    hash(meta.table__class_hf, HashAlgorithm.crc32, 32w0, {meta.table__class_k15, meta.table__class_k14, meta.table__class_k13, meta.table__class_k12, meta.table__class_k10[7:0], meta.table__class_k10[15:8], meta.table__class_k8[7:0], meta.table__class_k8[15:8], meta.table__class_k4[7:0], meta.table__class_k4[15:8], meta.table__class_k4[23:16], meta.table__class_k4[31:24], meta.table__class_k0[7:0], meta.table__class_k0[15:8], meta.table__class_k0[23:16], meta.table__class_k0[31:24]}, 64w0x100000000);
+                    meta.table__class_fp = meta.table__class_hf[31:16];
+                    if (meta.table__class_fp == 16w0) {
+                        meta.table__class_fp = 16w1;
+                    }
+                    meta.tmp1_32 = 1w0;
+                    meta.tmp8_4 = 8w0;
+                    meta.table__class_alt = 1w0;
+                    table__class_col.apply();
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h0[17:0]);
+                    if ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w0)) {
+                        table__class_w0.read(meta.table__class_c, meta.table__class_i);
+                        if (meta.table__class_c[23:8] == meta.table__class_fp) {
+                            meta.tmp1_32 = 1w1;
+                            meta.tmp8_4 = meta.table__class_c[7:0];
+                        }
+                    }
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h1[17:0]);
+                    if ((meta.tmp1_32 == 1w0) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w1))) {
+                        table__class_w1.read(meta.table__class_c, meta.table__class_i);
+                        if (meta.table__class_c[23:8] == meta.table__class_fp) {
+                            meta.tmp1_32 = 1w1;
+                            meta.tmp8_4 = meta.table__class_c[7:0];
+                        }
+                    }
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h2[17:0]);
+                    if ((meta.tmp1_32 == 1w0) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w2))) {
+                        table__class_w2.read(meta.table__class_c, meta.table__class_i);
+                        if (meta.table__class_c[23:8] == meta.table__class_fp) {
+                            meta.tmp1_32 = 1w1;
+                            meta.tmp8_4 = meta.table__class_c[7:0];
+                        }
+                    }
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h3[17:0]);
+                    if ((meta.tmp1_32 == 1w0) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w3))) {
+                        table__class_w3.read(meta.table__class_c, meta.table__class_i);
+                        if (meta.table__class_c[23:8] == meta.table__class_fp) {
+                            meta.tmp1_32 = 1w1;
+                            meta.tmp8_4 = meta.table__class_c[7:0];
+                        }
+                    }
+                }
             }
-            if (meta.tmp1_23 == 1w1) {
-                if (meta.tmp8_1 == 8w0) {
-                    if (meta.tmp1_20 == 1w1) {
+            if (meta.tmp1_32 == 1w1) {
+                if (meta.tmp8_4 == 8w0) {
+                    if (meta.tmp1_8 == 1w1) {
                         meta.fate = 17w0;
                         meta.tmp1_8 = 1w0;
                     } else {
-                        if (meta.tmp1_21 == 1w1) {
-                            if (meta.tmp1_28 == 1w1) {
+                        if (meta.tmp1_20 == 1w1) {
+                            if (meta.tmp1_27 == 1w1) {
                                 meta.fate = 17w0;
                                 meta.tmp1_8 = 1w0;
                             } else {
-                                if (meta.tmp1_29 == 1w1) {
-                                    if (meta.tmp1_30 == 1w1) {
-                                        if (meta.tmp1_31 == 1w1) {
+                                if (meta.tmp1_28 == 1w1) {
+                                    if (meta.tmp1_29 == 1w1) {
+                                        if (meta.tmp1_30 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            if (meta.tmp1_32 == 1w1) {
+                                            if (meta.tmp1_31 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
@@ -467,52 +535,52 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 }
                             }
                         } else {
-                            if (meta.tmp1_27 == 1w1) {
+                            if (meta.tmp1_26 == 1w1) {
                                 meta.fate = 17w0;
                                 meta.tmp1_8 = 1w0;
                             } else {
-                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                meta.fate = 1w1 ++ meta.tmp16_4;
                                 meta.tmp1_8 = 1w0;
                             }
                         }
                     }
                 } else {
-                    if (meta.tmp8_1 == 8w1) {
-                        if (meta.tmp1_20 == 1w1) {
+                    if (meta.tmp8_4 == 8w1) {
+                        if (meta.tmp1_8 == 1w1) {
                             meta.fate = 17w0;
                             meta.tmp1_8 = 1w0;
                         } else {
-                            if (meta.tmp1_21 == 1w1) {
-                                if (meta.tmp1_31 == 1w1) {
+                            if (meta.tmp1_20 == 1w1) {
+                                if (meta.tmp1_30 == 1w1) {
                                     meta.tmp1_8 = 1w1;
                                 } else {
                                     meta.fate = 17w0;
                                     meta.tmp1_8 = 1w0;
                                 }
                             } else {
-                                if (meta.tmp1_27 == 1w1) {
+                                if (meta.tmp1_26 == 1w1) {
                                     meta.fate = 17w0;
                                     meta.tmp1_8 = 1w0;
                                 } else {
-                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                     meta.tmp1_8 = 1w0;
                                 }
                             }
                         }
                     } else {
-                        if (meta.tmp8_1 == 8w2) {
-                            if (meta.tmp1_20 == 1w1) {
+                        if (meta.tmp8_4 == 8w2) {
+                            if (meta.tmp1_8 == 1w1) {
                                 meta.fate = 17w0;
                                 meta.tmp1_8 = 1w0;
                             } else {
-                                if (meta.tmp1_21 == 1w1) {
-                                    if (meta.tmp1_22 == 1w1) {
-                                        if (meta.tmp1_28 == 1w1) {
-                                            if (meta.tmp1_29 == 1w1) {
+                                if (meta.tmp1_20 == 1w1) {
+                                    if (meta.tmp1_21 == 1w1) {
+                                        if (meta.tmp1_27 == 1w1) {
+                                            if (meta.tmp1_28 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                if (meta.tmp1_31 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -520,7 +588,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_29 == 1w1) {
+                                            if (meta.tmp1_28 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
@@ -528,11 +596,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_28 == 1w1) {
-                                            if (meta.tmp1_29 == 1w1) {
-                                                if (meta.tmp1_31 == 1w1) {
-                                                    if (meta.tmp1_24 == 1w1) {
-                                                        if (meta.tmp1_25 == 1w1) {
+                                        if (meta.tmp1_27 == 1w1) {
+                                            if (meta.tmp1_28 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
+                                                    if (meta.tmp1_23 == 1w1) {
+                                                        if (meta.tmp1_24 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -546,7 +614,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     meta.tmp1_8 = 1w0;
                                                 }
                                             } else {
-                                                if (meta.tmp1_31 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
@@ -554,10 +622,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_29 == 1w1) {
-                                                if (meta.tmp1_31 == 1w1) {
-                                                    if (meta.tmp1_24 == 1w1) {
-                                                        if (meta.tmp1_25 == 1w1) {
+                                            if (meta.tmp1_28 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
+                                                    if (meta.tmp1_23 == 1w1) {
+                                                        if (meta.tmp1_24 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -567,25 +635,25 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         meta.tmp1_8 = 1w1;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_24 == 1w1) {
-                                                        if (meta.tmp1_25 == 1w1) {
-                                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                                    if (meta.tmp1_23 == 1w1) {
+                                                        if (meta.tmp1_24 == 1w1) {
+                                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     } else {
-                                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_31 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
-                                                    if (meta.tmp1_24 == 1w1) {
-                                                        if (meta.tmp1_25 == 1w1) {
+                                                    if (meta.tmp1_23 == 1w1) {
+                                                        if (meta.tmp1_24 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
@@ -600,40 +668,40 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp1_27 == 1w1) {
+                                    if (meta.tmp1_26 == 1w1) {
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                         meta.tmp1_8 = 1w0;
                                     }
                                 }
                             }
                         } else {
-                            if (meta.tmp8_1 == 8w3) {
-                                if (meta.tmp1_20 == 1w1) {
+                            if (meta.tmp8_4 == 8w3) {
+                                if (meta.tmp1_8 == 1w1) {
                                     meta.fate = 17w0;
                                     meta.tmp1_8 = 1w0;
                                 } else {
-                                    if (meta.tmp1_21 == 1w1) {
-                                        if (meta.tmp1_22 == 1w1) {
-                                            if (meta.tmp1_28 == 1w1) {
-                                                if (meta.tmp1_31 == 1w1) {
+                                    if (meta.tmp1_20 == 1w1) {
+                                        if (meta.tmp1_21 == 1w1) {
+                                            if (meta.tmp1_27 == 1w1) {
+                                                if (meta.tmp1_30 == 1w1) {
                                                     meta.tmp1_8 = 1w1;
                                                 } else {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 }
                                             } else {
-                                                if (meta.tmp1_29 == 1w1) {
-                                                    if (meta.tmp1_31 == 1w1) {
+                                                if (meta.tmp1_28 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
-                                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -642,11 +710,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_28 == 1w1) {
-                                                if (meta.tmp1_29 == 1w1) {
-                                                    if (meta.tmp1_31 == 1w1) {
-                                                        if (meta.tmp1_24 == 1w1) {
-                                                            if (meta.tmp1_25 == 1w1) {
+                                            if (meta.tmp1_27 == 1w1) {
+                                                if (meta.tmp1_28 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
+                                                        if (meta.tmp1_23 == 1w1) {
+                                                            if (meta.tmp1_24 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -661,7 +729,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
@@ -669,10 +737,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp1_29 == 1w1) {
-                                                    if (meta.tmp1_31 == 1w1) {
-                                                        if (meta.tmp1_24 == 1w1) {
-                                                            if (meta.tmp1_25 == 1w1) {
+                                                if (meta.tmp1_28 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
+                                                        if (meta.tmp1_23 == 1w1) {
+                                                            if (meta.tmp1_24 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
@@ -683,12 +751,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_24 == 1w1) {
-                                                            if (meta.tmp1_25 == 1w1) {
+                                                        if (meta.tmp1_23 == 1w1) {
+                                                            if (meta.tmp1_24 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                                 meta.tmp1_8 = 1w0;
                                                             }
                                                         } else {
@@ -697,11 +765,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
-                                                        if (meta.tmp1_24 == 1w1) {
-                                                            if (meta.tmp1_25 == 1w1) {
+                                                        if (meta.tmp1_23 == 1w1) {
+                                                            if (meta.tmp1_24 == 1w1) {
                                                                 meta.tmp1_8 = 1w1;
                                                             } else {
                                                                 meta.fate = 17w0;
@@ -715,51 +783,33 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             }
                                         }
                                     } else {
-                                        if (meta.tmp1_27 == 1w1) {
+                                        if (meta.tmp1_26 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                             meta.tmp1_8 = 1w0;
                                         }
                                     }
                                 }
                             } else {
-                                if (meta.tmp8_1 == 8w4) {
-                                    if (meta.tmp1_20 == 1w1) {
+                                if (meta.tmp8_4 == 8w4) {
+                                    if (meta.tmp1_8 == 1w1) {
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        if (meta.tmp1_21 == 1w1) {
-                                            if (meta.tmp1_22 == 1w1) {
-                                                if (meta.tmp1_28 == 1w1) {
-                                                    if (meta.tmp1_31 == 1w1) {
+                                        if (meta.tmp1_20 == 1w1) {
+                                            if (meta.tmp1_21 == 1w1) {
+                                                if (meta.tmp1_27 == 1w1) {
+                                                    if (meta.tmp1_30 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_29 == 1w1) {
-                                                        if (meta.tmp1_31 == 1w1) {
-                                                            meta.tmp1_8 = 1w1;
-                                                        } else {
-                                                            meta.fate = 17w0;
-                                                            meta.tmp1_8 = 1w0;
-                                                        }
-                                                    } else {
-                                                        if (meta.tmp1_31 == 1w1) {
-                                                            meta.tmp1_8 = 1w1;
-                                                        } else {
-                                                            meta.fate = 1w1 ++ meta.tmp16_1;
-                                                            meta.tmp1_8 = 1w0;
-                                                        }
-                                                    }
-                                                }
-                                            } else {
-                                                if (meta.tmp1_28 == 1w1) {
-                                                    if (meta.tmp1_29 == 1w1) {
-                                                        if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_28 == 1w1) {
+                                                        if (meta.tmp1_30 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -767,11 +817,29 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         }
                                                     } else {
                                                         if (meta.tmp1_30 == 1w1) {
-                                                            if (meta.tmp1_31 == 1w1) {
+                                                            meta.tmp1_8 = 1w1;
+                                                        } else {
+                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                            meta.tmp1_8 = 1w0;
+                                                        }
+                                                    }
+                                                }
+                                            } else {
+                                                if (meta.tmp1_27 == 1w1) {
+                                                    if (meta.tmp1_28 == 1w1) {
+                                                        if (meta.tmp1_30 == 1w1) {
+                                                            meta.tmp1_8 = 1w1;
+                                                        } else {
+                                                            meta.fate = 17w0;
+                                                            meta.tmp1_8 = 1w0;
+                                                        }
+                                                    } else {
+                                                        if (meta.tmp1_29 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
                                                                 meta.tmp1_8 = 1w1;
                                                             } else {
-                                                                if (meta.tmp1_24 == 1w1) {
-                                                                    if (meta.tmp1_25 == 1w1) {
+                                                                if (meta.tmp1_23 == 1w1) {
+                                                                    if (meta.tmp1_24 == 1w1) {
                                                                         meta.tmp1_8 = 1w1;
                                                                     } else {
                                                                         meta.fate = 17w0;
@@ -782,7 +850,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_31 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
                                                                 meta.tmp1_8 = 1w1;
                                                             } else {
                                                                 meta.fate = 17w0;
@@ -791,23 +859,23 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp1_29 == 1w1) {
-                                                        if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_28 == 1w1) {
+                                                        if (meta.tmp1_30 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_31 == 1w1) {
+                                                        if (meta.tmp1_30 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
-                                                            if (meta.tmp1_24 == 1w1) {
-                                                                if (meta.tmp1_25 == 1w1) {
+                                                            if (meta.tmp1_23 == 1w1) {
+                                                                if (meta.tmp1_24 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             } else {
@@ -819,153 +887,45 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp1_27 == 1w1) {
+                                            if (meta.tmp1_26 == 1w1) {
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                 meta.tmp1_8 = 1w0;
                                             }
                                         }
                                     }
                                 } else {
-                                    if (meta.tmp8_1 == 8w5) {
-                                        if (meta.tmp1_20 == 1w1) {
+                                    if (meta.tmp8_4 == 8w5) {
+                                        if (meta.tmp1_8 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            if (meta.tmp1_21 == 1w1) {
-                                                if (meta.tmp1_22 == 1w1) {
-                                                    if (meta.tmp1_28 == 1w1) {
-                                                        if (meta.tmp1_29 == 1w1) {
-                                                            if (meta.tmp1_31 == 1w1) {
-                                                                meta.tmp1_8 = 1w1;
-                                                            } else {
-                                                                meta.fate = 17w0;
-                                                                meta.tmp1_8 = 1w0;
-                                                            }
-                                                        } else {
-                                                            if (meta.tmp1_30 == 1w1) {
-                                                                meta.tmp1_8 = 1w1;
-                                                            } else {
-                                                                if (meta.tmp1_31 == 1w1) {
-                                                                    meta.tmp1_8 = 1w1;
-                                                                } else {
-                                                                    meta.fate = 17w0;
-                                                                    meta.tmp1_8 = 1w0;
-                                                                }
-                                                            }
-                                                        }
-                                                    } else {
-                                                        if (meta.tmp1_31 == 1w1) {
-                                                            meta.tmp1_8 = 1w1;
-                                                        } else {
-                                                            meta.fate = 17w0;
-                                                            meta.tmp1_8 = 1w0;
-                                                        }
-                                                    }
-                                                } else {
-                                                    if (meta.tmp1_28 == 1w1) {
-                                                        if (meta.tmp1_29 == 1w1) {
-                                                            if (meta.tmp1_31 == 1w1) {
-                                                                meta.tmp1_8 = 1w1;
-                                                            } else {
-                                                                meta.fate = 17w0;
-                                                                meta.tmp1_8 = 1w0;
-                                                            }
-                                                        } else {
-                                                            if (meta.tmp1_30 == 1w1) {
-                                                                if (meta.tmp1_31 == 1w1) {
-                                                                    meta.tmp1_8 = 1w1;
-                                                                } else {
-                                                                    if (meta.tmp1_24 == 1w1) {
-                                                                        if (meta.tmp1_25 == 1w1) {
-                                                                            meta.fate = 17w0;
-                                                                            meta.tmp1_8 = 1w0;
-                                                                        } else {
-                                                                            meta.tmp1_8 = 1w1;
-                                                                        }
-                                                                    } else {
-                                                                        meta.fate = 17w0;
-                                                                        meta.tmp1_8 = 1w0;
-                                                                    }
-                                                                }
-                                                            } else {
-                                                                if (meta.tmp1_31 == 1w1) {
-                                                                    meta.tmp1_8 = 1w1;
-                                                                } else {
-                                                                    meta.fate = 17w0;
-                                                                    meta.tmp1_8 = 1w0;
-                                                                }
-                                                            }
-                                                        }
-                                                    } else {
-                                                        if (meta.tmp1_29 == 1w1) {
-                                                            if (meta.tmp1_31 == 1w1) {
-                                                                meta.tmp1_8 = 1w1;
-                                                            } else {
-                                                                meta.fate = 17w0;
-                                                                meta.tmp1_8 = 1w0;
-                                                            }
-                                                        } else {
-                                                            if (meta.tmp1_31 == 1w1) {
-                                                                meta.tmp1_8 = 1w1;
-                                                            } else {
-                                                                if (meta.tmp1_24 == 1w1) {
-                                                                    if (meta.tmp1_25 == 1w1) {
-                                                                        meta.fate = 1w1 ++ meta.tmp16_1;
-                                                                        meta.tmp1_8 = 1w0;
-                                                                    } else {
-                                                                        meta.fate = 17w0;
-                                                                        meta.tmp1_8 = 1w0;
-                                                                    }
-                                                                } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
-                                                                    meta.tmp1_8 = 1w0;
-                                                                }
-                                                            }
-                                                        }
-                                                    }
-                                                }
-                                            } else {
-                                                if (meta.tmp1_27 == 1w1) {
-                                                    meta.fate = 17w0;
-                                                    meta.tmp1_8 = 1w0;
-                                                } else {
-                                                    meta.fate = 1w1 ++ meta.tmp16_1;
-                                                    meta.tmp1_8 = 1w0;
-                                                }
-                                            }
-                                        }
-                                    } else {
-                                        if (meta.tmp8_1 == 8w6) {
                                             if (meta.tmp1_20 == 1w1) {
-                                                meta.fate = 17w0;
-                                                meta.tmp1_8 = 1w0;
-                                            } else {
                                                 if (meta.tmp1_21 == 1w1) {
-                                                    if (meta.tmp1_28 == 1w1) {
-                                                        if (meta.tmp1_29 == 1w1) {
-                                                            if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_27 == 1w1) {
+                                                        if (meta.tmp1_28 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
                                                                 meta.tmp1_8 = 1w1;
                                                             } else {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_30 == 1w1) {
-                                                                if (meta.tmp1_31 == 1w1) {
+                                                            if (meta.tmp1_29 == 1w1) {
+                                                                meta.tmp1_8 = 1w1;
+                                                            } else {
+                                                                if (meta.tmp1_30 == 1w1) {
                                                                     meta.tmp1_8 = 1w1;
                                                                 } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                    meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
-                                                            } else {
-                                                                meta.tmp1_8 = 1w1;
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_31 == 1w1) {
+                                                        if (meta.tmp1_30 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
                                                             meta.fate = 17w0;
@@ -974,25 +934,133 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     }
                                                 } else {
                                                     if (meta.tmp1_27 == 1w1) {
+                                                        if (meta.tmp1_28 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
+                                                                meta.tmp1_8 = 1w1;
+                                                            } else {
+                                                                meta.fate = 17w0;
+                                                                meta.tmp1_8 = 1w0;
+                                                            }
+                                                        } else {
+                                                            if (meta.tmp1_29 == 1w1) {
+                                                                if (meta.tmp1_30 == 1w1) {
+                                                                    meta.tmp1_8 = 1w1;
+                                                                } else {
+                                                                    if (meta.tmp1_23 == 1w1) {
+                                                                        if (meta.tmp1_24 == 1w1) {
+                                                                            meta.fate = 17w0;
+                                                                            meta.tmp1_8 = 1w0;
+                                                                        } else {
+                                                                            meta.tmp1_8 = 1w1;
+                                                                        }
+                                                                    } else {
+                                                                        meta.fate = 17w0;
+                                                                        meta.tmp1_8 = 1w0;
+                                                                    }
+                                                                }
+                                                            } else {
+                                                                if (meta.tmp1_30 == 1w1) {
+                                                                    meta.tmp1_8 = 1w1;
+                                                                } else {
+                                                                    meta.fate = 17w0;
+                                                                    meta.tmp1_8 = 1w0;
+                                                                }
+                                                            }
+                                                        }
+                                                    } else {
+                                                        if (meta.tmp1_28 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
+                                                                meta.tmp1_8 = 1w1;
+                                                            } else {
+                                                                meta.fate = 17w0;
+                                                                meta.tmp1_8 = 1w0;
+                                                            }
+                                                        } else {
+                                                            if (meta.tmp1_30 == 1w1) {
+                                                                meta.tmp1_8 = 1w1;
+                                                            } else {
+                                                                if (meta.tmp1_23 == 1w1) {
+                                                                    if (meta.tmp1_24 == 1w1) {
+                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                        meta.tmp1_8 = 1w0;
+                                                                    } else {
+                                                                        meta.fate = 17w0;
+                                                                        meta.tmp1_8 = 1w0;
+                                                                    }
+                                                                } else {
+                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                    meta.tmp1_8 = 1w0;
+                                                                }
+                                                            }
+                                                        }
+                                                    }
+                                                }
+                                            } else {
+                                                if (meta.tmp1_26 == 1w1) {
+                                                    meta.fate = 17w0;
+                                                    meta.tmp1_8 = 1w0;
+                                                } else {
+                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                    meta.tmp1_8 = 1w0;
+                                                }
+                                            }
+                                        }
+                                    } else {
+                                        if (meta.tmp8_4 == 8w6) {
+                                            if (meta.tmp1_8 == 1w1) {
+                                                meta.fate = 17w0;
+                                                meta.tmp1_8 = 1w0;
+                                            } else {
+                                                if (meta.tmp1_20 == 1w1) {
+                                                    if (meta.tmp1_27 == 1w1) {
+                                                        if (meta.tmp1_28 == 1w1) {
+                                                            if (meta.tmp1_30 == 1w1) {
+                                                                meta.tmp1_8 = 1w1;
+                                                            } else {
+                                                                meta.fate = 17w0;
+                                                                meta.tmp1_8 = 1w0;
+                                                            }
+                                                        } else {
+                                                            if (meta.tmp1_29 == 1w1) {
+                                                                if (meta.tmp1_30 == 1w1) {
+                                                                    meta.tmp1_8 = 1w1;
+                                                                } else {
+                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                    meta.tmp1_8 = 1w0;
+                                                                }
+                                                            } else {
+                                                                meta.tmp1_8 = 1w1;
+                                                            }
+                                                        }
+                                                    } else {
+                                                        if (meta.tmp1_30 == 1w1) {
+                                                            meta.tmp1_8 = 1w1;
+                                                        } else {
+                                                            meta.fate = 17w0;
+                                                            meta.tmp1_8 = 1w0;
+                                                        }
+                                                    }
+                                                } else {
+                                                    if (meta.tmp1_26 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
-                                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 }
                                             }
                                         } else {
-                                            if (meta.tmp8_1 == 8w7) {
-                                                if (meta.tmp1_20 == 1w1) {
+                                            if (meta.tmp8_4 == 8w7) {
+                                                if (meta.tmp1_8 == 1w1) {
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    if (meta.tmp1_21 == 1w1) {
-                                                        if (meta.tmp1_22 == 1w1) {
-                                                            if (meta.tmp1_28 == 1w1) {
-                                                                if (meta.tmp1_29 == 1w1) {
-                                                                    if (meta.tmp1_31 == 1w1) {
+                                                    if (meta.tmp1_20 == 1w1) {
+                                                        if (meta.tmp1_21 == 1w1) {
+                                                            if (meta.tmp1_27 == 1w1) {
+                                                                if (meta.tmp1_28 == 1w1) {
+                                                                    if (meta.tmp1_30 == 1w1) {
                                                                         meta.tmp1_8 = 1w1;
                                                                     } else {
                                                                         meta.fate = 17w0;
@@ -1002,7 +1070,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                     meta.tmp1_8 = 1w1;
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_31 == 1w1) {
+                                                                if (meta.tmp1_30 == 1w1) {
                                                                     meta.tmp1_8 = 1w1;
                                                                 } else {
                                                                     meta.fate = 17w0;
@@ -1010,33 +1078,33 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_28 == 1w1) {
-                                                                if (meta.tmp1_29 == 1w1) {
-                                                                    if (meta.tmp1_31 == 1w1) {
+                                                            if (meta.tmp1_27 == 1w1) {
+                                                                if (meta.tmp1_28 == 1w1) {
+                                                                    if (meta.tmp1_30 == 1w1) {
                                                                         meta.tmp1_8 = 1w1;
                                                                     } else {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                    if (meta.tmp1_30 == 1w1) {
                                                                         meta.tmp1_8 = 1w1;
                                                                     } else {
-                                                                        if (meta.tmp1_24 == 1w1) {
-                                                                            if (meta.tmp1_25 == 1w1) {
-                                                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                        if (meta.tmp1_23 == 1w1) {
+                                                                            if (meta.tmp1_24 == 1w1) {
+                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             }
                                                                         } else {
-                                                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     }
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_31 == 1w1) {
+                                                                if (meta.tmp1_30 == 1w1) {
                                                                     meta.tmp1_8 = 1w1;
                                                                 } else {
                                                                     meta.fate = 17w0;
@@ -1045,41 +1113,41 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp1_27 == 1w1) {
+                                                        if (meta.tmp1_26 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
-                                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     }
                                                 }
                                             } else {
-                                                if (meta.tmp8_1 == 8w8) {
-                                                    if (meta.tmp1_20 == 1w1) {
+                                                if (meta.tmp8_4 == 8w8) {
+                                                    if (meta.tmp1_8 == 1w1) {
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
-                                                        if (meta.tmp1_21 == 1w1) {
-                                                            if (meta.tmp1_22 == 1w1) {
-                                                                if (meta.tmp1_28 == 1w1) {
-                                                                    if (meta.tmp1_29 == 1w1) {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                        if (meta.tmp1_20 == 1w1) {
+                                                            if (meta.tmp1_21 == 1w1) {
+                                                                if (meta.tmp1_27 == 1w1) {
+                                                                    if (meta.tmp1_28 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.tmp1_8 = 1w1;
                                                                         } else {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.tmp1_8 = 1w1;
                                                                         } else {
-                                                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                    if (meta.tmp1_30 == 1w1) {
                                                                         meta.tmp1_8 = 1w1;
                                                                     } else {
                                                                         meta.fate = 17w0;
@@ -1087,23 +1155,23 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                     }
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_28 == 1w1) {
-                                                                    if (meta.tmp1_29 == 1w1) {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                if (meta.tmp1_27 == 1w1) {
+                                                                    if (meta.tmp1_28 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.tmp1_8 = 1w1;
                                                                         } else {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.tmp1_8 = 1w1;
                                                                         } else {
-                                                                            if (meta.tmp1_24 == 1w1) {
-                                                                                if (meta.tmp1_25 == 1w1) {
+                                                                            if (meta.tmp1_23 == 1w1) {
+                                                                                if (meta.tmp1_24 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 }
                                                                             } else {
@@ -1112,7 +1180,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                    if (meta.tmp1_30 == 1w1) {
                                                                         meta.tmp1_8 = 1w1;
                                                                     } else {
                                                                         meta.fate = 17w0;
@@ -1121,37 +1189,37 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp1_27 == 1w1) {
+                                                            if (meta.tmp1_26 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                                 meta.tmp1_8 = 1w0;
                                                             }
                                                         }
                                                     }
                                                 } else {
-                                                    if (meta.tmp8_1 == 8w9) {
-                                                        if (meta.tmp1_20 == 1w1) {
+                                                    if (meta.tmp8_4 == 8w9) {
+                                                        if (meta.tmp1_8 == 1w1) {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
-                                                            if (meta.tmp1_21 == 1w1) {
-                                                                if (meta.tmp1_22 == 1w1) {
-                                                                    if (meta.tmp1_28 == 1w1) {
-                                                                        if (meta.tmp1_29 == 1w1) {
-                                                                            if (meta.tmp1_31 == 1w1) {
+                                                            if (meta.tmp1_20 == 1w1) {
+                                                                if (meta.tmp1_21 == 1w1) {
+                                                                    if (meta.tmp1_27 == 1w1) {
+                                                                        if (meta.tmp1_28 == 1w1) {
+                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             } else {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_30 == 1w1) {
-                                                                                if (meta.tmp1_31 == 1w1) {
+                                                                            if (meta.tmp1_29 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 }
                                                                             } else {
@@ -1159,7 +1227,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                             }
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.tmp1_8 = 1w1;
                                                                         } else {
                                                                             meta.fate = 17w0;
@@ -1167,42 +1235,42 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_28 == 1w1) {
-                                                                        if (meta.tmp1_29 == 1w1) {
-                                                                            if (meta.tmp1_31 == 1w1) {
+                                                                    if (meta.tmp1_27 == 1w1) {
+                                                                        if (meta.tmp1_28 == 1w1) {
+                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             } else {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_30 == 1w1) {
-                                                                                if (meta.tmp1_31 == 1w1) {
+                                                                            if (meta.tmp1_29 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_31 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    if (meta.tmp1_24 == 1w1) {
-                                                                                        if (meta.tmp1_25 == 1w1) {
-                                                                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                    if (meta.tmp1_23 == 1w1) {
+                                                                                        if (meta.tmp1_24 == 1w1) {
+                                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         } else {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         }
                                                                                     } else {
-                                                                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     }
                                                                                 }
                                                                             }
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                        if (meta.tmp1_30 == 1w1) {
                                                                             meta.tmp1_8 = 1w1;
                                                                         } else {
                                                                             meta.fate = 17w0;
@@ -1211,51 +1279,26 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                     }
                                                                 }
                                                             } else {
-                                                                if (meta.tmp1_27 == 1w1) {
+                                                                if (meta.tmp1_26 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             }
                                                         }
                                                     } else {
-                                                        if (meta.tmp8_1 == 8w10) {
-                                                            if (meta.tmp1_20 == 1w1) {
+                                                        if (meta.tmp8_4 == 8w10) {
+                                                            if (meta.tmp1_8 == 1w1) {
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                if (meta.tmp1_21 == 1w1) {
-                                                                    if (meta.tmp1_22 == 1w1) {
-                                                                        if (meta.tmp1_28 == 1w1) {
-                                                                            if (meta.tmp1_29 == 1w1) {
-                                                                                if (meta.tmp1_31 == 1w1) {
-                                                                                    meta.tmp1_8 = 1w1;
-                                                                                } else {
-                                                                                    meta.fate = 17w0;
-                                                                                    meta.tmp1_8 = 1w0;
-                                                                                }
-                                                                            } else {
-                                                                                if (meta.tmp1_31 == 1w1) {
-                                                                                    meta.tmp1_8 = 1w1;
-                                                                                } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
-                                                                                    meta.tmp1_8 = 1w0;
-                                                                                }
-                                                                            }
-                                                                        } else {
-                                                                            if (meta.tmp1_31 == 1w1) {
-                                                                                meta.tmp1_8 = 1w1;
-                                                                            } else {
-                                                                                meta.fate = 17w0;
-                                                                                meta.tmp1_8 = 1w0;
-                                                                            }
-                                                                        }
-                                                                    } else {
-                                                                        if (meta.tmp1_28 == 1w1) {
-                                                                            if (meta.tmp1_29 == 1w1) {
-                                                                                if (meta.tmp1_31 == 1w1) {
+                                                                if (meta.tmp1_20 == 1w1) {
+                                                                    if (meta.tmp1_21 == 1w1) {
+                                                                        if (meta.tmp1_27 == 1w1) {
+                                                                            if (meta.tmp1_28 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
                                                                                     meta.fate = 17w0;
@@ -1263,21 +1306,46 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                 }
                                                                             } else {
                                                                                 if (meta.tmp1_30 == 1w1) {
-                                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                                    meta.tmp1_8 = 1w1;
+                                                                                } else {
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                    meta.tmp1_8 = 1w0;
+                                                                                }
+                                                                            }
+                                                                        } else {
+                                                                            if (meta.tmp1_30 == 1w1) {
+                                                                                meta.tmp1_8 = 1w1;
+                                                                            } else {
+                                                                                meta.fate = 17w0;
+                                                                                meta.tmp1_8 = 1w0;
+                                                                            }
+                                                                        }
+                                                                    } else {
+                                                                        if (meta.tmp1_27 == 1w1) {
+                                                                            if (meta.tmp1_28 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
+                                                                                    meta.tmp1_8 = 1w1;
+                                                                                } else {
+                                                                                    meta.fate = 17w0;
+                                                                                    meta.tmp1_8 = 1w0;
+                                                                                }
+                                                                            } else {
+                                                                                if (meta.tmp1_29 == 1w1) {
+                                                                                    if (meta.tmp1_30 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
-                                                                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     }
                                                                                 } else {
-                                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                                    if (meta.tmp1_30 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
-                                                                                        if (meta.tmp1_24 == 1w1) {
-                                                                                            if (meta.tmp1_25 == 1w1) {
+                                                                                        if (meta.tmp1_23 == 1w1) {
+                                                                                            if (meta.tmp1_24 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
-                                                                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                                 meta.tmp1_8 = 1w0;
                                                                                             }
                                                                                         } else {
@@ -1287,7 +1355,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                 }
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_31 == 1w1) {
+                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             } else {
                                                                                 meta.fate = 17w0;
@@ -1296,51 +1364,26 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                         }
                                                                     }
                                                                 } else {
-                                                                    if (meta.tmp1_27 == 1w1) {
+                                                                    if (meta.tmp1_26 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
-                                                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                                                         meta.tmp1_8 = 1w0;
                                                                     }
                                                                 }
                                                             }
                                                         } else {
-                                                            if (meta.tmp8_1 == 8w11) {
-                                                                if (meta.tmp1_20 == 1w1) {
+                                                            if (meta.tmp8_4 == 8w11) {
+                                                                if (meta.tmp1_8 == 1w1) {
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    if (meta.tmp1_21 == 1w1) {
-                                                                        if (meta.tmp1_22 == 1w1) {
-                                                                            if (meta.tmp1_28 == 1w1) {
-                                                                                if (meta.tmp1_29 == 1w1) {
-                                                                                    if (meta.tmp1_31 == 1w1) {
-                                                                                        meta.tmp1_8 = 1w1;
-                                                                                    } else {
-                                                                                        meta.fate = 17w0;
-                                                                                        meta.tmp1_8 = 1w0;
-                                                                                    }
-                                                                                } else {
-                                                                                    if (meta.tmp1_31 == 1w1) {
-                                                                                        meta.tmp1_8 = 1w1;
-                                                                                    } else {
-                                                                                        meta.fate = 1w1 ++ meta.tmp16_1;
-                                                                                        meta.tmp1_8 = 1w0;
-                                                                                    }
-                                                                                }
-                                                                            } else {
-                                                                                if (meta.tmp1_31 == 1w1) {
-                                                                                    meta.tmp1_8 = 1w1;
-                                                                                } else {
-                                                                                    meta.fate = 17w0;
-                                                                                    meta.tmp1_8 = 1w0;
-                                                                                }
-                                                                            }
-                                                                        } else {
-                                                                            if (meta.tmp1_28 == 1w1) {
-                                                                                if (meta.tmp1_29 == 1w1) {
-                                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                    if (meta.tmp1_20 == 1w1) {
+                                                                        if (meta.tmp1_21 == 1w1) {
+                                                                            if (meta.tmp1_27 == 1w1) {
+                                                                                if (meta.tmp1_28 == 1w1) {
+                                                                                    if (meta.tmp1_30 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
                                                                                         meta.fate = 17w0;
@@ -1348,14 +1391,39 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                     }
                                                                                 } else {
                                                                                     if (meta.tmp1_30 == 1w1) {
-                                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                                        meta.tmp1_8 = 1w1;
+                                                                                    } else {
+                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                        meta.tmp1_8 = 1w0;
+                                                                                    }
+                                                                                }
+                                                                            } else {
+                                                                                if (meta.tmp1_30 == 1w1) {
+                                                                                    meta.tmp1_8 = 1w1;
+                                                                                } else {
+                                                                                    meta.fate = 17w0;
+                                                                                    meta.tmp1_8 = 1w0;
+                                                                                }
+                                                                            }
+                                                                        } else {
+                                                                            if (meta.tmp1_27 == 1w1) {
+                                                                                if (meta.tmp1_28 == 1w1) {
+                                                                                    if (meta.tmp1_30 == 1w1) {
+                                                                                        meta.tmp1_8 = 1w1;
+                                                                                    } else {
+                                                                                        meta.fate = 17w0;
+                                                                                        meta.tmp1_8 = 1w0;
+                                                                                    }
+                                                                                } else {
+                                                                                    if (meta.tmp1_29 == 1w1) {
+                                                                                        if (meta.tmp1_30 == 1w1) {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         } else {
-                                                                                            if (meta.tmp1_24 == 1w1) {
-                                                                                                if (meta.tmp1_25 == 1w1) {
+                                                                                            if (meta.tmp1_23 == 1w1) {
+                                                                                                if (meta.tmp1_24 == 1w1) {
                                                                                                     meta.tmp1_8 = 1w1;
                                                                                                 } else {
-                                                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                                     meta.tmp1_8 = 1w0;
                                                                                                 }
                                                                                             } else {
@@ -1363,16 +1431,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                             }
                                                                                         }
                                                                                     } else {
-                                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                                        if (meta.tmp1_30 == 1w1) {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         } else {
-                                                                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         }
                                                                                     }
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_31 == 1w1) {
+                                                                                if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
                                                                                     meta.fate = 17w0;
@@ -1381,45 +1449,45 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                             }
                                                                         }
                                                                     } else {
-                                                                        if (meta.tmp1_27 == 1w1) {
+                                                                        if (meta.tmp1_26 == 1w1) {
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
-                                                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     }
                                                                 }
                                                             } else {
-                                                                if (meta.tmp8_1 == 8w12) {
-                                                                    if (meta.tmp1_20 == 1w1) {
+                                                                if (meta.tmp8_4 == 8w12) {
+                                                                    if (meta.tmp1_8 == 1w1) {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
-                                                                        if (meta.tmp1_21 == 1w1) {
-                                                                            if (meta.tmp1_22 == 1w1) {
-                                                                                if (meta.tmp1_28 == 1w1) {
-                                                                                    if (meta.tmp1_29 == 1w1) {
-                                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                        if (meta.tmp1_20 == 1w1) {
+                                                                            if (meta.tmp1_21 == 1w1) {
+                                                                                if (meta.tmp1_27 == 1w1) {
+                                                                                    if (meta.tmp1_28 == 1w1) {
+                                                                                        if (meta.tmp1_30 == 1w1) {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         } else {
                                                                                             meta.fate = 17w0;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         }
                                                                                     } else {
-                                                                                        if (meta.tmp1_30 == 1w1) {
+                                                                                        if (meta.tmp1_29 == 1w1) {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         } else {
-                                                                                            if (meta.tmp1_31 == 1w1) {
+                                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
-                                                                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                                 meta.tmp1_8 = 1w0;
                                                                                             }
                                                                                         }
                                                                                     }
                                                                                 } else {
-                                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                                    if (meta.tmp1_30 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
                                                                                         meta.fate = 17w0;
@@ -1427,42 +1495,42 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                     }
                                                                                 }
                                                                             } else {
-                                                                                if (meta.tmp1_28 == 1w1) {
-                                                                                    if (meta.tmp1_29 == 1w1) {
-                                                                                        if (meta.tmp1_31 == 1w1) {
+                                                                                if (meta.tmp1_27 == 1w1) {
+                                                                                    if (meta.tmp1_28 == 1w1) {
+                                                                                        if (meta.tmp1_30 == 1w1) {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         } else {
                                                                                             meta.fate = 17w0;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         }
                                                                                     } else {
-                                                                                        if (meta.tmp1_30 == 1w1) {
-                                                                                            if (meta.tmp1_31 == 1w1) {
+                                                                                        if (meta.tmp1_29 == 1w1) {
+                                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
-                                                                                                if (meta.tmp1_24 == 1w1) {
-                                                                                                    if (meta.tmp1_25 == 1w1) {
-                                                                                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                                if (meta.tmp1_23 == 1w1) {
+                                                                                                    if (meta.tmp1_24 == 1w1) {
+                                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                                         meta.tmp1_8 = 1w0;
                                                                                                     } else {
                                                                                                         meta.tmp1_8 = 1w1;
                                                                                                     }
                                                                                                 } else {
-                                                                                                    meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                                     meta.tmp1_8 = 1w0;
                                                                                                 }
                                                                                             }
                                                                                         } else {
-                                                                                            if (meta.tmp1_31 == 1w1) {
+                                                                                            if (meta.tmp1_30 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
-                                                                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                                 meta.tmp1_8 = 1w0;
                                                                                             }
                                                                                         }
                                                                                     }
                                                                                 } else {
-                                                                                    if (meta.tmp1_31 == 1w1) {
+                                                                                    if (meta.tmp1_30 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
                                                                                         meta.fate = 17w0;
@@ -1471,11 +1539,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                 }
                                                                             }
                                                                         } else {
-                                                                            if (meta.tmp1_27 == 1w1) {
+                                                                            if (meta.tmp1_26 == 1w1) {
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
-                                                                                meta.fate = 1w1 ++ meta.tmp16_1;
+                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             }
                                                                         }
@@ -1496,22 +1564,22 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     }
                 }
             } else {
-                if (meta.tmp1_20 == 1w1) {
+                if (meta.tmp1_8 == 1w1) {
                     meta.fate = 17w0;
                     meta.tmp1_8 = 1w0;
                 } else {
-                    if (meta.tmp1_21 == 1w1) {
-                        if (meta.tmp1_28 == 1w1) {
+                    if (meta.tmp1_20 == 1w1) {
+                        if (meta.tmp1_27 == 1w1) {
                             meta.fate = 17w0;
                             meta.tmp1_8 = 1w0;
                         } else {
-                            if (meta.tmp1_29 == 1w1) {
-                                if (meta.tmp1_30 == 1w1) {
-                                    if (meta.tmp1_31 == 1w1) {
+                            if (meta.tmp1_28 == 1w1) {
+                                if (meta.tmp1_29 == 1w1) {
+                                    if (meta.tmp1_30 == 1w1) {
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        if (meta.tmp1_32 == 1w1) {
+                                        if (meta.tmp1_31 == 1w1) {
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
@@ -1528,11 +1596,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             }
                         }
                     } else {
-                        if (meta.tmp1_27 == 1w1) {
+                        if (meta.tmp1_26 == 1w1) {
                             meta.fate = 17w0;
                             meta.tmp1_8 = 1w0;
                         } else {
-                            meta.fate = 1w1 ++ meta.tmp16_1;
+                            meta.fate = 1w1 ++ meta.tmp16_4;
                             meta.tmp1_8 = 1w0;
                         }
                     }
@@ -1542,43 +1610,55 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.tmp32_0 = (bit<32>) meta.in_port;
                 meta.tmp1_0 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
                 if (meta.tmp1_0 == 1w0) {
-                    meta.tmp32_1 = 32w1 - meta.tmp32_0;
                     meta.tmp1_20 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                    meta.tmp1_21 = meta.tmp1_20 ^ 1w1;
-                    if (meta.tmp1_21 == 1w0) {
-                        meta.tmp32_2 = hdr.ipv4.saddr;
-                        meta.tmp32_3 = hdr.ipv4.daddr;
-                        meta.tmp1_1 = (meta.tmp32_2 < meta.tmp32_3) ? 1w1 : 1w0;
+                    meta.tmp1_20 = meta.tmp1_20 ^ 1w1;
+                    if (meta.tmp1_20 == 1w0) {
+                        meta.tmp32_1 = hdr.ipv4.saddr;
+                        meta.tmp32_2 = hdr.ipv4.daddr;
+                        meta.tmp1_1 = (meta.tmp32_1 < meta.tmp32_2) ? 1w1 : 1w0;
                         if (meta.tmp1_1 == 1w1) {
                             meta.tmp16_0 = hdr.tcp.sport;
-                            meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                            meta.tmp16_0 = hdr.tcp.dport;
-                            meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                            meta.tmp16_1 = hdr.tcp.dport;
+                            meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                            meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                            meta.tmp8_0 = 8w1;
                         } else {
-                            meta.tmp1_2 = ((((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24]) == (((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24])) ? 1w1 : 1w0;
+                            meta.tmp1_2 = ((((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24]) == (((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24])) ? 1w1 : 1w0;
                             if (meta.tmp1_2 == 1w1) {
-                                meta.to_server = 1w1;
                                 meta.tmp16_0 = hdr.tcp.sport;
                                 meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                meta.tmp16_1 = hdr.tcp.dport;
-                                meta.tmp16_2 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
-                                meta.tmp1_3 = (meta.tmp16_0 > meta.tmp16_1) ? 1w1 : 1w0;
+                                meta.tmp16_2 = hdr.tcp.dport;
+                                meta.tmp16_3 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
+                                meta.tmp1_3 = (meta.tmp16_0 > meta.tmp16_2) ? 1w1 : 1w0;
+                                if (meta.tmp1_3 == 1w1) {
+                                    meta.tmp16_1 = meta.tmp16_1;
+                                    meta.tmp16_0 = meta.tmp16_3;
+                                    meta.tmp16_0 = meta.tmp16_0;
+                                    meta.tmp16_1 = meta.tmp16_1;
+                                    meta.tmp8_0 = 8w0;
+                                } else {
+                                    meta.tmp16_0 = meta.tmp16_1;
+                                    meta.tmp16_1 = meta.tmp16_3;
+                                    meta.tmp8_0 = 8w1;
+                                }
                             } else {
                                 meta.tmp16_0 = hdr.tcp.dport;
-                                meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                meta.tmp16_0 = hdr.tcp.sport;
-                                meta.tmp16_1 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                                meta.to_server = 1w1;
+                                meta.tmp16_1 = hdr.tcp.sport;
+                                meta.tmp16_1 = meta.tmp16_1[7:0] ++ meta.tmp16_1[15:8];
+                                meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
+                                meta.tmp16_0 = meta.tmp16_0;
+                                meta.tmp16_1 = meta.tmp16_1;
+                                meta.tmp8_0 = 8w0;
                             }
                         }
                         meta.to_server = 1w1;
-                        meta.tmp8_1 = hdr.ipv4.protocol;
-                        meta.tmp8_1 = hdr.tcp.flags;
-                        meta.tmp32_2 = (bit<32>) meta.tmp8_1;
-                        meta.tmp1_4 = ((meta.tmp32_2 & 32w2) == 32w0) ? 1w1 : 1w0;
-                        meta.tmp1_5 = ((meta.tmp32_2 & 32w16) == 32w0) ? 1w1 : 1w0;
-                        meta.tmp1_6 = ((meta.tmp32_2 & 32w1) == 32w0) ? 1w1 : 1w0;
-                        meta.tmp1_7 = ((meta.tmp32_2 & 32w4) != 32w0) ? 1w1 : 1w0;
+                        meta.tmp8_2 = hdr.ipv4.protocol;
+                        meta.tmp8_2 = hdr.tcp.flags;
+                        meta.tmp32_1 = (bit<32>) meta.tmp8_2;
+                        meta.tmp1_4 = ((meta.tmp32_1 & 32w2) == 32w0) ? 1w1 : 1w0;
+                        meta.tmp1_5 = ((meta.tmp32_1 & 32w16) == 32w0) ? 1w1 : 1w0;
+                        meta.tmp1_6 = ((meta.tmp32_1 & 32w1) == 32w0) ? 1w1 : 1w0;
+                        meta.tmp1_7 = ((meta.tmp32_1 & 32w4) != 32w0) ? 1w1 : 1w0;
                     }
                 }
             }
@@ -1589,10 +1669,12 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 hdr.eth.ethertype = TANDEM_ETHERTYPE;
                 hdr.tandem.v1 = meta.tmp32_0;
                 hdr.tandem.v3 = meta.tmp1_0;
-                hdr.tandem.v5 = meta.tmp32_1;
                 hdr.tandem.v13 = meta.tmp1_1;
                 hdr.tandem.v14 = meta.tmp1_2;
                 hdr.tandem.v23 = meta.tmp1_3;
+                hdr.tandem.v35 = meta.tmp16_0;
+                hdr.tandem.v36 = meta.tmp16_1;
+                hdr.tandem.v37 = meta.tmp8_0;
                 hdr.tandem.v47 = meta.tmp1_4;
                 hdr.tandem.v51 = meta.tmp1_5;
                 hdr.tandem.v55 = meta.tmp1_6;
@@ -1619,15 +1701,15 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 if (meta.tmp1_0 == 1w1) {
                     meta.fate = 17w0;
                 } else {
+                    meta.tmp32_0 = 32w1 - meta.tmp32_0;
                     meta.tmp1_20 = hdr.tcp.isValid() ? 1w1 : 1w0;
-                    meta.tmp1_21 = meta.tmp1_20 ^ 1w1;
-                    if (meta.tmp1_21 == 1w1) {
-                        other_allowed_1.read(meta.tmp32_0, 32w0);
-                        if (meta.tmp32_0 == 32w0) {
+                    meta.tmp1_20 = meta.tmp1_20 ^ 1w1;
+                    if (meta.tmp1_20 == 1w1) {
+                        other_allowed_1.read(meta.tmp32_1, 32w0);
+                        if (meta.tmp32_1 == 32w0) {
                             meta.fate = 17w0;
                         } else {
-                            meta.tmp16_0 = (bit<16>) meta.tmp32_1;
-                            meta.fate = 1w1 ++ meta.tmp16_0;
+                            meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                         }
                     } else {
                         if (meta.tmp1_9 == 1w1) {
@@ -1638,8 +1720,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.fate = 17w0;
                                 } else {
                                     if (meta.tmp1_19 == 1w1) {
-                                        meta.tmp16_0 = (bit<16>) meta.tmp32_1;
-                                        meta.fate = 1w1 ++ meta.tmp16_0;
+                                        meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                                     } else {
                                         meta.fate = 17w0;
                                     }
@@ -1650,54 +1731,51 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 if (meta.tmp1_16 == 1w1) {
                                     meta.fate = 17w0;
                                 } else {
-                                    meta.tmp16_0 = (bit<16>) meta.tmp32_1;
-                                    meta.fate = 1w1 ++ meta.tmp16_0;
+                                    meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                                 }
                             } else {
-                                if (meta.tmp8_0 == 8w1) {
+                                if (meta.tmp8_1 == 8w1) {
                                     if (meta.tmp1_12 == 1w1) {
                                         if (meta.tmp1_13 == 1w1) {
                                             meta.fate = 17w0;
                                         } else {
-                                            meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                            meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                             meta.fate = 1w1 ++ meta.tmp16_0;
                                         }
                                     } else {
-                                        meta.tmp16_1 = (bit<16>) meta.tmp32_1;
-                                        meta.fate = 1w1 ++ meta.tmp16_1;
+                                        meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                                     }
                                 } else {
-                                    if (meta.tmp8_0 == 8w2) {
+                                    if (meta.tmp8_1 == 8w2) {
                                         if (meta.tmp1_10 == 1w1) {
-                                            if (meta.tmp1_11 == 1w1) {
-                                                meta.fate = 17w0;
-                                            } else {
-                                                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                            if (meta.tmp1_11 == 1w0) {
+                                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                                 meta.fate = 1w1 ++ meta.tmp16_0;
                                             }
                                         } else {
-                                            meta.tmp16_1 = (bit<16>) meta.tmp32_1;
-                                            meta.fate = 1w1 ++ meta.tmp16_1;
+                                            meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
                                         }
                                     } else {
                                         if (meta.tmp1_14 == 1w1) {
                                             meta.fate = 17w0;
                                         } else {
-                                            if (meta.tmp8_0 == 8w3) {
-                                                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                            if (meta.tmp8_1 == 8w3) {
+                                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                                 meta.fate = 1w1 ++ meta.tmp16_0;
                                             } else {
-                                                if (meta.tmp8_0 == 8w4) {
-                                                    meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                                if (meta.tmp8_1 == 8w4) {
+                                                    meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                                     meta.fate = 1w1 ++ meta.tmp16_0;
                                                 } else {
-                                                    if (meta.tmp8_0 == 8w5) {
-                                                        meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                                    if (meta.tmp8_1 == 8w5) {
+                                                        meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                                         meta.fate = 1w1 ++ meta.tmp16_0;
                                                     } else {
-                                                        if (meta.tmp8_0 == 8w6) {
-                                                            if (meta.tmp1_15 == 1w0) {
-                                                                meta.tmp16_0 = (bit<16>) meta.tmp32_1;
+                                                        if (meta.tmp8_1 == 8w6) {
+                                                            if (meta.tmp1_15 == 1w1) {
+                                                                meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
+                                                            } else {
+                                                                meta.tmp16_0 = (bit<16>) meta.tmp32_0;
                                                                 meta.fate = 1w1 ++ meta.tmp16_0;
                                                             }
                                                         } else {
