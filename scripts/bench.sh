@@ -11,10 +11,10 @@ TANDEM=${TANDEM:-target/release/tandem}
 FLOWS=${FLOWS:-4000}
 OUT=${OUT:-out/bench}
 PROFILE=${PROFILE:-tofino1}
-NFS=${NFS:-minilb mazunat l4lb firewall proxy statefilter trojan}
+NFS=${NFS:-minilb mazunat l4lb firewall proxy statefilter cofilter trojan}
 WORKLOADS=${WORKLOADS:-enterprise datamining}
 EXTRA=${EXTRA:-}
-declare -A PLAN=([minilb]=lb [mazunat]=nat [l4lb]=lb [firewall]=plain [proxy]=plain [statefilter]=plain [trojan]=endhosts [ratelimit]=plain)
+declare -A PLAN=([minilb]=lb [mazunat]=nat [l4lb]=lb [firewall]=plain [proxy]=plain [statefilter]=plain [cofilter]=plain [trojan]=endhosts [ratelimit]=plain)
 mkdir -p "$OUT"
 results=()
 for nf in $NFS; do

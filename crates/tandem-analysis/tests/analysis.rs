@@ -3,13 +3,14 @@
 use tandem_analysis::*;
 use tandem_ir::{parse_module, Block, EntityRef, InstKind, Module, StateId};
 
-const NFS: [&str; 7] = [
+const NFS: [&str; 8] = [
     "minilb",
     "mazunat",
     "l4lb",
     "firewall",
     "proxy",
     "statefilter",
+    "cofilter",
     "trojan",
 ];
 

@@ -7,13 +7,14 @@ use std::process::Command;
 
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-const NFS: [&str; 15] = [
+const NFS: [&str; 16] = [
     "minilb",
     "mazunat",
     "l4lb",
     "firewall",
     "proxy",
     "statefilter",
+    "cofilter",
     "trojan",
     "lpmrouter",
     "vxlangw",

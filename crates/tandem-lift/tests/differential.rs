@@ -47,6 +47,11 @@ fn statefilter_lifted_matches_native() {
 }
 
 #[test]
+fn cofilter_lifted_matches_native() {
+    differential("cofilter", Plan::Plain, "enterprise", 12_000);
+}
+
+#[test]
 fn trojan_lifted_matches_native() {
     differential("trojan", Plan::Endhosts, "enterprise", 12_000);
 }

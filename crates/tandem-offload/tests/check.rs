@@ -95,6 +95,60 @@ fn statefilter_data_packets_stay_on_tofino() {
 }
 
 #[test]
+fn cofilter() {
+    run("cofilter", Addr::Plain, "datamining");
+}
+
+/// The two stateful filters (statefilter, and cofilter: CoFilter's own state machine with
+/// CLOSE_WAIT and no TIME_WAIT table) against the original on the three workloads, for
+/// tofino1 and tofino2; `packets` per run. Returns the failures and prints each run's fast
+/// path.
+fn state_filters(packets: usize) {
+    let mut failures = Vec::new();
+    for nf in ["statefilter", "cofilter"] {
+        for workload in ["enterprise", "datamining", "websearch"] {
+            for profile in ["tofino1", "tofino2"] {
+                let report = check_nf(
+                    nf,
+                    Addr::Plain,
+                    workload,
+                    profile,
+                    packets,
+                    &P4Options::default(),
+                    None,
+                );
+                eprintln!(
+                    "{nf}/{profile}/{workload}: {} packets, {}, fast path {:.2}%, via server {}",
+                    report.packets,
+                    if report.passed() { "PASS" } else { "FAIL" },
+                    100.0 * report.offloaded.fast_path_share(),
+                    report.offloaded.via_server
+                );
+                if !report.passed() || report.differing_packets != 0 {
+                    failures.push(format!("{nf}/{profile}/{workload}"));
+                }
+            }
+        }
+    }
+    assert!(failures.is_empty(), "failed: {failures:?}");
+}
+
+/// Always-run version of `state_filters_100k`.
+#[test]
+fn state_filters_on_every_workload_and_tofino() {
+    state_filters(2000);
+}
+
+/// Issue 18's figure: `check` PASS on 100,000 packets of enterprise, datamining and
+/// websearch for statefilter and cofilter on tofino1 and tofino2 (12 runs; minutes in a
+/// debug build: `cargo test -p tandem-offload --test check -- --ignored state_filters_100k`).
+#[test]
+#[ignore]
+fn state_filters_100k() {
+    state_filters(100_000);
+}
+
+#[test]
 fn trojan() {
     run("trojan", Addr::Endhosts, "enterprise");
 }

@@ -7,13 +7,14 @@ use std::path::PathBuf;
 use tandem_p4::{generate, Arch, P4Options};
 use tandem_partition::{partition_module, PartitionOptions, Plan, TargetProfile};
 
-pub const NFS: [&str; 15] = [
+pub const NFS: [&str; 16] = [
     "minilb",
     "mazunat",
     "l4lb",
     "firewall",
     "proxy",
     "statefilter",
+    "cofilter",
     "trojan",
     "lpmrouter",
     "vxlangw",

@@ -436,6 +436,15 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
             // A partial map: the switch table holds n of the capacity's entries.
             bits = (bits / cap.max(1)) * n.min(cap);
         }
+        let partial = ctx.switch_entries[sid.index()].is_some();
+        let hashed = if sw.is_empty() {
+            None
+        } else {
+            crate::auto_hashed::choose(p, &obj.kind, copies, partial, sw_writes)
+        };
+        if let Some(h) = &hashed {
+            bits = h.hashed_bits;
+        }
         let blocks = bits.div_ceil(p.sram_block_bits).max(1) * u64::from(copies);
         out.sram += blocks;
         let tcam = tcam_blocks(&obj.kind) * u64::from(copies);
@@ -487,6 +496,7 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
             ageing: ageing && !sw.is_empty(),
             revalidate,
             partial: None,
+            hashed,
         });
     }
     out

@@ -94,7 +94,7 @@ pub struct HashedLayout {
 }
 
 /// A register's width on the switch: Tofino's stateful ALUs take 8, 16 or 32-bit cells.
-fn register_width(bits: u32) -> u64 {
+pub(crate) fn register_width(bits: u32) -> u64 {
     match bits {
         0 => 0,
         1..=8 => 8,

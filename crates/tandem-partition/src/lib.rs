@@ -45,6 +45,7 @@
 //! Deterministic, no I/O; a profile is parsed from a string ([`parse_profile`]).
 
 pub mod alpm;
+pub mod auto_hashed;
 mod budget;
 mod build;
 pub mod by_line;

@@ -213,6 +213,10 @@ pub struct StatePlacement {
     /// subset the runtime chooses. Absent for every other state.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub partial: Option<PartialTable>,
+    /// Held in hash-indexed registers because the exact table does not fit the profile's
+    /// SRAM ([`crate::auto_hashed`]); absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub hashed: Option<crate::auto_hashed::AutoHashed>,
 }
 
 /// How a partial map is split between switch and server ([`crate::partial`]).

@@ -18,12 +18,17 @@ pub fn report_for(
     plan: &Plan,
 ) -> String {
     let text = report(module, info, plan);
-    match crate::budget_cost(module, info, profile, plan) {
-        Some(cost) => match text.split_once('\n') {
-            Some((first, rest)) => format!("{first}\n{}{rest}", cost.to_text(&profile.name)),
-            None => text,
-        },
-        None => text,
+    let mut extra = crate::budget_cost(module, info, profile, plan)
+        .map(|c| c.to_text(&profile.name))
+        .unwrap_or_default();
+    for s in &plan.states {
+        if let Some(h) = &s.hashed {
+            extra.push_str(&h.to_text(&s.name, profile));
+        }
+    }
+    match text.split_once('\n') {
+        Some((first, rest)) if !extra.is_empty() => format!("{first}\n{extra}{rest}"),
+        _ => text,
     }
 }
 

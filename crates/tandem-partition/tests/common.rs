@@ -4,13 +4,14 @@
 use tandem_ir::interp::Packet;
 use tandem_ir::{parse_module, Module, StateStore};
 
-pub const NFS: [&str; 7] = [
+pub const NFS: [&str; 8] = [
     "minilb",
     "mazunat",
     "l4lb",
     "firewall",
     "proxy",
     "statefilter",
+    "cofilter",
     "trojan",
 ];
 
@@ -82,6 +83,7 @@ pub fn store(m: &Module) -> StateStore {
         ("first_port", 1024),
         ("next_port", 1024),
         ("new_from", 3),
+        ("open_from", 3),
         ("udp_mode", 2),
         ("shapes", 15),
         ("proxy_ip", 0x0909_0909),

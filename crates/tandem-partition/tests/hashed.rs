@@ -249,3 +249,43 @@ fn ways_and_fingerprints_are_independent_for_random_keys() {
     assert!(same_both * 10 < same0, "{same_both} of {same0}");
     assert!(same_fp * 10 < same0, "{same_fp} of {same0}");
 }
+
+/// The exactness bound (docs/hashed-storage.md, "Exactness"): a key never inserted reads a
+/// value only when a candidate slot holds a key with its fingerprint, so the share of absent
+/// keys that hit is at most `ways · 2^-f` (and about `Σ_w load_w · 2^-f`); with a full-key
+/// check it is zero. Measured with an 8-bit fingerprint so that hits are frequent enough to
+/// count; the negative control is the full-key check, which must never hit.
+#[test]
+fn absent_keys_hit_at_most_at_the_fingerprint_bound() {
+    let mut rng = ChaCha8Rng::seed_from_u64(11);
+    let mut key = || vec![rng.gen::<u32>() as u64, rng.gen::<u16>() as u64, 6];
+    let held: Vec<Vec<u64>> = (0..3000).map(|_| key()).collect();
+    let absent: Vec<Vec<u64>> = (0..20_000).map(|_| key()).collect();
+    for check in [KeyCheck::Fingerprint(8), KeyCheck::FullKey] {
+        let l = tiny(4, 1 << 10, check, 64);
+        let mut a = SlotAllocator::new(l.clone());
+        let mut sw = SwitchModel::new(l.clone());
+        for k in &held {
+            let s = a.insert(k).unwrap();
+            sw.write(k, s, 1).unwrap();
+        }
+        let held_set: std::collections::BTreeSet<&Vec<u64>> = held.iter().collect();
+        let hits = absent
+            .iter()
+            .filter(|k| !held_set.contains(k))
+            .filter(|k| sw.lookup(k).unwrap().is_some())
+            .count();
+        let rate = hits as f64 / absent.len() as f64;
+        match check {
+            KeyCheck::Fingerprint(f) => {
+                let bound = f64::from(l.ways) / f64::from(1u32 << f);
+                assert!(rate <= bound, "false hits {rate} > {bound}");
+                assert!(
+                    hits > 0,
+                    "an 8-bit fingerprint must let some absent key through"
+                );
+            }
+            KeyCheck::FullKey => assert_eq!(hits, 0),
+        }
+    }
+}

@@ -67,6 +67,7 @@ fn split_modules_behave_like_the_originals() {
         "firewall",
         "proxy",
         "statefilter",
+        "cofilter",
     ] {
         let (m, out) = split(name);
         if out.module == m {

@@ -93,8 +93,9 @@ impl PartialArgs {
 pub struct LayoutArgs {
     /// Hold map MAP in hash-indexed registers with a collision table instead of an exact
     /// table (`MAP=hashed`, optionally sized: `MAP=hashed:ways=4,slots=1024,fp=8,col=64`), or
-    /// keep the exact table (`MAP=exact`, the default); repeatable. A derived class map is
-    /// named `<map>__class`.
+    /// force nothing (`MAP=exact`, the default: an exact table, unless it does not fit the
+    /// profile's SRAM and the partitioner chooses hashed storage); repeatable. A derived
+    /// class map is named `<map>__class`.
     #[arg(long = "state-layout", value_name = "MAP=hashed[:SPEC]|exact")]
     pub state_layout: Vec<String>,
 }

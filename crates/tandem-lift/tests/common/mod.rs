@@ -66,6 +66,7 @@ pub const EXAMPLES: &[&str] = &[
     "firewall",
     "proxy",
     "statefilter",
+    "cofilter",
     "trojan",
     "pktcount",
     "cmsketch",

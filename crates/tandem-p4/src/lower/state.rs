@@ -142,7 +142,13 @@ impl Gen<'_, '_> {
             for (kname, f) in keys.iter().zip(&key.fields) {
                 self.meta_field(kname, layout_bits(f.ty));
             }
-            let hashed = match self.opts.hashed.get(&sp_.name) {
+            // `--state-layout` first; otherwise the partitioner's choice for a map whose
+            // exact table does not fit the profile's SRAM (tandem_partition::auto_hashed).
+            let auto = match &sp_.hashed {
+                Some(h) if !many && sp_.partial.is_none() => Some(h.spec()),
+                _ => None,
+            };
+            let hashed = match self.opts.hashed.get(&sp_.name).or(auto.as_ref()) {
                 Some(spec) => {
                     let layout = &spec
                         .layout(
