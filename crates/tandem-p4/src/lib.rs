@@ -140,6 +140,9 @@ pub struct P4Options {
     /// Maps held in hash-indexed registers with a collision table instead of an exact
     /// table, with how to size them (`lower::hashed`, docs/hashed-storage.md).
     pub hashed: std::collections::BTreeMap<String, tandem_partition::hashed::HashedSpec>,
+    /// LPM maps held as ALPM (a TCAM pivot table naming an SRAM bucket table), with their
+    /// bucket depth (`lower::alpm`, Sailfish §4.4).
+    pub alpm: std::collections::BTreeMap<String, u32>,
     /// A partial map's miss on the switch sends the packet to the server whole from the
     /// generated program (`lower/miss.rs`) where pre allows it; false: the runtime probes
     /// each packet for the map's server-only keys instead.
@@ -201,6 +204,7 @@ impl Default for P4Options {
             inline_values: true,
             max_table_size: None,
             hashed: std::collections::BTreeMap::new(),
+            alpm: std::collections::BTreeMap::new(),
             partial_miss_to_server: true,
             server_rate: None,
         }

@@ -42,6 +42,7 @@
 //! - [`program`]: the whole program in the architecture's shell (`V1Switch` or TNA's
 //!   `Pipeline`/`Switch`).
 
+mod alpm;
 mod hashed;
 mod headers;
 mod ingress;
@@ -81,6 +82,8 @@ struct LookupTable {
     sketch: Option<sketch::Sketch>,
     /// The map is held in hash-indexed registers: `table` names the lookup's prefix.
     hashed: Option<hashed::HashedLookup>,
+    /// The map is held as ALPM: `table` is the bucket table, behind this pivot table.
+    alpm: Option<alpm::AlpmLookup>,
 }
 
 struct Gen<'v, 'a> {
