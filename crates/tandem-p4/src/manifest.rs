@@ -82,6 +82,12 @@ pub enum TableRole {
     /// The second level of an ALPM map: exact on the bucket id, then the map's own key
     /// (exact fields, the prefix-matched field) → the value.
     AlpmBucket,
+    /// The conflict table of a map held as key digests (`StateMap::digest`): the full key of
+    /// every key sharing its digest with another held key → the value.
+    DigestConflict,
+    /// The main table of a map held as key digests: exact on the key's 32-bit digest → the
+    /// value.
+    Digest,
 }
 
 /// A match-action table.
@@ -190,6 +196,20 @@ pub struct StateMap {
     /// absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub alpm: Option<AlpmMap>,
+    /// An exact map held as key digests (a conflict table and a digest table) instead of one
+    /// exact table; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<DigestMap>,
+}
+
+/// How the switch holds an exact map as key digests (`tandem_partition::digest`, Sailfish
+/// §4.4): the runtime places each key with `tandem_partition::digest::home_of`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DigestMap {
+    /// The conflict tables (`TableRole::DigestConflict`), one per switch lookup.
+    pub conflict_tables: Vec<String>,
+    /// The digest tables (`TableRole::Digest`), in the same order.
+    pub digest_tables: Vec<String>,
 }
 
 /// How the switch holds an LPM map as ALPM (`tandem_partition::alpm`, Sailfish §4.4): the

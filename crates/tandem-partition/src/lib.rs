@@ -49,6 +49,7 @@ mod budget;
 mod build;
 pub mod by_line;
 pub mod compress;
+pub mod digest;
 mod evaluate;
 mod explain;
 pub mod hashed;

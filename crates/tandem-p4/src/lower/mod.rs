@@ -43,6 +43,7 @@
 //!   `Pipeline`/`Switch`).
 
 mod alpm;
+mod digest;
 mod hashed;
 mod headers;
 mod ingress;
@@ -84,6 +85,9 @@ struct LookupTable {
     hashed: Option<hashed::HashedLookup>,
     /// The map is held as ALPM: `table` is the bucket table, behind this pivot table.
     alpm: Option<alpm::AlpmLookup>,
+    /// The map is held as key digests: `table` is the digest table, behind this conflict
+    /// table.
+    digest: Option<digest::DigestLookup>,
 }
 
 struct Gen<'v, 'a> {

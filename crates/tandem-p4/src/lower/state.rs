@@ -50,6 +50,16 @@ impl Gen<'_, '_> {
         }
         if let Some(unknown) = self
             .opts
+            .digest
+            .keys()
+            .find(|m| !plan.states.iter().any(|s| &s.name == *m))
+        {
+            return Err(P4Error::BadPlan(format!(
+                "digest `{unknown}`: the NF has no such map"
+            )));
+        }
+        if let Some(unknown) = self
+            .opts
             .alpm
             .keys()
             .find(|m| !plan.states.iter().any(|s| &s.name == *m))
@@ -80,6 +90,7 @@ impl Gen<'_, '_> {
                 partial: None,
                 hashed: None,
                 alpm: None,
+                digest: None,
             };
             if sp_.placement == Placement::Server || sp_.switch_accesses.is_empty() {
                 self.manifest.states.push(entry);
@@ -195,13 +206,40 @@ impl Gen<'_, '_> {
                 }
                 None => None,
             };
-            let (main_keys, main_layout, role) = match &alpm {
-                Some((_, bkeys, blayout)) => (
+            let digest = match self.opts.digest.get(&sp_.name) {
+                Some(&conflicts) => {
+                    if hashed.is_some()
+                        || alpm.is_some()
+                        || sp_.partial.is_some()
+                        || write_back
+                        || timeout.is_some()
+                    {
+                        return Err(P4Error::BadPlan(format!(
+                            "digest `{}`: a map held as key digests cannot also be hashed, \
+                             ALPM, partial, expiring or replicated with atomic updates",
+                            sp_.name
+                        )));
+                    }
+                    let conflicts = match conflicts {
+                        0 => tandem_partition::digest::conflict_entries(capacity),
+                        n => n,
+                    };
+                    Some(self.declare_digest(
+                        &tname, &sp_.name, stmt, &keys, key, value, conflicts, &results,
+                    )?)
+                }
+                None => None,
+            };
+            let (main_keys, main_layout, role) = match (&alpm, &digest) {
+                (Some((_, bkeys, blayout)), _) => (
                     bkeys.clone(),
                     blayout.clone(),
                     manifest::TableRole::AlpmBucket,
                 ),
-                None => (keys.clone(), key.clone(), manifest::TableRole::Main),
+                (None, Some((_, dkeys, dlayout))) => {
+                    (dkeys.clone(), dlayout.clone(), manifest::TableRole::Digest)
+                }
+                (None, None) => (keys.clone(), key.clone(), manifest::TableRole::Main),
             };
             if hashed.is_none() {
                 self.add_table(
@@ -222,8 +260,16 @@ impl Gen<'_, '_> {
                     &results,
                     role,
                 )?;
-                match &alpm {
-                    Some((a, _, _)) => {
+                match (&alpm, &digest) {
+                    (_, Some((d, _, _))) => {
+                        let m = entry.digest.get_or_insert_with(|| manifest::DigestMap {
+                            conflict_tables: Vec::new(),
+                            digest_tables: Vec::new(),
+                        });
+                        m.conflict_tables.push(format!("{INGRESS}.{}", d.conflict));
+                        m.digest_tables.push(format!("{INGRESS}.{tname}"));
+                    }
+                    (Some((a, _, _)), None) => {
                         let m = entry.alpm.get_or_insert_with(|| manifest::AlpmMap {
                             depth: self.opts.alpm.get(&sp_.name).copied().unwrap_or(1),
                             pivot_tables: Vec::new(),
@@ -232,7 +278,7 @@ impl Gen<'_, '_> {
                         m.pivot_tables.push(format!("{INGRESS}.{}", a.pivot));
                         m.bucket_tables.push(format!("{INGRESS}.{tname}"));
                     }
-                    None => entry.tables.push(format!("{INGRESS}.{tname}")),
+                    (None, None) => entry.tables.push(format!("{INGRESS}.{tname}")),
                 }
             }
             let wb = if write_back {
@@ -269,6 +315,7 @@ impl Gen<'_, '_> {
                     sketch,
                     hashed,
                     alpm: alpm.map(|a| a.0),
+                    digest: digest.map(|d| d.0),
                 },
             );
         }
@@ -395,7 +442,7 @@ impl Gen<'_, '_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn add_table(
+    pub(super) fn add_table(
         &mut self,
         tname: &str,
         state: &str,
@@ -607,6 +654,19 @@ impl Gen<'_, '_> {
                 {
                     let stmts = match (&lt.alpm, data.results.split_first()) {
                         (Some(a), Some((&hit, fields))) => self.alpm_lookup(&table, a, hit, fields),
+                        _ => vec![call_stmt(method(name(&table), "apply", vec![]))],
+                    };
+                    self.lookups.insert(inst, lt);
+                    block_stmt(stmts)
+                } else if let Some(lt) = self
+                    .lookups
+                    .get(&inst)
+                    .is_some_and(|lt| lt.digest.is_some())
+                    .then(|| self.lookups.remove(&inst))
+                    .flatten()
+                {
+                    let stmts = match (&lt.digest, data.results.first()) {
+                        (Some(d), Some(&hit)) => self.digest_lookup(&table, &keys, d, hit),
                         _ => vec![call_stmt(method(name(&table), "apply", vec![]))],
                     };
                     self.lookups.insert(inst, lt);
