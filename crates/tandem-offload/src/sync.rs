@@ -51,6 +51,7 @@ use crate::meters::MeterSync;
 use crate::primary::{Primary, Touched};
 use crate::OffloadError;
 
+mod alpm;
 mod hashed;
 mod partial;
 mod staging;
@@ -215,7 +216,7 @@ impl SyncEngine {
                 }
                 meters.insert(sid, MeterSync::new(m.clone()));
             }
-            if !sm.tables.is_empty() || sm.hashed.is_some() {
+            if !sm.tables.is_empty() || sm.hashed.is_some() || sm.alpm.is_some() {
                 let Some((kl, vl)) = kind.map_layouts() else {
                     return Err(bad(format!(
                         "state `{}` has tables but is not a map",
@@ -256,7 +257,36 @@ impl SyncEngine {
                         )?)
                     }
                 };
-                if main.is_empty() && hashed.is_none() {
+                let alpm = match &sm.alpm {
+                    None => None,
+                    Some(a) => Some(alpm::AlpmSync::new(
+                        &sm.name,
+                        a,
+                        |n| {
+                            tables
+                                .iter()
+                                .find(|t| {
+                                    t.name == n
+                                        && matches!(
+                                            t.role,
+                                            TableRole::AlpmPivot | TableRole::AlpmBucket
+                                        )
+                                })
+                                .map(|t| short(&t.hit_action.name))
+                        },
+                        kl.fields.iter().map(|f| f.ty.bits()).collect(),
+                        vl.fields.len(),
+                    )?),
+                };
+                let alpm_size = sm.alpm.as_ref().map(|a| {
+                    tables
+                        .iter()
+                        .filter(|t| a.bucket_tables.contains(&t.name))
+                        .map(|t| t.size)
+                        .min()
+                        .unwrap_or(0)
+                });
+                if main.is_empty() && hashed.is_none() && alpm.is_none() {
                     return Err(bad(format!("state `{}`: no main table", sm.name)));
                 }
                 // An LPM map's tables match their last key `lpm` (entries are prefixes) and
@@ -323,9 +353,10 @@ impl SyncEngine {
                         matching,
                         key_fields: kl.fields.len(),
                         value_fields: vl.fields.len(),
-                        size: match &sm.hashed {
-                            Some(h) => u64::from(h.ways) * h.slots_per_way,
-                            None => main.iter().map(|t| t.size).min().unwrap_or(0),
+                        size: match (&sm.hashed, alpm_size) {
+                            (Some(h), _) => u64::from(h.ways) * h.slots_per_way,
+                            (None, Some(n)) => n,
+                            (None, None) => main.iter().map(|t| t.size).min().unwrap_or(0),
                         },
                         wb_size: wb.iter().map(|t| t.size).min().unwrap_or(0),
                         // Room for what the tables can hold (up to a bound), so that
@@ -351,6 +382,7 @@ impl SyncEngine {
                             })
                             .collect(),
                         hashed,
+                        alpm,
                     },
                 );
             }
@@ -536,6 +568,7 @@ impl SyncEngine {
                     .map(|(t, _, _)| t.clone())
                     .chain(m.main.iter().map(|(t, _)| t.clone()))
                     .chain(m.hashed.iter().map(|h| h.collision_table().to_string()))
+                    .chain(m.alpm.iter().flat_map(|a| a.tables().map(str::to_string)))
             })
             .collect();
         for t in tables {
@@ -544,6 +577,9 @@ impl SyncEngine {
         for m in self.maps.values_mut() {
             if let Some(h) = m.hashed.as_mut() {
                 h.reset(&self.policy, &mut self.stats, cp)?;
+            }
+            if let Some(a) = m.alpm.as_mut() {
+                a.reset();
             }
         }
         for m in self.maps.values_mut() {
@@ -630,6 +666,7 @@ impl SyncEngine {
             main_ops,
             size,
             hashed,
+            alpm,
             ..
         } = m;
         for o in main_ops.iter_mut() {
@@ -669,6 +706,9 @@ impl SyncEngine {
                             continue;
                         }
                     }
+                    if let Some(a) = alpm.as_mut() {
+                        a.put(key, v);
+                    }
                     for o in main_ops.iter_mut() {
                         o.entry(present, key, HIT, v);
                     }
@@ -689,6 +729,9 @@ impl SyncEngine {
                     if let Some(h) = hashed.as_mut() {
                         h.delete(key);
                     }
+                    if let Some(a) = alpm.as_mut() {
+                        a.delete(key);
+                    }
                     for o in main_ops.iter_mut() {
                         o.delete(key);
                     }
@@ -701,6 +744,9 @@ impl SyncEngine {
         }
         if let Some(h) = m.hashed.as_mut() {
             h.flush(&self.policy, &mut self.stats, cp)?;
+        }
+        if let Some(a) = m.alpm.as_mut() {
+            a.flush(&self.policy, &mut self.stats, cp)?;
         }
         Ok(())
     }
@@ -1022,6 +1068,7 @@ impl SyncEngine {
                 main_ops,
                 wb_ops,
                 hashed,
+                alpm,
                 ..
             } = m;
             if staged.is_empty() {
@@ -1047,6 +1094,9 @@ impl SyncEngine {
                                         // The key keeps its slot: a cell rewrite.
                                         h.put(k, v);
                                     }
+                                    if let Some(a) = alpm.as_mut() {
+                                        a.put(k, v);
+                                    }
                                     for o in main_ops.iter_mut() {
                                         o.entry(true, k, HIT, v);
                                     }
@@ -1061,6 +1111,9 @@ impl SyncEngine {
                                 }
                             }
                             Entry::Vacant(e) => {
+                                if let Some(a) = alpm.as_mut() {
+                                    a.put(k, v);
+                                }
                                 for o in main_ops.iter_mut() {
                                     o.entry(false, k, HIT, v);
                                 }
@@ -1072,6 +1125,9 @@ impl SyncEngine {
                         if on_main.remove(k).is_some() {
                             if let Some(h) = hashed.as_mut() {
                                 h.delete(k);
+                            }
+                            if let Some(a) = alpm.as_mut() {
+                                a.delete(k);
                             }
                             for o in main_ops.iter_mut() {
                                 o.delete(k);
@@ -1086,6 +1142,9 @@ impl SyncEngine {
             }
             if let Some(h) = hashed.as_mut() {
                 h.flush(&self.policy, &mut self.stats, cp)?;
+            }
+            if let Some(a) = alpm.as_mut() {
+                a.flush(&self.policy, &mut self.stats, cp)?;
             }
         }
         self.stats.table_full += full;

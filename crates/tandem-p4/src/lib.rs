@@ -140,6 +140,14 @@ pub struct P4Options {
     /// Maps held in hash-indexed registers with a collision table instead of an exact
     /// table, with how to size them (`lower::hashed`, docs/hashed-storage.md).
     pub hashed: std::collections::BTreeMap<String, tandem_partition::hashed::HashedSpec>,
+    /// LPM maps held as ALPM (a TCAM pivot table naming an SRAM bucket table), with their
+    /// bucket depth (`lower::alpm`, Sailfish §4.4).
+    pub alpm: std::collections::BTreeMap<String, u32>,
+    /// Exact maps held as key digests: an exact table on a 32-bit `crc32` of the key behind
+    /// a conflict table on the full key, with the conflict table's entries (0: sized from
+    /// the map's capacity, `tandem_partition::digest::conflict_entries`) (`lower::digest`,
+    /// Sailfish §4.4).
+    pub digest: std::collections::BTreeMap<String, u64>,
     /// A partial map's miss on the switch sends the packet to the server whole from the
     /// generated program (`lower/miss.rs`) where pre allows it; false: the runtime probes
     /// each packet for the map's server-only keys instead.
@@ -201,6 +209,8 @@ impl Default for P4Options {
             inline_values: true,
             max_table_size: None,
             hashed: std::collections::BTreeMap::new(),
+            alpm: std::collections::BTreeMap::new(),
+            digest: std::collections::BTreeMap::new(),
             partial_miss_to_server: true,
             server_rate: None,
         }

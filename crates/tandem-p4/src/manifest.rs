@@ -76,6 +76,18 @@ pub enum TableRole {
     /// The collision table of a map in hash-indexed registers: the full key → the way and
     /// slot the server chose for it (`StateMap::hashed`).
     Collision,
+    /// The first level of an LPM map lowered to ALPM (`StateMap::alpm`): ternary pivots over
+    /// the key → a bucket id and the pivot's cover value.
+    AlpmPivot,
+    /// The second level of an ALPM map: exact on the bucket id, then the map's own key
+    /// (exact fields, the prefix-matched field) → the value.
+    AlpmBucket,
+    /// The conflict table of a map held as key digests (`StateMap::digest`): the full key of
+    /// every key sharing its digest with another held key → the value.
+    DigestConflict,
+    /// The main table of a map held as key digests: exact on the key's 32-bit digest → the
+    /// value.
+    Digest,
 }
 
 /// A match-action table.
@@ -180,6 +192,37 @@ pub struct StateMap {
     /// A map in hash-indexed registers instead of a main table; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub hashed: Option<HashedMap>,
+    /// An LPM map held as ALPM (a pivot table and a bucket table) instead of one LPM table;
+    /// absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub alpm: Option<AlpmMap>,
+    /// An exact map held as key digests (a conflict table and a digest table) instead of one
+    /// exact table; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub digest: Option<DigestMap>,
+}
+
+/// How the switch holds an exact map as key digests (`tandem_partition::digest`, Sailfish
+/// §4.4): the runtime places each key with `tandem_partition::digest::home_of`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct DigestMap {
+    /// The conflict tables (`TableRole::DigestConflict`), one per switch lookup.
+    pub conflict_tables: Vec<String>,
+    /// The digest tables (`TableRole::Digest`), in the same order.
+    pub digest_tables: Vec<String>,
+}
+
+/// How the switch holds an LPM map as ALPM (`tandem_partition::alpm`, Sailfish §4.4): the
+/// runtime builds the two levels from the map's entries with
+/// `tandem_partition::alpm::lower_entries` at this bucket depth.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct AlpmMap {
+    /// Prefixes per bucket (at most).
+    pub depth: u32,
+    /// The pivot tables (`TableRole::AlpmPivot`), one per switch lookup.
+    pub pivot_tables: Vec<String>,
+    /// The bucket tables (`TableRole::AlpmBucket`), in the same order.
+    pub bucket_tables: Vec<String>,
 }
 
 /// How the switch holds a map in hash-indexed registers (`tandem_partition::hashed`,

@@ -123,6 +123,25 @@ impl Trie {
     }
 }
 
+impl Trie {
+    /// The entry of the longest prefix strictly shorter than `p` on `p`'s path (its cover).
+    fn cover(&self, width: u32, p: Prefix) -> Option<usize> {
+        let mut n = 0;
+        let mut best = None;
+        for b in 0..p.len {
+            if let Some(e) = self.nodes[n].entry {
+                best = Some(e);
+            }
+            let bit = ((p.value >> (width - 1 - b)) & 1) as usize;
+            match self.nodes[n].child[bit] {
+                Some(c) => n = c,
+                None => break,
+            }
+        }
+        best
+    }
+}
+
 impl<V: Clone> Alpm<V> {
     /// Builds the two levels for `entries` (distinct prefixes of a `width`-bit key, `width`
     /// in 1..=128) with buckets of at most `depth` (>= 1) prefixes.
@@ -209,11 +228,7 @@ impl<V: Clone> Alpm<V> {
             .map(|(pivot, list)| Bucket {
                 pivot,
                 entries: list.iter().map(|&i| entries[i].clone()).collect(),
-                cover: entries
-                    .iter()
-                    .filter(|(q, _)| q.len < pivot.len && q.matches(pivot.value, width))
-                    .max_by_key(|(q, _)| q.len)
-                    .cloned(),
+                cover: trie.cover(width, pivot).map(|i| entries[i].clone()),
             })
             .collect();
         Alpm {
@@ -263,6 +278,119 @@ pub fn pivots_bound(n: u64, depth: u64) -> u64 {
         return 0;
     }
     (2 * n).div_ceil(depth.max(1)) + 1
+}
+
+/// Why a map's entries cannot be lowered to ALPM tables.
+#[derive(Debug, thiserror::Error, Clone, PartialEq, Eq)]
+pub enum AlpmError {
+    #[error("ALPM key of {0} bits: at most 128 (one prefix over all key fields)")]
+    KeyTooWide(u32),
+    #[error("ALPM entry key {key:?}: expected {want} words (the exact fields, the prefix and its length)")]
+    BadEntry { key: Vec<u64>, want: usize },
+}
+
+/// One first-level (TCAM) entry of a lowered ALPM map: the pivot as a ternary match per key
+/// field (value, mask), its priority (the pivot's length: the longest matching pivot wins),
+/// its bucket id (from 1; 0 means "no pivot") and its cover's value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct PivotEntry {
+    pub ternary: Vec<(u64, u64)>,
+    pub priority: u32,
+    pub bucket: u64,
+    pub cover: Option<Vec<u64>>,
+}
+
+/// One second-level (SRAM) entry: the bucket id, then the map entry as it is (the exact
+/// key fields, the prefix and its length — an LPM map's entry key words) and its value.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct BucketEntry {
+    pub bucket: u64,
+    pub key: Vec<u64>,
+    pub value: Vec<u64>,
+}
+
+/// The prefix an LPM map entry names over all its key fields (`key_bits`, the last one
+/// prefix-matched): the exact fields are its top bits. `key` is the entry's key words:
+/// the exact fields, the prefix, its length.
+pub fn entry_prefix(key_bits: &[u32], key: &[u64]) -> Result<Prefix, AlpmError> {
+    let width: u32 = key_bits.iter().sum();
+    if width > 128 || width == 0 {
+        return Err(AlpmError::KeyTooWide(width));
+    }
+    if key.len() != key_bits.len() + 1 {
+        return Err(AlpmError::BadEntry {
+            key: key.to_vec(),
+            want: key_bits.len() + 1,
+        });
+    }
+    let mut value: u128 = 0;
+    for (&k, &b) in key.iter().zip(key_bits) {
+        value = (value << b) | (u128::from(k) & field_mask(b));
+    }
+    let last = key_bits[key_bits.len() - 1];
+    let len = (width - last) + (key[key_bits.len()] as u32).min(last);
+    Ok(Prefix::of(value, len, width))
+}
+
+fn field_mask(bits: u32) -> u128 {
+    if bits >= 64 {
+        u128::from(u64::MAX)
+    } else {
+        (1u128 << bits) - 1
+    }
+}
+
+/// A prefix over all key fields as a ternary (value, mask) per field.
+pub fn ternary_fields(p: Prefix, key_bits: &[u32]) -> Vec<(u64, u64)> {
+    let width: u32 = key_bits.iter().sum();
+    let m = mask(p.len, width);
+    let mut shift = width;
+    key_bits
+        .iter()
+        .map(|&b| {
+            shift -= b;
+            let f = field_mask(b);
+            (((p.value >> shift) & f) as u64, ((m >> shift) & f) as u64)
+        })
+        .collect()
+}
+
+/// Lowers an LPM map's entries (key words: exact fields, prefix, length; value words) to the
+/// two levels the generated program looks up: the pivot table (ternary over every key field,
+/// the longest pivot first) naming a bucket and carrying its cover, and the bucket table
+/// (exact bucket id, then the map's own key). The switch's answer for any key is the map's
+/// longest prefix match ([`Alpm::lookup`]).
+pub fn lower_entries(
+    key_bits: &[u32],
+    depth: usize,
+    entries: &[(Vec<u64>, Vec<u64>)],
+) -> Result<(Vec<PivotEntry>, Vec<BucketEntry>), AlpmError> {
+    let width: u32 = key_bits.iter().sum();
+    let prefixed: Vec<(Prefix, usize)> = entries
+        .iter()
+        .enumerate()
+        .map(|(i, (k, _))| Ok((entry_prefix(key_bits, k)?, i)))
+        .collect::<Result<_, AlpmError>>()?;
+    let alpm = Alpm::build(width, depth, &prefixed);
+    let mut pivots = Vec::new();
+    let mut buckets = Vec::new();
+    for (b, bucket) in alpm.buckets.iter().enumerate() {
+        let id = b as u64 + 1;
+        pivots.push(PivotEntry {
+            ternary: ternary_fields(bucket.pivot, key_bits),
+            priority: bucket.pivot.len,
+            bucket: id,
+            cover: bucket.cover.as_ref().map(|(_, i)| entries[*i].1.clone()),
+        });
+        for (_, i) in &bucket.entries {
+            buckets.push(BucketEntry {
+                bucket: id,
+                key: entries[*i].0.clone(),
+                value: entries[*i].1.clone(),
+            });
+        }
+    }
+    Ok((pivots, buckets))
 }
 
 #[cfg(test)]

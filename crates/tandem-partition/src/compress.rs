@@ -523,6 +523,23 @@ pub fn compress(
     })
 }
 
+impl Compression {
+    /// The LPM maps the chosen configuration holds as ALPM, with their bucket depth: what
+    /// the P4 back end emits (`tandem_p4::P4Options::alpm`). A pooled table's depth applies
+    /// to both of its maps (each is lowered on its own: pooling is a memory-model step).
+    pub fn alpm_depths(&self) -> BTreeMap<String, u32> {
+        let mut out = BTreeMap::new();
+        for t in &self.config.tables {
+            if let (true, Some(d)) = (t.lpm, t.alpm_depth) {
+                for name in t.name.split('+') {
+                    out.insert(name.to_string(), d as u32);
+                }
+            }
+        }
+        out
+    }
+}
+
 /// Places the tables of `c` in lookup order across the gress slots of one packet's path,
 /// filling each pipe before moving on and mapping a table that does not fit across the
 /// next slots (Sailfish Fig. 15).

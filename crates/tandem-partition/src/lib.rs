@@ -51,6 +51,7 @@ mod build;
 pub mod by_line;
 pub mod compress;
 pub mod counters;
+pub mod digest;
 mod evaluate;
 mod explain;
 pub mod hashed;

@@ -111,6 +111,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             inline_values: !args.no_inline,
             max_table_size: args.max_table_size,
             hashed: args.layout.parse()?,
+            alpm: args.layout.parse_alpm(&module, &profile)?,
             partial_miss_to_server: !args.partial.partial_probe,
             server_rate: args.server_rate,
         },

@@ -96,9 +96,23 @@ pub struct LayoutArgs {
     /// force nothing (`MAP=exact`, the default: an exact table, unless it does not fit the
     /// profile's SRAM and the partitioner chooses hashed storage); repeatable. A derived
     /// class map is named `<map>__class`.
-    #[arg(long = "state-layout", value_name = "MAP=hashed[:SPEC]|exact")]
+    /// An LPM map may be held as ALPM instead (`MAP=alpm`, bucket depth 16, or
+    /// `MAP=alpm:depth=D`): a TCAM pivot table naming an SRAM bucket table.
+    #[arg(
+        long = "state-layout",
+        value_name = "MAP=hashed[:SPEC]|alpm[:depth=D]|exact"
+    )]
     pub state_layout: Vec<String>,
+    /// Emit the table compression the partitioner chooses for the NF's maps holding these
+    /// entries (`name=entries,...`, as `tandem partition --compress` reports it) on the
+    /// profile: today its ALPM choice (LPM maps as a TCAM pivot table and SRAM buckets);
+    /// `--state-layout` overrides it per map.
+    #[arg(long = "compress", value_name = "SCALE")]
+    pub compress: Option<String>,
 }
+
+/// ALPM's bucket depth when `--state-layout MAP=alpm` gives none.
+pub const DEFAULT_ALPM_DEPTH: u32 = 16;
 
 impl LayoutArgs {
     /// Map name → how to hold it hashed (maps left exact are absent).
@@ -119,15 +133,56 @@ impl LayoutArgs {
                 "exact" if spec.is_empty() => {
                     out.remove(map);
                 }
+                "alpm" => {}
                 "hashed" => {
                     let spec = tandem_partition::hashed::HashedSpec::parse(spec)
                         .map_err(|e| anyhow::anyhow!("--state-layout {item}: {e}"))?;
                     out.insert(map.to_string(), spec);
                 }
                 _ => anyhow::bail!(
-                    "--state-layout {item}: `{how}` is not `hashed`, `hashed:SPEC` or `exact`"
+                    "--state-layout {item}: `{how}` is not `hashed`, `hashed:SPEC`, `alpm[:depth=D]` or `exact`"
                 ),
             }
+        }
+        Ok(out)
+    }
+
+    /// Map name → ALPM bucket depth: the partitioner's choice at the `--compress` scale,
+    /// then the maps given as `MAP=alpm[:depth=D]` (a later `MAP=exact` or `MAP=hashed`
+    /// takes it back).
+    pub fn parse_alpm(
+        &self,
+        module: &tandem_ir::Module,
+        profile: &TargetProfile,
+    ) -> anyhow::Result<std::collections::BTreeMap<String, u32>> {
+        let mut out = match &self.compress {
+            Some(scale) => {
+                let scale = tandem_partition::compress::Scale::parse(scale)?;
+                tandem_partition::compress::compress(module, profile, &scale)?.alpm_depths()
+            }
+            None => std::collections::BTreeMap::new(),
+        };
+        for item in &self.state_layout {
+            let Some((map, how)) = item.split_once('=') else {
+                continue;
+            };
+            let (kind, spec) = how.split_once(':').unwrap_or((how, ""));
+            if kind != "alpm" {
+                out.remove(map);
+                continue;
+            }
+            let depth = match spec.split_once('=') {
+                None if spec.is_empty() => DEFAULT_ALPM_DEPTH,
+                Some(("depth", d)) => d
+                    .parse::<u32>()
+                    .ok()
+                    .filter(|d| (1..=4096).contains(d))
+                    .ok_or_else(|| {
+                        anyhow::anyhow!("--state-layout {item}: depth must be 1..=4096")
+                    })?,
+                _ => anyhow::bail!("--state-layout {item}: give MAP=alpm or MAP=alpm:depth=D"),
+            };
+            out.insert(map.to_string(), depth);
         }
         Ok(out)
     }

@@ -228,6 +228,9 @@ pub(super) struct MapSync {
     pub(super) wb_ops: Vec<OpBuf>,
     /// Held in hash-indexed registers instead of main tables (`main` is empty).
     pub(super) hashed: Option<hashed::HashedSync>,
+    /// Held as ALPM (a pivot and a bucket table per lookup) instead of main tables (`main`
+    /// is empty).
+    pub(super) alpm: Option<super::alpm::AlpmSync>,
 }
 
 impl MapSync {

@@ -242,7 +242,7 @@ impl Gen<'_, '_> {
     }
 
     /// One hash of the key bytes (`bytes`, already in order) into `dst`.
-    fn hashed_crc32(&mut self, unit: &str, dst: Expr, bytes: Vec<Expr>) -> Stmt {
+    pub(super) fn hashed_crc32(&mut self, unit: &str, dst: Expr, bytes: Vec<Expr>) -> Stmt {
         let data = e(ExprKind::List(bytes));
         if self.tna() {
             self.locals.push(decl(DeclKind::Instantiation {
@@ -271,7 +271,7 @@ impl Gen<'_, '_> {
     /// The key's bytes as the hash sees them (each field big-endian at its width rounded up
     /// to whole bytes): 8-bit slices of the key metadata (a field of another width is first
     /// copied into a whole-byte metadata field).
-    fn hashed_key_bytes(
+    pub(super) fn hashed_key_bytes(
         &mut self,
         tname: &str,
         keys: &[String],

@@ -42,6 +42,8 @@
 //! - [`program`]: the whole program in the architecture's shell (`V1Switch` or TNA's
 //!   `Pipeline`/`Switch`).
 
+mod alpm;
+mod digest;
 mod hashed;
 mod headers;
 mod ingress;
@@ -81,6 +83,11 @@ struct LookupTable {
     sketch: Option<sketch::Sketch>,
     /// The map is held in hash-indexed registers: `table` names the lookup's prefix.
     hashed: Option<hashed::HashedLookup>,
+    /// The map is held as ALPM: `table` is the bucket table, behind this pivot table.
+    alpm: Option<alpm::AlpmLookup>,
+    /// The map is held as key digests: `table` is the digest table, behind this conflict
+    /// table.
+    digest: Option<digest::DigestLookup>,
 }
 
 struct Gen<'v, 'a> {

@@ -48,6 +48,26 @@ impl Gen<'_, '_> {
                     .join(", ")
             )));
         }
+        if let Some(unknown) = self
+            .opts
+            .digest
+            .keys()
+            .find(|m| !plan.states.iter().any(|s| &s.name == *m))
+        {
+            return Err(P4Error::BadPlan(format!(
+                "digest `{unknown}`: the NF has no such map"
+            )));
+        }
+        if let Some(unknown) = self
+            .opts
+            .alpm
+            .keys()
+            .find(|m| !plan.states.iter().any(|s| &s.name == *m))
+        {
+            return Err(P4Error::BadPlan(format!(
+                "alpm `{unknown}`: the NF has no such map"
+            )));
+        }
         for sp_ in &plan.states {
             let sid = module
                 .state_by_name(&sp_.name)
@@ -69,6 +89,8 @@ impl Gen<'_, '_> {
                 meters: Vec::new(),
                 partial: None,
                 hashed: None,
+                alpm: None,
+                digest: None,
             };
             if sp_.placement == Placement::Server || sp_.switch_accesses.is_empty() {
                 self.manifest.states.push(entry);
@@ -172,13 +194,66 @@ impl Gen<'_, '_> {
                 }
                 None => None,
             };
+            let alpm = match self.opts.alpm.get(&sp_.name) {
+                Some(&depth) => {
+                    if hashed.is_some() || sp_.partial.is_some() || write_back {
+                        return Err(P4Error::BadPlan(format!(
+                            "alpm `{}`: an ALPM map cannot also be hashed, partial or \
+                             replicated with atomic updates",
+                            sp_.name
+                        )));
+                    }
+                    let pivots = tandem_partition::alpm::pivots_bound(capacity, u64::from(depth));
+                    Some(
+                        self.declare_alpm_pivot(
+                            &tname, &sp_.name, stmt, &keys, key, value, pivots,
+                        )?,
+                    )
+                }
+                None => None,
+            };
+            let digest = match self.opts.digest.get(&sp_.name) {
+                Some(&conflicts) => {
+                    if hashed.is_some()
+                        || alpm.is_some()
+                        || sp_.partial.is_some()
+                        || write_back
+                        || timeout.is_some()
+                    {
+                        return Err(P4Error::BadPlan(format!(
+                            "digest `{}`: a map held as key digests cannot also be hashed, \
+                             ALPM, partial, expiring or replicated with atomic updates",
+                            sp_.name
+                        )));
+                    }
+                    let conflicts = match conflicts {
+                        0 => tandem_partition::digest::conflict_entries(capacity),
+                        n => n,
+                    };
+                    Some(self.declare_digest(
+                        &tname, &sp_.name, stmt, &keys, key, value, conflicts, &results,
+                    )?)
+                }
+                None => None,
+            };
+            let (main_keys, main_layout, role) = match (&alpm, &digest) {
+                (Some((_, bkeys, blayout)), _) => (
+                    bkeys.clone(),
+                    blayout.clone(),
+                    manifest::TableRole::AlpmBucket,
+                ),
+                (None, Some((_, dkeys, dlayout))) => {
+                    (dkeys.clone(), dlayout.clone(), manifest::TableRole::Digest)
+                }
+                (None, None) => (keys.clone(), key.clone(), manifest::TableRole::Main),
+            };
             if hashed.is_none() {
                 self.add_table(
                     &tname,
                     &sp_.name,
                     stmt,
-                    &keys,
-                    key,
+                    &main_keys,
+                    &main_layout,
                     value,
                     match &sp_.partial {
                         Some(p) => p.switch_entries.clamp(1, capacity.max(1)),
@@ -189,9 +264,28 @@ impl Gen<'_, '_> {
                     },
                     timeout,
                     &results,
-                    manifest::TableRole::Main,
+                    role,
                 )?;
-                entry.tables.push(format!("{INGRESS}.{tname}"));
+                match (&alpm, &digest) {
+                    (_, Some((d, _, _))) => {
+                        let m = entry.digest.get_or_insert_with(|| manifest::DigestMap {
+                            conflict_tables: Vec::new(),
+                            digest_tables: Vec::new(),
+                        });
+                        m.conflict_tables.push(format!("{INGRESS}.{}", d.conflict));
+                        m.digest_tables.push(format!("{INGRESS}.{tname}"));
+                    }
+                    (Some((a, _, _)), None) => {
+                        let m = entry.alpm.get_or_insert_with(|| manifest::AlpmMap {
+                            depth: self.opts.alpm.get(&sp_.name).copied().unwrap_or(1),
+                            pivot_tables: Vec::new(),
+                            bucket_tables: Vec::new(),
+                        });
+                        m.pivot_tables.push(format!("{INGRESS}.{}", a.pivot));
+                        m.bucket_tables.push(format!("{INGRESS}.{tname}"));
+                    }
+                    (None, None) => entry.tables.push(format!("{INGRESS}.{tname}")),
+                }
             }
             let wb = if write_back {
                 any_write_back = true;
@@ -226,6 +320,8 @@ impl Gen<'_, '_> {
                     write_back: wb,
                     sketch,
                     hashed,
+                    alpm: alpm.map(|a| a.0),
+                    digest: digest.map(|d| d.0),
                 },
             );
         }
@@ -352,7 +448,7 @@ impl Gen<'_, '_> {
     }
 
     #[allow(clippy::too_many_arguments)]
-    fn add_table(
+    pub(super) fn add_table(
         &mut self,
         tname: &str,
         state: &str,
@@ -554,6 +650,32 @@ impl Gen<'_, '_> {
                         }
                         self.lookups.insert(inst, lt);
                     }
+                    block_stmt(stmts)
+                } else if let Some(lt) = self
+                    .lookups
+                    .get(&inst)
+                    .is_some_and(|lt| lt.alpm.is_some())
+                    .then(|| self.lookups.remove(&inst))
+                    .flatten()
+                {
+                    let stmts = match (&lt.alpm, data.results.split_first()) {
+                        (Some(a), Some((&hit, fields))) => self.alpm_lookup(&table, a, hit, fields),
+                        _ => vec![call_stmt(method(name(&table), "apply", vec![]))],
+                    };
+                    self.lookups.insert(inst, lt);
+                    block_stmt(stmts)
+                } else if let Some(lt) = self
+                    .lookups
+                    .get(&inst)
+                    .is_some_and(|lt| lt.digest.is_some())
+                    .then(|| self.lookups.remove(&inst))
+                    .flatten()
+                {
+                    let stmts = match (&lt.digest, data.results.first()) {
+                        (Some(d), Some(&hit)) => self.digest_lookup(&table, &keys, d, hit),
+                        _ => vec![call_stmt(method(name(&table), "apply", vec![]))],
+                    };
+                    self.lookups.insert(inst, lt);
                     block_stmt(stmts)
                 } else {
                     call_stmt(method(name(&table), "apply", vec![]))
