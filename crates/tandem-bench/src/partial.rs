@@ -111,11 +111,7 @@ pub fn measure(
     let server = s.via_server + s.whole_on_server + s.runts;
     Ok(PartialRun {
         alpha,
-        hotness: match hotness {
-            Hotness::Sketch => "sketch",
-            Hotness::Off => "off",
-        }
-        .into(),
+        hotness: hotness.name().into(),
         packets: report.packets,
         entries: last.entries,
         switch_entries: last.switch_entries,

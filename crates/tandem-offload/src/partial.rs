@@ -11,7 +11,10 @@
 //!   of it (it sees every one of them). The switch counts its lookups of the map in a
 //!   count-min sketch (registers, `lower/sketch.rs` in `tandem-p4`); the runtime reads the
 //!   counters of the keys the switch holds and estimates each key's lookups since the last
-//!   rebalance as the smallest difference over the rows. Both scores decay (by a quarter at
+//!   rebalance as the smallest difference over the rows ([`Hotness::Sketch`]). Or, with
+//!   [`Hotness::Counters`], it reads the switch table's per-entry hit counters (a direct
+//!   counter, `lower/hits.rs`): exact counts of the hits of each switch key, one read per
+//!   table, no hash estimate. Both scores decay (by a quarter at
 //!   every rebalance, so a flow that skips an interval keeps most of its score), and a switch key is replaced only by one more than twice as hot
 //!   (hysteresis), so keys of equally busy flows do not trade places.
 //! - **Promotion.** The hottest server-only keys fill the switch table's free room, in one
@@ -71,6 +74,35 @@ pub enum Hotness {
     /// The switch's count-min sketch for switch entries, the server's counts for
     /// server-only ones.
     Sketch,
+    /// The switch table's per-entry hit counters (direct counters) for switch entries, the
+    /// server's counts for server-only ones.
+    Counters,
+}
+
+impl Hotness {
+    /// The name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Hotness::Off => "off",
+            Hotness::Sketch => "sketch",
+            Hotness::Counters => "counters",
+        }
+    }
+}
+
+impl std::str::FromStr for Hotness {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Hotness, String> {
+        match s {
+            "off" | "none" => Ok(Hotness::Off),
+            "sketch" => Ok(Hotness::Sketch),
+            "counters" => Ok(Hotness::Counters),
+            o => Err(format!(
+                "hotness `{o}`: give sketch (count-min sketch), counters (per-entry hit \
+                 counters) or off (no promotion)"
+            )),
+        }
+    }
 }
 
 /// Knobs of partial maps at run time.
@@ -177,8 +209,12 @@ struct PartialMap {
     key_bits: Vec<u32>,
     sketch: Vec<String>,
     width: u64,
+    /// The main tables' direct counters, by table (`--hotness counters`).
+    hit_tables: Vec<String>,
     /// Sketch counters at the last rebalance, per (row, index) read then.
     last: FxHashMap<(u32, u32), u64>,
+    /// Hit counters at the last rebalance, per (table, key).
+    last_hits: FxHashMap<(usize, Words), u64>,
     /// Packets the server ran whole per server-only key ([`UNIT`]s), decayed by a quarter
     /// at every rebalance.
     server_hits: FxHashMap<Words, u64>,
@@ -220,6 +256,13 @@ impl PartialMaps {
                     sm.name
                 )));
             };
+            if opts.hotness == Hotness::Counters && p.hit_counters.is_empty() {
+                return Err(OffloadError::Manifest(format!(
+                    "partial map `{}` has no per-entry hit counters (a manifest from before \
+                     them): recompile, or use --hotness sketch",
+                    sm.name
+                )));
+            }
             if !p.sketch_width.is_power_of_two() || p.sketch_hash != "crc32" {
                 return Err(OffloadError::Manifest(format!(
                     "partial map `{}`: sketch width {} hash `{}` (expected a power of two, crc32)",
@@ -232,7 +275,9 @@ impl PartialMaps {
                 key_bits: kl.fields.iter().map(|f| f.ty.bits()).collect(),
                 sketch: p.sketch.clone(),
                 width: p.sketch_width,
+                hit_tables: p.hit_counters.iter().map(|h| h.table.clone()).collect(),
                 last: FxHashMap::default(),
+                last_hits: FxHashMap::default(),
                 server_hits: FxHashMap::default(),
                 switch_score: FxHashMap::default(),
                 leaving: Vec::new(),
@@ -371,13 +416,18 @@ pub fn sketch_index(key_bits: &[u32], row: u32, key: &[u64], width: u64) -> u32 
 }
 
 /// The switch keys of `m` that are not draining, with their scores: the decayed score plus
-/// the sketch's estimate of their lookups since the last rebalance (the smallest difference
-/// over the rows of the counters at the key's indices).
+/// their lookups since the last rebalance — the sketch's estimate (the smallest difference
+/// over the rows of the counters at the key's indices) or, with [`Hotness::Counters`], the
+/// difference of the entry's hit counter.
 fn switch_scores(
     m: &mut PartialMap,
+    hotness: Hotness,
     sync: &mut SyncEngine,
     cp: &mut dyn ControlPlane,
 ) -> Result<Vec<(u64, Vec<u64>)>, OffloadError> {
+    if hotness == Hotness::Counters {
+        return counter_scores(m, sync, cp);
+    }
     let sid = m.sid;
     let switch_keys = sync.switch_keys(sid);
     let mut cold: Vec<(u64, Vec<u64>)> = Vec::with_capacity(switch_keys.len());
@@ -408,6 +458,38 @@ fn switch_scores(
     Ok(cold)
 }
 
+/// [`switch_scores`] from the map's tables' per-entry hit counters (main and write-back
+/// tables): one read of every entry's count per table, the differences since the last
+/// read, summed over the tables, as the key's hits. An entry deleted and installed again
+/// starts from zero: a count below the last read is the new entry's own.
+fn counter_scores(
+    m: &mut PartialMap,
+    sync: &mut SyncEngine,
+    cp: &mut dyn ControlPlane,
+) -> Result<Vec<(u64, Vec<u64>)>, OffloadError> {
+    let mut now: FxHashMap<(usize, Words), u64> = FxHashMap::default();
+    let mut hits: FxHashMap<Words, u64> = FxHashMap::default();
+    for (i, t) in m.hit_tables.iter().enumerate() {
+        for (k, n) in sync.read_direct_counters(cp, t)? {
+            let k = (i, Words::new(&k));
+            let before = m.last_hits.get(&k).copied().unwrap_or(0);
+            *hits.entry(k.1.clone()).or_default() += if n >= before { n - before } else { n };
+            now.insert(k, n);
+        }
+    }
+    let mut out = Vec::new();
+    for k in sync.switch_keys(m.sid) {
+        if sync.is_server_only(m.sid, &k) {
+            continue;
+        }
+        let h = hits.get(k.as_slice()).copied().unwrap_or(0);
+        let old = m.switch_score.get(k.as_slice()).copied().unwrap_or(0);
+        out.push((old - old / 4 + h.saturating_mul(UNIT), k));
+    }
+    m.last_hits = now;
+    Ok(out)
+}
+
 /// Rebalances one map: deletes the keys drained last time, promotes the hottest
 /// server-only keys into the free room, drains the coldest switch keys hotter ones should
 /// replace. Returns (promoted, evicted).
@@ -433,7 +515,7 @@ fn rebalance_map(
     }
     // 2. Hotness of the switch's keys since the last rebalance (sketch), and of the
     // server-only keys (the server's counts).
-    let mut cold = switch_scores(m, sync, cp)?;
+    let mut cold = switch_scores(m, opts.hotness, sync, cp)?;
     m.switch_score.clear();
     m.switch_score
         .extend(cold.iter().map(|(c, k)| (Words::new(k), *c)));
