@@ -701,6 +701,23 @@ impl Offloaded {
         })
     }
 
+    /// The keys of partial maps `pkt` would look up, insert or erase in the current state
+    /// (a read-only walk of the NF on the primary copy; call it before [`Offloaded::process`]
+    /// of the packet). `tandem bench-partial` records them to bound what any promotion
+    /// policy could keep on the switch.
+    pub fn partial_keys(
+        &mut self,
+        pkt: &TracePacket,
+    ) -> Result<Vec<(u32, Vec<u64>)>, OffloadError> {
+        let Some(p) = self.host.partial.as_ref() else {
+            return Ok(Vec::new());
+        };
+        let states: Vec<u32> = p.states().collect();
+        let mut keys = self.host.probe_keys(pkt)?;
+        keys.retain(|(s, _)| states.contains(s));
+        Ok(keys)
+    }
+
     /// The switch (to inspect tables and registers).
     pub fn switch(&self) -> &Switch {
         &self.sw
