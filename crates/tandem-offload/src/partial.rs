@@ -50,7 +50,13 @@
 //!
 //! [`PartialOptions::skip_drain`] (tests only) deletes an evicted key at once, without the
 //! drain: the negative control, which `tandem check` catches when a packet of the evicted
-//! key is in flight (probed before the eviction, in the switch after it).
+//! key is in flight (probed before the eviction, in the switch after it). With misses sent
+//! whole, [`PartialOptions::evict_in_flight`] runs the rebalance while a packet the switch
+//! sent to the server is in flight (after the switch, before the server) and moves that
+//! packet's keys; [`PartialOptions::split_promotion`] (tests only) reads a promoted key's
+//! value at the rebalance and publishes it after the packet's server run — the negative
+//! control of the promotion's atomicity, caught when the packet erases the key (a stale
+//! entry on the switch).
 
 use tandem_ir::hash::FxHashMap;
 use tandem_ir::words::Words;
@@ -122,6 +128,13 @@ pub struct PartialOptions {
     /// worst case for the eviction protocol, made certain instead of left to chance).
     #[doc(hidden)]
     pub evict_in_flight: bool,
+    /// Tests only, with `evict_in_flight` on a map whose misses the switch sends to the
+    /// server: the promotion of the in-flight packet's key reads the key's value at the
+    /// rebalance but publishes it only after the packet's server run — promotion split
+    /// around the packet instead of one atomic step (the negative control of the
+    /// promotion protocol).
+    #[doc(hidden)]
+    pub split_promotion: bool,
 }
 
 impl Default for PartialOptions {
@@ -132,6 +145,7 @@ impl Default for PartialOptions {
             max_swaps: 64,
             skip_drain: false,
             evict_in_flight: false,
+            split_promotion: false,
         }
     }
 }
@@ -189,6 +203,9 @@ pub struct PartialStats {
     /// Evictions (drains; deletions with `skip_drain`) of a key the packet in flight at the
     /// rebalance — probed, not yet in the switch — looks up.
     pub evicted_in_flight: u64,
+    /// Promotions of a key the packet in flight at the rebalance — sent to the server by
+    /// the switch, not yet run there — looks up (`evict_in_flight`, misses sent whole).
+    pub promoted_in_flight: u64,
     /// Rebalances of a map that failed (a control-plane request failed for good); the
     /// switch's copies are rebuilt at the next commit.
     pub failures: u64,
@@ -222,6 +239,9 @@ struct PartialMap {
     switch_score: FxHashMap<Words, u64>,
     /// Keys drained (or, with `skip_drain`, deleted) by the last rebalance.
     leaving: Vec<Vec<u64>>,
+    /// Keys the last rebalance promoted because the packet in flight looks them up
+    /// (`evict_in_flight` on a map whose misses the switch sends to the server).
+    arriving: Vec<Vec<u64>>,
     /// Keys being drained: server-only, still on the switch, deleted at the next rebalance.
     draining: Vec<Vec<u64>>,
 }
@@ -235,6 +255,9 @@ pub struct PartialMaps {
     server_since: u64,
     whole_since: u64,
     server_only_since: u64,
+    /// `split_promotion`: promotions read at the last rebalance, published after the packet
+    /// in flight ([`PartialMaps::publish_split`]).
+    split: Vec<(u32, Vec<u64>, Vec<u64>)>,
 }
 
 impl PartialMaps {
@@ -281,6 +304,7 @@ impl PartialMaps {
                 server_hits: FxHashMap::default(),
                 switch_score: FxHashMap::default(),
                 leaving: Vec::new(),
+                arriving: Vec::new(),
                 draining: Vec::new(),
             });
         }
@@ -292,6 +316,7 @@ impl PartialMaps {
             server_since: 0,
             whole_since: 0,
             server_only_since: 0,
+            split: Vec::new(),
         }))
     }
 
@@ -321,6 +346,25 @@ impl PartialMaps {
     /// when its table has room (any promotion at all: not [`Hotness::Off`]).
     pub fn promotes_on_miss(&self) -> bool {
         self.opts.hotness != Hotness::Off
+    }
+
+    /// `split_promotion` (tests only): publishes the promotions the last rebalance read,
+    /// after the packet in flight ran on the server.
+    pub fn publish_split(
+        &mut self,
+        sync: &mut SyncEngine,
+        cp: &mut dyn ControlPlane,
+    ) -> Result<(), OffloadError> {
+        for (sid, k, v) in std::mem::take(&mut self.split) {
+            self.stats.promoted += sync.promote_value(cp, sid, k, v)? as u64;
+        }
+        Ok(())
+    }
+
+    /// Tests only: rebalances move the keys of the packet in flight
+    /// ([`PartialOptions::evict_in_flight`]).
+    pub fn moves_in_flight(&self) -> bool {
+        self.opts.evict_in_flight
     }
 
     /// Counts keys promoted outside a rebalance (on a miss).
@@ -373,7 +417,8 @@ impl PartialMaps {
         let opts = self.opts.clone();
         for m in &mut self.maps {
             if opts.hotness != Hotness::Off {
-                let (p, e) = match rebalance_map(m, &opts, sync, cp, primary, in_flight) {
+                let r = rebalance_map(m, &opts, sync, cp, primary, in_flight, &mut self.split);
+                let (p, e) = match r {
                     Ok(pe) => pe,
                     Err(e) => {
                         // The keys it was moving are server-only (a failed eviction's were
@@ -391,6 +436,10 @@ impl PartialMaps {
                 self.stats.evicted_in_flight += in_flight
                     .iter()
                     .filter(|(s, k)| *s == m.sid && m.leaving.contains(k))
+                    .count() as u64;
+                self.stats.promoted_in_flight += in_flight
+                    .iter()
+                    .filter(|(s, k)| *s == m.sid && m.arriving.contains(k))
                     .count() as u64;
             }
             sample.switch_entries += sync.switch_keys(m.sid).len() as u64;
@@ -500,8 +549,10 @@ fn rebalance_map(
     cp: &mut dyn ControlPlane,
     primary: &Primary,
     in_flight: &[(u32, Vec<u64>)],
+    split: &mut Vec<(u32, Vec<u64>, Vec<u64>)>,
 ) -> Result<(u64, u64), OffloadError> {
     let sid = m.sid;
+    m.arriving.clear();
     // 1. Delete what was drained (a key written since is staged on the switch again and no
     // longer server-only: its eviction is dropped).
     let drained: Vec<Vec<u64>> = std::mem::take(&mut m.draining)
@@ -590,17 +641,52 @@ fn rebalance_map(
         }
     }
     m.leaving.clone_from(&drain);
-    if sync.sends_misses(sid) && !opts.evict_in_flight {
+    if sync.sends_misses(sid) {
         // The switch program sends a miss to the server itself: no packet was probed
         // against the switch's keys, so nothing is in flight that the drain would protect.
         // Evict now and give the room to the keys that replace them, in this rebalance.
+        let mut next: Vec<Vec<u64>> = hot[n..n + replaced]
+            .iter()
+            .map(|(_, k)| k.clone())
+            .collect();
+        if opts.evict_in_flight {
+            // Tests: also promote the server-only keys of the packet in flight (sent to the
+            // server by the switch, not yet run there), making room by evicting the coldest.
+            for (s, k) in in_flight {
+                if *s == sid
+                    && sync.is_server_only(sid, k)
+                    && primary.map_value_ref(sid, k).is_some()
+                    && !next.contains(k)
+                {
+                    next.push(k.clone());
+                    m.arriving.push(k.clone());
+                    let free = sync.table_size(sid) as usize + drain.len();
+                    if sync.occupancy(sid) as usize + next.len() > free {
+                        if let Some((_, c)) = cold.iter().find(|(_, c)| !drain.contains(c)) {
+                            drain.push(c.clone());
+                        }
+                    }
+                }
+            }
+            if opts.split_promotion {
+                // The negative control: the in-flight keys' values are read now and
+                // published after the packet's server run.
+                next.retain(|k| {
+                    if !m.arriving.contains(k) {
+                        return true;
+                    }
+                    if let Some(v) = primary.map_value_ref(sid, k) {
+                        split.push((sid, k.clone(), v.to_vec()));
+                    }
+                    false
+                });
+            }
+        }
         if !drain.is_empty() {
             sync.evict(cp, sid, &drain)?;
             evicted += drain.len() as u64;
-            let next: Vec<Vec<u64>> = hot[n..n + replaced]
-                .iter()
-                .map(|(_, k)| k.clone())
-                .collect();
+        }
+        if !next.is_empty() {
             match sync.promote(cp, primary, sid, &next) {
                 Ok(k) => promoted += k as u64,
                 Err(e) => {
