@@ -372,6 +372,16 @@ impl PartialMaps {
         self.stats.promoted += n;
     }
 
+    /// `key` of `state` went onto the switch on a miss: with [`Hotness::Counters`] its
+    /// server count so far becomes its switch score ([`carry_score`]).
+    pub fn promoted_on_miss(&mut self, state: u32, key: &[u64]) {
+        let hotness = self.opts.hotness;
+        if let Some(m) = self.maps.iter_mut().find(|m| m.sid == state) {
+            let n = m.server_hits.get(key).copied().unwrap_or(0);
+            carry_score(m, hotness, key, n);
+        }
+    }
+
     /// Whether `state` is a partial map.
     pub fn is_partial(&self, state: u32) -> bool {
         self.maps.iter().any(|m| m.sid == state)
@@ -539,6 +549,18 @@ fn counter_scores(
     Ok(out)
 }
 
+/// A key just promoted keeps the score that promoted it (its server count) as its switch
+/// score, with [`Hotness::Counters`]: the sketch counts every lookup of a key, on the switch
+/// or not, so its estimate at the next rebalance covers the lookups before the promotion;
+/// a hit counter starts with the entry, and without the carry a key promoted late in an
+/// interval would look idle and be drained into the reserve at once.
+fn carry_score(m: &mut PartialMap, hotness: Hotness, key: &[u64], score: u64) {
+    if hotness == Hotness::Counters && score > 0 {
+        let s = m.switch_score.entry(Words::new(key)).or_default();
+        *s = (*s).max(score);
+    }
+}
+
 /// Rebalances one map: deletes the keys drained last time, promotes the hottest
 /// server-only keys into the free room, drains the coldest switch keys hotter ones should
 /// replace. Returns (promoted, evicted).
@@ -600,6 +622,9 @@ fn rebalance_map(
     let n = room.min(hot.len()).min(opts.max_swaps);
     let promote: Vec<Vec<u64>> = hot[..n].iter().map(|(_, k)| k.clone()).collect();
     let mut promoted = 0;
+    for (h, k) in &hot[..n] {
+        carry_score(m, opts.hotness, k, *h);
+    }
     if !promote.is_empty() {
         match sync.promote(cp, primary, sid, &promote) {
             Ok(k) => promoted = k as u64,
@@ -685,6 +710,9 @@ fn rebalance_map(
         if !drain.is_empty() {
             sync.evict(cp, sid, &drain)?;
             evicted += drain.len() as u64;
+        }
+        for (h, k) in &hot[n..n + replaced] {
+            carry_score(m, opts.hotness, k, *h);
         }
         if !next.is_empty() {
             match sync.promote(cp, primary, sid, &next) {

@@ -625,6 +625,7 @@ impl ServerHost {
                 Ok(n) => {
                     if let Some(p) = self.partial.as_mut() {
                         p.count_promoted(n as u64);
+                        p.promoted_on_miss(*s, k);
                     }
                 }
                 Err(e) => {
