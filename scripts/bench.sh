@@ -26,9 +26,10 @@ for nf in $NFS; do
     results+=("$OUT/$nf-$w/bench.json")
   done
 done
-echo "== partial maps (MiniLB's map: 240 switch entries, Zipf 0.8/0.9/1.1) =="
+echo "== partial maps (MiniLB's map: switch table 10% of the keys, Zipf 0.8/0.9/1.1) =="
 "$TANDEM" bench-partial examples/nfs/minilb/minilb.cc --profile "$PROFILE" --map map \
-  --entries 240 --alphas 0.8,0.9,1.1 --workload datamining --flows 20000 --plan lb \
+  --entries 240 --entries-share 0.1 --hotness sketch,counters,off --alphas 0.8,0.9,1.1 \
+  --workload datamining --flows 20000 --plan lb \
   --packets 600000 --every 200 --json "$OUT/partial-minilb.json"
 # The Sailfish gateway on its multi-tenant VXLAN plan (>= 100,000 packets): `tandem check`
 # for every Tofino-like profile and bmv2, IPv4-only and 25% IPv6 inner traffic, and

@@ -31,6 +31,7 @@
 pub mod callgrind;
 pub mod measure;
 pub mod partial;
+pub mod partial_bound;
 pub mod plot;
 pub mod report;
 

@@ -212,6 +212,9 @@ impl ControlPlane for TimedControl {
     ) -> Result<tandem_switch::MeterCell, ControlFailure> {
         self.timed(|c| c.meter_read(name, index))
     }
+    fn direct_counters(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
+        self.timed(|c| c.direct_counters(table))
+    }
 }
 
 /// A control-plane wrapper for [`Offloaded::new`] that adds the time spent in the switch's

@@ -8,10 +8,12 @@
 
 use serde::{Deserialize, Serialize};
 use tandem_host::NativeNf;
+use tandem_offload::check::PartialKey;
 use tandem_offload::partial::{Hotness, PartialOptions, PartialSample};
 use tandem_offload::{check, Bundle, CheckOptions, RunOptions};
 use tandem_traffic::TracePacket;
 
+use crate::partial_bound::Bound;
 use crate::BenchError;
 
 /// One run: one Zipf exponent, one hotness source.
@@ -19,8 +21,12 @@ use crate::BenchError;
 pub struct PartialRun {
     /// The traffic's Zipf exponent.
     pub alpha: f64,
-    /// `sketch` (promotion) or `off` (none).
+    /// `sketch` or `counters` (promotion by the count-min sketch or the per-entry hit
+    /// counters) or `off` (none).
     pub hotness: String,
+    /// The switch table's size (entries) in this run (0 in files written before it).
+    #[serde(default)]
+    pub table: u64,
     /// Packets run.
     pub packets: u64,
     /// Entries the map held at the end (primary copy) and the switch's share of them.
@@ -62,7 +68,15 @@ pub struct PartialBench {
     pub flows: u64,
     /// Rebalance interval, packets.
     pub every: u64,
+    /// The switch table sized per α to this share of the trace's distinct keys (`None`:
+    /// `switch_entries` for every α).
+    #[serde(default)]
+    pub entries_share: Option<f64>,
     pub runs: Vec<PartialRun>,
+    /// Per α: the floor under the server's share on that trace and table size
+    /// (`partial_bound`).
+    #[serde(default)]
+    pub bounds: Vec<(f64, Bound)>,
     /// The command that reproduces it.
     pub command: String,
 }
@@ -76,7 +90,21 @@ pub fn measure(
     hotness: Hotness,
     every: u64,
 ) -> Result<PartialRun, BenchError> {
-    let report = check(
+    Ok(measure_recording(bundle, native, packets, alpha, hotness, every, false)?.0)
+}
+
+/// [`measure`], also returning each packet's partial-map key when `record` (for
+/// [`crate::partial_bound::bound`]; empty otherwise).
+pub fn measure_recording(
+    bundle: &Bundle,
+    native: NativeNf,
+    packets: &mut dyn Iterator<Item = TracePacket>,
+    alpha: f64,
+    hotness: Hotness,
+    every: u64,
+    record: bool,
+) -> Result<(PartialRun, Vec<Option<PartialKey>>), BenchError> {
+    let mut report = check(
         bundle,
         native,
         packets,
@@ -89,9 +117,11 @@ pub fn measure(
                 },
                 ..RunOptions::default()
             },
+            record_partial_keys: record,
             ..CheckOptions::default()
         },
     )?;
+    let keys = std::mem::take(&mut report.partial_keys);
     let s = &report.offloaded;
     let p = s
         .partial
@@ -109,13 +139,17 @@ pub fn measure(
         )
     });
     let server = s.via_server + s.whole_on_server + s.runts;
-    Ok(PartialRun {
+    let table = bundle
+        .manifest
+        .states
+        .iter()
+        .filter_map(|st| st.partial.as_ref())
+        .map(|p| p.switch_entries)
+        .sum();
+    let run = PartialRun {
         alpha,
-        hotness: match hotness {
-            Hotness::Sketch => "sketch",
-            Hotness::Off => "off",
-        }
-        .into(),
+        hotness: hotness.name().into(),
+        table,
         packets: report.packets,
         entries: last.entries,
         switch_entries: last.switch_entries,
@@ -132,7 +166,8 @@ pub fn measure(
             .iter()
             .map(|x| (x.packets, x.server_share()))
             .collect(),
-    })
+    };
+    Ok((run, keys))
 }
 
 fn ratio(a: u64, b: u64) -> f64 {
@@ -158,12 +193,16 @@ pub fn markdown(benches: &[PartialBench]) -> (String, Vec<[String; 4]>) {
     let pct = |x: f64| format!("{:.2}%", 100.0 * x);
     let status = |ok: bool| if ok { "met" } else { "**missed**" }.to_string();
     for b in benches {
+        let size = match b.entries_share {
+            Some(f) => format!("switch table {} of the trace's distinct keys", pct(f)),
+            None => format!("{} switch entries", b.switch_entries),
+        };
         let _ = writeln!(
             md,
-            "### {} `{}`: {} switch entries, {} workload, {} flows (Zipf address pairs), rebalanced every {} packets\n",
-            b.nf, b.map, b.switch_entries, b.workload, b.flows, b.every
+            "### {} `{}`: {size}, {} workload, {} flows (Zipf address pairs), rebalanced every {} packets\n",
+            b.nf, b.map, b.workload, b.flows, b.every
         );
-        md.push_str("| α | packets | entries (switch share) | server share: promotion → none | after warm-up: promotion → none | of which server-only keys (promotion, after warm-up) | cut (warm) | promoted / evicted | check |\n|--:|--:|--:|--:|--:|--:|--:|--:|:-:|\n");
+        md.push_str("| α | packets | entries: switch table (share) | server share: sketch → none | after warm-up: sketch / counters → none | of which server-only keys (sketch, after warm-up) | floor after warm-up: new keys / clairvoyant | cut (warm) | promoted / evicted | check |\n|--:|--:|--:|--:|--:|--:|--:|--:|--:|:-:|\n");
         let mut alphas: Vec<f64> = b.runs.iter().map(|r| r.alpha).collect();
         alphas.sort_by(f64::total_cmp);
         alphas.dedup();
@@ -177,26 +216,41 @@ pub fn markdown(benches: &[PartialBench]) -> (String, Vec<[String; 4]>) {
             } else {
                 f64::INFINITY
             };
-            let share = ratio(on.switch_entries, on.entries);
+            let table = if on.table > 0 {
+                on.table
+            } else {
+                on.switch_entries
+            };
+            let share = ratio(table, on.entries);
+            let counters = get("counters");
+            let floor =
+                b.bounds
+                    .iter()
+                    .find(|(x, _)| *x == a)
+                    .map_or("–".to_string(), |(_, f)| {
+                        format!(
+                            "{} / {}",
+                            pct(f.warm_compulsory_share),
+                            pct(f.warm_belady_share)
+                        )
+                    });
+            let passed = on.passed && off.passed && counters.is_none_or(|c| c.passed);
             let _ = writeln!(
                 md,
-                "| {a} | {} | {} ({}) | {} → {} | {} → {} | {} | {:.2}× | {} / {} | {} |",
+                "| {a} | {} | {}: {table} ({}) | {} → {} | {} / {} → {} | {} | {floor} | {:.2}× | {} / {} | {} |",
                 on.packets,
                 on.entries,
                 pct(share),
                 pct(on.server_share),
                 pct(off.server_share),
                 pct(on.warm_server_share),
+                counters.map_or("–".to_string(), |c| pct(c.warm_server_share)),
                 pct(off.warm_server_share),
                 pct(on.warm_server_only_share),
                 cut,
                 on.promoted,
                 on.evicted,
-                if on.passed && off.passed {
-                    "PASS"
-                } else {
-                    "FAIL"
-                }
+                if passed { "PASS" } else { "FAIL" }
             );
             goals.push([
                 format!(
@@ -229,6 +283,24 @@ pub fn markdown(benches: &[PartialBench]) -> (String, Vec<[String; 4]>) {
                     pct(kept),
                     status(kept >= GOAL_SWITCH_SHARE),
                 ]);
+                if let Some((_, f)) = b.bounds.iter().find(|(x, _)| *x == a) {
+                    let best = 1.0 - f.warm_belady_share;
+                    goals.push([
+                        format!(
+                            "{} `{}` α = {a}: the most any runtime could keep on the switch \
+                             after warm-up on this trace (clairvoyant, `partial_bound`)",
+                            b.nf, b.map
+                        ),
+                        "≥ 99.80%".into(),
+                        pct(best),
+                        if best >= GOAL_SWITCH_SHARE {
+                            "possible"
+                        } else {
+                            "**impossible on this trace**"
+                        }
+                        .into(),
+                    ]);
+                }
                 goals.push([
                     format!(
                         "{} `{}` α = {a}: server share cut by count-min promotion",
@@ -254,6 +326,7 @@ mod tests {
         PartialRun {
             alpha,
             hotness: hotness.into(),
+            table: 80,
             packets: 1000,
             entries: 1000,
             switch_entries: 80,
@@ -277,6 +350,15 @@ mod tests {
             workload: "datamining".into(),
             flows: 100,
             every: 100,
+            entries_share: None,
+            bounds: vec![(
+                1.1,
+                Bound {
+                    warm_compulsory_share: 0.0005,
+                    warm_belady_share: 0.0008,
+                    ..Bound::default()
+                },
+            )],
             runs: vec![
                 run(0.8, "sketch", 0.01),
                 run(0.8, "off", 0.5),
@@ -292,7 +374,7 @@ mod tests {
         let (md, goals) = markdown(&[bench()]);
         assert!(
             md.contains(
-                "| 1.1 | 1000 | 1000 (8.00%) | 0.10% → 0.20% | 0.10% → 0.20% | 0.02% | 2.00× |"
+                "| 1.1 | 1000 | 1000: 80 (8.00%) | 0.10% → 0.20% | 0.10% / – → 0.20% | 0.02% | 0.05% / 0.08% | 2.00× |"
             ),
             "{md}"
         );

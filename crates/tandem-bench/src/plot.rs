@@ -251,7 +251,15 @@ pub fn partial_server_share(
             .max(1) as f64;
         let mut chart = ChartBuilder::on(panel)
             .caption(
-                format!("{} `{}`: {} switch entries", b.nf, b.map, b.switch_entries),
+                match b.entries_share {
+                    Some(f) => format!(
+                        "{} `{}`: switch table {:.0}% of the keys",
+                        b.nf,
+                        b.map,
+                        100.0 * f
+                    ),
+                    None => format!("{} `{}`: {} switch entries", b.nf, b.map, b.switch_entries),
+                },
                 ("sans-serif", 18),
             )
             .margin(12)
@@ -273,10 +281,10 @@ pub fn partial_server_share(
         for r in &b.runs {
             let i = alphas.iter().position(|a| *a == r.alpha).unwrap_or(0);
             let color = Palette99::pick(i).to_rgba();
-            let style = if r.hotness == "off" {
-                color.mix(0.45).stroke_width(1)
-            } else {
-                color.stroke_width(2)
+            let style = match r.hotness.as_str() {
+                "off" => color.mix(0.45).stroke_width(1),
+                "counters" => color.mix(0.75).stroke_width(1),
+                _ => color.stroke_width(2),
             };
             let points: Vec<(f64, f64)> = r
                 .series
@@ -289,10 +297,10 @@ pub fn partial_server_share(
                 .label(format!(
                     "α {} {}",
                     r.alpha,
-                    if r.hotness == "off" {
-                        "no promotion"
-                    } else {
-                        "count-min promotion"
+                    match r.hotness.as_str() {
+                        "off" => "no promotion",
+                        "counters" => "hit-counter promotion",
+                        _ => "count-min promotion",
                     }
                 ))
                 .legend(move |(x, y)| PathElement::new(vec![(x, y), (x + 16, y)], style));

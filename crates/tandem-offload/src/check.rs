@@ -46,7 +46,13 @@ pub struct CheckOptions {
     /// Pin flows that a membership change would move (default; off only to show what
     /// breaks without it).
     pub pinning: bool,
+    /// Record each packet's partial-map key (the first one it looks up; one server host):
+    /// [`CheckReport::partial_keys`], for the clairvoyant bound of `tandem bench-partial`.
+    pub record_partial_keys: bool,
 }
+
+/// A partial map's key: the state's index and the key's fields.
+pub type PartialKey = (u32, Vec<u64>);
 
 /// A membership change during a check.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -68,6 +74,7 @@ impl Default for CheckOptions {
             changes: Vec::new(),
             bloom: None,
             pinning: true,
+            record_partial_keys: false,
         }
     }
 }
@@ -114,6 +121,10 @@ pub struct CheckReport {
     /// or leaving out of arrival order), the first few described.
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub order_violations: Vec<String>,
+    /// With [`CheckOptions::record_partial_keys`]: each packet's partial-map key, in order
+    /// (`None`: it looks up none).
+    #[serde(skip)]
+    pub partial_keys: Vec<Option<PartialKey>>,
 }
 
 /// The system under check: one server host, or several.
@@ -211,6 +222,7 @@ pub fn check(
         System::Many(Box::new(c))
     };
     let mut metered = 0u64;
+    let mut partial_keys = Vec::new();
     let mut replies = ReplyRewriter::new();
     let mut balance: HashMap<(u32, u64, usize), i64> = HashMap::new();
     let mut reference_out = BTreeMap::new();
@@ -234,6 +246,14 @@ pub fn check(
         }
         if options.closed_loop {
             replies.rewrite(&mut pkt);
+        }
+        if options.record_partial_keys {
+            let System::One(s) = &mut sys else {
+                return Err(OffloadError::Manifest(
+                    "recording partial-map keys needs a single server".into(),
+                ));
+            };
+            partial_keys.push(s.partial_keys(&pkt)?.into_iter().next());
         }
         let before = sys.metered();
         let got = sys.process(&pkt)?;
@@ -333,6 +353,7 @@ pub fn check(
         state_differences: diff_states(&reference_state, &offloaded_state),
         concurrent: None,
         order_violations: Vec::new(),
+        partial_keys,
     })
 }
 

@@ -149,6 +149,7 @@ pub fn check_concurrent(
         per_server: Vec::new(),
         membership: None,
         sharding: None,
+        partial_keys: Vec::new(),
     })
 }
 

@@ -155,6 +155,10 @@ impl ControlPlane for Joining {
     fn meter_read(&mut self, name: &str, index: u32) -> Result<MeterCell, ControlFailure> {
         self.inner.meter_read(name, index)
     }
+
+    fn direct_counters(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
+        self.inner.direct_counters(table)
+    }
 }
 
 /// The offloaded NF with several server hosts behind one software switch.

@@ -170,6 +170,9 @@ impl ControlPlane for Delayed {
     fn meter_read(&mut self, name: &str, index: u32) -> Result<MeterCell, ControlFailure> {
         self.go(false, |c| c.meter_read(name, index))
     }
+    fn direct_counters(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
+        self.go(false, |c| c.direct_counters(table))
+    }
 }
 
 /// Committed packets' written map keys, each with the ticket of its commit.

@@ -176,6 +176,14 @@ pub trait ControlPlane: Send {
             "meter `{name}`: this control plane has no meters"
         )))
     }
+    /// Reads the direct counter of every entry of `table` at one moment: each entry's exact
+    /// key (one value per key field) and its packet count (P4Runtime: the table's
+    /// `DirectCounterEntry`s). By default refused: a control plane without direct counters.
+    fn direct_counters(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
+        Err(ControlFailure::Rejected(format!(
+            "table `{table}`: this control plane has no direct counters"
+        )))
+    }
 }
 
 impl From<ControlError> for ControlFailure {
@@ -246,6 +254,25 @@ impl ControlPlane for SwitchControl {
     #[inline(never)]
     fn meter_read(&mut self, name: &str, index: u32) -> Result<MeterCell, ControlFailure> {
         Ok(self.sw.meter_read(name, index)?)
+    }
+
+    #[inline(never)]
+    fn direct_counters(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
+        let mut out = Vec::new();
+        for (e, (packets, _)) in self.sw.direct_counters(table)? {
+            let key = e
+                .matches
+                .iter()
+                .map(|m| match m {
+                    KeyMatch::Exact(v) => Ok(*v),
+                    m => Err(ControlFailure::Rejected(format!(
+                        "table `{table}`: direct counters are read for exact keys, not {m:?}"
+                    ))),
+                })
+                .collect::<Result<Vec<u64>, _>>()?;
+            out.push((key, packets));
+        }
+        Ok(out)
     }
 }
 
@@ -367,6 +394,10 @@ impl<C: ControlPlane> ControlPlane for FaultyControl<C> {
 
     fn meter_read(&mut self, name: &str, index: u32) -> Result<MeterCell, ControlFailure> {
         self.pass(|c| c.meter_read(name, index))
+    }
+
+    fn direct_counters(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
+        self.pass(|c| c.direct_counters(table))
     }
 }
 

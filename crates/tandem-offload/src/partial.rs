@@ -11,7 +11,10 @@
 //!   of it (it sees every one of them). The switch counts its lookups of the map in a
 //!   count-min sketch (registers, `lower/sketch.rs` in `tandem-p4`); the runtime reads the
 //!   counters of the keys the switch holds and estimates each key's lookups since the last
-//!   rebalance as the smallest difference over the rows. Both scores decay (by a quarter at
+//!   rebalance as the smallest difference over the rows ([`Hotness::Sketch`]). Or, with
+//!   [`Hotness::Counters`], it reads the switch table's per-entry hit counters (a direct
+//!   counter, `lower/hits.rs`): exact counts of the hits of each switch key, one read per
+//!   table, no hash estimate. Both scores decay (by a quarter at
 //!   every rebalance, so a flow that skips an interval keeps most of its score), and a switch key is replaced only by one more than twice as hot
 //!   (hysteresis), so keys of equally busy flows do not trade places.
 //! - **Promotion.** The hottest server-only keys fill the switch table's free room, in one
@@ -47,7 +50,13 @@
 //!
 //! [`PartialOptions::skip_drain`] (tests only) deletes an evicted key at once, without the
 //! drain: the negative control, which `tandem check` catches when a packet of the evicted
-//! key is in flight (probed before the eviction, in the switch after it).
+//! key is in flight (probed before the eviction, in the switch after it). With misses sent
+//! whole, [`PartialOptions::evict_in_flight`] runs the rebalance while a packet the switch
+//! sent to the server is in flight (after the switch, before the server) and moves that
+//! packet's keys; [`PartialOptions::split_promotion`] (tests only) reads a promoted key's
+//! value at the rebalance and publishes it after the packet's server run — the negative
+//! control of the promotion's atomicity, caught when the packet erases the key (a stale
+//! entry on the switch).
 
 use tandem_ir::hash::FxHashMap;
 use tandem_ir::words::Words;
@@ -71,6 +80,35 @@ pub enum Hotness {
     /// The switch's count-min sketch for switch entries, the server's counts for
     /// server-only ones.
     Sketch,
+    /// The switch table's per-entry hit counters (direct counters) for switch entries, the
+    /// server's counts for server-only ones.
+    Counters,
+}
+
+impl Hotness {
+    /// The name on the command line and in reports.
+    pub fn name(self) -> &'static str {
+        match self {
+            Hotness::Off => "off",
+            Hotness::Sketch => "sketch",
+            Hotness::Counters => "counters",
+        }
+    }
+}
+
+impl std::str::FromStr for Hotness {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Hotness, String> {
+        match s {
+            "off" | "none" => Ok(Hotness::Off),
+            "sketch" => Ok(Hotness::Sketch),
+            "counters" => Ok(Hotness::Counters),
+            o => Err(format!(
+                "hotness `{o}`: give sketch (count-min sketch), counters (per-entry hit \
+                 counters) or off (no promotion)"
+            )),
+        }
+    }
 }
 
 /// Knobs of partial maps at run time.
@@ -90,6 +128,13 @@ pub struct PartialOptions {
     /// worst case for the eviction protocol, made certain instead of left to chance).
     #[doc(hidden)]
     pub evict_in_flight: bool,
+    /// Tests only, with `evict_in_flight` on a map whose misses the switch sends to the
+    /// server: the promotion of the in-flight packet's key reads the key's value at the
+    /// rebalance but publishes it only after the packet's server run — promotion split
+    /// around the packet instead of one atomic step (the negative control of the
+    /// promotion protocol).
+    #[doc(hidden)]
+    pub split_promotion: bool,
 }
 
 impl Default for PartialOptions {
@@ -100,6 +145,7 @@ impl Default for PartialOptions {
             max_swaps: 64,
             skip_drain: false,
             evict_in_flight: false,
+            split_promotion: false,
         }
     }
 }
@@ -157,6 +203,9 @@ pub struct PartialStats {
     /// Evictions (drains; deletions with `skip_drain`) of a key the packet in flight at the
     /// rebalance — probed, not yet in the switch — looks up.
     pub evicted_in_flight: u64,
+    /// Promotions of a key the packet in flight at the rebalance — sent to the server by
+    /// the switch, not yet run there — looks up (`evict_in_flight`, misses sent whole).
+    pub promoted_in_flight: u64,
     /// Rebalances of a map that failed (a control-plane request failed for good); the
     /// switch's copies are rebuilt at the next commit.
     pub failures: u64,
@@ -177,8 +226,12 @@ struct PartialMap {
     key_bits: Vec<u32>,
     sketch: Vec<String>,
     width: u64,
+    /// The main tables' direct counters, by table (`--hotness counters`).
+    hit_tables: Vec<String>,
     /// Sketch counters at the last rebalance, per (row, index) read then.
     last: FxHashMap<(u32, u32), u64>,
+    /// Hit counters at the last rebalance, per (table, key).
+    last_hits: FxHashMap<(usize, Words), u64>,
     /// Packets the server ran whole per server-only key ([`UNIT`]s), decayed by a quarter
     /// at every rebalance.
     server_hits: FxHashMap<Words, u64>,
@@ -186,6 +239,9 @@ struct PartialMap {
     switch_score: FxHashMap<Words, u64>,
     /// Keys drained (or, with `skip_drain`, deleted) by the last rebalance.
     leaving: Vec<Vec<u64>>,
+    /// Keys the last rebalance promoted because the packet in flight looks them up
+    /// (`evict_in_flight` on a map whose misses the switch sends to the server).
+    arriving: Vec<Vec<u64>>,
     /// Keys being drained: server-only, still on the switch, deleted at the next rebalance.
     draining: Vec<Vec<u64>>,
 }
@@ -199,6 +255,9 @@ pub struct PartialMaps {
     server_since: u64,
     whole_since: u64,
     server_only_since: u64,
+    /// `split_promotion`: promotions read at the last rebalance, published after the packet
+    /// in flight ([`PartialMaps::publish_split`]).
+    split: Vec<(u32, Vec<u64>, Vec<u64>)>,
 }
 
 impl PartialMaps {
@@ -220,6 +279,13 @@ impl PartialMaps {
                     sm.name
                 )));
             };
+            if opts.hotness == Hotness::Counters && p.hit_counters.is_empty() {
+                return Err(OffloadError::Manifest(format!(
+                    "partial map `{}` has no per-entry hit counters (a manifest from before \
+                     them): recompile, or use --hotness sketch",
+                    sm.name
+                )));
+            }
             if !p.sketch_width.is_power_of_two() || p.sketch_hash != "crc32" {
                 return Err(OffloadError::Manifest(format!(
                     "partial map `{}`: sketch width {} hash `{}` (expected a power of two, crc32)",
@@ -232,10 +298,13 @@ impl PartialMaps {
                 key_bits: kl.fields.iter().map(|f| f.ty.bits()).collect(),
                 sketch: p.sketch.clone(),
                 width: p.sketch_width,
+                hit_tables: p.hit_counters.iter().map(|h| h.table.clone()).collect(),
                 last: FxHashMap::default(),
+                last_hits: FxHashMap::default(),
                 server_hits: FxHashMap::default(),
                 switch_score: FxHashMap::default(),
                 leaving: Vec::new(),
+                arriving: Vec::new(),
                 draining: Vec::new(),
             });
         }
@@ -247,6 +316,7 @@ impl PartialMaps {
             server_since: 0,
             whole_since: 0,
             server_only_since: 0,
+            split: Vec::new(),
         }))
     }
 
@@ -278,9 +348,38 @@ impl PartialMaps {
         self.opts.hotness != Hotness::Off
     }
 
+    /// `split_promotion` (tests only): publishes the promotions the last rebalance read,
+    /// after the packet in flight ran on the server.
+    pub fn publish_split(
+        &mut self,
+        sync: &mut SyncEngine,
+        cp: &mut dyn ControlPlane,
+    ) -> Result<(), OffloadError> {
+        for (sid, k, v) in std::mem::take(&mut self.split) {
+            self.stats.promoted += sync.promote_value(cp, sid, k, v)? as u64;
+        }
+        Ok(())
+    }
+
+    /// Tests only: rebalances move the keys of the packet in flight
+    /// ([`PartialOptions::evict_in_flight`]).
+    pub fn moves_in_flight(&self) -> bool {
+        self.opts.evict_in_flight
+    }
+
     /// Counts keys promoted outside a rebalance (on a miss).
     pub fn count_promoted(&mut self, n: u64) {
         self.stats.promoted += n;
+    }
+
+    /// `key` of `state` went onto the switch on a miss: with [`Hotness::Counters`] its
+    /// server count so far becomes its switch score ([`carry_score`]).
+    pub fn promoted_on_miss(&mut self, state: u32, key: &[u64]) {
+        let hotness = self.opts.hotness;
+        if let Some(m) = self.maps.iter_mut().find(|m| m.sid == state) {
+            let n = m.server_hits.get(key).copied().unwrap_or(0);
+            carry_score(m, hotness, key, n);
+        }
     }
 
     /// Whether `state` is a partial map.
@@ -328,7 +427,8 @@ impl PartialMaps {
         let opts = self.opts.clone();
         for m in &mut self.maps {
             if opts.hotness != Hotness::Off {
-                let (p, e) = match rebalance_map(m, &opts, sync, cp, primary, in_flight) {
+                let r = rebalance_map(m, &opts, sync, cp, primary, in_flight, &mut self.split);
+                let (p, e) = match r {
                     Ok(pe) => pe,
                     Err(e) => {
                         // The keys it was moving are server-only (a failed eviction's were
@@ -346,6 +446,10 @@ impl PartialMaps {
                 self.stats.evicted_in_flight += in_flight
                     .iter()
                     .filter(|(s, k)| *s == m.sid && m.leaving.contains(k))
+                    .count() as u64;
+                self.stats.promoted_in_flight += in_flight
+                    .iter()
+                    .filter(|(s, k)| *s == m.sid && m.arriving.contains(k))
                     .count() as u64;
             }
             sample.switch_entries += sync.switch_keys(m.sid).len() as u64;
@@ -371,13 +475,18 @@ pub fn sketch_index(key_bits: &[u32], row: u32, key: &[u64], width: u64) -> u32 
 }
 
 /// The switch keys of `m` that are not draining, with their scores: the decayed score plus
-/// the sketch's estimate of their lookups since the last rebalance (the smallest difference
-/// over the rows of the counters at the key's indices).
+/// their lookups since the last rebalance — the sketch's estimate (the smallest difference
+/// over the rows of the counters at the key's indices) or, with [`Hotness::Counters`], the
+/// difference of the entry's hit counter.
 fn switch_scores(
     m: &mut PartialMap,
+    hotness: Hotness,
     sync: &mut SyncEngine,
     cp: &mut dyn ControlPlane,
 ) -> Result<Vec<(u64, Vec<u64>)>, OffloadError> {
+    if hotness == Hotness::Counters {
+        return counter_scores(m, sync, cp);
+    }
     let sid = m.sid;
     let switch_keys = sync.switch_keys(sid);
     let mut cold: Vec<(u64, Vec<u64>)> = Vec::with_capacity(switch_keys.len());
@@ -408,6 +517,50 @@ fn switch_scores(
     Ok(cold)
 }
 
+/// [`switch_scores`] from the map's tables' per-entry hit counters (main and write-back
+/// tables): one read of every entry's count per table, the differences since the last
+/// read, summed over the tables, as the key's hits. An entry deleted and installed again
+/// starts from zero: a count below the last read is the new entry's own.
+fn counter_scores(
+    m: &mut PartialMap,
+    sync: &mut SyncEngine,
+    cp: &mut dyn ControlPlane,
+) -> Result<Vec<(u64, Vec<u64>)>, OffloadError> {
+    let mut now: FxHashMap<(usize, Words), u64> = FxHashMap::default();
+    let mut hits: FxHashMap<Words, u64> = FxHashMap::default();
+    for (i, t) in m.hit_tables.iter().enumerate() {
+        for (k, n) in sync.read_direct_counters(cp, t)? {
+            let k = (i, Words::new(&k));
+            let before = m.last_hits.get(&k).copied().unwrap_or(0);
+            *hits.entry(k.1.clone()).or_default() += if n >= before { n - before } else { n };
+            now.insert(k, n);
+        }
+    }
+    let mut out = Vec::new();
+    for k in sync.switch_keys(m.sid) {
+        if sync.is_server_only(m.sid, &k) {
+            continue;
+        }
+        let h = hits.get(k.as_slice()).copied().unwrap_or(0);
+        let old = m.switch_score.get(k.as_slice()).copied().unwrap_or(0);
+        out.push((old - old / 4 + h.saturating_mul(UNIT), k));
+    }
+    m.last_hits = now;
+    Ok(out)
+}
+
+/// A key just promoted keeps the score that promoted it (its server count) as its switch
+/// score, with [`Hotness::Counters`]: the sketch counts every lookup of a key, on the switch
+/// or not, so its estimate at the next rebalance covers the lookups before the promotion;
+/// a hit counter starts with the entry, and without the carry a key promoted late in an
+/// interval would look idle and be drained into the reserve at once.
+fn carry_score(m: &mut PartialMap, hotness: Hotness, key: &[u64], score: u64) {
+    if hotness == Hotness::Counters && score > 0 {
+        let s = m.switch_score.entry(Words::new(key)).or_default();
+        *s = (*s).max(score);
+    }
+}
+
 /// Rebalances one map: deletes the keys drained last time, promotes the hottest
 /// server-only keys into the free room, drains the coldest switch keys hotter ones should
 /// replace. Returns (promoted, evicted).
@@ -418,8 +571,10 @@ fn rebalance_map(
     cp: &mut dyn ControlPlane,
     primary: &Primary,
     in_flight: &[(u32, Vec<u64>)],
+    split: &mut Vec<(u32, Vec<u64>, Vec<u64>)>,
 ) -> Result<(u64, u64), OffloadError> {
     let sid = m.sid;
+    m.arriving.clear();
     // 1. Delete what was drained (a key written since is staged on the switch again and no
     // longer server-only: its eviction is dropped).
     let drained: Vec<Vec<u64>> = std::mem::take(&mut m.draining)
@@ -433,7 +588,7 @@ fn rebalance_map(
     }
     // 2. Hotness of the switch's keys since the last rebalance (sketch), and of the
     // server-only keys (the server's counts).
-    let mut cold = switch_scores(m, sync, cp)?;
+    let mut cold = switch_scores(m, opts.hotness, sync, cp)?;
     m.switch_score.clear();
     m.switch_score
         .extend(cold.iter().map(|(c, k)| (Words::new(k), *c)));
@@ -467,6 +622,9 @@ fn rebalance_map(
     let n = room.min(hot.len()).min(opts.max_swaps);
     let promote: Vec<Vec<u64>> = hot[..n].iter().map(|(_, k)| k.clone()).collect();
     let mut promoted = 0;
+    for (h, k) in &hot[..n] {
+        carry_score(m, opts.hotness, k, *h);
+    }
     if !promote.is_empty() {
         match sync.promote(cp, primary, sid, &promote) {
             Ok(k) => promoted = k as u64,
@@ -508,17 +666,55 @@ fn rebalance_map(
         }
     }
     m.leaving.clone_from(&drain);
-    if sync.sends_misses(sid) && !opts.evict_in_flight {
+    if sync.sends_misses(sid) {
         // The switch program sends a miss to the server itself: no packet was probed
         // against the switch's keys, so nothing is in flight that the drain would protect.
         // Evict now and give the room to the keys that replace them, in this rebalance.
+        let mut next: Vec<Vec<u64>> = hot[n..n + replaced]
+            .iter()
+            .map(|(_, k)| k.clone())
+            .collect();
+        if opts.evict_in_flight {
+            // Tests: also promote the server-only keys of the packet in flight (sent to the
+            // server by the switch, not yet run there), making room by evicting the coldest.
+            for (s, k) in in_flight {
+                if *s == sid
+                    && sync.is_server_only(sid, k)
+                    && primary.map_value_ref(sid, k).is_some()
+                    && !next.contains(k)
+                {
+                    next.push(k.clone());
+                    m.arriving.push(k.clone());
+                    let free = sync.table_size(sid) as usize + drain.len();
+                    if sync.occupancy(sid) as usize + next.len() > free {
+                        if let Some((_, c)) = cold.iter().find(|(_, c)| !drain.contains(c)) {
+                            drain.push(c.clone());
+                        }
+                    }
+                }
+            }
+            if opts.split_promotion {
+                // The negative control: the in-flight keys' values are read now and
+                // published after the packet's server run.
+                next.retain(|k| {
+                    if !m.arriving.contains(k) {
+                        return true;
+                    }
+                    if let Some(v) = primary.map_value_ref(sid, k) {
+                        split.push((sid, k.clone(), v.to_vec()));
+                    }
+                    false
+                });
+            }
+        }
         if !drain.is_empty() {
             sync.evict(cp, sid, &drain)?;
             evicted += drain.len() as u64;
-            let next: Vec<Vec<u64>> = hot[n..n + replaced]
-                .iter()
-                .map(|(_, k)| k.clone())
-                .collect();
+        }
+        for (h, k) in &hot[n..n + replaced] {
+            carry_score(m, opts.hotness, k, *h);
+        }
+        if !next.is_empty() {
             match sync.promote(cp, primary, sid, &next) {
                 Ok(k) => promoted += k as u64,
                 Err(e) => {

@@ -524,6 +524,19 @@ impl SyncEngine {
         Ok(v)
     }
 
+    /// Reads the per-entry hit counters of `table` (see [`ControlPlane::direct_counters`]),
+    /// with the retry policy.
+    pub fn read_direct_counters(
+        &mut self,
+        cp: &mut dyn ControlPlane,
+        table: &str,
+    ) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
+        let policy = self.policy;
+        let v = policy.run(&mut self.stats.retries, || cp.direct_counters(table))?;
+        self.stats.requests += 1;
+        Ok(v)
+    }
+
     /// Installs the whole primary copy (after `configure()`): map entries straight into the
     /// main tables (as many as fit), scalars and vectors into their registers.
     pub fn install(

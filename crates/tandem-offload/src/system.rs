@@ -489,6 +489,35 @@ impl ServerHost {
         r
     }
 
+    /// Tests only ([`PartialOptions::evict_in_flight`] on maps whose misses the switch sends
+    /// to the server): a due rebalance waits for a packet the switch sends to the server and
+    /// runs while it is in flight — after the switch, before the server — moving its keys.
+    pub fn rebalances_in_flight(&self) -> bool {
+        self.partial.as_ref().is_some_and(|p| p.moves_in_flight()) && !self.probes_partial()
+    }
+
+    /// [`ServerHost::rebalance`] with `pkt` in flight (see
+    /// [`ServerHost::rebalances_in_flight`]): its keys, from a read-only walk, are the ones
+    /// the rebalance moves.
+    pub fn rebalance_in_flight(
+        &mut self,
+        packets: u64,
+        pkt: &TracePacket,
+    ) -> Result<(), OffloadError> {
+        let keys = self.probe_keys(pkt)?;
+        self.probed = keys;
+        self.rebalance(packets)
+    }
+
+    /// After the packet in flight ran on the server: the promotions a split rebalance
+    /// ([`PartialOptions::split_promotion`], tests only) read before it.
+    pub fn publish_split(&mut self) -> Result<(), OffloadError> {
+        match self.partial.as_mut() {
+            Some(p) => p.publish_split(&mut self.sync, self.cp.as_mut()),
+            None => Ok(()),
+        }
+    }
+
     /// Whether the program has partial maps (every packet is probed: the probe counts the
     /// server-only keys' packets and names the keys of the packet in flight).
     pub fn has_partial(&self) -> bool {
@@ -596,6 +625,7 @@ impl ServerHost {
                 Ok(n) => {
                     if let Some(p) = self.partial.as_mut() {
                         p.count_promoted(n as u64);
+                        p.promoted_on_miss(*s, k);
                     }
                 }
                 Err(e) => {
@@ -701,6 +731,23 @@ impl Offloaded {
         })
     }
 
+    /// The keys of partial maps `pkt` would look up, insert or erase in the current state
+    /// (a read-only walk of the NF on the primary copy; call it before [`Offloaded::process`]
+    /// of the packet). `tandem bench-partial` records them to bound what any promotion
+    /// policy could keep on the switch.
+    pub fn partial_keys(
+        &mut self,
+        pkt: &TracePacket,
+    ) -> Result<Vec<(u32, Vec<u64>)>, OffloadError> {
+        let Some(p) = self.host.partial.as_ref() else {
+            return Ok(Vec::new());
+        };
+        let states: Vec<u32> = p.states().collect();
+        let mut keys = self.host.probe_keys(pkt)?;
+        keys.retain(|(s, _)| states.contains(s));
+        Ok(keys)
+    }
+
     /// The switch (to inspect tables and registers).
     pub fn switch(&self) -> &Switch {
         &self.sw
@@ -785,7 +832,8 @@ impl Offloaded {
         }
         let whole = (self.host.has_server_only() || self.host.probes_partial())
             && self.host.needs_whole_run(pkt)?;
-        if self.rebalance_due {
+        let in_flight_hook = self.host.rebalances_in_flight();
+        if self.rebalance_due && !in_flight_hook {
             // Between the probe and the switch: this packet is in flight while keys are
             // promoted and evicted (the eviction's drain keeps it correct).
             self.rebalance_due = false;
@@ -812,6 +860,11 @@ impl Offloaded {
                 frame: bytes.to_vec(),
             });
         }
+        if in_flight_hook && self.rebalance_due {
+            // Tests: the packet is on its way to the server while keys move.
+            self.rebalance_due = false;
+            self.host.rebalance_in_flight(self.stats.packets - 1, pkt)?;
+        }
         if let Some(original) = self.host.whole_frame(bytes) {
             // A partial map missed on the switch: the server answers from the primary copy.
             self.stats.whole_on_server += 1;
@@ -820,7 +873,11 @@ impl Offloaded {
                 port: pkt.port,
                 data: original,
             };
-            return self.host.whole_on_server(&p);
+            let v = self.host.whole_on_server(&p);
+            if in_flight_hook {
+                self.host.publish_split()?;
+            }
+            return v;
         }
         let Some(back) = self.host.handle(bytes, pkt.port as u16, pkt.ts_ns)? else {
             // The NF itself sent the frame to the server port.
@@ -831,7 +888,11 @@ impl Offloaded {
             });
         };
         self.stats.via_server += 1;
-        post(&mut self.worker, self.server_port, back, pkt.ts_ns)
+        let v = post(&mut self.worker, self.server_port, back, pkt.ts_ns);
+        if in_flight_hook {
+            self.host.publish_split()?;
+        }
+        v
     }
 
     /// The NF state as a whole, normalised (see [`ServerHost::state`]).

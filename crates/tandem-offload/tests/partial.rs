@@ -187,6 +187,72 @@ fn an_entry_evicted_while_its_packets_are_in_flight() {
     );
 }
 
+/// SNAT with a 16-entry partial `out` whose misses the switch program sends to the server
+/// whole (tag 3), rebalanced every 20 packets, each rebalance run while a packet the switch
+/// sent to the server is in flight (after the switch, before the server) and moving that
+/// packet's keys: a switch key is evicted (a FIN that hit it on the switch, on its way to the
+/// server to erase it), a server-only key is promoted (a packet that missed it, on its way
+/// to be run whole). `split` reads the promoted values at the rebalance but publishes them
+/// after the packet's server run (promotion not atomic with respect to it).
+fn in_flight_tag3(split: bool) -> CheckReport {
+    let b = partial_bundle("snat", &[("out", 16)]);
+    let sm = b
+        .manifest
+        .states
+        .iter()
+        .find(|s| s.partial.is_some())
+        .unwrap();
+    assert!(
+        sm.partial.as_ref().unwrap().miss_to_server,
+        "SNAT's `out` misses go to the server from the switch program"
+    );
+    let mut pkts = zipf_trace(Addr::Nat, "enterprise", 600, 1.1).take(12_000);
+    check_partial(
+        "snat",
+        &b,
+        &mut pkts,
+        PartialOptions {
+            every: 20,
+            max_swaps: 4,
+            evict_in_flight: true,
+            split_promotion: split,
+            ..PartialOptions::default()
+        },
+    )
+}
+
+#[test]
+fn tag3_an_entry_moved_while_its_packets_are_in_flight() {
+    let r = in_flight_tag3(false);
+    assert_passed("atomic promotion and eviction, packets in flight", &r);
+    let p = partial_stats(&r.offloaded);
+    eprintln!(
+        "tag 3 in flight: {} evictions and {} promotions of a key the packet in flight needs \
+         ({} evictions, {} promotions in all), {} packets run whole",
+        p.evicted_in_flight,
+        p.promoted_in_flight,
+        p.evicted,
+        p.promoted,
+        r.offloaded.whole_on_server
+    );
+    assert!(p.evicted_in_flight > 0, "no in-flight eviction: {p:?}");
+    assert!(p.promoted_in_flight > 0, "no in-flight promotion: {p:?}");
+    // The negative control: the same run with the promotion split around the packet.
+    let bad = in_flight_tag3(true);
+    let pb = partial_stats(&bad.offloaded);
+    assert!(pb.promoted_in_flight > 0, "{pb:?}");
+    assert!(
+        !bad.passed(),
+        "promotion split around the packet in flight was not caught ({} in flight)",
+        pb.promoted_in_flight
+    );
+    eprintln!(
+        "split promotion: {} differing packets, {} state differences",
+        bad.differing_packets,
+        bad.state_differences.len()
+    );
+}
+
 #[test]
 fn without_promotion_the_switch_keeps_its_first_entries() {
     let b = partial_bundle("minilb", &[("map", 64)]);

@@ -268,6 +268,20 @@ pub struct PartialMap {
     /// packet from the start): the runtime probes each packet instead.
     #[serde(default)]
     pub miss_to_server: bool,
+    /// The direct counters of the map's main tables (`lower/hits.rs`): one packet count per
+    /// entry, incremented by every lookup that hits it (`--hotness counters`). Absent in
+    /// manifests written before them (the runtime then has the sketch only).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hit_counters: Vec<HitCounter>,
+}
+
+/// A table's direct counter (per-entry hit counts).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct HitCounter {
+    /// The table (qualified name, as `tables`).
+    pub table: String,
+    /// Its direct counter (qualified name).
+    pub counter: String,
 }
 
 /// One field of the transfer header.

@@ -165,3 +165,38 @@ fn a_miss_after_a_header_write_is_left_to_the_probe() {
     assert_eq!(man.transfer_header.tag_whole, None);
     assert!(!p4.contains("hdr.tandem.tag = 8w3"), "{p4}");
 }
+
+/// The partial map's tables count their entries' hits: a direct counter per table, named
+/// by the table's `counters` property and counted in the hit action only (`lower/hits.rs`),
+/// listed in the manifest; a map that is not partial gets none.
+#[test]
+fn partial_tables_count_their_entries_hits() {
+    for (arch, decl) in [
+        (
+            Arch::V1Model,
+            "direct_counter(CounterType.packets) int2ext_hits;",
+        ),
+        (
+            Arch::Tna,
+            "DirectCounter<bit<32> >(CounterType_t.PACKETS) int2ext_hits;",
+        ),
+    ] {
+        let (p4, man) = program("mazunat", "int2ext", 300, arch);
+        assert!(p4.contains(decl), "{arch:?}: {p4}");
+        assert!(p4.contains("counters = int2ext_hits;"), "{p4}");
+        assert!(p4.contains("counters = int2ext_wb_hits;"), "{p4}");
+        // count() in the hit actions, not in the miss or deleted-marker actions.
+        assert_eq!(p4.matches("int2ext_hits.count();").count(), 1, "{p4}");
+        assert!(
+            !p4.contains("ext2int_hits"),
+            "only the partial map counts: {p4}"
+        );
+        let p = man.states.iter().find_map(|s| s.partial.as_ref()).unwrap();
+        let tables: Vec<&str> = p.hit_counters.iter().map(|h| h.table.as_str()).collect();
+        assert_eq!(
+            tables,
+            ["TandemIngress.int2ext", "TandemIngress.int2ext_wb"],
+            "{arch:?}"
+        );
+    }
+}

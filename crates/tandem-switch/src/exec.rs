@@ -219,7 +219,10 @@ impl<'a> Ctx<'a> {
         };
         let n = def.keys.len().min(MAX_KEYS);
         let (found, action, args) = match ts.lookup(&key[..n]) {
-            Some(e) => (true, e.action, &e.args[..]),
+            Some(e) => {
+                e.hits.count(self.pkt.len());
+                (true, e.action, &e.args[..])
+            }
             None => (false, ts.default_action, &ts.default_args[..]),
         };
         let phv = &mut *self.phv;
@@ -378,7 +381,10 @@ impl<'a> Ctx<'a> {
                     }
                     let ts = &snap.tables[*table as usize];
                     let (found, action, args) = match ts.lookup(&key[..def.keys.len()]) {
-                        Some(e) => (true, e.action, &e.args[..]),
+                        Some(e) => {
+                            e.hits.count(pkt.len());
+                            (true, e.action, &e.args[..])
+                        }
                         None => (false, ts.default_action, &ts.default_args[..]),
                     };
                     if let Some(h) = hit {

@@ -313,6 +313,7 @@ mod tests {
             priority: i64::from(len),
             action: a,
             args: Box::new([]),
+            hits: crate::table::Hits::default(),
         }
     }
 

@@ -399,6 +399,8 @@ pub(crate) struct TableDef {
     pub const_default: bool,
     pub const_entries: bool,
     pub size: u64,
+    /// The direct counter of the table's entries (`counters = <direct_counter>`), by name.
+    pub direct_counter: Option<String>,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

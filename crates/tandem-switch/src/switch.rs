@@ -72,6 +72,8 @@ pub enum ControlError {
     UnknownRegister(String),
     #[error("`{name}`: index {index} out of range (size {size})")]
     IndexOutOfRange { name: String, index: u32, size: u32 },
+    #[error("table `{0}` has no direct counter (`counters = <direct_counter>`)")]
+    NoDirectCounter(String),
 }
 
 /// How one key field of an entry matches.
@@ -87,6 +89,9 @@ pub enum KeyMatch {
     /// wildcard (ternary mask 0 / optional "don't care" / lpm /0)
     Any,
 }
+
+/// A direct counter cell's (packets, bytes).
+pub type Counts = (u64, u64);
 
 /// A table entry as the control plane sees it.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -366,6 +371,33 @@ impl Switch {
 
     /// Current entries of a table.
     pub fn entries(&self, table: &str) -> Result<Vec<TableEntry>, ControlError> {
+        Ok(self
+            .entries_with_hits(table)?
+            .into_iter()
+            .map(|(e, _)| e)
+            .collect())
+    }
+
+    /// Current entries of a table with their direct counter cells, (packets, bytes) —
+    /// `None` when the table has no direct counter (`counters = <direct_counter>`). One
+    /// snapshot: the entries and counts of one moment (P4Runtime: reading the
+    /// `DirectCounterEntry`s of a table).
+    pub fn direct_counters(&self, table: &str) -> Result<Vec<(TableEntry, Counts)>, ControlError> {
+        let t = self.table_id(table)?;
+        if self.inner.prog.tables[t as usize].direct_counter.is_none() {
+            return Err(ControlError::NoDirectCounter(table.into()));
+        }
+        Ok(self
+            .entries_with_hits(table)?
+            .into_iter()
+            .map(|(e, h)| (e, h.unwrap_or_default()))
+            .collect())
+    }
+
+    fn entries_with_hits(
+        &self,
+        table: &str,
+    ) -> Result<Vec<(TableEntry, Option<Counts>)>, ControlError> {
         let t = self.table_id(table)?;
         let p = &self.inner.prog;
         let def = &p.tables[t as usize];
@@ -379,16 +411,19 @@ impl Switch {
         Ok(snap.tables[t as usize]
             .entries()
             .into_iter()
-            .map(|e| TableEntry {
-                matches: e
-                    .fields
-                    .iter()
-                    .zip(&def.keys)
-                    .map(|(f, k)| field_to_match(f, k.kind, k.width))
-                    .collect(),
-                action: p.actions[e.action as usize].name.clone(),
-                args: e.args.to_vec(),
-                priority: prio.then_some(e.priority),
+            .map(|e| {
+                let te = TableEntry {
+                    matches: e
+                        .fields
+                        .iter()
+                        .zip(&def.keys)
+                        .map(|(f, k)| field_to_match(f, k.kind, k.width))
+                        .collect(),
+                    action: p.actions[e.action as usize].name.clone(),
+                    args: e.args.to_vec(),
+                    priority: prio.then_some(e.priority),
+                };
+                (te, e.hits.read())
             })
             .collect())
     }
@@ -683,6 +718,7 @@ impl Switch {
                         priority: prio,
                         action: a,
                         args: entry.args.clone().into(),
+                        hits: crate::table::Hits::new(def.direct_counter.is_some()),
                     });
                 } else if !w.0.modify(&fields, prio, a, entry.args.clone().into()) {
                     return Err(ControlError::NotFound(tname.into()));

@@ -62,7 +62,50 @@ pub(crate) struct Entry {
     pub priority: i64,
     pub action: u32,
     pub args: Box<[u64]>,
+    /// The entry's direct counter cell (a table with `counters = <direct_counter>`).
+    pub hits: Hits,
 }
+
+/// One entry's direct-counter cell (v1model `direct_counter`): packets and bytes of the
+/// lookups that hit the entry. Shared by every copy of the entry (each snapshot's
+/// classifier holds a clone), created by the insert, kept by a modify, dropped with the
+/// entry. Counters do not make entries differ: equality ignores them.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Hits(Option<Arc<[std::sync::atomic::AtomicU64; 2]>>);
+
+impl Hits {
+    /// A fresh zero cell when the table has a direct counter, none otherwise.
+    pub(crate) fn new(counted: bool) -> Hits {
+        Hits(counted.then(|| Arc::new(Default::default())))
+    }
+
+    /// Counts one hit of a packet of `bytes` bytes.
+    #[inline]
+    pub(crate) fn count(&self, bytes: usize) {
+        if let Some(c) = &self.0 {
+            c[0].fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+            c[1].fetch_add(bytes as u64, std::sync::atomic::Ordering::Relaxed);
+        }
+    }
+
+    /// (packets, bytes) so far; `None` when the table has no direct counter.
+    pub(crate) fn read(&self) -> Option<(u64, u64)> {
+        self.0.as_ref().map(|c| {
+            (
+                c[0].load(std::sync::atomic::Ordering::Relaxed),
+                c[1].load(std::sync::atomic::Ordering::Relaxed),
+            )
+        })
+    }
+}
+
+impl PartialEq for Hits {
+    fn eq(&self, _: &Hits) -> bool {
+        true
+    }
+}
+
+impl Eq for Hits {}
 
 /// Table hash maps use the project's one Fx hasher (`rustc-hash`, as `tandem_ir::hash`).
 type FxMap<K, V> = HashMap<K, V, rustc_hash::FxBuildHasher>;
@@ -420,6 +463,7 @@ impl WorkEntries {
                         priority: old.entry.priority,
                         action,
                         args,
+                        hits: old.entry.hits.clone(),
                     },
                 };
                 s.set(k, Arc::new(new));
@@ -875,6 +919,7 @@ mod tests {
             priority: len as i64,
             action: a,
             args: Box::new([]),
+            hits: Hits::default(),
         }
     }
 

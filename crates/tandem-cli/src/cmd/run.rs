@@ -41,8 +41,14 @@ pub struct Args {
 #[derive(clap::Args, Clone, Debug)]
 pub struct PromoteArgs {
     /// Hotness of partial maps' entries: `sketch` (the switch's count-min sketch and the
+    /// server's counts), `counters` (the switch table's per-entry hit counters and the
     /// server's counts) or `off` (no promotion: the switch keeps the entries it took first).
-    #[arg(long, value_name = "HOTNESS", default_value = "sketch")]
+    #[arg(
+        long,
+        alias = "hotness",
+        value_name = "HOTNESS",
+        default_value = "sketch"
+    )]
     pub promote: String,
     /// Rebalance partial maps every N packets.
     #[arg(long, value_name = "N", default_value_t = 1000)]
@@ -51,11 +57,10 @@ pub struct PromoteArgs {
 
 impl PromoteArgs {
     pub fn options(&self) -> anyhow::Result<PartialOptions> {
-        let hotness = match self.promote.as_str() {
-            "sketch" => Hotness::Sketch,
-            "off" => Hotness::Off,
-            h => anyhow::bail!("--promote {h}: expected `sketch` or `off`"),
-        };
+        let hotness: Hotness = self
+            .promote
+            .parse()
+            .map_err(|e| anyhow::anyhow!("--promote: {e}"))?;
         if self.promote_every == 0 {
             anyhow::bail!("--promote-every must be at least 1");
         }

@@ -89,4 +89,25 @@ impl SyncEngine {
             .collect();
         self.publish(cp, &changes)
     }
+
+    /// Installs `key` of `state` on the switch with `value` (not necessarily the primary
+    /// copy's: tests only, the negative control of the promotion protocol, which publishes a
+    /// value read before a packet's server run after it).
+    #[doc(hidden)]
+    pub fn promote_value(
+        &mut self,
+        cp: &mut dyn ControlPlane,
+        state: u32,
+        key: Vec<u64>,
+        value: Vec<u64>,
+    ) -> Result<usize, OffloadError> {
+        self.publish(
+            cp,
+            &[Change {
+                state,
+                key,
+                value: Some(value),
+            }],
+        )
+    }
 }

@@ -46,6 +46,7 @@ mod alpm;
 mod digest;
 mod hashed;
 mod headers;
+mod hits;
 mod ingress;
 mod inst;
 mod meter;
@@ -113,6 +114,8 @@ struct Gen<'v, 'a> {
     /// write, push or pop, a register write, a meter): a partial map's miss after that
     /// cannot send the packet to the server whole ([`miss`]).
     pre_effects: bool,
+    /// Direct counters declared for the partial map being lowered, for its manifest entry.
+    hit_counters: Vec<manifest::HitCounter>,
 }
 
 /// Identifiers a name from the NF may not take in the generated program: P4 keywords and the
@@ -215,6 +218,7 @@ pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
         next_register: 0,
         part: Partition::Pre,
         pre_effects: false,
+        hit_counters: Vec::new(),
     };
     g.meta_field("to_server", 1);
     g.meta_field("fate", 17);

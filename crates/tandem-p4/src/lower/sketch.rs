@@ -111,5 +111,6 @@ pub(super) fn manifest_partial(
         sketch_width: sketch.width,
         sketch_hash: "crc32".into(),
         miss_to_server: false,
+        hit_counters: Vec::new(),
     }
 }

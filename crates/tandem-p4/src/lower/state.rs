@@ -309,7 +309,13 @@ impl Gen<'_, '_> {
             };
             let sketch = sp_.partial.map(|p| {
                 let s = self.declare_sketch(&tname, p.sketch_rows, p.sketch_width);
-                entry.partial = Some(super::sketch::manifest_partial(&p, &s));
+                let mut mp = super::sketch::manifest_partial(&p, &s);
+                mp.hit_counters = std::mem::take(&mut self.hit_counters);
+                if let Some(old) = &entry.partial {
+                    mp.hit_counters
+                        .splice(0..0, old.hit_counters.iter().cloned());
+                }
+                entry.partial = Some(mp);
                 s
             });
             self.lookups.insert(
@@ -486,6 +492,9 @@ impl Gen<'_, '_> {
         }
         let hit_dst = self.dst(*hit);
         let mut hit_body = vec![assign(hit_dst.clone(), lit(1, 1))];
+        let hits = self
+            .counts_hits(state)
+            .then(|| self.declare_hit_counter(tname));
         let mut params = Vec::new();
         let mut mparams = Vec::new();
         for (i, (f, &r)) in value.fields.iter().zip(fields).enumerate() {
@@ -505,6 +514,11 @@ impl Gen<'_, '_> {
             let b = self.bits(r);
             let d = self.dst(r);
             miss_body.push(assign(d, lit(0, b)));
+        }
+        if let Some(c) = &hits {
+            hit_body.push(super::hits::count_hit(c));
+            self.hit_counters
+                .push(super::hits::manifest_hit_counter(tname, c));
         }
         let wb_hit = meta("wb_hit");
         if wb {
@@ -587,10 +601,13 @@ impl Gen<'_, '_> {
             const_default: false,
             entries: Vec::new(),
             size: Some(int(size)),
-            other: if self.tna() && timeout.is_some() {
-                vec![("idle_timeout".into(), e(ExprKind::Bool(true)))]
-            } else {
-                Vec::new()
+            other: {
+                let mut other = Vec::new();
+                if self.tna() && timeout.is_some() {
+                    other.push(("idle_timeout".into(), e(ExprKind::Bool(true))));
+                }
+                other.extend(hits.as_deref().map(super::hits::counters_property));
+                other
             },
             const_entries: false,
         })));

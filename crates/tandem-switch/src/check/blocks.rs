@@ -352,6 +352,19 @@ impl<'a> Cx<'a> {
             None => 1024,
         };
         let idx = self.c.tables.len() as u32;
+        let mut direct_counter = None;
+        for (prop, e) in &t.other {
+            if prop != "counters" {
+                continue;
+            }
+            match &e.kind {
+                ExprKind::Name(n) | ExprKind::DotName(n) => match self.lookup(n) {
+                    Some(Obj::DirectCounter(q)) => direct_counter = Some(q),
+                    _ => self.err(e.span, format!("`counters = {n}`: not a direct_counter")),
+                },
+                _ => self.err(e.span, "`counters` must name a direct_counter"),
+            }
+        }
         // const entries
         let mut entries = Vec::new();
         let n = t.entries.len();
@@ -423,6 +436,7 @@ impl<'a> Cx<'a> {
                 priority,
                 action,
                 args: args.into(),
+                hits: crate::table::Hits::new(direct_counter.is_some()),
             });
         }
         self.c.tables.push(TableDef {
@@ -434,6 +448,7 @@ impl<'a> Cx<'a> {
             const_default: t.const_default,
             const_entries: t.const_entries,
             size,
+            direct_counter,
         });
         self.initial_entries.push(entries);
         Some(idx)

@@ -102,11 +102,13 @@ enum Obj {
     Register(u32),
     Counter(u32),
     Meter(u32),
+    /// A `direct_counter` (qualified name): counts the hits of the table naming it in its
+    /// `counters` property.
+    DirectCounter(String),
     PacketIn,
     PacketOut,
     /// enum type / `error` / extern-ignored object
     Namespace(String),
-    Ignored,
 }
 
 const STD_FIELDS: &[(&str, u32)] = &[
@@ -789,8 +791,9 @@ impl<'a> Cx<'a> {
                 });
                 Some(Obj::Meter((self.c.meters.len() - 1) as u32))
             }
-            // Direct counters only observe; the engine does not maintain them.
-            "direct_counter" => Some(Obj::Ignored),
+            // One cell per entry of the table that names it (`counters = ...`), counted on
+            // every hit (bmv2's rule: with or without `count()` in the action).
+            "direct_counter" => Some(Obj::DirectCounter(self.qualify(name))),
             _ => {
                 self.err(span, format!("extern `{tn}` is not supported"));
                 None

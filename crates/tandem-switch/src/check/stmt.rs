@@ -484,7 +484,7 @@ impl<'a> Cx<'a> {
                             dst,
                         }])
                     }
-                    (Obj::Ignored, _) => Ok(vec![]),
+                    (Obj::DirectCounter(_), "count") => Ok(vec![]),
                     (_, m) => {
                         self.err(e.span, format!("unsupported method `{m}`"));
                         Err(())

@@ -62,6 +62,10 @@ pub(crate) fn compile_table(
 ) -> Option<TableCode> {
     let order = ts.linear_order()?;
     let def = prog.tables.get(t as usize)?;
+    if def.direct_counter.is_some() {
+        // Each hit counts in its entry's cell: the general lookup (`rt_apply`) does that.
+        return None;
+    }
     let isa = super::codegen::isa().ok()?;
     let mut module = JITModule::new(JITBuilder::with_isa(isa, default_libcall_names()));
     let mut sig = module.make_signature();
