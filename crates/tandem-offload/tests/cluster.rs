@@ -99,16 +99,22 @@ fn four_servers_share_the_load() {
 }
 
 /// The scale: ≥ 100,000 packets, enterprise and datamining, 1, 2 and 4 servers
-/// (`cargo test -p tandem-offload --test cluster -- --ignored`).
+/// (`cargo test -p tandem-offload --test cluster -- --ignored`; `TANDEM_CLUSTER_NFS=snat,trd`
+/// runs only those NFs).
 #[test]
 #[ignore]
 fn hundred_thousand_packets() {
+    let only = std::env::var("TANDEM_CLUSTER_NFS").unwrap_or_default();
+    let picked = |nf: &str| only.is_empty() || only.split(',').any(|x| x == nf);
     for (nf, addr, sharded) in [
         ("mazunat", Addr::Nat, false),
         ("l4lb", Addr::Lb, false),
         ("snat", Addr::Nat, false),
         ("trd", Addr::Plain, true),
     ] {
+        if !picked(nf) {
+            continue;
+        }
         for workload in ["enterprise", "datamining"] {
             for servers in [1, 2, 4] {
                 let r = check_nf_servers(nf, addr, workload, "tofino1", 100_000, servers);
