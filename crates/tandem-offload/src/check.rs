@@ -159,6 +159,8 @@ impl CheckReport {
         self.multiset_differences.is_empty()
             && self.state_differences.is_empty()
             && self.order_violations.is_empty()
+            // Several servers: the switch's dispatch and the runtime's mirror agree.
+            && self.membership.as_ref().is_none_or(|(m, _)| m.disagreements == 0)
             // Concurrent: every packet against the reference run in the same order π.
             && (self.concurrent.is_none() || self.differing_packets == 0)
     }
@@ -202,7 +204,10 @@ pub fn check(
             ));
         }
         let mut c = Cluster::new(bundle, &initial, &options.run, options.servers)?;
-        c.set_bloom(options.bloom.unwrap_or_default(), options.pinning);
+        if let Some(b) = options.bloom {
+            c.set_bloom(b)?;
+        }
+        c.set_pinning(options.pinning);
         if bundle.manifest.server_meter.is_some() {
             return Err(OffloadError::Manifest(
                 "--server-rate: the server meter is checked with a single server".into(),

@@ -33,6 +33,7 @@ pub mod partial;
 pub mod primary;
 pub mod server;
 pub mod server_meter;
+pub mod switch_dispatch;
 pub mod sync;
 pub mod system;
 

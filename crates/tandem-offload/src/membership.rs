@@ -1,15 +1,18 @@
 //! Elastic membership of a server cluster (CLIP §III-D, Fig. 4, Appendix B): servers join and
 //! leave while traffic flows, and every flow keeps the server that holds its state.
 //!
-//! The dispatcher keeps what CLIP keeps in switch registers: two groups `G0`, `G1` (server
+//! The dispatcher mirrors what CLIP keeps in switch registers (with a program compiled
+//! with `P4Options::dispatch` the switch holds them and picks the server:
+//! [`crate::switch_dispatch`]): two groups `G0`, `G1` (server
 //! lists), a `cur` bit naming the current one, two Bloom filters `BM0`, `BM1`, and the
 //! `<flow, server>` pin table. A packet's flow (its endpoint pair, as [`crate::cluster`]
 //! hashes it):
 //!
 //! 1. pinned: goes to its pinned server;
 //! 2. else sets its bits in `BM[cur]` and looks itself up in `BM[1-cur]`: found — a flow
-//!    seen in the previous interval — it goes to `G[1-cur][h % |G|]`; not found, to
-//!    `G[cur][h % |G|]`.
+//!    seen in the previous interval — it goes to group `1-cur`; not found, to group `cur`;
+//!    within the group, to its slot table's entry `h % 256`, where entry `j` is
+//!    `G[j % |G|]` (the table the switch holds in a register, ECMP-style).
 //!
 //! A change clears `BM[1-cur]`, installs the new group there and flips `cur` (so a group
 //! version is an interval). Within an interval a flow's server never changes (the old filter
@@ -92,6 +95,9 @@ pub struct MembershipStats {
     /// Of those, flows whose Bloom-filter record pointed at another server than the one
     /// holding their state (false positives, or records older than one interval).
     pub mismatches: u64,
+    /// Frames the switch sent to another server than this mirror computes (a program and
+    /// runtime out of step; `check` fails on any): [`crate::switch_dispatch`].
+    pub disagreements: u64,
 }
 
 /// The dispatcher's registers: groups, `cur`, Bloom filters, pins (see the module docs).
@@ -137,6 +143,43 @@ impl Membership {
         self.pins.len()
     }
 
+    /// The pins, sorted.
+    pub fn pin_list(&self) -> Vec<(Flow, usize)> {
+        let mut v: Vec<(Flow, usize)> = self.pins.iter().map(|(f, s)| (*f, *s)).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Which group is current (0 or 1).
+    pub fn cur(&self) -> usize {
+        self.cur
+    }
+
+    /// Group `g` (0 or 1; empty before it is first used).
+    pub fn group(&self, g: usize) -> &[usize] {
+        &self.groups[g]
+    }
+
+    /// Group `g`'s slot table of `slots` entries: entry `j` is `G[j % |G|]` (all 0 for an
+    /// empty group).
+    pub fn slot_table(&self, g: usize, slots: usize) -> Vec<usize> {
+        let grp = &self.groups[g];
+        (0..slots)
+            .map(|j| {
+                if grp.is_empty() {
+                    0
+                } else {
+                    grp[j % grp.len()]
+                }
+            })
+            .collect()
+    }
+
+    /// Counts a frame the switch sent elsewhere than this mirror says.
+    pub fn disagreed(&mut self) {
+        self.stats.disagreements += 1;
+    }
+
     fn bits(&self, flow: &Flow) -> impl Iterator<Item = usize> + '_ {
         let f = *flow;
         (0..self.shape.hashes).map(move |i| {
@@ -169,7 +212,8 @@ impl Membership {
         } else {
             &self.groups[self.cur]
         };
-        g[(flow_hash(flow) % g.len() as u64) as usize]
+        let slot = (flow_hash(flow) % u64::from(tandem_p4::DISPATCH_SLOTS)) as usize;
+        g[slot % g.len()]
     }
 
     /// Where a flow's packet goes, recording the flow in the current filter.

@@ -68,7 +68,7 @@ fn four_servers_share_the_load() {
     let cdf = std::env::temp_dir().join(format!("tandem-uniform-{}.cdf", std::process::id()));
     std::fs::write(&cdf, "10000 0.5\n10000 1.0\n").unwrap();
     let packets = env_or("TANDEM_CHECK_PACKETS", 12_000).max(12_000);
-    let b = bundle("trd", "tofino1", &P4Options::default());
+    let b = bundle("trd", "tofino1", &dispatching(None));
     let mut pkts =
         trace(Addr::Plain, cdf.to_str().unwrap(), (packets / 10) as u64, 7).take(packets);
     let r = check(
@@ -142,17 +142,40 @@ fn check_changes(
     try_changes(packets, changes, bloom, pinning).unwrap()
 }
 
+/// P4 options whose program picks the server (Bloom filters of `bloom`'s shape).
+fn dispatching(bloom: Option<tandem_offload::membership::BloomShape>) -> P4Options {
+    P4Options {
+        dispatch: Some(bloom.map_or_else(tandem_p4::DispatchShape::default, |b| {
+            tandem_p4::DispatchShape {
+                bloom_bits: b.bits,
+                bloom_hashes: b.hashes,
+            }
+        })),
+        ..P4Options::default()
+    }
+}
+
 fn try_changes(
     packets: usize,
     changes: Vec<(u64, tandem_offload::GroupChange)>,
     bloom: Option<tandem_offload::membership::BloomShape>,
     pinning: bool,
 ) -> Result<CheckReport, tandem_offload::OffloadError> {
-    let b = bundle("trd", "tofino1", &P4Options::default());
+    let b = bundle("trd", "tofino1", &dispatching(bloom));
+    try_changes_with(&b, packets, changes, bloom, pinning)
+}
+
+fn try_changes_with(
+    b: &tandem_offload::Bundle,
+    packets: usize,
+    changes: Vec<(u64, tandem_offload::GroupChange)>,
+    bloom: Option<tandem_offload::membership::BloomShape>,
+    pinning: bool,
+) -> Result<CheckReport, tandem_offload::OffloadError> {
     // Many short flows: new flows begin all through the trace.
     let mut pkts = trace(Addr::Plain, "enterprise", (packets / 2) as u64, 7).take(packets);
     check(
-        &b,
+        b,
         native("trd"),
         &mut pkts,
         CheckOptions {
@@ -244,4 +267,79 @@ fn membership_change_refused_for_global_state() {
     )
     .expect_err("a change must be refused");
     assert!(e.to_string().contains("runs on one server"), "{e}");
+}
+
+/// TRD on 4 servers with a program that picks the server and a trace of short flows.
+fn check_trd_four(b: &tandem_offload::Bundle, packets: usize) -> CheckReport {
+    let mut pkts = trace(Addr::Plain, "enterprise", (packets / 4) as u64, 7).take(packets);
+    check(
+        b,
+        native("trd"),
+        &mut pkts,
+        CheckOptions {
+            run: RunOptions {
+                cache_dir: cache(),
+                ..RunOptions::default()
+            },
+            servers: 4,
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+/// The switch program picks the server (`P4Options::dispatch`): the cluster hands each
+/// frame to the server named in its transfer header, and that is the server the runtime's
+/// definition gives (no disagreement). Negative controls: the same program with its slot
+/// hash changed (CRC-16 for CRC-32), or without the smaller-endpoint-first order, sends
+/// frames elsewhere — counted as disagreements, and check fails.
+#[test]
+fn the_switch_picks_the_server() {
+    let packets = 2000;
+    let b = bundle("trd", "tofino1", &dispatching(None));
+    assert!(b.manifest.dispatch.is_some());
+    let r = check_trd_four(&b, packets);
+    assert_passed("trd, 4 servers, switch dispatch", &r);
+    let (m, _) = r.membership.clone().unwrap();
+    assert_eq!(m.disagreements, 0);
+    let loads: Vec<u64> = r.per_server.iter().map(|l| l.packets).collect();
+    eprintln!("switch dispatch, 4 servers: per server {loads:?}");
+    assert!(loads.iter().all(|&l| l > 0), "{loads:?}");
+
+    let slot_hash = b
+        .switch_p4
+        .lines()
+        .find(|l| l.contains("hash(meta.tandem_slot"))
+        .expect("the slot hash")
+        .to_string();
+    let mutants = [
+        (
+            "CRC-16 slot hash",
+            b.switch_p4.replace(
+                &slot_hash,
+                &slot_hash.replace("HashAlgorithm.crc32", "HashAlgorithm.crc16"),
+            ),
+        ),
+        (
+            "endpoints not ordered",
+            b.switch_p4.replace(
+                "if ((meta.tandem_a1 < meta.tandem_a0)",
+                "if (false && (meta.tandem_a1 < meta.tandem_a0)",
+            ),
+        ),
+    ];
+    for (what, p4) in mutants {
+        assert_ne!(p4, b.switch_p4, "{what}: the mutation applies");
+        let mut bad = b.clone();
+        bad.switch_p4 = p4;
+        let r = check_trd_four(&bad, packets);
+        let (m, _) = r.membership.clone().unwrap();
+        eprintln!(
+            "{what}: disagreements {}, passed {}",
+            m.disagreements,
+            r.passed()
+        );
+        assert!(m.disagreements > 0, "{what}");
+        assert!(!r.passed(), "{what}: a wrong dispatch must fail the check");
+    }
 }
