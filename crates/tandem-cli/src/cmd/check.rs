@@ -165,6 +165,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             hashed: args.layout.parse()?,
             partial_miss_to_server: !args.partial.partial_probe,
             server_rate: args.server_rate,
+            // Several servers: the switch program picks the server (docs/cluster.md).
+            dispatch: (args.servers > 1 || !args.changes.is_empty())
+                .then(tandem_p4::DispatchShape::default),
             ..P4Options::default()
         },
         Some(NfSource::new(args.nf.clone(), args.config.clone())),
