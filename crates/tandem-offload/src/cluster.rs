@@ -101,9 +101,25 @@ fn join(
     options: &RunOptions,
     sw: &Switch,
 ) -> Result<ServerHost, OffloadError> {
+    join_with(
+        bundle,
+        initial,
+        options,
+        Box::new(SwitchControl::new(sw.clone())),
+    )
+}
+
+/// A server host joining through control plane `cp` (in process, or a second server
+/// process): its initial install is muted, then its writes reach the switch.
+pub(crate) fn join_with(
+    bundle: &Bundle,
+    initial: &serde_json::Value,
+    options: &RunOptions,
+    cp: Box<dyn ControlPlane>,
+) -> Result<ServerHost, OffloadError> {
     let muted = Arc::new(AtomicBool::new(true));
     let cp = Joining {
-        inner: SwitchControl::new(sw.clone()),
+        inner: cp,
         muted: muted.clone(),
     };
     let host = ServerHost::new(bundle, initial, options, Box::new(cp))?;
@@ -111,9 +127,9 @@ fn join(
     Ok(host)
 }
 
-/// [`SwitchControl`] whose writes do nothing while `muted` ([`join`]).
+/// A control plane whose writes do nothing while `muted` ([`join_with`]).
 struct Joining {
-    inner: SwitchControl,
+    inner: Box<dyn ControlPlane>,
     muted: Arc<AtomicBool>,
 }
 

@@ -86,7 +86,7 @@ impl Default for BloomShape {
 }
 
 /// Counters of membership changes.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MembershipStats {
     /// Changes made (the group version).
     pub version: u64,
