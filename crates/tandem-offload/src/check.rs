@@ -46,6 +46,8 @@ pub struct CheckOptions {
     /// Pin flows that a membership change would move (default; off only to show what
     /// breaks without it).
     pub pinning: bool,
+    /// What a removed server's flows do (default: their state migrates).
+    pub removal: crate::Removal,
 }
 
 /// A membership change during a check.
@@ -53,7 +55,8 @@ pub struct CheckOptions {
 pub enum GroupChange {
     /// A new server joins the group.
     Add,
-    /// This server leaves the group (it drains).
+    /// This server leaves the group: its flows migrate to their new servers with their
+    /// state (or drain, [`CheckOptions::removal`]).
     Remove(usize),
 }
 
@@ -68,6 +71,7 @@ impl Default for CheckOptions {
             changes: Vec::new(),
             bloom: None,
             pinning: true,
+            removal: crate::Removal::default(),
         }
     }
 }
@@ -208,6 +212,7 @@ pub fn check(
             c.set_bloom(b)?;
         }
         c.set_pinning(options.pinning);
+        c.set_removal(options.removal);
         if bundle.manifest.server_meter.is_some() {
             return Err(OffloadError::Manifest(
                 "--server-rate: the server meter is checked with a single server".into(),

@@ -200,6 +200,22 @@ pub struct Cluster {
     dispatch: Option<SwitchDispatch>,
     /// The response being stamped with its server's id.
     back: Vec<u8>,
+    /// What a removed server's flows do.
+    removal: Removal,
+}
+
+/// What happens to the flows of a server [`Cluster::remove_server`] removes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Removal {
+    /// Their state moves to their new servers ([`crate::migrate`]); the server is idle at
+    /// once.
+    #[default]
+    Migrate,
+    /// They stay pinned to it until they end (it drains).
+    Drain,
+    /// Negative control only: the flows go to their new servers, their state does not —
+    /// `check` must fail.
+    RedirectOnly,
 }
 
 /// `ServerHost::handle` for the server `tandem bench-cluster` counts under callgrind (the
@@ -287,6 +303,7 @@ impl Cluster {
             measured: None,
             dispatch,
             back: Vec::new(),
+            removal: Removal::default(),
         })
     }
 
@@ -514,8 +531,15 @@ impl Cluster {
         Ok(id)
     }
 
-    /// Removes server `id` from the group: it takes no new flow, and the flows it holds
-    /// state for stay pinned to it until they end (it drains; nothing is dropped).
+    /// What [`Cluster::remove_server`] does with the removed server's flows.
+    pub fn set_removal(&mut self, r: Removal) {
+        self.removal = r;
+    }
+
+    /// Removes server `id` from the group: it takes no new flow; the flows it holds state
+    /// for move with their state to their new servers ([`Removal::Migrate`], the default,
+    /// [`crate::migrate`]) or stay pinned to it until they end ([`Removal::Drain`]).
+    /// Nothing is dropped either way.
     pub fn remove_server(&mut self, id: usize) -> Result<(), OffloadError> {
         self.shardable_or_err()?;
         let g: Vec<usize> = self
@@ -536,7 +560,31 @@ impl Cluster {
                 "cannot remove the last server of the group".into(),
             ));
         }
-        self.change_group(g)
+        if self.removal == Removal::Drain {
+            return self.change_group(g);
+        }
+        let keys = self.held_keys()?;
+        let held = flows_of(&keys);
+        let moves = self.membership.change_migrating(g, id, &held);
+        if self.removal == Removal::Migrate {
+            let on_removed: Vec<(Flow, u32, Vec<u64>)> = keys
+                .into_iter()
+                .filter(|k| k.server == id)
+                .map(|k| (k.flow, k.state, k.key))
+                .collect();
+            crate::migrate::migrate(
+                &mut self.hosts,
+                id,
+                &moves,
+                &on_removed,
+                &mut self.membership,
+            )?;
+        }
+        if let Some(d) = &self.dispatch {
+            d.changed(&self.sw, &self.membership)?;
+        }
+        self.active = self.hosts.len();
+        Ok(())
     }
 
     fn shardable_or_err(&self) -> Result<(), OffloadError> {
@@ -552,7 +600,7 @@ impl Cluster {
     }
 
     fn change_group(&mut self, group: Vec<usize>) -> Result<(), OffloadError> {
-        let held = self.held_flows()?;
+        let held = flows_of(&self.held_keys()?);
         self.membership.change(group, &held);
         if let Some(d) = &self.dispatch {
             d.changed(&self.sw, &self.membership)?;
@@ -561,9 +609,9 @@ impl Cluster {
         Ok(())
     }
 
-    /// Every flow some server holds state for, with that server: the flow-local maps' keys
-    /// read back into endpoints.
-    fn held_flows(&self) -> Result<Vec<(Flow, usize)>, OffloadError> {
+    /// Every flow-local map entry some server holds, with its flow (the key read back into
+    /// endpoints), that server, the map and the key.
+    fn held_keys(&self) -> Result<Vec<HeldKey>, OffloadError> {
         let mut out = Vec::new();
         for (s, h) in self.hosts.iter().enumerate() {
             let dump = h
@@ -584,13 +632,16 @@ impl Cluster {
                 for e in &d.entries {
                     let key = unpack(&e.key, kl);
                     if let Some(f) = key_flow(&o.slots, &key) {
-                        out.push((f, s));
+                        out.push(HeldKey {
+                            flow: f,
+                            server: s,
+                            state: o.state.as_u32(),
+                            key,
+                        });
                     }
                 }
             }
         }
-        out.sort_unstable();
-        out.dedup();
         Ok(out)
     }
 
@@ -620,6 +671,22 @@ impl Cluster {
         }
         Ok(merged)
     }
+}
+
+/// A flow-local map entry a server holds ([`Cluster::held_keys`]).
+struct HeldKey {
+    flow: Flow,
+    server: usize,
+    state: u32,
+    key: Vec<u64>,
+}
+
+/// The flows of `keys` with their servers, sorted, each once.
+fn flows_of(keys: &[HeldKey]) -> Vec<(Flow, usize)> {
+    let mut out: Vec<(Flow, usize)> = keys.iter().map(|k| (k.flow, k.server)).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// A canonical dump key (hex, each field `ceil(bits/8)` big-endian bytes) as field values.

@@ -109,13 +109,15 @@ impl SwitchDispatch {
         self.write_pins(sw, m)
     }
 
-    /// After [`Membership::change`]: the new current group's slot table, its filter
-    /// cleared, `old_live`, `cur`, the pins — `cur` last but for the pins, so no packet sees
+    /// After [`Membership::change`]: the new current group's slot table (and the old
+    /// one's, which a migrating removal rewrites), its filter cleared, `old_live`, `cur`, the pins — `cur` last but for the pins, so no packet sees
     /// the new group with a half-written table. (In process the change runs between two
     /// packets; on a hardware switch the same order keeps each packet's view consistent.)
     pub fn changed(&self, sw: &Switch, m: &Membership) -> Result<(), OffloadError> {
         let cur = m.cur();
         self.write_group(sw, m, cur)?;
+        // The old group's table too: a migrated server's slots now read the new group's.
+        self.write_group(sw, m, 1 - cur)?;
         for r in &self.d.bloom[cur] {
             for i in 0..self.d.bloom_bits {
                 sw.register_write(r, i, 0).map_err(ctl)?;

@@ -52,8 +52,11 @@ use crate::primary::{Primary, Touched};
 use crate::OffloadError;
 
 mod hashed;
+mod migrate;
 mod partial;
 mod staging;
+
+pub use migrate::MirrorEntry;
 
 use staging::*;
 

@@ -218,6 +218,77 @@ fn membership_changes_mid_trace() {
     assert_eq!(m.version, 3);
 }
 
+/// A removed server's flows migrate: their flow-local entries move from its primary copy and
+/// mirror to their new servers' (`tandem_offload::migrate`), the old group's slots naming
+/// it are rewritten, so it holds nothing afterwards; check PASS. Draining (the flows stay
+/// pinned to it) passes too. Negative control: the flows move without their state — the
+/// new servers miss it and the check fails.
+#[test]
+fn a_removed_servers_flows_migrate_with_their_state() {
+    use tandem_offload::GroupChange::*;
+    use tandem_offload::Removal;
+    let packets = 3000;
+    let changes = [(600, Add), (1200, Add), (1800, Remove(1))];
+    let b = bundle("trd", "tofino1", &dispatching(None));
+    let run_n = |removal: Removal, packets: usize| {
+        let changes: Vec<_> = changes
+            .iter()
+            .copied()
+            .filter(|(at, _)| *at < packets as u64)
+            .collect();
+        let mut pkts = trace(Addr::Plain, "enterprise", 300, 7).take(packets);
+        check(
+            &b,
+            native("trd"),
+            &mut pkts,
+            CheckOptions {
+                run: RunOptions {
+                    cache_dir: cache(),
+                    ..RunOptions::default()
+                },
+                changes,
+                removal,
+                ..CheckOptions::default()
+            },
+        )
+    };
+    let run = |removal: Removal| run_n(removal, packets);
+    let migrated = run(Removal::Migrate).unwrap();
+    assert_passed("trd 1 → 2 → 3 → 2, migrating", &migrated);
+    let (m, pinned) = migrated.membership.clone().unwrap();
+    eprintln!(
+        "migrating: {m:?}, pinned now {pinned}, per server {:?}",
+        migrated.per_server
+    );
+    assert!(m.migrated > 0, "server 1 held flows: {m:?}");
+    let drained = run(Removal::Drain).unwrap();
+    assert_passed("trd 1 → 2 → 3 → 2, draining", &drained);
+    let (d, _) = drained.membership.clone().unwrap();
+    assert_eq!(d.migrated, 0);
+    // Server 1 takes no packet after its removal when its flows migrate; draining, it
+    // keeps serving them.
+    let (l_m, l_d) = (
+        migrated.per_server[1].packets,
+        drained.per_server[1].packets,
+    );
+    let before = run_n(Removal::Migrate, 1800).unwrap().per_server[1].packets;
+    eprintln!(
+        "server 1: {before} packets before its removal; in all {l_m} migrating, {l_d} draining"
+    );
+    assert_eq!(l_m, before, "server 1 took packets after its removal");
+    assert!(
+        l_m < l_d,
+        "server 1: {l_m} packets migrating, {l_d} draining"
+    );
+    match run(Removal::RedirectOnly) {
+        Ok(r) => assert!(
+            !r.passed(),
+            "flows moved without their state, yet check passed"
+        ),
+        Err(e) => assert!(e.to_string().contains("already exists"), "{e}"),
+    }
+}
+
 /// A Bloom filter of one bit: once any flow is recorded every flow "collides" in it, so a
 /// flow begun after a change is sent to the old group (a false positive), and after the next
 /// change its record points at another group than the one holding its state. The change

@@ -238,8 +238,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         if let Some((m, pinned)) = &report.membership {
             println!(
-                "  membership: version {}, {} flows pinned at the last change ({} Bloom-filter mismatches), {pinned} pinned now",
-                m.version, m.pinned, m.mismatches
+                "  membership: version {}, {} flows pinned at the last change ({} Bloom-filter mismatches), {} migrated, {pinned} pinned now",
+                m.version, m.pinned, m.mismatches, m.migrated
             );
         }
     }
