@@ -49,6 +49,8 @@ pub struct CheckOptions {
     /// Record each packet's partial-map key (the first one it looks up; one server host):
     /// [`CheckReport::partial_keys`], for the clairvoyant bound of `tandem bench-partial`.
     pub record_partial_keys: bool,
+    /// What a removed server's flows do (default: their state migrates).
+    pub removal: crate::Removal,
 }
 
 /// A partial map's key: the state's index and the key's fields.
@@ -59,7 +61,8 @@ pub type PartialKey = (u32, Vec<u64>);
 pub enum GroupChange {
     /// A new server joins the group.
     Add,
-    /// This server leaves the group (it drains).
+    /// This server leaves the group: its flows migrate to their new servers with their
+    /// state (or drain, [`CheckOptions::removal`]).
     Remove(usize),
 }
 
@@ -75,6 +78,7 @@ impl Default for CheckOptions {
             bloom: None,
             pinning: true,
             record_partial_keys: false,
+            removal: crate::Removal::default(),
         }
     }
 }
@@ -170,6 +174,8 @@ impl CheckReport {
         self.multiset_differences.is_empty()
             && self.state_differences.is_empty()
             && self.order_violations.is_empty()
+            // Several servers: the switch's dispatch and the runtime's mirror agree.
+            && self.membership.as_ref().is_none_or(|(m, _)| m.disagreements == 0)
             // Concurrent: every packet against the reference run in the same order π.
             && (self.concurrent.is_none() || self.differing_packets == 0)
     }
@@ -213,7 +219,11 @@ pub fn check(
             ));
         }
         let mut c = Cluster::new(bundle, &initial, &options.run, options.servers)?;
-        c.set_bloom(options.bloom.unwrap_or_default(), options.pinning);
+        if let Some(b) = options.bloom {
+            c.set_bloom(b)?;
+        }
+        c.set_pinning(options.pinning);
+        c.set_removal(options.removal);
         if bundle.manifest.server_meter.is_some() {
             return Err(OffloadError::Manifest(
                 "--server-rate: the server meter is checked with a single server".into(),

@@ -13,10 +13,12 @@
 //! Which server a packet goes to is [`dispatch`]: CRC-32 of the packet's two endpoints
 //! `(ipv4.saddr, sport)` and `(ipv4.daddr, dport)` in a canonical order (the smaller first),
 //! as the NF's own parse graph finds them in the frame that entered the switch — so a reply
-//! reaches the server of its request — modulo the number of servers. The runtime computes it
-//! on the arriving frame, deterministically, which is what a switch's `hash` extern on the
-//! same fields would give; carrying the server id in the transfer header of the generated
-//! program is not done yet (the runtime knows who answered because it dispatched).
+//! reaches the server of its request — into a slot table of the current group. With a
+//! program compiled with `P4Options::dispatch` the switch computes it (its `hash` extern,
+//! registers and pin table) and writes the server id into the transfer header; the cluster
+//! hands each frame to that server, stamps the id into the response, and keeps
+//! [`Membership`] as its mirror ([`crate::switch_dispatch`]). Without it, the runtime
+//! computes the same function on the arriving frame.
 //!
 //! Whether an NF may be spread at all is the compiler's shardable-state analysis
 //! ([`tandem_analysis::shard`]): each server holds the flows it is sent, so only flow-local
@@ -42,6 +44,7 @@ use tandem_traffic::TracePacket;
 
 use crate::control::{ControlFailure, ControlPlane, ExactBatch, SwitchControl};
 use crate::membership::{flow_hash, key_flow, BloomShape, Flow, Membership, MembershipStats};
+use crate::switch_dispatch::SwitchDispatch;
 use crate::system::{post, Bundle, RunOptions, RunStats, ServerHost};
 use crate::OffloadError;
 
@@ -98,9 +101,25 @@ fn join(
     options: &RunOptions,
     sw: &Switch,
 ) -> Result<ServerHost, OffloadError> {
+    join_with(
+        bundle,
+        initial,
+        options,
+        Box::new(SwitchControl::new(sw.clone())),
+    )
+}
+
+/// A server host joining through control plane `cp` (in process, or a second server
+/// process): its initial install is muted, then its writes reach the switch.
+pub(crate) fn join_with(
+    bundle: &Bundle,
+    initial: &serde_json::Value,
+    options: &RunOptions,
+    cp: Box<dyn ControlPlane>,
+) -> Result<ServerHost, OffloadError> {
     let muted = Arc::new(AtomicBool::new(true));
     let cp = Joining {
-        inner: SwitchControl::new(sw.clone()),
+        inner: cp,
         muted: muted.clone(),
     };
     let host = ServerHost::new(bundle, initial, options, Box::new(cp))?;
@@ -108,9 +127,9 @@ fn join(
     Ok(host)
 }
 
-/// [`SwitchControl`] whose writes do nothing while `muted` ([`join`]).
+/// A control plane whose writes do nothing while `muted` ([`join_with`]).
 struct Joining {
-    inner: SwitchControl,
+    inner: Box<dyn ControlPlane>,
     muted: Arc<AtomicBool>,
 }
 
@@ -181,6 +200,26 @@ pub struct Cluster {
     options: RunOptions,
     /// The server whose work goes through [`counted_handle`] / [`counted_whole`].
     measured: Option<usize>,
+    /// The switch picks the server (`None`: the runtime does).
+    dispatch: Option<SwitchDispatch>,
+    /// The response being stamped with its server's id.
+    back: Vec<u8>,
+    /// What a removed server's flows do.
+    removal: Removal,
+}
+
+/// What happens to the flows of a server [`Cluster::remove_server`] removes.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum Removal {
+    /// Their state moves to their new servers ([`crate::migrate`]); the server is idle at
+    /// once.
+    #[default]
+    Migrate,
+    /// They stay pinned to it until they end (it drains).
+    Drain,
+    /// Negative control only: the flows go to their new servers, their state does not —
+    /// `check` must fail.
+    RedirectOnly,
 }
 
 /// `ServerHost::handle` for the server `tandem bench-cluster` counts under callgrind (the
@@ -241,6 +280,14 @@ impl Cluster {
         for _ in 1..active {
             hosts.push(join(bundle, initial, options, &sw)?);
         }
+        let dispatch = SwitchDispatch::new(&bundle.manifest)?;
+        let shape = dispatch
+            .as_ref()
+            .map_or_else(BloomShape::default, |d| d.shape());
+        let membership = Membership::new(active, shape);
+        if let Some(d) = &dispatch {
+            d.install(&sw, &membership)?;
+        }
         Ok(Cluster {
             worker: sw.worker(),
             sw,
@@ -253,11 +300,14 @@ impl Cluster {
             stats: RunStats::default(),
             loads: vec![ServerLoad::default(); active],
             clock: tandem_host::host::TickClock::new(bundle.module.timer_interval_ns()),
-            membership: Membership::new(active, BloomShape::default()),
+            membership,
             bundle: bundle.clone(),
             initial: initial.clone(),
             options: options.clone(),
             measured: None,
+            dispatch,
+            back: Vec::new(),
+            removal: Removal::default(),
         })
     }
 
@@ -317,9 +367,9 @@ impl Cluster {
             .membership
             .dispatch(&packet_flow(&self.module, &pkt.data));
         let before = self.stats.via_server + self.stats.whole_on_server + self.stats.runts;
-        let v = self.run_at(s, pkt)?;
+        let (v, at) = self.run_at(s, pkt)?;
         if self.stats.via_server + self.stats.whole_on_server + self.stats.runts > before {
-            self.loads[s].packets += 1;
+            self.loads[at].packets += 1;
         }
         match &v {
             Verdict::Send { port, .. } => *self.stats.out_per_port.entry(*port).or_default() += 1,
@@ -334,56 +384,125 @@ impl Cluster {
         self.measured = s;
     }
 
-    fn run_at(&mut self, s: usize, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
-        let counted = self.measured == Some(s);
-        let host = &mut self.hosts[s];
-        let whole = |host: &mut ServerHost| {
-            if counted {
-                counted_whole(host, pkt)
-            } else {
-                host.whole_on_server(pkt)
-            }
-        };
+    /// Runs a packet; `s` is the mirror's server, which runs the packets that do not go
+    /// through the switch; the switch's choice (when it makes one) runs the others. Returns
+    /// the verdict and the server that ran the packet.
+    fn run_at(&mut self, s: usize, pkt: &TracePacket) -> Result<(Verdict, usize), OffloadError> {
+        let counted = |at: usize| self.measured == Some(at);
         if pkt.data.len() < 14 {
             self.stats.runts += 1;
-            return whole(host);
+            return Ok((self.whole(s, counted(s), pkt)?, s));
         }
-        if host.has_server_only() && host.needs_whole_run(pkt)? {
+        if self.hosts[s].has_server_only() && self.hosts[s].needs_whole_run(pkt)? {
             self.stats.whole_on_server += 1;
-            return whole(host);
+            return Ok((self.whole(s, counted(s), pkt)?, s));
         }
         let Some((port, bytes)) = self.worker.process_at(pkt.port, &pkt.data, pkt.ts_ns) else {
             self.stats.fast_path += 1;
-            return Ok(Verdict::Drop);
+            return Ok((Verdict::Drop, s));
         };
         if port != self.server_port {
             self.stats.fast_path += 1;
-            return Ok(Verdict::Send {
-                port,
-                frame: bytes.to_vec(),
-            });
+            return Ok((
+                Verdict::Send {
+                    port,
+                    frame: bytes.to_vec(),
+                },
+                s,
+            ));
         }
-        let handled = if counted {
+        let at = match &self.dispatch {
+            Some(d) => {
+                let at = d.server_of(bytes).unwrap_or(usize::MAX);
+                if at >= self.hosts.len() {
+                    return Err(OffloadError::Switch(format!(
+                        "dispatch: the switch sent a frame to server {at}; the cluster has {}",
+                        self.hosts.len()
+                    )));
+                }
+                if at != s {
+                    self.membership.disagreed();
+                }
+                at
+            }
+            None => s,
+        };
+        let host = &mut self.hosts[at];
+        let handled = if counted(at) {
             counted_handle(host, bytes, pkt.port as u16, pkt.ts_ns)?
         } else {
             host.handle(bytes, pkt.port as u16, pkt.ts_ns)?
         };
         let Some(back) = handled else {
             self.stats.fast_path += 1;
-            return Ok(Verdict::Send {
-                port,
-                frame: bytes.to_vec(),
-            });
+            return Ok((
+                Verdict::Send {
+                    port,
+                    frame: bytes.to_vec(),
+                },
+                at,
+            ));
         };
         self.stats.via_server += 1;
-        post(&mut self.worker, self.server_port, back, pkt.ts_ns)
+        let back = match &self.dispatch {
+            Some(d) => {
+                self.back.clear();
+                self.back.extend_from_slice(back);
+                d.stamp(&mut self.back, at);
+                &self.back[..]
+            }
+            None => back,
+        };
+        Ok((
+            post(&mut self.worker, self.server_port, back, pkt.ts_ns)?,
+            at,
+        ))
+    }
+
+    fn whole(
+        &mut self,
+        s: usize,
+        counted: bool,
+        pkt: &TracePacket,
+    ) -> Result<Verdict, OffloadError> {
+        let host = &mut self.hosts[s];
+        if counted {
+            counted_whole(host, pkt)
+        } else {
+            host.whole_on_server(pkt)
+        }
     }
 
     /// Sets the Bloom filters' shape (before the first packet; tests force collisions with
-    /// a tiny filter).
-    pub fn set_bloom(&mut self, shape: BloomShape, pinning: bool) {
+    /// a tiny filter). When the switch picks the server the shape is the program's: another
+    /// one is an error.
+    pub fn set_bloom(&mut self, shape: BloomShape) -> Result<(), OffloadError> {
+        if let Some(d) = &self.dispatch {
+            if d.shape() != shape {
+                return Err(OffloadError::Manifest(format!(
+                    "dispatch: the switch program's Bloom filters have {} bits and {} hashes, not {} and {} (compile with that DispatchShape)",
+                    d.shape().bits,
+                    d.shape().hashes,
+                    shape.bits,
+                    shape.hashes
+                )));
+            }
+        }
+        let pinning = self.membership.pinning;
         self.membership = Membership::new(self.active, shape);
         self.membership.pinning = pinning;
+        Ok(())
+    }
+
+    /// Whether flows that would move at a change are pinned (off only in a negative-control
+    /// test).
+    pub fn set_pinning(&mut self, pinning: bool) {
+        self.membership.pinning = pinning;
+    }
+
+    /// Whether the switch program picks the server (else the runtime does).
+    pub fn switch_dispatches(&self) -> bool {
+        self.dispatch.is_some()
     }
 
     /// The current group (server ids).
@@ -416,8 +535,15 @@ impl Cluster {
         Ok(id)
     }
 
-    /// Removes server `id` from the group: it takes no new flow, and the flows it holds
-    /// state for stay pinned to it until they end (it drains; nothing is dropped).
+    /// What [`Cluster::remove_server`] does with the removed server's flows.
+    pub fn set_removal(&mut self, r: Removal) {
+        self.removal = r;
+    }
+
+    /// Removes server `id` from the group: it takes no new flow; the flows it holds state
+    /// for move with their state to their new servers ([`Removal::Migrate`], the default,
+    /// [`crate::migrate`]) or stay pinned to it until they end ([`Removal::Drain`]).
+    /// Nothing is dropped either way.
     pub fn remove_server(&mut self, id: usize) -> Result<(), OffloadError> {
         self.shardable_or_err()?;
         let g: Vec<usize> = self
@@ -438,7 +564,31 @@ impl Cluster {
                 "cannot remove the last server of the group".into(),
             ));
         }
-        self.change_group(g)
+        if self.removal == Removal::Drain {
+            return self.change_group(g);
+        }
+        let keys = self.held_keys()?;
+        let held = flows_of(&keys);
+        let moves = self.membership.change_migrating(g, id, &held);
+        if self.removal == Removal::Migrate {
+            let on_removed: Vec<(Flow, u32, Vec<u64>)> = keys
+                .into_iter()
+                .filter(|k| k.server == id)
+                .map(|k| (k.flow, k.state, k.key))
+                .collect();
+            crate::migrate::migrate(
+                &mut self.hosts,
+                id,
+                &moves,
+                &on_removed,
+                &mut self.membership,
+            )?;
+        }
+        if let Some(d) = &self.dispatch {
+            d.changed(&self.sw, &self.membership)?;
+        }
+        self.active = self.hosts.len();
+        Ok(())
     }
 
     fn shardable_or_err(&self) -> Result<(), OffloadError> {
@@ -454,15 +604,18 @@ impl Cluster {
     }
 
     fn change_group(&mut self, group: Vec<usize>) -> Result<(), OffloadError> {
-        let held = self.held_flows()?;
+        let held = flows_of(&self.held_keys()?);
         self.membership.change(group, &held);
+        if let Some(d) = &self.dispatch {
+            d.changed(&self.sw, &self.membership)?;
+        }
         self.active = self.hosts.len();
         Ok(())
     }
 
-    /// Every flow some server holds state for, with that server: the flow-local maps' keys
-    /// read back into endpoints.
-    fn held_flows(&self) -> Result<Vec<(Flow, usize)>, OffloadError> {
+    /// Every flow-local map entry some server holds, with its flow (the key read back into
+    /// endpoints), that server, the map and the key.
+    fn held_keys(&self) -> Result<Vec<HeldKey>, OffloadError> {
         let mut out = Vec::new();
         for (s, h) in self.hosts.iter().enumerate() {
             let dump = h
@@ -483,13 +636,16 @@ impl Cluster {
                 for e in &d.entries {
                     let key = unpack(&e.key, kl);
                     if let Some(f) = key_flow(&o.slots, &key) {
-                        out.push((f, s));
+                        out.push(HeldKey {
+                            flow: f,
+                            server: s,
+                            state: o.state.as_u32(),
+                            key,
+                        });
                     }
                 }
             }
         }
-        out.sort_unstable();
-        out.dedup();
         Ok(out)
     }
 
@@ -519,6 +675,22 @@ impl Cluster {
         }
         Ok(merged)
     }
+}
+
+/// A flow-local map entry a server holds ([`Cluster::held_keys`]).
+struct HeldKey {
+    flow: Flow,
+    server: usize,
+    state: u32,
+    key: Vec<u64>,
+}
+
+/// The flows of `keys` with their servers, sorted, each once.
+fn flows_of(keys: &[HeldKey]) -> Vec<(Flow, usize)> {
+    let mut out: Vec<(Flow, usize)> = keys.iter().map(|k| (k.flow, k.server)).collect();
+    out.sort_unstable();
+    out.dedup();
+    out
 }
 
 /// A canonical dump key (hex, each field `ceil(bits/8)` big-endian bytes) as field values.

@@ -28,17 +28,19 @@ pub mod control;
 pub mod fallback;
 pub mod membership;
 mod meters;
+pub mod migrate;
 pub mod net;
 pub mod partial;
 pub mod primary;
 pub mod server;
 pub mod server_meter;
+pub mod switch_dispatch;
 pub mod sync;
 pub mod system;
 
 pub use check::{check, CheckOptions, CheckReport, GroupChange};
 pub use check_concurrent::check_concurrent;
-pub use cluster::{Cluster, ServerLoad};
+pub use cluster::{Cluster, Removal, ServerLoad};
 pub use concurrent::{run_concurrent, ConcurrentOptions};
 pub use control::{
     ControlFailure, ControlPlane, ControlWrap, Fault, FaultyControl, RetryPolicy, SwitchControl,

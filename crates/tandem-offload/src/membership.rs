@@ -1,15 +1,18 @@
 //! Elastic membership of a server cluster (CLIP §III-D, Fig. 4, Appendix B): servers join and
 //! leave while traffic flows, and every flow keeps the server that holds its state.
 //!
-//! The dispatcher keeps what CLIP keeps in switch registers: two groups `G0`, `G1` (server
+//! The dispatcher mirrors what CLIP keeps in switch registers (with a program compiled
+//! with `P4Options::dispatch` the switch holds them and picks the server:
+//! [`crate::switch_dispatch`]): two groups `G0`, `G1` (server
 //! lists), a `cur` bit naming the current one, two Bloom filters `BM0`, `BM1`, and the
 //! `<flow, server>` pin table. A packet's flow (its endpoint pair, as [`crate::cluster`]
 //! hashes it):
 //!
 //! 1. pinned: goes to its pinned server;
 //! 2. else sets its bits in `BM[cur]` and looks itself up in `BM[1-cur]`: found — a flow
-//!    seen in the previous interval — it goes to `G[1-cur][h % |G|]`; not found, to
-//!    `G[cur][h % |G|]`.
+//!    seen in the previous interval — it goes to group `1-cur`; not found, to group `cur`;
+//!    within the group, to its slot table's entry `h % 256`, where entry `j` is
+//!    `G[j % |G|]` (the table the switch holds in a register, ECMP-style).
 //!
 //! A change clears `BM[1-cur]`, installs the new group there and flips `cur` (so a group
 //! version is an interval). Within an interval a flow's server never changes (the old filter
@@ -83,7 +86,7 @@ impl Default for BloomShape {
 }
 
 /// Counters of membership changes.
-#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize)]
+#[derive(Clone, Debug, Default, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
 pub struct MembershipStats {
     /// Changes made (the group version).
     pub version: u64,
@@ -92,6 +95,13 @@ pub struct MembershipStats {
     /// Of those, flows whose Bloom-filter record pointed at another server than the one
     /// holding their state (false positives, or records older than one interval).
     pub mismatches: u64,
+    /// Flows whose state moved from a removed server to their new one at the last change
+    /// ([`crate::migrate`]).
+    #[serde(default)]
+    pub migrated: u64,
+    /// Frames the switch sent to another server than this mirror computes (a program and
+    /// runtime out of step; `check` fails on any): [`crate::switch_dispatch`].
+    pub disagreements: u64,
 }
 
 /// The dispatcher's registers: groups, `cur`, Bloom filters, pins (see the module docs).
@@ -102,6 +112,9 @@ pub struct Membership {
     bloom: [Vec<u64>; 2],
     shape: BloomShape,
     pins: HashMap<Flow, usize>,
+    /// A server removed with its flows migrated: the old group's slots naming it read the
+    /// current group's slot instead (until the next change).
+    retired: Option<usize>,
     stats: MembershipStats,
     /// Pin flows that would move at a change (off only in the negative-control test).
     pub pinning: bool,
@@ -117,6 +130,7 @@ impl Membership {
             bloom: [vec![0; words], vec![0; words]],
             shape,
             pins: HashMap::new(),
+            retired: None,
             stats: MembershipStats::default(),
             pinning: true,
         }
@@ -135,6 +149,49 @@ impl Membership {
     /// Pinned flows now.
     pub fn pins(&self) -> usize {
         self.pins.len()
+    }
+
+    /// The pins, sorted.
+    pub fn pin_list(&self) -> Vec<(Flow, usize)> {
+        let mut v: Vec<(Flow, usize)> = self.pins.iter().map(|(f, s)| (*f, *s)).collect();
+        v.sort_unstable();
+        v
+    }
+
+    /// Which group is current (0 or 1).
+    pub fn cur(&self) -> usize {
+        self.cur
+    }
+
+    /// Group `g` (0 or 1; empty before it is first used).
+    pub fn group(&self, g: usize) -> &[usize] {
+        &self.groups[g]
+    }
+
+    /// Group `g`'s slot table of `slots` entries: entry `j` is `G[j % |G|]` (all 0 for an
+    /// empty group).
+    pub fn slot_table(&self, g: usize, slots: usize) -> Vec<usize> {
+        (0..slots).map(|j| self.slot(g, j)).collect()
+    }
+
+    /// Group `g`'s server for slot `j` (0 for an empty group); a retired server's slots
+    /// of the old group read the current group's.
+    fn slot(&self, g: usize, j: usize) -> usize {
+        let grp = &self.groups[g];
+        if grp.is_empty() {
+            return 0;
+        }
+        let s = grp[j % grp.len()];
+        if g != self.cur && self.retired == Some(s) {
+            let c = &self.groups[self.cur];
+            return c[j % c.len()];
+        }
+        s
+    }
+
+    /// Counts a frame the switch sent elsewhere than this mirror says.
+    pub fn disagreed(&mut self) {
+        self.stats.disagreements += 1;
     }
 
     fn bits(&self, flow: &Flow) -> impl Iterator<Item = usize> + '_ {
@@ -165,11 +222,12 @@ impl Membership {
         }
         let old = 1 - self.cur;
         let g = if !self.groups[old].is_empty() && self.contains(old, flow) {
-            &self.groups[old]
+            old
         } else {
-            &self.groups[self.cur]
+            self.cur
         };
-        g[(flow_hash(flow) % g.len() as u64) as usize]
+        let slot = (flow_hash(flow) % u64::from(tandem_p4::DISPATCH_SLOTS)) as usize;
+        self.slot(g, slot)
     }
 
     /// Where a flow's packet goes, recording the flow in the current filter.
@@ -185,11 +243,55 @@ impl Membership {
     /// server holding it; each that would go elsewhere after the change is pinned to its
     /// server. Pins of flows no longer held are dropped.
     pub fn change(&mut self, servers: Vec<usize>, held: &[(Flow, usize)]) {
+        self.change_retiring(servers, None, held);
+    }
+
+    /// [`Membership::change`] removing server `removed` (not in `servers`) whose flows
+    /// migrate: none stays with it — the old group's slots naming it read the new group's,
+    /// so every flow it held goes where an unpinned flow of the new group goes. Returns
+    /// those flows with their new server; the caller moves their state there (or, if it
+    /// cannot, pins the flow back with [`Membership::pin`]).
+    pub fn change_migrating(
+        &mut self,
+        servers: Vec<usize>,
+        removed: usize,
+        held: &[(Flow, usize)],
+    ) -> Vec<(Flow, usize)> {
+        let staying: Vec<(Flow, usize)> = held
+            .iter()
+            .filter(|(_, s)| *s != removed)
+            .copied()
+            .collect();
+        self.change_retiring(servers, Some(removed), &staying);
+        let moves: Vec<(Flow, usize)> = held
+            .iter()
+            .filter(|(_, s)| *s == removed)
+            .map(|(f, _)| (*f, self.lookup(f)))
+            .collect();
+        self.stats.migrated = moves.len() as u64;
+        moves
+    }
+
+    /// Pins `flow` to server `s` (a flow whose state could not migrate).
+    pub fn pin(&mut self, flow: Flow, s: usize) {
+        self.pins.insert(flow, s);
+        self.stats.pinned = self.pins.len() as u64;
+        self.stats.migrated = self.stats.migrated.saturating_sub(1);
+    }
+
+    fn change_retiring(
+        &mut self,
+        servers: Vec<usize>,
+        retired: Option<usize>,
+        held: &[(Flow, usize)],
+    ) {
         assert!(!servers.is_empty(), "a group has at least one server");
         let next = 1 - self.cur;
         self.bloom[next].iter_mut().for_each(|w| *w = 0);
         self.groups[next] = servers;
         self.cur = next;
+        self.retired = retired;
+        self.stats.migrated = 0;
         self.pins.clear();
         let mut mismatches = 0;
         for (flow, s) in held {
@@ -229,6 +331,36 @@ mod tests {
         let spread: std::collections::BTreeSet<usize> =
             (100..200).map(|i| m.dispatch(&flow(i))).collect();
         assert!(spread.len() > 1, "new flows spread over the new group");
+    }
+
+    #[test]
+    fn a_migrating_removal_leaves_the_removed_server_no_flow() {
+        let mut m = Membership::new(3, BloomShape::default());
+        let flows: Vec<Flow> = (0..300).map(flow).collect();
+        let held: Vec<(Flow, usize)> = flows.iter().map(|f| (*f, m.dispatch(f))).collect();
+        assert!(held.iter().any(|(_, s)| *s == 1));
+        let moves = m.change_migrating(vec![0, 2], 1, &held);
+        assert_eq!(moves.len(), held.iter().filter(|(_, s)| *s == 1).count());
+        assert_eq!(m.stats().migrated, moves.len() as u64);
+        // Old flows (recorded in the old filter) and new ones alike: never server 1.
+        for i in 0..600 {
+            assert_ne!(m.dispatch(&flow(i)), 1, "flow {i}");
+        }
+        for (f, to) in &moves {
+            assert_eq!(m.lookup(f), *to);
+        }
+        // Flows of the servers that stay keep them.
+        for (f, s) in held.iter().filter(|(_, s)| *s != 1) {
+            assert_eq!(m.lookup(f), *s);
+        }
+        assert!(!m.slot_table(1 - m.cur(), 256).contains(&1));
+        // Negative control: a plain change keeps the old group's slots naming server 1.
+        let mut d = Membership::new(3, BloomShape::default());
+        for f in &flows {
+            d.dispatch(f);
+        }
+        d.change(vec![0, 2], &[]);
+        assert!(d.slot_table(1 - d.cur(), 256).contains(&1));
     }
 
     #[test]

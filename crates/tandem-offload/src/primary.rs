@@ -350,6 +350,35 @@ impl Primary {
         self.map_value_ref(state, key).map(<[u64]>::to_vec)
     }
 
+    /// Takes `key`'s entry out of an exact map (value, last-use time) to move it to another
+    /// server's primary copy ([`crate::migrate`]); `None`: absent, or not an exact map.
+    pub fn take_entry(&mut self, state: u32, key: &[u64]) -> Option<(Vec<u64>, u64)> {
+        match self.info.get(state as usize)? {
+            StateInfo::Map { rules, .. }
+                if rules.lpm_bits.is_none() && !rules.matching.has_priority() =>
+            {
+                self.store.map_take_entry(StateId::from_u32(state), key)
+            }
+            _ => None,
+        }
+    }
+
+    /// Puts an entry [`Primary::take_entry`] took; false when the map is full or not an
+    /// exact map.
+    pub fn put_entry(&mut self, state: u32, key: &[u64], value: &[u64], last_used: u64) -> bool {
+        match self.info.get(state as usize) {
+            Some(StateInfo::Map { rules, .. })
+                if rules.lpm_bits.is_none() && !rules.matching.has_priority() =>
+            {
+                let cap = rules.capacity;
+                self.store
+                    .map_put_entry(StateId::from_u32(state), key, value, last_used, cap)
+                    .unwrap_or(false)
+            }
+            _ => false,
+        }
+    }
+
     /// [`Primary::map_value`] without copying.
     pub fn map_value_ref(&self, state: u32, key: &[u64]) -> Option<&[u64]> {
         match self.info.get(state as usize)? {

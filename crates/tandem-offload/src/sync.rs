@@ -53,8 +53,11 @@ use crate::OffloadError;
 
 mod alpm;
 mod hashed;
+mod migrate;
 mod partial;
 mod staging;
+
+pub use migrate::MirrorEntry;
 
 use staging::*;
 

@@ -655,6 +655,12 @@ impl ServerHost {
         &self.primary
     }
 
+    /// The primary copy, the synchronisation engine and the control plane, to move state
+    /// between servers ([`crate::migrate`]).
+    pub(crate) fn parts(&mut self) -> (&mut Primary, &mut SyncEngine, &mut dyn ControlPlane) {
+        (&mut self.primary, &mut self.sync, &mut *self.cp)
+    }
+
     /// Synchronisation counters.
     pub fn sync_stats(&self) -> SyncStats {
         self.sync.stats()

@@ -68,7 +68,7 @@ fn four_servers_share_the_load() {
     let cdf = std::env::temp_dir().join(format!("tandem-uniform-{}.cdf", std::process::id()));
     std::fs::write(&cdf, "10000 0.5\n10000 1.0\n").unwrap();
     let packets = env_or("TANDEM_CHECK_PACKETS", 12_000).max(12_000);
-    let b = bundle("trd", "tofino1", &P4Options::default());
+    let b = bundle("trd", "tofino1", &dispatching(None));
     let mut pkts =
         trace(Addr::Plain, cdf.to_str().unwrap(), (packets / 10) as u64, 7).take(packets);
     let r = check(
@@ -99,16 +99,22 @@ fn four_servers_share_the_load() {
 }
 
 /// The scale: ≥ 100,000 packets, enterprise and datamining, 1, 2 and 4 servers
-/// (`cargo test -p tandem-offload --test cluster -- --ignored`).
+/// (`cargo test -p tandem-offload --test cluster -- --ignored`; `TANDEM_CLUSTER_NFS=snat,trd`
+/// runs only those NFs).
 #[test]
 #[ignore]
 fn hundred_thousand_packets() {
+    let only = std::env::var("TANDEM_CLUSTER_NFS").unwrap_or_default();
+    let picked = |nf: &str| only.is_empty() || only.split(',').any(|x| x == nf);
     for (nf, addr, sharded) in [
         ("mazunat", Addr::Nat, false),
         ("l4lb", Addr::Lb, false),
         ("snat", Addr::Nat, false),
         ("trd", Addr::Plain, true),
     ] {
+        if !picked(nf) {
+            continue;
+        }
         for workload in ["enterprise", "datamining"] {
             for servers in [1, 2, 4] {
                 let r = check_nf_servers(nf, addr, workload, "tofino1", 100_000, servers);
@@ -136,17 +142,40 @@ fn check_changes(
     try_changes(packets, changes, bloom, pinning).unwrap()
 }
 
+/// P4 options whose program picks the server (Bloom filters of `bloom`'s shape).
+fn dispatching(bloom: Option<tandem_offload::membership::BloomShape>) -> P4Options {
+    P4Options {
+        dispatch: Some(bloom.map_or_else(tandem_p4::DispatchShape::default, |b| {
+            tandem_p4::DispatchShape {
+                bloom_bits: b.bits,
+                bloom_hashes: b.hashes,
+            }
+        })),
+        ..P4Options::default()
+    }
+}
+
 fn try_changes(
     packets: usize,
     changes: Vec<(u64, tandem_offload::GroupChange)>,
     bloom: Option<tandem_offload::membership::BloomShape>,
     pinning: bool,
 ) -> Result<CheckReport, tandem_offload::OffloadError> {
-    let b = bundle("trd", "tofino1", &P4Options::default());
+    let b = bundle("trd", "tofino1", &dispatching(bloom));
+    try_changes_with(&b, packets, changes, bloom, pinning)
+}
+
+fn try_changes_with(
+    b: &tandem_offload::Bundle,
+    packets: usize,
+    changes: Vec<(u64, tandem_offload::GroupChange)>,
+    bloom: Option<tandem_offload::membership::BloomShape>,
+    pinning: bool,
+) -> Result<CheckReport, tandem_offload::OffloadError> {
     // Many short flows: new flows begin all through the trace.
     let mut pkts = trace(Addr::Plain, "enterprise", (packets / 2) as u64, 7).take(packets);
     check(
-        &b,
+        b,
         native("trd"),
         &mut pkts,
         CheckOptions {
@@ -187,6 +216,77 @@ fn membership_changes_mid_trace() {
     assert!(loads.iter().all(|&l| l > 0), "{loads:?}");
     let (m, _) = r.membership.unwrap();
     assert_eq!(m.version, 3);
+}
+
+/// A removed server's flows migrate: their flow-local entries move from its primary copy and
+/// mirror to their new servers' (`tandem_offload::migrate`), the old group's slots naming
+/// it are rewritten, so it holds nothing afterwards; check PASS. Draining (the flows stay
+/// pinned to it) passes too. Negative control: the flows move without their state — the
+/// new servers miss it and the check fails.
+#[test]
+fn a_removed_servers_flows_migrate_with_their_state() {
+    use tandem_offload::GroupChange::*;
+    use tandem_offload::Removal;
+    let packets = 3000;
+    let changes = [(600, Add), (1200, Add), (1800, Remove(1))];
+    let b = bundle("trd", "tofino1", &dispatching(None));
+    let run_n = |removal: Removal, packets: usize| {
+        let changes: Vec<_> = changes
+            .iter()
+            .copied()
+            .filter(|(at, _)| *at < packets as u64)
+            .collect();
+        let mut pkts = trace(Addr::Plain, "enterprise", 300, 7).take(packets);
+        check(
+            &b,
+            native("trd"),
+            &mut pkts,
+            CheckOptions {
+                run: RunOptions {
+                    cache_dir: cache(),
+                    ..RunOptions::default()
+                },
+                changes,
+                removal,
+                ..CheckOptions::default()
+            },
+        )
+    };
+    let run = |removal: Removal| run_n(removal, packets);
+    let migrated = run(Removal::Migrate).unwrap();
+    assert_passed("trd 1 → 2 → 3 → 2, migrating", &migrated);
+    let (m, pinned) = migrated.membership.clone().unwrap();
+    eprintln!(
+        "migrating: {m:?}, pinned now {pinned}, per server {:?}",
+        migrated.per_server
+    );
+    assert!(m.migrated > 0, "server 1 held flows: {m:?}");
+    let drained = run(Removal::Drain).unwrap();
+    assert_passed("trd 1 → 2 → 3 → 2, draining", &drained);
+    let (d, _) = drained.membership.clone().unwrap();
+    assert_eq!(d.migrated, 0);
+    // Server 1 takes no packet after its removal when its flows migrate; draining, it
+    // keeps serving them.
+    let (l_m, l_d) = (
+        migrated.per_server[1].packets,
+        drained.per_server[1].packets,
+    );
+    let before = run_n(Removal::Migrate, 1800).unwrap().per_server[1].packets;
+    eprintln!(
+        "server 1: {before} packets before its removal; in all {l_m} migrating, {l_d} draining"
+    );
+    assert_eq!(l_m, before, "server 1 took packets after its removal");
+    assert!(
+        l_m < l_d,
+        "server 1: {l_m} packets migrating, {l_d} draining"
+    );
+    match run(Removal::RedirectOnly) {
+        Ok(r) => assert!(
+            !r.passed(),
+            "flows moved without their state, yet check passed"
+        ),
+        Err(e) => assert!(e.to_string().contains("already exists"), "{e}"),
+    }
 }
 
 /// A Bloom filter of one bit: once any flow is recorded every flow "collides" in it, so a
@@ -238,4 +338,79 @@ fn membership_change_refused_for_global_state() {
     )
     .expect_err("a change must be refused");
     assert!(e.to_string().contains("runs on one server"), "{e}");
+}
+
+/// TRD on 4 servers with a program that picks the server and a trace of short flows.
+fn check_trd_four(b: &tandem_offload::Bundle, packets: usize) -> CheckReport {
+    let mut pkts = trace(Addr::Plain, "enterprise", (packets / 4) as u64, 7).take(packets);
+    check(
+        b,
+        native("trd"),
+        &mut pkts,
+        CheckOptions {
+            run: RunOptions {
+                cache_dir: cache(),
+                ..RunOptions::default()
+            },
+            servers: 4,
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+/// The switch program picks the server (`P4Options::dispatch`): the cluster hands each
+/// frame to the server named in its transfer header, and that is the server the runtime's
+/// definition gives (no disagreement). Negative controls: the same program with its slot
+/// hash changed (CRC-16 for CRC-32), or without the smaller-endpoint-first order, sends
+/// frames elsewhere — counted as disagreements, and check fails.
+#[test]
+fn the_switch_picks_the_server() {
+    let packets = 2000;
+    let b = bundle("trd", "tofino1", &dispatching(None));
+    assert!(b.manifest.dispatch.is_some());
+    let r = check_trd_four(&b, packets);
+    assert_passed("trd, 4 servers, switch dispatch", &r);
+    let (m, _) = r.membership.clone().unwrap();
+    assert_eq!(m.disagreements, 0);
+    let loads: Vec<u64> = r.per_server.iter().map(|l| l.packets).collect();
+    eprintln!("switch dispatch, 4 servers: per server {loads:?}");
+    assert!(loads.iter().all(|&l| l > 0), "{loads:?}");
+
+    let slot_hash = b
+        .switch_p4
+        .lines()
+        .find(|l| l.contains("hash(meta.tandem_slot"))
+        .expect("the slot hash")
+        .to_string();
+    let mutants = [
+        (
+            "CRC-16 slot hash",
+            b.switch_p4.replace(
+                &slot_hash,
+                &slot_hash.replace("HashAlgorithm.crc32", "HashAlgorithm.crc16"),
+            ),
+        ),
+        (
+            "endpoints not ordered",
+            b.switch_p4.replace(
+                "if ((meta.tandem_a1 < meta.tandem_a0)",
+                "if (false && (meta.tandem_a1 < meta.tandem_a0)",
+            ),
+        ),
+    ];
+    for (what, p4) in mutants {
+        assert_ne!(p4, b.switch_p4, "{what}: the mutation applies");
+        let mut bad = b.clone();
+        bad.switch_p4 = p4;
+        let r = check_trd_four(&bad, packets);
+        let (m, _) = r.membership.clone().unwrap();
+        eprintln!(
+            "{what}: disagreements {}, passed {}",
+            m.disagreements,
+            r.passed()
+        );
+        assert!(m.disagreements > 0, "{what}");
+        assert!(!r.passed(), "{what}: a wrong dispatch must fail the check");
+    }
 }

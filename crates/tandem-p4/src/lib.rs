@@ -90,6 +90,9 @@ pub enum P4Error {
     /// An architecture this back end does not generate.
     #[error("architecture `{0}` is not supported (supported: v1model, tna)")]
     Arch(String),
+    /// A bad cluster dispatch shape (P4E02).
+    #[error("P4E02 cluster dispatch: {0}")]
+    Dispatch(String),
 }
 
 /// Target architecture.
@@ -156,7 +159,31 @@ pub struct P4Options {
     /// packets are dropped at the switch and counted (`lower/server_meter.rs`). `None`:
     /// no meter, the program is unchanged.
     pub server_rate: Option<ServerRate>,
+    /// Pre picks the server of a cluster and writes its id into the transfer header
+    /// (`docs/cluster.md`); `None`: one server, nothing generated.
+    pub dispatch: Option<DispatchShape>,
 }
+
+/// The shape of the generated cluster dispatch (`P4Options::dispatch`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize, serde::Deserialize)]
+pub struct DispatchShape {
+    /// Bits per Bloom filter (a power of two, at most 2^20).
+    pub bloom_bits: u32,
+    /// Hash functions per Bloom filter (1..=8).
+    pub bloom_hashes: u32,
+}
+
+impl Default for DispatchShape {
+    fn default() -> Self {
+        DispatchShape {
+            bloom_bits: 1 << 16,
+            bloom_hashes: 3,
+        }
+    }
+}
+
+/// Slot-table entries per group of the generated dispatch (server ids are 8 bits).
+pub const DISPATCH_SLOTS: u32 = 256;
 
 /// The rate limit of server-bound packets (`--server-rate PPS[:BURST]`): a two-rate meter
 /// in packets with committed and peak rate `pps` and both bursts `burst`, so that it marks
@@ -213,6 +240,7 @@ impl Default for P4Options {
             digest: std::collections::BTreeMap::new(),
             partial_miss_to_server: true,
             server_rate: None,
+            dispatch: None,
         }
     }
 }
@@ -236,6 +264,14 @@ pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Outp
     if u64::from(opts.server_port) >= SWITCH_PORTS {
         return Err(P4Error::ServerPort(opts.server_port));
     }
+    let with_server;
+    let plan = match &opts.dispatch {
+        Some(shape) => {
+            with_server = lower::with_server_field(plan, shape)?;
+            &with_server
+        }
+        None => plan,
+    };
     let view = view::View::new(module, plan)?;
     let (mut program, manifest) = match opts.arch {
         Arch::V1Model | Arch::Tna => lower::lower_program(&view, opts)?,

@@ -357,6 +357,43 @@ pub struct Manifest {
     pub visibility_flag: Option<String>,
     /// NF state → switch objects, in declaration order.
     pub states: Vec<StateMap>,
+    /// `P4Options::dispatch`: pre picks the server of a cluster (CLIP §III-B/D); absent
+    /// without the option.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dispatch: Option<Dispatch>,
+}
+
+/// How the generated pre picks a cluster's server (`docs/cluster.md`): the flow is the
+/// packet's two endpoints `(ipv4.saddr, sport)`, `(ipv4.daddr, dport)` (TCP's ports, else
+/// UDP's, absent fields 0), smaller first; `slot` = `crc32(flow) % slots`; Bloom bit `i` =
+/// `crc32(8w i, flow) % bloom_bits`. A pinned flow goes to its pin; else a flow whose bits
+/// are all set in the old filter (and the old group is live) goes to the old group's slot
+/// entry, any other to the current group's; its bits are set in the current filter. The
+/// server id travels in transfer-header field `server_field`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dispatch {
+    /// Transfer-header field carrying the server id (8 bits).
+    pub server_field: String,
+    /// Slot-table entries per group (a power of two).
+    pub slots: u32,
+    /// Bits per Bloom filter (a power of two).
+    pub bloom_bits: u32,
+    /// Hash functions per Bloom filter.
+    pub bloom_hashes: u32,
+    /// Register (1 cell, 1 bit): the current group, 0 or 1.
+    pub cur: String,
+    /// Register (1 cell, 1 bit): 1 when the old group is in use (after the first change).
+    pub old_live: String,
+    /// Registers of the two groups' slot tables (`slots` cells of 8 bits: a server id).
+    pub groups: Vec<String>,
+    /// Bloom filter registers, `[filter][hash]`, each `bloom_bits` cells of 1 bit.
+    pub bloom: Vec<Vec<String>>,
+    /// The pin table: exact on the flow (`a0`, `p0`, `a1`, `p1`), action `pin_action(server)`.
+    pub pins: String,
+    /// The pin table's action.
+    pub pin_action: String,
+    /// The pin table's size.
+    pub pin_size: u64,
 }
 
 impl Manifest {

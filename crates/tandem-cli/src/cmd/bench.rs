@@ -179,6 +179,7 @@ pub(super) fn compile_timed(
     a: &Args,
     cache: &Path,
     dir: &Path,
+    dispatch: Option<tandem_p4::DispatchShape>,
 ) -> anyhow::Result<(Bundle, Vec<StageTime>)> {
     let profile = super::partition::load_profile(&a.profile)?;
     let include = tandem_host::nfapi::materialize(cache)?;
@@ -204,7 +205,11 @@ pub(super) fn compile_timed(
     .plan;
     let m = plan.module()?;
     let (p4_text, manifest) = timed(&mut st, "P4", || -> anyhow::Result<_> {
-        let out = tandem_p4::generate(&plan, &m, &P4Options::default())?;
+        let p4 = P4Options {
+            dispatch,
+            ..P4Options::default()
+        };
+        let out = tandem_p4::generate(&plan, &m, &p4)?;
         Ok((tandem_p4_syntax::print_program(&out.program), out.manifest))
     })?;
     let cc = timed(&mut st, "C++", || tandem_cpp::generate(&plan, &m))?;
@@ -333,7 +338,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
         "compiling {} (stage by stage, nothing cached)",
         a.nf.display()
     );
-    let (bundle, compile) = compile_timed(&a, cache.path(), &compiled)?;
+    let (bundle, compile) = compile_timed(&a, cache.path(), &compiled, None)?;
     let fresh =
         || load_nf(&a.nf, a.config.as_deref()).map_err(|e| BenchError::Setup(format!("{e:#}")));
 

@@ -48,7 +48,9 @@ pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
         .tempdir()
         .context("creating a build directory")?;
     let compiled = out.join("compiled");
-    let (bundle, _) = compile_timed(b, cache.path(), &compiled)?;
+    // The switch program picks the server (docs/cluster.md).
+    let dispatch = Some(tandem_p4::DispatchShape::default());
+    let (bundle, _) = compile_timed(b, cache.path(), &compiled, dispatch)?;
     let mut nf =
         load_nf(&b.nf, b.config.as_deref()).map_err(|e| BenchError::Setup(format!("{e:#}")))?;
     let rec = measure::record(&mut nf, source(b)?, !b.traffic.open_loop)?;

@@ -166,6 +166,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             alpm: args.layout.parse_alpm(&module, &profile)?,
             partial_miss_to_server: !args.partial.partial_probe,
             server_rate: args.server_rate,
+            // Several servers: the switch program picks the server (docs/cluster.md).
+            dispatch: (args.servers > 1 || !args.changes.is_empty())
+                .then(tandem_p4::DispatchShape::default),
             ..P4Options::default()
         },
         Some(NfSource::new(args.nf.clone(), args.config.clone())),
@@ -236,8 +239,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         }
         if let Some((m, pinned)) = &report.membership {
             println!(
-                "  membership: version {}, {} flows pinned at the last change ({} Bloom-filter mismatches), {pinned} pinned now",
-                m.version, m.pinned, m.mismatches
+                "  membership: version {}, {} flows pinned at the last change ({} Bloom-filter mismatches), {} migrated, {pinned} pinned now",
+                m.version, m.pinned, m.mismatches, m.migrated
             );
         }
     }

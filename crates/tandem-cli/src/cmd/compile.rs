@@ -63,6 +63,10 @@ pub struct Args {
     /// (docs/runtime.md "Server meter").
     #[arg(long, value_name = "PPS[:BURST]")]
     pub server_rate: Option<tandem_p4::ServerRate>,
+    /// Generate the cluster dispatch: pre picks one of several servers by a hash of the
+    /// flow, with the membership registers, Bloom filters and pin table (docs/cluster.md).
+    #[arg(long)]
+    pub cluster: bool,
     /// The NF's configuration (default: the `.toml` next to the source, if any); `tandem
     /// run` runs `configure()` with it.
     #[arg(long, value_name = "FILE")]
@@ -114,6 +118,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             alpm: args.layout.parse_alpm(&module, &profile)?,
             partial_miss_to_server: !args.partial.partial_probe,
             server_rate: args.server_rate,
+            dispatch: args.cluster.then(tandem_p4::DispatchShape::default),
         },
     )
     .with_context(|| format!("generating P4 for {}", args.nf.display()))?;

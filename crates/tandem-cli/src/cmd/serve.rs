@@ -35,6 +35,10 @@ pub struct SwitchServeArgs {
     /// DIR/server.sock).
     #[arg(long, value_delimiter = ',', default_value = "0,1")]
     pub ports: Vec<u32>,
+    /// Server processes in the group at start (ids 0..N; `tandem server serve --server-id
+    /// K`); more than one needs a program compiled with `--cluster` (docs/cluster.md).
+    #[arg(long, default_value_t = 1, value_name = "N")]
+    pub servers: usize,
 }
 
 /// `tandem server …`.
@@ -67,6 +71,10 @@ pub struct ServerServeArgs {
     /// How long to wait for the switch at start, ms.
     #[arg(long, default_value_t = 30_000)]
     pub wait_ms: u64,
+    /// This server's id behind a cluster switch: 0 resets the switch and installs the
+    /// state; another joins the servers already there (docs/cluster.md).
+    #[arg(long, default_value_t = 0, value_name = "K")]
+    pub server_id: u32,
 }
 
 /// `tandem switch feed`.
@@ -92,6 +100,41 @@ pub struct FeedArgs {
     /// Stop the switch (and with it the server) at the end.
     #[arg(long)]
     pub shutdown: bool,
+    /// A membership change before packet P (from 0): `P:add=K` (server K, attached with
+    /// `--server-id K`, joins the group) or `P:remove=K` (server K leaves and drains).
+    /// Repeatable (docs/cluster.md).
+    #[arg(long = "change", value_name = "P:add=K|P:remove=K")]
+    pub changes: Vec<String>,
+}
+
+/// A `--change` of `tandem switch feed`: before packet `at`, add or remove a server.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct FeedChange {
+    at: u64,
+    add: Option<u32>,
+    remove: Option<u32>,
+}
+
+fn parse_feed_change(spec: &str) -> anyhow::Result<FeedChange> {
+    let bad =
+        || anyhow::anyhow!("--change {spec}: expected P:add=K or P:remove=K (e.g. 1000:add=1)");
+    let (at, what) = spec.split_once(':').ok_or_else(bad)?;
+    let at: u64 = at.trim().parse().map_err(|_| bad())?;
+    let (verb, k) = what.split_once('=').ok_or_else(bad)?;
+    let k: u32 = k.trim().parse().map_err(|_| bad())?;
+    match verb.trim() {
+        "add" => Ok(FeedChange {
+            at,
+            add: Some(k),
+            remove: None,
+        }),
+        "remove" => Ok(FeedChange {
+            at,
+            add: None,
+            remove: Some(k),
+        }),
+        _ => Err(bad()),
+    }
 }
 
 /// `tandem switch stop`.
@@ -102,14 +145,46 @@ pub struct StopArgs {
     pub sock: PathBuf,
 }
 
+/// `tandem switch member`.
+#[derive(clap::Args)]
+pub struct MemberArgs {
+    /// The switch's socket directory.
+    #[arg(long, value_name = "DIR")]
+    pub sock: PathBuf,
+    /// The server joining (attached with `tandem server serve --server-id K`).
+    #[arg(
+        long,
+        value_name = "K",
+        conflicts_with = "remove",
+        required_unless_present = "remove"
+    )]
+    pub add: Option<u32>,
+    /// The server leaving; its flows stay pinned to it until they end.
+    #[arg(long, value_name = "K")]
+    pub remove: Option<u32>,
+}
+
+pub fn member(a: MemberArgs) -> anyhow::Result<()> {
+    let mut rc = RemoteControl::connect(&a.sock, Duration::from_secs(5))?;
+    let (group, m) = rc
+        .member(a.add, a.remove)
+        .with_context(|| format!("changing the group of the switch in {}", a.sock.display()))?;
+    println!(
+        "group {group:?} (version {}, {} flows pinned, {} Bloom mismatches, {} switch/runtime disagreements)",
+        m.version, m.pinned, m.mismatches, m.disagreements
+    );
+    Ok(())
+}
+
 pub fn switch_serve(a: SwitchServeArgs) -> anyhow::Result<()> {
     let bundle = Bundle::load(&a.compiled)?;
-    let daemon = SwitchDaemon::start(
+    let daemon = SwitchDaemon::start_cluster(
         &bundle,
         &SwitchConfig {
             dir: a.sock.clone(),
             ports: a.ports.clone(),
         },
+        a.servers,
     )
     .with_context(|| format!("serving in {}", a.sock.display()))?;
     let info = daemon.info();
@@ -163,13 +238,23 @@ pub fn server(a: ServerArgs) -> anyhow::Result<()> {
     let mut config = ServerConfig::new(&a.sock);
     config.control_timeout = Duration::from_millis(a.control_timeout_ms);
     config.connect_timeout = Duration::from_millis(a.wait_ms);
+    config.server_id = a.server_id;
     let daemon = ServerDaemon::start(&bundle, &initial, RunOptions::default(), &config)
         .with_context(|| format!("serving the switch in {}", a.sock.display()))?;
-    println!(
-        "server: {} attached to the switch in {}; its state is installed",
-        bundle.plan.nf,
-        a.sock.display()
-    );
+    if a.server_id == 0 {
+        println!(
+            "server: {} attached to the switch in {}; its state is installed",
+            bundle.plan.nf,
+            a.sock.display()
+        );
+    } else {
+        println!(
+            "server {}: {} attached to the switch in {} (joined the servers there)",
+            a.server_id,
+            bundle.plan.nf,
+            a.sock.display()
+        );
+    }
     let s = daemon.wait()?;
     println!("server stopped");
     println!("  packets handled  {:>10}", s.frames);
@@ -236,6 +321,13 @@ pub fn feed(a: FeedArgs) -> anyhow::Result<()> {
         }
         std::thread::sleep(Duration::from_millis(100));
     };
+    let mut changes: Vec<FeedChange> = a
+        .changes
+        .iter()
+        .map(|c| parse_feed_change(c))
+        .collect::<anyhow::Result<_>>()?;
+    changes.sort_by_key(|c| c.at);
+    let mut changes = changes.into_iter().peekable();
     let mut client = PortClient::connect(&a.sock)?;
     client.attach(&info.ports, patience)?;
     let mut sink = PortPcapSink::create(&a.out_dir)?;
@@ -252,6 +344,15 @@ pub fn feed(a: FeedArgs) -> anyhow::Result<()> {
                 s.packets,
                 pkt.port,
                 info.ports
+            );
+        }
+        while let Some(c) = changes.next_if(|c| c.at <= s.packets) {
+            let (group, m) = rc
+                .member(c.add, c.remove)
+                .map_err(|e| anyhow::anyhow!("--change before packet {}: {e}", c.at))?;
+            println!(
+                "before packet {}: group {group:?} (version {}, {} flows pinned, {} Bloom mismatches, {} switch/runtime disagreements)",
+                c.at, m.version, m.pinned, m.mismatches, m.disagreements
             );
         }
         if let Some(r) = replies.as_mut() {

@@ -26,6 +26,9 @@ pub enum Args {
     Feed(crate::cmd::serve::FeedArgs),
     /// Stop a serving switch (and its server).
     Stop(crate::cmd::serve::StopArgs),
+    /// Add a server process to a serving cluster switch's group, or remove one (it
+    /// drains), between two packets (docs/cluster.md).
+    Member(crate::cmd::serve::MemberArgs),
     /// Parse and check a program; print the compiled summary and which blocks run as
     /// native code.
     Check {
@@ -123,6 +126,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Args::Serve(a) => crate::cmd::serve::switch_serve(a),
         Args::Feed(a) => crate::cmd::serve::feed(a),
         Args::Stop(a) => crate::cmd::serve::stop(a),
+        Args::Member(a) => crate::cmd::serve::member(a),
         Args::Check { program, engine } => {
             let sw = load(&program, engine)?;
             print!("{}", sw.describe());

@@ -597,6 +597,39 @@ impl StateStore {
         }
     }
 
+    /// Removes `key`'s entry from an exact map and returns its value and last-use time, to
+    /// move it into another store ([`StateStore::map_put_entry`]: a cluster's flow
+    /// migration). `None` when the key is absent or `id` is not a map.
+    pub fn map_take_entry(&mut self, id: StateId, key: &[u64]) -> Option<(Vec<u64>, u64)> {
+        let e = self.map_slot(id)?.remove(key)?;
+        Some((e.value.as_slice().to_vec(), e.last_used))
+    }
+
+    /// Puts an entry [`StateStore::map_take_entry`] took into an exact map holding fewer
+    /// than `capacity` entries (or holding the key): value and last-use time kept. Whether
+    /// it is in the map afterwards; `None` when `id` is not a map.
+    pub fn map_put_entry(
+        &mut self,
+        id: StateId,
+        key: &[u64],
+        value: &[u64],
+        last_used: u64,
+        capacity: u64,
+    ) -> Option<bool> {
+        let map = self.map_slot(id)?;
+        if (map.len() as u64) >= capacity && !map.contains_key(key) {
+            return Some(false);
+        }
+        map.insert(
+            Words::new(key),
+            MapEntry {
+                value: Words::new(value),
+                last_used,
+            },
+        );
+        Some(true)
+    }
+
     /// `map.erase` on an exact-match map; `None` when `id` is not a map.
     pub fn map_erase_at(&mut self, id: StateId, key: &[u64]) -> Option<()> {
         self.map_slot(id)?.remove(key);

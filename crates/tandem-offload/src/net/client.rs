@@ -78,7 +78,7 @@ impl PortClient {
     pub fn attach(&mut self, ports: &[u32], patience: Duration) -> Result<(), OffloadError> {
         let stop = AtomicBool::new(false);
         for &p in ports {
-            attach(&self.sock, &port_socket(&self.dir, p), patience, &stop)?;
+            attach(&self.sock, &port_socket(&self.dir, p), patience, &stop, 0)?;
         }
         Ok(())
     }

@@ -244,6 +244,14 @@ pub enum Request {
     Reset,
     /// Stop the switch (and, through `bye`, the attached server).
     Shutdown,
+    /// Add server `add` to the group, or remove server `remove` (it drains): between two
+    /// packets (`super::cluster`).
+    Member {
+        /// The server joining.
+        add: Option<u32>,
+        /// The server leaving.
+        remove: Option<u32>,
+    },
 }
 
 /// Why a request failed, on the wire ([`ControlFailure`]).
@@ -316,6 +324,13 @@ pub enum Reply {
     Stats {
         /// They.
         stats: SwitchStats,
+    },
+    /// A membership change took effect.
+    Member {
+        /// The group now.
+        group: Vec<u32>,
+        /// The membership counters.
+        stats: crate::membership::MembershipStats,
     },
     /// The request failed; nothing of it took effect.
     Failed {

@@ -135,6 +135,7 @@ use crate::system::{Bundle, RunOptions, ServerHost};
 use crate::OffloadError;
 
 mod client;
+mod cluster;
 mod framing;
 mod messages;
 mod remote;

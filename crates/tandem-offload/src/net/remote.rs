@@ -161,6 +161,22 @@ impl RemoteControl {
         }
     }
 
+    /// Adds server `add` to the switch's group or removes `remove` (`super::cluster`);
+    /// returns the group and the membership counters.
+    pub fn member(
+        &mut self,
+        add: Option<u32>,
+        remove: Option<u32>,
+    ) -> Result<(Vec<u32>, crate::membership::MembershipStats), ControlFailure> {
+        match self.request(&Request::Member { add, remove })? {
+            Reply::Member { group, stats } => Ok((group, stats)),
+            Reply::Failed { failure } => Err(failure.into()),
+            other => Err(ControlFailure::Rejected(format!(
+                "unexpected reply {other:?}"
+            ))),
+        }
+    }
+
     /// The switch's counters.
     pub fn switch_stats(&mut self) -> Result<SwitchStats, ControlFailure> {
         match self.request(&Request::Stats)? {

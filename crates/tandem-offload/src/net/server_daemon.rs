@@ -19,6 +19,9 @@ pub struct ServerConfig {
     pub reset_switch: bool,
     /// Wraps the control plane (`None`: the [`RemoteControl`] itself).
     pub wrap: Option<RemoteWrap>,
+    /// This server's id behind a cluster switch (`super::cluster`): 0 resets the switch and
+    /// installs the state; any other joins (no reset, its install muted).
+    pub server_id: u32,
 }
 
 impl std::fmt::Debug for ServerConfig {
@@ -29,6 +32,7 @@ impl std::fmt::Debug for ServerConfig {
             .field("connect_timeout", &self.connect_timeout)
             .field("reset_switch", &self.reset_switch)
             .field("wrap", &self.wrap.is_some())
+            .field("server_id", &self.server_id)
             .finish()
     }
 }
@@ -42,6 +46,7 @@ impl ServerConfig {
             connect_timeout: Duration::from_secs(30),
             reset_switch: true,
             wrap: None,
+            server_id: 0,
         }
     }
 }
@@ -79,9 +84,10 @@ impl ServerDaemon {
                 bundle.manifest.ir_digest
             )));
         }
-        if config.reset_switch {
+        if config.reset_switch && config.server_id == 0 {
             rc.reset()?;
         }
+        let server_id = config.server_id;
         let path = unique_path(&dir, "server");
         let sock = bind_socket(&path)?;
         let files = Files(vec![path.clone()]);
@@ -103,8 +109,13 @@ impl ServerDaemon {
                 .name("server".into())
                 .spawn(move || {
                     let _files = files;
-                    let start = ServerHost::new(&bundle, &initial, &options, cp).and_then(|host| {
-                        attach(&sock, &switch_sock, patience, &stop)?;
+                    let host = if server_id == 0 {
+                        ServerHost::new(&bundle, &initial, &options, cp)
+                    } else {
+                        crate::cluster::join_with(&bundle, &initial, &options, cp)
+                    };
+                    let start = host.and_then(|host| {
+                        attach(&sock, &switch_sock, patience, &stop, server_id)?;
                         Ok(host)
                     });
                     let mut host = match start {
@@ -191,6 +202,7 @@ pub(super) fn attach(
     to: &Path,
     patience: Duration,
     stop: &AtomicBool,
+    id: u32,
 ) -> Result<(), OffloadError> {
     let t0 = Instant::now();
     let dir = to.parent().unwrap_or(Path::new("."));
@@ -206,7 +218,10 @@ pub(super) fn attach(
         }
         // The deployment token proves this is the configured server (see `token`).
         let token = load_token(dir).unwrap_or_default();
-        let hello = DataHeader::new(Kind::Hello).datagram(token.as_bytes());
+        // `port`: a server's id behind a cluster switch (0 for one server and clients).
+        let mut hello = DataHeader::new(Kind::Hello);
+        hello.port = id;
+        let hello = hello.datagram(token.as_bytes());
         if let Err(e) = sock.send_to(&hello, to) {
             log::debug!("hello to {}: {e}", to.display());
             std::thread::sleep(Duration::from_millis(100));

@@ -21,6 +21,8 @@ pub(super) struct Shared {
     info: SwitchInfo,
     /// The deployment token (`DIR/token`).
     token: String,
+    /// The servers behind the switch and the membership ([`super::cluster`]).
+    cluster: Mutex<super::cluster::NetCluster>,
 }
 
 impl Shared {
@@ -43,6 +45,10 @@ impl Shared {
             Err(p) => p.into_inner().clone(),
         }
     }
+
+    fn cluster(&self) -> std::sync::MutexGuard<'_, super::cluster::NetCluster> {
+        self.cluster.lock().unwrap_or_else(|p| p.into_inner())
+    }
 }
 
 /// The switch process: `switch.p4` on the software switch, served over sockets (see the
@@ -57,7 +63,18 @@ pub struct SwitchDaemon {
 impl SwitchDaemon {
     /// Loads the bundle's switch program and starts serving in `config.dir`.
     pub fn start(bundle: &Bundle, config: &SwitchConfig) -> Result<SwitchDaemon, OffloadError> {
+        SwitchDaemon::start_cluster(bundle, config, 1)
+    }
+
+    /// [`SwitchDaemon::start`] with the group `[0, servers)` behind the switch
+    /// ([`super::cluster`]).
+    pub fn start_cluster(
+        bundle: &Bundle,
+        config: &SwitchConfig,
+        servers: usize,
+    ) -> Result<SwitchDaemon, OffloadError> {
         super::deployable(bundle)?;
+        let cluster = super::cluster::NetCluster::new(bundle, servers)?;
         let dir = prepare_dir(&config.dir)?;
         let sw = Switch::from_source(&bundle.switch_p4)
             .map_err(|e| OffloadError::Switch(e.to_string()))?;
@@ -70,6 +87,7 @@ impl SwitchDaemon {
                 "port {server_port} is the server port; it has DIR/server.sock"
             )));
         }
+        cluster.install(&sw)?;
         let mut files = Files::default();
         // The token exists before any socket does, so whoever reaches the switch can find it.
         let token = create_token(&dir)?;
@@ -103,6 +121,7 @@ impl SwitchDaemon {
                 server_attached: false,
             },
             token,
+            cluster: Mutex::new(cluster),
         });
         let mut threads = Vec::new();
         let spawn_err = |e: io::Error| os_err("starting a thread", e);
@@ -415,10 +434,24 @@ pub(super) fn apply(shared: &Shared, req: Request) -> Reply {
                 }
                 shared.generation.fetch_add(1, Ordering::SeqCst);
                 shared.count(|s| s.resets += 1);
+                // The membership registers are the switch's own: written again.
+                if let Err(e) = shared.cluster().install(&shared.switch()) {
+                    return failed(ControlFailure::Rejected(e.to_string()));
+                }
                 Reply::Ok
             }
             Err(e) => failed(ControlFailure::Rejected(format!("reloading: {e}"))),
         },
+        Request::Member { add, remove } => {
+            let mut c = shared.cluster();
+            match c.change(&shared.switch(), add, remove) {
+                Ok(stats) => Reply::Member {
+                    group: c.group(),
+                    stats,
+                },
+                Err(e) => failed(ControlFailure::Rejected(e)),
+            }
+        }
         Request::Shutdown => Reply::Ok,
     }
 }
@@ -505,6 +538,13 @@ impl DataPlane {
         for (idx, peer) in &self.peers {
             let _ = self.socks[*idx].1.send_to(&bye, peer);
         }
+        // A cluster's other servers (server 0 is the server port's peer above).
+        let others: Vec<PathBuf> = self.shared.cluster().servers.values().cloned().collect();
+        for peer in others {
+            if self.peers.get(&self.server_idx) != Some(&peer) {
+                let _ = self.socks[self.server_idx].1.send_to(&bye, &peer);
+            }
+        }
     }
 
     fn send(&self, idx: usize, to: &Path, datagram: &[u8]) -> bool {
@@ -524,8 +564,10 @@ impl DataPlane {
             return;
         };
         let from_server = idx == self.server_idx
-            && from.is_some()
-            && from.as_ref() == self.peers.get(&self.server_idx);
+            && from.as_ref().is_some_and(|f| {
+                Some(f) == self.peers.get(&self.server_idx)
+                    || self.shared.cluster().servers.values().any(|p| p == f)
+            });
         match h.kind {
             Kind::Hello => {
                 let Some(from) = from else {
@@ -542,9 +584,23 @@ impl DataPlane {
                     return;
                 }
                 if idx == self.server_idx {
-                    // A restarted server replaces the old one, which is told to stop.
-                    if let Some(old) = self.peers.get(&idx).filter(|p| **p != from).cloned() {
+                    // A restarted server replaces the old one with its id (the hello's
+                    // port field), which is told to stop.
+                    let old = self.shared.cluster().servers.insert(h.port, from.clone());
+                    let old = match h.port {
+                        0 => self.peers.get(&idx).cloned(),
+                        _ => old,
+                    };
+                    if let Some(old) = old.filter(|p| *p != from) {
                         self.send(idx, &old, &DataHeader::new(Kind::Bye).datagram(&[]));
+                    }
+                    if h.port != 0 {
+                        let mut w = DataHeader::new(Kind::Welcome);
+                        w.port = self.socks[idx].0;
+                        w.id = h.id;
+                        self.shared.server_attached.store(true, Ordering::SeqCst);
+                        self.send(idx, &from, &w.datagram(&[]));
+                        return;
                     }
                 }
                 let mut w = DataHeader::new(Kind::Welcome);
@@ -558,7 +614,7 @@ impl DataPlane {
             }
             Kind::Frame if idx == self.server_idx => {
                 if from_server {
-                    self.back_from_server(&h, payload);
+                    self.back_from_server(&h, payload, from.as_deref());
                 } else {
                     self.shared.count(|s| s.foreign += 1);
                 }
@@ -663,13 +719,24 @@ impl DataPlane {
             id: h.id,
             ingress: idx,
         };
+        // The membership changes between packets, not during one.
+        let shared = self.shared.clone();
+        let mut cluster = shared.cluster();
+        cluster.arrive(frame);
         match self.run_worker(port, frame, h.ts_ns) {
             None => {
                 self.shared.count(|s| s.dropped += 1);
                 self.done(Some(pending), NO_PORT, 0, h.ts_ns);
             }
             Some((p, out)) if p == self.server_port => {
-                let Some(server) = self.peers.get(&self.server_idx).cloned() else {
+                let server = if cluster.dispatching() {
+                    let id = cluster.route(&out);
+                    cluster.servers.get(&id).cloned()
+                } else {
+                    self.peers.get(&self.server_idx).cloned()
+                };
+                drop(cluster);
+                let Some(server) = server else {
                     self.shared.count(|s| s.unattached += 1);
                     self.done(Some(pending), NO_PORT, flags::ERROR, h.ts_ns);
                     return;
@@ -699,11 +766,16 @@ impl DataPlane {
         }
     }
 
-    fn back_from_server(&mut self, h: &DataHeader, frame: &[u8]) {
+    fn back_from_server(&mut self, h: &DataHeader, frame: &[u8], from: Option<&Path>) {
         let server_port = self.server_port;
         self.shared
             .count(|s| *s.frames_in.entry(server_port).or_default() += 1);
         let pending = self.pending.remove(&h.id);
+        let mut stamped = frame.to_vec();
+        if let Some(from) = from {
+            self.shared.cluster().stamp(&mut stamped, from);
+        }
+        let frame = &stamped[..];
         match self.run_worker(server_port, frame, h.ts_ns) {
             None => {
                 self.shared.count(|s| s.dropped += 1);

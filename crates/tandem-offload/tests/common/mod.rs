@@ -164,7 +164,12 @@ pub fn check_nf_servers(
     packets: usize,
     servers: usize,
 ) -> CheckReport {
-    let b = bundle(nf, profile, &P4Options::default());
+    // Several servers: the switch program picks the server (P4Options::dispatch).
+    let p4 = P4Options {
+        dispatch: (servers > 1).then(tandem_p4::DispatchShape::default),
+        ..P4Options::default()
+    };
+    let b = bundle(nf, profile, &p4);
     let flows = (packets as u64 / 20).max(50);
     let mut pkts = trace(addr, workload, flows, 7).take(packets);
     check(

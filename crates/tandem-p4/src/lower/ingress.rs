@@ -39,9 +39,11 @@ impl Gen<'_, '_> {
         if used(self, "pkt_len") {
             local.push(assign(meta("pkt_len"), cast(16, sm("packet_length"))));
         }
+        local.extend(self.dispatch_stmts());
         local.extend(pre);
         if with_header {
-            let pack = self.pack_transfer_header();
+            let mut pack = self.pack_transfer_header();
+            pack.extend(self.pack_server());
             local.push(if_stmt(is_one(meta("to_server")), pack, Vec::new()));
             let unpack = self.unpack_transfer_header(used(self, "pkt_len"));
             let from_server = vec![if_stmt(

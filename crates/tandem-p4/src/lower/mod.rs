@@ -35,6 +35,8 @@
 //! - [`meter`]: meter states to meter arrays and `meter.execute` to `execute_meter`
 //!   (v1model) or `Meter.execute` (TNA);
 //! - [`server_meter`]: `--server-rate`, the meter on server-bound packets;
+//! - [`dispatch`]: `P4Options::dispatch`, pre picking a cluster's server (hash, groups,
+//!   Bloom filters, pins);
 //! - [`transfer`]: the transfer header — its manifest layout, packing and unpacking;
 //! - [`ingress`]: the ingress `apply` block (unpack or pre, pack, post, fate) and the
 //!   architecture's intrinsic fields;
@@ -44,6 +46,8 @@
 
 mod alpm;
 mod digest;
+mod dispatch;
+pub use dispatch::with_server_field;
 mod hashed;
 mod headers;
 mod hits;
@@ -201,6 +205,7 @@ pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
         server_meter: None,
         visibility_flag: None,
         states: Vec::new(),
+        dispatch: None,
     };
     let mut g = Gen {
         view,
@@ -225,6 +230,7 @@ pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
     g.meta_field("ipv4_ok", 1);
     g.declare_state()?;
     g.declare_server_meter();
+    g.declare_dispatch();
     let pre = structure_partition(view, Partition::Pre)?;
     let post = structure_partition(view, Partition::Post)?;
     g.part = Partition::Pre;
