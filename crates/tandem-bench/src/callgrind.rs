@@ -26,6 +26,11 @@ pub const SERVER_TOGGLES: &[&str] = &[
     "tandem_offload::system::ServerHost::release_held",
 ];
 
+/// What the switch-alone count covers: the software switch processing one packet
+/// (`measure::replay_switch`, with the tables the offloaded run left); the worker's creation
+/// and the replay loop are outside it.
+pub const SWITCH_TOGGLES: &[&str] = &["tandem_switch::switch::Worker::process_at"];
+
 /// ...minus calls into these (name prefixes): the in-process switch applying the writes.
 pub const SERVER_EXCLUDE: &[&str] =
     &["<tandem_offload::control::SwitchControl as tandem_offload::control::ControlPlane>::"];

@@ -294,6 +294,17 @@ pub fn flow_buckets(rec: &Recorded, fast: &[bool]) -> Vec<FlowBucket> {
     buckets.into_values().collect()
 }
 
+/// One replay of `packets` through a worker of `sw` (what `tandem bench`'s callgrind
+/// count of the switch alone runs); the number of packets forwarded.
+pub fn replay_switch(sw: &Switch, packets: &[TracePacket]) -> u64 {
+    let mut w = sw.worker();
+    let mut sent = 0u64;
+    for p in packets {
+        sent += u64::from(black_box(w.process_at(p.port, black_box(&p.data), p.ts_ns)).is_some());
+    }
+    sent
+}
+
 /// Packets/s of the switch alone: the recording replayed through `sw` (as the offloaded run
 /// left its tables) for at least `min_ms` per repetition; the median of `reps`.
 pub fn switch_rate(sw: &Switch, rec: &Recorded, reps: usize, min_ms: u64) -> SwitchRate {
@@ -321,6 +332,7 @@ pub fn switch_rate(sw: &Switch, rec: &Recorded, reps: usize, min_ms: u64) -> Swi
     SwitchRate {
         packets: total,
         ns_per_packet: median(&mut per),
+        instructions: None,
     }
 }
 

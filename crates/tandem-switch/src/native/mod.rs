@@ -30,6 +30,7 @@
 //! [`raw`], with its invariants.
 
 mod codegen;
+mod promote;
 pub(crate) mod raw;
 mod tables;
 
