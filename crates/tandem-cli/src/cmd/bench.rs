@@ -568,7 +568,8 @@ pub fn worker(a: WorkerArgs) -> anyhow::Result<()> {
             for p in &packets {
                 sys.process(p)?;
             }
-            measure::replay_switch(sys.switch(), &packets);
+            let mut w = sys.switch().worker();
+            measure::replay_switch(&mut w, &packets);
         }
         "cluster" => super::bench_cluster::worker(&a, &packets)?,
         other => anyhow::bail!("unknown role `{other}` (baseline, server, switch or cluster)"),

@@ -32,7 +32,7 @@ use crate::opt::ex_slots;
 use crate::program::*;
 
 /// What an op does with slots, for the analysis.
-enum Kind {
+pub(super) enum Kind {
     /// reads and writes only what it lists
     Plain,
     /// runs other flat code (table apply, action call): temporaries are not kept across it
@@ -42,7 +42,12 @@ enum Kind {
 }
 
 /// Calls `r` on the slots `op` reads and `w` on those it writes (whole slots).
-fn op_slots(prog: &Compiled, op: &Op, r: &mut impl FnMut(Slot), w: &mut impl FnMut(Slot)) -> Kind {
+pub(super) fn op_slots(
+    prog: &Compiled,
+    op: &Op,
+    r: &mut impl FnMut(Slot),
+    w: &mut impl FnMut(Slot),
+) -> Kind {
     let dst = |d: &Dst, r: &mut dyn FnMut(Slot), w: &mut dyn FnMut(Slot)| match d {
         Dst::Slot(s) => w(*s),
         Dst::Field(f) => r(f.base),
