@@ -26,6 +26,11 @@ pub const SERVER_TOGGLES: &[&str] = &[
     "tandem_offload::system::ServerHost::release_held",
 ];
 
+/// What the switch-alone count covers: one replay of the trace through a worker of the
+/// switch the offloaded run left (`measure::replay_switch`); the offloaded run and the
+/// worker's creation are outside it.
+pub const SWITCH_TOGGLES: &[&str] = &["tandem_bench::measure::replay_switch"];
+
 /// ...minus calls into these (name prefixes): the in-process switch applying the writes.
 pub const SERVER_EXCLUDE: &[&str] =
     &["<tandem_offload::control::SwitchControl as tandem_offload::control::ControlPlane>::"];

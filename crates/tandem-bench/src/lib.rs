@@ -142,6 +142,10 @@ pub struct SwitchRate {
     pub packets: u64,
     /// Median ns per packet over the repetitions.
     pub ns_per_packet: f64,
+    /// Instructions the switch alone executed over one replay of the trace (callgrind,
+    /// [`callgrind::SWITCH_TOGGLES`]), when measured.
+    #[serde(default)]
+    pub instructions: Option<u64>,
 }
 
 /// Fast-path share of the flows whose size (in packets) is in `min..=max`.
@@ -207,6 +211,11 @@ impl BenchResult {
     /// Baseline instructions per input packet.
     pub fn baseline_instr_per_packet(&self) -> Option<f64> {
         per_packet(self.baseline.instructions?, self.trace.packets)
+    }
+
+    /// Switch-alone instructions per input packet (one replay of the trace).
+    pub fn switch_instr_per_packet(&self) -> Option<f64> {
+        per_packet(self.switch.instructions?, self.trace.packets)
     }
 
     /// Offloaded server instructions per input packet.

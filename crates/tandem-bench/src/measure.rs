@@ -297,6 +297,19 @@ pub fn flow_buckets(rec: &Recorded, fast: &[bool]) -> Vec<FlowBucket> {
     buckets.into_values().collect()
 }
 
+/// One replay of `packets` through worker `w` (what `tandem bench`'s callgrind count of the
+/// switch alone runs: [`crate::callgrind::SWITCH_TOGGLES`] names this function, so the
+/// offloaded run before it and the worker's creation are not counted); the number of
+/// packets forwarded.
+#[inline(never)]
+pub fn replay_switch(w: &mut tandem_switch::Worker, packets: &[TracePacket]) -> u64 {
+    let mut sent = 0u64;
+    for p in packets {
+        sent += u64::from(black_box(w.process_at(p.port, black_box(&p.data), p.ts_ns)).is_some());
+    }
+    sent
+}
+
 /// Packets/s of the switch alone: the recording replayed through `sw` (as the offloaded run
 /// left its tables) for at least `min_ms` per repetition; the median of `reps`.
 pub fn switch_rate(sw: &Switch, rec: &Recorded, reps: usize, min_ms: u64) -> SwitchRate {
@@ -324,6 +337,7 @@ pub fn switch_rate(sw: &Switch, rec: &Recorded, reps: usize, min_ms: u64) -> Swi
     SwitchRate {
         packets: total,
         ns_per_packet: median(&mut per),
+        instructions: None,
     }
 }
 

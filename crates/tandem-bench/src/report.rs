@@ -367,6 +367,7 @@ mod tests {
             switch: SwitchRate {
                 packets: 5000,
                 ns_per_packet: 100.0,
+                instructions: None,
             },
             flows: vec![],
             machine: Machine::default(),

@@ -141,22 +141,19 @@ impl<'a> Ctx<'a> {
             Some(hs) => {
                 // in place if the valid headers, in emit order, are the extracted
                 // ones; the emitted list is only needed otherwise
-                let mut n = 0;
-                let mut same = true;
-                for &(h, valid) in hs {
-                    if self.phv[valid as usize & PHV_MASK] != 0 {
-                        same &= self.extracted.get(n) == Some(&h);
-                        n += 1;
-                    }
-                }
-                if !(same && n == self.extracted.len()) {
-                    for &(h, valid) in hs {
-                        if self.phv[valid as usize & PHV_MASK] != 0 {
-                            self.emitted.push(h);
+                if let Some(plan) = &code.in_place {
+                    let same = plan.same(self.phv, self.extracted);
+                    if !same {
+                        for &(h, valid) in hs {
+                            if self.phv[valid as usize & PHV_MASK] != 0 {
+                                self.emitted.push(h);
+                            }
                         }
                     }
+                    same
+                } else {
+                    self.deparse_check(hs)
                 }
-                same && n == self.extracted.len()
             }
             None => {
                 self.exec(code.deparser);
@@ -182,6 +179,20 @@ impl<'a> Ctx<'a> {
             self.out.extend_from_slice(payload);
         }
         Verdict::Forward(self.phv[std.egress_port as usize & PHV_MASK] as u32)
+    }
+
+    /// The general in-place test of an emit-only deparser (`hs`: header, validity slot), for
+    /// programs without a precomputed plan (`deparse`); fills `emitted` when not in place.
+    fn deparse_check(&mut self, hs: &[(u32, Slot)]) -> bool {
+        let same = crate::deparse::same_general(self.phv, hs, self.extracted);
+        if !same {
+            for &(h, valid) in hs {
+                if self.phv[valid as usize & PHV_MASK] != 0 {
+                    self.emitted.push(h);
+                }
+            }
+        }
+        same
     }
 
     /// Runs flat code from `entry` until the block ends.

@@ -810,6 +810,7 @@ pub(crate) fn lower(c: &Compiled) -> Code {
         parser_end,
         compute_checksums,
         deparser_emits,
+        in_place: None,
         ops: l.ops,
         action_entry,
         parser,

@@ -88,6 +88,7 @@
 
 pub mod bench;
 mod check;
+mod deparse;
 pub mod entries;
 mod exec;
 mod flatten;

@@ -5,6 +5,7 @@
 //! check     names, types, widths, v1model binding -> statement trees over slots (program)
 //! optimize  dead/self stores, forward substitution, boolean folding (CompileOptions)
 //! flatten   trees -> one instruction array with jumps and action calls (program::Code)
+//! deparse   the emit-only deparser's in-place test, precomputed (deparse::InPlace)
 //! ```
 //!
 //! The interpreter (`exec`) runs the result; a native-code back end plugs in after `flatten`
@@ -22,5 +23,12 @@ pub(crate) fn compile(prog: &Program, optimize: bool) -> Result<Checked, Vec<Dia
         crate::opt::optimize(&mut checked.compiled);
     }
     checked.compiled.code = crate::flatten::lower(&checked.compiled);
+    let c = &checked.compiled;
+    let in_place = c
+        .code
+        .deparser_emits
+        .as_ref()
+        .and_then(|e| crate::deparse::plan(c, e));
+    checked.compiled.code.in_place = in_place;
     Ok(checked)
 }

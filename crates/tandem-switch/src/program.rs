@@ -739,6 +739,8 @@ pub(crate) struct Code {
     pub compute_checksums: Option<Vec<u32>>,
     /// the deparser when it is only `emit`s: the headers, in order
     pub deparser_emits: Option<Vec<(u32, Slot)>>,
+    /// the in-place test for `deparser_emits`, precomputed (`deparse`), when it applies
+    pub in_place: Option<crate::deparse::InPlace>,
 }
 
 impl Compiled {

@@ -906,6 +906,12 @@ impl Switch {
             .unwrap_or_default()
     }
 
+    /// The compiled program (tests of the passes that read it).
+    #[cfg(test)]
+    pub(crate) fn compiled(&self) -> &crate::program::Compiled {
+        &self.inner.prog
+    }
+
     /// Number of PHV slots (a measure of program size).
     pub fn slot_count(&self) -> usize {
         self.inner.prog.nslots

@@ -60,7 +60,8 @@ pub struct Args {
 /// The process `tandem bench` runs under callgrind.
 #[derive(clap::Args)]
 pub struct WorkerArgs {
-    /// `baseline` (the original NF) or `server` (the offloaded pair; only the server counts).
+    /// `baseline` (the original NF), `server` (the offloaded pair; only the server counts)
+    /// or `switch` (the offloaded run, then one replay through the switch alone, counted).
     #[arg(long)]
     pub role: String,
     /// The recorded trace (pcapng).
@@ -375,7 +376,7 @@ pub fn run(a: Args) -> anyhow::Result<()> {
     )?;
     let run = measure::run_offloaded(&mut sys, &rec, &control_ns)?;
     let flows = measure::flow_buckets(&rec, &run.fast);
-    let switch = measure::switch_rate(sys.switch(), &rec, a.reps, a.switch_ms);
+    let mut switch = measure::switch_rate(sys.switch(), &rec, a.reps, a.switch_ms);
     let mut offloaded = run.figures;
     drop(sys);
 
@@ -404,19 +405,24 @@ pub fn run(a: Args) -> anyhow::Result<()> {
             let profile = out.join(format!("callgrind.{role}.out"));
             Ok(callgrind::count(&exe, &args, toggles, exclude, &profile)?)
         };
-        println!("counting instructions under callgrind: baseline and server, in parallel");
-        let (base, server) = std::thread::scope(|s| {
+        println!(
+            "counting instructions under callgrind: baseline, server and switch alone, in parallel"
+        );
+        let (base, server, sw) = std::thread::scope(|s| {
             let b = s.spawn(|| worker("baseline", callgrind::BASELINE_TOGGLES, &[]));
+            let sw = s.spawn(|| worker("switch", callgrind::SWITCH_TOGGLES, &[]));
             let server = worker(
                 "server",
                 callgrind::SERVER_TOGGLES,
                 callgrind::SERVER_EXCLUDE,
             );
-            (b.join(), server)
+            (b.join(), server, sw.join())
         });
         let base = base.map_err(|_| anyhow::anyhow!("the baseline's callgrind run panicked"))?;
+        let sw = sw.map_err(|_| anyhow::anyhow!("the switch's callgrind run panicked"))?;
         baseline.instructions = Some(base?);
         offloaded.server_instructions = Some(server?);
+        switch.instructions = Some(sw?);
     }
     if !a.keep_trace {
         let _ = std::fs::remove_file(&trace_path);
@@ -498,6 +504,12 @@ fn print_result(r: &BenchResult) {
         },
         r.baseline_pps() / 1e6
     );
+    if let (Some(b), Some(s)) = (r.baseline_instr_per_packet(), r.switch_instr_per_packet()) {
+        println!(
+            "  switch instructions {s:>10.1} per packet alone vs the baseline host's {b:.1}  (rate ratio {:.2}×)",
+            if s > 0.0 { b / s } else { 0.0 }
+        );
+    }
     let stages: Vec<String> = r
         .compile
         .iter()
@@ -554,8 +566,18 @@ pub fn worker(a: WorkerArgs) -> anyhow::Result<()> {
                 sys.process(p)?;
             }
         }
+        "switch" => {
+            // the offloaded run fills the switch's tables; only the replay after it counts
+            let (bundle, initial, options) = server_setup(&a, "switch")?;
+            let mut sys = Offloaded::new(&bundle, &initial, &options, None)?;
+            for p in &packets {
+                sys.process(p)?;
+            }
+            let mut w = sys.switch().worker();
+            measure::replay_switch(&mut w, &packets);
+        }
         "cluster" => super::bench_cluster::worker(&a, &packets)?,
-        other => anyhow::bail!("unknown role `{other}` (baseline, server or cluster)"),
+        other => anyhow::bail!("unknown role `{other}` (baseline, server, switch or cluster)"),
     }
     Ok(())
 }

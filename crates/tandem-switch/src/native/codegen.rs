@@ -143,6 +143,7 @@ pub(super) fn compile(
             }
         }
     }
+    let keep = super::promote::register_temps(prog);
     let mut bad_actions: BTreeMap<u32, String> = BTreeMap::new();
     let mut bad_blocks: BTreeMap<&'static str, String> = BTreeMap::new();
     for _attempt in 0..8 {
@@ -190,7 +191,7 @@ pub(super) fn compile(
                 &mut module,
                 &mut ctx.func,
                 &mut fbc,
-                (prog, regs),
+                (prog, regs, &keep),
                 entry as usize,
                 &ids,
                 fault,
@@ -246,6 +247,9 @@ struct Tr<'a, 'b> {
     fn_sig: SigRef,
     /// per register: address of its first cell, number of cells
     regs: &'a [(u64, u64)],
+    /// per slot: kept in a register (`promote`), and its variable once declared
+    keep: &'a [bool],
+    vars: HashMap<Slot, Variable>,
     fault: bool,
 }
 
@@ -253,7 +257,7 @@ fn translate(
     module: &mut JITModule,
     func: &mut Function,
     fbc: &mut FunctionBuilderContext,
-    (prog, regs): (&Compiled, &[(u64, u64)]),
+    (prog, regs, keep): (&Compiled, &[(u64, u64)], &[bool]),
     entry: usize,
     ids: &HashMap<u32, FuncId>,
     fault: bool,
@@ -298,6 +302,8 @@ fn translate(
         call_sig,
         fn_sig,
         regs,
+        keep,
+        vars: HashMap::new(),
         fault,
     };
     let first = t.target(entry);
@@ -332,12 +338,29 @@ impl Tr<'_, '_> {
         self.b.ins().iconst(I64, c as i64)
     }
 
+    /// The variable of slot `s` when it is kept in a register.
+    fn var(&mut self, s: Slot) -> Option<Variable> {
+        if !self.keep.get(ix(s)).copied().unwrap_or(false) {
+            return None;
+        }
+        let b = &mut self.b;
+        Some(*self.vars.entry(s).or_insert_with(|| b.declare_var(I64)))
+    }
+
     fn slot(&mut self, s: Slot) -> Value {
-        self.b.ins().load(I64, mem(), self.phv, (ix(s) * 8) as i32)
+        match self.var(s) {
+            Some(v) => self.b.use_var(v),
+            None => self.b.ins().load(I64, mem(), self.phv, (ix(s) * 8) as i32),
+        }
     }
 
     fn set_slot(&mut self, s: Slot, v: Value) {
-        self.b.ins().store(mem(), v, self.phv, (ix(s) * 8) as i32);
+        match self.var(s) {
+            Some(x) => self.b.def_var(x, v),
+            None => {
+                self.b.ins().store(mem(), v, self.phv, (ix(s) * 8) as i32);
+            }
+        }
     }
 
     /// The address of field `f`'s 8-byte window (masked into the buffer).

@@ -30,13 +30,14 @@
 //! [`raw`], with its invariants.
 
 mod codegen;
+mod promote;
 pub(crate) mod raw;
 mod tables;
 
 pub(crate) use tables::compile_table;
 
 use crate::exec::Stateful;
-use crate::program::{Code, Compiled, Op};
+use crate::program::{Code, Compiled, Op, Slot};
 use std::fmt;
 
 /// What compiled code gets: the PHV, the packet buffer, the interpreter context for
@@ -205,6 +206,12 @@ impl NativeProgram {
         ));
         s
     }
+}
+
+/// Calls `w` on every slot `op` writes (whole slots; a header field's write is the packet
+/// buffer's, not a slot's).
+pub(crate) fn slot_writes(prog: &Compiled, op: &Op, w: &mut impl FnMut(Slot)) {
+    promote::op_slots(prog, op, &mut |_| {}, w);
 }
 
 /// The flat positions reachable from `entry` within one function: successors of each op,
