@@ -113,7 +113,7 @@ impl ConcurrentArgs {
         Ok(ConcurrentOptions {
             latency: parse_duration(&self.control_latency)?,
             queue: self.server_queue,
-            flow_order: true,
+            ..ConcurrentOptions::default()
         })
     }
 }
