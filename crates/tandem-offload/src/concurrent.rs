@@ -26,16 +26,33 @@
 //! packet's verdict must equal the reference's, and π and the emission order restricted to
 //! any flow must be arrival order.
 //!
-//! **Stale reads.** Because of the per-flow wait, a server-bound packet never carries switch
-//! reads older than an update of its own flow; packets of other flows that race a batch see
-//! all of it or none of it (atomic update) and are placed in π accordingly.
+//! **Stale reads (per key read).** Because of the per-flow wait, a server-bound packet never
+//! carries switch reads older than an update of its own flow. State keyed by something
+//! coarser than a flow (a per-host map) can still be read stale by a packet of *another*
+//! flow: it passed pre before a batch that changed a key it looks up was committed, and
+//! reached the server after. The server thread detects exactly that (the keys every
+//! committed packet inserted or erased, against a read-only probe of the packet's lookups)
+//! and, when pre cannot have had effects (the program has no switch-owned state), runs the
+//! packet again whole on the server's primary copy ([`ServerHost::whole_on_server`]): its
+//! pre pass then read and wrote nothing that counts, and its linearization point is the
+//! re-execution. Fast-path packets need nothing: they take effect at their pre pass, where
+//! a batch is all visible or not at all (atomic update).
+//!
+//! ```text
+//! before: h1 flow A: pre(miss) ─▶ server: insert host h1 ─ commit
+//!         h1 flow B:       pre(miss, stale) ─────────────▶ server(h1 "absent") ✗
+//! after:  h1 flow B:       pre(miss, stale) ─────────────▶ probe: h1 written since
+//!                                                          ─▶ whole run on primary ✓
+//! ```
+//!
+//! [`ServerHost::whole_on_server`]: crate::ServerHost::whole_on_server
 //!
 //! **Serial packets.** A packet before which a timer tick is due, a runt, and every packet of
 //! a program with partial maps or server-only keys is run by the server thread with
 //! [`Offloaded::process`] after every earlier packet finished, while the switch thread waits
 //! (their probe reads the primary copy, which must not move under it).
 
-use std::collections::{HashMap, VecDeque};
+use std::collections::{BTreeSet, HashMap, VecDeque};
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::sync::mpsc::{channel, sync_channel, Receiver, Sender};
 use std::sync::{Arc, Mutex};
@@ -60,6 +77,10 @@ pub struct ConcurrentOptions {
     /// Keep packets of a flow in order (the rule above). Off only to show that the check
     /// catches what it prevents.
     pub flow_order: bool,
+    /// Run a server packet whose switch reads are stale again, whole on the server (when
+    /// the program has no switch-owned state). Off only to show that the check catches what
+    /// it repairs.
+    pub reexecute: bool,
 }
 
 impl Default for ConcurrentOptions {
@@ -68,6 +89,7 @@ impl Default for ConcurrentOptions {
             latency: Duration::from_micros(10),
             queue: 64,
             flow_order: true,
+            reexecute: true,
         }
     }
 }
@@ -93,10 +115,13 @@ pub struct ConcurrentRun {
     /// Most packets queued for or at the server at once.
     pub max_in_flight: u64,
     /// Server packets whose switch reads were stale: a map key they look up was inserted
-    /// or erased by a packet committed after their pre pass. Counted, not repaired (see
-    /// docs/runtime.md): with the per-flow rule only packets of other flows can be; the
-    /// check says whether the result was still serial.
+    /// or erased by a packet committed after their pre pass (with the per-flow rule only
+    /// packets of other flows can be).
     pub stale_reads: u64,
+    /// Of those, the packets run again whole on the server's primary copy. The rest (a
+    /// program whose pre writes switch-owned state, or `reexecute` off) were served with
+    /// their stale reads; the check says whether the result was still serial.
+    pub reexecuted: u64,
 }
 
 /// A packet's flow for the ordering rule: its 5-tuple (IPv4 TCP/UDP), or `None` for all
@@ -119,6 +144,25 @@ impl Clock {
         *g += 1;
         (r, *g)
     }
+}
+
+/// Whether `process()` writes a state the switch holds the primary copy of (a counter,
+/// sketch or meter the switch updates itself): then a packet's pass through pre may have had
+/// effects that running it again would repeat. Constants only `configure()` writes do not
+/// count.
+fn switch_writes(module: &tandem_ir::Module, owned: &BTreeSet<u32>) -> bool {
+    let f = &module.process;
+    f.blocks.iter().any(|(_, b)| {
+        b.insts.iter().any(|&i| {
+            f.insts.get(i).is_some_and(|d| {
+                module.inst_effects(&d.kind).writes.iter().any(|e| match e {
+                    tandem_ir::Effect::State(s) => owned.contains(&s.as_u32()),
+                    tandem_ir::Effect::All => !owned.is_empty(),
+                    _ => false,
+                })
+            })
+        })
+    })
 }
 
 /// The control channel with latency: every request sleeps, then reaches the switch under
@@ -210,6 +254,10 @@ struct Shared {
     serial_all: AtomicBool,
     /// Server packets found with stale switch reads.
     stale: AtomicU64,
+    /// Of those, the packets run again whole on the server.
+    reexecuted: AtomicU64,
+    /// Stale packets are run again (the option, and no switch-owned state).
+    reexecute: bool,
 }
 
 /// Runs `packets` with the switch and the server host at once; returns what happened and
@@ -253,6 +301,8 @@ pub fn run_concurrent(
         last_write,
         serial_all: AtomicBool::new(sys.host.has_partial() || sys.host.has_server_only()),
         stale: AtomicU64::new(0),
+        reexecuted: AtomicU64::new(0),
+        reexecute: options.reexecute && !switch_writes(&bundle.module, sys.host.switch_owned()),
     });
     let mut sw = SwitchSide {
         worker: sys.switch().worker(),
@@ -304,6 +354,7 @@ pub fn run_concurrent(
     sw.emissions.sort_unstable();
     sw.out.emitted = sw.emissions.iter().map(|&(_, i)| i).collect();
     sw.out.stale_reads = shared.stale.load(Ordering::SeqCst);
+    sw.out.reexecuted = shared.reexecuted.load(Ordering::SeqCst);
     let mut stats = sys.stats();
     stats.packets += sw.stats.packets;
     stats.fast_path += sw.stats.fast_path;
@@ -340,7 +391,12 @@ fn server_thread(
                 if stale {
                     shared.stale.fetch_add(1, Ordering::SeqCst);
                 }
-                let v = serve(sys, pkt, &frame);
+                let v = if stale && shared.reexecute {
+                    shared.reexecuted.fetch_add(1, Ordering::SeqCst);
+                    reexecute(sys, pkt)
+                } else {
+                    serve(sys, pkt, &frame)
+                };
                 (idx, v)
             }
         };
@@ -379,6 +435,19 @@ fn is_stale(sys: &mut Offloaded, pkt: &TracePacket, log: &BatchLog) -> Result<bo
     Ok(log
         .iter()
         .any(|(_, written)| written.iter().any(|w| keys.contains(w))))
+}
+
+/// A server packet with stale switch reads, run whole on the primary copy instead (the
+/// program has no switch-owned state, so its pass through pre changed nothing).
+fn reexecute(sys: &mut Offloaded, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
+    sys.stats.packets += 1;
+    sys.stats.whole_on_server += 1;
+    let v = sys.host.whole_on_server(pkt)?;
+    match &v {
+        Verdict::Send { port, .. } => *sys.stats.out_per_port.entry(*port).or_default() += 1,
+        Verdict::Drop => sys.stats.dropped += 1,
+    }
+    Ok(v)
 }
 
 /// The server's part of a packet pre sent to it: the server partition, the commit, post.

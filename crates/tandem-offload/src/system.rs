@@ -413,6 +413,12 @@ impl ServerHost {
         self.sync.has_server_only()
     }
 
+    /// The states whose primary copy is the switch's (`switch_register` placement:
+    /// counters, sketches, meters, and constants only `configure()` writes).
+    pub(crate) fn switch_owned(&self) -> &std::collections::BTreeSet<u32> {
+        self.sync.switch_owned()
+    }
+
     /// The map keys the packet would look up, insert or erase (a read-only walk of the NF
     /// on the primary copy).
     pub(crate) fn probe_keys(

@@ -113,7 +113,7 @@ impl ConcurrentArgs {
         Ok(ConcurrentOptions {
             latency: parse_duration(&self.control_latency)?,
             queue: self.server_queue,
-            flow_order: true,
+            ..ConcurrentOptions::default()
         })
     }
 }
@@ -250,14 +250,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     if let Some(c) = &report.concurrent {
         println!(
-            "concurrent: control latency {}, server queue {}: {} packets passed the switch while one was at the server, {} waited for their flow, {} ran serially, at most {} at the server, {} server packets with stale switch reads",
+            "concurrent: control latency {}, server queue {}: {} packets passed the switch while one was at the server, {} waited for their flow, {} ran serially, at most {} at the server, {} server packets with stale switch reads ({} run again whole on the server)",
             args.concurrent.control_latency,
             args.concurrent.server_queue,
             c.overtaking,
             c.waited_for_flow,
             c.serial,
             c.max_in_flight,
-            c.stale_reads
+            c.stale_reads,
+            c.reexecuted
         );
     }
     if report.passed() && report.concurrent.is_some() {
