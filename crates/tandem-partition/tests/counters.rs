@@ -14,7 +14,11 @@ fn plan(text: &str) -> Plan {
 }
 
 fn placement(plan: &Plan, name: &str) -> Placement {
-    plan.states.iter().find(|s| s.name == name).unwrap().placement
+    plan.states
+        .iter()
+        .find(|s| s.name == name)
+        .unwrap()
+        .placement
 }
 
 /// A counter module: packets with TTL 1 are dropped and counted in `dropped` (64 bits), the
@@ -86,10 +90,7 @@ fn a_wide_counter_read_elsewhere_stays_on_the_server() {
 /// Negative control: an increment wider than 32 bits does not fit the low half.
 #[test]
 fn a_wide_increment_stays_on_the_server() {
-    let text = module("").replace(
-        "    v5:i64 = const 1\n",
-        "    v5:i64 = const 4294967296\n",
-    );
+    let text = module("").replace("    v5:i64 = const 1\n", "    v5:i64 = const 4294967296\n");
     let plan = plan(&text);
     assert_eq!(placement(&plan, "dropped"), Placement::Server);
 }
