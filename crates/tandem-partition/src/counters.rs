@@ -122,14 +122,17 @@ fn def(f: &Function, v: Value) -> Option<(Inst, &InstKind)> {
     }
 }
 
-/// The load and add of the store `store` when it is `S[i] = S[i] + inc` with the load and
-/// the add earlier in the same block (`before`) and used by nothing else.
+/// The instructions of the read-modify-write ending in `store` when it is `S = S + inc` (a
+/// scalar: the load and the add earlier in the same block, `before`) or `v[i] = v[i] + inc`
+/// (a vector: the get read at `i` or at `select c, i, 0` — the NF API's bounds check — and
+/// its value possibly `select c, got, 0`; the set under the check), every intermediate value
+/// used by nothing else: the load, any selects, the add and the store.
 fn rmw(
     f: &Function,
     uses: &HashMap<Value, usize>,
     before: &[Inst],
     store: Inst,
-) -> Option<[Inst; 3]> {
+) -> Option<Vec<Inst>> {
     let (state, index, value) = match &f.insts[store].kind {
         InstKind::ScalarStore { state, value } => (*state, None, *value),
         InstKind::VecSet {
@@ -140,6 +143,8 @@ fn rmw(
         _ => return None,
     };
     let once = |v: Value| uses.get(&v).copied() == Some(1);
+    // Scalars: within the block; vectors: the value flow itself orders the get before the set.
+    let placed = |i: Inst| index.is_some() || before.contains(&i);
     let (add, kind) = def(f, value)?;
     let InstKind::Binary {
         op: BinOp::Add,
@@ -148,27 +153,60 @@ fn rmw(
     else {
         return None;
     };
-    if !once(value) || !before.contains(&add) {
+    if !once(value) || !placed(add) {
         return None;
     }
-    let is_load = |v: Value| -> Option<Inst> {
+    // The load behind `v`, through a bounds-check select, with the instructions on the way.
+    let load_of = |v: Value| -> Option<Vec<Inst>> {
         let (i, k) = def(f, v)?;
-        let same = match k {
-            InstKind::ScalarLoad { state: s } => *s == state && index.is_none(),
+        if !once(v) || !placed(i) {
+            return None;
+        }
+        match k {
+            InstKind::ScalarLoad { state: s } if *s == state && index.is_none() => Some(vec![i]),
             InstKind::VecGet {
                 state: s,
                 index: at,
-            } => *s == state && index == Some(*at),
-            _ => false,
-        };
-        (same && once(v) && before.contains(&i)).then_some(i)
+            } if *s == state && index.is_some_and(|si| same_element(f, *at, si)) => Some(vec![i]),
+            InstKind::Select {
+                if_true, if_false, ..
+            } if index.is_some() && is_zero(f, *if_false) => {
+                let (g, gk) = def(f, *if_true)?;
+                match gk {
+                    InstKind::VecGet {
+                        state: s,
+                        index: at,
+                    } if *s == state
+                        && once(*if_true)
+                        && index.is_some_and(|si| same_element(f, *at, si)) =>
+                    {
+                        Some(vec![g, i])
+                    }
+                    _ => None,
+                }
+            }
+            _ => None,
+        }
     };
-    let (load, inc) = match (is_load(args[0]), is_load(args[1])) {
+    let (mut parts, inc) = match (load_of(args[0]), load_of(args[1])) {
         (Some(l), _) => (l, args[1]),
         (None, Some(l)) => (l, args[0]),
         _ => return None,
     };
-    narrow_increment(f, inc).then_some([load, add, store])
+    parts.extend([add, store]);
+    narrow_increment(f, inc).then_some(parts)
+}
+
+fn is_zero(f: &Function, v: Value) -> bool {
+    matches!(def(f, v), Some((_, InstKind::Const { imm: 0 })))
+}
+
+/// A get at `get` and a set at `set` address the same element when the set runs: the same
+/// value, or the get's index is `select c, set, 0` (out of range the set does not run).
+fn same_element(f: &Function, get: Value, set: Value) -> bool {
+    get == set
+        || matches!(def(f, get), Some((_, InstKind::Select { if_true, if_false, .. }))
+            if *if_true == set && is_zero(f, *if_false))
 }
 
 /// A constant below 2^32 or a zero extension of at most 32 bits.

@@ -165,7 +165,8 @@ pub fn unsupported(
                 .filter(|_| !(*op == BinOp::Add && wide_counter(module, p, inst)))
         }
         InstKind::Icmp { args, .. } => need("icmp", "comparison").or_else(|| wide(args[0])),
-        InstKind::Select { if_true, .. } => need("select", "select").or_else(|| wide(*if_true)),
+        InstKind::Select { if_true, .. } => need("select", "select")
+            .or_else(|| wide(*if_true).filter(|_| !wide_counter(module, p, inst))),
         InstKind::Cast { .. } => need("cast", "a cast"),
         InstKind::Bswap { .. } => need("bswap", "a byte swap"),
         InstKind::Hash {

@@ -94,3 +94,42 @@ fn a_wide_increment_stays_on_the_server() {
     let plan = plan(&text);
     assert_eq!(placement(&plan, "dropped"), Placement::Server);
 }
+
+/// The lifter's shape of `bytes[i] += len` (the NF API's bounds check): the get reads at
+/// `select ok, i, 0`, its value is `select ok, got, 0`, and the set runs under `ok` in a later
+/// block — still one read-modify-write of a 64-bit counter on the switch.
+#[test]
+fn a_bounds_checked_vector_counter_stays_on_the_switch() {
+    let text = module("").replace(
+        "    v10:i64 = vec.get bytes[v9]
+    v11:i64 = add v10, v8
+    vec.set bytes[v9](v11)
+    v12:i16 = const 1
+    send v12
+    return
+",
+        "    v30:i32 = const 4
+    v31:i1 = icmp ult v9, v30
+    v32:i32 = const 0
+    v33:i32 = select v31, v9, v32
+    v10:i64 = vec.get bytes[v33]
+    v34:i64 = const 0
+    v35:i64 = select v31, v10, v34
+    v11:i64 = add v35, v8
+    brif v31, block5, block6
+
+block5:
+    vec.set bytes[v9](v11)
+    br block6
+
+block6:
+    v12:i16 = const 1
+    send v12
+    return
+",
+    );
+    assert!(text.contains("block5"), "the replacement applied");
+    let plan = plan(&text);
+    assert_eq!(placement(&plan, "bytes"), Placement::SwitchRegister);
+    assert_eq!(plan.summary.server, 0, "{:#?}", plan.statements);
+}
