@@ -261,7 +261,13 @@ fn byte_array_member_bytes_misplaced_are_caught() {
 /// (53.7% fast path before `counters.rs` handled the bounds-checked vector shape, 99.7% now).
 #[test]
 fn per_rule_64_bit_counters_stay_on_the_switch() {
-    let r = check_file(&test_nf("acl_nat"), Addr::Plain, "enterprise", "tofino1", 3000);
+    let r = check_file(
+        &test_nf("acl_nat"),
+        Addr::Plain,
+        "enterprise",
+        "tofino1",
+        3000,
+    );
     assert_passed("acl_nat", &r);
     assert!(
         r.offloaded.fast_path_share() > 0.95,
