@@ -52,6 +52,7 @@ use crate::primary::{Primary, Touched};
 use crate::OffloadError;
 
 mod alpm;
+mod digest;
 mod hashed;
 mod partial;
 mod staging;
@@ -216,7 +217,11 @@ impl SyncEngine {
                 }
                 meters.insert(sid, MeterSync::new(m.clone()));
             }
-            if !sm.tables.is_empty() || sm.hashed.is_some() || sm.alpm.is_some() {
+            if !sm.tables.is_empty()
+                || sm.hashed.is_some()
+                || sm.alpm.is_some()
+                || sm.digest.is_some()
+            {
                 let Some((kl, vl)) = kind.map_layouts() else {
                     return Err(bad(format!(
                         "state `{}` has tables but is not a map",
@@ -286,7 +291,35 @@ impl SyncEngine {
                         .min()
                         .unwrap_or(0)
                 });
-                if main.is_empty() && hashed.is_none() && alpm.is_none() {
+                let digest = match &sm.digest {
+                    None => None,
+                    Some(d) => Some(digest::DigestSync::new(
+                        &sm.name,
+                        d,
+                        |n| {
+                            tables
+                                .iter()
+                                .find(|t| {
+                                    t.name == n
+                                        && matches!(
+                                            t.role,
+                                            TableRole::DigestConflict | TableRole::Digest
+                                        )
+                                })
+                                .map(|t| (short(&t.hit_action.name), t.size))
+                        },
+                        kl.fields.iter().map(|f| f.ty.bits()).collect(),
+                    )?),
+                };
+                let digest_size = sm.digest.as_ref().map(|d| {
+                    tables
+                        .iter()
+                        .filter(|t| d.digest_tables.contains(&t.name))
+                        .map(|t| t.size)
+                        .min()
+                        .unwrap_or(0)
+                });
+                if main.is_empty() && hashed.is_none() && alpm.is_none() && digest.is_none() {
                     return Err(bad(format!("state `{}`: no main table", sm.name)));
                 }
                 // An LPM map's tables match their last key `lpm` (entries are prefixes) and
@@ -353,7 +386,7 @@ impl SyncEngine {
                         matching,
                         key_fields: kl.fields.len(),
                         value_fields: vl.fields.len(),
-                        size: match (&sm.hashed, alpm_size) {
+                        size: match (&sm.hashed, alpm_size.or(digest_size)) {
                             (Some(h), _) => u64::from(h.ways) * h.slots_per_way,
                             (None, Some(n)) => n,
                             (None, None) => main.iter().map(|t| t.size).min().unwrap_or(0),
@@ -383,6 +416,7 @@ impl SyncEngine {
                             .collect(),
                         hashed,
                         alpm,
+                        digest,
                     },
                 );
             }
@@ -569,6 +603,7 @@ impl SyncEngine {
                     .chain(m.main.iter().map(|(t, _)| t.clone()))
                     .chain(m.hashed.iter().map(|h| h.collision_table().to_string()))
                     .chain(m.alpm.iter().flat_map(|a| a.tables().map(str::to_string)))
+                    .chain(m.digest.iter().flat_map(|d| d.tables().map(str::to_string)))
             })
             .collect();
         for t in tables {
@@ -580,6 +615,9 @@ impl SyncEngine {
             }
             if let Some(a) = m.alpm.as_mut() {
                 a.reset();
+            }
+            if let Some(d) = m.digest.as_mut() {
+                d.reset();
             }
         }
         for m in self.maps.values_mut() {
@@ -667,6 +705,7 @@ impl SyncEngine {
             size,
             hashed,
             alpm,
+            digest,
             ..
         } = m;
         for o in main_ops.iter_mut() {
@@ -709,6 +748,9 @@ impl SyncEngine {
                     if let Some(a) = alpm.as_mut() {
                         a.put(key, v);
                     }
+                    if let Some(d) = digest.as_mut() {
+                        d.put(key, v)?;
+                    }
                     for o in main_ops.iter_mut() {
                         o.entry(present, key, HIT, v);
                     }
@@ -732,6 +774,9 @@ impl SyncEngine {
                     if let Some(a) = alpm.as_mut() {
                         a.delete(key);
                     }
+                    if let Some(d) = digest.as_mut() {
+                        d.delete(key)?;
+                    }
                     for o in main_ops.iter_mut() {
                         o.delete(key);
                     }
@@ -747,6 +792,9 @@ impl SyncEngine {
         }
         if let Some(a) = m.alpm.as_mut() {
             a.flush(&self.policy, &mut self.stats, cp)?;
+        }
+        if let Some(d) = m.digest.as_mut() {
+            d.flush(&self.policy, &mut self.stats, cp)?;
         }
         Ok(())
     }
@@ -1069,6 +1117,7 @@ impl SyncEngine {
                 wb_ops,
                 hashed,
                 alpm,
+                digest,
                 ..
             } = m;
             if staged.is_empty() {
@@ -1097,6 +1146,9 @@ impl SyncEngine {
                                     if let Some(a) = alpm.as_mut() {
                                         a.put(k, v);
                                     }
+                                    if let Some(d) = digest.as_mut() {
+                                        d.put(k, v)?;
+                                    }
                                     for o in main_ops.iter_mut() {
                                         o.entry(true, k, HIT, v);
                                     }
@@ -1114,6 +1166,9 @@ impl SyncEngine {
                                 if let Some(a) = alpm.as_mut() {
                                     a.put(k, v);
                                 }
+                                if let Some(d) = digest.as_mut() {
+                                    d.put(k, v)?;
+                                }
                                 for o in main_ops.iter_mut() {
                                     o.entry(false, k, HIT, v);
                                 }
@@ -1128,6 +1183,9 @@ impl SyncEngine {
                             }
                             if let Some(a) = alpm.as_mut() {
                                 a.delete(k);
+                            }
+                            if let Some(d) = digest.as_mut() {
+                                d.delete(k)?;
                             }
                             for o in main_ops.iter_mut() {
                                 o.delete(k);
@@ -1145,6 +1203,9 @@ impl SyncEngine {
             }
             if let Some(a) = alpm.as_mut() {
                 a.flush(&self.policy, &mut self.stats, cp)?;
+            }
+            if let Some(d) = digest.as_mut() {
+                d.flush(&self.policy, &mut self.stats, cp)?;
             }
         }
         self.stats.table_full += full;

@@ -52,6 +52,7 @@ fn sailfish_scale_fits_tofino1_after_folding_and_splitting() {
             "baseline (one pipe)",
             "pipeline folding",
             "table splitting between pipelines",
+            "key digests",
             "IPv4/IPv6 pooling",
             "ALPM"
         ]
@@ -73,8 +74,19 @@ fn sailfish_scale_fits_tofino1_after_folding_and_splitting() {
         assert!(u.sram_blocks <= c.placement.pipe_budget.sram_blocks);
         assert!(u.tcam_blocks <= c.placement.pipe_budget.tcam_blocks);
     }
-    // The report names the digest hook (key compression is not built here).
-    assert!(report(&c, &p).contains("conflict table"));
+    // Key digests: the 192-bit VM-NC IPv6 key becomes a 32-bit digest and SRAM shrinks; the
+    // 64-bit IPv4 key stays exact; what is emitted is named.
+    let d = &c.steps[3];
+    assert!(
+        d.chosen && d.sram_pct < c.steps[2].sram_pct,
+        "{}",
+        report(&c, &p)
+    );
+    assert_eq!(
+        c.digests().into_iter().collect::<Vec<_>>(),
+        [("vm_nc6".to_string(), 64)]
+    );
+    assert!(report(&c, &p).contains("emitted as key digests: vm_nc6"));
 }
 
 #[test]
