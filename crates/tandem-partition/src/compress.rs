@@ -405,8 +405,17 @@ pub fn compress(
     };
     let mut steps = vec![step("baseline (one pipe)", true, String::new(), &c, p)];
 
-    // 1. Folding (costs half the throughput: only when the tables do not fit).
-    if !fits(&c, p) {
+    // 1. Folding (costs half the throughput: only when the tables do not fit). A folded
+    // profile's stages (and memory) already count it.
+    if p.folded {
+        steps.push(step(
+            "pipeline folding",
+            true,
+            "the profile is a folded path (its stages count two gresses each)".into(),
+            &c,
+            p,
+        ));
+    } else if !fits(&c, p) {
         let ok = p.pipelines >= 2;
         let mut f = c.clone();
         f.folded = ok;
@@ -420,8 +429,8 @@ pub fn compress(
         c = f;
     }
     // 2. Splitting between the folded paths (when still needed).
-    if c.folded && !fits(&c, p) {
-        let ok = p.pipelines >= 4;
+    if (c.folded || p.folded) && !fits(&c, p) {
+        let ok = p.pipelines >= if p.folded { 2 } else { 4 };
         let mut f = c.clone();
         f.split = ok;
         let note = if ok {

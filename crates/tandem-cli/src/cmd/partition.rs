@@ -163,7 +163,10 @@ impl LayoutArgs {
         let mut out = match &self.compress {
             Some(scale) => {
                 let scale = tandem_partition::compress::Scale::parse(scale)?;
-                tandem_partition::compress::compress(module, profile, &scale)?.digests()
+                match tandem_partition::compress::compress(module, profile, &scale) {
+                    Err(tandem_partition::compress::CompressError::Unbounded) => Default::default(),
+                    r => r?.digests(),
+                }
             }
             None => std::collections::BTreeMap::new(),
         };
@@ -205,7 +208,11 @@ impl LayoutArgs {
         let mut out = match &self.compress {
             Some(scale) => {
                 let scale = tandem_partition::compress::Scale::parse(scale)?;
-                tandem_partition::compress::compress(module, profile, &scale)?.alpm_depths()
+                match tandem_partition::compress::compress(module, profile, &scale) {
+                    // Unbounded memory: nothing to compress.
+                    Err(tandem_partition::compress::CompressError::Unbounded) => Default::default(),
+                    r => r?.alpm_depths(),
+                }
             }
             None => std::collections::BTreeMap::new(),
         };
@@ -235,8 +242,22 @@ impl LayoutArgs {
     }
 }
 
-/// A built-in profile by name, or a profile file.
+/// A built-in profile by name, or a profile file; `NAME:folded` (or `FILE:folded`) is its
+/// folded path ([`TargetProfile::folded`]: pipeline folding, twice the stages, half the
+/// throughput).
 pub fn load_profile(target: &str) -> anyhow::Result<TargetProfile> {
+    if let Some(base) = target.strip_suffix(":folded") {
+        let p = load_profile(base)?;
+        return p.folded().ok_or_else(|| {
+            anyhow::anyhow!(
+                "`{target}`: {} cannot be folded ({} pipeline(s), stages {:?}; folding needs \
+                 two pipelines and bounded stages)",
+                p.name,
+                p.pipelines,
+                p.stages
+            )
+        });
+    }
     let is_file = target.ends_with(".toml") || target.contains('/') || Path::new(target).exists();
     if !is_file {
         return TargetProfile::builtin(target).ok_or_else(|| {
