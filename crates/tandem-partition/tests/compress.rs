@@ -181,17 +181,31 @@ fn a_folded_profile_doubles_the_stages_once() {
     let p = TargetProfile::builtin("tofino1").unwrap();
     let f = p.folded().unwrap();
     assert_eq!((f.stages, f.pipelines, f.folded), (Some(24), 2, true));
-    assert_eq!(f.total_sram_blocks(), Some(2 * p.total_sram_blocks().unwrap()));
+    assert_eq!(
+        f.total_sram_blocks(),
+        Some(2 * p.total_sram_blocks().unwrap())
+    );
     assert!(f.folded().is_none(), "folding twice");
     let mut one = p.clone();
     one.pipelines = 1;
     assert!(one.folded().is_none());
     let c = compress(&module(), &f, &sailfish_scale()).unwrap();
     let plain = compress(&module(), &p, &sailfish_scale()).unwrap();
-    let fold = c.steps.iter().find(|s| s.name == "pipeline folding").unwrap();
+    let fold = c
+        .steps
+        .iter()
+        .find(|s| s.name == "pipeline folding")
+        .unwrap();
     assert!(fold.chosen && fold.note.contains("folded path"));
     // The same occupancy after folding as the unfolded profile's folding step: not halved
     // twice.
-    assert!((fold.sram_pct - plain.steps[1].sram_pct).abs() < 0.1, "{}", report(&c, &f));
-    assert!(c.steps.iter().any(|s| s.name.starts_with("table splitting") && s.chosen));
+    assert!(
+        (fold.sram_pct - plain.steps[1].sram_pct).abs() < 0.1,
+        "{}",
+        report(&c, &f)
+    );
+    assert!(c
+        .steps
+        .iter()
+        .any(|s| s.name.starts_with("table splitting") && s.chosen));
 }
