@@ -37,10 +37,12 @@ echo "== partial maps (MiniLB's map: switch table 10% of the keys, Zipf 0.8/0.9/
 # XGW=0 skips it.
 if [ "${XGW:-1}" != 0 ]; then
   for v6 in 0 0.25; do
-    for p in tofino1 tofino2 bmv2; do
+    for p in tofino1 tofino1:folded tofino2 bmv2; do
       echo "== xgw check on $p, IPv6 share $v6 =="
       "$TANDEM" check examples/nfs/xgw/xgw.cc --profile "$p" --workload enterprise --plan xgw \
-        --flows 4500 --ipv6-share "$v6" --json "$OUT/xgw-check-$p-$v6.json"
+        --flows 4500 --ipv6-share "$v6" \
+        --compress routes4=75000,routes6=25000,vm_nc4=750000,vm_nc6=250000 \
+        --json "$OUT/xgw-check-$p-$v6.json"
     done
     echo "== xgw bench on tofino2, IPv6 share $v6 =="
     "$TANDEM" bench examples/nfs/xgw/xgw.cc --profile tofino2 --workload enterprise --plan xgw \

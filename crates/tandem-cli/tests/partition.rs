@@ -168,3 +168,21 @@ fn partial_maps_on_the_command_line() {
         assert!(err.contains(want), "{spec}: {err}");
     }
 }
+
+/// `--profile NAME:folded` plans for a folded path (twice the stages); a one-pipe target
+/// cannot fold, and says why.
+#[test]
+fn a_folded_profile_is_named_and_a_one_pipe_target_refuses() {
+    let out = tandem(&["partition", MINILB, "--profile", "tofino1:folded"]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success(),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    assert!(stdout.contains("on tofino1:folded"), "{stdout}");
+    let out = tandem(&["partition", MINILB, "--profile", "tiny:folded"]);
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert!(!out.status.success());
+    assert!(stderr.contains("cannot be folded"), "{stderr}");
+}

@@ -52,6 +52,7 @@ use crate::primary::{Primary, Touched};
 use crate::OffloadError;
 
 mod alpm;
+mod digest;
 mod hashed;
 mod migrate;
 mod partial;
@@ -219,7 +220,11 @@ impl SyncEngine {
                 }
                 meters.insert(sid, MeterSync::new(m.clone()));
             }
-            if !sm.tables.is_empty() || sm.hashed.is_some() || sm.alpm.is_some() {
+            if !sm.tables.is_empty()
+                || sm.hashed.is_some()
+                || sm.alpm.is_some()
+                || sm.digest.is_some()
+            {
                 let Some((kl, vl)) = kind.map_layouts() else {
                     return Err(bad(format!(
                         "state `{}` has tables but is not a map",
@@ -289,7 +294,35 @@ impl SyncEngine {
                         .min()
                         .unwrap_or(0)
                 });
-                if main.is_empty() && hashed.is_none() && alpm.is_none() {
+                let digest = match &sm.digest {
+                    None => None,
+                    Some(d) => Some(digest::DigestSync::new(
+                        &sm.name,
+                        d,
+                        |n| {
+                            tables
+                                .iter()
+                                .find(|t| {
+                                    t.name == n
+                                        && matches!(
+                                            t.role,
+                                            TableRole::DigestConflict | TableRole::Digest
+                                        )
+                                })
+                                .map(|t| (short(&t.hit_action.name), t.size))
+                        },
+                        kl.fields.iter().map(|f| f.ty.bits()).collect(),
+                    )?),
+                };
+                let digest_size = sm.digest.as_ref().map(|d| {
+                    tables
+                        .iter()
+                        .filter(|t| d.digest_tables.contains(&t.name))
+                        .map(|t| t.size)
+                        .min()
+                        .unwrap_or(0)
+                });
+                if main.is_empty() && hashed.is_none() && alpm.is_none() && digest.is_none() {
                     return Err(bad(format!("state `{}`: no main table", sm.name)));
                 }
                 // An LPM map's tables match their last key `lpm` (entries are prefixes) and
@@ -356,7 +389,7 @@ impl SyncEngine {
                         matching,
                         key_fields: kl.fields.len(),
                         value_fields: vl.fields.len(),
-                        size: match (&sm.hashed, alpm_size) {
+                        size: match (&sm.hashed, alpm_size.or(digest_size)) {
                             (Some(h), _) => u64::from(h.ways) * h.slots_per_way,
                             (None, Some(n)) => n,
                             (None, None) => main.iter().map(|t| t.size).min().unwrap_or(0),
@@ -386,6 +419,7 @@ impl SyncEngine {
                             .collect(),
                         hashed,
                         alpm,
+                        digest,
                     },
                 );
             }
@@ -585,6 +619,7 @@ impl SyncEngine {
                     .chain(m.main.iter().map(|(t, _)| t.clone()))
                     .chain(m.hashed.iter().map(|h| h.collision_table().to_string()))
                     .chain(m.alpm.iter().flat_map(|a| a.tables().map(str::to_string)))
+                    .chain(m.digest.iter().flat_map(|d| d.tables().map(str::to_string)))
             })
             .collect();
         for t in tables {
@@ -596,6 +631,9 @@ impl SyncEngine {
             }
             if let Some(a) = m.alpm.as_mut() {
                 a.reset();
+            }
+            if let Some(d) = m.digest.as_mut() {
+                d.reset();
             }
         }
         for m in self.maps.values_mut() {
@@ -683,6 +721,7 @@ impl SyncEngine {
             size,
             hashed,
             alpm,
+            digest,
             ..
         } = m;
         for o in main_ops.iter_mut() {
@@ -725,6 +764,9 @@ impl SyncEngine {
                     if let Some(a) = alpm.as_mut() {
                         a.put(key, v);
                     }
+                    if let Some(d) = digest.as_mut() {
+                        d.put(key, v)?;
+                    }
                     for o in main_ops.iter_mut() {
                         o.entry(present, key, HIT, v);
                     }
@@ -748,6 +790,9 @@ impl SyncEngine {
                     if let Some(a) = alpm.as_mut() {
                         a.delete(key);
                     }
+                    if let Some(d) = digest.as_mut() {
+                        d.delete(key)?;
+                    }
                     for o in main_ops.iter_mut() {
                         o.delete(key);
                     }
@@ -763,6 +808,9 @@ impl SyncEngine {
         }
         if let Some(a) = m.alpm.as_mut() {
             a.flush(&self.policy, &mut self.stats, cp)?;
+        }
+        if let Some(d) = m.digest.as_mut() {
+            d.flush(&self.policy, &mut self.stats, cp)?;
         }
         Ok(())
     }
@@ -1085,6 +1133,7 @@ impl SyncEngine {
                 wb_ops,
                 hashed,
                 alpm,
+                digest,
                 ..
             } = m;
             if staged.is_empty() {
@@ -1113,6 +1162,9 @@ impl SyncEngine {
                                     if let Some(a) = alpm.as_mut() {
                                         a.put(k, v);
                                     }
+                                    if let Some(d) = digest.as_mut() {
+                                        d.put(k, v)?;
+                                    }
                                     for o in main_ops.iter_mut() {
                                         o.entry(true, k, HIT, v);
                                     }
@@ -1130,6 +1182,9 @@ impl SyncEngine {
                                 if let Some(a) = alpm.as_mut() {
                                     a.put(k, v);
                                 }
+                                if let Some(d) = digest.as_mut() {
+                                    d.put(k, v)?;
+                                }
                                 for o in main_ops.iter_mut() {
                                     o.entry(false, k, HIT, v);
                                 }
@@ -1144,6 +1199,9 @@ impl SyncEngine {
                             }
                             if let Some(a) = alpm.as_mut() {
                                 a.delete(k);
+                            }
+                            if let Some(d) = digest.as_mut() {
+                                d.delete(k)?;
                             }
                             for o in main_ops.iter_mut() {
                                 o.delete(k);
@@ -1161,6 +1219,9 @@ impl SyncEngine {
             }
             if let Some(a) = alpm.as_mut() {
                 a.flush(&self.policy, &mut self.stats, cp)?;
+            }
+            if let Some(d) = digest.as_mut() {
+                d.flush(&self.policy, &mut self.stats, cp)?;
             }
         }
         self.stats.table_full += full;

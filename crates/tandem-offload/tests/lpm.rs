@@ -70,3 +70,27 @@ fn lpmrouter_with_alpm_routes_runs_on_the_switch() {
         assert!(r.offloaded.sync.requests > 0);
     }
 }
+
+/// Exact maps held as key digests (`tandem_p4::lower::digest`: a conflict table on the full
+/// key, then an exact table on the key's crc32): the firewall's rule table (installed at
+/// start) and the NAT's translation tables (written per new flow, replicated with atomic
+/// updates: the write-back table on the full key stays in front); the runtime places each key
+/// by its digest and the outputs equal the original's. A digest the switch computed otherwise
+/// than the runtime would miss every rule and send the packets elsewhere; the switch-level
+/// test (`tandem-p4 --test digest_switch`) forces a shared digest and its negative control.
+#[test]
+fn exact_maps_held_as_key_digests_pass_check() {
+    for (nf, maps) in [
+        ("firewall", &["rules"][..]),
+        ("mazunat", &["int2ext", "ext2int"][..]),
+    ] {
+        let mut p4 = P4Options::default();
+        for m in maps {
+            p4.digest.insert((*m).into(), 0);
+        }
+        let r = check_nf(nf, Addr::Plain, "enterprise", "tofino1", 2000, &p4, None);
+        assert_passed(&format!("{nf} with key digests"), &r);
+        assert!(r.offloaded.fast_path_share() > 0.5, "{nf}");
+        assert!(r.offloaded.sync.requests > 0);
+    }
+}

@@ -11,11 +11,14 @@
 //! 2. **splitting between pipelines** (`pipelines >= 4`): the two folded paths hold
 //!    different halves of each table after the first gress (entries split by a hash of the
 //!    key, traffic steered to the path holding its half);
-//! 3. **pooling**: two tables with the same match kind and value layout (an IPv4 and an IPv6
+//! 3. **key digests** ([`crate::digest`]): an exact table with a key longer than 64 bits
+//!    (VNI + IPv6) keyed by a 32-bit digest instead, plus a conflict table on the full key
+//!    (Sailfish compresses the IPv6 key "to a 32-bit for alignment"), kept per table when it
+//!    shrinks its SRAM; emitted by the P4 back end (`tandem_p4::P4Options::digest`);
+//! 4. **pooling**: two tables with the same match kind and value layout (an IPv4 and an IPv6
 //!    table) become one with a tag bit and the wider key — kept only when it does not grow
-//!    memory (an exact table's wider key shrinks only with key digests, which this module
-//!    does not build: see [`DIGEST_HOOK`]);
-//! 4. **ALPM** ([`crate::alpm`]) for every LPM table: pivots in TCAM, buckets in SRAM, with
+//!    memory (a memory-model step: the P4 back end emits the two tables);
+//! 5. **ALPM** ([`crate::alpm`]) for every LPM table: pivots in TCAM, buckets in SRAM, with
 //!    the bucket depth (a power of two, 2..=256) that makes the fuller of SRAM and TCAM the
 //!    least full; kept when that beats plain LPM.
 //!
@@ -44,12 +47,6 @@ use tandem_ir::{EntityRef, InstKind, MapMatch, Module, StateKind};
 use crate::alpm::pivots_bound;
 use crate::evaluate::{TCAM_BLOCK_BITS, TCAM_BLOCK_ENTRIES};
 use crate::TargetProfile;
-
-/// Where key digests (hash-indexed storage with a collision table, issue 18's CoFilter
-/// storage) would plug in: a pooled exact table whose wider key is replaced by a 32-bit
-/// digest plus a small conflict table with the full keys, filled by the server on insert.
-pub const DIGEST_HOOK: &str =
-    "key digests (a 32-bit hash of the wider key + a conflict table of full keys) would shrink a pooled exact table; not built here";
 
 /// What the NF's tables must hold: entries per state object (default: its capacity).
 #[derive(Clone, Debug, Default, PartialEq, Eq)]
@@ -98,6 +95,9 @@ pub struct Table {
     pub order: usize,
     /// ALPM bucket depth, once lowered.
     pub alpm_depth: Option<u64>,
+    /// Held as key digests: (entries whose key is digested, their full key bits); `key_bits`
+    /// is then the digest's.
+    pub digest: Option<(u64, u64)>,
 }
 
 /// Memory of one copy of a table.
@@ -126,10 +126,16 @@ impl Table {
             entries.div_ceil(TCAM_BLOCK_ENTRIES) * self.key_bits.max(1).div_ceil(TCAM_BLOCK_BITS)
         };
         match (self.lpm, self.alpm_depth) {
-            (false, _) => Mem {
-                sram_blocks: sram(n * (self.key_bits + self.value_bits)),
-                tcam_blocks: 0,
-            },
+            (false, _) => {
+                let conflicts = self.digest.map_or(0, |(d, full)| {
+                    crate::digest::conflict_entries(d.div_ceil(share.max(1)))
+                        * (full + self.value_bits)
+                });
+                Mem {
+                    sram_blocks: sram(n * (self.key_bits + self.value_bits) + conflicts),
+                    tcam_blocks: 0,
+                }
+            }
             (true, None) => Mem {
                 sram_blocks: sram(n * self.value_bits),
                 tcam_blocks: tcam(n),
@@ -321,6 +327,7 @@ pub fn tables_of(module: &Module, scale: &Scale) -> Result<Vec<Table>, CompressE
             entries: scale.entries.get(&s.name).copied().unwrap_or(cap),
             order: first.get(&sid.index()).copied().unwrap_or(usize::MAX),
             alpm_depth: None,
+            digest: None,
         });
     }
     out.sort_by_key(|t| t.order);
@@ -398,8 +405,17 @@ pub fn compress(
     };
     let mut steps = vec![step("baseline (one pipe)", true, String::new(), &c, p)];
 
-    // 1. Folding (costs half the throughput: only when the tables do not fit).
-    if !fits(&c, p) {
+    // 1. Folding (costs half the throughput: only when the tables do not fit). A folded
+    // profile's stages (and memory) already count it.
+    if p.folded {
+        steps.push(step(
+            "pipeline folding",
+            true,
+            "the profile is a folded path (its stages count two gresses each)".into(),
+            &c,
+            p,
+        ));
+    } else if !fits(&c, p) {
         let ok = p.pipelines >= 2;
         let mut f = c.clone();
         f.folded = ok;
@@ -413,8 +429,8 @@ pub fn compress(
         c = f;
     }
     // 2. Splitting between the folded paths (when still needed).
-    if c.folded && !fits(&c, p) {
-        let ok = p.pipelines >= 4;
+    if (c.folded || p.folded) && !fits(&c, p) {
+        let ok = p.pipelines >= if p.folded { 2 } else { 4 };
         let mut f = c.clone();
         f.split = ok;
         let note = if ok {
@@ -428,7 +444,11 @@ pub fn compress(
         steps.push(step("table splitting between pipelines", ok, note, &f, p));
         c = f;
     }
-    // 3. Pooling.
+    // 3. Key digests for long exact keys.
+    if let Some(st) = digest_step(&mut c, p) {
+        steps.push(st);
+    }
+    // 4. Pooling.
     {
         let split = if c.split { 2 } else { 1 };
         let mut pooled = c.clone();
@@ -444,6 +464,10 @@ pub fn compress(
                 entries: a.entries + b.entries,
                 order: a.order.min(b.order),
                 alpm_depth: None,
+                digest: match (a.digest, b.digest) {
+                    (Some((x, f)), Some((y, g))) => Some((x + y, f.max(g))),
+                    (d, None) | (None, d) => d,
+                },
             };
             let before = a.mem(p, split) + b.mem(p, split);
             let after = merged.mem(p, split);
@@ -460,7 +484,7 @@ pub fn compress(
                     if a.lpm {
                         ""
                     } else {
-                        "; key digests would shrink it: the issue-18 hook"
+                        "; the tag bit widens every entry"
                     }
                 ));
             } else {
@@ -486,7 +510,7 @@ pub fn compress(
         };
         steps.push(step("IPv4/IPv6 pooling", chosen, note, &pooled, p));
     }
-    // 4. ALPM: the bucket depth that makes the fuller resource the least full.
+    // 5. ALPM: the bucket depth that makes the fuller resource the least full.
     if c.tables.iter().any(|t| t.lpm) {
         let worst = |c: &Config| {
             let (s, t) = c.occupancy(p);
@@ -523,7 +547,73 @@ pub fn compress(
     })
 }
 
+/// Keys longer than this are digested ("long keys": VNI + IPv6).
+pub const LONG_KEY_BITS: u64 = 64;
+
+/// The key-digest step: every exact table with a long key whose SRAM shrinks when keyed by
+/// a 32-bit digest plus a conflict table; `None` when no table has a long key.
+fn digest_step(c: &mut Config, p: &TargetProfile) -> Option<Step> {
+    let split = if c.split { 2 } else { 1 };
+    let digest_bits = u64::from(crate::digest::DIGEST_BITS);
+    let mut d = c.clone();
+    let mut notes = Vec::new();
+    let mut any = false;
+    for t in d.tables.iter_mut() {
+        if t.lpm || t.digest.is_some() || t.key_bits <= LONG_KEY_BITS {
+            continue;
+        }
+        let mut u = t.clone();
+        u.digest = Some((t.entries, t.key_bits));
+        u.key_bits = digest_bits;
+        let (before, after) = (t.mem(p, split), u.mem(p, split));
+        if after.sram_blocks < before.sram_blocks {
+            notes.push(format!(
+                "{}: key {} -> {} bits + {} conflict entries (SRAM {} -> {} blocks)",
+                t.name,
+                t.key_bits,
+                digest_bits,
+                crate::digest::conflict_entries(t.entries.div_ceil(split)),
+                before.sram_blocks,
+                after.sram_blocks
+            ));
+            *t = u;
+            any = true;
+        } else {
+            notes.push(format!(
+                "{} kept exact (digested: SRAM {} -> {} blocks)",
+                t.name, before.sram_blocks, after.sram_blocks
+            ));
+        }
+    }
+    if notes.is_empty() {
+        return None;
+    }
+    let st = step("key digests", any, notes.join("; "), &d, p);
+    if any {
+        *c = d;
+    }
+    Some(st)
+}
+
 impl Compression {
+    /// The exact maps the chosen configuration holds as key digests, with their
+    /// conflict-table entries: what the P4 back end emits (`tandem_p4::P4Options::digest`).
+    pub fn digests(&self) -> BTreeMap<String, u64> {
+        let mut out = BTreeMap::new();
+        for t in self.tables.iter().filter(|t| !t.lpm) {
+            let digested = self
+                .config
+                .tables
+                .iter()
+                .any(|c| c.digest.is_some() && c.name.split('+').any(|n| n == t.name))
+                && t.key_bits > LONG_KEY_BITS;
+            if digested {
+                out.insert(t.name.clone(), crate::digest::conflict_entries(t.entries));
+            }
+        }
+        out
+    }
+
     /// The LPM maps the chosen configuration holds as ALPM, with their bucket depth: what
     /// the P4 back end emits (`tandem_p4::P4Options::alpm`). A pooled table's depth applies
     /// to both of its maps (each is lowered on its own: pooling is a memory-model step).
@@ -742,6 +832,22 @@ pub fn report(c: &Compression, p: &TargetProfile) -> String {
             u.sram_blocks, pl.pipe_budget.sram_blocks, u.tcam_blocks, pl.pipe_budget.tcam_blocks
         );
     }
-    let _ = writeln!(s, "\nnot built: {DIGEST_HOOK}");
+    let d = c.digests();
+    if !d.is_empty() {
+        let list: Vec<String> = d
+            .iter()
+            .map(|(n, c)| format!("{n} ({c} conflict entries)"))
+            .collect();
+        let _ = writeln!(s, "\nemitted as key digests: {}", list.join(", "));
+    }
+    let a = c.alpm_depths();
+    if !a.is_empty() {
+        let list: Vec<String> = a.iter().map(|(n, d)| format!("{n} (depth {d})")).collect();
+        let _ = writeln!(s, "emitted as ALPM: {}", list.join(", "));
+    }
+    let _ = writeln!(
+        s,
+        "modelled only: pipeline folding, splitting and pooling (the generated program is one pipe's)"
+    );
     s
 }

@@ -87,6 +87,9 @@ pub struct TargetProfile {
     /// (Tofino: 2 or 4). Partitioning uses one; table compression ([`crate::compress`])
     /// folds and splits tables across them.
     pub pipelines: u32,
+    /// The profile is one folded path of a multi-pipeline chip ([`TargetProfile::folded`]):
+    /// `stages` and `pipelines` already count the folding.
+    pub folded: bool,
     /// SRAM blocks per stage.
     pub sram_blocks_per_stage: Option<u32>,
     /// Bits per SRAM block.
@@ -137,6 +140,34 @@ impl TargetProfile {
         let (_, text) = BUILTIN.iter().find(|(n, _)| *n == name)?;
         // The embedded profiles are tested to parse.
         parse_profile(&format!("targets/{name}.toml"), text).ok()
+    }
+
+    /// One folded path of the chip (Sailfish §4.4, pipeline folding): ingress 0 → egress 1
+    /// runs the pre partition and ingress 1 → egress 0 the post partition, so each has two
+    /// gresses' stages (and their memory), and a path takes two pipes (half the ports carry
+    /// traffic: half the throughput). The stage chain, the memory and the table budgets the
+    /// partitioner checks double; the transfer header and metadata limits stay (metadata is
+    /// bridged between the two gresses of a partition). `None` with fewer than two
+    /// pipelines, unbounded stages, or an already folded profile.
+    ///
+    /// ```text
+    /// tofino1:         stages 12, pipelines 4: xgw's IPv4 path ends 13 stages in -> server
+    /// tofino1:folded:  stages 24, pipelines 2: the IPv4 path stays on the switch
+    /// ```
+    pub fn folded(&self) -> Option<TargetProfile> {
+        if self.folded || self.pipelines < 2 {
+            return None;
+        }
+        let mut p = self.clone();
+        p.stages = Some(self.stages? * 2);
+        p.pipelines = self.pipelines / 2;
+        p.folded = true;
+        p.name = format!("{}:folded", self.name);
+        p.description = format!(
+            "{} — folded: ingress 0 -> egress 1 -> ingress 1 -> egress 0, half the throughput",
+            self.description
+        );
+        Some(p)
     }
 
     /// Does the target support the operation class `op`?
@@ -338,6 +369,7 @@ pub fn parse_profile(file: &str, text: &str) -> Result<TargetProfile, ProfileErr
         description: r.string("description")?,
         stages: r.limit("stages")?,
         pipelines: r.int("pipelines", 64)? as u32,
+        folded: false,
         sram_blocks_per_stage: r.limit("sram_blocks_per_stage")?,
         sram_block_bits: r.int("sram_block_bits", 1 << 40)?,
         tcam_blocks_per_stage: r.limit("tcam_blocks_per_stage")?,

@@ -52,6 +52,7 @@ fn sailfish_scale_fits_tofino1_after_folding_and_splitting() {
             "baseline (one pipe)",
             "pipeline folding",
             "table splitting between pipelines",
+            "key digests",
             "IPv4/IPv6 pooling",
             "ALPM"
         ]
@@ -73,8 +74,19 @@ fn sailfish_scale_fits_tofino1_after_folding_and_splitting() {
         assert!(u.sram_blocks <= c.placement.pipe_budget.sram_blocks);
         assert!(u.tcam_blocks <= c.placement.pipe_budget.tcam_blocks);
     }
-    // The report names the digest hook (key compression is not built here).
-    assert!(report(&c, &p).contains("conflict table"));
+    // Key digests: the 192-bit VM-NC IPv6 key becomes a 32-bit digest and SRAM shrinks; the
+    // 64-bit IPv4 key stays exact; what is emitted is named.
+    let d = &c.steps[3];
+    assert!(
+        d.chosen && d.sram_pct < c.steps[2].sram_pct,
+        "{}",
+        report(&c, &p)
+    );
+    assert_eq!(
+        c.digests().into_iter().collect::<Vec<_>>(),
+        [("vm_nc6".to_string(), 64)]
+    );
+    assert!(report(&c, &p).contains("emitted as key digests: vm_nc6"));
 }
 
 #[test]
@@ -158,4 +170,42 @@ fn bad_scales_are_errors() {
     let p = TargetProfile::builtin("tofino1").unwrap();
     let err = compress(&module(), &p, &Scale::parse("nope=5").unwrap()).unwrap_err();
     assert!(err.to_string().contains("`nope`"));
+}
+
+/// A folded profile (`tofino1:folded`) counts two gresses per partition: twice the stages,
+/// half the pipelines; compression on it does not fold a second time (its baseline is the
+/// folded path), and still splits across the two folded paths. A one-pipe or already
+/// folded profile cannot fold.
+#[test]
+fn a_folded_profile_doubles_the_stages_once() {
+    let p = TargetProfile::builtin("tofino1").unwrap();
+    let f = p.folded().unwrap();
+    assert_eq!((f.stages, f.pipelines, f.folded), (Some(24), 2, true));
+    assert_eq!(
+        f.total_sram_blocks(),
+        Some(2 * p.total_sram_blocks().unwrap())
+    );
+    assert!(f.folded().is_none(), "folding twice");
+    let mut one = p.clone();
+    one.pipelines = 1;
+    assert!(one.folded().is_none());
+    let c = compress(&module(), &f, &sailfish_scale()).unwrap();
+    let plain = compress(&module(), &p, &sailfish_scale()).unwrap();
+    let fold = c
+        .steps
+        .iter()
+        .find(|s| s.name == "pipeline folding")
+        .unwrap();
+    assert!(fold.chosen && fold.note.contains("folded path"));
+    // The same occupancy after folding as the unfolded profile's folding step: not halved
+    // twice.
+    assert!(
+        (fold.sram_pct - plain.steps[1].sram_pct).abs() < 0.1,
+        "{}",
+        report(&c, &f)
+    );
+    assert!(c
+        .steps
+        .iter()
+        .any(|s| s.name.starts_with("table splitting") && s.chosen));
 }

@@ -164,6 +164,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             max_table_size: args.max_table_size,
             hashed: args.layout.parse()?,
             alpm: args.layout.parse_alpm(&module, &profile)?,
+            digest: args.layout.parse_digest(&module, &profile)?,
             partial_miss_to_server: !args.partial.partial_probe,
             server_rate: args.server_rate,
             // Several servers: the switch program picks the server (docs/cluster.md).

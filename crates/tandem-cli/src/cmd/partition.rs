@@ -97,16 +97,19 @@ pub struct LayoutArgs {
     /// profile's SRAM and the partitioner chooses hashed storage); repeatable. A derived
     /// class map is named `<map>__class`.
     /// An LPM map may be held as ALPM instead (`MAP=alpm`, bucket depth 16, or
-    /// `MAP=alpm:depth=D`): a TCAM pivot table naming an SRAM bucket table.
+    /// `MAP=alpm:depth=D`): a TCAM pivot table naming an SRAM bucket table. An exact map
+    /// with a long key may be held as key digests (`MAP=digest`, or
+    /// `MAP=digest:conflicts=N`): an exact table on a 32-bit digest of the key behind a
+    /// conflict table on the full key.
     #[arg(
         long = "state-layout",
-        value_name = "MAP=hashed[:SPEC]|alpm[:depth=D]|exact"
+        value_name = "MAP=hashed[:SPEC]|alpm[:depth=D]|digest[:conflicts=N]|exact"
     )]
     pub state_layout: Vec<String>,
     /// Emit the table compression the partitioner chooses for the NF's maps holding these
     /// entries (`name=entries,...`, as `tandem partition --compress` reports it) on the
-    /// profile: today its ALPM choice (LPM maps as a TCAM pivot table and SRAM buckets);
-    /// `--state-layout` overrides it per map.
+    /// profile: its ALPM choice (LPM maps as a TCAM pivot table and SRAM buckets) and its
+    /// key digests (exact maps with long keys); `--state-layout` overrides it per map.
     #[arg(long = "compress", value_name = "SCALE")]
     pub compress: Option<String>,
 }
@@ -133,16 +136,64 @@ impl LayoutArgs {
                 "exact" if spec.is_empty() => {
                     out.remove(map);
                 }
-                "alpm" => {}
+                "alpm" | "digest" => {
+                    out.remove(map);
+                }
                 "hashed" => {
                     let spec = tandem_partition::hashed::HashedSpec::parse(spec)
                         .map_err(|e| anyhow::anyhow!("--state-layout {item}: {e}"))?;
                     out.insert(map.to_string(), spec);
                 }
                 _ => anyhow::bail!(
-                    "--state-layout {item}: `{how}` is not `hashed`, `hashed:SPEC`, `alpm[:depth=D]` or `exact`"
+                    "--state-layout {item}: `{how}` is not `hashed`, `hashed:SPEC`, `alpm[:depth=D]`, `digest[:conflicts=N]` or `exact`"
                 ),
             }
+        }
+        Ok(out)
+    }
+
+    /// Map name → conflict-table entries (0: sized from the map's capacity) of the maps
+    /// held as key digests: the partitioner's choice at the `--compress` scale, then the
+    /// maps given as `MAP=digest[:conflicts=N]` (a later `MAP=exact`, `hashed` or `alpm`
+    /// takes it back).
+    pub fn parse_digest(
+        &self,
+        module: &tandem_ir::Module,
+        profile: &TargetProfile,
+    ) -> anyhow::Result<std::collections::BTreeMap<String, u64>> {
+        let mut out = match &self.compress {
+            Some(scale) => {
+                let scale = tandem_partition::compress::Scale::parse(scale)?;
+                match tandem_partition::compress::compress(module, profile, &scale) {
+                    Err(tandem_partition::compress::CompressError::Unbounded) => Default::default(),
+                    r => r?.digests(),
+                }
+            }
+            None => std::collections::BTreeMap::new(),
+        };
+        for item in &self.state_layout {
+            let Some((map, how)) = item.split_once('=') else {
+                continue;
+            };
+            let (kind, spec) = how.split_once(':').unwrap_or((how, ""));
+            if kind != "digest" {
+                out.remove(map);
+                continue;
+            }
+            let n = match spec.split_once('=') {
+                None if spec.is_empty() => 0,
+                Some(("conflicts", n)) => n
+                    .parse::<u64>()
+                    .ok()
+                    .filter(|n| (1..=1 << 20).contains(n))
+                    .ok_or_else(|| {
+                        anyhow::anyhow!("--state-layout {item}: conflicts must be 1..=1048576")
+                    })?,
+                _ => anyhow::bail!(
+                    "--state-layout {item}: give MAP=digest or MAP=digest:conflicts=N"
+                ),
+            };
+            out.insert(map.to_string(), n);
         }
         Ok(out)
     }
@@ -158,7 +209,11 @@ impl LayoutArgs {
         let mut out = match &self.compress {
             Some(scale) => {
                 let scale = tandem_partition::compress::Scale::parse(scale)?;
-                tandem_partition::compress::compress(module, profile, &scale)?.alpm_depths()
+                match tandem_partition::compress::compress(module, profile, &scale) {
+                    // Unbounded memory: nothing to compress.
+                    Err(tandem_partition::compress::CompressError::Unbounded) => Default::default(),
+                    r => r?.alpm_depths(),
+                }
             }
             None => std::collections::BTreeMap::new(),
         };
@@ -188,8 +243,22 @@ impl LayoutArgs {
     }
 }
 
-/// A built-in profile by name, or a profile file.
+/// A built-in profile by name, or a profile file; `NAME:folded` (or `FILE:folded`) is its
+/// folded path ([`TargetProfile::folded`]: pipeline folding, twice the stages, half the
+/// throughput).
 pub fn load_profile(target: &str) -> anyhow::Result<TargetProfile> {
+    if let Some(base) = target.strip_suffix(":folded") {
+        let p = load_profile(base)?;
+        return p.folded().ok_or_else(|| {
+            anyhow::anyhow!(
+                "`{target}`: {} cannot be folded ({} pipeline(s), stages {:?}; folding needs \
+                 two pipelines and bounded stages)",
+                p.name,
+                p.pipelines,
+                p.stages
+            )
+        });
+    }
     let is_file = target.ends_with(".toml") || target.contains('/') || Path::new(target).exists();
     if !is_file {
         return TargetProfile::builtin(target).ok_or_else(|| {

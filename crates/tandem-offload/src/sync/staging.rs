@@ -231,6 +231,9 @@ pub(super) struct MapSync {
     /// Held as ALPM (a pivot and a bucket table per lookup) instead of main tables (`main`
     /// is empty).
     pub(super) alpm: Option<super::alpm::AlpmSync>,
+    /// Held as key digests (a conflict and a digest table per lookup) instead of main
+    /// tables (`main` is empty).
+    pub(super) digest: Option<super::digest::DigestSync>,
 }
 
 impl MapSync {

@@ -217,12 +217,11 @@ impl Gen<'_, '_> {
                     if hashed.is_some()
                         || alpm.is_some()
                         || sp_.partial.is_some()
-                        || write_back
                         || timeout.is_some()
                     {
                         return Err(P4Error::BadPlan(format!(
                             "digest `{}`: a map held as key digests cannot also be hashed, \
-                             ALPM, partial, expiring or replicated with atomic updates",
+                             ALPM, partial or expiring",
                             sp_.name
                         )));
                     }
