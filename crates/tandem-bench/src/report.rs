@@ -271,10 +271,14 @@ pub fn markdown(results: &[BenchResult], inputs: &ReportInputs) -> String {
         out.push_str(
             "## Partial maps under Zipf traffic\n\n`tandem bench-partial`: the switch holds a few \
              of a map's entries (the server all of them), flows draw their address pair with Zipf \
-             popularity, and the runtime promotes hot entries (count-min sketch on the switch, \
-             the server's counts) or does not; both run on the same trace through `tandem check`. \
-             *Server share*: packets the server handled (server partition or whole NF); \
-             *after warm-up*: the second half of the packets.\n\n",
+             popularity, and the runtime promotes hot entries (count-min sketch on the switch or \
+             the switch table's per-entry hit counters, and the server's counts) or does not; \
+             all run on the same trace through `tandem check`. *Server share*: packets the \
+             server handled (server partition or whole NF); *after warm-up*: the second half of \
+             the packets. *Floor*: on the same trace and table size, the packets that are a \
+             key's first (no runtime can have it on the switch before the NF inserts it) and \
+             the misses of a clairvoyant table (Belady's MIN with bypass), after warm-up \
+             (`partial_bound`, docs/runtime.md).\n\n",
         );
         out.push_str(&partial_md);
     }
