@@ -61,7 +61,8 @@ pub struct Args {
     #[arg(long, default_value_t = 1, value_name = "N")]
     pub servers: usize,
     /// A membership change before packet P (from 0): `P:add` (a server joins) or
-    /// `P:remove=ID` (server ID leaves and drains). Repeatable; flows keep their server.
+    /// `P:remove=ID` (server ID leaves; its flows migrate with their state). Repeatable; flows
+    /// keep their server otherwise.
     #[arg(long = "change", value_name = "P:add|P:remove=ID")]
     pub changes: Vec<String>,
     #[command(flatten)]
