@@ -35,6 +35,7 @@ pub mod server;
 pub mod server_meter;
 pub mod sync;
 pub mod system;
+mod vclock;
 
 pub use check::{check, CheckOptions, CheckReport, GroupChange};
 pub use check_concurrent::check_concurrent;
