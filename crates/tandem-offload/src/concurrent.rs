@@ -350,7 +350,10 @@ pub fn run_concurrent(
     let (job_tx, job_rx) = sync_channel::<Job>(options.queue);
     let (done_tx, done_rx) = channel::<Done>();
     let result = std::thread::scope(|s| {
-        let server = s.spawn(|| server_thread(&mut sys, packets, &shared, job_rx, done_tx));
+        let server = s.spawn(|| {
+            let _gone = crate::vclock::ServerGuard(shared.vclock.as_deref());
+            server_thread(&mut sys, packets, &shared, job_rx, done_tx)
+        });
         let mut r = sw.run(&job_tx, &done_rx);
         sw.block();
         drop(job_tx);

@@ -40,6 +40,9 @@ struct State {
     server_now: u64,
     /// Jobs queued or at the server.
     pending: u64,
+    /// The server thread has ended (an error, or the queue closed): it makes no more
+    /// requests, and the switch never waits for it.
+    gone: bool,
 }
 
 /// The shared simulated clock.
@@ -59,6 +62,7 @@ impl VClock {
                 server_next: u64::MAX,
                 server_now: 0,
                 pending: 0,
+                gone: false,
             }),
             cv: Condvar::new(),
         }
@@ -102,7 +106,7 @@ impl VClock {
     /// The switch queues a job at virtual time `vt`.
     pub(crate) fn enqueued(&self, vt: u64) {
         let mut g = self.lock();
-        if g.pending == 0 {
+        if g.pending == 0 && !g.gone {
             g.server_next = g.server_now.max(vt).saturating_add(self.latency);
         }
         g.pending += 1;
@@ -131,12 +135,34 @@ impl VClock {
     pub(crate) fn finish_job(&self) {
         let mut g = self.lock();
         g.pending = g.pending.saturating_sub(1);
-        g.server_next = if g.pending > 0 {
+        g.server_next = if g.pending > 0 && !g.gone {
             g.server_now.saturating_add(self.latency)
         } else {
             u64::MAX
         };
         self.cv.notify_all();
+    }
+}
+
+impl VClock {
+    /// The server thread ended (however: an error returned early from a job, a panic, the
+    /// queue closed): a switch waiting for its next request must not wait for ever.
+    pub(crate) fn server_gone(&self) {
+        let mut g = self.lock();
+        g.gone = true;
+        g.server_next = u64::MAX;
+        self.cv.notify_all();
+    }
+}
+
+/// Calls [`VClock::server_gone`] when the server thread's scope ends, even by a panic.
+pub(crate) struct ServerGuard<'a>(pub(crate) Option<&'a VClock>);
+
+impl Drop for ServerGuard<'_> {
+    fn drop(&mut self) {
+        if let Some(v) = self.0 {
+            v.server_gone();
+        }
     }
 }
 
@@ -176,6 +202,39 @@ mod tests {
         assert_eq!(
             *log.lock().unwrap(),
             vec!["pre@5", "write@10", "done", "pre@20"]
+        );
+    }
+
+    /// A server that stops in the middle of a job (an error) does not leave the switch
+    /// waiting for its request for ever.
+    #[test]
+    fn a_server_that_stops_mid_job_releases_the_switch() {
+        let c = Arc::new(VClock::new(Duration::from_nanos(10)));
+        c.switch_at(0);
+        c.enqueued(0);
+        let server = {
+            let c = c.clone();
+            std::thread::spawn(move || {
+                let _guard = ServerGuard(Some(&c));
+                c.start_job(0);
+                // Returns early: no request, no finish_job.
+            })
+        };
+        // Without the guard the switch would wait for ever for the request due at 10.
+        let (tx, rx) = std::sync::mpsc::channel();
+        {
+            let c = c.clone();
+            std::thread::spawn(move || {
+                c.switch_at(50);
+                c.enqueued(60);
+                c.switch_at(100);
+                let _ = tx.send(());
+            });
+        }
+        server.join().unwrap();
+        assert!(
+            rx.recv_timeout(Duration::from_secs(20)).is_ok(),
+            "the switch still waits for a server that has gone"
         );
     }
 }
