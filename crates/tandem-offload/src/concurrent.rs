@@ -65,6 +65,7 @@ use tandem_traffic::{FiveTuple, TracePacket};
 
 use crate::control::{ControlFailure, ControlPlane, ExactBatch, SwitchControl};
 use crate::system::{post, Bundle, Offloaded, RunOptions, RunStats};
+use crate::vclock::VClock;
 use crate::OffloadError;
 
 /// How to run concurrently.
@@ -81,6 +82,9 @@ pub struct ConcurrentOptions {
     /// the program has no switch-owned state). Off only to show that the check catches what
     /// it repairs.
     pub reexecute: bool,
+    /// Count the latency in virtual time instead of sleeping ([`crate::vclock`]): the
+    /// threads race as the latency lets them, without spending it in wall time.
+    pub virtual_clock: bool,
 }
 
 impl Default for ConcurrentOptions {
@@ -90,6 +94,7 @@ impl Default for ConcurrentOptions {
             queue: 64,
             flow_order: true,
             reexecute: true,
+            virtual_clock: false,
         }
     }
 }
@@ -122,6 +127,9 @@ pub struct ConcurrentRun {
     /// program whose pre writes switch-owned state, or `reexecute` off) were served with
     /// their stale reads; the check says whether the result was still serial.
     pub reexecuted: u64,
+    /// With the virtual clock: the virtual time the server's last control request was due
+    /// at, ns (0 otherwise).
+    pub virtual_end_ns: u64,
 }
 
 /// A packet's flow for the ordering rule: its 5-tuple (IPv4 TCP/UDP), or `None` for all
@@ -174,12 +182,18 @@ struct Delayed {
     latency: Duration,
     armed: Arc<AtomicBool>,
     last_write: Arc<AtomicU64>,
+    /// The simulated clock (`None`: the latency is slept).
+    vclock: Option<Arc<VClock>>,
 }
 
 impl Delayed {
     fn go<T>(&mut self, write: bool, f: impl FnOnce(&mut SwitchControl) -> T) -> T {
-        if self.armed.load(Ordering::Relaxed) && !self.latency.is_zero() {
-            std::thread::sleep(self.latency);
+        if self.armed.load(Ordering::Relaxed) {
+            match &self.vclock {
+                Some(v) => v.request(),
+                None if !self.latency.is_zero() => std::thread::sleep(self.latency),
+                None => {}
+            }
         }
         let inner = &mut self.inner;
         let (r, t) = self.clock.stamp(|| f(inner));
@@ -228,12 +242,15 @@ enum Job {
         idx: usize,
         frame: Vec<u8>,
         pre: u64,
+        /// Virtual time it was queued at.
+        vt: u64,
     },
     /// A packet run whole as [`Offloaded::process`] does, after the timer ticks `due` (the
     /// switch thread's clock sees every packet; the server's would see only these).
     Serial {
         idx: usize,
         due: tandem_host::host::Ticks,
+        vt: u64,
     },
 }
 
@@ -258,6 +275,8 @@ struct Shared {
     reexecuted: AtomicU64,
     /// Stale packets are run again (the option, and no switch-owned state).
     reexecute: bool,
+    /// The simulated clock, when the run uses one.
+    vclock: Option<Arc<VClock>>,
 }
 
 /// Runs `packets` with the switch and the server host at once; returns what happened and
@@ -277,12 +296,16 @@ pub fn run_concurrent(
     let clock = Arc::new(Clock::default());
     let armed = Arc::new(AtomicBool::new(false));
     let last_write = Arc::new(AtomicU64::new(0));
+    let vclock = options
+        .virtual_clock
+        .then(|| Arc::new(VClock::new(options.latency)));
     let wrap = {
-        let (clock, armed, last_write, latency) = (
+        let (clock, armed, last_write, latency, vclock) = (
             clock.clone(),
             armed.clone(),
             last_write.clone(),
             options.latency,
+            vclock.clone(),
         );
         Box::new(move |inner: SwitchControl| -> Box<dyn ControlPlane> {
             Box::new(Delayed {
@@ -291,6 +314,7 @@ pub fn run_concurrent(
                 latency,
                 armed,
                 last_write,
+                vclock,
             })
         })
     };
@@ -303,6 +327,7 @@ pub fn run_concurrent(
         stale: AtomicU64::new(0),
         reexecuted: AtomicU64::new(0),
         reexecute: options.reexecute && !switch_writes(&bundle.module, sys.host.switch_owned()),
+        vclock: vclock.clone(),
     });
     let mut sw = SwitchSide {
         worker: sys.switch().worker(),
@@ -322,13 +347,18 @@ pub fn run_concurrent(
         ready: VecDeque::new(),
         total_in_flight: 0,
         stats: RunStats::default(),
+        vt: 0,
     };
     armed.store(true, Ordering::SeqCst);
     let (job_tx, job_rx) = sync_channel::<Job>(options.queue);
     let (done_tx, done_rx) = channel::<Done>();
     let result = std::thread::scope(|s| {
-        let server = s.spawn(|| server_thread(&mut sys, packets, &shared, job_rx, done_tx));
+        let server = s.spawn(|| {
+            let _gone = crate::vclock::ServerGuard(shared.vclock.as_deref());
+            server_thread(&mut sys, packets, &shared, job_rx, done_tx)
+        });
         let mut r = sw.run(&job_tx, &done_rx);
+        sw.block();
         drop(job_tx);
         if r.is_err() {
             // The server thread stopped on an error: report that, not "stopped".
@@ -355,6 +385,7 @@ pub fn run_concurrent(
     sw.out.emitted = sw.emissions.iter().map(|&(_, i)| i).collect();
     sw.out.stale_reads = shared.stale.load(Ordering::SeqCst);
     sw.out.reexecuted = shared.reexecuted.load(Ordering::SeqCst);
+    sw.out.virtual_end_ns = vclock.as_ref().map_or(0, |v| v.server_now());
     let mut stats = sys.stats();
     stats.packets += sw.stats.packets;
     stats.fast_path += sw.stats.fast_path;
@@ -379,9 +410,17 @@ fn server_thread(
     sys.host.record = Some(Vec::new());
     for job in jobs {
         shared.last_write.store(0, Ordering::SeqCst);
+        let vt = match &job {
+            Job::Serial { vt, .. } | Job::Server { vt, .. } => *vt,
+        };
+        if let Some(v) = &shared.vclock {
+            v.start_job(vt);
+        }
         let (idx, verdict) = match job {
-            Job::Serial { idx, due } => (idx, sys.ticks_then(due, &packets[idx])),
-            Job::Server { idx, frame, pre } => {
+            Job::Serial { idx, due, .. } => (idx, sys.ticks_then(due, &packets[idx])),
+            Job::Server {
+                idx, frame, pre, ..
+            } => {
                 // Batches before this packet's pre pass are visible to it.
                 while log.front().is_some_and(|(t, _)| *t < pre) {
                     log.pop_front();
@@ -422,6 +461,9 @@ fn server_thread(
             verdict,
             emitted,
         });
+        if let Some(v) = &shared.vclock {
+            v.finish_job();
+        }
         if failed || sent.is_err() {
             break;
         }
@@ -440,8 +482,10 @@ fn is_stale(sys: &mut Offloaded, pkt: &TracePacket, log: &BatchLog) -> Result<bo
 /// A server packet with stale switch reads, run whole on the primary copy instead (the
 /// program has no switch-owned state, so its pass through pre changed nothing).
 fn reexecute(sys: &mut Offloaded, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
+    // Counted as a server packet (it came to the server from pre), not as one a full switch
+    // table sent whole: `ConcurrentRun::reexecuted` counts these.
     sys.stats.packets += 1;
-    sys.stats.whole_on_server += 1;
+    sys.stats.via_server += 1;
     let v = sys.host.whole_on_server(pkt)?;
     match &v {
         Verdict::Send { port, .. } => *sys.stats.out_per_port.entry(*port).or_default() += 1,
@@ -491,6 +535,9 @@ struct SwitchSide<'a> {
     ready: VecDeque<Option<FiveTuple>>,
     total_in_flight: u64,
     stats: RunStats,
+    /// Virtual time of the switch (with the simulated clock): monotone, at least the
+    /// arrival time of the packet in pre.
+    vt: u64,
 }
 
 impl SwitchSide<'_> {
@@ -500,6 +547,7 @@ impl SwitchSide<'_> {
         done: &Receiver<Done>,
     ) -> Result<(), OffloadError> {
         for idx in 0..self.packets.len() {
+            self.advance(self.packets[idx].ts_ns);
             while let Ok(d) = done.try_recv() {
                 self.finish(d)?;
             }
@@ -511,10 +559,59 @@ impl SwitchSide<'_> {
             if self.total_in_flight == 0 {
                 continue;
             }
+            self.block();
             let d = done.recv().map_err(|_| server_gone())?;
+            self.unblock();
             self.finish(d)?;
         }
         Ok(())
+    }
+
+    /// With the simulated clock: the switch's next pre pass is at `ts` (or later, when it
+    /// was stalled); waits for the server's requests due before it.
+    fn advance(&mut self, ts: u64) {
+        if let Some(v) = &self.shared.vclock {
+            self.vt = self.vt.max(ts);
+            v.switch_at(self.vt);
+        }
+    }
+
+    /// The switch may wait on the server (queue full, a serial packet, the end).
+    fn block(&self) {
+        if let Some(v) = &self.shared.vclock {
+            v.switch_blocked();
+        }
+    }
+
+    /// It resumes no earlier than the server's virtual time.
+    fn unblock(&mut self) {
+        if let Some(v) = &self.shared.vclock {
+            self.vt = self.vt.max(v.server_now());
+        }
+    }
+
+    /// Queues a job for the server (blocking while the queue is full).
+    fn send(
+        &mut self,
+        jobs: &std::sync::mpsc::SyncSender<Job>,
+        job: Job,
+    ) -> Result<(), OffloadError> {
+        if let Some(v) = &self.shared.vclock {
+            v.enqueued(self.vt);
+        }
+        match jobs.try_send(job) {
+            Ok(()) => Ok(()),
+            Err(std::sync::mpsc::TrySendError::Full(job)) => {
+                self.block();
+                let r = jobs.send(job).map_err(|_| server_gone());
+                self.unblock();
+                if r.is_ok() {
+                    self.advance(self.vt);
+                }
+                r
+            }
+            Err(std::sync::mpsc::TrySendError::Disconnected(_)) => Err(server_gone()),
+        }
     }
 
     fn drain_ready(
@@ -566,20 +663,23 @@ impl SwitchSide<'_> {
         done: &Receiver<Done>,
     ) -> Result<(), OffloadError> {
         let pkt = &self.packets[idx];
+        self.advance(pkt.ts_ns);
         let due = self.clock.due(pkt.ts_ns);
         let tick_due = { due }.next().is_some();
         if tick_due || pkt.data.len() < 14 || self.shared.serial_all.load(Ordering::SeqCst) {
             self.out.serial += 1;
             *self.in_flight.entry(flow).or_default() += 1;
             self.total_in_flight += 1;
-            jobs.send(Job::Serial { idx, due })
-                .map_err(|_| server_gone())?;
+            let vt = self.vt;
+            self.send(jobs, Job::Serial { idx, due, vt })?;
             // Everything before it finishes first (one queue), then it.
+            self.block();
             loop {
                 let d = done.recv().map_err(|_| server_gone())?;
                 let last = d.idx == idx;
                 self.finish(d)?;
                 if last {
+                    self.unblock();
                     return Ok(());
                 }
             }
@@ -598,12 +698,16 @@ impl SwitchSide<'_> {
                 *self.in_flight.entry(flow).or_default() += 1;
                 self.total_in_flight += 1;
                 self.out.max_in_flight = self.out.max_in_flight.max(self.total_in_flight);
-                jobs.send(Job::Server {
-                    idx,
-                    frame,
-                    pre: ticket,
-                })
-                .map_err(|_| server_gone())?;
+                let vt = self.vt;
+                self.send(
+                    jobs,
+                    Job::Server {
+                        idx,
+                        frame,
+                        pre: ticket,
+                        vt,
+                    },
+                )?;
             }
             first => {
                 self.tickets[idx] = ticket;

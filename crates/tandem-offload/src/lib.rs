@@ -37,6 +37,7 @@ pub mod server_meter;
 pub mod switch_dispatch;
 pub mod sync;
 pub mod system;
+mod vclock;
 
 pub use check::{check, CheckOptions, CheckReport, GroupChange};
 pub use check_concurrent::check_concurrent;

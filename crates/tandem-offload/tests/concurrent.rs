@@ -43,15 +43,31 @@ fn latency(us: u64) -> ConcurrentOptions {
     }
 }
 
+/// The latency counted on the simulated clock ([`ConcurrentOptions::virtual_clock`]).
+fn simulated(us: u64) -> ConcurrentOptions {
+    ConcurrentOptions {
+        virtual_clock: true,
+        ..latency(us)
+    }
+}
+
 fn run(nf: &str, addr: Addr, workload: &str, us: u64) {
+    run_with(nf, addr, workload, &latency(us));
+}
+
+fn run_with(nf: &str, addr: Addr, workload: &str, opts: &ConcurrentOptions) {
+    let us = opts.latency.as_micros();
     let packets = env_or("TANDEM_CONCURRENT_PACKETS", 1500);
     let flows = (packets as u64 / 20).max(50);
     let mut pkts = trace(addr, workload, flows, 7).take(packets);
-    let r = concurrent(nf, &mut pkts, &latency(us));
+    let t0 = std::time::Instant::now();
+    let r = concurrent(nf, &mut pkts, opts);
     let c = r.concurrent.as_ref().unwrap();
     eprintln!(
-        "{nf}/{workload}/{us}us: {} packets, via server {}, overtaking {}, waited {}, serial {}, max in flight {}",
-        r.packets, r.offloaded.via_server, c.overtaking, c.waited_for_flow, c.serial, c.max_in_flight
+        "{nf}/{workload}/{us}us{}: {} packets, via server {}, overtaking {}, waited {}, serial {}, max in flight {}, stale {} (re-executed {}), {:.1} s wall, {:.3} s virtual",
+        if opts.virtual_clock { " (simulated)" } else { "" },
+        r.packets, r.offloaded.via_server, c.overtaking, c.waited_for_flow, c.serial, c.max_in_flight,
+        c.stale_reads, c.reexecuted, t0.elapsed().as_secs_f64(), c.virtual_end_ns as f64 / 1e9
     );
     assert!(
         r.passed(),
@@ -88,6 +104,15 @@ fn every_example_nf_at_10us() {
     }
 }
 
+/// The simulated clock: 10 ms per control request costs no wall time, and the threads still
+/// race (packets overtake server packets, packets wait for their flow).
+#[test]
+fn stateful_nfs_at_10ms_on_the_simulated_clock() {
+    for (nf, addr, w) in &NFS[..4] {
+        run_with(nf, *addr, w, &simulated(10_000));
+    }
+}
+
 #[test]
 fn stateful_nfs_at_1ms() {
     for (nf, addr, w) in &NFS[..4] {
@@ -110,8 +135,8 @@ fn race(addr: Addr, workload: &str) -> Vec<TracePacket> {
     out
 }
 
-fn stale_read_race(nf: &str, addr: Addr, workload: &str) {
-    let r = concurrent(nf, &mut race(addr, workload).into_iter(), &latency(500));
+fn stale_read_race(nf: &str, addr: Addr, workload: &str, base: &ConcurrentOptions) {
+    let r = concurrent(nf, &mut race(addr, workload).into_iter(), base);
     let c = r.concurrent.as_ref().unwrap();
     assert!(
         c.waited_for_flow > 0,
@@ -132,7 +157,7 @@ fn stale_read_race(nf: &str, addr: Addr, workload: &str) {
     // the stale miss, and the check sees it.
     let off = ConcurrentOptions {
         flow_order: false,
-        ..latency(500)
+        ..base.clone()
     };
     let r = concurrent(nf, &mut race(addr, workload).into_iter(), &off);
     assert!(
@@ -153,28 +178,53 @@ fn stale_read_race(nf: &str, addr: Addr, workload: &str) {
 
 #[test]
 fn mazunat_stale_read_race() {
-    stale_read_race("mazunat", Addr::Nat, "enterprise");
+    stale_read_race("mazunat", Addr::Nat, "enterprise", &latency(500));
+    stale_read_race("mazunat", Addr::Nat, "enterprise", &simulated(10_000));
 }
 
 #[test]
 fn l4lb_stale_read_race() {
-    stale_read_race("l4lb", Addr::Lb, "datamining");
+    stale_read_race("l4lb", Addr::Lb, "datamining", &latency(500));
+    stale_read_race("l4lb", Addr::Lb, "datamining", &simulated(10_000));
 }
 
 /// The figure: every example NF on enterprise and datamining traffic at 10 µs, 1 ms
-/// and 10 ms. `TANDEM_CONCURRENT_PACKETS=1000000 cargo test --release -p tandem-offload
-/// --test concurrent -- --ignored` (hours at 10 ms: each server packet waits one latency per
-/// control request).
+/// and 10 ms, on the simulated clock (sleeping 10 ms per control request would take hours).
+/// `TANDEM_CONCURRENT_PACKETS=1000000 cargo test --release -p tandem-offload --test
+/// concurrent -- --ignored`; `scripts/concurrent-matrix.sh` runs the same cells through the
+/// CLI, one log per cell. `TANDEM_CONCURRENT_LATENCIES="10000 1000"` (µs) and
+/// `TANDEM_CONCURRENT_NFS="mazunat l4lb"` pick cells; every cell runs, each prints
+/// `cell NF/WORKLOAD/LATENCY: PASS|FAIL`, and the test fails at the end if any failed.
 #[test]
 #[ignore]
 fn every_nf_both_workloads_three_latencies() {
-    for us in [10, 1000, 10_000] {
+    let pick = |var: &str, default: &str| -> Vec<String> {
+        std::env::var(var)
+            .unwrap_or_else(|_| default.into())
+            .split_whitespace()
+            .map(String::from)
+            .collect()
+    };
+    let lats = pick("TANDEM_CONCURRENT_LATENCIES", "10 1000 10000");
+    let names = pick("TANDEM_CONCURRENT_NFS", "");
+    let mut failed = Vec::new();
+    for us in &lats {
+        let us: u64 = us.parse().expect("TANDEM_CONCURRENT_LATENCIES: µs");
         for (nf, addr, _) in NFS {
+            if !names.is_empty() && !names.iter().any(|n| n == nf) {
+                continue;
+            }
             for w in ["enterprise", "datamining"] {
-                run(nf, *addr, w, us);
+                let ok =
+                    std::panic::catch_unwind(|| run_with(nf, *addr, w, &simulated(us))).is_ok();
+                eprintln!("cell {nf}/{w}/{us}us: {}", if ok { "PASS" } else { "FAIL" });
+                if !ok {
+                    failed.push(format!("{nf}/{w}/{us}us"));
+                }
             }
         }
     }
+    assert!(failed.is_empty(), "failed cells: {failed:?}");
 }
 
 /// A timer NF: each tick runs serially, before the packet that passes it, with the ticks the
@@ -283,8 +333,13 @@ fn trojan_race(hosts: u8) -> Vec<TracePacket> {
 /// (negative control) the check catches the packets that acted on the old stage.
 #[test]
 fn trojan_cross_flow_stale_reads_are_reexecuted() {
+    trojan_cross_flow(&latency(1000));
+    trojan_cross_flow(&simulated(10_000));
+}
+
+fn trojan_cross_flow(base: &ConcurrentOptions) {
     let race = || trojan_race(40).into_iter();
-    let r = concurrent("trojan", &mut race(), &latency(1000));
+    let r = concurrent("trojan", &mut race(), base);
     let c = r.concurrent.as_ref().unwrap();
     eprintln!(
         "trojan: {} packets, via server {}, stale reads {}, re-executed {}, waited {}",
@@ -301,7 +356,7 @@ fn trojan_cross_flow_stale_reads_are_reexecuted() {
     );
     let off = ConcurrentOptions {
         reexecute: false,
-        ..latency(1000)
+        ..base.clone()
     };
     let r = concurrent("trojan", &mut race(), &off);
     let c = r.concurrent.as_ref().unwrap();
