@@ -68,6 +68,9 @@ fn bench_counts_server_work_and_the_report_shows_it() {
             "{stages:?}"
         );
         assert!(r["switch"]["ns_per_packet"].as_f64().unwrap() > 0.0);
+        // the switch alone, counted over one replay of the trace (not the offloaded run)
+        let sw = u(&r["switch"]["instructions"]);
+        assert!(sw > 50 * packets && sw < 100_000 * packets, "{r}");
     }
     // MiniLB sends each new flow's first packet to the server: it does work there;
     // the firewall's packets all stay on the switch, so its server does none.
