@@ -70,7 +70,8 @@ pub(crate) fn trim_stages(ctx: &Context, lab: &mut Labelling) -> u32 {
     moves
 }
 
-/// Access units of a state object that are still on the switch (a fused load/store is one).
+/// Access units of a state object that are still on the switch (a fused load/store is one),
+/// grouped by [`exclusive_groups`].
 fn switch_units(ctx: &Context, lab: &Labelling, state: usize) -> Vec<Vec<StmtId>> {
     let mut units: Vec<Vec<StmtId>> = Vec::new();
     for &s in &ctx.accesses_of[state] {
@@ -85,7 +86,47 @@ fn switch_units(ctx: &Context, lab: &Labelling, state: usize) -> Vec<Vec<StmtId>
         }
         units.push(vec![s]);
     }
-    units
+    let kind = &ctx.module.states[tandem_ir::StateId::from_u32(state as u32)].kind;
+    if matches!(
+        kind,
+        tandem_ir::StateKind::Scalar { .. } | tandem_ir::StateKind::Vector { .. }
+    ) {
+        exclusive_groups(ctx, units)
+    } else {
+        units
+    }
+}
+
+/// Groups the access units of a register-held object (scalar, vector) that no single
+/// packet can run together: two units on mutually exclusive paths (neither reachable from the other in the CFG — the two arms of an `if`)
+/// never compete for the object's one access per pass, so they stay on the switch together.
+/// A pipeline, like a Tofino register with one `RegisterAction` per arm, serves each packet
+/// at most one of them.
+///
+/// Before (the counter is bumped in both arms of `if (in_port == outside)`):
+/// `[[load, store]@then, [load, store]@else]` — two units compete, one goes to the server.
+/// After: `[[load, store, load, store]]` — one group, both stay.
+///
+/// Units are grouped greedily in program order: a unit joins the first group whose every
+/// unit is exclusive with it. Maps are not grouped: a map the switch holds is a table, and
+/// a table is applied at one place (p4c-bm2-ss: "table has multiple successors").
+fn exclusive_groups(ctx: &Context, units: Vec<Vec<StmtId>>) -> Vec<Vec<StmtId>> {
+    let g = &ctx.info.graph;
+    let cfg = &ctx.info.cfg;
+    let together = |a: StmtId, b: StmtId| {
+        a == b || g.can_happen_after(cfg, a, b) || g.can_happen_after(cfg, b, a)
+    };
+    let mut groups: Vec<Vec<StmtId>> = Vec::new();
+    for u in units {
+        let home = groups
+            .iter_mut()
+            .find(|grp| grp.iter().all(|&x| u.iter().all(|&y| !together(x, y))));
+        match home {
+            Some(grp) => grp.extend(u),
+            None => groups.push(u),
+        }
+    }
+    groups
 }
 
 fn needs_single_access(ctx: &Context, lab: &Labelling, state: usize) -> bool {

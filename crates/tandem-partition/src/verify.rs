@@ -84,10 +84,12 @@ pub fn verify_plan(
         if sw_write || !profile.duplicate_readonly_tables {
             // Units: a load+store in the same partition and block counts once, as does a
             // get+set of the same vector element in the same partition (the get's block
-            // dominating the set's).
-            let mut units = sw.len();
-            for (a, _) in &sw {
-                for (b, _) in &sw {
+            // dominating the set's). A register-held object (scalar, vector) may keep one
+            // unit on each of several mutually exclusive paths (`refine::exclusive_groups`);
+            // a map (a table) keeps one unit.
+            let mut unit_of: Vec<usize> = (0..sw.len()).collect();
+            for (x, (a, _)) in sw.iter().enumerate() {
+                for (y, (b, _)) in sw.iter().enumerate() {
                     let (sa, sb) = (g.stmt(*a), g.stmt(*b));
                     if a >= b || part(*a) != part(*b) {
                         continue;
@@ -109,12 +111,35 @@ pub fn verify_plan(
                         _ => false,
                     };
                     if rmw {
-                        units -= 1;
+                        let (ux, uy) = (unit_of[x], unit_of[y]);
+                        for u in unit_of.iter_mut() {
+                            if *u == uy {
+                                *u = ux;
+                            }
+                        }
                     }
                 }
             }
-            if units > 1 {
-                errs.push(format!("`{name}` has {units} accesses on the switch"));
+            let register_held = matches!(
+                module.states[si].kind,
+                tandem_ir::StateKind::Scalar { .. } | tandem_ir::StateKind::Vector { .. }
+            );
+            let together = |x: usize, y: usize| {
+                let (a, b) = (sw[x].0, sw[y].0);
+                !register_held
+                    || g.can_happen_after(&info.cfg, a, b)
+                    || g.can_happen_after(&info.cfg, b, a)
+            };
+            let competing = (0..sw.len())
+                .any(|x| (0..sw.len()).any(|y| unit_of[x] != unit_of[y] && together(x, y)));
+            if competing {
+                let mut units = unit_of.clone();
+                units.sort_unstable();
+                units.dedup();
+                errs.push(format!(
+                    "`{name}` has {} accesses on the switch on one path",
+                    units.len()
+                ));
             }
         }
     }

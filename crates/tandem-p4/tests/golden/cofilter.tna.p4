@@ -426,26 +426,27 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             }
         } else {
             meta.in_port = (bit<16>) ig_intr_md.ingress_port;
-            meta.tmp32_1 = (bit<32>) meta.in_port;
-            meta.tmp1_8 = (meta.tmp32_1 > 32w1) ? 1w1 : 1w0;
+            meta.tmp16_2 = meta.in_port;
+            meta.tmp1_8 = (meta.tmp16_2 > 16w1) ? 1w1 : 1w0;
             meta.tmp1_20 = hdr.tcp.isValid() ? 1w1 : 1w0;
-            meta.tmp32_2 = hdr.ipv4.saddr;
-            meta.tmp32_3 = hdr.ipv4.daddr;
-            meta.tmp1_21 = (meta.tmp32_2 < meta.tmp32_3) ? 1w1 : 1w0;
+            meta.tmp32_1 = hdr.ipv4.saddr;
+            meta.tmp32_2 = hdr.ipv4.daddr;
+            meta.tmp1_21 = (meta.tmp32_1 < meta.tmp32_2) ? 1w1 : 1w0;
             meta.tmp1_22 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_20 == 1w1) ? meta.tmp1_21 : 1w0);
+            meta.tmp32_1 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
             meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
-            meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-            meta.tmp1_23 = (meta.tmp32_2 == meta.tmp32_3) ? 1w1 : 1w0;
-            meta.tmp16_2 = hdr.tcp.sport;
-            meta.tmp16_3 = hdr.tcp.dport;
-            meta.tmp1_24 = (meta.tmp16_2 > meta.tmp16_3) ? 1w1 : 1w0;
+            meta.tmp1_23 = (meta.tmp32_1 == meta.tmp32_2) ? 1w1 : 1w0;
+            meta.tmp16_3 = hdr.tcp.sport;
+            meta.tmp16_4 = hdr.tcp.dport;
+            meta.tmp1_24 = (meta.tmp16_3 > meta.tmp16_4) ? 1w1 : 1w0;
             meta.tmp1_25 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_20 == 1w1) ? ((meta.tmp1_21 == 1w1) ? 1w0 : ((meta.tmp1_23 == 1w1) ? meta.tmp1_24 : 1w1)) : 1w0);
-            meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
             meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+            meta.tmp16_4 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
             meta.tmp8_2 = hdr.ipv4.protocol;
-            meta.tmp32_4 = other_allowed_0.read(32w0);
-            meta.tmp1_26 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
-            meta.tmp16_4 = (bit<16>) (32w1 - meta.tmp32_1);
+            meta.tmp32_3 = other_allowed_0.read(32w0);
+            meta.tmp1_26 = (meta.tmp32_3 == 32w0) ? 1w1 : 1w0;
+            meta.tmp32_3 = (bit<32>) meta.tmp16_2;
+            meta.tmp16_2 = (bit<16>) (32w1 - meta.tmp32_3);
             meta.tmp8_3 = hdr.tcp.flags;
             meta.tmp32_4 = (bit<32>) meta.tmp8_3;
             meta.tmp1_27 = ((meta.tmp32_4 & 32w2) == 32w0) ? 1w1 : 1w0;
@@ -453,11 +454,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             meta.tmp1_29 = ((meta.tmp32_4 & 32w1) == 32w0) ? 1w1 : 1w0;
             meta.tmp1_30 = ((meta.tmp32_4 & 32w4) != 32w0) ? 1w1 : 1w0;
             meta.tmp32_4 = open_from.read(32w0);
-            meta.tmp1_31 = ((meta.tmp32_4 & (32w1 << ((bit<8>) ((meta.tmp32_1 < 32w32) ? meta.tmp32_1 : 32w32)))) == 32w0) ? 1w1 : 1w0;
-            meta.table__class_k0 = (meta.tmp1_22 == 1w1) ? meta.tmp32_2 : ((meta.tmp1_25 == 1w1) ? meta.tmp32_3 : meta.tmp32_2);
-            meta.table__class_k4 = (meta.tmp1_22 == 1w1) ? meta.tmp32_3 : meta.tmp32_2;
-            meta.table__class_k8 = (meta.tmp1_22 == 1w1) ? meta.tmp16_2 : ((meta.tmp1_25 == 1w1) ? meta.tmp16_3 : meta.tmp16_2);
-            meta.table__class_k10 = (meta.tmp1_22 == 1w1) ? meta.tmp16_3 : ((meta.tmp1_25 == 1w1) ? meta.tmp16_2 : meta.tmp16_3);
+            meta.tmp1_31 = ((meta.tmp32_4 & (32w1 << ((bit<8>) ((meta.tmp32_3 < 32w32) ? meta.tmp32_3 : 32w32)))) == 32w0) ? 1w1 : 1w0;
+            meta.table__class_k0 = (meta.tmp1_22 == 1w1) ? meta.tmp32_1 : ((meta.tmp1_25 == 1w1) ? meta.tmp32_2 : meta.tmp32_1);
+            meta.table__class_k4 = (meta.tmp1_22 == 1w1) ? meta.tmp32_2 : meta.tmp32_1;
+            meta.table__class_k8 = (meta.tmp1_22 == 1w1) ? meta.tmp16_3 : ((meta.tmp1_25 == 1w1) ? meta.tmp16_4 : meta.tmp16_3);
+            meta.table__class_k10 = (meta.tmp1_22 == 1w1) ? meta.tmp16_4 : ((meta.tmp1_25 == 1w1) ? meta.tmp16_3 : meta.tmp16_4);
             meta.table__class_k12 = meta.tmp8_2;
             meta.table__class_k13 = 8w0;
             meta.table__class_k14 = 8w0;
@@ -553,7 +554,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                 meta.fate = 17w0;
                                 meta.tmp1_8 = 1w0;
                             } else {
-                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                meta.fate = 1w1 ++ meta.tmp16_2;
                                 meta.tmp1_8 = 1w0;
                             }
                         }
@@ -576,7 +577,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                     meta.fate = 17w0;
                                     meta.tmp1_8 = 1w0;
                                 } else {
-                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                     meta.tmp1_8 = 1w0;
                                 }
                             }
@@ -651,14 +652,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 } else {
                                                     if (meta.tmp1_23 == 1w1) {
                                                         if (meta.tmp1_24 == 1w1) {
-                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     } else {
-                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 }
@@ -686,7 +687,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                         meta.tmp1_8 = 1w0;
                                     }
                                 }
@@ -711,7 +712,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     if (meta.tmp1_30 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
-                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
@@ -770,7 +771,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                                 meta.tmp1_8 = 1w0;
                                                             }
                                                         } else {
@@ -801,7 +802,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                             meta.tmp1_8 = 1w0;
                                         }
                                     }
@@ -833,7 +834,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         if (meta.tmp1_30 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
-                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     }
@@ -889,7 +890,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             } else {
@@ -905,7 +906,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                 meta.tmp1_8 = 1w0;
                                             }
                                         }
@@ -995,14 +996,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             } else {
                                                                 if (meta.tmp1_23 == 1w1) {
                                                                     if (meta.tmp1_24 == 1w1) {
-                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     }
                                                                 } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             }
@@ -1014,7 +1015,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                     meta.tmp1_8 = 1w0;
                                                 }
                                             }
@@ -1039,7 +1040,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 if (meta.tmp1_30 == 1w1) {
                                                                     meta.tmp1_8 = 1w1;
                                                                 } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             } else {
@@ -1059,7 +1060,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
-                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 }
@@ -1106,13 +1107,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                     } else {
                                                                         if (meta.tmp1_23 == 1w1) {
                                                                             if (meta.tmp1_24 == 1w1) {
-                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             }
                                                                         } else {
-                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     }
@@ -1131,7 +1132,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
-                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     }
@@ -1156,7 +1157,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                         if (meta.tmp1_30 == 1w1) {
                                                                             meta.tmp1_8 = 1w1;
                                                                         } else {
-                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     }
@@ -1185,7 +1186,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                 if (meta.tmp1_24 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 }
                                                                             } else {
@@ -1207,7 +1208,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                                 meta.tmp1_8 = 1w0;
                                                             }
                                                         }
@@ -1233,7 +1234,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                 if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 }
                                                                             } else {
@@ -1262,7 +1263,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                 if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 }
                                                                             } else {
@@ -1271,13 +1272,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                 } else {
                                                                                     if (meta.tmp1_23 == 1w1) {
                                                                                         if (meta.tmp1_24 == 1w1) {
-                                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         } else {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         }
                                                                                     } else {
-                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     }
                                                                                 }
@@ -1297,7 +1298,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             }
@@ -1322,7 +1323,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                 if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 }
                                                                             }
@@ -1348,7 +1349,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                     if (meta.tmp1_30 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
-                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     }
                                                                                 } else {
@@ -1359,7 +1360,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                             if (meta.tmp1_24 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
-                                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                                 meta.tmp1_8 = 1w0;
                                                                                             }
                                                                                         } else {
@@ -1382,7 +1383,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
-                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                                         meta.tmp1_8 = 1w0;
                                                                     }
                                                                 }
@@ -1407,7 +1408,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                     if (meta.tmp1_30 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
-                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     }
                                                                                 }
@@ -1437,7 +1438,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                                 if (meta.tmp1_24 == 1w1) {
                                                                                                     meta.tmp1_8 = 1w1;
                                                                                                 } else {
-                                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                                     meta.tmp1_8 = 1w0;
                                                                                                 }
                                                                                             } else {
@@ -1448,7 +1449,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                         if (meta.tmp1_30 == 1w1) {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         } else {
-                                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         }
                                                                                     }
@@ -1467,7 +1468,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
-                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     }
@@ -1495,7 +1496,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                             if (meta.tmp1_30 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
-                                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                                 meta.tmp1_8 = 1w0;
                                                                                             }
                                                                                         }
@@ -1524,13 +1525,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                             } else {
                                                                                                 if (meta.tmp1_23 == 1w1) {
                                                                                                     if (meta.tmp1_24 == 1w1) {
-                                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                                         meta.tmp1_8 = 1w0;
                                                                                                     } else {
                                                                                                         meta.tmp1_8 = 1w1;
                                                                                                     }
                                                                                                 } else {
-                                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                                     meta.tmp1_8 = 1w0;
                                                                                                 }
                                                                                             }
@@ -1538,7 +1539,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                             if (meta.tmp1_30 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
-                                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                                 meta.tmp1_8 = 1w0;
                                                                                             }
                                                                                         }
@@ -1557,7 +1558,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
-                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             }
                                                                         }
@@ -1614,15 +1615,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             meta.fate = 17w0;
                             meta.tmp1_8 = 1w0;
                         } else {
-                            meta.fate = 1w1 ++ meta.tmp16_4;
+                            meta.fate = 1w1 ++ meta.tmp16_2;
                             meta.tmp1_8 = 1w0;
                         }
                     }
                 }
             }
             if (meta.tmp1_8 == 1w1) {
-                meta.tmp32_0 = (bit<32>) meta.in_port;
-                meta.tmp1_0 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
+                meta.tmp16_2 = meta.in_port;
+                meta.tmp32_0 = (bit<32>) meta.tmp16_2;
+                meta.tmp1_0 = (meta.tmp16_2 > 16w1) ? 1w1 : 1w0;
                 if (meta.tmp1_0 == 1w0) {
                     meta.tmp1_20 = hdr.tcp.isValid() ? 1w1 : 1w0;
                     meta.tmp1_20 = meta.tmp1_20 ^ 1w1;

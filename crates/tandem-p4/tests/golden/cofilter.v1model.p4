@@ -412,26 +412,27 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             }
         } else {
             meta.in_port = (bit<16>) standard_metadata.ingress_port;
-            meta.tmp32_1 = (bit<32>) meta.in_port;
-            meta.tmp1_8 = (meta.tmp32_1 > 32w1) ? 1w1 : 1w0;
+            meta.tmp16_2 = meta.in_port;
+            meta.tmp1_8 = (meta.tmp16_2 > 16w1) ? 1w1 : 1w0;
             meta.tmp1_20 = hdr.tcp.isValid() ? 1w1 : 1w0;
-            meta.tmp32_2 = hdr.ipv4.saddr;
-            meta.tmp32_3 = hdr.ipv4.daddr;
-            meta.tmp1_21 = (meta.tmp32_2 < meta.tmp32_3) ? 1w1 : 1w0;
+            meta.tmp32_1 = hdr.ipv4.saddr;
+            meta.tmp32_2 = hdr.ipv4.daddr;
+            meta.tmp1_21 = (meta.tmp32_1 < meta.tmp32_2) ? 1w1 : 1w0;
             meta.tmp1_22 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_20 == 1w1) ? meta.tmp1_21 : 1w0);
+            meta.tmp32_1 = ((meta.tmp32_1[7:0] ++ meta.tmp32_1[15:8]) ++ meta.tmp32_1[23:16]) ++ meta.tmp32_1[31:24];
             meta.tmp32_2 = ((meta.tmp32_2[7:0] ++ meta.tmp32_2[15:8]) ++ meta.tmp32_2[23:16]) ++ meta.tmp32_2[31:24];
-            meta.tmp32_3 = ((meta.tmp32_3[7:0] ++ meta.tmp32_3[15:8]) ++ meta.tmp32_3[23:16]) ++ meta.tmp32_3[31:24];
-            meta.tmp1_23 = (meta.tmp32_2 == meta.tmp32_3) ? 1w1 : 1w0;
-            meta.tmp16_2 = hdr.tcp.sport;
-            meta.tmp16_3 = hdr.tcp.dport;
-            meta.tmp1_24 = (meta.tmp16_2 > meta.tmp16_3) ? 1w1 : 1w0;
+            meta.tmp1_23 = (meta.tmp32_1 == meta.tmp32_2) ? 1w1 : 1w0;
+            meta.tmp16_3 = hdr.tcp.sport;
+            meta.tmp16_4 = hdr.tcp.dport;
+            meta.tmp1_24 = (meta.tmp16_3 > meta.tmp16_4) ? 1w1 : 1w0;
             meta.tmp1_25 = (meta.tmp1_8 == 1w1) ? 1w0 : ((meta.tmp1_20 == 1w1) ? ((meta.tmp1_21 == 1w1) ? 1w0 : ((meta.tmp1_23 == 1w1) ? meta.tmp1_24 : 1w1)) : 1w0);
-            meta.tmp16_2 = meta.tmp16_2[7:0] ++ meta.tmp16_2[15:8];
             meta.tmp16_3 = meta.tmp16_3[7:0] ++ meta.tmp16_3[15:8];
+            meta.tmp16_4 = meta.tmp16_4[7:0] ++ meta.tmp16_4[15:8];
             meta.tmp8_2 = hdr.ipv4.protocol;
-            other_allowed_0.read(meta.tmp32_4, 32w0);
-            meta.tmp1_26 = (meta.tmp32_4 == 32w0) ? 1w1 : 1w0;
-            meta.tmp16_4 = (bit<16>) (32w1 - meta.tmp32_1);
+            other_allowed_0.read(meta.tmp32_3, 32w0);
+            meta.tmp1_26 = (meta.tmp32_3 == 32w0) ? 1w1 : 1w0;
+            meta.tmp32_3 = (bit<32>) meta.tmp16_2;
+            meta.tmp16_2 = (bit<16>) (32w1 - meta.tmp32_3);
             meta.tmp8_3 = hdr.tcp.flags;
             meta.tmp32_4 = (bit<32>) meta.tmp8_3;
             meta.tmp1_27 = ((meta.tmp32_4 & 32w2) == 32w0) ? 1w1 : 1w0;
@@ -439,11 +440,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.tmp1_29 = ((meta.tmp32_4 & 32w1) == 32w0) ? 1w1 : 1w0;
             meta.tmp1_30 = ((meta.tmp32_4 & 32w4) != 32w0) ? 1w1 : 1w0;
             open_from.read(meta.tmp32_4, 32w0);
-            meta.tmp1_31 = ((meta.tmp32_4 & (32w1 << ((bit<8>) ((meta.tmp32_1 < 32w32) ? meta.tmp32_1 : 32w32)))) == 32w0) ? 1w1 : 1w0;
-            meta.table__class_k0 = (meta.tmp1_22 == 1w1) ? meta.tmp32_2 : ((meta.tmp1_25 == 1w1) ? meta.tmp32_3 : meta.tmp32_2);
-            meta.table__class_k4 = (meta.tmp1_22 == 1w1) ? meta.tmp32_3 : meta.tmp32_2;
-            meta.table__class_k8 = (meta.tmp1_22 == 1w1) ? meta.tmp16_2 : ((meta.tmp1_25 == 1w1) ? meta.tmp16_3 : meta.tmp16_2);
-            meta.table__class_k10 = (meta.tmp1_22 == 1w1) ? meta.tmp16_3 : ((meta.tmp1_25 == 1w1) ? meta.tmp16_2 : meta.tmp16_3);
+            meta.tmp1_31 = ((meta.tmp32_4 & (32w1 << ((bit<8>) ((meta.tmp32_3 < 32w32) ? meta.tmp32_3 : 32w32)))) == 32w0) ? 1w1 : 1w0;
+            meta.table__class_k0 = (meta.tmp1_22 == 1w1) ? meta.tmp32_1 : ((meta.tmp1_25 == 1w1) ? meta.tmp32_2 : meta.tmp32_1);
+            meta.table__class_k4 = (meta.tmp1_22 == 1w1) ? meta.tmp32_2 : meta.tmp32_1;
+            meta.table__class_k8 = (meta.tmp1_22 == 1w1) ? meta.tmp16_3 : ((meta.tmp1_25 == 1w1) ? meta.tmp16_4 : meta.tmp16_3);
+            meta.table__class_k10 = (meta.tmp1_22 == 1w1) ? meta.tmp16_4 : ((meta.tmp1_25 == 1w1) ? meta.tmp16_3 : meta.tmp16_4);
             meta.table__class_k12 = meta.tmp8_2;
             meta.table__class_k13 = 8w0;
             meta.table__class_k14 = 8w0;
@@ -539,7 +540,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 meta.fate = 17w0;
                                 meta.tmp1_8 = 1w0;
                             } else {
-                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                meta.fate = 1w1 ++ meta.tmp16_2;
                                 meta.tmp1_8 = 1w0;
                             }
                         }
@@ -562,7 +563,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                     meta.fate = 17w0;
                                     meta.tmp1_8 = 1w0;
                                 } else {
-                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                     meta.tmp1_8 = 1w0;
                                 }
                             }
@@ -637,14 +638,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 } else {
                                                     if (meta.tmp1_23 == 1w1) {
                                                         if (meta.tmp1_24 == 1w1) {
-                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     } else {
-                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 }
@@ -672,7 +673,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                         meta.fate = 17w0;
                                         meta.tmp1_8 = 1w0;
                                     } else {
-                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                         meta.tmp1_8 = 1w0;
                                     }
                                 }
@@ -697,7 +698,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     if (meta.tmp1_30 == 1w1) {
                                                         meta.tmp1_8 = 1w1;
                                                     } else {
-                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 } else {
@@ -756,7 +757,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                                 meta.tmp1_8 = 1w0;
                                                             }
                                                         } else {
@@ -787,7 +788,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                             meta.fate = 17w0;
                                             meta.tmp1_8 = 1w0;
                                         } else {
-                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                             meta.tmp1_8 = 1w0;
                                         }
                                     }
@@ -819,7 +820,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         if (meta.tmp1_30 == 1w1) {
                                                             meta.tmp1_8 = 1w1;
                                                         } else {
-                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     }
@@ -875,7 +876,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             } else {
@@ -891,7 +892,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                 meta.fate = 17w0;
                                                 meta.tmp1_8 = 1w0;
                                             } else {
-                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                 meta.tmp1_8 = 1w0;
                                             }
                                         }
@@ -981,14 +982,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             } else {
                                                                 if (meta.tmp1_23 == 1w1) {
                                                                     if (meta.tmp1_24 == 1w1) {
-                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     }
                                                                 } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             }
@@ -1000,7 +1001,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                     meta.fate = 17w0;
                                                     meta.tmp1_8 = 1w0;
                                                 } else {
-                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                     meta.tmp1_8 = 1w0;
                                                 }
                                             }
@@ -1025,7 +1026,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 if (meta.tmp1_30 == 1w1) {
                                                                     meta.tmp1_8 = 1w1;
                                                                 } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             } else {
@@ -1045,7 +1046,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                         meta.fate = 17w0;
                                                         meta.tmp1_8 = 1w0;
                                                     } else {
-                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                         meta.tmp1_8 = 1w0;
                                                     }
                                                 }
@@ -1092,13 +1093,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                     } else {
                                                                         if (meta.tmp1_23 == 1w1) {
                                                                             if (meta.tmp1_24 == 1w1) {
-                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
                                                                                 meta.tmp1_8 = 1w1;
                                                                             }
                                                                         } else {
-                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     }
@@ -1117,7 +1118,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                             meta.fate = 17w0;
                                                             meta.tmp1_8 = 1w0;
                                                         } else {
-                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                             meta.tmp1_8 = 1w0;
                                                         }
                                                     }
@@ -1142,7 +1143,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                         if (meta.tmp1_30 == 1w1) {
                                                                             meta.tmp1_8 = 1w1;
                                                                         } else {
-                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     }
@@ -1171,7 +1172,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                 if (meta.tmp1_24 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 }
                                                                             } else {
@@ -1193,7 +1194,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                 meta.fate = 17w0;
                                                                 meta.tmp1_8 = 1w0;
                                                             } else {
-                                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                                 meta.tmp1_8 = 1w0;
                                                             }
                                                         }
@@ -1219,7 +1220,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                 if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 }
                                                                             } else {
@@ -1248,7 +1249,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                 if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 }
                                                                             } else {
@@ -1257,13 +1258,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                 } else {
                                                                                     if (meta.tmp1_23 == 1w1) {
                                                                                         if (meta.tmp1_24 == 1w1) {
-                                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         } else {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         }
                                                                                     } else {
-                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     }
                                                                                 }
@@ -1283,7 +1284,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                     meta.fate = 17w0;
                                                                     meta.tmp1_8 = 1w0;
                                                                 } else {
-                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                     meta.tmp1_8 = 1w0;
                                                                 }
                                                             }
@@ -1308,7 +1309,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                 if (meta.tmp1_30 == 1w1) {
                                                                                     meta.tmp1_8 = 1w1;
                                                                                 } else {
-                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                     meta.tmp1_8 = 1w0;
                                                                                 }
                                                                             }
@@ -1334,7 +1335,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                     if (meta.tmp1_30 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
-                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     }
                                                                                 } else {
@@ -1345,7 +1346,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                             if (meta.tmp1_24 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
-                                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                                 meta.tmp1_8 = 1w0;
                                                                                             }
                                                                                         } else {
@@ -1368,7 +1369,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                         meta.fate = 17w0;
                                                                         meta.tmp1_8 = 1w0;
                                                                     } else {
-                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                                         meta.tmp1_8 = 1w0;
                                                                     }
                                                                 }
@@ -1393,7 +1394,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                     if (meta.tmp1_30 == 1w1) {
                                                                                         meta.tmp1_8 = 1w1;
                                                                                     } else {
-                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                         meta.tmp1_8 = 1w0;
                                                                                     }
                                                                                 }
@@ -1423,7 +1424,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                                 if (meta.tmp1_24 == 1w1) {
                                                                                                     meta.tmp1_8 = 1w1;
                                                                                                 } else {
-                                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                                     meta.tmp1_8 = 1w0;
                                                                                                 }
                                                                                             } else {
@@ -1434,7 +1435,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                         if (meta.tmp1_30 == 1w1) {
                                                                                             meta.tmp1_8 = 1w1;
                                                                                         } else {
-                                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                             meta.tmp1_8 = 1w0;
                                                                                         }
                                                                                     }
@@ -1453,7 +1454,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                             meta.fate = 17w0;
                                                                             meta.tmp1_8 = 1w0;
                                                                         } else {
-                                                                            meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                            meta.fate = 1w1 ++ meta.tmp16_2;
                                                                             meta.tmp1_8 = 1w0;
                                                                         }
                                                                     }
@@ -1481,7 +1482,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                             if (meta.tmp1_30 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
-                                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                                 meta.tmp1_8 = 1w0;
                                                                                             }
                                                                                         }
@@ -1510,13 +1511,13 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                             } else {
                                                                                                 if (meta.tmp1_23 == 1w1) {
                                                                                                     if (meta.tmp1_24 == 1w1) {
-                                                                                                        meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                                        meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                                         meta.tmp1_8 = 1w0;
                                                                                                     } else {
                                                                                                         meta.tmp1_8 = 1w1;
                                                                                                     }
                                                                                                 } else {
-                                                                                                    meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                                    meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                                     meta.tmp1_8 = 1w0;
                                                                                                 }
                                                                                             }
@@ -1524,7 +1525,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                             if (meta.tmp1_30 == 1w1) {
                                                                                                 meta.tmp1_8 = 1w1;
                                                                                             } else {
-                                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                                 meta.tmp1_8 = 1w0;
                                                                                             }
                                                                                         }
@@ -1543,7 +1544,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                                                                 meta.fate = 17w0;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             } else {
-                                                                                meta.fate = 1w1 ++ meta.tmp16_4;
+                                                                                meta.fate = 1w1 ++ meta.tmp16_2;
                                                                                 meta.tmp1_8 = 1w0;
                                                                             }
                                                                         }
@@ -1600,15 +1601,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             meta.fate = 17w0;
                             meta.tmp1_8 = 1w0;
                         } else {
-                            meta.fate = 1w1 ++ meta.tmp16_4;
+                            meta.fate = 1w1 ++ meta.tmp16_2;
                             meta.tmp1_8 = 1w0;
                         }
                     }
                 }
             }
             if (meta.tmp1_8 == 1w1) {
-                meta.tmp32_0 = (bit<32>) meta.in_port;
-                meta.tmp1_0 = (meta.tmp32_0 > 32w1) ? 1w1 : 1w0;
+                meta.tmp16_2 = meta.in_port;
+                meta.tmp32_0 = (bit<32>) meta.tmp16_2;
+                meta.tmp1_0 = (meta.tmp16_2 > 16w1) ? 1w1 : 1w0;
                 if (meta.tmp1_0 == 1w0) {
                     meta.tmp1_20 = hdr.tcp.isValid() ? 1w1 : 1w0;
                     meta.tmp1_20 = meta.tmp1_20 ^ 1w1;
