@@ -13,6 +13,7 @@ pub mod cleanup;
 pub mod diag;
 pub mod driver;
 mod layout;
+pub mod loads;
 /// The payload operations (moved to the IR crate; re-exported for the front end's users).
 pub use tandem_ir::payload;
 mod srcmap;
@@ -95,6 +96,7 @@ pub fn lift(llvm_ir_text: &str) -> Result<Lifted, LiftError> {
     }
     let mut module = l.module;
     cleanup::remove_redundant_params(&mut module.process);
+    loads::reuse_scalar_loads(&mut module.process);
     cleanup::remove_dead_code(&mut module.process);
     if let Some(t) = module.timer.as_mut() {
         cleanup::remove_redundant_params(&mut t.func);

@@ -114,6 +114,25 @@ fn wide_counter(module: &Module, p: &TargetProfile, inst: tandem_ir::Inst) -> bo
     bits <= 2 * p.max_alu_bits.max(32) && crate::counters::WideCounters::find(module).contains(inst)
 }
 
+/// Is `state` a register process() never writes (configuration: a router's 48-bit MAC, a
+/// next hop's MAC in a vector of structs) and at most twice the register width? The control
+/// plane writes it as a pair of register halves and the switch reads both halves; nothing on
+/// the data path writes it, so no read-modify-write of a wide cell is needed. Opaque code
+/// that may write it (or any state) disqualifies it.
+fn read_only_pair(module: &Module, p: &TargetProfile, state: StateId, bits: u32) -> bool {
+    if bits > 2 * p.max_alu_bits.max(32) {
+        return false;
+    }
+    !module.process.insts.iter().any(|(_, d)| match &d.kind {
+        InstKind::ScalarStore { state: s, .. } | InstKind::VecSet { state: s, .. } => *s == state,
+        InstKind::Opaque { writes, .. } => writes.iter().any(|e| {
+            matches!(e, tandem_ir::Effect::All)
+                || matches!(e, tandem_ir::Effect::State(s) if *s == state)
+        }),
+        _ => false,
+    })
+}
+
 /// `Some(reason)` when the target cannot run the statement at all.
 pub fn unsupported(
     module: &Module,
@@ -263,7 +282,9 @@ pub fn unsupported(
                     }
                     _ => 0,
                 };
-                (bits > p.max_alu_bits.max(32) && !wide_counter(module, p, inst))
+                (bits > p.max_alu_bits.max(32)
+                    && !wide_counter(module, p, inst)
+                    && !read_only_pair(module, p, *state, bits))
                     .then(|| format!("a {bits}-bit register is wider than {}'s registers", p.name))
             })
         }

@@ -211,17 +211,15 @@ parser TandemIngressParser(packet_in packet, out headers_t hdr, out meta_t meta,
 
 control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md, in ingress_intrinsic_metadata_from_parser_t ig_prsr_md, inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md, inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
     Register<bit<32>, bit<32> >(32w0x400) by_crc32_e0;
-    Register<bit<32>, bit<32> >(32w1) by_crc32_size_0;
-    Register<bit<32>, bit<32> >(32w1) by_crc32_size_1;
+    Register<bit<32>, bit<32> >(32w1) by_crc32_size;
     Register<bit<32>, bit<32> >(32w0x400) by_crc16_e0;
-    Register<bit<32>, bit<32> >(32w1) by_crc16_size_0;
-    Register<bit<32>, bit<32> >(32w1) by_crc16_size_1;
+    Register<bit<32>, bit<32> >(32w1) by_crc16_size;
     Register<bit<32>, bit<32> >(32w1) threshold;
     Register<bit<32>, bit<32> >(32w1) out_port_0;
     Register<bit<32>, bit<32> >(32w1) out_port_1;
     Register<bit<32>, bit<32> >(32w1) heavy_port;
     Hash<bit<32> >(HashAlgorithm_t.CRC32) hash_v5;
-    Hash<bit<16> >(HashAlgorithm_t.CRC16) hash_v21;
+    Hash<bit<16> >(HashAlgorithm_t.CRC16) hash_v20;
     apply {
         meta.tmp1_0 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
         meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
@@ -229,24 +227,22 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             meta.tmp32_0 = hdr.ipv4.saddr;
             meta.tmp32_1 = hdr.ipv4.daddr;
             meta.tmp32_2 = hash_v5.get({meta.tmp32_0, meta.tmp32_1});
-            meta.tmp32_3 = by_crc32_size_0.read(32w0);
+            meta.tmp32_3 = by_crc32_size.read(32w0);
             meta.tmp32_2 = meta.tmp32_2 & 32w0x3ff;
             meta.tmp1_0 = (meta.tmp32_2 < meta.tmp32_3) ? 1w1 : 1w0;
-            meta.tmp32_3 = by_crc32_e0.read((meta.tmp1_0 == 1w1) ? meta.tmp32_2 : 32w0);
-            meta.tmp32_3 = ((meta.tmp1_0 == 1w1) ? meta.tmp32_3 : 32w0) + 32w1;
-            meta.tmp32_4 = by_crc32_size_1.read(32w0);
-            if (meta.tmp32_2 < meta.tmp32_4) {
-                by_crc32_e0.write(meta.tmp32_2, meta.tmp32_3);
+            meta.tmp32_4 = by_crc32_e0.read((meta.tmp1_0 == 1w1) ? meta.tmp32_2 : 32w0);
+            meta.tmp32_4 = ((meta.tmp1_0 == 1w1) ? meta.tmp32_4 : 32w0) + 32w1;
+            if (meta.tmp32_2 < meta.tmp32_3) {
+                by_crc32_e0.write(meta.tmp32_2, meta.tmp32_4);
             }
-            meta.tmp16_0 = hash_v21.get({meta.tmp32_0, meta.tmp32_1});
-            meta.tmp32_0 = by_crc16_size_0.read(32w0);
+            meta.tmp16_0 = hash_v20.get({meta.tmp32_0, meta.tmp32_1});
+            meta.tmp32_0 = by_crc16_size.read(32w0);
             meta.tmp32_1 = ((bit<32>) meta.tmp16_0) & 32w0x3ff;
             meta.tmp1_0 = (meta.tmp32_1 < meta.tmp32_0) ? 1w1 : 1w0;
-            meta.tmp32_0 = by_crc16_e0.read((meta.tmp1_0 == 1w1) ? meta.tmp32_1 : 32w0);
-            meta.tmp32_0 = ((meta.tmp1_0 == 1w1) ? meta.tmp32_0 : 32w0) + 32w1;
-            meta.tmp32_2 = by_crc16_size_1.read(32w0);
-            if (meta.tmp32_1 < meta.tmp32_2) {
-                by_crc16_e0.write(meta.tmp32_1, meta.tmp32_0);
+            meta.tmp32_2 = by_crc16_e0.read((meta.tmp1_0 == 1w1) ? meta.tmp32_1 : 32w0);
+            meta.tmp32_2 = ((meta.tmp1_0 == 1w1) ? meta.tmp32_2 : 32w0) + 32w1;
+            if (meta.tmp32_1 < meta.tmp32_0) {
+                by_crc16_e0.write(meta.tmp32_1, meta.tmp32_2);
             }
         }
         meta.tmp1_0 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
@@ -255,10 +251,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             meta.tmp32_0 = out_port_1.read(32w0);
             meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
         } else {
-            meta.tmp32_1 = threshold.read(32w0);
-            meta.tmp32_2 = heavy_port.read(32w0);
-            meta.tmp32_4 = out_port_0.read(32w0);
-            meta.fate = 1w1 ++ ((bit<16>) ((((meta.tmp32_3 < meta.tmp32_0) ? meta.tmp32_3 : meta.tmp32_0) > meta.tmp32_1) ? meta.tmp32_2 : meta.tmp32_4));
+            meta.tmp32_0 = threshold.read(32w0);
+            meta.tmp32_1 = heavy_port.read(32w0);
+            meta.tmp32_3 = out_port_0.read(32w0);
+            meta.fate = 1w1 ++ ((bit<16>) ((((meta.tmp32_4 < meta.tmp32_2) ? meta.tmp32_4 : meta.tmp32_2) > meta.tmp32_0) ? meta.tmp32_1 : meta.tmp32_3));
         }
         if (meta.fate[16:16] == 1w1) {
             ig_tm_md.ucast_egress_port = (bit<9>) meta.fate[15:0];

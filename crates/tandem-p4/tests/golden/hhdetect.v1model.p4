@@ -205,11 +205,9 @@ control TandemVerifyChecksum(inout headers_t hdr, inout meta_t meta) {
 
 control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_metadata_t standard_metadata) {
     register<bit<32> >(32w0x400) by_crc32_e0;
-    register<bit<32> >(32w1) by_crc32_size_0;
-    register<bit<32> >(32w1) by_crc32_size_1;
+    register<bit<32> >(32w1) by_crc32_size;
     register<bit<32> >(32w0x400) by_crc16_e0;
-    register<bit<32> >(32w1) by_crc16_size_0;
-    register<bit<32> >(32w1) by_crc16_size_1;
+    register<bit<32> >(32w1) by_crc16_size;
     register<bit<32> >(32w1) threshold;
     register<bit<32> >(32w1) out_port_0;
     register<bit<32> >(32w1) out_port_1;
@@ -221,24 +219,22 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             meta.tmp32_0 = hdr.ipv4.saddr;
             meta.tmp32_1 = hdr.ipv4.daddr;
             hash(meta.tmp32_2, HashAlgorithm.crc32, 32w0, {meta.tmp32_0, meta.tmp32_1}, 64w0x100000000);
-            by_crc32_size_0.read(meta.tmp32_3, 32w0);
+            by_crc32_size.read(meta.tmp32_3, 32w0);
             meta.tmp32_2 = meta.tmp32_2 & 32w0x3ff;
             meta.tmp1_0 = (meta.tmp32_2 < meta.tmp32_3) ? 1w1 : 1w0;
-            by_crc32_e0.read(meta.tmp32_3, (meta.tmp1_0 == 1w1) ? meta.tmp32_2 : 32w0);
-            meta.tmp32_3 = ((meta.tmp1_0 == 1w1) ? meta.tmp32_3 : 32w0) + 32w1;
-            by_crc32_size_1.read(meta.tmp32_4, 32w0);
-            if (meta.tmp32_2 < meta.tmp32_4) {
-                by_crc32_e0.write(meta.tmp32_2, meta.tmp32_3);
+            by_crc32_e0.read(meta.tmp32_4, (meta.tmp1_0 == 1w1) ? meta.tmp32_2 : 32w0);
+            meta.tmp32_4 = ((meta.tmp1_0 == 1w1) ? meta.tmp32_4 : 32w0) + 32w1;
+            if (meta.tmp32_2 < meta.tmp32_3) {
+                by_crc32_e0.write(meta.tmp32_2, meta.tmp32_4);
             }
             hash(meta.tmp16_0, HashAlgorithm.crc16, 16w0, {meta.tmp32_0, meta.tmp32_1}, 64w0x10000);
-            by_crc16_size_0.read(meta.tmp32_0, 32w0);
+            by_crc16_size.read(meta.tmp32_0, 32w0);
             meta.tmp32_1 = ((bit<32>) meta.tmp16_0) & 32w0x3ff;
             meta.tmp1_0 = (meta.tmp32_1 < meta.tmp32_0) ? 1w1 : 1w0;
-            by_crc16_e0.read(meta.tmp32_0, (meta.tmp1_0 == 1w1) ? meta.tmp32_1 : 32w0);
-            meta.tmp32_0 = ((meta.tmp1_0 == 1w1) ? meta.tmp32_0 : 32w0) + 32w1;
-            by_crc16_size_1.read(meta.tmp32_2, 32w0);
-            if (meta.tmp32_1 < meta.tmp32_2) {
-                by_crc16_e0.write(meta.tmp32_1, meta.tmp32_0);
+            by_crc16_e0.read(meta.tmp32_2, (meta.tmp1_0 == 1w1) ? meta.tmp32_1 : 32w0);
+            meta.tmp32_2 = ((meta.tmp1_0 == 1w1) ? meta.tmp32_2 : 32w0) + 32w1;
+            if (meta.tmp32_1 < meta.tmp32_0) {
+                by_crc16_e0.write(meta.tmp32_1, meta.tmp32_2);
             }
         }
         meta.tmp1_0 = (meta.ipv4_ok == 1w1) ? 1w1 : 1w0;
@@ -247,10 +243,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             out_port_1.read(meta.tmp32_0, 32w0);
             meta.fate = 1w1 ++ ((bit<16>) meta.tmp32_0);
         } else {
-            threshold.read(meta.tmp32_1, 32w0);
-            heavy_port.read(meta.tmp32_2, 32w0);
-            out_port_0.read(meta.tmp32_4, 32w0);
-            meta.fate = 1w1 ++ ((bit<16>) ((((meta.tmp32_3 < meta.tmp32_0) ? meta.tmp32_3 : meta.tmp32_0) > meta.tmp32_1) ? meta.tmp32_2 : meta.tmp32_4));
+            threshold.read(meta.tmp32_0, 32w0);
+            heavy_port.read(meta.tmp32_1, 32w0);
+            out_port_0.read(meta.tmp32_3, 32w0);
+            meta.fate = 1w1 ++ ((bit<16>) ((((meta.tmp32_4 < meta.tmp32_2) ? meta.tmp32_4 : meta.tmp32_2) > meta.tmp32_0) ? meta.tmp32_1 : meta.tmp32_3));
         }
         if (meta.fate[16:16] == 1w1) {
             standard_metadata.egress_spec = (bit<9>) meta.fate[15:0];

@@ -20,11 +20,11 @@ header tandem_t {
     bit<1> v143;
     bit<1> v149;
     bit<32> v170;
-    bit<1> v189;
-    bit<32> v198;
-    bit<1> v205;
-    bit<1> v304;
-    bit<32> v184;
+    bit<1> v188;
+    bit<32> v197;
+    bit<1> v204;
+    bit<1> v303;
+    bit<32> v183;
     bit<2> pad;
 }
 
@@ -466,8 +466,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         default_action = vips_miss();
         size = 64;
     }
-    register<bit<32> >(32w1) backends_size_0;
-    register<bit<32> >(32w1) backends_size_1;
+    register<bit<32> >(32w1) backends_size;
     register<bit<32> >(32w1) client_port_0;
     register<bit<32> >(32w1) client_port_1;
     register<bit<32> >(32w1) backend_port_0;
@@ -485,11 +484,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.tmp1_1 = hdr.tandem.v143;
                 meta.tmp1_2 = hdr.tandem.v149;
                 meta.tmp32_0 = hdr.tandem.v170;
-                meta.tmp1_3 = hdr.tandem.v189;
-                meta.tmp32_1 = hdr.tandem.v198;
-                meta.tmp1_4 = hdr.tandem.v205;
-                meta.tmp1_5 = hdr.tandem.v304;
-                meta.tmp32_2 = hdr.tandem.v184;
+                meta.tmp1_3 = hdr.tandem.v188;
+                meta.tmp32_1 = hdr.tandem.v197;
+                meta.tmp1_4 = hdr.tandem.v204;
+                meta.tmp1_5 = hdr.tandem.v303;
+                meta.tmp32_2 = hdr.tandem.v183;
                 hdr.eth.ethertype = hdr.tandem.orig_ethertype;
                 hdr.tandem.setInvalid();
             } else {
@@ -553,8 +552,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                                 meta.tmp32_0 = (meta.tmp32_4 ^ meta.tmp32_3) ^ ((meta.tmp32_5 << 8w16) | meta.tmp32_0);
                                 meta.tmp32_0 = ((meta.tmp32_0[7:0] ++ meta.tmp32_0[15:8]) ++ meta.tmp32_0[23:16]) ++ meta.tmp32_0[31:24];
                                 meta.tmp32_0 = ((meta.tmp32_0 >> 8w16) ^ ((bit<32>) meta.tmp8_0)) ^ meta.tmp32_0;
-                                backends_size_0.read(meta.tmp32_3, 32w0);
-                                backends_size_1.read(meta.tmp32_3, 32w0);
+                                backends_size.read(meta.tmp32_3, 32w0);
                                 if (meta.tmp1_7 == 1w1) {
                                     meta.tmp8_0 = hdr.tcp.flags;
                                     meta.tmp1_3 = ((meta.tmp8_0 & 8w22) == 8w2) ? 1w1 : 1w0;
@@ -731,11 +729,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 hdr.tandem.v143 = meta.tmp1_1;
                 hdr.tandem.v149 = meta.tmp1_2;
                 hdr.tandem.v170 = meta.tmp32_0;
-                hdr.tandem.v189 = meta.tmp1_3;
-                hdr.tandem.v198 = meta.tmp32_1;
-                hdr.tandem.v205 = meta.tmp1_4;
-                hdr.tandem.v304 = meta.tmp1_5;
-                hdr.tandem.v184 = 32w0;
+                hdr.tandem.v188 = meta.tmp1_3;
+                hdr.tandem.v197 = meta.tmp32_1;
+                hdr.tandem.v204 = meta.tmp1_4;
+                hdr.tandem.v303 = meta.tmp1_5;
+                hdr.tandem.v183 = 32w0;
                 hdr.tandem.pad = 2w0;
             }
         }

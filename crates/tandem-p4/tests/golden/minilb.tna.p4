@@ -16,7 +16,7 @@ header tandem_t {
     bit<16> orig_ethertype;
     bit<32> v7;
     bit<1> v12;
-    bit<32> v21;
+    bit<32> v20;
     bit<7> pad;
 }
 
@@ -279,8 +279,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         default_action = map_wb_miss();
         size = 0x400;
     }
-    Register<bit<32>, bit<32> >(32w1) backends_size_0;
-    Register<bit<32>, bit<32> >(32w1) backends_size_1;
+    Register<bit<32>, bit<32> >(32w1) backends_size;
     Register<bit<32>, bit<32> >(32w1) out_port_0;
     Register<bit<32>, bit<32> >(32w1) out_port_1;
     Register<bit<1>, bit<32> >(32w1) tandem_visible;
@@ -290,7 +289,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
             if (hdr.tandem.tag == 8w2) {
                 meta.tmp32_0 = hdr.tandem.v7;
                 meta.tmp1_0 = hdr.tandem.v12;
-                meta.tmp32_1 = hdr.tandem.v21;
+                meta.tmp32_1 = hdr.tandem.v20;
                 hdr.eth.ethertype = hdr.tandem.orig_ethertype;
                 hdr.tandem.setInvalid();
             } else {
@@ -317,8 +316,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
                 if (meta.tmp1_0 == 1w1) {
                     meta.to_server = 1w1;
-                    meta.tmp32_2 = backends_size_0.read(32w0);
-                    meta.tmp32_2 = backends_size_1.read(32w0);
+                    meta.tmp32_2 = backends_size.read(32w0);
                 } else {
                     meta.tmp32_4 = meta.tmp32_3;
                     meta.tmp32_3 = meta.tmp32_3;
@@ -363,7 +361,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                 hdr.eth.ethertype = TANDEM_ETHERTYPE;
                 hdr.tandem.v7 = meta.tmp32_0;
                 hdr.tandem.v12 = meta.tmp1_0;
-                hdr.tandem.v21 = 32w0;
+                hdr.tandem.v20 = 32w0;
                 hdr.tandem.pad = 7w0;
             }
         }

@@ -16,7 +16,7 @@ header tandem_t {
     bit<16> orig_ethertype;
     bit<32> v7;
     bit<1> v12;
-    bit<32> v21;
+    bit<32> v20;
     bit<7> pad;
 }
 
@@ -271,8 +271,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         default_action = map_wb_miss();
         size = 0x400;
     }
-    register<bit<32> >(32w1) backends_size_0;
-    register<bit<32> >(32w1) backends_size_1;
+    register<bit<32> >(32w1) backends_size;
     register<bit<32> >(32w1) out_port_0;
     register<bit<32> >(32w1) out_port_1;
     register<bit<1> >(32w1) tandem_visible;
@@ -282,7 +281,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
             if (hdr.tandem.tag == 8w2) {
                 meta.tmp32_0 = hdr.tandem.v7;
                 meta.tmp1_0 = hdr.tandem.v12;
-                meta.tmp32_1 = hdr.tandem.v21;
+                meta.tmp32_1 = hdr.tandem.v20;
                 hdr.eth.ethertype = hdr.tandem.orig_ethertype;
                 hdr.tandem.setInvalid();
             } else {
@@ -309,8 +308,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 meta.tmp1_0 = meta.tmp1_0 ^ 1w1;
                 if (meta.tmp1_0 == 1w1) {
                     meta.to_server = 1w1;
-                    backends_size_0.read(meta.tmp32_2, 32w0);
-                    backends_size_1.read(meta.tmp32_2, 32w0);
+                    backends_size.read(meta.tmp32_2, 32w0);
                 } else {
                     meta.tmp32_4 = meta.tmp32_3;
                     meta.tmp32_3 = meta.tmp32_3;
@@ -355,7 +353,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                 hdr.eth.ethertype = TANDEM_ETHERTYPE;
                 hdr.tandem.v7 = meta.tmp32_0;
                 hdr.tandem.v12 = meta.tmp1_0;
-                hdr.tandem.v21 = 32w0;
+                hdr.tandem.v20 = 32w0;
                 hdr.tandem.pad = 7w0;
             }
         }

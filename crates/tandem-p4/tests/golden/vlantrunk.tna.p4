@@ -251,8 +251,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         size = 0x400;
     }
     Register<bit<32>, bit<32> >(32w0x1000) vlan_pkts_e0;
-    Register<bit<32>, bit<32> >(32w1) vlan_pkts_size_0;
-    Register<bit<32>, bit<32> >(32w1) vlan_pkts_size_1;
+    Register<bit<32>, bit<32> >(32w1) vlan_pkts_size;
     Register<bit<32>, bit<32> >(32w1) access_port;
     Register<bit<32>, bit<32> >(32w1) trunk_port_0;
     Register<bit<32>, bit<32> >(32w1) trunk_port_1;
@@ -270,17 +269,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                     meta.tmp16_0 = hdr.VlanHdr.tci;
                     meta.tmp16_0 = (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) & 16w0xff0f;
                     meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                    meta.tmp32_0 = vlan_pkts_size_0.read(32w0);
+                    meta.tmp32_0 = vlan_pkts_size.read(32w0);
                     meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                     meta.tmp1_3 = (meta.tmp32_1 < meta.tmp32_0) ? 1w1 : 1w0;
-                    meta.tmp32_0 = (meta.tmp1_3 == 1w1) ? meta.tmp32_1 : 32w0;
-                    meta.tmp32_0 = vlan_pkts_e0.read(meta.tmp32_0);
-                    meta.tmp32_0 = (meta.tmp1_3 == 1w1) ? meta.tmp32_0 : 32w0;
-                    meta.tmp32_0 = meta.tmp32_0 + 32w1;
-                    meta.tmp32_2 = vlan_pkts_size_1.read(32w0);
-                    meta.tmp1_3 = (meta.tmp32_1 < meta.tmp32_2) ? 1w1 : 1w0;
+                    meta.tmp32_2 = (meta.tmp1_3 == 1w1) ? meta.tmp32_1 : 32w0;
+                    meta.tmp32_2 = vlan_pkts_e0.read(meta.tmp32_2);
+                    meta.tmp32_2 = (meta.tmp1_3 == 1w1) ? meta.tmp32_2 : 32w0;
+                    meta.tmp32_2 = meta.tmp32_2 + 32w1;
+                    meta.tmp1_3 = (meta.tmp32_1 < meta.tmp32_0) ? 1w1 : 1w0;
                     if (meta.tmp1_3 == 1w1) {
-                        vlan_pkts_e0.write(meta.tmp32_1, meta.tmp32_0);
+                        vlan_pkts_e0.write(meta.tmp32_1, meta.tmp32_2);
                     }
                 }
             } else {
@@ -292,17 +290,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                     meta.tmp1_5 = meta.tmp1_3 ^ 1w1;
                     if (meta.tmp1_5 == 1w0) {
                         meta.tmp16_0 = meta.tmp16_1;
-                        meta.tmp32_0 = vlan_pkts_size_0.read(32w0);
+                        meta.tmp32_0 = vlan_pkts_size.read(32w0);
                         meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                         meta.tmp1_3 = (meta.tmp32_1 < meta.tmp32_0) ? 1w1 : 1w0;
-                        meta.tmp32_0 = (meta.tmp1_3 == 1w1) ? meta.tmp32_1 : 32w0;
-                        meta.tmp32_0 = vlan_pkts_e0.read(meta.tmp32_0);
-                        meta.tmp32_0 = (meta.tmp1_3 == 1w1) ? meta.tmp32_0 : 32w0;
-                        meta.tmp32_0 = meta.tmp32_0 + 32w1;
-                        meta.tmp32_2 = vlan_pkts_size_1.read(32w0);
-                        meta.tmp1_3 = (meta.tmp32_1 < meta.tmp32_2) ? 1w1 : 1w0;
+                        meta.tmp32_2 = (meta.tmp1_3 == 1w1) ? meta.tmp32_1 : 32w0;
+                        meta.tmp32_2 = vlan_pkts_e0.read(meta.tmp32_2);
+                        meta.tmp32_2 = (meta.tmp1_3 == 1w1) ? meta.tmp32_2 : 32w0;
+                        meta.tmp32_2 = meta.tmp32_2 + 32w1;
+                        meta.tmp1_3 = (meta.tmp32_1 < meta.tmp32_0) ? 1w1 : 1w0;
                         if (meta.tmp1_3 == 1w1) {
-                            vlan_pkts_e0.write(meta.tmp32_1, meta.tmp32_0);
+                            vlan_pkts_e0.write(meta.tmp32_1, meta.tmp32_2);
                         }
                     }
                 }

@@ -245,8 +245,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         size = 0x400;
     }
     register<bit<32> >(32w0x1000) vlan_pkts_e0;
-    register<bit<32> >(32w1) vlan_pkts_size_0;
-    register<bit<32> >(32w1) vlan_pkts_size_1;
+    register<bit<32> >(32w1) vlan_pkts_size;
     register<bit<32> >(32w1) access_port;
     register<bit<32> >(32w1) trunk_port_0;
     register<bit<32> >(32w1) trunk_port_1;
@@ -264,17 +263,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     meta.tmp16_0 = hdr.VlanHdr.tci;
                     meta.tmp16_0 = (meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8]) & 16w0xff0f;
                     meta.tmp16_0 = meta.tmp16_0[7:0] ++ meta.tmp16_0[15:8];
-                    vlan_pkts_size_0.read(meta.tmp32_0, 32w0);
+                    vlan_pkts_size.read(meta.tmp32_0, 32w0);
                     meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                     meta.tmp1_3 = (meta.tmp32_1 < meta.tmp32_0) ? 1w1 : 1w0;
-                    meta.tmp32_0 = (meta.tmp1_3 == 1w1) ? meta.tmp32_1 : 32w0;
-                    vlan_pkts_e0.read(meta.tmp32_0, meta.tmp32_0);
-                    meta.tmp32_0 = (meta.tmp1_3 == 1w1) ? meta.tmp32_0 : 32w0;
-                    meta.tmp32_0 = meta.tmp32_0 + 32w1;
-                    vlan_pkts_size_1.read(meta.tmp32_2, 32w0);
-                    meta.tmp1_3 = (meta.tmp32_1 < meta.tmp32_2) ? 1w1 : 1w0;
+                    meta.tmp32_2 = (meta.tmp1_3 == 1w1) ? meta.tmp32_1 : 32w0;
+                    vlan_pkts_e0.read(meta.tmp32_2, meta.tmp32_2);
+                    meta.tmp32_2 = (meta.tmp1_3 == 1w1) ? meta.tmp32_2 : 32w0;
+                    meta.tmp32_2 = meta.tmp32_2 + 32w1;
+                    meta.tmp1_3 = (meta.tmp32_1 < meta.tmp32_0) ? 1w1 : 1w0;
                     if (meta.tmp1_3 == 1w1) {
-                        vlan_pkts_e0.write(meta.tmp32_1, meta.tmp32_0);
+                        vlan_pkts_e0.write(meta.tmp32_1, meta.tmp32_2);
                     }
                 }
             } else {
@@ -286,17 +284,16 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     meta.tmp1_5 = meta.tmp1_3 ^ 1w1;
                     if (meta.tmp1_5 == 1w0) {
                         meta.tmp16_0 = meta.tmp16_1;
-                        vlan_pkts_size_0.read(meta.tmp32_0, 32w0);
+                        vlan_pkts_size.read(meta.tmp32_0, 32w0);
                         meta.tmp32_1 = (bit<32>) meta.tmp16_0;
                         meta.tmp1_3 = (meta.tmp32_1 < meta.tmp32_0) ? 1w1 : 1w0;
-                        meta.tmp32_0 = (meta.tmp1_3 == 1w1) ? meta.tmp32_1 : 32w0;
-                        vlan_pkts_e0.read(meta.tmp32_0, meta.tmp32_0);
-                        meta.tmp32_0 = (meta.tmp1_3 == 1w1) ? meta.tmp32_0 : 32w0;
-                        meta.tmp32_0 = meta.tmp32_0 + 32w1;
-                        vlan_pkts_size_1.read(meta.tmp32_2, 32w0);
-                        meta.tmp1_3 = (meta.tmp32_1 < meta.tmp32_2) ? 1w1 : 1w0;
+                        meta.tmp32_2 = (meta.tmp1_3 == 1w1) ? meta.tmp32_1 : 32w0;
+                        vlan_pkts_e0.read(meta.tmp32_2, meta.tmp32_2);
+                        meta.tmp32_2 = (meta.tmp1_3 == 1w1) ? meta.tmp32_2 : 32w0;
+                        meta.tmp32_2 = meta.tmp32_2 + 32w1;
+                        meta.tmp1_3 = (meta.tmp32_1 < meta.tmp32_0) ? 1w1 : 1w0;
                         if (meta.tmp1_3 == 1w1) {
-                            vlan_pkts_e0.write(meta.tmp32_1, meta.tmp32_0);
+                            vlan_pkts_e0.write(meta.tmp32_1, meta.tmp32_2);
                         }
                     }
                 }

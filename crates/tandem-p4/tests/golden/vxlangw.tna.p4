@@ -323,8 +323,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
         size = 0x1000;
     }
     Register<bit<32>, bit<32> >(32w16) vni_pkts_e0;
-    Register<bit<32>, bit<32> >(32w1) vni_pkts_size_0;
-    Register<bit<32>, bit<32> >(32w1) vni_pkts_size_1;
+    Register<bit<32>, bit<32> >(32w1) vni_pkts_size;
     Register<bit<32>, bit<32> >(32w1) gateway_0;
     Register<bit<32>, bit<32> >(32w1) gateway_1;
     apply {
@@ -349,12 +348,11 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                     meta.tmp24_2 = hdr.VxlanHdr.vni;
                     meta.tmp32_0 = (bit<32>) ((bit<8>) (((meta.tmp24_2[7:0] ++ meta.tmp24_2[15:8]) ++ meta.tmp24_2[23:16]) >> 8w16));
                     meta.tmp32_1 = meta.tmp32_0 & 32w15;
-                    meta.tmp32_2 = vni_pkts_size_0.read(32w0);
+                    meta.tmp32_2 = vni_pkts_size.read(32w0);
                     meta.tmp1_10 = (meta.tmp32_1 < meta.tmp32_2) ? 1w1 : 1w0;
-                    meta.tmp32_2 = vni_pkts_e0.read((meta.tmp1_10 == 1w1) ? meta.tmp32_1 : 32w0);
-                    meta.tmp32_3 = vni_pkts_size_1.read(32w0);
-                    if (meta.tmp32_1 < meta.tmp32_3) {
-                        vni_pkts_e0.write(meta.tmp32_1, ((meta.tmp1_10 == 1w1) ? meta.tmp32_2 : 32w0) + 32w1);
+                    meta.tmp32_3 = vni_pkts_e0.read((meta.tmp1_10 == 1w1) ? meta.tmp32_1 : 32w0);
+                    if (meta.tmp32_1 < meta.tmp32_2) {
+                        vni_pkts_e0.write(meta.tmp32_1, ((meta.tmp1_10 == 1w1) ? meta.tmp32_3 : 32w0) + 32w1);
                     }
                     meta.vrf_of_k0 = ((((bit<32>) ((bit<8>) (((meta.tmp24_1[7:0] ++ meta.tmp24_1[15:8]) ++ meta.tmp24_1[23:16]) >> 8w8))) << 8w8) | (((bit<32>) ((bit<8>) ((meta.tmp24_0[7:0] ++ meta.tmp24_0[15:8]) ++ meta.tmp24_0[23:16]))) << 8w16)) | meta.tmp32_0;
                     vrf_of.apply();
