@@ -5,8 +5,8 @@ mod common;
 
 use common::*;
 
-/// The vlantrunk variant with one counter update per branch keeps most packets on the
-/// server (two accesses to one register do not fit a pass), so the server pushes and pops
+/// The vlantrunk variant with two counter updates per branch keeps most packets on the
+/// server (two accesses to one register on one path do not fit a pass), so the server pushes and pops
 /// the VLAN tag and rebuilds the frame (server ABI v2), and rule R8 keeps the header code
 /// after a server-side push or pop off the switch (post would re-parse the rebuilt frame and
 /// find other headers: without R8 this check fails on every tagged frame).

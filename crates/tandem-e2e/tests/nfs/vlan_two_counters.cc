@@ -36,8 +36,10 @@ struct VlanTrunk : Element {
     }
   }
 
-  // One counter update per branch: two accesses to one register do not fit one switch
-  // pass, so the counters, and the pushes and pops after them, run on the server.
+  // Two counter updates per branch (the VLAN's and the all-VLANs total in slot 4095): two
+  // accesses to one register on one path do not fit one switch pass, so one update per
+  // branch, and the pushes and pops after it, run on the server. (Updates in different
+  // branches would not compete: no packet runs both.)
   void process(Packet& pkt) {
     EthHdr* eth = pkt.eth();
     if (eth == nullptr) {
@@ -51,6 +53,7 @@ struct VlanTrunk : Element {
         return;
       }
       vlan_pkts[ntohs(tag->tci) & 0x0fff] += 1;
+      vlan_pkts[4095] += 1;
       eth->ethertype = tag->ethertype;
       pkt.pop<VlanHdr>();
       pkt.send(access_port);
@@ -63,6 +66,7 @@ struct VlanTrunk : Element {
       return;
     }
     vlan_pkts[*vid] += 1;
+    vlan_pkts[4095] += 1;
     VlanHdr* tag = pkt.push<VlanHdr>();
     tag->tci = htons(*vid);
     tag->ethertype = eth->ethertype;
