@@ -231,6 +231,9 @@ pub struct RunOptions {
     /// `--server-rate` at run time: the server meter's rate, instead of the one the program
     /// was compiled with (the program must have the meter). `None`: the compiled rate.
     pub server_rate: Option<tandem_p4::ServerRate>,
+    /// Expiring maps age on the switch too ([`crate::ageing`]); `false` (tests only: the
+    /// negative control) leaves the switch's copies un-aged.
+    pub switch_ageing: bool,
 }
 
 impl Default for RunOptions {
@@ -241,6 +244,7 @@ impl Default for RunOptions {
             time_server: true,
             partial: PartialOptions::default(),
             server_rate: None,
+            switch_ageing: true,
         }
     }
 }
@@ -268,6 +272,8 @@ pub struct ServerHost {
     timer: tick::TimerSync,
     /// Partial maps and their rebalancing (`None`: the program has none).
     partial: Option<PartialMaps>,
+    /// Expiring maps whose switch copies age.
+    ageing: crate::ageing::Ageing,
     /// The partial maps' keys the last probed packet looks up.
     probed: Vec<(u32, Vec<u64>)>,
     /// Per-packet buffers, reused: transfer-header values in and out, the packet as the NF
@@ -304,15 +310,18 @@ impl ServerHost {
         load_native_state(&module, &mut store, initial)
             .map_err(|e| OffloadError::State(e.to_string()))?;
         store.reserve_maps(&module, crate::sync::RESERVE);
-        let primary = Primary::new(module.clone(), store);
+        let mut primary = Primary::new(module.clone(), store);
         let mut sync = SyncEngine::new(&module, &bundle.manifest)?;
         sync.policy = options.retry;
+        let mut ageing = crate::ageing::Ageing::new(&module, &bundle.manifest);
+        ageing.configure(cp.as_mut(), &mut primary, options.switch_ageing)?;
         sync.install(cp.as_mut(), &primary)?;
         let timer = tick::TimerSync::new(&module, &server)?;
         let partial = PartialMaps::new(&module, &bundle.manifest, options.partial.clone())?;
         Ok(ServerHost {
             timer,
             partial,
+            ageing,
             probed: Vec::new(),
             module,
             codec,
@@ -357,6 +366,7 @@ impl ServerHost {
         if !codec.decode_into(frame, &mut self.input, &mut self.pkt) {
             return Ok(None);
         }
+        self.ageing.pull(self.cp.as_mut(), &mut self.primary)?;
         self.server.call(
             &mut self.primary,
             &mut self.pkt,
@@ -366,6 +376,9 @@ impl ServerHost {
             &mut self.output,
         )?;
         codec.encode_into(&self.pkt, &self.output, &mut self.back);
+        // The keys it used keep their last-use time on the switch (before the batch: a key
+        // inserted again with the value the switch shows revives there).
+        self.ageing.push(self.cp.as_mut(), &mut self.primary)?;
         // Output commit: the frame goes back only once its updates are visible.
         self.primary.sort_touched();
         let r = self
@@ -561,6 +574,7 @@ impl ServerHost {
         let t0 = self.time_server.then(Instant::now);
         self.sync
             .read_switch_owned(self.cp.as_mut(), &mut self.primary)?;
+        self.ageing.pull(self.cp.as_mut(), &mut self.primary)?;
         self.primary.set_now(pkt.ts_ns);
         let w = walk(
             &self.module,
@@ -595,6 +609,23 @@ impl ServerHost {
             .filter(|s| !owned.contains(s))
             .collect();
         let touched = Touched::from_sets(&w.touched, &others);
+        if self.ageing.active() {
+            // Keys looked up or inserted (an erased key's time does not matter).
+            let used: Vec<(u32, Vec<u64>)> = w
+                .keys
+                .iter()
+                .cloned()
+                .chain(
+                    w.touched
+                        .iter()
+                        .flat_map(|(s, ks)| ks.iter().map(move |k| (*s, k.clone()))),
+                )
+                .collect();
+            for (s, k) in &used {
+                self.primary.note_used(*s, k);
+            }
+            self.ageing.push(self.cp.as_mut(), &mut self.primary)?;
+        }
         self.sync
             .commit(self.cp.as_mut(), &self.primary, &touched)?;
         if let Some(rec) = self.record.as_mut() {
@@ -648,12 +679,24 @@ impl ServerHost {
     pub fn state(&mut self) -> Result<NormalState, OffloadError> {
         self.sync
             .read_switch_owned(self.cp.as_mut(), &mut self.primary)?;
+        self.ageing.pull(self.cp.as_mut(), &mut self.primary)?;
         let d = self
             .primary
             .store
             .dump(&self.module, DumpFormat::Cpp)
             .map_err(|e| OffloadError::State(e.to_string()))?;
         Ok(normalize_ir(&self.module, &d))
+    }
+
+    /// Moves the primary copy's clock to `now_ns` (the last packet's time, which a state read
+    /// judges expiring entries at, as the reference host does) when it is behind.
+    pub fn advance_clock(&mut self, now_ns: u64) {
+        self.primary.store.clock_ns = self.primary.store.clock_ns.max(now_ns);
+    }
+
+    /// The expiring maps whose switch copies age ([`crate::ageing`]).
+    pub fn ageing(&self) -> &crate::ageing::Ageing {
+        &self.ageing
     }
 
     /// The primary copy (read-only).
@@ -695,6 +738,8 @@ pub struct Offloaded {
     pub(crate) stats: RunStats,
     /// The time of the last packet (the one a held packet belongs to).
     last_ts_ns: u64,
+    /// The latest packet time run so far.
+    max_ts_ns: u64,
     /// The NF's timer ticks, on the reference host's rule.
     clock: tandem_host::host::TickClock,
     /// A packet waiting for a held timer tick, with the ticks still due before it
@@ -737,6 +782,7 @@ impl Offloaded {
             server_port: u32::from(bundle.manifest.server_port),
             stats,
             last_ts_ns: 0,
+            max_ts_ns: 0,
             clock: tandem_host::host::TickClock::new(bundle.module.timer_interval_ns()),
             after_tick: None,
             rebalance_due: false,
@@ -821,6 +867,7 @@ impl Offloaded {
 
     fn run_packet(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
         self.stats.packets += 1;
+        self.max_ts_ns = self.max_ts_ns.max(pkt.ts_ns);
         let before = self.stats.via_server + self.stats.whole_on_server + self.stats.runts;
         let whole_before = self.stats.whole_on_server;
         let verdict = self.process_inner(pkt)?;
@@ -907,8 +954,10 @@ impl Offloaded {
         v
     }
 
-    /// The NF state as a whole, normalised (see [`ServerHost::state`]).
+    /// The NF state as a whole, normalised (see [`ServerHost::state`]), at the last
+    /// packet's time.
     pub fn state(&mut self) -> Result<NormalState, OffloadError> {
+        self.host.advance_clock(self.max_ts_ns);
         self.host.state()
     }
 

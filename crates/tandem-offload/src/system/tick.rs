@@ -101,7 +101,9 @@ impl ServerHost {
             self.timer.held = Some(Held::Unrun(now_ns));
             return Err(e);
         }
+        self.ageing.pull(self.cp.as_mut(), &mut self.primary)?;
         self.server.call_timer(&mut self.primary, now_ns)?;
+        self.ageing.push(self.cp.as_mut(), &mut self.primary)?;
         self.timer.ticks += 1;
         self.primary.sort_touched();
         let touched = self.primary.touched();
