@@ -27,6 +27,7 @@ pub mod codec;
 pub mod concurrent;
 pub mod control;
 pub mod fallback;
+pub mod journal;
 pub mod membership;
 mod meters;
 pub mod migrate;

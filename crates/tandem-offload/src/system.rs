@@ -39,7 +39,10 @@ use crate::server::{compile_server, ServerLib};
 use crate::sync::{SyncEngine, SyncStats};
 use crate::OffloadError;
 
+mod recovery;
 mod tick;
+
+pub use recovery::Recovered;
 
 /// A compiled NF: what `tandem compile` writes to its output directory.
 #[derive(Clone, Debug)]
@@ -274,6 +277,10 @@ pub struct ServerHost {
     partial: Option<PartialMaps>,
     /// Expiring maps whose switch copies age.
     ageing: crate::ageing::Ageing,
+    /// The journal of committed updates (crash recovery), when kept.
+    journal: Option<crate::journal::Journal>,
+    /// The records of a held packet, appended once the switch confirms its batch.
+    journal_held: Vec<crate::journal::Record>,
     /// The partial maps' keys the last probed packet looks up.
     probed: Vec<(u32, Vec<u64>)>,
     /// Per-packet buffers, reused: transfer-header values in and out, the packet as the NF
@@ -295,7 +302,20 @@ impl ServerHost {
         bundle: &Bundle,
         initial: &serde_json::Value,
         options: &RunOptions,
+        cp: Box<dyn ControlPlane>,
+    ) -> Result<ServerHost, OffloadError> {
+        Self::build(bundle, initial, options, cp, None)
+    }
+
+    /// [`ServerHost::new`]; with `recovering`, the journal's records are replayed over
+    /// `initial` and the switch — still running the program — keeps the registers it owns:
+    /// they are read back, and its copies rebuilt from the result (`system/recovery.rs`).
+    fn build(
+        bundle: &Bundle,
+        initial: &serde_json::Value,
+        options: &RunOptions,
         mut cp: Box<dyn ControlPlane>,
+        recovering: Option<&[crate::journal::Record]>,
     ) -> Result<ServerHost, OffloadError> {
         let module = bundle.module.clone();
         let so = compile_server(&bundle.server_cc, &options.cache_dir)?;
@@ -314,8 +334,20 @@ impl ServerHost {
         let mut sync = SyncEngine::new(&module, &bundle.manifest)?;
         sync.policy = options.retry;
         let mut ageing = crate::ageing::Ageing::new(&module, &bundle.manifest);
-        ageing.configure(cp.as_mut(), &mut primary, options.switch_ageing)?;
-        sync.install(cp.as_mut(), &primary)?;
+        match recovering {
+            None => {
+                ageing.configure(cp.as_mut(), &mut primary, options.switch_ageing)?;
+                sync.install(cp.as_mut(), &primary)?;
+            }
+            Some(records) => recovery::restore(
+                &mut primary,
+                &mut sync,
+                &mut ageing,
+                cp.as_mut(),
+                records,
+                options.switch_ageing,
+            )?,
+        }
         let timer = tick::TimerSync::new(&module, &server)?;
         let partial = PartialMaps::new(&module, &bundle.manifest, options.partial.clone())?;
         Ok(ServerHost {
@@ -338,6 +370,8 @@ impl ServerHost {
             pkt: Vec::new(),
             back: Vec::new(),
             record: None,
+            journal: None,
+            journal_held: Vec::new(),
         })
     }
 
@@ -387,9 +421,15 @@ impl ServerHost {
         if let Some(rec) = self.record.as_mut() {
             rec.extend(self.primary.touched().keys().map(|(s, k)| (s, k.to_vec())));
         }
+        // Journaled before the packet is released (when the batch is confirmed; a held
+        // packet's records wait for `release_held`).
+        let journaled = match r {
+            Ok(_) => self.journal_touched(None),
+            Err(_) => self.journal_touched(Some(())),
+        };
         self.primary.clear_touched();
         self.add_server_time(t0);
-        match r {
+        match r.and(journaled) {
             Ok(_) => Ok(Some(&self.back)),
             Err(e) => {
                 self.held = Some(self.back.clone());
@@ -416,6 +456,7 @@ impl ServerHost {
         self.sync
             .commit(self.cp.as_mut(), &self.primary, &Touched::default())?;
         self.tick_confirmed();
+        self.journal_release()?;
         Ok(self.held.take())
     }
 
@@ -628,6 +669,7 @@ impl ServerHost {
         }
         self.sync
             .commit(self.cp.as_mut(), &self.primary, &touched)?;
+        self.journal_records(&touched)?;
         if let Some(rec) = self.record.as_mut() {
             rec.extend(touched.keys().map(|(s, k)| (s, k.to_vec())));
         }

@@ -127,8 +127,10 @@ impl ServerHost {
             states.dedup();
             self.timer.held = Some(Held::Unconfirmed(states));
         }
+        // Journaled once confirmed (a held tick's records wait for `release_held`).
+        let j = self.journal_touched(r.is_err().then_some(()));
         self.primary.clear_touched();
-        r.map(|_| ())
+        r.and(j).map(|_| ())
     }
 
     /// Timer ticks run so far.
