@@ -120,3 +120,67 @@ fn l4lb_with_a_two_second_idle_timeout_ages_on_the_switch() {
         }
     }
 }
+
+/// `check --concurrent` of the same NF: the switch thread ages entries while the server
+/// thread pulls its hits, control latency on the simulated clock. `TANDEM_AGEING_PACKETS`
+/// sets the trace's length (the BENCHMARKS.md row: 1,000,000, `--ignored`),
+/// `TANDEM_AGEING_LATENCIES` the latencies in µs (default `10 1000 10000`).
+fn concurrent_ageing(packets: usize, latency_us: u64) {
+    let src = short_idle_source();
+    let b = short_idle_bundle("tofino1");
+    let w = tandem_traffic::Workload::resolve("enterprise").unwrap();
+    let opts = tandem_traffic::GenOptions {
+        // ~23 packets per flow on this plan
+        flows: (packets as u64 / 23).max(50),
+        seed: 11,
+        plan: Addr::Lb,
+        concurrency: 50,
+        rtt_ns: 2_500_000_000,
+        ..tandem_traffic::GenOptions::default()
+    };
+    let mut pkts = tandem_traffic::Generator::new(&w, opts)
+        .unwrap()
+        .take(packets);
+    let t0 = std::time::Instant::now();
+    let r = tandem_offload::check_concurrent(
+        &b,
+        native_file(&src),
+        native_file(&src),
+        &mut pkts,
+        CheckOptions {
+            run: RunOptions {
+                cache_dir: cache(),
+                ..RunOptions::default()
+            },
+            ..CheckOptions::default()
+        },
+        &tandem_offload::ConcurrentOptions {
+            latency: std::time::Duration::from_micros(latency_us),
+            virtual_clock: true,
+            ..tandem_offload::ConcurrentOptions::default()
+        },
+    )
+    .unwrap();
+    assert_passed(&format!("l4lb 2 s concurrent, {latency_us} µs"), &r);
+    eprintln!(
+        "l4lb 2 s idle, enterprise rtt 2.5 s, {} packets, {latency_us} µs simulated: {} via the server, {:.1} s wall: PASS",
+        r.offloaded.packets,
+        r.offloaded.packets - r.offloaded.fast_path,
+        t0.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn l4lb_ages_on_the_switch_under_concurrency() {
+    concurrent_ageing(7_000, 1_000);
+}
+
+#[test]
+#[ignore = "1,000,000 packets: the BENCHMARKS.md row (release build)"]
+fn l4lb_ages_on_the_switch_under_concurrency_1m() {
+    let packets = env_or("TANDEM_AGEING_PACKETS", 1_000_000);
+    let lats = std::env::var("TANDEM_AGEING_LATENCIES").unwrap_or_else(|_| "10 1000 10000".into());
+    for us in lats.split_whitespace() {
+        concurrent_ageing(packets, us.parse().expect("TANDEM_AGEING_LATENCIES: µs"));
+    }
+}
