@@ -215,6 +215,15 @@ impl ControlPlane for TimedControl {
     fn direct_counters(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
         self.timed(|c| c.direct_counters(table))
     }
+    fn configure_ageing(&mut self, tables: &[&str], timeout_ns: u64) -> Result<(), ControlFailure> {
+        self.timed(|c| c.configure_ageing(tables, timeout_ns))
+    }
+    fn set_ages(&mut self, table: &str, ages: &[(Vec<u64>, u64)]) -> Result<(), ControlFailure> {
+        self.timed(|c| c.set_ages(table, ages))
+    }
+    fn read_ages(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
+        self.timed(|c| c.read_ages(table))
+    }
 }
 
 /// A control-plane wrapper for [`Offloaded::new`] that adds the time spent in the switch's

@@ -178,6 +178,24 @@ impl ControlPlane for Joining {
     fn direct_counters(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
         self.inner.direct_counters(table)
     }
+
+    fn configure_ageing(&mut self, tables: &[&str], timeout_ns: u64) -> Result<(), ControlFailure> {
+        if self.muted.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        self.inner.configure_ageing(tables, timeout_ns)
+    }
+
+    fn set_ages(&mut self, table: &str, ages: &[(Vec<u64>, u64)]) -> Result<(), ControlFailure> {
+        if self.muted.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        self.inner.set_ages(table, ages)
+    }
+
+    fn read_ages(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
+        self.inner.read_ages(table)
+    }
 }
 
 /// The offloaded NF with several server hosts behind one software switch.

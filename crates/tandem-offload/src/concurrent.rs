@@ -231,6 +231,15 @@ impl ControlPlane for Delayed {
     fn direct_counters(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
         self.go(false, |c| c.direct_counters(table))
     }
+    fn configure_ageing(&mut self, tables: &[&str], timeout_ns: u64) -> Result<(), ControlFailure> {
+        self.go(true, |c| c.configure_ageing(tables, timeout_ns))
+    }
+    fn set_ages(&mut self, table: &str, ages: &[(Vec<u64>, u64)]) -> Result<(), ControlFailure> {
+        self.go(true, |c| c.set_ages(table, ages))
+    }
+    fn read_ages(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
+        self.go(false, |c| c.read_ages(table))
+    }
 }
 
 /// Committed packets' written map keys, each with the ticket of its commit.
@@ -392,6 +401,9 @@ pub fn run_concurrent(
     stats.dropped += sw.stats.dropped;
     for (p, n) in &sw.stats.out_per_port {
         *stats.out_per_port.entry(*p).or_default() += n;
+    }
+    if let Some(last) = packets.iter().map(|p| p.ts_ns).max() {
+        sys.host.advance_clock(last);
     }
     let state = sys.state()?;
     Ok((sw.out, stats, state))

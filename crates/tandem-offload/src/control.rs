@@ -184,6 +184,29 @@ pub trait ControlPlane: Send {
             "table `{table}`: this control plane has no direct counters"
         )))
     }
+    /// Makes `tables` one age group whose entries miss once idle for longer than
+    /// `timeout_ns` (`crate::ageing`; P4Runtime: each entry's `idle_timeout_ns`). By default
+    /// refused: a control plane without ageing.
+    fn configure_ageing(&mut self, tables: &[&str], timeout_ns: u64) -> Result<(), ControlFailure> {
+        let _ = timeout_ns;
+        Err(ControlFailure::Rejected(format!(
+            "tables {tables:?}: this control plane has no entry ageing"
+        )))
+    }
+    /// Sets the last-hit time (ns) of keys of `table`'s age group.
+    fn set_ages(&mut self, table: &str, ages: &[(Vec<u64>, u64)]) -> Result<(), ControlFailure> {
+        let _ = ages;
+        Err(ControlFailure::Rejected(format!(
+            "table `{table}`: this control plane has no entry ageing"
+        )))
+    }
+    /// The keys of `table`'s age group hit since the last call, with their last-hit times
+    /// (the hit-state poll).
+    fn read_ages(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
+        Err(ControlFailure::Rejected(format!(
+            "table `{table}`: this control plane has no entry ageing"
+        )))
+    }
 }
 
 impl From<ControlError> for ControlFailure {
@@ -273,6 +296,21 @@ impl ControlPlane for SwitchControl {
             out.push((key, packets));
         }
         Ok(out)
+    }
+
+    #[inline(never)]
+    fn configure_ageing(&mut self, tables: &[&str], timeout_ns: u64) -> Result<(), ControlFailure> {
+        Ok(self.sw.configure_ageing(tables, timeout_ns)?)
+    }
+
+    #[inline(never)]
+    fn set_ages(&mut self, table: &str, ages: &[(Vec<u64>, u64)]) -> Result<(), ControlFailure> {
+        Ok(self.sw.set_ages(table, ages)?)
+    }
+
+    #[inline(never)]
+    fn read_ages(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
+        Ok(self.sw.read_ages(table)?)
     }
 }
 
@@ -398,6 +436,18 @@ impl<C: ControlPlane> ControlPlane for FaultyControl<C> {
 
     fn direct_counters(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
         self.pass(|c| c.direct_counters(table))
+    }
+
+    fn configure_ageing(&mut self, tables: &[&str], timeout_ns: u64) -> Result<(), ControlFailure> {
+        self.pass(|c| c.configure_ageing(tables, timeout_ns))
+    }
+
+    fn set_ages(&mut self, table: &str, ages: &[(Vec<u64>, u64)]) -> Result<(), ControlFailure> {
+        self.pass(|c| c.set_ages(table, ages))
+    }
+
+    fn read_ages(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
+        self.pass(|c| c.read_ages(table))
     }
 }
 

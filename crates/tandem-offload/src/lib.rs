@@ -19,6 +19,7 @@
 //! native NF), and in [`net`] on its sockets; elsewhere packets come and go through
 //! function calls.
 
+pub mod ageing;
 pub mod check;
 pub mod check_concurrent;
 pub mod cluster;
@@ -26,6 +27,7 @@ pub mod codec;
 pub mod concurrent;
 pub mod control;
 pub mod fallback;
+pub mod journal;
 pub mod membership;
 mod meters;
 pub mod migrate;

@@ -196,6 +196,11 @@ pub struct Primary {
     opaque_seen: Vec<OpaqueOp>,
     /// A copy of the packet for opaque operations that take it by `Vec`.
     frame: Vec<u8>,
+    /// Per state index: an expiring map whose switch copy ages (`crate::ageing`).
+    ageing: Vec<bool>,
+    /// Keys of ageing maps found or inserted since the last [`Primary::take_used`]: their
+    /// last-use time moved, and the switch's copy must learn it.
+    used: Vec<(u32, Vec<u64>)>,
 }
 
 /// The payload accessors the server partition calls most, done in place on the packet.
@@ -309,7 +314,46 @@ impl Primary {
             error: None,
             opaque_seen: Vec::new(),
             frame: Vec::new(),
+            ageing: Vec::new(),
+            used: Vec::new(),
         }
+    }
+
+    /// Records from now on the keys of map `state` that are found or inserted
+    /// ([`Primary::take_used`]): its switch copy ages.
+    pub fn set_ageing(&mut self, state: u32) {
+        let i = state as usize;
+        if self.ageing.len() <= i {
+            self.ageing.resize(i + 1, false);
+        }
+        self.ageing[i] = true;
+    }
+
+    fn ages(&self, state: u32) -> bool {
+        self.ageing.get(state as usize).copied().unwrap_or(false)
+    }
+
+    /// Records that a key of an ageing map was used (found or inserted), given keys and
+    /// states walked elsewhere (a whole-NF run on the store).
+    pub fn note_used(&mut self, state: u32, key: &[u64]) {
+        if self.ages(state) {
+            self.used.push((state, key.to_vec()));
+        }
+    }
+
+    /// The keys of ageing maps used since the last call.
+    pub fn take_used(&mut self) -> Vec<(u32, Vec<u64>)> {
+        std::mem::take(&mut self.used)
+    }
+
+    /// Moves `key`'s last-use time forward to `at` (the switch's copy was hit then).
+    pub fn refresh(&mut self, state: u32, key: &[u64], at: u64) {
+        let _ = self.store.map_refresh(StateId::from_u32(state), key, at);
+    }
+
+    /// `key`'s last-use time (live or not).
+    pub fn last_used(&mut self, state: u32, key: &[u64]) -> Option<u64> {
+        self.store.map_last_used(StateId::from_u32(state), key)
     }
 
     /// The module.
@@ -431,6 +475,9 @@ impl Primary {
                 return false;
             }
         };
+        if hit && self.ages(s) {
+            self.used.push((s, key.to_vec()));
+        }
         let Some(StateInfo::Map { find: Some(t), .. }) = self.info.get(s as usize) else {
             return hit;
         };
@@ -480,6 +527,9 @@ impl Primary {
             }
         };
         self.touch_entry(s, rules, key);
+        if ok && self.ages(s) {
+            self.used.push((s, key.to_vec()));
+        }
         ok
     }
 

@@ -39,7 +39,10 @@ use crate::server::{compile_server, ServerLib};
 use crate::sync::{SyncEngine, SyncStats};
 use crate::OffloadError;
 
+mod recovery;
 mod tick;
+
+pub use recovery::Recovered;
 
 /// A compiled NF: what `tandem compile` writes to its output directory.
 #[derive(Clone, Debug)]
@@ -231,6 +234,9 @@ pub struct RunOptions {
     /// `--server-rate` at run time: the server meter's rate, instead of the one the program
     /// was compiled with (the program must have the meter). `None`: the compiled rate.
     pub server_rate: Option<tandem_p4::ServerRate>,
+    /// Expiring maps age on the switch too ([`crate::ageing`]); `false` (tests only: the
+    /// negative control) leaves the switch's copies un-aged.
+    pub switch_ageing: bool,
 }
 
 impl Default for RunOptions {
@@ -241,6 +247,7 @@ impl Default for RunOptions {
             time_server: true,
             partial: PartialOptions::default(),
             server_rate: None,
+            switch_ageing: true,
         }
     }
 }
@@ -268,6 +275,12 @@ pub struct ServerHost {
     timer: tick::TimerSync,
     /// Partial maps and their rebalancing (`None`: the program has none).
     partial: Option<PartialMaps>,
+    /// Expiring maps whose switch copies age.
+    ageing: crate::ageing::Ageing,
+    /// The journal of committed updates (crash recovery), when kept.
+    journal: Option<crate::journal::Journal>,
+    /// The records of a held packet, appended once the switch confirms its batch.
+    journal_held: Vec<crate::journal::Record>,
     /// The partial maps' keys the last probed packet looks up.
     probed: Vec<(u32, Vec<u64>)>,
     /// Per-packet buffers, reused: transfer-header values in and out, the packet as the NF
@@ -289,7 +302,20 @@ impl ServerHost {
         bundle: &Bundle,
         initial: &serde_json::Value,
         options: &RunOptions,
+        cp: Box<dyn ControlPlane>,
+    ) -> Result<ServerHost, OffloadError> {
+        Self::build(bundle, initial, options, cp, None)
+    }
+
+    /// [`ServerHost::new`]; with `recovering`, the journal's records are replayed over
+    /// `initial` and the switch — still running the program — keeps the registers it owns:
+    /// they are read back, and its copies rebuilt from the result (`system/recovery.rs`).
+    fn build(
+        bundle: &Bundle,
+        initial: &serde_json::Value,
+        options: &RunOptions,
         mut cp: Box<dyn ControlPlane>,
+        recovering: Option<&[crate::journal::Record]>,
     ) -> Result<ServerHost, OffloadError> {
         let module = bundle.module.clone();
         let so = compile_server(&bundle.server_cc, &options.cache_dir)?;
@@ -304,15 +330,30 @@ impl ServerHost {
         load_native_state(&module, &mut store, initial)
             .map_err(|e| OffloadError::State(e.to_string()))?;
         store.reserve_maps(&module, crate::sync::RESERVE);
-        let primary = Primary::new(module.clone(), store);
+        let mut primary = Primary::new(module.clone(), store);
         let mut sync = SyncEngine::new(&module, &bundle.manifest)?;
         sync.policy = options.retry;
-        sync.install(cp.as_mut(), &primary)?;
+        let mut ageing = crate::ageing::Ageing::new(&module, &bundle.manifest);
+        match recovering {
+            None => {
+                ageing.configure(cp.as_mut(), &mut primary, options.switch_ageing)?;
+                sync.install(cp.as_mut(), &primary)?;
+            }
+            Some(records) => recovery::restore(
+                &mut primary,
+                &mut sync,
+                &mut ageing,
+                cp.as_mut(),
+                records,
+                options.switch_ageing,
+            )?,
+        }
         let timer = tick::TimerSync::new(&module, &server)?;
         let partial = PartialMaps::new(&module, &bundle.manifest, options.partial.clone())?;
         Ok(ServerHost {
             timer,
             partial,
+            ageing,
             probed: Vec::new(),
             module,
             codec,
@@ -329,6 +370,8 @@ impl ServerHost {
             pkt: Vec::new(),
             back: Vec::new(),
             record: None,
+            journal: None,
+            journal_held: Vec::new(),
         })
     }
 
@@ -357,6 +400,7 @@ impl ServerHost {
         if !codec.decode_into(frame, &mut self.input, &mut self.pkt) {
             return Ok(None);
         }
+        self.ageing.pull(self.cp.as_mut(), &mut self.primary)?;
         self.server.call(
             &mut self.primary,
             &mut self.pkt,
@@ -366,6 +410,9 @@ impl ServerHost {
             &mut self.output,
         )?;
         codec.encode_into(&self.pkt, &self.output, &mut self.back);
+        // The keys it used keep their last-use time on the switch (before the batch: a key
+        // inserted again with the value the switch shows revives there).
+        self.ageing.push(self.cp.as_mut(), &mut self.primary)?;
         // Output commit: the frame goes back only once its updates are visible.
         self.primary.sort_touched();
         let r = self
@@ -374,9 +421,15 @@ impl ServerHost {
         if let Some(rec) = self.record.as_mut() {
             rec.extend(self.primary.touched().keys().map(|(s, k)| (s, k.to_vec())));
         }
+        // Journaled before the packet is released (when the batch is confirmed; a held
+        // packet's records wait for `release_held`).
+        let journaled = match r {
+            Ok(_) => self.journal_touched(None),
+            Err(_) => self.journal_touched(Some(())),
+        };
         self.primary.clear_touched();
         self.add_server_time(t0);
-        match r {
+        match r.and(journaled) {
             Ok(_) => Ok(Some(&self.back)),
             Err(e) => {
                 self.held = Some(self.back.clone());
@@ -403,6 +456,7 @@ impl ServerHost {
         self.sync
             .commit(self.cp.as_mut(), &self.primary, &Touched::default())?;
         self.tick_confirmed();
+        self.journal_release()?;
         Ok(self.held.take())
     }
 
@@ -561,6 +615,7 @@ impl ServerHost {
         let t0 = self.time_server.then(Instant::now);
         self.sync
             .read_switch_owned(self.cp.as_mut(), &mut self.primary)?;
+        self.ageing.pull(self.cp.as_mut(), &mut self.primary)?;
         self.primary.set_now(pkt.ts_ns);
         let w = walk(
             &self.module,
@@ -595,8 +650,26 @@ impl ServerHost {
             .filter(|s| !owned.contains(s))
             .collect();
         let touched = Touched::from_sets(&w.touched, &others);
+        if self.ageing.active() {
+            // Keys looked up or inserted (an erased key's time does not matter).
+            let used: Vec<(u32, Vec<u64>)> = w
+                .keys
+                .iter()
+                .cloned()
+                .chain(
+                    w.touched
+                        .iter()
+                        .flat_map(|(s, ks)| ks.iter().map(move |k| (*s, k.clone()))),
+                )
+                .collect();
+            for (s, k) in &used {
+                self.primary.note_used(*s, k);
+            }
+            self.ageing.push(self.cp.as_mut(), &mut self.primary)?;
+        }
         self.sync
             .commit(self.cp.as_mut(), &self.primary, &touched)?;
+        self.journal_records(&touched)?;
         if let Some(rec) = self.record.as_mut() {
             rec.extend(touched.keys().map(|(s, k)| (s, k.to_vec())));
         }
@@ -648,12 +721,24 @@ impl ServerHost {
     pub fn state(&mut self) -> Result<NormalState, OffloadError> {
         self.sync
             .read_switch_owned(self.cp.as_mut(), &mut self.primary)?;
+        self.ageing.pull(self.cp.as_mut(), &mut self.primary)?;
         let d = self
             .primary
             .store
             .dump(&self.module, DumpFormat::Cpp)
             .map_err(|e| OffloadError::State(e.to_string()))?;
         Ok(normalize_ir(&self.module, &d))
+    }
+
+    /// Moves the primary copy's clock to `now_ns` (the last packet's time, which a state read
+    /// judges expiring entries at, as the reference host does) when it is behind.
+    pub fn advance_clock(&mut self, now_ns: u64) {
+        self.primary.store.clock_ns = self.primary.store.clock_ns.max(now_ns);
+    }
+
+    /// The expiring maps whose switch copies age ([`crate::ageing`]).
+    pub fn ageing(&self) -> &crate::ageing::Ageing {
+        &self.ageing
     }
 
     /// The primary copy (read-only).
@@ -695,6 +780,8 @@ pub struct Offloaded {
     pub(crate) stats: RunStats,
     /// The time of the last packet (the one a held packet belongs to).
     last_ts_ns: u64,
+    /// The latest packet time run so far.
+    max_ts_ns: u64,
     /// The NF's timer ticks, on the reference host's rule.
     clock: tandem_host::host::TickClock,
     /// A packet waiting for a held timer tick, with the ticks still due before it
@@ -737,6 +824,7 @@ impl Offloaded {
             server_port: u32::from(bundle.manifest.server_port),
             stats,
             last_ts_ns: 0,
+            max_ts_ns: 0,
             clock: tandem_host::host::TickClock::new(bundle.module.timer_interval_ns()),
             after_tick: None,
             rebalance_due: false,
@@ -821,6 +909,7 @@ impl Offloaded {
 
     fn run_packet(&mut self, pkt: &TracePacket) -> Result<Verdict, OffloadError> {
         self.stats.packets += 1;
+        self.max_ts_ns = self.max_ts_ns.max(pkt.ts_ns);
         let before = self.stats.via_server + self.stats.whole_on_server + self.stats.runts;
         let whole_before = self.stats.whole_on_server;
         let verdict = self.process_inner(pkt)?;
@@ -907,8 +996,10 @@ impl Offloaded {
         v
     }
 
-    /// The NF state as a whole, normalised (see [`ServerHost::state`]).
+    /// The NF state as a whole, normalised (see [`ServerHost::state`]), at the last
+    /// packet's time.
     pub fn state(&mut self) -> Result<NormalState, OffloadError> {
+        self.host.advance_clock(self.max_ts_ns);
         self.host.state()
     }
 

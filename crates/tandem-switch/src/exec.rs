@@ -229,7 +229,8 @@ impl<'a> Ctx<'a> {
             return u32::MAX;
         };
         let n = def.keys.len().min(MAX_KEYS);
-        let (found, action, args) = match ts.lookup(&key[..n]) {
+        let now = self.now_ns;
+        let (found, action, args) = match ts.lookup(&key[..n]).filter(|e| e.age.live(now)) {
             Some(e) => {
                 e.hits.count(self.pkt.len());
                 (true, e.action, &e.args[..])
@@ -391,7 +392,11 @@ impl<'a> Ctx<'a> {
                         *k = d.ex.eval(phv, hb);
                     }
                     let ts = &snap.tables[*table as usize];
-                    let (found, action, args) = match ts.lookup(&key[..def.keys.len()]) {
+                    let now = self.now_ns;
+                    let (found, action, args) = match ts
+                        .lookup(&key[..def.keys.len()])
+                        .filter(|e| e.age.live(now))
+                    {
                         Some(e) => {
                             e.hits.count(pkt.len());
                             (true, e.action, &e.args[..])

@@ -86,6 +86,7 @@
 //! Invariant: no file or network I/O in this crate; callers pass bytes in and
 //! out (the `tandem switch` command reads and writes pcaps).
 
+mod ageing;
 pub mod bench;
 mod check;
 mod deparse;

@@ -314,6 +314,7 @@ mod tests {
             action: a,
             args: Box::new([]),
             hits: crate::table::Hits::default(),
+            age: Default::default(),
         }
     }
 

@@ -401,6 +401,8 @@ pub(crate) struct TableDef {
     pub size: u64,
     /// The direct counter of the table's entries (`counters = <direct_counter>`), by name.
     pub direct_counter: Option<String>,
+    /// The program lets the table's entries age (`support_timeout` / `idle_timeout`).
+    pub ageing: bool,
 }
 
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]

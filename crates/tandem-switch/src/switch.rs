@@ -74,6 +74,12 @@ pub enum ControlError {
     IndexOutOfRange { name: String, index: u32, size: u32 },
     #[error("table `{0}` has no direct counter (`counters = <direct_counter>`)")]
     NoDirectCounter(String),
+    #[error("table `{0}` cannot age: the program does not declare `support_timeout = true` (v1model) or `idle_timeout = true` (TNA)")]
+    NoAgeing(String),
+    #[error("table `{0}` does not age (no `configure_ageing` names it)")]
+    NotAgeing(String),
+    #[error("table `{0}` already has entries: configure its ageing before inserting")]
+    AgeingTooLate(String),
 }
 
 /// How one key field of an entry matches.
@@ -156,6 +162,10 @@ struct Inner {
     state: Stateful,
     ctl: Mutex<()>,
     table_index: HashMap<String, u32>,
+    /// Age groups of tables that age (`crate::ageing`).
+    ageing: Mutex<crate::ageing::Ageing>,
+    /// The latest packet time seen (ns): where a new entry's idle time starts.
+    clock_ns: std::sync::atomic::AtomicU64,
 }
 
 /// A loaded program plus its tables, registers and counters. Cheap to clone;
@@ -310,6 +320,8 @@ impl Switch {
                 state,
                 ctl: Mutex::new(()),
                 table_index,
+                ageing: Mutex::default(),
+                clock_ns: std::sync::atomic::AtomicU64::new(0),
             }),
         })
     }
@@ -713,12 +725,14 @@ impl Switch {
                             size: def.size,
                         });
                     }
+                    let age = self.age_of(t, &fields);
                     w.0.push(Entry {
                         fields,
                         priority: prio,
                         action: a,
                         args: entry.args.clone().into(),
                         hits: crate::table::Hits::new(def.direct_counter.is_some()),
+                        age,
                     });
                 } else if !w.0.modify(&fields, prio, a, entry.args.clone().into()) {
                     return Err(ControlError::NotFound(tname.into()));
@@ -751,6 +765,110 @@ impl Switch {
             }
         }
         Ok(())
+    }
+
+    /// The age cell a new entry of table `t` takes (none when the table does not age).
+    fn age_of(&self, t: u32, fields: &[crate::table::FieldMatch]) -> crate::ageing::Age {
+        let mut a = self
+            .inner
+            .ageing
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let Some(&g) = a.of_table.get(&t) else {
+            return crate::ageing::Age(None);
+        };
+        let key: Vec<u64> = fields.iter().map(|f| f.value).collect();
+        let now = self
+            .inner
+            .clock_ns
+            .load(std::sync::atomic::Ordering::Relaxed);
+        crate::ageing::Age(Some(a.groups[g].cell(&key, now)))
+    }
+
+    /// Makes `tables` one age group with idle timeout `timeout_ns` (see `crate::ageing`):
+    /// entries inserted from now on miss once idle for longer than that (packet time), and
+    /// a hit on any of the tables keeps the key alive in all of them (the copies of one map).
+    /// Each table's program must declare ageing, and must still be empty.
+    pub fn configure_ageing(&self, tables: &[&str], timeout_ns: u64) -> Result<(), ControlError> {
+        let _g = self
+            .inner
+            .ctl
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let snap = self.inner.snap.load();
+        let mut ids = Vec::new();
+        for name in tables {
+            let t = self.table_id(name)?;
+            if !self.inner.prog.tables[t as usize].ageing {
+                return Err(ControlError::NoAgeing((*name).into()));
+            }
+            if !snap.tables[t as usize].entries().is_empty() {
+                return Err(ControlError::AgeingTooLate((*name).into()));
+            }
+            ids.push(t);
+        }
+        let mut a = self
+            .inner
+            .ageing
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        let g = a.groups.len();
+        a.groups.push(crate::ageing::AgeGroup::new(timeout_ns));
+        for t in ids {
+            a.of_table.insert(t, g);
+        }
+        Ok(())
+    }
+
+    fn age_group(&self, table: &str) -> Result<usize, ControlError> {
+        let t = self.table_id(table)?;
+        let a = self
+            .inner
+            .ageing
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        a.of_table
+            .get(&t)
+            .copied()
+            .ok_or_else(|| ControlError::NotAgeing(table.into()))
+    }
+
+    /// Sets the last-hit time (ns) of keys (one value per key field) in `table`'s age
+    /// group — of entries present and of entries inserted later.
+    pub fn set_ages(&self, table: &str, ages: &[(Vec<u64>, u64)]) -> Result<(), ControlError> {
+        let g = self.age_group(table)?;
+        let mut a = self
+            .inner
+            .ageing
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        for (k, t) in ages {
+            a.groups[g].set(k, *t);
+        }
+        Ok(())
+    }
+
+    /// The keys of `table`'s age group hit since the last call, with their last-hit times
+    /// (the hit-state poll of a hardware table).
+    pub fn read_ages(&self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlError> {
+        let g = self.age_group(table)?;
+        let a = self
+            .inner
+            .ageing
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Ok(a.groups[g].drain())
+    }
+
+    /// The last-hit time (ns) of `key` in `table`'s age group, if it has one.
+    pub fn age_of_key(&self, table: &str, key: &[u64]) -> Result<Option<u64>, ControlError> {
+        let g = self.age_group(table)?;
+        let a = self
+            .inner
+            .ageing
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        Ok(a.groups[g].last(key))
     }
 
     fn register(&self, name: &str) -> Result<usize, ControlError> {
@@ -1034,6 +1152,10 @@ impl Worker {
             rt,
         } = self;
         let snap: &Snapshot = cache.load();
+        let clock = &sw.inner.clock_ns;
+        if ts_ns > clock.load(std::sync::atomic::Ordering::Relaxed) {
+            clock.store(ts_ns, std::sync::atomic::Ordering::Relaxed);
+        }
         let mut ctx = Ctx {
             prog: &sw.inner.prog,
             snap,

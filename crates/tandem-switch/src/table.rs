@@ -64,6 +64,8 @@ pub(crate) struct Entry {
     pub args: Box<[u64]>,
     /// The entry's direct counter cell (a table with `counters = <direct_counter>`).
     pub hits: Hits,
+    /// The entry's last-hit time (a table that ages: `crate::ageing`).
+    pub age: crate::ageing::Age,
 }
 
 /// One entry's direct-counter cell (v1model `direct_counter`): packets and bytes of the
@@ -464,6 +466,7 @@ impl WorkEntries {
                         action,
                         args,
                         hits: old.entry.hits.clone(),
+                        age: old.entry.age.clone(),
                     },
                 };
                 s.set(k, Arc::new(new));
@@ -920,6 +923,7 @@ mod tests {
             action: a,
             args: Box::new([]),
             hits: Hits::default(),
+            age: Default::default(),
         }
     }
 

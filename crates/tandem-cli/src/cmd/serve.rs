@@ -75,6 +75,14 @@ pub struct ServerServeArgs {
     /// state; another joins the servers already there (docs/cluster.md).
     #[arg(long, default_value_t = 0, value_name = "K")]
     pub server_id: u32,
+    /// The journal of committed updates (default DIR/server<K>.journal): a server killed
+    /// and started again continues from it instead of resetting the switch; a clean stop
+    /// removes it (docs/runtime.md "Crash recovery").
+    #[arg(long, value_name = "FILE")]
+    pub journal: Option<PathBuf>,
+    /// Keep no journal: a restarted server runs configure() and resets the switch.
+    #[arg(long, conflicts_with = "journal")]
+    pub no_journal: bool,
 }
 
 /// `tandem switch feed`.
@@ -105,6 +113,14 @@ pub struct FeedArgs {
     /// Repeatable (docs/cluster.md).
     #[arg(long = "change", value_name = "P:add=K|P:remove=K")]
     pub changes: Vec<String>,
+    /// Before packet P (from 0), nothing in flight, create `--pause-file` and wait until it
+    /// is removed; then attach again to the switch (it may have been restarted) and wait for
+    /// its server before going on. For crash tests: kill and restart a process meanwhile.
+    #[arg(long, value_name = "P", requires = "pause_file")]
+    pub pause_at: Option<u64>,
+    /// The file `--pause-at` creates and waits on.
+    #[arg(long, value_name = "FILE", requires = "pause_at")]
+    pub pause_file: Option<PathBuf>,
 }
 
 /// A `--change` of `tandem switch feed`: before packet `at`, add or remove a server.
@@ -239,8 +255,23 @@ pub fn server(a: ServerArgs) -> anyhow::Result<()> {
     config.control_timeout = Duration::from_millis(a.control_timeout_ms);
     config.connect_timeout = Duration::from_millis(a.wait_ms);
     config.server_id = a.server_id;
+    if !a.no_journal && a.server_id == 0 {
+        config.journal = Some(
+            a.journal
+                .clone()
+                .unwrap_or_else(|| a.sock.join(format!("server{}.journal", a.server_id))),
+        );
+    }
     let daemon = ServerDaemon::start(&bundle, &initial, RunOptions::default(), &config)
         .with_context(|| format!("serving the switch in {}", a.sock.display()))?;
+    if let Some(r) = daemon.recovered() {
+        println!(
+            "server: recovered from {}: {} journal records replayed{}, switch-owned registers read back from the running switch",
+            config.journal.as_deref().unwrap_or(std::path::Path::new("?")).display(),
+            r.records,
+            if r.torn_tail { " (a last record cut short by the kill: dropped)" } else { "" }
+        );
+    }
     if a.server_id == 0 {
         println!(
             "server: {} attached to the switch in {}; its state is installed",
@@ -258,6 +289,12 @@ pub fn server(a: ServerArgs) -> anyhow::Result<()> {
     let s = daemon.wait()?;
     println!("server stopped");
     println!("  packets handled  {:>10}", s.frames);
+    if s.reinstalls > 0 {
+        println!(
+            "  switch restarts  {:>10}  (attached again, state re-installed)",
+            s.reinstalls
+        );
+    }
     println!("  sent back        {:>10}", s.returned);
     if s.ticks > 0 {
         println!("  timer ticks      {:>10}", s.ticks);
@@ -294,6 +331,44 @@ struct FeedSummary {
     wall_ns: u64,
 }
 
+/// Creates `file` and waits until it is removed (`--pause-at`).
+fn pause(file: &std::path::Path, at: u64) -> anyhow::Result<()> {
+    std::fs::write(file, format!("paused before packet {at}\n"))
+        .with_context(|| format!("--pause-file {}", file.display()))?;
+    println!(
+        "paused before packet {at}: remove {} to go on",
+        file.display()
+    );
+    while file.exists() {
+        std::thread::sleep(Duration::from_millis(20));
+    }
+    println!("resumed at packet {at}");
+    Ok(())
+}
+
+/// Waits until the switch in `sock` answers and has a server attached.
+fn wait_for_server(
+    rc: &mut RemoteControl,
+    sock: &std::path::Path,
+    patience: Duration,
+) -> anyhow::Result<tandem_offload::net::SwitchInfo> {
+    let t0 = Instant::now();
+    loop {
+        let info = rc.wait_for_switch(patience.saturating_sub(t0.elapsed()))?;
+        if info.server_attached {
+            return Ok(info);
+        }
+        if t0.elapsed() > patience {
+            anyhow::bail!(
+                "no server attached to the switch in {} (start `tandem server serve … --sock {}`)",
+                sock.display(),
+                sock.display()
+            );
+        }
+        std::thread::sleep(Duration::from_millis(100));
+    }
+}
+
 pub fn feed(a: FeedArgs) -> anyhow::Result<()> {
     // The switch may still be starting (it creates the directory): wait, but say so.
     if std::fs::read_dir(&a.sock).map_or(true, |mut d| d.next().is_none()) {
@@ -306,21 +381,7 @@ pub fn feed(a: FeedArgs) -> anyhow::Result<()> {
     }
     let mut rc = RemoteControl::connect(&a.sock, Duration::from_secs(5))?;
     let patience = Duration::from_millis(a.wait_ms);
-    let t0 = Instant::now();
-    let info = loop {
-        let info = rc.wait_for_switch(patience.saturating_sub(t0.elapsed()))?;
-        if info.server_attached {
-            break info;
-        }
-        if t0.elapsed() > patience {
-            anyhow::bail!(
-                "no server attached to the switch in {} (start `tandem server serve … --sock {}`)",
-                a.sock.display(),
-                a.sock.display()
-            );
-        }
-        std::thread::sleep(Duration::from_millis(100));
-    };
+    let info = wait_for_server(&mut rc, &a.sock, patience)?;
     let mut changes: Vec<FeedChange> = a
         .changes
         .iter()
@@ -345,6 +406,14 @@ pub fn feed(a: FeedArgs) -> anyhow::Result<()> {
                 pkt.port,
                 info.ports
             );
+        }
+        if a.pause_at == Some(s.packets) {
+            if let Some(f) = &a.pause_file {
+                pause(f, s.packets)?;
+                // The switch (or its server) may have been restarted meanwhile.
+                wait_for_server(&mut rc, &a.sock, patience)?;
+                client.attach(&info.ports, patience)?;
+            }
         }
         while let Some(c) = changes.next_if(|c| c.at <= s.packets) {
             let (group, m) = rc

@@ -630,6 +630,28 @@ impl StateStore {
         Some(true)
     }
 
+    /// Moves `key`'s last-use time forward to `at` (an entry used elsewhere: a switch's
+    /// copy of the map was hit); nothing when the key is absent. `None` when `id` is not a map.
+    pub fn map_refresh(&mut self, id: StateId, key: &[u64], at: u64) -> Option<()> {
+        if let Some(e) = self.map_slot(id)?.get_mut(key) {
+            e.last_used = e.last_used.max(at);
+        }
+        Some(())
+    }
+
+    /// `key`'s last-use time, live or not; `None` when absent or `id` is not a map.
+    pub fn map_last_used(&mut self, id: StateId, key: &[u64]) -> Option<u64> {
+        self.map_slot(id)?.get(key).map(|e| e.last_used)
+    }
+
+    /// Every entry's key and last-use time (live or not) of an exact map.
+    pub fn map_ages(&mut self, id: StateId) -> Vec<(Vec<u64>, u64)> {
+        match self.map_slot(id) {
+            Some(m) => m.iter().map(|(k, e)| (k.to_vec(), e.last_used)).collect(),
+            None => Vec::new(),
+        }
+    }
+
     /// `map.erase` on an exact-match map; `None` when `id` is not a map.
     pub fn map_erase_at(&mut self, id: StateId, key: &[u64]) -> Option<()> {
         self.map_slot(id)?.remove(key);

@@ -425,4 +425,7 @@ pub struct ServerStats {
     /// Timer ticks run (on_timer on the primary copy, the switch updated).
     #[serde(default)]
     pub ticks: u64,
+    /// Restarted switches this server attached to again and re-installed.
+    #[serde(default)]
+    pub reinstalls: u64,
 }

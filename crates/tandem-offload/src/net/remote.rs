@@ -68,8 +68,26 @@ impl RemoteControl {
         self.stats.clone()
     }
 
-    /// Sends one request and waits for its reply (one attempt).
+    /// Sends one request and waits for its reply (one attempt; once more when the switch
+    /// refused the token and `DIR/token` has changed since: a restarted switch).
     pub fn request(&mut self, req: &Request) -> Result<Reply, ControlFailure> {
+        let r = self.request_once(req)?;
+        if let Reply::Failed {
+            failure: WireFailure::Rejected { message },
+        } = &r
+        {
+            if message.starts_with("refused") {
+                let now = load_token(&self.dir);
+                if now.is_some() && now != self.token {
+                    self.token = now;
+                    return self.request_once(req);
+                }
+            }
+        }
+        Ok(r)
+    }
+
+    fn request_once(&mut self, req: &Request) -> Result<Reply, ControlFailure> {
         if self.token.is_none() {
             // The switch writes it at start; a client that came first reads it now.
             self.token = load_token(&self.dir);

@@ -22,6 +22,10 @@ pub struct ServerConfig {
     /// This server's id behind a cluster switch (`super::cluster`): 0 resets the switch and
     /// installs the state; any other joins (no reset, its install muted).
     pub server_id: u32,
+    /// The journal of committed updates (crash recovery, `crate::journal`): when the file
+    /// exists at start the server continues from it (no reset: the switch keeps what it
+    /// owns); a clean stop removes it. `None`: no journal (a restart starts afresh).
+    pub journal: Option<PathBuf>,
 }
 
 impl std::fmt::Debug for ServerConfig {
@@ -33,6 +37,7 @@ impl std::fmt::Debug for ServerConfig {
             .field("reset_switch", &self.reset_switch)
             .field("wrap", &self.wrap.is_some())
             .field("server_id", &self.server_id)
+            .field("journal", &self.journal)
             .finish()
     }
 }
@@ -47,6 +52,7 @@ impl ServerConfig {
             reset_switch: true,
             wrap: None,
             server_id: 0,
+            journal: None,
         }
     }
 }
@@ -54,6 +60,8 @@ impl ServerConfig {
 /// The server process: a [`ServerHost`] that gets its frames from the switch's server port
 /// and keeps the switch's state through a [`RemoteControl`].
 pub struct ServerDaemon {
+    /// What a restart recovered from the journal (`None`: no journal was there).
+    recovered: Option<crate::system::Recovered>,
     stop: Arc<AtomicBool>,
     stats: Arc<Mutex<ServerStats>>,
     thread: Option<JoinHandle<Result<(), OffloadError>>>,
@@ -84,9 +92,13 @@ impl ServerDaemon {
                 bundle.manifest.ir_digest
             )));
         }
-        if config.reset_switch && config.server_id == 0 {
+        // A journal left by a killed server: continue from it on the running switch.
+        let recovering =
+            config.server_id == 0 && config.journal.as_ref().is_some_and(|j| j.is_file());
+        if config.reset_switch && config.server_id == 0 && !recovering {
             rc.reset()?;
         }
+        let journal = config.journal.clone().filter(|_| config.server_id == 0);
         let server_id = config.server_id;
         let path = unique_path(&dir, "server");
         let sock = bind_socket(&path)?;
@@ -94,7 +106,8 @@ impl ServerDaemon {
         let switch_sock = server_socket(&dir);
         let stop = Arc::new(AtomicBool::new(false));
         let stats = Arc::new(Mutex::new(ServerStats::default()));
-        let (ready_tx, ready_rx) = mpsc::channel::<Result<(), OffloadError>>();
+        let (ready_tx, ready_rx) =
+            mpsc::channel::<Result<Option<crate::system::Recovered>, OffloadError>>();
         let bundle = bundle.clone();
         let initial = initial.clone();
         let patience = config.connect_timeout;
@@ -109,18 +122,22 @@ impl ServerDaemon {
                 .name("server".into())
                 .spawn(move || {
                     let _files = files;
-                    let host = if server_id == 0 {
-                        ServerHost::new(&bundle, &initial, &options, cp)
-                    } else {
-                        crate::cluster::join_with(&bundle, &initial, &options, cp)
+                    let host = match (&journal, server_id) {
+                        (Some(j), 0) => ServerHost::recover(&bundle, &initial, &options, cp, j)
+                            .map(|(h, r)| (h, recovering.then_some(r))),
+                        (None, 0) => {
+                            ServerHost::new(&bundle, &initial, &options, cp).map(|h| (h, None))
+                        }
+                        _ => crate::cluster::join_with(&bundle, &initial, &options, cp)
+                            .map(|h| (h, None)),
                     };
                     let start = host.and_then(|host| {
                         attach(&sock, &switch_sock, patience, &stop, server_id)?;
                         Ok(host)
                     });
                     let mut host = match start {
-                        Ok(h) => {
-                            let _ = ready_tx.send(Ok(()));
+                        Ok((h, r)) => {
+                            let _ = ready_tx.send(Ok(r));
                             h
                         }
                         Err(e) => {
@@ -128,12 +145,18 @@ impl ServerDaemon {
                             return Ok(());
                         }
                     };
-                    server_loop(&mut host, &sock, &switch_sock, &stop, &stats)
+                    let r = server_loop(&mut host, &sock, &switch_sock, &stop, &stats, server_id);
+                    if r.is_ok() {
+                        // A clean stop: nothing to recover from.
+                        host.close_journal()?;
+                    }
+                    r
                 })
                 .map_err(|e| os_err("starting a thread", e))?
         };
         match ready_rx.recv() {
-            Ok(Ok(())) => Ok(ServerDaemon {
+            Ok(Ok(recovered)) => Ok(ServerDaemon {
+                recovered,
                 stop,
                 stats,
                 thread: Some(thread),
@@ -150,6 +173,12 @@ impl ServerDaemon {
                 ))
             }
         }
+    }
+
+    /// What this server recovered from a journal a killed server left (`None`: it started
+    /// afresh).
+    pub fn recovered(&self) -> Option<&crate::system::Recovered> {
+        self.recovered.as_ref()
     }
 
     /// The server's own data socket (the switch sends server-port frames there).
@@ -258,7 +287,13 @@ pub(super) fn server_loop(
     switch: &Path,
     stop: &AtomicBool,
     stats: &Mutex<ServerStats>,
+    id: u32,
 ) -> Result<(), OffloadError> {
+    let dir = switch.parent().unwrap_or(Path::new(".")).to_path_buf();
+    // The switch we are attached to, by its token: a restarted switch writes a new one.
+    let mut attached_token = load_token(&dir);
+    let mut checked = Instant::now();
+    let gone = AtomicBool::new(false);
     let count = |f: &dyn Fn(&mut ServerStats)| {
         if let Ok(mut s) = stats.lock() {
             f(&mut s);
@@ -268,11 +303,15 @@ pub(super) fn server_loop(
         match sock.send_to(datagram, switch) {
             Ok(_) => Ok(()),
             Err(e) if is_gone(&e) => {
-                stop.store(true, Ordering::SeqCst);
-                Err(OffloadError::Switch(format!(
-                    "the switch went away ({}: {e})",
-                    switch.display()
-                )))
+                // A killed switch: wait for a new one (`switch_restarted` below); the
+                // packet this answered is lost with the switch.
+                if !gone.swap(true, Ordering::SeqCst) {
+                    log::warn!(
+                        "server: the switch went away ({}: {e}); waiting for it to restart",
+                        switch.display()
+                    );
+                }
+                Ok(())
             }
             Err(e) => {
                 log::warn!("server: sending to {}: {e}", switch.display());
@@ -289,6 +328,24 @@ pub(super) fn server_loop(
     let mut buf = vec![0u8; RECV_BUF];
     let _ = sock.set_read_timeout(Some(TICK));
     while !stop.load(Ordering::SeqCst) {
+        if checked.elapsed() >= TICK {
+            checked = Instant::now();
+            let now = load_token(&dir);
+            if now.is_some() && now != attached_token {
+                // A new switch instance: attach to it and install the primary copy.
+                log::warn!("server: the switch restarted; attaching and re-installing the state");
+                // The state first: the switch lets traffic reach this server only once it
+                // has attached, and by then the tables are whole.
+                host.reinstall()?;
+                attach(sock, switch, Duration::from_secs(30), stop, id)?;
+                held = None;
+                ticks_waiting.clear();
+                attached_token = now;
+                gone.store(false, Ordering::SeqCst);
+                count(&|s| s.reinstalls += 1);
+                log::warn!("server: re-attached to the restarted switch; its state is installed");
+            }
+        }
         if let Some(hh) = held.filter(|_| Instant::now() >= next_try) {
             match host.release_held() {
                 Ok(out) => {
@@ -371,6 +428,10 @@ pub(super) fn server_loop(
             Ok(Some(out)) => {
                 count(&|s| s.returned += 1);
                 send(&back.datagram(out))?;
+                // What pre wrote (switch-owned registers), for a switch that restarts.
+                if let Err(e) = host.read_back_switch_owned() {
+                    log::warn!("server: reading back the switch-owned registers: {e}");
+                }
                 continue;
             }
             Ok(None) => {

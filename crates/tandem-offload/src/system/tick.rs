@@ -101,7 +101,9 @@ impl ServerHost {
             self.timer.held = Some(Held::Unrun(now_ns));
             return Err(e);
         }
+        self.ageing.pull(self.cp.as_mut(), &mut self.primary)?;
         self.server.call_timer(&mut self.primary, now_ns)?;
+        self.ageing.push(self.cp.as_mut(), &mut self.primary)?;
         self.timer.ticks += 1;
         self.primary.sort_touched();
         let touched = self.primary.touched();
@@ -125,8 +127,10 @@ impl ServerHost {
             states.dedup();
             self.timer.held = Some(Held::Unconfirmed(states));
         }
+        // Journaled once confirmed (a held tick's records wait for `release_held`).
+        let j = self.journal_touched(r.is_err().then_some(()));
         self.primary.clear_touched();
-        r.map(|_| ())
+        r.and(j).map(|_| ())
     }
 
     /// Timer ticks run so far.

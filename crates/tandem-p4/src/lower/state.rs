@@ -602,8 +602,14 @@ impl Gen<'_, '_> {
             size: Some(int(size)),
             other: {
                 let mut other = Vec::new();
-                if self.tna() && timeout.is_some() {
-                    other.push(("idle_timeout".into(), e(ExprKind::Bool(true))));
+                if timeout.is_some() {
+                    // Entries age (the runtime sets the timeout: `tandem_switch` ageing).
+                    let prop = if self.tna() {
+                        "idle_timeout"
+                    } else {
+                        "support_timeout"
+                    };
+                    other.push((prop.into(), e(ExprKind::Bool(true))));
                 }
                 other.extend(hits.as_deref().map(super::hits::counters_property));
                 other

@@ -372,6 +372,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = table__class_wb_miss();
         size = 0x400;
+        support_timeout = true;
     }
     register<bit<1> >(32w1) tandem_visible;
     apply {

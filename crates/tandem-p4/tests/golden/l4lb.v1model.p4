@@ -298,6 +298,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = conns_miss();
         size = 0x10000;
+        support_timeout = true;
     }
     action conns_wb_hit(bit<32> v0) {
         meta.tmp1_2 = 1w1;
@@ -330,6 +331,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = conns_wb_miss();
         size = 0x400;
+        support_timeout = true;
     }
     action replies_0_hit(bit<32> v0) {
         meta.tmp1_10 = 1w1;
@@ -356,6 +358,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = replies_0_miss();
         size = 0x10000;
+        support_timeout = true;
     }
     action replies_0_wb_hit(bit<32> v0) {
         meta.tmp1_10 = 1w1;
@@ -388,6 +391,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = replies_0_wb_miss();
         size = 0x400;
+        support_timeout = true;
     }
     action replies_1_hit(bit<32> v0) {
         meta.tmp1_7 = 1w1;
@@ -414,6 +418,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = replies_1_miss();
         size = 0x10000;
+        support_timeout = true;
     }
     action replies_1_wb_hit(bit<32> v0) {
         meta.tmp1_7 = 1w1;
@@ -446,6 +451,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = replies_1_wb_miss();
         size = 0x400;
+        support_timeout = true;
     }
     action vips_hit(bit<32> v0) {
         meta.tmp1_1 = 1w1;

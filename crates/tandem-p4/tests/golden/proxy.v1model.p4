@@ -293,6 +293,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = orig_0_miss();
         size = 0x10000;
+        support_timeout = true;
     }
     action orig_0_wb_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
         meta.tmp1_8 = 1w1;
@@ -324,6 +325,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = orig_0_wb_miss();
         size = 0x400;
+        support_timeout = true;
     }
     action orig_1_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
         meta.tmp1_3 = 1w1;
@@ -349,6 +351,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = orig_1_miss();
         size = 0x10000;
+        support_timeout = true;
     }
     action orig_1_wb_hit(bit<32> v0, bit<16> v4, bit<16> v6) {
         meta.tmp1_3 = 1w1;
@@ -380,6 +383,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = orig_1_wb_miss();
         size = 0x400;
+        support_timeout = true;
     }
     register<bit<32> >(32w1) proxy_ip_0;
     register<bit<32> >(32w1) proxy_ip_1;

@@ -352,6 +352,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = time_wait_miss();
         size = 0x10000;
+        support_timeout = true;
     }
     action time_wait_wb_hit(bit<8> v0, bit<8> v1, bit<16> v2) {
         meta.tmp1_42 = 1w1;
@@ -388,6 +389,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = time_wait_wb_miss();
         size = 0x400;
+        support_timeout = true;
     }
     register<bit<32> >(32w1) new_from_0;
     register<bit<32> >(32w1) new_from_1;
@@ -420,6 +422,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = conns__class_miss();
         size = 0x10000;
+        support_timeout = true;
     }
     action conns__class_wb_hit(bit<8> class) {
         meta.tmp1_44 = 1w1;
@@ -452,6 +455,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
         }
         default_action = conns__class_wb_miss();
         size = 0x400;
+        support_timeout = true;
     }
     register<bit<1> >(32w1) tandem_visible;
     apply {

@@ -353,7 +353,13 @@ impl<'a> Cx<'a> {
         };
         let idx = self.c.tables.len() as u32;
         let mut direct_counter = None;
+        let mut ageing = false;
         for (prop, e) in &t.other {
+            if prop == "support_timeout" || prop == "idle_timeout" {
+                // v1model / TNA: the table's entries can age (`crate::ageing`)
+                ageing = matches!(e.kind, ExprKind::Bool(true));
+                continue;
+            }
             if prop != "counters" {
                 continue;
             }
@@ -437,6 +443,7 @@ impl<'a> Cx<'a> {
                 action,
                 args: args.into(),
                 hits: crate::table::Hits::new(direct_counter.is_some()),
+                age: Default::default(),
             });
         }
         self.c.tables.push(TableDef {
@@ -449,6 +456,7 @@ impl<'a> Cx<'a> {
             const_entries: t.const_entries,
             size,
             direct_counter,
+            ageing,
         });
         self.initial_entries.push(entries);
         Some(idx)

@@ -62,8 +62,9 @@ pub(crate) fn compile_table(
 ) -> Option<TableCode> {
     let order = ts.linear_order()?;
     let def = prog.tables.get(t as usize)?;
-    if def.direct_counter.is_some() {
-        // Each hit counts in its entry's cell: the general lookup (`rt_apply`) does that.
+    if def.direct_counter.is_some() || def.ageing {
+        // Each hit counts in its entry's cell, or refreshes its age (a miss once idle): the
+        // general lookup (`rt_apply`) does that.
         return None;
     }
     let isa = super::codegen::isa().ok()?;

@@ -1,0 +1,186 @@
+//! Expiring maps age on the switch too (`tandem_offload::ageing`): L4LB with a 2-second idle
+//! timeout (the example's `kIdle` changed from 5 minutes; the IR is the lifter's golden
+//! output with the same change) over traffic whose flows go idle and come back — a 2.5 s
+//! round trip leaves every connection idle past the timeout between its packets, a 1.5 s one
+//! keeps it alive only through the switch's hits. `check` must pass; with the switch's
+//! copies left un-aged (`RunOptions::switch_ageing = false`, the negative control) replies
+//! of connections the NF forgot are still translated on the switch and `check` fails.
+
+mod common;
+
+use std::path::PathBuf;
+
+use common::*;
+use tandem_partition::{PartitionOptions, TargetProfile};
+
+const IDLE_NS: u64 = 2_000_000_000;
+
+/// L4LB's source and configuration with `kIdle = 2 * kSecond`, in a directory of its own.
+fn short_idle_source() -> PathBuf {
+    let dir = std::env::temp_dir().join(format!("tandem-ageing-l4lb-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src = std::fs::read_to_string(repo().join("examples/nfs/l4lb/l4lb.cc")).unwrap();
+    let short = src.replace("kIdle = 300 * kSecond", "kIdle = 2 * kSecond");
+    assert_ne!(
+        src, short,
+        "l4lb.cc no longer declares kIdle = 300 * kSecond"
+    );
+    std::fs::write(dir.join("l4lb2s.cc"), short).unwrap();
+    std::fs::copy(
+        repo().join("examples/nfs/l4lb/l4lb.toml"),
+        dir.join("l4lb2s.toml"),
+    )
+    .unwrap();
+    dir.join("l4lb2s.cc")
+}
+
+fn short_idle_bundle(profile: &str) -> Bundle {
+    let text = std::fs::read_to_string(repo().join("crates/tandem-lift/tests/golden/l4lb.nfir"))
+        .unwrap()
+        .replace(", 65536, 300000000000>", &format!(", 65536, {IDLE_NS}>"));
+    let module = tandem_ir::parse_module(&text).unwrap();
+    compile_bundle(
+        &module,
+        &TargetProfile::builtin(profile).unwrap(),
+        &PartitionOptions::default(),
+        &P4Options::default(),
+        None,
+    )
+    .unwrap()
+}
+
+fn idle_trace(rtt_ns: u64) -> Vec<tandem_traffic::TracePacket> {
+    let w = tandem_traffic::Workload::resolve("enterprise").unwrap();
+    let opts = tandem_traffic::GenOptions {
+        flows: 300,
+        seed: 11,
+        plan: Addr::Lb,
+        concurrency: 50,
+        rtt_ns,
+        ..tandem_traffic::GenOptions::default()
+    };
+    tandem_traffic::Generator::new(&w, opts).unwrap().collect()
+}
+
+fn run(
+    b: &Bundle,
+    src: &std::path::Path,
+    pkts: &[tandem_traffic::TracePacket],
+    ageing: bool,
+) -> CheckReport {
+    check(
+        b,
+        native_file(src),
+        &mut pkts.iter().cloned(),
+        CheckOptions {
+            run: RunOptions {
+                cache_dir: cache(),
+                switch_ageing: ageing,
+                ..RunOptions::default()
+            },
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+#[test]
+fn l4lb_with_a_two_second_idle_timeout_ages_on_the_switch() {
+    let src = short_idle_source();
+    let b = short_idle_bundle("tofino1");
+    // Every connection idles 2.5 s between round trips (past the timeout); then 1.5 s
+    // (within it: alive only through the switch's hits).
+    for rtt in [2_500_000_000, 1_500_000_000] {
+        let pkts = idle_trace(rtt);
+        let span = pkts.last().unwrap().ts_ns - pkts[0].ts_ns;
+        assert!(span > 10 * IDLE_NS, "trace spans {span} ns");
+        let r = run(&b, &src, &pkts, true);
+        assert_passed(&format!("l4lb 2 s, rtt {rtt} ns"), &r);
+        assert!(
+            r.offloaded.fast_path > r.offloaded.packets / 2,
+            "{:?}",
+            r.offloaded
+        );
+        eprintln!(
+            "rtt {rtt} ns: {} packets over {:.1} s, {} on the fast path: PASS",
+            r.offloaded.packets,
+            span as f64 / 1e9,
+            r.offloaded.fast_path
+        );
+        if rtt == 2_500_000_000 {
+            // The negative control: the switch's copies never age.
+            let bad = run(&b, &src, &pkts, false);
+            assert!(!bad.passed(), "un-aged switch tables passed the check");
+            let extra: i64 = bad
+                .multiset_differences
+                .values()
+                .map(|(a, b)| (*a + *b) as i64)
+                .sum();
+            eprintln!("without switch ageing: FAIL, {extra} frames differ per port multiset");
+        }
+    }
+}
+
+/// `check --concurrent` of the same NF: the switch thread ages entries while the server
+/// thread pulls its hits, control latency on the simulated clock. `TANDEM_AGEING_PACKETS`
+/// sets the trace's length (the BENCHMARKS.md row: 1,000,000, `--ignored`),
+/// `TANDEM_AGEING_LATENCIES` the latencies in µs (default `10 1000 10000`).
+fn concurrent_ageing(packets: usize, latency_us: u64) {
+    let src = short_idle_source();
+    let b = short_idle_bundle("tofino1");
+    let w = tandem_traffic::Workload::resolve("enterprise").unwrap();
+    let opts = tandem_traffic::GenOptions {
+        // ~23 packets per flow on this plan
+        flows: (packets as u64 / 23).max(50),
+        seed: 11,
+        plan: Addr::Lb,
+        concurrency: 50,
+        rtt_ns: 2_500_000_000,
+        ..tandem_traffic::GenOptions::default()
+    };
+    let mut pkts = tandem_traffic::Generator::new(&w, opts)
+        .unwrap()
+        .take(packets);
+    let t0 = std::time::Instant::now();
+    let r = tandem_offload::check_concurrent(
+        &b,
+        native_file(&src),
+        native_file(&src),
+        &mut pkts,
+        CheckOptions {
+            run: RunOptions {
+                cache_dir: cache(),
+                ..RunOptions::default()
+            },
+            ..CheckOptions::default()
+        },
+        &tandem_offload::ConcurrentOptions {
+            latency: std::time::Duration::from_micros(latency_us),
+            virtual_clock: true,
+            ..tandem_offload::ConcurrentOptions::default()
+        },
+    )
+    .unwrap();
+    assert_passed(&format!("l4lb 2 s concurrent, {latency_us} µs"), &r);
+    eprintln!(
+        "l4lb 2 s idle, enterprise rtt 2.5 s, {} packets, {latency_us} µs simulated: {} via the server, {:.1} s wall: PASS",
+        r.offloaded.packets,
+        r.offloaded.packets - r.offloaded.fast_path,
+        t0.elapsed().as_secs_f64()
+    );
+}
+
+#[test]
+fn l4lb_ages_on_the_switch_under_concurrency() {
+    concurrent_ageing(7_000, 1_000);
+}
+
+#[test]
+#[ignore = "1,000,000 packets: the BENCHMARKS.md row (release build)"]
+fn l4lb_ages_on_the_switch_under_concurrency_1m() {
+    let packets = env_or("TANDEM_AGEING_PACKETS", 1_000_000);
+    let lats = std::env::var("TANDEM_AGEING_LATENCIES").unwrap_or_else(|_| "10 1000 10000".into());
+    for us in lats.split_whitespace() {
+        concurrent_ageing(packets, us.parse().expect("TANDEM_AGEING_LATENCIES: µs"));
+    }
+}
