@@ -471,3 +471,26 @@ fn the_switch_picks_the_server() {
         assert!(!r.passed(), "{what}: a wrong dispatch must fail the check");
     }
 }
+
+/// The two-process deployment does not lend state between server processes: a switch daemon
+/// for two servers refuses an NF with global state, naming the objects and why.
+#[test]
+fn two_processes_refuse_global_state_with_the_reason() {
+    let b = bundle("mazunat", "tofino1", &dispatching(None));
+    let dir = tempfile::tempdir().unwrap();
+    let e = tandem_offload::net::SwitchDaemon::start_cluster(
+        &b,
+        &tandem_offload::net::SwitchConfig {
+            dir: dir.path().to_path_buf(),
+            ports: vec![0, 1],
+        },
+        2,
+    )
+    .err()
+    .expect("refused");
+    let e = e.to_string();
+    assert!(
+        e.contains("next_port") && e.contains("one owner") && e.contains("in-process"),
+        "{e}"
+    );
+}
