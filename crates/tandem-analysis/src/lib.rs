@@ -19,6 +19,7 @@ mod control;
 mod deps;
 mod dom;
 mod liveness;
+pub mod owner;
 pub mod shard;
 
 pub use cfg::{compute_cfg, Cfg};
@@ -33,6 +34,7 @@ pub use deps::{
 };
 pub use dom::{compute_dominators, compute_post_dominators, DomTree, PostDomTree};
 pub use liveness::{compute_liveness, Liveness};
+pub use owner::{GlobalRole, Ownership};
 pub use shard::{analyse_sharding, ShardDecision, ShardReport, Sharding, Slot};
 
 use tandem_ir::Module;

@@ -21,10 +21,11 @@
 //! elements), a map keyed by anything else (a value from state, arithmetic, one endpoint
 //! only). State nobody writes is **read-only** and is copied to every server. An NF
 //! is sharded when all its written state is flow-local and it has no timer (`on_timer` runs
-//! over all the state at once); otherwise it runs on one server and [`ShardReport::decision`]
-//! says why. (Giving a global object a single owner the others defer to, or a partition the
-//! NF allows, such as disjoint port ranges per server, is future work: the report names the
-//! objects that would need it.)
+//! over all the state at once). When global state is written too, the flow-local state still
+//! shards and each global object gets a single owner the other servers defer to
+//! ([`crate::owner`], which says per object what the IR shows it to be and why a partition
+//! into per-server ranges would not do). A timer, or opaque code that may write any state,
+//! keeps the NF on one server and [`ShardReport::decision`] says why.
 //!
 //! Before / after, on a firewall that learns connections:
 //!
@@ -36,7 +37,8 @@
 //! shardable-state analysis:
 //!   conns  flow-local  (every access keyed by the packet's endpoints, forward or reversed)
 //!   hits   global      (a scalar: one value shared by every flow)
-//!   decision: one server (global state is written: hits)
+//!          -> single owner: an allocator (...); its values reach the packets or other state, ...
+//!   decision: shard by flow over the servers; hits kept by one owner (server 0), ...
 //! ```
 //!
 //! Pure and deterministic, like the rest of this crate.
@@ -48,6 +50,7 @@ use tandem_ir::{
 };
 
 use crate::compute_cfg;
+use crate::owner::Ownership;
 
 /// A flow-key field, as the dispatch hash sees it.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash)]
@@ -162,6 +165,9 @@ pub struct ObjectShard {
     /// names them swapped); empty for other objects. A runtime recovers a stored key's
     /// flow from it.
     pub slots: Vec<Slot>,
+    /// A global object's single owner, with what the IR shows it to be ([`crate::owner`]);
+    /// `None` for other objects, or when the NF runs on one server.
+    pub owner: Option<Ownership>,
 }
 
 /// Whether the NF as a whole can run on several servers.
@@ -169,6 +175,9 @@ pub struct ObjectShard {
 pub enum ShardDecision {
     /// Each server takes the flows the dispatch hash gives it.
     Shard,
+    /// As [`ShardDecision::Shard`] for the flow-local state; the global objects named are
+    /// kept by one owner (server 0) the other servers defer to ([`crate::owner`]).
+    Owned(Vec<String>),
     /// All packets go to one server; why.
     OneServer(String),
 }
@@ -185,7 +194,24 @@ pub struct ShardReport {
 impl ShardReport {
     /// Whether the NF may be spread over several servers.
     pub fn shardable(&self) -> bool {
+        matches!(
+            self.decision,
+            ShardDecision::Shard | ShardDecision::Owned(_)
+        )
+    }
+
+    /// Whether every written object is flow-local (nothing needs an owner).
+    pub fn flow_local_only(&self) -> bool {
         self.decision == ShardDecision::Shard
+    }
+
+    /// The global objects kept by one owner (empty unless [`ShardDecision::Owned`]).
+    pub fn owned(&self) -> Vec<StateId> {
+        self.objects
+            .iter()
+            .filter(|o| o.owner.is_some())
+            .map(|o| o.state)
+            .collect()
     }
 
     /// The result for one object.
@@ -210,9 +236,18 @@ impl fmt::Display for ShardReport {
                 )?,
                 Sharding::Global(why) => writeln!(f, "  {:w$}  global      ({why})", o.name)?,
             }
+            if let Some(own) = &o.owner {
+                writeln!(f, "  {:w$}  -> {}", "", own.line())?;
+            }
         }
         match &self.decision {
             ShardDecision::Shard => writeln!(f, "  decision: shard by flow over the servers"),
+            ShardDecision::Owned(names) => writeln!(
+                f,
+                "  decision: shard by flow over the servers; {} kept by one owner (server 0), \
+                 the others defer to it",
+                names.join(", ")
+            ),
             ShardDecision::OneServer(why) => writeln!(f, "  decision: one server ({why})"),
         }
     }
@@ -232,6 +267,7 @@ pub fn analyse_sharding(module: &Module) -> ShardReport {
             name: obj.name.clone(),
             sharding,
             slots,
+            owner: None,
         });
     }
     let global: Vec<&str> = objects
@@ -239,16 +275,28 @@ pub fn analyse_sharding(module: &Module) -> ShardReport {
         .filter(|o| matches!(o.sharding, Sharding::Global(_)))
         .map(|o| o.name.as_str())
         .collect();
-    let decision = if !global.is_empty() {
-        ShardDecision::OneServer(format!(
-            "global state is written: {}; it would need a single owner or a partition per server",
-            global.join(", ")
-        ))
+    let decision = if a.opaque_all {
+        ShardDecision::OneServer(
+            "opaque code may write any state: which objects an owner would keep is unknown".into(),
+        )
     } else if module.timer.is_some() {
         ShardDecision::OneServer("the NF has a timer: on_timer runs over all the state".into())
+    } else if !global.is_empty() {
+        ShardDecision::Owned(global.iter().map(|s| s.to_string()).collect())
     } else {
         ShardDecision::Shard
     };
+    if matches!(decision, ShardDecision::Owned(_)) {
+        let ids: Vec<StateId> = objects
+            .iter()
+            .filter(|o| matches!(o.sharding, Sharding::Global(_)))
+            .map(|o| o.state)
+            .collect();
+        let mut own = crate::owner::ownerships(module, &ids);
+        for o in &mut objects {
+            o.owner = own.remove(&o.state);
+        }
+    }
     ShardReport { objects, decision }
 }
 
@@ -556,7 +604,8 @@ block2:
             r.object("by_src").unwrap().sharding,
             Sharding::Global(_)
         ));
-        assert!(!r.shardable());
+        assert!(r.shardable() && !r.flow_local_only(), "{r}");
+        assert_eq!(r.owned(), vec![r.object("by_src").unwrap().state]);
         // Negative control: a global counter is not flow-local.
         let r = analyse_sharding(&firewall(true));
         assert!(matches!(
@@ -581,7 +630,8 @@ block2:
             .collect();
         f.blocks[b2].insts = keep;
         let r = analyse_sharding(&m);
-        assert!(r.shardable(), "{r}");
+        assert!(r.flow_local_only(), "{r}");
+        assert!(r.owned().is_empty());
     }
 
     #[test]

@@ -26,7 +26,22 @@ fn known_answers() {
         nat.object("ext2int").unwrap().sharding,
         Sharding::Global(_)
     ));
-    assert!(!nat.shardable());
+    // The global objects get one owner: the port counter is an allocator whose ports
+    // reach the packets (so per-server ranges would change the outputs), the reply table
+    // is keyed by what it allocated.
+    assert!(nat.shardable() && !nat.flow_local_only());
+    let role = |r: &tandem_analysis::ShardReport, n: &str| {
+        r.object(n).unwrap().owner.as_ref().unwrap().role.clone()
+    };
+    assert_eq!(
+        role(&nat, "next_port"),
+        tandem_analysis::GlobalRole::Allocator { observable: true }
+    );
+    assert!(matches!(
+        role(&nat, "ext2int"),
+        tandem_analysis::GlobalRole::KeyedByState(from) if from.contains(&"next_port".to_string())
+    ));
+    assert!(nat.object("int2ext").unwrap().owner.is_none());
     let lb = report("l4lb");
     assert_eq!(lb.object("conns").unwrap().sharding, Sharding::FlowLocal);
     assert!(matches!(

@@ -51,6 +51,9 @@ pub struct CheckOptions {
     pub record_partial_keys: bool,
     /// What a removed server's flows do (default: their state migrates).
     pub removal: crate::Removal,
+    /// Other servers work on the owner's global objects ([`crate::owner`]; default; off
+    /// only to show what breaks without it: each server allocates from its own copy).
+    pub lending: bool,
 }
 
 /// A partial map's key: the state's index and the key's fields.
@@ -79,6 +82,7 @@ impl Default for CheckOptions {
             pinning: true,
             record_partial_keys: false,
             removal: crate::Removal::default(),
+            lending: true,
         }
     }
 }
@@ -224,6 +228,7 @@ pub fn check(
         }
         c.set_pinning(options.pinning);
         c.set_removal(options.removal);
+        c.set_lending(options.lending);
         if bundle.manifest.server_meter.is_some() {
             return Err(OffloadError::Manifest(
                 "--server-rate: the server meter is checked with a single server".into(),

@@ -224,6 +224,9 @@ pub struct Cluster {
     back: Vec<u8>,
     /// What a removed server's flows do.
     removal: Removal,
+    /// The owner of the global objects (`None`: all written state is flow-local, or one
+    /// server).
+    owner: Option<crate::owner::Owner>,
 }
 
 /// What happens to the flows of a server [`Cluster::remove_server`] removes.
@@ -294,6 +297,11 @@ impl Cluster {
             );
         }
         let active = if note.is_some() { 1 } else { servers };
+        let owner = if active > 1 || note.is_none() {
+            crate::owner::Owner::new(&bundle.module, &shard)
+        } else {
+            None
+        };
         hosts.push(first);
         for _ in 1..active {
             hosts.push(join(bundle, initial, options, &sw)?);
@@ -326,6 +334,7 @@ impl Cluster {
             dispatch,
             back: Vec::new(),
             removal: Removal::default(),
+            owner,
         })
     }
 
@@ -445,11 +454,29 @@ impl Cluster {
             }
             None => s,
         };
-        let host = &mut self.hosts[at];
-        let handled = if counted(at) {
-            counted_handle(host, bytes, pkt.port as u16, pkt.ts_ns)?
-        } else {
-            host.handle(bytes, pkt.port as u16, pkt.ts_ns)?
+        let lent;
+        let handled = match self.owner.as_ref().filter(|_| at != crate::owner::OWNER) {
+            // The global objects are the owner's: lent for this packet.
+            Some(owner) => {
+                let count = counted(at);
+                lent = owner.lend(&mut self.hosts, at, counted(crate::owner::OWNER), |h| {
+                    let r = if count {
+                        counted_handle(h, bytes, pkt.port as u16, pkt.ts_ns)?
+                    } else {
+                        h.handle(bytes, pkt.port as u16, pkt.ts_ns)?
+                    };
+                    Ok(r.map(<[u8]>::to_vec))
+                })?;
+                lent.as_deref()
+            }
+            None => {
+                let host = &mut self.hosts[at];
+                if counted(at) {
+                    counted_handle(host, bytes, pkt.port as u16, pkt.ts_ns)?
+                } else {
+                    host.handle(bytes, pkt.port as u16, pkt.ts_ns)?
+                }
+            }
         };
         let Some(back) = handled else {
             self.stats.fast_path += 1;
@@ -483,11 +510,42 @@ impl Cluster {
         counted: bool,
         pkt: &TracePacket,
     ) -> Result<Verdict, OffloadError> {
-        let host = &mut self.hosts[s];
-        if counted {
-            counted_whole(host, pkt)
-        } else {
-            host.whole_on_server(pkt)
+        let run = |host: &mut ServerHost| {
+            if counted {
+                counted_whole(host, pkt)
+            } else {
+                host.whole_on_server(pkt)
+            }
+        };
+        match &self.owner {
+            Some(o) => {
+                let owner_counted = self.measured == Some(crate::owner::OWNER);
+                o.lend(&mut self.hosts, s, owner_counted, run)
+            }
+            None => run(&mut self.hosts[s]),
+        }
+    }
+
+    /// Whether other servers work on the owner's global objects (off only in the negative
+    /// control: each server then has its own copy, e.g. its own port counter, so two
+    /// servers hand out the same ports).
+    pub fn set_lending(&mut self, on: bool) {
+        if let Some(o) = self.owner.as_mut() {
+            o.set_lending(on);
+        }
+    }
+
+    /// The global objects one owner (server 0) keeps, by name (empty: none).
+    pub fn owned(&self) -> Vec<String> {
+        match &self.owner {
+            Some(_) => self
+                .shard
+                .objects
+                .iter()
+                .filter(|o| o.owner.is_some())
+                .map(|o| o.name.clone())
+                .collect(),
+            None => Vec::new(),
         }
     }
 
@@ -581,6 +639,13 @@ impl Cluster {
             return Err(OffloadError::Manifest(
                 "cannot remove the last server of the group".into(),
             ));
+        }
+        if id == crate::owner::OWNER && self.owner.is_some() {
+            return Err(OffloadError::Manifest(format!(
+                "server {id} owns the global state ({}); it cannot be removed (handing the \
+                 ownership over is not built)",
+                self.owned().join(", ")
+            )));
         }
         if self.removal == Removal::Drain {
             return self.change_group(g);

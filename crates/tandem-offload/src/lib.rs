@@ -32,6 +32,7 @@ pub mod membership;
 mod meters;
 pub mod migrate;
 pub mod net;
+pub mod owner;
 pub mod partial;
 pub mod primary;
 pub mod server;

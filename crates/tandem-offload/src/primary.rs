@@ -201,6 +201,11 @@ pub struct Primary {
     /// Keys of ageing maps found or inserted since the last [`Primary::take_used`]: their
     /// last-use time moved, and the switch's copy must learn it.
     used: Vec<(u32, Vec<u64>)>,
+    /// Per state index: the object is lent by its owner for this packet
+    /// ([`crate::owner`]); its changes are recorded in `lent_touched` (empty: none lent).
+    lent: Vec<bool>,
+    /// What the packet changed in lent objects (the owner publishes it).
+    lent_touched: Touched,
 }
 
 /// The payload accessors the server partition calls most, done in place on the packet.
@@ -316,6 +321,46 @@ impl Primary {
             frame: Vec::new(),
             ageing: Vec::new(),
             used: Vec::new(),
+            lent: Vec::new(),
+            lent_touched: Touched {
+                sorted: true,
+                ..Touched::default()
+            },
+        }
+    }
+
+    /// Marks the objects of `lent` (per state index) as lent by their owner: what a packet
+    /// changes in them is recorded apart ([`Primary::take_lent_touched`]). An empty slice
+    /// ends the loan.
+    pub(crate) fn set_lent(&mut self, lent: &[bool]) {
+        self.lent.clear();
+        self.lent.extend_from_slice(lent);
+    }
+
+    /// What packets changed in lent objects since the last call (moved out, sorted).
+    pub(crate) fn take_lent_touched(&mut self) -> Touched {
+        let mut t = std::mem::take(&mut self.lent_touched);
+        t.sort();
+        self.lent_touched.sorted = true;
+        t
+    }
+
+    /// Adds `other`'s changes to what was touched (an owner takes back a lent object's).
+    pub(crate) fn absorb_touched(&mut self, other: &Touched) {
+        for (s, k) in other.keys() {
+            self.touched.key(s, k);
+        }
+        for &(s, c) in other.others() {
+            self.touched.other(s, c);
+        }
+    }
+
+    /// Where changes to state `s` are recorded: apart when `s` is lent.
+    fn touched_for(&mut self, s: u32) -> &mut Touched {
+        if self.lent.get(s as usize).copied().unwrap_or(false) {
+            &mut self.lent_touched
+        } else {
+            &mut self.touched
         }
     }
 
@@ -538,10 +583,10 @@ impl Primary {
     fn touch_entry(&mut self, s: u32, rules: MapRules, key: &[u64]) {
         if rules.matching.has_priority() {
             if let Some(name) = tandem_ir::interp::entry_name(rules.matching, key) {
-                self.touched.key(s, &name);
+                self.touched_for(s).key(s, &name);
             }
         } else {
-            self.touched.key(s, key);
+            self.touched_for(s).key(s, key);
         }
     }
 
@@ -812,7 +857,7 @@ extern "C" fn cb_vec_set(ctx: *mut c_void, s: u32, index: u64, elem: *const u64)
     }
     let e = slice(elem, p.value_len(s));
     p.vec_set_from(s, index, e);
-    p.touched.other(s, Some(index));
+    p.touched_for(s).other(s, Some(index));
 }
 
 extern "C" fn cb_scalar_load(ctx: *mut c_void, s: u32) -> u64 {
@@ -831,7 +876,7 @@ extern "C" fn cb_scalar_store(ctx: *mut c_void, s: u32, v: u64) {
         return;
     }
     p.scalar_store(s, v);
-    p.touched.other(s, None);
+    p.touched_for(s).other(s, None);
 }
 
 extern "C" fn cb_meter_execute(ctx: *mut c_void, s: u32, index: u64, now: u64, len: u64) -> u8 {
@@ -841,7 +886,7 @@ extern "C" fn cb_meter_execute(ctx: *mut c_void, s: u32, index: u64, now: u64, l
         .meter_execute_at(StateId::from_u32(s), index, now, len)
     {
         Some(c) => {
-            p.touched.other(s, Some(index));
+            p.touched_for(s).other(s, Some(index));
             c
         }
         None => {

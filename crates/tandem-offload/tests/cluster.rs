@@ -1,6 +1,7 @@
 //! Several server hosts behind one switch (`tandem check --servers N`, CLIP §III-B): every
-//! example below is checked with 1, 2 and 4 servers against the native NF. NFs the
-//! shardable-state analysis keeps on one server say why in the report.
+//! example below is checked with 1, 2 and 4 servers against the native NF. The NATs' and the
+//! load balancer's global state (port counters, reply tables) has one owner the other
+//! servers defer to ([`tandem_offload::owner`]); their flows spread all the same.
 //!
 //! Knobs: `TANDEM_CHECK_PACKETS` (default 3000).
 #![allow(clippy::print_stdout, clippy::print_stderr)]
@@ -9,7 +10,7 @@ mod common;
 
 use common::*;
 
-fn run(nf: &str, addr: Addr, workload: &str, sharded: bool) {
+fn run(nf: &str, addr: Addr, workload: &str, owned: bool) {
     let packets = env_or("TANDEM_CHECK_PACKETS", 3000);
     for servers in [1, 2, 4] {
         let r = check_nf_servers(nf, addr, workload, "tofino1", packets, servers);
@@ -25,39 +26,83 @@ fn run(nf: &str, addr: Addr, workload: &str, sharded: bool) {
         if servers > 1 {
             let text = r.sharding.clone().unwrap();
             assert!(text.contains("shardable-state analysis"), "{text}");
-            if sharded {
-                assert_eq!(used, servers);
-            } else {
-                assert_eq!(used, 1);
-                assert!(text.contains("runs on one server"), "{text}");
-            }
+            assert_eq!(used, servers);
+            // Every server works (the firewall sends no packet to any server).
+            assert!(
+                r.offloaded.via_server == 0 || r.per_server.iter().all(|l| l.packets > 0),
+                "every server works: {:?}",
+                r.per_server
+            );
+            assert_eq!(text.contains("single owner"), owned, "{text}");
         }
     }
 }
 
 #[test]
 fn mazunat() {
-    run("mazunat", Addr::Nat, "enterprise", false);
+    run("mazunat", Addr::Nat, "enterprise", true);
 }
 
 #[test]
 fn l4lb() {
-    run("l4lb", Addr::Lb, "datamining", false);
+    run("l4lb", Addr::Lb, "datamining", true);
 }
 
 #[test]
 fn firewall() {
-    run("firewall", Addr::Plain, "enterprise", true);
+    run("firewall", Addr::Plain, "enterprise", false);
 }
 
 #[test]
 fn snat() {
-    run("snat", Addr::Nat, "enterprise", false);
+    run("snat", Addr::Nat, "enterprise", true);
 }
 
 #[test]
 fn trd() {
-    run("trd", Addr::Plain, "enterprise", true);
+    run("trd", Addr::Plain, "enterprise", false);
+}
+
+/// The NATs and the load balancer on datamining too (the second workload), 2 and 4
+/// servers, every server working.
+#[test]
+fn global_state_on_datamining() {
+    run("mazunat", Addr::Nat, "datamining", true);
+    run("snat", Addr::Nat, "datamining", true);
+    run("l4lb", Addr::Lb, "enterprise", true);
+}
+
+/// Negative control for the single owner: without the loan each server allocates from its
+/// own copy of the port counter (two servers handing out the same ports — overlapping
+/// ranges) and keeps its own reply table, so the outputs differ from the NF's.
+#[test]
+fn without_the_owner_the_allocations_collide() {
+    for (nf, addr) in [
+        ("mazunat", Addr::Nat),
+        ("snat", Addr::Nat),
+        ("l4lb", Addr::Lb),
+    ] {
+        let b = bundle(nf, "tofino1", &P4Options::default());
+        let mut pkts = trace(addr, "enterprise", 300, 7).take(3000);
+        let r = check(
+            &b,
+            native(nf),
+            &mut pkts,
+            CheckOptions {
+                run: RunOptions {
+                    cache_dir: cache(),
+                    ..RunOptions::default()
+                },
+                servers: 2,
+                lending: false,
+                ..CheckOptions::default()
+            },
+        );
+        match r {
+            Ok(r) => assert!(!r.passed(), "{nf} without the owner must fail the check"),
+            Err(e) => eprintln!("{nf} without the owner: error {e}"),
+        }
+    }
 }
 
 /// On uniform traffic (every flow 10 kB) with 4 servers, each server's share of the server
@@ -106,11 +151,11 @@ fn four_servers_share_the_load() {
 fn hundred_thousand_packets() {
     let only = std::env::var("TANDEM_CLUSTER_NFS").unwrap_or_default();
     let picked = |nf: &str| only.is_empty() || only.split(',').any(|x| x == nf);
-    for (nf, addr, sharded) in [
-        ("mazunat", Addr::Nat, false),
-        ("l4lb", Addr::Lb, false),
-        ("snat", Addr::Nat, false),
-        ("trd", Addr::Plain, true),
+    for (nf, addr) in [
+        ("mazunat", Addr::Nat),
+        ("l4lb", Addr::Lb),
+        ("snat", Addr::Nat),
+        ("trd", Addr::Plain),
     ] {
         if !picked(nf) {
             continue;
@@ -121,7 +166,8 @@ fn hundred_thousand_packets() {
                 assert_passed(&format!("{nf}/{workload} with {servers} servers"), &r);
                 assert!(r.packets >= 100_000);
                 if servers > 1 {
-                    assert_eq!(r.per_server.len(), if sharded { servers } else { 1 });
+                    assert_eq!(r.per_server.len(), servers);
+                    assert!(r.per_server.iter().all(|l| l.packets > 0));
                 }
                 eprintln!(
                     "{nf}/{workload}, {servers} servers: PASS, {} packets, per server {:?}",
@@ -318,26 +364,37 @@ fn bloom_filter_collisions_are_detected_and_pinned() {
     }
 }
 
-/// Membership changes are refused for an NF that runs on one server.
+/// MazuNAT (global state with one owner) through 1 → 2 → 3 → 2 servers: PASS; removing the
+/// owner is refused with the reason.
 #[test]
-fn membership_change_refused_for_global_state() {
+fn membership_changes_with_an_owner() {
     let b = bundle("mazunat", "tofino1", &P4Options::default());
-    let mut pkts = trace(Addr::Nat, "enterprise", 20, 7).take(200);
-    let e = check(
-        &b,
-        native("mazunat"),
-        &mut pkts,
-        CheckOptions {
-            run: RunOptions {
-                cache_dir: cache(),
-                ..RunOptions::default()
+    let go = |changes: Vec<(u64, tandem_offload::GroupChange)>| {
+        let mut pkts = trace(Addr::Nat, "enterprise", 300, 7).take(3000);
+        check(
+            &b,
+            native("mazunat"),
+            &mut pkts,
+            CheckOptions {
+                run: RunOptions {
+                    cache_dir: cache(),
+                    ..RunOptions::default()
+                },
+                changes,
+                ..CheckOptions::default()
             },
-            changes: vec![(100, tandem_offload::GroupChange::Add)],
-            ..CheckOptions::default()
-        },
-    )
-    .expect_err("a change must be refused");
-    assert!(e.to_string().contains("runs on one server"), "{e}");
+        )
+    };
+    use tandem_offload::GroupChange::{Add, Remove};
+    let r = go(vec![(600, Add), (1200, Add), (1800, Remove(1))]).unwrap();
+    assert_passed("mazunat 1 -> 2 -> 3 -> 2", &r);
+    assert!(
+        r.per_server.iter().all(|l| l.packets > 0),
+        "{:?}",
+        r.per_server
+    );
+    let e = go(vec![(600, Add), (1200, Remove(0))]).expect_err("the owner stays");
+    assert!(e.to_string().contains("owns the global state"), "{e}");
 }
 
 /// TRD on 4 servers with a program that picks the server and a trace of short flows.
@@ -413,4 +470,27 @@ fn the_switch_picks_the_server() {
         assert!(m.disagreements > 0, "{what}");
         assert!(!r.passed(), "{what}: a wrong dispatch must fail the check");
     }
+}
+
+/// The two-process deployment does not lend state between server processes: a switch daemon
+/// for two servers refuses an NF with global state, naming the objects and why.
+#[test]
+fn two_processes_refuse_global_state_with_the_reason() {
+    let b = bundle("mazunat", "tofino1", &dispatching(None));
+    let dir = tempfile::tempdir().unwrap();
+    let e = tandem_offload::net::SwitchDaemon::start_cluster(
+        &b,
+        &tandem_offload::net::SwitchConfig {
+            dir: dir.path().to_path_buf(),
+            ports: vec![0, 1],
+        },
+        2,
+    )
+    .err()
+    .expect("refused");
+    let e = e.to_string();
+    assert!(
+        e.contains("next_port") && e.contains("one owner") && e.contains("in-process"),
+        "{e}"
+    );
 }

@@ -1,7 +1,8 @@
 //! `tandem bench-cluster`: the NF on 1, 2, 4… servers behind one switch (docs/cluster.md), on
 //! one recorded trace: per server, the packets it handled and its instructions (callgrind,
-//! counting only that server: `tandem_offload::cluster::counted_handle`/`counted_whole`), and
-//! their spread around the mean.
+//! counting only that server: `tandem_offload::cluster::counted_handle`/`counted_whole`, and
+//! for the owner of global state `tandem_offload::owner::counted_publish`), and their spread
+//! around the mean.
 
 use std::ffi::OsString;
 
@@ -19,6 +20,8 @@ use crate::cmd::host::load_nf;
 const CLUSTER_TOGGLES: &[&str] = &[
     "tandem_offload::cluster::counted_handle",
     "tandem_offload::cluster::counted_whole",
+    // The owner publishing what other servers' packets changed in its global objects.
+    "tandem_offload::owner::counted_publish",
 ];
 
 #[derive(clap::Args)]

@@ -218,6 +218,20 @@ impl MapRules {
 }
 
 impl StateStore {
+    /// Exchanges state object `s` with `other`'s, in O(1) (a cluster lends a global object
+    /// from its owner's store to the server running a packet, and takes it back). `false`:
+    /// `s` is in neither store, or the two hold different kinds of object for it.
+    pub fn swap_object(&mut self, other: &mut StateStore, s: StateId) -> bool {
+        let i = s.index();
+        match (self.slots.get_mut(i), other.slots.get_mut(i)) {
+            (Some(a), Some(b)) if std::mem::discriminant(a) == std::mem::discriminant(b) => {
+                std::mem::swap(a, b);
+                true
+            }
+            _ => false,
+        }
+    }
+
     /// Empty maps, zeroed vectors and scalars for every state object of `module`.
     pub fn new(module: &Module) -> StateStore {
         let slots = module

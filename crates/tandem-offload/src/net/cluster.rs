@@ -51,6 +51,13 @@ impl NetCluster {
             Some("the switch program does not pick the server (compile with --cluster)".into())
         } else if let tandem_analysis::ShardDecision::OneServer(why) = &shard.decision {
             Some(format!("the NF runs on one server: {why}"))
+        } else if let tandem_analysis::ShardDecision::Owned(names) = &shard.decision {
+            Some(format!(
+                "global state ({}) needs one owner the other servers defer to, which only the \
+                 in-process cluster (`tandem check --servers N`) does: the servers' processes \
+                 do not lend state to each other",
+                names.join(", ")
+            ))
         } else {
             None
         };
