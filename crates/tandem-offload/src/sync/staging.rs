@@ -25,6 +25,39 @@ pub(super) struct OpBuf {
     pub(super) words: Vec<u64>,
     /// How keys match (how a key spells an entry: [`ExactBatch::matching`]).
     pub(super) matching: MapMatch,
+    /// An LPM map whose prefix spans several key fields (`lpm_map<..., 2>`, an IPv6
+    /// address) has a ternary table ([`WideLpm`]): entry names are respelled for it.
+    pub(super) wide: Option<WideLpm>,
+}
+
+/// How an entry of an LPM map with a multi-field prefix becomes a ternary table's entry
+/// (`tandem_p4` emits such a map's table with every key `ternary`: a P4 `lpm` key is one
+/// field, and a switch word is 64 bits): `[exact..., prefix..., len]` →
+/// `[exact..., prefix..., exact masks (all ones)..., prefix masks (the top len bits)...,
+/// priority len + 1]`, so the longest matching prefix is the highest-priority match.
+#[derive(Clone, Debug)]
+pub(super) struct WideLpm {
+    /// All-ones masks of the exact fields (their widths).
+    pub(super) exact_masks: Vec<u64>,
+    pub(super) shape: tandem_ir::interp::LpmShape,
+}
+
+impl WideLpm {
+    /// `name` (an LPM entry name) as the ternary entry's name, appended to `out`.
+    pub(super) fn respell(&self, name: &[u64], out: &mut Vec<u64>) {
+        let Some((&len, rest)) = name.split_last() else {
+            return;
+        };
+        let n = self.exact_masks.len().min(rest.len());
+        let words = rest.len() - n;
+        out.extend_from_slice(rest);
+        out.extend_from_slice(&self.exact_masks[..n]);
+        let all = vec![u64::MAX; words];
+        let at = out.len();
+        out.resize(at + words, 0);
+        self.shape.mask_into(&all, len as u32, &mut out[at..]);
+        out.push(len + 1);
+    }
 }
 
 /// `a == b` for short keys (a loop, not a `memcmp` call).
@@ -46,7 +79,26 @@ impl OpBuf {
             ops: Vec::new(),
             words: Vec::new(),
             matching,
+            wide: None,
         }
+    }
+
+    /// The buffer of a ternary table holding an LPM map with a multi-field prefix.
+    pub(super) fn wide_lpm(table: &str, actions: Vec<String>, wide: WideLpm) -> OpBuf {
+        let mut b = OpBuf::new(table, actions, MapMatch::Ternary);
+        b.wide = Some(wide);
+        b
+    }
+
+    /// Appends `key` (an entry name) as the table spells it; its length.
+    #[inline]
+    fn push_key(&mut self, key: &[u64]) -> u32 {
+        let at = self.words.len();
+        match &self.wide {
+            Some(w) => w.respell(key, &mut self.words),
+            None => self.words.extend_from_slice(key),
+        }
+        (self.words.len() - at) as u32
     }
 
     pub(super) fn clear(&mut self) {
@@ -68,7 +120,7 @@ impl OpBuf {
     #[inline]
     pub(super) fn entry(&mut self, modify: bool, key: &[u64], action: u32, args: &[u64]) {
         let at = self.words.len() as u32;
-        self.words.extend_from_slice(key);
+        let key_len = self.push_key(key);
         self.words.extend_from_slice(args);
         self.ops.push(ExactOp {
             kind: if modify {
@@ -79,7 +131,7 @@ impl OpBuf {
             table: 0,
             action,
             at,
-            key_len: key.len() as u32,
+            key_len,
             args_len: args.len() as u32,
         });
     }
@@ -88,13 +140,13 @@ impl OpBuf {
     #[inline]
     pub(super) fn delete(&mut self, key: &[u64]) {
         let at = self.words.len() as u32;
-        self.words.extend_from_slice(key);
+        let key_len = self.push_key(key);
         self.ops.push(ExactOp {
             kind: ExactKind::Delete,
             table: 0,
             action: 0,
             at,
-            key_len: key.len() as u32,
+            key_len,
             args_len: 0,
         });
     }

@@ -268,6 +268,16 @@ impl Gen<'_, '_> {
         }
     }
 
+    /// Whether state `name` is an LPM map whose prefix spans several key fields (emitted as
+    /// a ternary table with the prefix length as the priority: a P4 `lpm` key is one field
+    /// and a switch word 64 bits).
+    fn wide_lpm(&self, name: &str) -> bool {
+        let m = self.view.module;
+        m.state_by_name(name)
+            .and_then(|id| m.states[id].kind.lpm_fields())
+            .is_some_and(|n| n > 1)
+    }
+
     fn func(&self) -> &tandem_ir::Function {
         &self.view.module.process
     }
