@@ -50,12 +50,17 @@ impl WideLpm {
         };
         let n = self.exact_masks.len().min(rest.len());
         let words = rest.len() - n;
+        let start = out.len();
         out.extend_from_slice(rest);
         out.extend_from_slice(&self.exact_masks[..n]);
         let all = vec![u64::MAX; words];
         let at = out.len();
         out.resize(at + words, 0);
         self.shape.mask_into(&all, len as u32, &mut out[at..]);
+        // The prefix's words as stored: masked to the prefix (the map stores them so).
+        for i in 0..words {
+            out[start + n + i] &= out[at + i];
+        }
         out.push(len + 1);
     }
 }
@@ -492,5 +497,43 @@ impl Changes for Pending<'_> {
 
     fn on_main(&self, i: usize) -> Option<bool> {
         self.idx[i].on_main
+    }
+}
+
+#[cfg(test)]
+mod wide_tests {
+    use super::WideLpm;
+    use tandem_ir::interp::LpmShape;
+
+    /// A 128-bit prefix after a 24-bit exact field: each word's mask is its share of the
+    /// length, the priority the length + 1 (a /124 beats the /48 around it; the /124's low
+    /// word is not wildcarded, which a 64-bit-only lowering would do).
+    #[test]
+    fn respells_a_128_bit_prefix_as_ternary_masks_and_priority() {
+        let w = WideLpm {
+            exact_masks: vec![0xff_ffff],
+            shape: LpmShape {
+                bits: 128,
+                words: 2,
+            },
+        };
+        let (hi, lo) = (0xfd00_0000_0000_0001u64, 0x0123u64);
+        let mut out = Vec::new();
+        w.respell(&[10_000, hi, lo, 124], &mut out);
+        assert_eq!(
+            out,
+            [10_000, hi, 0x0120, 0xff_ffff, u64::MAX, !0xf, 125],
+            "/124: all of hi, the top 60 bits of lo"
+        );
+        out.clear();
+        w.respell(&[10_000, hi, lo, 48], &mut out);
+        assert_eq!(out[3..], [0xff_ffff, 0xffff_ffff_ffff_0000, 0, 49]);
+        out.clear();
+        w.respell(&[10_000, 0, 0, 0], &mut out);
+        assert_eq!(
+            out[3..],
+            [0xff_ffff, 0, 0, 1],
+            "/0: a wildcard at the lowest priority"
+        );
     }
 }
