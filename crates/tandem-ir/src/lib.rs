@@ -115,7 +115,10 @@
 //!   the map. `map.insert m(p, l) -> (value...)` and `map.erase m(p, l)` take the length as an
 //!   `i8`; `p` is masked to its top `l` bits first (as the native `tandem::LpmMap`); `l > N`
 //!   inserts nothing (ok = 0) and erases nothing. Capacity counts prefixes. The state dump
-//!   key of an entry is the prefix (as the key field) followed by one byte of length.
+//!   key of an entry is the prefix (as the key field) followed by one byte of length. A
+//!   prefix may span the key's last `n` fields (`lpm_map<K, V, capacity, n>`, all of one
+//!   width `w`: an IPv6 address as two `i64`s), read as one `n·w`-bit number, the first of
+//!   them most significant; `l` is then `0..=n·w` and `p` is each of those fields.
 //! * Ternary maps (`ternary_map<K, V, capacity>`): an entry is a key, a mask (one per key
 //!   field) and a priority `p` (`1 <= p <= 2^31-1`, [`MAX_PRIORITY`]), the key stored masked.
 //!   `map.find m(k...)` hits the entry with the **highest priority** among those with

@@ -346,6 +346,23 @@ impl Parser {
         }
     }
 
+    /// An `lpm_map`'s optional fourth argument: how many trailing key fields its prefix
+    /// spans (1 when absent).
+    fn lpm_prefix_fields(&mut self) -> Result<u32, ParseError> {
+        if !self.eat_punct(',') {
+            return Ok(1);
+        }
+        let t = self.peek().clone();
+        let n = self.number_u32("the number of prefix fields")?;
+        if n == 0 {
+            return self.err_at(
+                &t,
+                "an lpm_map's prefix spans at least one field".to_string(),
+            );
+        }
+        Ok(n)
+    }
+
     fn number_u32(&mut self, what: &str) -> Result<u32, ParseError> {
         let t = self.peek().clone();
         let n = self.number(what)?;
@@ -612,6 +629,7 @@ impl Parser {
                         key,
                         value,
                         capacity,
+                        prefix_fields: self.lpm_prefix_fields()?,
                     },
                     "ternary_map" => StateKind::TernaryMap {
                         key,

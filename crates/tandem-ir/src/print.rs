@@ -104,6 +104,16 @@ fn state_kind(kind: &StateKind) -> String {
                 print_layout(value)
             )
         }
+        StateKind::LpmMap {
+            key,
+            value,
+            capacity,
+            prefix_fields,
+        } if *prefix_fields > 1 => format!(
+            "lpm_map<{}, {}, {capacity}, {prefix_fields}>",
+            print_layout(key),
+            print_layout(value)
+        ),
         StateKind::LpmMap { key, value, .. }
         | StateKind::TernaryMap { key, value, .. }
         | StateKind::RangeMap { key, value, .. } => format!(

@@ -117,13 +117,21 @@ pub enum StateKind {
     /// prefix, len)` take the prefix and its length as an `i8` (the prefix is masked to its
     /// length; a length above the field's width inserts nothing and returns 0, erases
     /// nothing). At most `capacity` entries.
+    ///
+    /// A prefix wider than one field (an IPv6 address: 128 bits) spans the key's last
+    /// `prefix_fields` fields, all of one width, most significant first (`lpm_map<{vni: i64,
+    /// hi: i64, lo: i64}, V, capacity, 2>`: the VNI exact, then a prefix of 0..=128 bits over
+    /// `hi` then `lo`); `map.insert MAP(exact..., p_hi, p_lo, len)` masks every word to the
+    /// prefix.
     LpmMap {
-        /// Key layout (exact fields, then the prefix-matched field).
+        /// Key layout (exact fields, then the prefix-matched fields).
         key: Layout,
         /// Value layout.
         value: Layout,
         /// Maximum number of entries (prefixes).
         capacity: u64,
+        /// How many trailing key fields the prefix spans (1: the last one).
+        prefix_fields: u32,
     },
     /// `ternary_map<K, V, capacity>`: entries are a key, a mask (one value per key field
     /// each) and a priority; `map.find MAP(k...)` returns the value of the entry with the
@@ -248,10 +256,26 @@ impl StateKind {
         Some(Layout::new(out))
     }
 
-    /// The width of an LPM map's prefix-matched (last) key field; `None` for other kinds.
+    /// The width of an LPM map's prefix (its last key field, or its last `prefix_fields`
+    /// together); `None` for other kinds.
     pub fn lpm_bits(&self) -> Option<u32> {
         match self {
-            StateKind::LpmMap { key, .. } => key.fields.last().map(|f| f.ty.bits()),
+            StateKind::LpmMap {
+                key, prefix_fields, ..
+            } => {
+                let n = (*prefix_fields).max(1) as usize;
+                let tail = key.fields.len().checked_sub(n)?;
+                Some(key.fields[tail..].iter().map(|f| f.ty.bits()).sum())
+            }
+            _ => None,
+        }
+    }
+
+    /// How many trailing key fields an LPM map's prefix spans (1 for one field); `None` for
+    /// other kinds.
+    pub fn lpm_fields(&self) -> Option<u32> {
+        match self {
+            StateKind::LpmMap { prefix_fields, .. } => Some((*prefix_fields).max(1)),
             _ => None,
         }
     }

@@ -55,8 +55,8 @@
 //!     length as an `i8`; on a `ternary_map` the key fields, a mask per key field and the
 //!     priority as an `i32`; on a `range_map` the low and high bound (the key field's type)
 //!     and the priority as an `i32` ([`crate::StateKind::entry_key_layout`]). A `range_map`
-//!     key layout has exactly one field, an `lpm_map`'s at least one (the last is the
-//!     prefix-matched one).
+//!     key layout has exactly one field, an `lpm_map`'s at least one (its prefix spans the
+//!     last `prefix_fields` ≥ 1 fields, all of one type).
 //! 21. `vec.get/set` name a vector; the index is any integer type; `vec.get` results and
 //!     `vec.set` values are the element fields.
 //! 22. `meter.execute` names a meter array; the index is any integer type; one `i8` result.
@@ -294,6 +294,21 @@ impl<'m> Verifier<'m> {
                         StateKind::LpmMap { .. } => !key.fields.is_empty(),
                         _ => key.fields.len() == 1,
                     };
+                    if let StateKind::LpmMap { prefix_fields, .. } = s.kind {
+                        let n = prefix_fields as usize;
+                        let tail = key.fields.len().checked_sub(n);
+                        let same = tail.is_some_and(|t| {
+                            key.fields[t..].iter().all(|f| f.ty == key.fields[t].ty)
+                        });
+                        if prefix_fields == 0 || !same {
+                            self.err(
+                                loc.clone(),
+                                format!(
+                                    "an lpm_map's prefix spans {prefix_fields} key fields: at least one, at most the key's, all of one type"
+                                ),
+                            );
+                        }
+                    }
                     if !fields_ok && matches!(s.kind, StateKind::LpmMap { .. }) {
                         self.err(loc.clone(), "an lpm_map key has at least one integer field");
                     } else if !fields_ok {

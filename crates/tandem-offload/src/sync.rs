@@ -334,12 +334,31 @@ impl SyncEngine {
                     MapMatch::Ternary => "ternary",
                     MapMatch::Range => "range",
                 };
+                // An LPM map whose prefix spans several fields: every key `ternary`.
+                let wide = match tandem_ir::interp::LpmShape::of(kind) {
+                    Some(shape) if shape.words > 1 => {
+                        let n = kl.fields.len().saturating_sub(shape.words as usize);
+                        Some(staging::WideLpm {
+                            exact_masks: kl.fields[..n]
+                                .iter()
+                                .map(|f| tandem_ir::interp::prefix_mask(f.ty.bits(), 64))
+                                .collect(),
+                            shape,
+                        })
+                    }
+                    _ => None,
+                };
+                let want = if wide.is_some() { "ternary" } else { want };
                 let want_at = |i: usize, n: usize| {
-                    if matching == MapMatch::Lpm && i + 1 < n {
+                    if matching == MapMatch::Lpm && wide.is_none() && i + 1 < n {
                         "exact"
                     } else {
                         want
                     }
+                };
+                let buf = |t: &str, acts: Vec<String>| match &wide {
+                    Some(w) => OpBuf::wide_lpm(t, acts, w.clone()),
+                    None => OpBuf::new(t, acts, matching),
                 };
                 if main.iter().chain(&wb).any(|t| {
                     t.keys
@@ -407,14 +426,14 @@ impl SyncEngine {
                         miss_to_server: sm.partial.as_ref().is_some_and(|p| p.miss_to_server),
                         main_ops: main
                             .iter()
-                            .map(|t| OpBuf::new(&t.name, vec![short(&t.hit_action.name)], matching))
+                            .map(|t| buf(&t.name, vec![short(&t.hit_action.name)]))
                             .collect(),
                         wb_ops: wb
                             .iter()
                             .map(|t| {
                                 let mut acts = vec![short(&t.hit_action.name)];
                                 acts.extend(t.delete_action.as_ref().map(|a| short(&a.name)));
-                                OpBuf::new(&t.name, acts, matching)
+                                buf(&t.name, acts)
                             })
                             .collect(),
                         hashed,

@@ -43,6 +43,65 @@ fn xgw_passes_check_on_every_profile_ipv4_and_ipv6() {
     }
 }
 
+/// IPv6 routes match all 128 bits (`LpmMap<LpmKey<uint64_t, LpmAddr128>>`: an `lpm_map`
+/// whose prefix spans two fields, a ternary table on the switch). The region's config plus
+/// a /124 route in tenant 0 that differs from its /48 only in the address's low 64 bits:
+/// VMs 0..14 of tenant 0 are then routed to the Internet gateway (port 1) instead of their
+/// NC. Negative control: the reference's per-port output differs from the plain config's
+/// (the trace exercises the route), and the offloaded pair equals the reference on every
+/// profile — a lowering that dropped the low 64 bits would send all of tenant 0's IPv6
+/// traffic to the gateway and fail the check.
+#[test]
+fn ipv6_routes_beyond_64_bits_select_their_next_hop() {
+    let src = repo().join("examples/nfs/xgw/xgw.cc");
+    let base = std::fs::read_to_string(repo().join("examples/nfs/xgw/xgw.toml")).unwrap();
+    let extra =
+        "[[routes]]\nvni = 10000\nprefix6 = \"fd00:0:0:1::\"\nlen = 124\nscope = \"internet\"\n";
+    let dir = std::env::temp_dir().join(format!("tandem-xgw-v6-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let toml = dir.join("xgw.toml");
+    std::fs::write(&toml, format!("{base}{extra}")).unwrap();
+    let cfg = tandem_host::NfConfig::load(&toml).unwrap();
+    let opts = tandem_host::BuildOptions {
+        cache_dir: cache(),
+        ..tandem_host::BuildOptions::default()
+    };
+    let so = tandem_host::compile_native(&src, &opts).unwrap();
+    let pkts = |_: ()| {
+        let w = Workload::resolve("enterprise").unwrap();
+        let opts = GenOptions {
+            flows: 400,
+            seed: 5,
+            plan: Plan::Xgw,
+            xgw: XgwOptions {
+                ipv6_share: 1.0,
+                tenants: 2,
+                ..XgwOptions::default()
+            },
+            ..GenOptions::default()
+        };
+        Generator::new(&w, opts).unwrap().take(2000)
+    };
+    let mut plain_out = None;
+    for profile in ["tofino1", "tofino2", "bmv2"] {
+        let b = bundle("xgw", profile, &P4Options::default());
+        let wide = check_native(
+            &b,
+            tandem_host::NativeNf::load(&so, &cfg).unwrap(),
+            &mut pkts(()),
+            None,
+        );
+        assert_passed(&format!("xgw/{profile}/route /124"), &wide);
+        let plain = plain_out
+            .get_or_insert_with(|| check_with(&b, "xgw", &mut pkts(()), None).reference_out);
+        assert_ne!(
+            &wide.reference_out, plain,
+            "the /124 route changes where the reference sends packets"
+        );
+    }
+    let _ = std::fs::remove_dir_all(&dir);
+}
+
 #[test]
 #[ignore = "100,000+ packets per run: cargo test -p tandem-offload --test xgw -- --ignored"]
 fn xgw_passes_check_on_100k_packets() {

@@ -95,6 +95,9 @@ pub struct Table {
     pub order: usize,
     /// ALPM bucket depth, once lowered.
     pub alpm_depth: Option<u64>,
+    /// Whether ALPM can hold it: an LPM map whose prefix is one key field (a prefix over
+    /// several fields, an IPv6 address, is a ternary table: `tandem_p4::lower::state`).
+    pub alpm_ok: bool,
     /// Held as key digests: (entries whose key is digested, their full key bits); `key_bits`
     /// is then the digest's.
     pub digest: Option<(u64, u64)>,
@@ -265,6 +268,24 @@ pub struct Compression {
     pub placement: Placement,
 }
 
+impl Compression {
+    /// The profile the partitioner plans on with this compression: when it chose pipeline
+    /// folding (the tables need two pipes' memory), the folded path
+    /// ([`TargetProfile::folded`]: the stage budget doubles with the memory), else
+    /// `profile` itself.
+    ///
+    /// ```text
+    /// xgw at Sailfish scale on tofino1: folding chosen (SRAM 231.8% -> 115.9%)
+    ///   -> plans on tofino1:folded (24 stages): the IPv4 path (13 stages) stays on the switch
+    /// ```
+    pub fn profile(&self, profile: &TargetProfile) -> TargetProfile {
+        match (self.config.folded && !profile.folded, profile.folded()) {
+            (true, Some(f)) => f,
+            _ => profile.clone(),
+        }
+    }
+}
+
 /// The maps of `module` with their sizes at `scale`, in lookup order.
 pub fn tables_of(module: &Module, scale: &Scale) -> Result<Vec<Table>, CompressError> {
     for name in scale.entries.keys() {
@@ -327,6 +348,7 @@ pub fn tables_of(module: &Module, scale: &Scale) -> Result<Vec<Table>, CompressE
             entries: scale.entries.get(&s.name).copied().unwrap_or(cap),
             order: first.get(&sid.index()).copied().unwrap_or(usize::MAX),
             alpm_depth: None,
+            alpm_ok: s.kind.lpm_fields() == Some(1),
             digest: None,
         });
     }
@@ -464,6 +486,7 @@ pub fn compress(
                 entries: a.entries + b.entries,
                 order: a.order.min(b.order),
                 alpm_depth: None,
+                alpm_ok: a.alpm_ok && b.alpm_ok,
                 digest: match (a.digest, b.digest) {
                     (Some((x, f)), Some((y, g))) => Some((x + y, f.max(g))),
                     (d, None) | (None, d) => d,
@@ -511,7 +534,7 @@ pub fn compress(
         steps.push(step("IPv4/IPv6 pooling", chosen, note, &pooled, p));
     }
     // 5. ALPM: the bucket depth that makes the fuller resource the least full.
-    if c.tables.iter().any(|t| t.lpm) {
+    if c.tables.iter().any(|t| t.lpm && t.alpm_ok) {
         let worst = |c: &Config| {
             let (s, t) = c.occupancy(p);
             s.max(t)
@@ -519,7 +542,7 @@ pub fn compress(
         let mut best: Option<(u64, Config)> = None;
         for d in [2u64, 4, 8, 16, 32, 64, 128, 256] {
             let mut a = c.clone();
-            for t in a.tables.iter_mut().filter(|t| t.lpm) {
+            for t in a.tables.iter_mut().filter(|t| t.lpm && t.alpm_ok) {
                 t.alpm_depth = Some(d);
             }
             if best.as_ref().is_none_or(|(_, b)| worst(&a) < worst(b)) {

@@ -19,8 +19,9 @@
 //
 // Routes are one LpmMap per family keyed by LpmKey{VNI, destination}: the VNI matched
 // exactly, the destination by longest prefix (P4: an `exact` and an `lpm` key). IPv6 routes
-// match the destination's first 64 bits (prefixes up to /64, a VPC subnet's size); VM-NC
-// mappings are exact on the whole address.
+// match the whole 128-bit destination (prefixes 0..128, an LpmAddr128; P4: one ternary key
+// per 64-bit half, the prefix length as the priority); VM-NC mappings are exact on the whole
+// address.
 #include <tandem/ipv6.hh>
 #include <tandem/nf.hh>
 using namespace tandem;
@@ -136,7 +137,7 @@ struct Addr6 {
 
 struct Xgw : Element {
   LpmMap<LpmKey<uint32_t, uint32_t>, Route, 8192> routes4;   // (VNI, IPv4 dst, host order)
-  LpmMap<LpmKey<uint64_t, uint64_t>, Route, 4096> routes6;   // (VNI, IPv6 dst[0..64), host order)
+  LpmMap<LpmKey<uint64_t, LpmAddr128>, Route, 4096> routes6; // (VNI, IPv6 dst, host order)
   HashMap<Vm4Key, Nc, 65536> vm_nc4;       // (VNI, VM IPv4) -> NC; (internet_vni, 0): the IGW
   HashMap<Vm6Key, Nc, 65536> vm_nc6;       // (VNI, VM IPv6) -> NC
   HashMap<SessionKey, PublicPort, 65536> snat;   // VM session -> public port
@@ -172,8 +173,8 @@ struct Xgw : Element {
       if (cfg.has(r + ".prefix6")) {
         uint64_t hi, lo;
         cfg.get_ipv6(r + ".prefix6", hi, lo);
-        if (len > 64) cfg.fail(r + ".len", "an IPv6 route prefix is 0..64 bits");
-        ok = routes6.insert({vni, hi}, len, route);
+        if (len > 128) cfg.fail(r + ".len", "an IPv6 prefix is 0..128 bits");
+        ok = routes6.insert({vni, {hi, lo}}, len, route);
       } else {
         if (len > 32) cfg.fail(r + ".len", "an IPv4 prefix is 0..32 bits");
         ok = routes4.insert({vni, ntohl(cfg.get_ipv4(r + ".prefix"))}, len, route);
@@ -351,7 +352,7 @@ struct Xgw : Element {
     }
     if (in6 != nullptr) {
       uint32_t dvni = vni;
-      uint64_t dst = ipv6_hi(in6->daddr_hi);
+      LpmAddr128 dst{ipv6_hi(in6->daddr_hi), ipv6_hi(in6->daddr_lo)};
       const Route* r = routes6.find({vni, dst});
       if (r == nullptr) return pkt.drop();
       if (r->scope() == kPeer) {

@@ -154,8 +154,9 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             args.target
         );
     }
-    let profile = super::partition::load_profile(&args.profile)?;
+    let given = super::partition::load_profile(&args.profile)?;
     let module = super::partition::load_module(&args.nf)?;
+    let profile = super::partition::compressed_profile(&args.layout, &module, &given)?;
     let bundle = compile_bundle(
         &module,
         &profile,
@@ -170,8 +171,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             arch,
             max_table_size: args.max_table_size,
             hashed: args.layout.parse()?,
-            alpm: args.layout.parse_alpm(&module, &profile)?,
-            digest: args.layout.parse_digest(&module, &profile)?,
+            alpm: args.layout.parse_alpm(&module, &given)?,
+            digest: args.layout.parse_digest(&module, &given)?,
             partial_miss_to_server: !args.partial.partial_probe,
             server_rate: args.server_rate,
             // Several servers: the switch program picks the server (docs/cluster.md).

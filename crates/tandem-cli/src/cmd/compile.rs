@@ -96,7 +96,14 @@ fn input_source(nf: &Path, module: &tandem_ir::Module) -> Option<(PathBuf, Strin
 
 pub fn run(args: Args) -> anyhow::Result<()> {
     let arch = Arch::from_name(&args.target)?;
-    let profile = super::partition::load_profile(&args.profile)?;
+    let given = super::partition::load_profile(&args.profile)?;
+    // `--compress` may choose pipeline folding, which also doubles the stage budget.
+    let profile = if args.layout.compress.is_some() {
+        let m = super::partition::load_module(&args.nf)?;
+        super::partition::compressed_profile(&args.layout, &m, &given)?
+    } else {
+        given.clone()
+    };
     let tandem_partition::Partitioned { module, info, plan } = super::partition::partition_nf(
         &args.nf,
         &profile,
@@ -115,8 +122,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             inline_values: !args.no_inline,
             max_table_size: args.max_table_size,
             hashed: args.layout.parse()?,
-            alpm: args.layout.parse_alpm(&module, &profile)?,
-            digest: args.layout.parse_digest(&module, &profile)?,
+            alpm: args.layout.parse_alpm(&module, &given)?,
+            digest: args.layout.parse_digest(&module, &given)?,
             partial_miss_to_server: !args.partial.partial_probe,
             server_rate: args.server_rate,
             dispatch: args.cluster.then(tandem_p4::DispatchShape::default),

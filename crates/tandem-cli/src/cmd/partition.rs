@@ -114,6 +114,36 @@ pub struct LayoutArgs {
     pub compress: Option<String>,
 }
 
+/// The profile to plan on: `profile`, or with `--compress`, its folded path when the
+/// partitioner's compression chose pipeline folding for the tables at that scale
+/// ([`tandem_partition::compress::Compression::profile`]).
+pub fn compressed_profile(
+    layout: &LayoutArgs,
+    module: &tandem_ir::Module,
+    profile: &TargetProfile,
+) -> anyhow::Result<TargetProfile> {
+    let Some(scale) = &layout.compress else {
+        return Ok(profile.clone());
+    };
+    let scale = tandem_partition::compress::Scale::parse(scale)?;
+    Ok(
+        match tandem_partition::compress::compress(module, profile, &scale) {
+            Err(tandem_partition::compress::CompressError::Unbounded) => profile.clone(),
+            r => {
+                let p = r?.profile(profile);
+                if p.folded && !profile.folded {
+                    eprintln!(
+                        "note: --compress chose pipeline folding: planning on {} ({} stages)",
+                        p.name,
+                        p.stages.unwrap_or(0)
+                    );
+                }
+                p
+            }
+        },
+    )
+}
+
 /// ALPM's bucket depth when `--state-layout MAP=alpm` gives none.
 pub const DEFAULT_ALPM_DEPTH: u32 = 16;
 

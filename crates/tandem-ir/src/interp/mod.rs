@@ -138,7 +138,7 @@ mod store;
 pub use dump::{DumpEntry, DumpFormat, StateDump};
 pub use priority::entry_name;
 use store::Slot;
-pub use store::{prefix_mask, MapRules, StateStore, StoreError};
+pub use store::{prefix_mask, LpmShape, MapRules, StateStore, StoreError};
 
 /// Runs a module's `process` function on packets.
 #[derive(Clone, Copy, Debug)]

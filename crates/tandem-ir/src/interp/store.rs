@@ -92,33 +92,70 @@ pub(super) fn live(e: &MapEntry, now: u64, timeout: Option<u64>) -> bool {
     }
 }
 
-/// The entry of the longest prefix of `key`'s last word among those with its other (exact)
-/// words, in an LPM map's slot (entries keyed by `[exact..., prefix, length]`).
-fn lpm_get<'m>(m: &'m FxHashMap<Words, MapEntry>, bits: u32, key: &[u64]) -> Option<&'m MapEntry> {
-    let (&addr, exact) = key.split_last()?;
+/// An LPM map's prefix: `bits` wide over the key's last `words` words (each `bits / words`
+/// wide, most significant first).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct LpmShape {
+    /// The prefix's width in bits (0..=len matches).
+    pub bits: u32,
+    /// How many trailing key words it spans.
+    pub words: u32,
+}
+
+impl LpmShape {
+    /// The shape of an LPM map; `None` for other kinds.
+    pub fn of(kind: &StateKind) -> Option<LpmShape> {
+        Some(LpmShape {
+            bits: kind.lpm_bits()?,
+            words: kind.lpm_fields()?,
+        })
+    }
+
+    /// `addr` (the prefix's words, most significant first) masked to its top `len` bits.
+    pub fn mask_into(&self, addr: &[u64], len: u32, out: &mut [u64]) {
+        let w = self.bits / self.words.max(1);
+        let mut left = len;
+        for (o, a) in out.iter_mut().zip(addr) {
+            let take = left.min(w);
+            *o = a & prefix_mask(w, take);
+            left -= take;
+        }
+    }
+}
+
+/// The entry of the longest prefix of `key`'s trailing (prefix) words among those with its
+/// other (exact) words, in an LPM map's slot (entries keyed by `[exact..., prefix...,
+/// length]`).
+fn lpm_get<'m>(
+    m: &'m FxHashMap<Words, MapEntry>,
+    shape: LpmShape,
+    key: &[u64],
+) -> Option<&'m MapEntry> {
+    let n = key.len().checked_sub(shape.words as usize)?;
+    let (exact, addr) = key.split_at(n);
     let mut probe: Vec<u64> = Vec::with_capacity(key.len() + 1);
     probe.extend_from_slice(exact);
-    probe.extend([0, 0]);
-    let n = exact.len();
-    (0..=bits).rev().find_map(|len| {
-        probe[n] = addr & prefix_mask(bits, len);
-        probe[n + 1] = u64::from(len);
+    probe.extend(addr.iter().map(|_| 0));
+    probe.push(0);
+    let last = probe.len() - 1;
+    (0..=shape.bits).rev().find_map(|len| {
+        shape.mask_into(addr, len, &mut probe[n..last]);
+        probe[last] = u64::from(len);
         m.get(&probe[..])
     })
 }
 
-/// An LPM entry name `[exact..., prefix, length]` with the prefix masked to its length;
-/// `None` when the length is above `bits` or the name is shorter than two words.
-fn lpm_entry(bits: u32, key: &[u64]) -> Option<Vec<u64>> {
-    let [.., prefix, len] = key else {
-        return None;
-    };
-    if *len > u64::from(bits) {
+/// An LPM entry name `[exact..., prefix..., length]` with the prefix masked to its length;
+/// `None` when the length is above the prefix's width or the name is too short.
+fn lpm_entry(shape: LpmShape, key: &[u64]) -> Option<Vec<u64>> {
+    let (&len, rest) = key.split_last()?;
+    let n = rest.len().checked_sub(shape.words as usize)?;
+    if len > u64::from(shape.bits) {
         return None;
     }
     let mut out = key.to_vec();
-    let n = out.len();
-    out[n - 2] = prefix & prefix_mask(bits, *len as u32);
+    let words = shape.words as usize;
+    shape.mask_into(&rest[n..], len as u32, &mut out[n..n + words]);
     Some(out)
 }
 
@@ -155,9 +192,9 @@ pub struct MapRules {
     pub capacity: u64,
     /// Idle timeout in ns of an expiring map; `None` for a plain hash map.
     pub idle_timeout_ns: Option<u64>,
-    /// The key width of an LPM map (longest prefix wins; entries keyed by prefix and
-    /// length); `None` for exact-match maps.
-    pub lpm_bits: Option<u32>,
+    /// The prefix of an LPM map (longest prefix wins; entries keyed by prefix and length);
+    /// `None` for exact-match maps.
+    pub lpm_bits: Option<LpmShape>,
     /// How lookups match (ternary and range maps: the highest-priority matching entry;
     /// entries keyed by [`crate::StateKind::entry_key_layout`]).
     pub matching: MapMatch,
@@ -196,7 +233,7 @@ impl MapRules {
             | StateKind::RangeMap { capacity, .. } => Some(MapRules {
                 capacity: *capacity,
                 idle_timeout_ns: None,
-                lpm_bits: kind.lpm_bits(),
+                lpm_bits: LpmShape::of(kind),
                 matching: kind.map_match()?,
                 key_fields: kind.map_layouts()?.0.fields.len(),
             }),
@@ -294,7 +331,7 @@ impl StateStore {
             .map_layouts()
             .ok_or_else(|| Self::shape_err(name, "not a map"))?;
         let masked;
-        let key = if let Some(bits) = kind.lpm_bits() {
+        let key = if let Some(bits) = LpmShape::of(kind) {
             if key.len() != kl.fields.len() + 1 {
                 return Err(Self::shape_err(
                     name,
@@ -306,7 +343,10 @@ impl StateStore {
                 let (prefix, len) = (key[key.len() - 2], key[key.len() - 1]);
                 return Err(Self::shape_err(
                     name,
-                    &format!("prefix {prefix:#x}/{len} does not fit a {bits}-bit key"),
+                    &format!(
+                        "prefix {prefix:#x}/{len} does not fit a {}-bit key",
+                        bits.bits
+                    ),
                 ));
             };
             masked = m;
@@ -373,7 +413,7 @@ impl StateStore {
             } => Some(*idle_timeout_ns),
             _ => None,
         };
-        if let Some(bits) = kind.lpm_bits().filter(|_| key.len() == kl_len(kind)) {
+        if let Some(bits) = LpmShape::of(kind).filter(|_| key.len() == kl_len(kind)) {
             return match self.slots.get(id.index()) {
                 Some(Slot::Map(m)) => Ok(lpm_get(m, bits, key).map(|e| e.value.to_vec())),
                 _ => Err(Self::shape_err(name, "not a map")),

@@ -31,8 +31,26 @@ pub(crate) fn is_integer_key(key: &Layout) -> bool {
 
 /// Is this layout an LPM key: one unsigned integer, or a `tandem::LpmKey<E, A>` — two
 /// integers of the same width, 1, 2, 4 or 8 bytes, the second (the prefix-matched one)
-/// right after the first?
-pub(crate) fn is_lpm_key(key: &Layout) -> bool {
+/// right after the first? With `words` > 1 (an `LpmAddr128` address): the exact part then
+/// `words` 64-bit words, all 8 bytes wide and contiguous.
+pub(crate) fn is_lpm_key(key: &Layout, words: u32) -> bool {
+    if words > 1 {
+        let n = words as usize;
+        let Some(tail) = key.fields.len().checked_sub(n) else {
+            return false;
+        };
+        let (exact, addr) = key.fields.split_at(tail);
+        let start = 8 * (tail as u32);
+        return exact.len() <= 1
+            && exact
+                .iter()
+                .all(|e| e.ty.bits() == 64 && e.offset.unwrap_or(0) == 0)
+            && addr
+                .iter()
+                .enumerate()
+                .all(|(i, f)| f.ty.bits() == 64 && f.offset == Some(start + 8 * i as u32))
+            && key.size.is_none_or(|s| s == start + 8 * words);
+    }
     if is_integer_key(key) {
         return true;
     }
@@ -57,7 +75,7 @@ impl Lifter<'_> {
             return true;
         };
         let ok = match obj.kind {
-            StateKind::LpmMap { .. } => is_lpm_key(key),
+            StateKind::LpmMap { prefix_fields, .. } => is_lpm_key(key, prefix_fields),
             _ => is_integer_key(key),
         };
         if ok {
@@ -65,7 +83,7 @@ impl Lifter<'_> {
         }
         let (name, bytes, fields) = (obj.name.clone(), key.size.unwrap_or(0), key.fields.len());
         let also = if matches!(obj.kind, StateKind::LpmMap { .. }) {
-            " or an LpmKey<E, A> of two unsigned integers of the same width"
+            " or an LpmKey<E, A> of two unsigned integers of the same width (or of a uint64_t and an LpmAddr128)"
         } else {
             ""
         };

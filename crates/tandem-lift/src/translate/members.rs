@@ -139,10 +139,11 @@ impl<'a> Lifter<'a> {
                         capacity: cap,
                         idle_timeout_ns: t,
                     },
-                    MapFlavor::Lpm => StateKind::LpmMap {
+                    MapFlavor::Lpm(prefix_fields) => StateKind::LpmMap {
                         key,
                         value,
                         capacity: cap,
+                        prefix_fields,
                     },
                     MapFlavor::Ternary => StateKind::TernaryMap {
                         key,

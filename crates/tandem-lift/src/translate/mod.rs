@@ -140,8 +140,9 @@ struct Member {
 enum MapFlavor {
     Plain,
     Expiring(u64),
-    /// `tandem::LpmMap` (see `lpm`).
-    Lpm,
+    /// `tandem::LpmMap` (see `lpm`), with the number of 64-bit words its prefix spans (2
+    /// for an `LpmAddr128`, else 1).
+    Lpm(u32),
     /// `tandem::TernaryMap` and `tandem::RangeMap` (see `ternary`).
     Ternary,
     Range,

@@ -357,13 +357,24 @@ impl<'a> Lifter<'a> {
         let m = self.prov_of(a0);
         if let Some(shape) = map_call_shape(&callee) {
             let (mut ks, cap) = (argc(shape.key_size), argc(shape.capacity));
+            let mut lpm_words = 1;
             if shape.family == MapFamily::Lpm {
-                // An LpmKey<E, A>'s size argument also says where `addr` starts (lpm.hh).
-                let split = ks >> 32;
+                // An LpmKey<E, A>'s size argument also says where `addr` starts (bits 32..48)
+                // and, for an address of several 64-bit words (`LpmAddr128`), how many
+                // (bits 48..56; lpm.hh).
+                let split = (ks >> 32) & 0xffff;
+                lpm_words = ((ks >> 48) & 0xff).max(1);
                 ks &= 0xffff_ffff;
-                if let (true, Prov::Element(o)) = (split > 0 && split < ks, &m) {
+                if let Prov::Element(o) = &m {
                     if let Some(mi) = self.member_at(*o) {
-                        self.uses[mi].key_bounds.insert(split);
+                        let start = ks.saturating_sub(8 * lpm_words);
+                        let bounds = &mut self.uses[mi].key_bounds;
+                        if split > 0 && split < ks {
+                            bounds.insert(split);
+                        }
+                        if lpm_words > 1 {
+                            bounds.extend((0..lpm_words).map(|i| start + 8 * i).filter(|&b| b > 0));
+                        }
                     }
                 }
             }
@@ -371,7 +382,7 @@ impl<'a> Lifter<'a> {
             let flavor = match shape.family {
                 MapFamily::Expiring => MapFlavor::Expiring(argc(shape.capacity + 1)),
                 MapFamily::Plain => MapFlavor::Plain,
-                MapFamily::Lpm => MapFlavor::Lpm,
+                MapFamily::Lpm => MapFlavor::Lpm(lpm_words as u32),
                 MapFamily::Ternary => MapFlavor::Ternary,
                 MapFamily::Range => MapFlavor::Range,
             };

@@ -25,6 +25,44 @@ pub(super) struct OpBuf {
     pub(super) words: Vec<u64>,
     /// How keys match (how a key spells an entry: [`ExactBatch::matching`]).
     pub(super) matching: MapMatch,
+    /// An LPM map whose prefix spans several key fields (`lpm_map<..., 2>`, an IPv6
+    /// address) has a ternary table ([`WideLpm`]): entry names are respelled for it.
+    pub(super) wide: Option<WideLpm>,
+}
+
+/// How an entry of an LPM map with a multi-field prefix becomes a ternary table's entry
+/// (`tandem_p4` emits such a map's table with every key `ternary`: a P4 `lpm` key is one
+/// field, and a switch word is 64 bits): `[exact..., prefix..., len]` →
+/// `[exact..., prefix..., exact masks (all ones)..., prefix masks (the top len bits)...,
+/// priority len + 1]`, so the longest matching prefix is the highest-priority match.
+#[derive(Clone, Debug)]
+pub(super) struct WideLpm {
+    /// All-ones masks of the exact fields (their widths).
+    pub(super) exact_masks: Vec<u64>,
+    pub(super) shape: tandem_ir::interp::LpmShape,
+}
+
+impl WideLpm {
+    /// `name` (an LPM entry name) as the ternary entry's name, appended to `out`.
+    pub(super) fn respell(&self, name: &[u64], out: &mut Vec<u64>) {
+        let Some((&len, rest)) = name.split_last() else {
+            return;
+        };
+        let n = self.exact_masks.len().min(rest.len());
+        let words = rest.len() - n;
+        let start = out.len();
+        out.extend_from_slice(rest);
+        out.extend_from_slice(&self.exact_masks[..n]);
+        let all = vec![u64::MAX; words];
+        let at = out.len();
+        out.resize(at + words, 0);
+        self.shape.mask_into(&all, len as u32, &mut out[at..]);
+        // The prefix's words as stored: masked to the prefix (the map stores them so).
+        for i in 0..words {
+            out[start + n + i] &= out[at + i];
+        }
+        out.push(len + 1);
+    }
 }
 
 /// `a == b` for short keys (a loop, not a `memcmp` call).
@@ -46,7 +84,26 @@ impl OpBuf {
             ops: Vec::new(),
             words: Vec::new(),
             matching,
+            wide: None,
         }
+    }
+
+    /// The buffer of a ternary table holding an LPM map with a multi-field prefix.
+    pub(super) fn wide_lpm(table: &str, actions: Vec<String>, wide: WideLpm) -> OpBuf {
+        let mut b = OpBuf::new(table, actions, MapMatch::Ternary);
+        b.wide = Some(wide);
+        b
+    }
+
+    /// Appends `key` (an entry name) as the table spells it; its length.
+    #[inline]
+    fn push_key(&mut self, key: &[u64]) -> u32 {
+        let at = self.words.len();
+        match &self.wide {
+            Some(w) => w.respell(key, &mut self.words),
+            None => self.words.extend_from_slice(key),
+        }
+        (self.words.len() - at) as u32
     }
 
     pub(super) fn clear(&mut self) {
@@ -68,7 +125,7 @@ impl OpBuf {
     #[inline]
     pub(super) fn entry(&mut self, modify: bool, key: &[u64], action: u32, args: &[u64]) {
         let at = self.words.len() as u32;
-        self.words.extend_from_slice(key);
+        let key_len = self.push_key(key);
         self.words.extend_from_slice(args);
         self.ops.push(ExactOp {
             kind: if modify {
@@ -79,7 +136,7 @@ impl OpBuf {
             table: 0,
             action,
             at,
-            key_len: key.len() as u32,
+            key_len,
             args_len: args.len() as u32,
         });
     }
@@ -88,13 +145,13 @@ impl OpBuf {
     #[inline]
     pub(super) fn delete(&mut self, key: &[u64]) {
         let at = self.words.len() as u32;
-        self.words.extend_from_slice(key);
+        let key_len = self.push_key(key);
         self.ops.push(ExactOp {
             kind: ExactKind::Delete,
             table: 0,
             action: 0,
             at,
-            key_len: key.len() as u32,
+            key_len,
             args_len: 0,
         });
     }
@@ -440,5 +497,43 @@ impl Changes for Pending<'_> {
 
     fn on_main(&self, i: usize) -> Option<bool> {
         self.idx[i].on_main
+    }
+}
+
+#[cfg(test)]
+mod wide_tests {
+    use super::WideLpm;
+    use tandem_ir::interp::LpmShape;
+
+    /// A 128-bit prefix after a 24-bit exact field: each word's mask is its share of the
+    /// length, the priority the length + 1 (a /124 beats the /48 around it; the /124's low
+    /// word is not wildcarded, which a 64-bit-only lowering would do).
+    #[test]
+    fn respells_a_128_bit_prefix_as_ternary_masks_and_priority() {
+        let w = WideLpm {
+            exact_masks: vec![0xff_ffff],
+            shape: LpmShape {
+                bits: 128,
+                words: 2,
+            },
+        };
+        let (hi, lo) = (0xfd00_0000_0000_0001u64, 0x0123u64);
+        let mut out = Vec::new();
+        w.respell(&[10_000, hi, lo, 124], &mut out);
+        assert_eq!(
+            out,
+            [10_000, hi, 0x0120, 0xff_ffff, u64::MAX, !0xf, 125],
+            "/124: all of hi, the top 60 bits of lo"
+        );
+        out.clear();
+        w.respell(&[10_000, hi, lo, 48], &mut out);
+        assert_eq!(out[3..], [0xff_ffff, 0xffff_ffff_ffff_0000, 0, 49]);
+        out.clear();
+        w.respell(&[10_000, 0, 0, 0], &mut out);
+        assert_eq!(
+            out[3..],
+            [0xff_ffff, 0, 0, 1],
+            "/0: a wildcard at the lowest priority"
+        );
     }
 }

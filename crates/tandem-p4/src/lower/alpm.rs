@@ -65,6 +65,11 @@ impl Gen<'_, '_> {
                 "alpm `{state}`: only an LPM map can be held as ALPM"
             )));
         }
+        if self.wide_lpm(state) {
+            return Err(P4Error::BadPlan(format!(
+                "alpm `{state}`: its prefix spans several key fields (held as a ternary table; ALPM buckets match one `lpm` field)"
+            )));
+        }
         let width: u32 = key.fields.iter().map(|f| f.ty.bits()).sum();
         if width > 128 {
             return Err(P4Error::BadPlan(format!(

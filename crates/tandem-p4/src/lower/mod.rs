@@ -268,6 +268,26 @@ impl Gen<'_, '_> {
         }
     }
 
+    /// Whether state `name` is an LPM map whose prefix spans several key fields (emitted as
+    /// a ternary table with the prefix length as the priority: a P4 `lpm` key is one field
+    /// and a switch word 64 bits; `tandem_offload`'s `WideLpm` respells the entries).
+    ///
+    /// ```text
+    /// before: state routes6: lpm_map<{k0: i64, k8: i64, k16: i64}, {v0: i32}, 4096, 2>
+    ///         v9:i1, v10:i32 = map.find routes6(vni, hi, lo)
+    /// after:  table routes6_0 { key = { meta.routes6_0_k0: ternary;    // VNI, mask all ones
+    ///                                   meta.routes6_0_k8: ternary;    // top 64 bits
+    ///                                   meta.routes6_0_k16: ternary; } // low 64 bits ... }
+    ///         entry (10000, fd00:0:0:1::/124 -> r): k0 10000 &&& 0xffffff...,
+    ///           k8 0xfd00000000000001 &&& 0xffff...ffff, k16 0 &&& 0xffff...fff0, priority 125
+    /// ```
+    fn wide_lpm(&self, name: &str) -> bool {
+        let m = self.view.module;
+        m.state_by_name(name)
+            .and_then(|id| m.states[id].kind.lpm_fields())
+            .is_some_and(|n| n > 1)
+    }
+
     fn func(&self) -> &tandem_ir::Function {
         &self.view.module.process
     }

@@ -470,7 +470,14 @@ impl Gen<'_, '_> {
         // An LPM map's last key field is matched `lpm` (longest prefix wins) and the ones
         // before it `exact`, a ternary map's fields `ternary` and a range map's field
         // `range` (the entry with the highest priority wins); every other key is `exact`.
-        let last_kind = self.match_kind_of(state);
+        // An LPM map whose prefix spans several fields (an IPv6 address over two 64-bit
+        // words) is a ternary table: the prefix's mask per word, the length as the
+        // priority (`tandem_offload` respells its entries).
+        let last_kind = if self.wide_lpm(state) {
+            "ternary"
+        } else {
+            self.match_kind_of(state)
+        };
         let kind_of = |i: usize| {
             if last_kind == "lpm" && i + 1 < key.fields.len() {
                 "exact"
