@@ -18,6 +18,10 @@ const SCALE_DOWNS: &[(&str, &str)] = &[
         "--sram 64KB --target tofino1",
     ),
     (
+        "--check fp8 --packed --any-count --relocate 3",
+        "--sram 64KB --check fp8 --packed --any-count --relocate 3",
+    ),
+    (
         "scripts/check-all.sh 100000",
         "NFS=minilb scripts/check-all.sh 1000",
     ),

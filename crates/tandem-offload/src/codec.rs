@@ -128,7 +128,20 @@ impl TransferCodec {
         {
             return false;
         }
-        let hdr = &frame[ETH_LEN..ETH_LEN + self.bytes];
+        self.read_values(&frame[ETH_LEN..ETH_LEN + self.bytes], values);
+        if values[self.tag] != u64::from(self.to_server) {
+            return false;
+        }
+        pkt.clear();
+        pkt.reserve(frame.len() - self.bytes);
+        pkt.extend_from_slice(&frame[..ETHERTYPE_AT]);
+        pkt.extend_from_slice(&(values[self.orig] as u16).to_be_bytes());
+        pkt.extend_from_slice(&frame[ETH_LEN + self.bytes..]);
+        true
+    }
+
+    /// The header's field values (manifest order) into `values`.
+    fn read_values(&self, hdr: &[u8], values: &mut Vec<u64>) {
         values.clear();
         if self.bytes <= MAX_FAST {
             let mut words = [0u64; WORDS];
@@ -147,15 +160,98 @@ impl TransferCodec {
                     .map(|&(off, bits)| get_bits(hdr, off, bits)),
             );
         }
-        if values[self.tag] != u64::from(self.to_server) {
-            return false;
+    }
+
+    /// Decodes a to-server frame *in place* (no copy of the frame): the field values go to
+    /// `values`, and the packet as the NF sees it is left at `frame[offset..]`, where
+    /// `offset` (returned) is [`TransferCodec::len`]: the Ethernet addresses move forward
+    /// over the header and the original EtherType is restored behind them, so the header's
+    /// bytes become head-room for [`TransferCodec::encode_in_place`]. `None` (frame
+    /// untouched) when the frame does not carry a to-server transfer header.
+    ///
+    /// ```text
+    /// before: | dst src | 88b5 | transfer header (len bytes) | payload |
+    /// after:  | (head-room, len bytes) | dst src | orig EtherType | payload |
+    /// ```
+    pub fn decode_in_place(&self, frame: &mut [u8], values: &mut Vec<u64>) -> Option<usize> {
+        if frame.len() < ETH_LEN + self.bytes
+            || u16::from_be_bytes([frame[ETHERTYPE_AT], frame[ETHERTYPE_AT + 1]]) != self.ethertype
+        {
+            return None;
         }
-        pkt.clear();
-        pkt.reserve(frame.len() - self.bytes);
-        pkt.extend_from_slice(&frame[..ETHERTYPE_AT]);
-        pkt.extend_from_slice(&(values[self.orig] as u16).to_be_bytes());
-        pkt.extend_from_slice(&frame[ETH_LEN + self.bytes..]);
-        true
+        self.read_values(&frame[ETH_LEN..ETH_LEN + self.bytes], values);
+        if values[self.tag] != u64::from(self.to_server) {
+            return None;
+        }
+        let b = self.bytes;
+        let orig = (values[self.orig] as u16).to_be_bytes();
+        frame.copy_within(..ETHERTYPE_AT, b);
+        frame[b + ETHERTYPE_AT..b + ETH_LEN].copy_from_slice(&orig);
+        Some(b)
+    }
+
+    /// The inverse of [`TransferCodec::decode_in_place`]: the packet at
+    /// `frame[self.len()..]` (possibly rewritten by the server) gets the header back in its
+    /// head-room, with the server's `values`, the tag for post and `orig_ethertype` taken from
+    /// the packet; `frame` is then the frame to send to the switch (what
+    /// [`TransferCodec::encode`] returns for the same packet).
+    pub fn encode_in_place(&self, frame: &mut Vec<u8>, values: &[u64]) {
+        let b = self.bytes;
+        if frame.len() < b + ETH_LEN {
+            // Not an Ethernet frame: sent as it is (as `encode_into`).
+            frame.drain(..b.min(frame.len()));
+            return;
+        }
+        let orig = u64::from(u16::from_be_bytes([
+            frame[b + ETHERTYPE_AT],
+            frame[b + ETHERTYPE_AT + 1],
+        ]));
+        frame.copy_within(b..b + ETHERTYPE_AT, 0);
+        frame[ETHERTYPE_AT..ETH_LEN].copy_from_slice(&self.ethertype.to_be_bytes());
+        self.write_header(&mut frame[ETH_LEN..ETH_LEN + b], values, orig);
+    }
+
+    /// Writes the header (exactly `len()` bytes) with `values`, the tag for post and `orig`.
+    fn write_header(&self, hdr: &mut [u8], values: &[u64], orig: u64) {
+        let value = |i: usize, v: u64| {
+            if i == self.tag {
+                u64::from(self.to_post)
+            } else if i == self.orig {
+                orig
+            } else {
+                v
+            }
+        };
+        if self.bytes <= MAX_FAST {
+            // Bits no field covers are 0.
+            let mut words = [0u64; WORDS];
+            // Fields do not overlap and start as 0: OR them in (tag and orig_ethertype are
+            // overwritten below).
+            for (n, &v) in self.narrow.iter().zip(values) {
+                words[n.idx as usize] |= (v & n.low) << n.sh;
+            }
+            for &i in &self.wide {
+                if let Some(&v) = values.get(i) {
+                    self.pos[i].set(&mut words, v);
+                }
+            }
+            self.pos[self.tag].set(&mut words, u64::from(self.to_post));
+            self.pos[self.orig].set(&mut words, orig);
+            // Only the header's own words.
+            let full = self.bytes / 8;
+            for (c, w) in hdr.chunks_exact_mut(8).zip(&words[..full]) {
+                c.copy_from_slice(&w.to_be_bytes());
+            }
+            let rem = self.bytes % 8;
+            if rem > 0 {
+                hdr[full * 8..].copy_from_slice(&words[full].to_be_bytes()[..rem]);
+            }
+        } else {
+            hdr.fill(0);
+            for (i, (&(off, bits), &v)) in self.fields.iter().zip(values).enumerate() {
+                set_bits(hdr, off, bits, value(i, v));
+            }
+        }
     }
 
     /// The packet as it arrived at the switch, when `frame` is one the switch sent to be run
@@ -205,47 +301,9 @@ impl TransferCodec {
             pkt[ETHERTYPE_AT],
             pkt[ETHERTYPE_AT + 1],
         ]));
-        let value = |i: usize, v: u64| {
-            if i == self.tag {
-                u64::from(self.to_post)
-            } else if i == self.orig {
-                orig
-            } else {
-                v
-            }
-        };
-        if self.bytes <= MAX_FAST {
-            // Bits no field covers are 0.
-            let mut words = [0u64; WORDS];
-            // Fields do not overlap and start as 0: OR them in (tag and orig_ethertype are
-            // overwritten below).
-            for (n, &v) in self.narrow.iter().zip(values) {
-                words[n.idx as usize] |= (v & n.low) << n.sh;
-            }
-            for &i in &self.wide {
-                if let Some(&v) = values.get(i) {
-                    self.pos[i].set(&mut words, v);
-                }
-            }
-            self.pos[self.tag].set(&mut words, u64::from(self.to_post));
-            self.pos[self.orig].set(&mut words, orig);
-            // Only the header's own words.
-            let full = self.bytes / 8;
-            for w in &words[..full] {
-                out.extend_from_slice(&w.to_be_bytes());
-            }
-            let rem = self.bytes % 8;
-            if rem > 0 {
-                out.extend_from_slice(&words[full].to_be_bytes()[..rem]);
-            }
-        } else {
-            let at = out.len();
-            out.resize(at + self.bytes, 0);
-            let hdr = &mut out[at..];
-            for (i, (&(off, bits), &v)) in self.fields.iter().zip(values).enumerate() {
-                set_bits(hdr, off, bits, value(i, v));
-            }
-        }
+        let at = out.len();
+        out.resize(at + self.bytes, 0);
+        self.write_header(&mut out[at..], values, orig);
         out.extend_from_slice(&pkt[ETH_LEN..]);
     }
 }
@@ -604,6 +662,38 @@ mod tests {
             let mut want = f.clone();
             want[14] = 2; // the tag for post
             proptest::prop_assert_eq!(back, want);
+        }
+
+        /// The in-place codec sees the same values and packet as the copying one, and its
+        /// encoding is byte-for-byte the same frame, for every header length.
+        #[test]
+        fn in_place_matches_copying(a in 0u64..2, b in 0u64..=u32::MAX as u64,
+                                    c in 0u64..(1 << 13), bytes in 10u32..40,
+                                    payload in proptest::collection::vec(proptest::prelude::any::<u8>(), 0..64),
+                                    rewrite in proptest::prelude::any::<u8>()) {
+            let mut h = header();
+            h.bytes = bytes;
+            let codec = TransferCodec::new(&h).unwrap();
+            let mut f = frame_with(&[1, 0x86dd, a, b, c, 0], &payload);
+            // A longer header: zero bytes between the fields and the payload.
+            for _ in 10..bytes {
+                f.insert(24, 0);
+            }
+            let (v, mut pkt) = codec.decode(&f).unwrap();
+            let mut g = f.clone();
+            let mut w = Vec::new();
+            let at = codec.decode_in_place(&mut g, &mut w).unwrap();
+            proptest::prop_assert_eq!(&w, &v);
+            proptest::prop_assert_eq!(&g[at..], &pkt[..]);
+            // The server rewrites a byte of the packet and an output field.
+            let last = pkt.len() - 1;
+            pkt[last] ^= rewrite;
+            g[at + last] ^= rewrite;
+            let mut out = v.clone();
+            out[3] ^= 0x5a5a;
+            let want = codec.encode(&pkt, &out);
+            codec.encode_in_place(&mut g, &out);
+            proptest::prop_assert_eq!(g, want);
         }
     }
 }

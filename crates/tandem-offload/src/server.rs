@@ -157,13 +157,17 @@ impl ServerLib {
         Ok(())
     }
 
-    /// Runs the server partition on `pkt` (as the NF sees it; rewritten in place, or replaced
-    /// when the partition pushes or pops headers) with the transfer-header values `input`; the
-    /// output values go to `output` (one per input).
+    /// Runs the server partition on the packet `buf[start..]` (as the NF sees it; rewritten
+    /// in place, or replaced — still from `start` — when the partition pushes or pops
+    /// headers) with the transfer-header values `input`; the output values go to `output`
+    /// (one per input). `buf[..start]` is head-room the call leaves alone (the transfer
+    /// header's bytes, [`crate::codec::TransferCodec::decode_in_place`]).
+    #[allow(clippy::too_many_arguments)]
     pub fn call(
         &self,
         primary: &mut Primary,
-        pkt: &mut Vec<u8>,
+        buf: &mut Vec<u8>,
+        start: usize,
         in_port: u16,
         now_ns: u64,
         input: &[u64],
@@ -172,6 +176,7 @@ impl ServerLib {
         primary.set_now(now_ns);
         output.clear();
         output.resize(input.len(), 0);
+        let pkt = &mut buf[start..];
         let mut cpkt = CPacket {
             data: pkt.as_mut_ptr(),
             len: pkt.len() as u32,
@@ -201,8 +206,10 @@ impl ServerLib {
             // SAFETY: server.h's tandem_deparse points `data` at `len` valid bytes that stay
             // until the next call on this thread.
             let rebuilt = unsafe { std::slice::from_raw_parts(cpkt.data, cpkt.len as usize) };
+            // (Copied out first: it may not alias `buf`, but `buf` is resized.)
             let rebuilt = rebuilt.to_vec();
-            *pkt = rebuilt;
+            buf.truncate(start);
+            buf.extend_from_slice(&rebuilt);
         }
         Ok(())
     }

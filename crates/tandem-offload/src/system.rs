@@ -283,11 +283,10 @@ pub struct ServerHost {
     journal_held: Vec<crate::journal::Record>,
     /// The partial maps' keys the last probed packet looks up.
     probed: Vec<(u32, Vec<u64>)>,
-    /// Per-packet buffers, reused: transfer-header values in and out, the packet as the NF
-    /// sees it, the frame going back.
+    /// Per-packet buffers, reused: transfer-header values in and out, and the frame (the
+    /// packet as the NF sees it while the server runs, then the frame going back).
     input: Vec<u64>,
     output: Vec<u64>,
-    pkt: Vec<u8>,
     back: Vec<u8>,
     /// Concurrent runs ([`crate::concurrent`]): the map keys each committed packet inserted
     /// or erased are copied here (`None`: not recorded).
@@ -367,7 +366,6 @@ impl ServerHost {
             held: None,
             input: Vec::new(),
             output: Vec::new(),
-            pkt: Vec::new(),
             back: Vec::new(),
             record: None,
             journal: None,
@@ -397,19 +395,24 @@ impl ServerHost {
         };
         // server_ns covers the transfer header too (decode here, encode below).
         let t0 = self.time_server.then(Instant::now);
-        if !codec.decode_into(frame, &mut self.input, &mut self.pkt) {
+        // The frame as the server's receive buffer holds it; decoded and re-encoded in
+        // place (the transfer header's bytes are the head-room: no further copy).
+        self.back.clear();
+        self.back.extend_from_slice(frame);
+        let Some(start) = codec.decode_in_place(&mut self.back, &mut self.input) else {
             return Ok(None);
-        }
+        };
         self.ageing.pull(self.cp.as_mut(), &mut self.primary)?;
         self.server.call(
             &mut self.primary,
-            &mut self.pkt,
+            &mut self.back,
+            start,
             in_port,
             now_ns,
             &self.input,
             &mut self.output,
         )?;
-        codec.encode_into(&self.pkt, &self.output, &mut self.back);
+        codec.encode_in_place(&mut self.back, &self.output);
         // The keys it used keep their last-use time on the switch (before the batch: a key
         // inserted again with the value the switch shows revives there).
         self.ageing.push(self.cp.as_mut(), &mut self.primary)?;

@@ -81,7 +81,8 @@ pub enum HashedError {
 pub struct HashedLayout {
     /// Register arrays (one per stage), read in order.
     pub ways: u32,
-    /// Slots per way (a power of two).
+    /// Slots per way (any count: a key's candidate is the way's hash modulo this; the
+    /// generated P4 takes powers of two only, where the modulo is the hash's low bits).
     pub slots_per_way: u64,
     /// The check word.
     pub check: KeyCheck,
@@ -91,6 +92,10 @@ pub struct HashedLayout {
     pub value_bits: u32,
     /// Collision-table entries.
     pub collision_entries: u64,
+    /// Fingerprint check only: slots packed `32 / (fingerprint + value)` to a 32-bit
+    /// register word (a slot takes exactly its bits, not a whole 8/16/32-bit cell). The model
+    /// and `tandem capacity` only: the P4 back end refuses a packed layout.
+    pub packed: bool,
 }
 
 /// A register's width on the switch: Tofino's stateful ALUs take 8, 16 or 32-bit cells.
@@ -116,9 +121,9 @@ impl HashedLayout {
         if ways == 0 || ways > 255 {
             return Err(HashedError::Layout(format!("{ways} ways (1..=255)")));
         }
-        if slots_per_way == 0 || !slots_per_way.is_power_of_two() || slots_per_way > 1 << 32 {
+        if slots_per_way == 0 || slots_per_way > 1 << 32 {
             return Err(HashedError::Layout(format!(
-                "{slots_per_way} slots per way (a power of two, at most 2^32)"
+                "{slots_per_way} slots per way (1..=2^32)"
             )));
         }
         if let KeyCheck::Fingerprint(f) = check {
@@ -138,11 +143,13 @@ impl HashedLayout {
             key_bits,
             value_bits,
             collision_entries,
+            packed: false,
         })
     }
 
     /// The largest layout with `ways` ways that fits `sram_bits`, keeping `collision_entries`
-    /// collision-table entries.
+    /// collision-table entries: a power of two slots per way, one register cell per slot
+    /// (what the P4 back end lowers). [`HashedLayout::fit_with`] lifts both limits.
     pub fn fit(
         sram_bits: u64,
         ways: u32,
@@ -151,20 +158,79 @@ impl HashedLayout {
         value_bits: u32,
         collision_entries: u64,
     ) -> Result<HashedLayout, HashedError> {
+        HashedLayout::fit_with(
+            sram_bits,
+            ways,
+            check,
+            key_bits,
+            value_bits,
+            collision_entries,
+            Fit::default(),
+        )
+    }
+
+    /// [`HashedLayout::fit`] with the model's other choices: any slot count per way
+    /// (`fit.any_count`), slots packed into 32-bit words (`fit.packed`, fingerprint check).
+    pub fn fit_with(
+        sram_bits: u64,
+        ways: u32,
+        check: KeyCheck,
+        key_bits: Vec<u32>,
+        value_bits: u32,
+        collision_entries: u64,
+        fit: Fit,
+    ) -> Result<HashedLayout, HashedError> {
         let mut l = HashedLayout::new(ways, 1, check, key_bits, value_bits, collision_entries)?;
-        let fixed = l.collision_bits();
-        let per_slot = l.slot_bits() * u64::from(ways);
-        if fixed + per_slot > sram_bits {
+        l.packed = fit.packed && matches!(check, KeyCheck::Fingerprint(_));
+        let fits = |n: u64| {
+            let mut t = l.clone();
+            t.slots_per_way = n;
+            t.sram_bits() <= sram_bits
+        };
+        if !fits(1) {
             return Err(HashedError::Layout(format!(
                 "{sram_bits} bits of SRAM do not hold one slot per way and the collision table"
             )));
         }
         let mut slots = 1u64;
-        while slots < 1 << 32 && fixed + per_slot * slots * 2 <= sram_bits {
+        while slots < 1 << 32 && fits(slots * 2) {
             slots *= 2;
+        }
+        if fit.any_count {
+            // The largest count in [slots, 2·slots) that fits (binary search).
+            let (mut lo, mut hi) = (slots, (slots * 2).min(1 << 32));
+            while lo + 1 < hi {
+                let mid = lo + (hi - lo) / 2;
+                if fits(mid) {
+                    lo = mid;
+                } else {
+                    hi = mid;
+                }
+            }
+            slots = lo;
         }
         l.slots_per_way = slots;
         Ok(l)
+    }
+
+    /// Slots a 32-bit register word holds (1 unless packed).
+    pub fn slots_per_word(&self) -> u64 {
+        match self.check {
+            KeyCheck::Fingerprint(f) if self.packed && f + self.value_bits <= 16 => {
+                u64::from(32 / (f + self.value_bits))
+            }
+            _ => 1,
+        }
+    }
+
+    /// SRAM bits of the ways with `slots_per_way` slots each (no collision table).
+    fn sram_bits_for(&self, slots_per_way: u64) -> u64 {
+        let per_word = self.slots_per_word();
+        if per_word > 1 {
+            u64::from(self.ways) * slots_per_way.div_ceil(per_word) * 32
+        } else {
+            self.slot_bits() * u64::from(self.ways) * slots_per_way
+        }
     }
 
     /// Bits of the key.
@@ -180,6 +246,7 @@ impl HashedLayout {
             KeyCheck::FullKey => {
                 32 * self.key_width().div_ceil(32) + register_width(self.value_bits + 1)
             }
+            KeyCheck::Fingerprint(f) if self.slots_per_word() > 1 => u64::from(f + self.value_bits),
             KeyCheck::Fingerprint(f) => register_width(f + self.value_bits),
         }
     }
@@ -202,7 +269,7 @@ impl HashedLayout {
 
     /// Total SRAM bits.
     pub fn sram_bits(&self) -> u64 {
-        self.slot_bits() * u64::from(self.ways) * self.slots_per_way + self.collision_bits()
+        self.sram_bits_for(self.slots_per_way) + self.collision_bits()
     }
 
     /// Total slots.
@@ -247,10 +314,10 @@ impl HashedLayout {
         Ok(HashAlgo::Crc32.compute(&bytes))
     }
 
-    /// The key's candidate slot at `way`: the low bits of `crc32` over the key's bytes
-    /// rotated left by [`HashedLayout::rotation`].
+    /// The key's candidate slot at `way`: `crc32` over the key's bytes rotated left by
+    /// [`HashedLayout::rotation`], modulo the slots per way (its low bits for a power of two).
     pub fn candidate(&self, way: u32, key: &[u64]) -> Result<u64, HashedError> {
-        Ok(self.way_hash(way, key)? & (self.slots_per_way - 1))
+        Ok(self.way_hash(way, key)? % self.slots_per_way)
     }
 
     /// Every candidate, way 0 first.
@@ -275,6 +342,15 @@ impl HashedLayout {
             }
         }
     }
+}
+
+/// [`HashedLayout::fit_with`]'s choices beyond the P4 back end's (both off by default).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Fit {
+    /// Any slot count per way, not only powers of two.
+    pub any_count: bool,
+    /// Slots packed into 32-bit register words ([`HashedLayout::packed`]).
+    pub packed: bool,
 }
 
 /// How to hold one map hashed, before its key and value are known (`--state-layout
@@ -413,7 +489,42 @@ pub struct SlotAllocator {
     on_server: u64,
     /// Where the search for a free slot for a collision entry resumes.
     cursor: u64,
+    /// Relocation depth ([`SlotAllocator::relocating`]; 0: greedy placement only).
+    relocate: u32,
+    /// With relocation, per key id: its candidates (`ways` each), fingerprint and way
+    /// ([`COLLISION_WAY`] through the collision table).
+    cand_of: Vec<u32>,
+    fp_of: Vec<u32>,
+    way_of: Vec<u8>,
+    /// Next id of an untracked allocator that relocates.
+    next_id: u32,
+    /// Keys moved by the inserts since [`SlotAllocator::take_moves`], in the order the
+    /// switch must be written.
+    moves: Vec<Move>,
+    /// The relocation in progress: (key id, from way, to way), in the order made.
+    journal: Vec<(u32, u8, u8)>,
 }
+
+/// A key the allocator moved to make room for another (cuckoo relocation): the runtime
+/// writes the key's cell at `to` before it clears `from`, in the batch of the insert that
+/// caused it, so the key is readable at every step.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Move {
+    /// The key (empty for an untracked allocator).
+    pub key: Vec<u64>,
+    /// Way and slot it left.
+    pub from: (u32, u64),
+    /// Way and slot it now holds (its own candidate there).
+    pub to: (u32, u64),
+}
+
+/// [`SlotAllocator::way_of`] of a key placed through the collision table.
+const COLLISION_WAY: u8 = u8::MAX;
+/// An occupant id that closes a slot while its key looks for another.
+const BLOCKED: u32 = u32::MAX - 1;
+/// Moves an untracked allocator keeps for [`SlotAllocator::take_moves`] (it has no keys to
+/// report; the count is what a caller may look at).
+const MAX_UNTRACKED_MOVES: usize = 1 << 16;
 
 /// Counts of a [`SlotAllocator`].
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
@@ -468,8 +579,32 @@ impl SlotAllocator {
             collisions: 0,
             on_server: 0,
             cursor: 0,
+            relocate: 0,
+            cand_of: Vec::new(),
+            fp_of: Vec::new(),
+            way_of: Vec::new(),
+            next_id: 0,
+            moves: Vec::new(),
+            journal: Vec::new(),
             layout,
         }
+    }
+
+    /// Lets [`SlotAllocator::insert`] move placed keys (cuckoo relocation, up to `depth`
+    /// keys deep) when the new key has no free candidate it may take: a key at one of its
+    /// candidates moves to another of its own candidates (checked as a fresh placement:
+    /// free, not shadowing a key that passed over it, not behind a slot holding its
+    /// fingerprint), and the new key takes its place. The moves are reported
+    /// ([`SlotAllocator::take_moves`]) for the runtime to write in the same batch. Keys
+    /// placed through the collision table never move. Call on an empty allocator.
+    pub fn relocating(mut self, depth: u32) -> SlotAllocator {
+        self.relocate = depth;
+        self
+    }
+
+    /// The moves made since the last call, in write order (see [`Move`]).
+    pub fn take_moves(&mut self) -> Vec<Move> {
+        std::mem::take(&mut self.moves)
     }
 
     /// The layout.
@@ -515,45 +650,55 @@ impl SlotAllocator {
     }
 
     /// Places `key` (a key already held keeps its slot): its own candidate at the first way
-    /// where it is free and no key that passed over it has the same fingerprint; otherwise any
-    /// free slot through a collision entry while the table has room; otherwise the server.
+    /// where it is free and no key that passed over it has the same fingerprint (with
+    /// relocation, moving placed keys to make such a candidate free); otherwise any free slot
+    /// through a collision entry while the table has room; otherwise the server.
     pub fn insert(&mut self, key: &[u64]) -> Result<Slot, HashedError> {
         if let Some(s) = self.get(key) {
             return Ok(s);
         }
         let cands = self.layout.candidates(key)?;
         let fp = self.layout.fingerprint(key)?;
-        let id = if !self.track {
-            0
-        } else if let Some(id) = self.free_ids.pop() {
+        let id = if let Some(id) = self.track.then(|| self.free_ids.pop()).flatten() {
             id
-        } else {
+        } else if self.track {
             self.keys.push(None);
             (self.keys.len() - 1) as u32
+        } else if self.relocate > 0 {
+            self.next_id += 1;
+            self.next_id - 1
+        } else {
+            0
         };
-        let mut placed = None;
-        for (w, &s) in cands.iter().enumerate() {
-            if self.occupant[w][s as usize] != EMPTY {
-                // Occupied: pass over it, unless its occupant has this key's fingerprint
-                // (the switch would stop there): then only a collision entry finds the key.
-                match fp {
-                    Some(f) if u64::from(self.fp[w][s as usize]) == f => break,
-                    _ => continue,
-                }
+        if self.relocate > 0 {
+            let n = self.layout.ways as usize;
+            let at = id as usize * n;
+            if self.cand_of.len() < at + n {
+                self.cand_of.resize(at + n, 0);
+                self.fp_of.resize(id as usize + 1, 0);
+                self.way_of.resize(id as usize + 1, COLLISION_WAY);
             }
-            if !self.shadows(w, s, fp) {
+            for (c, &v) in self.cand_of[at..at + n].iter_mut().zip(&cands) {
+                *c = v as u32;
+            }
+            self.fp_of[id as usize] = fp.unwrap_or(0) as u32;
+            self.way_of[id as usize] = COLLISION_WAY;
+        }
+        let mut placed = None;
+        if let Some(w) = self.greedy(&cands, fp) {
+            self.occupy(id, &cands, fp, w);
+            placed = Some(Slot::Home {
+                way: w as u32,
+                slot: cands[w],
+            });
+        } else if self.relocate > 0 {
+            let mut path = vec![id];
+            if let Some(w) = self.kick(id, &cands, fp, self.relocate, &mut path) {
+                self.commit_journal();
                 placed = Some(Slot::Home {
                     way: w as u32,
-                    slot: s,
+                    slot: cands[w],
                 });
-                // Passed over every earlier candidate.
-                if let Some(f) = fp {
-                    for (j, &c) in cands.iter().enumerate().take(w) {
-                        self.passed_mask[j][c as usize] |= 1 << (f % 64);
-                        self.passed_count[j][c as usize] += 1;
-                    }
-                }
-                break;
             }
         }
         if placed.is_none() && self.collisions < self.layout.collision_entries {
@@ -561,17 +706,21 @@ impl SlotAllocator {
                 self.collisions += 1;
                 Slot::Collision { way, slot }
             });
+            if let Some(Slot::Collision { way, slot }) = placed {
+                // (A failed relocation may have left the key's way set: it never moves now.)
+                if let Some(x) = self.way_of.get_mut(id as usize) {
+                    *x = COLLISION_WAY;
+                }
+                self.occupant[way as usize][slot as usize] = id;
+                if let Some(f) = fp {
+                    self.fp[way as usize][slot as usize] = f as u32;
+                }
+            }
         }
         let slot = placed.unwrap_or_else(|| {
             self.on_server += 1;
             Slot::Server
         });
-        if let Some((w, s)) = slot.at() {
-            self.occupant[w as usize][s as usize] = id;
-            if let Some(f) = fp {
-                self.fp[w as usize][s as usize] = f as u32;
-            }
-        }
         if self.track {
             let k: Box<[u64]> = key.into();
             self.keys[id as usize] = Some((k.clone(), slot));
@@ -580,6 +729,189 @@ impl SlotAllocator {
             self.untracked += 1;
         }
         Ok(slot)
+    }
+
+    /// The first way whose candidate the key may take as it is (free, not shadowing a key
+    /// that passed over it), stopping at an occupied candidate holding the key's fingerprint
+    /// (the switch would stop there).
+    fn greedy(&self, cands: &[u64], fp: Option<u64>) -> Option<usize> {
+        for (w, &s) in cands.iter().enumerate() {
+            if self.occupant[w][s as usize] != EMPTY {
+                match fp {
+                    Some(f) if u64::from(self.fp[w][s as usize]) == f => return None,
+                    _ => continue,
+                }
+            }
+            if !self.shadows(w, s, fp) {
+                return Some(w);
+            }
+        }
+        None
+    }
+
+    /// Puts key `id` at its candidate of way `w` (it passes over the earlier ones).
+    fn occupy(&mut self, id: u32, cands: &[u64], fp: Option<u64>, w: usize) {
+        let s = cands[w] as usize;
+        self.occupant[w][s] = id;
+        if let Some(f) = fp {
+            self.fp[w][s] = f as u32;
+            for (j, &c) in cands.iter().enumerate().take(w) {
+                self.passed_mask[j][c as usize] |= 1 << (f % 64);
+                self.passed_count[j][c as usize] += 1;
+            }
+        }
+        if let Some(x) = self.way_of.get_mut(id as usize) {
+            *x = w as u8;
+        }
+    }
+
+    /// Takes the key at its candidate of way `w` out (the inverse of `occupy`).
+    fn vacate(&mut self, cands: &[u64], fp: Option<u64>, w: usize) {
+        let s = cands[w] as usize;
+        self.occupant[w][s] = EMPTY;
+        if fp.is_some() {
+            self.fp[w][s] = 0;
+            for (j, &c) in cands.iter().enumerate().take(w) {
+                let n = &mut self.passed_count[j][c as usize];
+                *n -= 1;
+                if *n == 0 {
+                    self.passed_mask[j][c as usize] = 0;
+                }
+            }
+        }
+    }
+
+    /// Candidates and fingerprint of key `id` (relocating allocators keep them).
+    fn placed_key(&self, id: u32) -> (Vec<u64>, Option<u64>) {
+        let n = self.layout.ways as usize;
+        let at = id as usize * n;
+        let cands = self.cand_of[at..at + n]
+            .iter()
+            .map(|&c| u64::from(c))
+            .collect();
+        let fp = (!self.fp.is_empty()).then(|| u64::from(self.fp_of[id as usize]));
+        (cands, fp)
+    }
+
+    /// Whether the key at (way, slot) may be moved (a key at its own candidate, not on the
+    /// path of the relocation in progress).
+    fn movable(&self, way: usize, slot: u64, path: &[u32]) -> Option<u32> {
+        let occ = self.occupant[way][slot as usize];
+        (occ != EMPTY
+            && occ != BLOCKED
+            && self.way_of[occ as usize] != COLLISION_WAY
+            && !path.contains(&occ))
+        .then_some(occ)
+    }
+
+    /// Cuckoo relocation for key `id` (candidates `cands`, fingerprint `fp`), which has no
+    /// candidate it may take: for each of its candidates held by a movable key, move that
+    /// key to another of its own candidates (recursively, `depth` keys deep) and try the new
+    /// key again — at the freed slot, or at a later way when the moved key's fingerprint,
+    /// passing over the freed slot, keeps it from there. The way taken (the key placed, the
+    /// moves journaled) or `None` with everything as it was.
+    fn kick(
+        &mut self,
+        id: u32,
+        cands: &[u64],
+        fp: Option<u64>,
+        depth: u32,
+        path: &mut Vec<u32>,
+    ) -> Option<usize> {
+        for (j, &s) in cands.iter().enumerate() {
+            let Some(occ) = self.movable(j, s, path) else {
+                continue;
+            };
+            let mark = self.journal.len();
+            path.push(occ);
+            let moved = self.relocate_key(occ, depth, path);
+            path.pop();
+            if moved {
+                if let Some(w) = self.greedy(cands, fp) {
+                    self.occupy(id, cands, fp, w);
+                    return Some(w);
+                }
+            }
+            self.undo_to(mark);
+        }
+        None
+    }
+
+    /// Moves the placed key `occ` to another of its candidates, moving others out of the way
+    /// up to `depth − 1` keys deep; false with everything as it was.
+    fn relocate_key(&mut self, occ: u32, depth: u32, path: &mut Vec<u32>) -> bool {
+        let (oc, ofp) = self.placed_key(occ);
+        let j = usize::from(self.way_of[occ as usize]);
+        let s = oc[j] as usize;
+        self.vacate(&oc, ofp, j);
+        // Its own slot is closed while it looks for another (the switch would read past it).
+        self.occupant[j][s] = BLOCKED;
+        let mut to = self.greedy(&oc, ofp);
+        if to.is_none() && depth > 1 {
+            for (k, &c) in oc.iter().enumerate() {
+                let Some(next) = (k != j).then(|| self.movable(k, c, path)).flatten() else {
+                    continue;
+                };
+                let mark = self.journal.len();
+                path.push(next);
+                let moved = self.relocate_key(next, depth - 1, path);
+                path.pop();
+                if moved {
+                    to = self.greedy(&oc, ofp);
+                    if to.is_some() {
+                        break;
+                    }
+                }
+                self.undo_to(mark);
+            }
+        }
+        self.occupant[j][s] = EMPTY;
+        match to {
+            Some(w) => {
+                self.occupy(occ, &oc, ofp, w);
+                self.journal.push((occ, j as u8, w as u8));
+                true
+            }
+            None => {
+                self.occupy(occ, &oc, ofp, j);
+                false
+            }
+        }
+    }
+
+    /// Reverts the journaled moves past `mark`, last first.
+    fn undo_to(&mut self, mark: usize) {
+        while self.journal.len() > mark {
+            let Some((id, from, to)) = self.journal.pop() else {
+                break;
+            };
+            let (c, f) = self.placed_key(id);
+            self.vacate(&c, f, usize::from(to));
+            self.occupy(id, &c, f, usize::from(from));
+        }
+    }
+
+    /// Turns the journal of a successful insert into [`Move`]s (write order) and updates
+    /// the moved keys' slots.
+    fn commit_journal(&mut self) {
+        for (id, from, to) in std::mem::take(&mut self.journal) {
+            let (c, _) = self.placed_key(id);
+            let (from, to) = (
+                (u32::from(from), c[usize::from(from)]),
+                (u32::from(to), c[usize::from(to)]),
+            );
+            let mut key = Vec::new();
+            if let Some((k, sl)) = self.keys.get_mut(id as usize).and_then(|k| k.as_mut()) {
+                *sl = Slot::Home {
+                    way: to.0,
+                    slot: to.1,
+                };
+                key = k.to_vec();
+            }
+            if self.track || self.moves.len() < MAX_UNTRACKED_MOVES {
+                self.moves.push(Move { key, from, to });
+            }
+        }
     }
 
     /// Would a key with fingerprint `fp` at (way, slot) shadow a key that passed over it?
@@ -755,9 +1087,19 @@ pub fn measure_capacity(
     layout: HashedLayout,
     max_rate: f64,
     limit: u64,
+    next_key: impl FnMut() -> Vec<u64>,
+) -> Result<Capacity, HashedError> {
+    measure_capacity_with(SlotAllocator::untracked(layout), max_rate, limit, next_key)
+}
+
+/// [`measure_capacity`] through a given (empty, untracked) allocator: e.g. one that
+/// relocates ([`SlotAllocator::relocating`]).
+pub fn measure_capacity_with(
+    mut a: SlotAllocator,
+    max_rate: f64,
+    limit: u64,
     mut next_key: impl FnMut() -> Vec<u64>,
 ) -> Result<Capacity, HashedError> {
-    let mut a = SlotAllocator::untracked(layout);
     let warmup = (1.0 / max_rate.max(1e-12)).ceil() as u64;
     let mut last_ok = (0u64, 0u64);
     let mut n = 0u64;
@@ -767,6 +1109,7 @@ pub fn measure_capacity(
         }
         let key = next_key();
         let slot = a.insert(&key)?;
+        a.moves.clear();
         n += 1;
         if slot == Slot::Server {
             break CapacityStop::Full;

@@ -7,7 +7,8 @@ use std::collections::BTreeMap;
 use rand::{Rng, SeedableRng};
 use rand_chacha::ChaCha8Rng;
 use tandem_partition::hashed::{
-    measure_capacity, CapacityStop, HashedLayout, KeyCheck, Slot, SlotAllocator, SwitchModel,
+    measure_capacity, measure_capacity_with, CapacityStop, Fit, HashedLayout, KeyCheck, Slot,
+    SlotAllocator, SwitchModel,
 };
 
 /// A 5-tuple-shaped key layout that is not statefilter's: (a: 32, b: 16, proto: 8).
@@ -198,7 +199,9 @@ fn fit_respects_the_budget_and_capacity_counts_add_up() {
 #[test]
 fn bad_geometry_and_key_shapes_are_errors() {
     assert!(HashedLayout::new(0, 4, KeyCheck::FullKey, vec![8], 1, 0).is_err());
-    assert!(HashedLayout::new(1, 3, KeyCheck::FullKey, vec![8], 1, 0).is_err());
+    assert!(HashedLayout::new(1, 0, KeyCheck::FullKey, vec![8], 1, 0).is_err());
+    // Any slot count is a layout (the P4 back end takes powers of two only).
+    assert!(HashedLayout::new(1, 3, KeyCheck::FullKey, vec![8], 1, 0).is_ok());
     assert!(HashedLayout::new(1, 4, KeyCheck::Fingerprint(0), vec![8], 1, 0).is_err());
     assert!(HashedLayout::new(1, 4, KeyCheck::FullKey, vec![], 1, 0).is_err());
     let l = tiny(1, 4, KeyCheck::FullKey, 0);
@@ -259,15 +262,42 @@ fn ways_and_fingerprints_are_independent_for_random_keys() {
 fn absent_keys_hit_at_most_at_the_fingerprint_bound() {
     let mut rng = ChaCha8Rng::seed_from_u64(11);
     let mut key = || vec![rng.gen::<u32>() as u64, rng.gen::<u16>() as u64, 6];
-    let held: Vec<Vec<u64>> = (0..3000).map(|_| key()).collect();
+    let held: Vec<Vec<u64>> = (0..3900).map(|_| key()).collect();
     let absent: Vec<Vec<u64>> = (0..20_000).map(|_| key()).collect();
-    for check in [KeyCheck::Fingerprint(8), KeyCheck::FullKey] {
+    // Greedy and relocating placement (at a higher load: the bound does not depend on it).
+    for (check, relocate, n) in [
+        (KeyCheck::Fingerprint(8), 0, 3000),
+        (KeyCheck::FullKey, 0, 3000),
+        (KeyCheck::Fingerprint(8), 3, 3900),
+        (KeyCheck::FullKey, 3, 3900),
+    ] {
         let l = tiny(4, 1 << 10, check, 64);
-        let mut a = SlotAllocator::new(l.clone());
+        let mut a = SlotAllocator::new(l.clone()).relocating(relocate);
         let mut sw = SwitchModel::new(l.clone());
-        for k in &held {
+        let mut values = BTreeMap::new();
+        for k in held.iter().take(n) {
             let s = a.insert(k).unwrap();
+            for m in a.take_moves() {
+                let v = values[&m.key];
+                sw.write(
+                    &m.key,
+                    Slot::Home {
+                        way: m.to.0,
+                        slot: m.to.1,
+                    },
+                    v,
+                )
+                .unwrap();
+                sw.clear(
+                    &m.key,
+                    Slot::Home {
+                        way: m.from.0,
+                        slot: m.from.1,
+                    },
+                );
+            }
             sw.write(k, s, 1).unwrap();
+            values.insert(k.clone(), 1u64);
         }
         let held_set: std::collections::BTreeSet<&Vec<u64>> = held.iter().collect();
         let hits = absent
@@ -288,4 +318,182 @@ fn absent_keys_hit_at_most_at_the_fingerprint_bound() {
             KeyCheck::FullKey => assert_eq!(hits, 0),
         }
     }
+}
+
+/// Inserts and erases through an allocator that relocates (`depth` keys deep), writing the
+/// switch model as the runtime does: each move's new cell before its old one is cleared, then
+/// the new key. After every write, every held key other than the one being inserted must read
+/// its own value (a key is never unreadable mid-batch). `apply_moves` false is the negative
+/// control: the runtime forgetting the moves.
+fn run_relocating(
+    l: &HashedLayout,
+    ops: &[(bool, Vec<u64>, u64)],
+    depth: u32,
+    apply_moves: bool,
+) -> Result<usize, String> {
+    let mut a = SlotAllocator::new(l.clone()).relocating(depth);
+    let mut sw = SwitchModel::new(l.clone());
+    let mut reference: BTreeMap<Vec<u64>, u64> = BTreeMap::new();
+    let mut moved = 0;
+    let check = |sw: &SwitchModel,
+                 a: &SlotAllocator,
+                 reference: &BTreeMap<Vec<u64>, u64>,
+                 skip: Option<&Vec<u64>>|
+     -> Result<(), String> {
+        for (k, v) in reference {
+            if Some(k) == skip || a.get(k) == Some(Slot::Server) {
+                continue;
+            }
+            let got = sw.lookup(k).unwrap();
+            if got != Some(*v) {
+                return Err(format!(
+                    "{k:?} at {:?}: switch reads {got:?}, want {v}",
+                    a.get(k)
+                ));
+            }
+        }
+        Ok(())
+    };
+    for (insert, key, value) in ops {
+        if *insert {
+            let slot = a.insert(key).unwrap();
+            let moves = a.take_moves();
+            moved += moves.len();
+            if apply_moves {
+                for m in moves {
+                    let v = reference[&m.key];
+                    sw.write(
+                        &m.key,
+                        Slot::Home {
+                            way: m.to.0,
+                            slot: m.to.1,
+                        },
+                        v,
+                    )
+                    .unwrap();
+                    check(&sw, &a, &reference, Some(key))?;
+                    sw.clear(
+                        &m.key,
+                        Slot::Home {
+                            way: m.from.0,
+                            slot: m.from.1,
+                        },
+                    );
+                    check(&sw, &a, &reference, Some(key))?;
+                }
+            }
+            sw.write(key, slot, *value).unwrap();
+            reference.insert(key.clone(), *value);
+        } else if let Some(slot) = a.remove(key).unwrap() {
+            sw.clear(key, slot);
+            reference.remove(key);
+        }
+        check(&sw, &a, &reference, None)?;
+    }
+    Ok(moved)
+}
+
+#[test]
+fn relocation_keeps_every_key_readable_and_matches_the_reference() {
+    let mut rng = ChaCha8Rng::seed_from_u64(33);
+    let mut moved = 0;
+    for round in 0..80 {
+        let check = match round % 3 {
+            0 => KeyCheck::FullKey,
+            1 => KeyCheck::Fingerprint(3),
+            _ => KeyCheck::Fingerprint(6),
+        };
+        let ways = 2 + round % 3;
+        // Non-power-of-two slot counts too.
+        let l = tiny(ways, 3 + round as u64 % 4, check, round as u64 % 3);
+        let ops: Vec<(bool, Vec<u64>, u64)> = (0..60)
+            .map(|_| {
+                let k = vec![rng.gen_range(0..6u64), rng.gen_range(0..4u64), 6];
+                (rng.gen_bool(0.75), k, rng.gen_range(0..16u64))
+            })
+            .collect();
+        moved += run_relocating(&l, &ops, 1 + round % 3, true)
+            .unwrap_or_else(|e| panic!("round {round}: {e}"));
+    }
+    assert!(
+        moved > 50,
+        "the churn must exercise relocation ({moved} moves)"
+    );
+}
+
+#[test]
+fn negative_control_moves_not_written_are_caught() {
+    let mut rng = ChaCha8Rng::seed_from_u64(34);
+    let mut caught = 0;
+    for round in 0..40 {
+        let l = tiny(2 + round % 2, 4, KeyCheck::Fingerprint(6), 0);
+        let ops: Vec<(bool, Vec<u64>, u64)> = (0..40)
+            .map(|_| {
+                let k = vec![rng.gen_range(0..6u64), rng.gen_range(0..4u64), 6];
+                (rng.gen_bool(0.8), k, rng.gen_range(1..16u64))
+            })
+            .collect();
+        if run_relocating(&l, &ops, 2, false).is_err() {
+            caught += 1;
+        }
+    }
+    assert!(
+        caught > 10,
+        "forgetting the moves must be caught ({caught} of 40)"
+    );
+}
+
+/// Relocation and the model's layout choices raise the keys held within the collision rate:
+/// same SRAM, same random keys.
+#[test]
+fn relocation_and_packing_hold_more_keys_within_the_rate() {
+    let sram = 1u64 << 20;
+    let keys = |seed| {
+        let mut rng = ChaCha8Rng::seed_from_u64(seed);
+        move || vec![rng.gen::<u32>() as u64, rng.gen::<u16>() as u64, 6]
+    };
+    let fit = |f: Fit| {
+        HashedLayout::fit_with(
+            sram,
+            8,
+            KeyCheck::Fingerprint(10),
+            vec![32, 16, 8],
+            2,
+            64,
+            f,
+        )
+        .unwrap()
+    };
+    let plain = fit(Fit::default());
+    let packed = fit(Fit {
+        any_count: true,
+        packed: true,
+    });
+    assert!(packed.sram_bits() <= sram && plain.sram_bits() <= sram);
+    assert_eq!(packed.slots_per_word(), 2);
+    assert!(packed.slots() > plain.slots(), "{packed:?} vs {plain:?}");
+    let greedy = measure_capacity(plain.clone(), 1e-3, u64::MAX, keys(5)).unwrap();
+    let moved = measure_capacity_with(
+        SlotAllocator::untracked(plain.clone()).relocating(3),
+        1e-3,
+        u64::MAX,
+        keys(5),
+    )
+    .unwrap();
+    let both = measure_capacity_with(
+        SlotAllocator::untracked(packed.clone()).relocating(3),
+        1e-3,
+        u64::MAX,
+        keys(5),
+    )
+    .unwrap();
+    assert!(
+        moved.connections > greedy.connections,
+        "{moved:?} vs {greedy:?}"
+    );
+    assert!(
+        both.connections > moved.connections,
+        "{both:?} vs {moved:?}"
+    );
+    assert!(both.collision_rate <= 1e-3, "{both:?}");
 }

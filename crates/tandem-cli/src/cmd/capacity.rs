@@ -9,7 +9,9 @@ use std::path::PathBuf;
 
 use anyhow::Context;
 use rand::{Rng, SeedableRng};
-use tandem_partition::hashed::{measure_capacity, CapacityStop, HashedLayout, KeyCheck};
+use tandem_partition::hashed::{
+    measure_capacity_with, CapacityStop, Fit, HashedLayout, KeyCheck, SlotAllocator,
+};
 
 #[derive(clap::Args)]
 pub struct Args {
@@ -43,6 +45,17 @@ pub struct Args {
     /// the whole value).
     #[arg(long)]
     pub value_bits: Option<u32>,
+    /// Let the allocator move placed keys, up to this many deep, to make room (cuckoo
+    /// relocation; 0: greedy placement, the runtime's default).
+    #[arg(long, default_value_t = 0)]
+    pub relocate: u32,
+    /// Pack fingerprint slots into 32-bit register words (`32 / (fp + value)` per word)
+    /// instead of one 8/16/32-bit cell each (model only: the P4 back end does not lower it).
+    #[arg(long)]
+    pub packed: bool,
+    /// Any slot count per way, not only a power of two (model only, as `--packed`).
+    #[arg(long)]
+    pub any_count: bool,
 }
 
 /// `16MB` → bits.
@@ -152,6 +165,21 @@ fn targets(args: &Args) -> anyhow::Result<Vec<Target>> {
     Ok(out)
 }
 
+/// The layout and placement options in effect, for the report's first line.
+fn placement_note(args: &Args) -> String {
+    let mut n = String::new();
+    if args.relocate > 0 {
+        n += &format!(", relocation {} deep", args.relocate);
+    }
+    if args.packed {
+        n += ", slots packed in 32-bit words";
+    }
+    if args.any_count {
+        n += ", any slot count per way";
+    }
+    n
+}
+
 pub fn run(args: Args) -> anyhow::Result<()> {
     let sram = parse_sram(&args.sram)?;
     if !(args.rate > 0.0 && args.rate < 1.0) {
@@ -180,12 +208,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         };
         println!(
             "`{}`: key {} bits ({:?}), value {}; {} of SRAM ({sram} bits), {ways} ways, \
-             crc32 over the key's bytes (rotated per way); goal: collision rate <= {:e}",
+             crc32 over the key's bytes (rotated per way){}; goal: collision rate <= {:e}",
             t.name,
             t.key_bits.iter().sum::<u32>(),
             t.key_bits,
             t.value_note,
             args.sram,
+            placement_note(&args),
             args.rate
         );
         println!(
@@ -193,14 +222,27 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             "check", "bits/slot", "slots", "col. table", "connections", "col. used", "rate", "stop"
         );
         for check in checks {
-            let l0 = HashedLayout::fit(sram, ways, check, t.key_bits.clone(), t.value_bits, 0)
-                .with_context(|| format!("`{}`", t.name))?;
+            let fit = Fit {
+                any_count: args.any_count,
+                packed: args.packed,
+            };
+            let l0 =
+                HashedLayout::fit_with(sram, ways, check, t.key_bits.clone(), t.value_bits, 0, fit)
+                    .with_context(|| format!("`{}`", t.name))?;
             let entries = (args.rate * l0.slots() as f64).ceil() as u64;
-            let layout =
-                HashedLayout::fit(sram, ways, check, t.key_bits.clone(), t.value_bits, entries)?;
+            let layout = HashedLayout::fit_with(
+                sram,
+                ways,
+                check,
+                t.key_bits.clone(),
+                t.value_bits,
+                entries,
+                fit,
+            )?;
             let mut rng = rand_chacha::ChaCha8Rng::seed_from_u64(args.seed);
             let widths = t.key_bits.clone();
-            let cap = measure_capacity(layout.clone(), args.rate, u64::MAX, || {
+            let alloc = SlotAllocator::untracked(layout.clone()).relocating(args.relocate);
+            let cap = measure_capacity_with(alloc, args.rate, u64::MAX, || {
                 widths
                     .iter()
                     .map(|&b| {

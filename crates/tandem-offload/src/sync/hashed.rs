@@ -15,10 +15,19 @@
 //! These writes happen where main-table writes happen: at install and when the engine retires
 //! a batch, while the write-back table (an exact table in front of the registers) still shows
 //! the batch, so packets never see a half-written key.
+//!
+//! The allocator relocates ([`RELOCATE_DEPTH`] keys deep, `SlotAllocator::relocating`): a
+//! new key with no candidate it may take moves placed keys to other candidates of theirs.
+//! Each moved key's cell is written at its new slot before its old slot is cleared (the
+//! engine mirrors the cells it wrote to know what to copy), in the same flush as the new
+//! key, so every key reads its own value at every step.
 
 use tandem_ir::MapMatch;
 use tandem_p4::manifest::HashedMap;
 use tandem_partition::hashed::{HashedLayout, KeyCheck, Slot, SlotAllocator};
+
+/// How many keys deep the runtime's allocator relocates to make room for a new key.
+pub(crate) const RELOCATE_DEPTH: u32 = 3;
 
 use super::{send_exact, send_register, OpBuf, SyncStats, HIT};
 use crate::control::{ControlFailure, ControlPlane, RetryPolicy};
@@ -28,6 +37,8 @@ use crate::OffloadError;
 #[derive(Debug)]
 pub(super) struct HashedSync {
     alloc: SlotAllocator,
+    /// The cell last written per way and slot (what a relocated key's cell holds).
+    written: Vec<Vec<u64>>,
     registers: Vec<String>,
     value_bits: Vec<u32>,
     /// Cell writes queued: (way, slot, cell).
@@ -69,7 +80,8 @@ impl HashedSync {
         )
         .map_err(|e| bad(e.to_string()))?;
         Ok(HashedSync {
-            alloc: SlotAllocator::new(layout),
+            written: vec![vec![0; layout.slots_per_way as usize]; layout.ways as usize],
+            alloc: SlotAllocator::new(layout).relocating(RELOCATE_DEPTH),
             registers: h.registers.clone(),
             value_bits,
             cells: Vec::new(),
@@ -106,7 +118,14 @@ impl HashedSync {
         let slot = match known {
             Some(s) => s,
             None => match self.alloc.insert(key) {
-                Ok(s) => s,
+                Ok(s) => {
+                    for m in self.alloc.take_moves() {
+                        let cell = self.written[m.from.0 as usize][m.from.1 as usize];
+                        self.push_cell(m.to.0, m.to.1, cell);
+                        self.push_cell(m.from.0, m.from.1, 0);
+                    }
+                    s
+                }
                 Err(_) => return false,
             },
         };
@@ -116,7 +135,7 @@ impl HashedSync {
             return false;
         };
         let cell = self.cell(key, value);
-        self.cells.push((way, index, cell));
+        self.push_cell(way, index, cell);
         if known.is_none() {
             if let Slot::Collision { way, slot } = slot {
                 self.col.entry(false, key, HIT, &[u64::from(way), slot]);
@@ -126,10 +145,16 @@ impl HashedSync {
     }
 
     /// Queues the writes that erase `key` from the switch.
+    /// Queues a register write of `cell` at (way, slot) and mirrors it.
+    fn push_cell(&mut self, way: u32, index: u64, cell: u64) {
+        self.cells.push((way, index, cell));
+        self.written[way as usize][index as usize] = cell;
+    }
+
     pub(super) fn delete(&mut self, key: &[u64]) {
         if let Ok(Some(slot)) = self.alloc.remove(key) {
             if let Some((way, index)) = slot.at() {
-                self.cells.push((way, index, 0));
+                self.push_cell(way, index, 0);
             }
             if matches!(slot, Slot::Collision { .. }) {
                 self.col.delete(key);
@@ -175,7 +200,10 @@ impl HashedSync {
         for (way, index) in occupied {
             self.cells.push((way, index, 0));
         }
-        self.alloc = SlotAllocator::new(self.alloc.layout().clone());
+        self.alloc = SlotAllocator::new(self.alloc.layout().clone()).relocating(RELOCATE_DEPTH);
+        for w in self.written.iter_mut() {
+            w.fill(0);
+        }
         let cells = std::mem::take(&mut self.cells);
         for (way, index, cell) in cells {
             send_register(

@@ -80,6 +80,15 @@ impl Gen<'_, '_> {
         }
         let value_bits: Vec<u32> = value.fields.iter().map(|f| f.ty.bits()).collect();
         let vw: u32 = value_bits.iter().sum();
+        if !layout.slots_per_way.is_power_of_two() || layout.packed {
+            return Err(P4Error::BadPlan(format!(
+                "hashed `{state}`: {} slots per way{}: the P4 lowering takes a power of two \
+                 slots per way, one register cell per slot (non-power-of-two counts and packed \
+                 slots are modelled by `tandem capacity` only)",
+                layout.slots_per_way,
+                if layout.packed { ", packed" } else { "" }
+            )));
+        }
         let KeyCheck::Fingerprint(fp_bits) = layout.check else {
             return Err(P4Error::BadPlan(format!(
                 "hashed `{state}`: only a fingerprint check is lowered to P4 so far"
