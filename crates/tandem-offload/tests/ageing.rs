@@ -6,6 +6,8 @@
 //! copies left un-aged (`RunOptions::switch_ageing = false`, the negative control) replies
 //! of connections the NF forgot are still translated on the switch and `check` fails.
 
+#![allow(clippy::print_stderr)] // test figures go to the test log
+
 mod common;
 
 use std::path::PathBuf;
