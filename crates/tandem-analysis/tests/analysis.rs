@@ -127,7 +127,7 @@ fn minilb_liveness() {
     // the join parameters are live into block4; the branch arguments out of block2/3.
     assert!(info.liveness.live_in[4].contains(&v(23)));
     assert!(info.liveness.live_out[2].contains(&v(10)));
-    assert!(info.liveness.live_out[3].contains(&v(21)));
+    assert!(info.liveness.live_out[3].contains(&v(20)));
     let before = info.liveness.live_before_each(&m.process, b(3));
     assert!(before[0].contains(&v(7)) && before[0].contains(&v(8)));
 }
