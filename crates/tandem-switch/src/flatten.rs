@@ -811,6 +811,7 @@ pub(crate) fn lower(c: &Compiled) -> Code {
         compute_checksums,
         deparser_emits,
         in_place: None,
+        prefix: 0,
         ops: l.ops,
         action_entry,
         parser,
