@@ -472,7 +472,8 @@ impl<'a> Ctx<'a> {
                 Op::Extract(h) => {
                     let hl = &prog.headers[*h as usize];
                     let end = self.cursor + hl.bytes as usize;
-                    if end <= pkt.len() {
+                    // `filled <= pkt.len()`: one compare when the header is copied in
+                    if end <= self.filled || end <= pkt.len() {
                         if end > self.filled {
                             fill(hb, prog.scratch_size, pkt, &mut self.filled);
                         }

@@ -815,31 +815,36 @@ impl Tr<'_, '_> {
             self.target(prog.code.parser_end as usize),
             self.target(next),
         );
+        // fast path: the header lies in the bytes already copied in (`Rt::filled` <= the
+        // packet's length, so one compare); otherwise, cold: in the packet (copy the rest
+        // in, `rt_fill`) or past its end (`PacketTooShort`)
         let cur = self.b.ins().load(I64, mem(), self.rt, RT_CURSOR);
-        let len = self.b.ins().load(I64, mem(), self.rt, RT_PKT_LEN);
+        let filled = self.b.ins().load(I64, mem(), self.rt, RT_FILLED);
         let to = self.b.ins().iadd_imm_u(cur, i64::from(hl.bytes));
+        let inside = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, to, filled);
+        let (ok, slow, fill, short) = (
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+            self.b.create_block(),
+        );
+        self.b.ins().brif(inside, ok, &[], slow, &[]);
+        for cold in [slow, fill, short] {
+            self.b.set_cold_block(cold);
+        }
+        self.b.switch_to_block(slow);
+        let len = self.b.ins().load(I64, mem(), self.rt, RT_PKT_LEN);
         let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, to, len);
-        let (ok, short) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(fits, ok, &[], short, &[]);
+        self.b.ins().brif(fits, fill, &[], short, &[]);
+        self.b.switch_to_block(fill);
+        let zero = self.b.ins().iconst(I32, 0);
+        self.rt_call(raw::rt_fill, zero);
+        self.b.ins().jump(ok, &[]);
         self.b.switch_to_block(short);
         let e = self.k(ERR_PACKET_TOO_SHORT);
         self.set_slot(prog.std.parser_error, e);
         self.b.ins().jump(end, &[]);
         self.b.switch_to_block(ok);
-        // past the bytes copied before the parser ran: copy the rest (`rt_fill`)
-        let filled = self.b.ins().load(I64, mem(), self.rt, RT_FILLED);
-        let inside = self
-            .b
-            .ins()
-            .icmp(IntCC::UnsignedLessThanOrEqual, to, filled);
-        let (fill, copied) = (self.b.create_block(), self.b.create_block());
-        self.b.ins().brif(inside, copied, &[], fill, &[]);
-        self.b.set_cold_block(fill);
-        self.b.switch_to_block(fill);
-        let zero = self.b.ins().iconst(I32, 0);
-        self.rt_call(raw::rt_fill, zero);
-        self.b.ins().jump(copied, &[]);
-        self.b.switch_to_block(copied);
         let base = self.b.ins().iadd_imm_u(cur, prog.scratch_size as i64);
         self.set_slot(hl.base, base);
         let one = self.k(1);
