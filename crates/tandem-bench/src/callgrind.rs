@@ -26,15 +26,10 @@ pub const SERVER_TOGGLES: &[&str] = &[
     "tandem_offload::system::ServerHost::release_held",
 ];
 
-/// What the switch-alone count covers: the switch processing one frame lent to it
-/// (`Worker::process_frame`), as the baseline's count covers the NF's `process()` of a
-/// frame copied into its buffer; the copy into the buffer (a receive ring's), the
-/// offloaded run and the worker's creation are outside it in both.
-pub const SWITCH_FRAME: &str = "tandem_switch::switch::Worker::process_frame";
-
-/// The toggles of the switch-alone count (`measure::replay_switch` calls
-/// [`SWITCH_FRAME`] once per packet of the trace).
-pub const SWITCH_TOGGLES: &[&str] = &[SWITCH_FRAME];
+/// What the switch-alone count covers: one replay of the trace through a worker of the
+/// switch the offloaded run left (`measure::replay_switch`); the offloaded run and the
+/// worker's creation are outside it.
+pub const SWITCH_TOGGLES: &[&str] = &["tandem_bench::measure::replay_switch"];
 
 /// ...minus calls into these (name prefixes): the in-process switch applying the writes.
 pub const SERVER_EXCLUDE: &[&str] =

@@ -297,20 +297,15 @@ pub fn flow_buckets(rec: &Recorded, fast: &[bool]) -> Vec<FlowBucket> {
     buckets.into_values().collect()
 }
 
-/// One replay of `packets` through worker `w`, each frame copied into a reused buffer and
-/// processed there (what `tandem bench`'s callgrind count of the switch alone runs:
-/// [`crate::callgrind::SWITCH_TOGGLES`] names `Worker::process_frame`, so the copy, the
-/// offloaded run before it and the worker's creation are not counted, as the baseline's
-/// count leaves out its own copy); the number of packets forwarded.
+/// One replay of `packets` through worker `w` (what `tandem bench`'s callgrind count of the
+/// switch alone runs: [`crate::callgrind::SWITCH_TOGGLES`] names this function, so the
+/// offloaded run before it and the worker's creation are not counted); the number of
+/// packets forwarded.
 #[inline(never)]
 pub fn replay_switch(w: &mut tandem_switch::Worker, packets: &[TracePacket]) -> u64 {
-    let mut buf = Vec::with_capacity(2048);
     let mut sent = 0u64;
     for p in packets {
-        // copied into a reused buffer, as `replay_baseline` does for the NF
-        buf.clear();
-        buf.extend_from_slice(black_box(&p.data));
-        sent += u64::from(black_box(w.process_frame(p.port, &mut buf, p.ts_ns)).is_some());
+        sent += u64::from(black_box(w.process_at(p.port, black_box(&p.data), p.ts_ns)).is_some());
     }
     sent
 }

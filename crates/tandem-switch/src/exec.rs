@@ -61,8 +61,6 @@ pub(crate) struct Ctx<'a> {
     pub pkt: &'a [u8],
     /// byte offset of the parser cursor
     pub cursor: usize,
-    /// bytes of `pkt` copied into `hb` (at `scratch_size`): every extracted header's
-    pub filled: usize,
     pub out: &'a mut Vec<u8>,
     pub scratch: &'a mut Vec<u8>,
     /// return stack of the flat code (action calls)
@@ -102,11 +100,7 @@ impl<'a> Ctx<'a> {
             return Verdict::Drop;
         }
         self.hb[..p0].fill(0);
-        // only the bytes the parser reaches (`Code::prefix`); an extraction past them
-        // copies the rest (`fill`)
-        let k = self.pkt.len().min(p.code.prefix);
-        self.hb[p0..p0 + k].copy_from_slice(&self.pkt[..k]);
-        self.filled = k;
+        self.hb[p0..p0 + self.pkt.len()].copy_from_slice(self.pkt);
         self.extracted.clear();
         self.emitted.clear();
         self.in_place = false;
@@ -167,11 +161,9 @@ impl<'a> Ctx<'a> {
             }
         };
         if same {
-            // Same headers, same order: the modified packet buffer's first `cursor`
-            // bytes are the output's headers, the packet's payload follows.
+            // Same headers, same order: the modified packet buffer is the output.
             self.in_place = true;
         } else {
-            // the emitted headers; the payload (`pkt[cursor..]`) follows them
             self.out.clear();
             for &h in self.emitted.iter() {
                 let hl = &p.headers[h as usize];
@@ -180,6 +172,11 @@ impl<'a> Ctx<'a> {
                     self.out.extend_from_slice(src);
                 }
             }
+            let payload = self
+                .hb
+                .get(p0 + self.cursor..p0 + self.pkt.len())
+                .unwrap_or(&[]);
+            self.out.extend_from_slice(payload);
         }
         Verdict::Forward(self.phv[std.egress_port as usize & PHV_MASK] as u32)
     }
@@ -472,11 +469,7 @@ impl<'a> Ctx<'a> {
                 Op::Extract(h) => {
                     let hl = &prog.headers[*h as usize];
                     let end = self.cursor + hl.bytes as usize;
-                    // `filled <= pkt.len()`: one compare when the header is copied in
-                    if end <= self.filled || end <= pkt.len() {
-                        if end > self.filled {
-                            fill(hb, prog.scratch_size, pkt, &mut self.filled);
-                        }
+                    if end <= pkt.len() {
                         phv[hl.base as usize & PHV_MASK] = (prog.scratch_size + self.cursor) as u64;
                         phv[hl.valid as usize & PHV_MASK] = 1;
                         self.cursor = end;
@@ -730,16 +723,6 @@ fn op_checksum_inline(
         } else {
             field.store(phv, hb, v);
         }
-    }
-}
-
-/// Copies the rest of `pkt` (past the `filled` bytes already there) into the packet buffer
-/// at `p0`: an extraction past the prefix copied before the parser ran.
-pub(crate) fn fill(hb: &mut Hb, p0: usize, pkt: &[u8], filled: &mut usize) {
-    let (k, n) = (*filled, pkt.len());
-    if let (Some(dst), Some(src)) = (hb.get_mut(p0 + k..p0 + n), pkt.get(k..)) {
-        dst.copy_from_slice(src);
-        *filled = n;
     }
 }
 

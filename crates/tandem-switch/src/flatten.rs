@@ -811,7 +811,6 @@ pub(crate) fn lower(c: &Compiled) -> Code {
         compute_checksums,
         deparser_emits,
         in_place: None,
-        prefix: 0,
         ops: l.ops,
         action_entry,
         parser,

@@ -741,10 +741,6 @@ pub(crate) struct Code {
     pub deparser_emits: Option<Vec<(u32, Slot)>>,
     /// the in-place test for `deparser_emits`, precomputed (`deparse`), when it applies
     pub in_place: Option<crate::deparse::InPlace>,
-    /// bytes of the packet copied into the packet buffer before the parser runs (the
-    /// headers the parser can extract, once each; an extraction past them copies the
-    /// rest: [`crate::exec::Ctx::fill`])
-    pub prefix: usize,
 }
 
 impl Compiled {

@@ -1021,57 +1021,6 @@ impl Worker {
     /// `standard_metadata.ingress_global_timestamp` and `egress_global_timestamp` are that
     /// time in microseconds, 48 bits wide, as BMv2 counts.
     pub fn process_at(&mut self, port: u32, pkt: &[u8], ts_ns: u64) -> Option<(u32, &[u8])> {
-        let (verdict, cursor, in_place) = self.run(port, pkt, ts_ns);
-        let Verdict::Forward(p) = verdict else {
-            return None;
-        };
-        let p0 = self.sw.inner.prog.scratch_size;
-        let payload = pkt.get(cursor..).unwrap_or(&[]);
-        if in_place {
-            // the headers were modified in the buffer; the payload follows them
-            let dst = self.hb.get_mut(p0 + cursor..p0 + pkt.len())?;
-            dst.copy_from_slice(payload);
-            self.hb.get(p0..p0 + pkt.len()).map(|d| (p, d))
-        } else {
-            self.out.extend_from_slice(payload);
-            Some((p, &self.out[..]))
-        }
-    }
-
-    /// [`Worker::process_at`] on a frame the caller lends (as a server's receive ring
-    /// does): only the headers the parser reaches are copied into the switch, and on
-    /// forwarding `frame` becomes the output frame — its headers rewritten in place,
-    /// the payload left where it is unless headers were added or removed. Returns the
-    /// egress port, or `None` if the packet was dropped (`frame` unchanged).
-    /// Never panics on any input.
-    #[inline(never)]
-    pub fn process_frame(&mut self, port: u32, frame: &mut Vec<u8>, ts_ns: u64) -> Option<u32> {
-        let (verdict, cursor, in_place) = self.run(port, frame, ts_ns);
-        let Verdict::Forward(p) = verdict else {
-            return None;
-        };
-        let p0 = self.sw.inner.prog.scratch_size;
-        let cursor = cursor.min(frame.len());
-        if in_place {
-            let src = self.hb.get(p0..p0 + cursor)?;
-            frame[..cursor].copy_from_slice(src);
-        } else {
-            // the payload moves by the headers' change in size, then the headers go in front
-            let (len, n) = (frame.len(), self.out.len());
-            if n > cursor {
-                frame.resize(len + n - cursor, 0);
-            }
-            frame.copy_within(cursor..len, n);
-            frame.truncate(len + n - cursor);
-            frame[..n].copy_from_slice(&self.out);
-        }
-        Some(p)
-    }
-
-    /// Runs `pkt` through the pipeline: the verdict, the parser's cursor, and whether
-    /// the output's headers are the packet buffer's (else they are in `out`, without
-    /// the payload).
-    fn run(&mut self, port: u32, pkt: &[u8], ts_ns: u64) -> (Verdict, usize, bool) {
         let Worker {
             sw,
             cache,
@@ -1096,7 +1045,6 @@ impl Worker {
             emitted,
             in_place: false,
             cursor: 0,
-            filled: 0,
             out,
             scratch,
             stack,
@@ -1105,7 +1053,15 @@ impl Worker {
             rt: std::ptr::NonNull::from(&mut **rt),
         };
         let verdict = ctx.run_pipeline(port, ts_ns);
-        (verdict, ctx.cursor.min(pkt.len()), ctx.in_place)
+        let in_place = ctx.in_place;
+        match verdict {
+            Verdict::Drop => None,
+            Verdict::Forward(p) if in_place => {
+                let p0 = self.sw.inner.prog.scratch_size;
+                self.hb.get(p0..p0 + pkt.len()).map(|d| (p, d))
+            }
+            Verdict::Forward(p) => Some((p, &self.out[..])),
+        }
     }
 
     /// The switch this worker belongs to.

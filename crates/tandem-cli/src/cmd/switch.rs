@@ -241,18 +241,10 @@ fn run_for(sw: &Switch, pkts: &[(u32, Vec<u8>)], seconds: f64) -> (u64, Option<f
     if pkts.is_empty() {
         return (0, None);
     }
-    // each frame is copied into a reused buffer the switch processes in place (as a
-    // server's receive ring lends it), as the baseline host's replay does
-    let mut buf = Vec::with_capacity(2048);
-    let mut one = |w: &mut tandem_switch::Worker, port: u32, p: &[u8]| {
-        buf.clear();
-        buf.extend_from_slice(std::hint::black_box(p));
-        std::hint::black_box(w.process_frame(port, &mut buf, 0));
-    };
     let t0 = Instant::now();
     while t0.elapsed().as_secs_f64() < seconds.min(0.2) {
         for (port, p) in pkts {
-            one(&mut w, *port, p);
+            std::hint::black_box(w.process(*port, std::hint::black_box(p)));
         }
     }
     let cpu0 = thread_cpu_seconds();
@@ -260,7 +252,7 @@ fn run_for(sw: &Switch, pkts: &[(u32, Vec<u8>)], seconds: f64) -> (u64, Option<f
     let mut n = 0u64;
     while t.elapsed().as_secs_f64() < seconds {
         for (port, p) in pkts {
-            one(&mut w, *port, p);
+            std::hint::black_box(w.process(*port, std::hint::black_box(p)));
         }
         n += pkts.len() as u64;
     }
@@ -397,7 +389,7 @@ fn callgrind_per_packet(which: &str, a: &BenchArgs, engine: Engine) -> anyhow::R
     let total = tandem_bench::callgrind::count(
         &exe,
         &args,
-        &[tandem_bench::callgrind::SWITCH_FRAME],
+        &["tandem_switch::switch::Worker::process_at"],
         &[],
         &out,
     )?;
@@ -491,15 +483,12 @@ fn run_bench(a: BenchArgs) -> anyhow::Result<()> {
         let (_, sw, pkts) = builtin(which, &a, engines[engines.len() - 1])?;
         let mut w = sw.worker();
         let mut i = 0u64;
-        let mut buf = Vec::with_capacity(2048);
         while i < n {
             for p in &pkts {
                 if i == n {
                     break;
                 }
-                buf.clear();
-                buf.extend_from_slice(std::hint::black_box(p));
-                std::hint::black_box(w.process_frame(a.port, &mut buf, 0));
+                std::hint::black_box(w.process(a.port, std::hint::black_box(p)));
                 i += 1;
             }
         }

@@ -11,8 +11,8 @@
 
 use super::raw::{self, CodeFn, JitCode};
 use super::{
-    successors, EXT_MAX, MAX_OPS, RT_CURSOR, RT_EXT, RT_FILLED, RT_HB, RT_KEYS, RT_LOOKUPS,
-    RT_N_EXT, RT_PHV, RT_PKT_LEN,
+    successors, EXT_MAX, MAX_OPS, RT_CURSOR, RT_EXT, RT_HB, RT_KEYS, RT_LOOKUPS, RT_N_EXT, RT_PHV,
+    RT_PKT_LEN,
 };
 use crate::program::*;
 use cranelift_codegen::ir::condcodes::IntCC;
@@ -815,31 +815,12 @@ impl Tr<'_, '_> {
             self.target(prog.code.parser_end as usize),
             self.target(next),
         );
-        // fast path: the header lies in the bytes already copied in (`Rt::filled` <= the
-        // packet's length, so one compare); otherwise, cold: in the packet (copy the rest
-        // in, `rt_fill`) or past its end (`PacketTooShort`)
         let cur = self.b.ins().load(I64, mem(), self.rt, RT_CURSOR);
-        let filled = self.b.ins().load(I64, mem(), self.rt, RT_FILLED);
-        let to = self.b.ins().iadd_imm_u(cur, i64::from(hl.bytes));
-        let inside = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, to, filled);
-        let (ok, slow, fill, short) = (
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-            self.b.create_block(),
-        );
-        self.b.ins().brif(inside, ok, &[], slow, &[]);
-        for cold in [slow, fill, short] {
-            self.b.set_cold_block(cold);
-        }
-        self.b.switch_to_block(slow);
         let len = self.b.ins().load(I64, mem(), self.rt, RT_PKT_LEN);
+        let to = self.b.ins().iadd_imm_u(cur, i64::from(hl.bytes));
         let fits = self.b.ins().icmp(IntCC::UnsignedLessThanOrEqual, to, len);
-        self.b.ins().brif(fits, fill, &[], short, &[]);
-        self.b.switch_to_block(fill);
-        let zero = self.b.ins().iconst(I32, 0);
-        self.rt_call(raw::rt_fill, zero);
-        self.b.ins().jump(ok, &[]);
+        let (ok, short) = (self.b.create_block(), self.b.create_block());
+        self.b.ins().brif(fits, ok, &[], short, &[]);
         self.b.switch_to_block(short);
         let e = self.k(ERR_PACKET_TOO_SHORT);
         self.set_slot(prog.std.parser_error, e);

@@ -53,8 +53,6 @@ pub(crate) struct Rt {
     /// the parser's cursor (bytes into the packet) and the packet's length
     pub cursor: u64,
     pub pkt_len: u64,
-    /// bytes of the packet in the packet buffer (`Ctx::filled`)
-    pub filled: u64,
     /// headers extracted by compiled code, in order (the first [`EXT_MAX`]) and how many
     pub n_ext: u64,
     pub ext: [u32; EXT_MAX],
@@ -71,7 +69,6 @@ pub(crate) const RT_HB: i32 = std::mem::offset_of!(Rt, hb) as i32;
 pub(crate) const RT_LOOKUPS: i32 = std::mem::offset_of!(Rt, lookups) as i32;
 pub(crate) const RT_CURSOR: i32 = std::mem::offset_of!(Rt, cursor) as i32;
 pub(crate) const RT_PKT_LEN: i32 = std::mem::offset_of!(Rt, pkt_len) as i32;
-pub(crate) const RT_FILLED: i32 = std::mem::offset_of!(Rt, filled) as i32;
 pub(crate) const RT_N_EXT: i32 = std::mem::offset_of!(Rt, n_ext) as i32;
 pub(crate) const RT_EXT: i32 = std::mem::offset_of!(Rt, ext) as i32;
 

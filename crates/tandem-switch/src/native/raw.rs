@@ -97,7 +97,6 @@ pub(crate) fn enter(f: CodeFn, ctx: &mut Ctx<'_>) -> bool {
         rt.lookups = ctx.snap.lookups.as_ptr();
         rt.cursor = ctx.cursor as u64;
         rt.pkt_len = ctx.pkt.len() as u64;
-        rt.filled = ctx.filled as u64;
         rt.n_ext = 0;
         rt.ctx = (ctx as *mut Ctx<'_>).cast();
     }
@@ -119,7 +118,6 @@ impl Rt {
             lookups: std::ptr::null(),
             cursor: 0,
             pkt_len: 0,
-            filled: 0,
             n_ext: 0,
             ext: [0; super::EXT_MAX],
         }
@@ -134,7 +132,6 @@ unsafe impl Send for Rt {}
 /// (past [`super::EXT_MAX`], a marker no emit list has, so the deparser rebuilds the frame).
 fn sync_extracted(ctx: &mut Ctx<'_>, rt: &Rt) {
     ctx.cursor = rt.cursor as usize;
-    ctx.filled = rt.filled as usize;
     let n = rt.n_ext as usize;
     ctx.extracted
         .extend_from_slice(&rt.ext[..n.min(super::EXT_MAX)]);
@@ -165,19 +162,6 @@ pub(crate) extern "C" fn rt_apply(rt: *mut Rt, table: u32) -> u32 {
     // SAFETY: called only from compiled code (invariant 2).
     let (ctx, keys) = unsafe { parts(rt) };
     ctx.apply_table(table, keys)
-}
-
-/// Run-time call: copies the rest of the packet into the packet buffer (an extraction
-/// past the bytes copied before the parser ran); returns 0.
-pub(crate) extern "C" fn rt_fill(rt: *mut Rt, _: u32) -> u32 {
-    // SAFETY: called only from compiled code (invariant 2).
-    let (ctx, _) = unsafe { parts(rt) };
-    crate::exec::fill(ctx.hb, ctx.prog.scratch_size, ctx.pkt, &mut ctx.filled);
-    let filled = ctx.filled as u64;
-    // SAFETY: `rt` is the live `Rt` of this run (invariant 2); the references `parts`
-    // returned are not used past this point.
-    unsafe { (*rt).filled = filled };
-    0
 }
 
 /// Run-time call: runs the effect op at `pc` (register, counter, meter, hash, checksum,
