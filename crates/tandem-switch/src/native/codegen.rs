@@ -893,6 +893,15 @@ impl Tr<'_, '_> {
                 let new = self.b.ins().bor(keep, v);
                 self.set_slot(*slot, new);
             }
+            _ => return self.arith(op),
+        }
+        true
+    }
+
+    /// Translates an arithmetic op on slots (its result into a slot); false if `op` is not
+    /// one.
+    fn arith(&mut self, op: &Op) -> bool {
+        match op {
             Op::Add(d, a, b, m) => {
                 let (a, b) = (self.slot(*a), self.slot(*b));
                 let r = self.add(a, b);
@@ -1035,50 +1044,10 @@ impl Tr<'_, '_> {
             return Err(format!("no operation at {pc}"));
         };
         let next = pc + 1;
+        if let Some(r) = self.control(op, next) {
+            return r;
+        }
         match op {
-            Op::Jz(a, t) | Op::Jnz(a, t) => {
-                let v = self.slot(*a);
-                let (tb, nb) = (self.target(*t as usize), self.target(next));
-                if matches!(op, Op::Jz(..)) {
-                    self.b.ins().brif(v, nb, &[], tb, &[]);
-                } else {
-                    self.b.ins().brif(v, tb, &[], nb, &[]);
-                }
-                return Ok(());
-            }
-            Op::JEqC(a, c, t) | Op::JNeC(a, c, t) => {
-                let v = self.slot(*a);
-                let cc = if matches!(op, Op::JEqC(..)) {
-                    IntCC::Equal
-                } else {
-                    IntCC::NotEqual
-                };
-                let cond = self.b.ins().icmp_imm_u(cc, v, *c as i64);
-                let (tb, nb) = (self.target(*t as usize), self.target(next));
-                self.b.ins().brif(cond, tb, &[], nb, &[]);
-                return Ok(());
-            }
-            Op::JumpIfZero(c, t) => {
-                let v = self.ex(c);
-                let (tb, nb) = (self.target(*t as usize), self.target(next));
-                self.b.ins().brif(v, nb, &[], tb, &[]);
-                return Ok(());
-            }
-            Op::Jump(t) => {
-                self.goto(*t as usize);
-                return Ok(());
-            }
-            Op::SwitchJump(slot, arms, default) => {
-                let v = self.slot(*slot);
-                for (k, t) in arms.iter() {
-                    let c = self.b.ins().icmp_imm_u(IntCC::Equal, v, *k as i64);
-                    let (tb, nb) = (self.target(*t as usize), self.b.create_block());
-                    self.b.ins().brif(c, tb, &[], nb, &[]);
-                    self.b.switch_to_block(nb);
-                }
-                self.goto(*default as usize);
-                return Ok(());
-            }
             Op::Apply {
                 table,
                 hit,
@@ -1102,14 +1071,6 @@ impl Tr<'_, '_> {
                     let v = self.slot(*s);
                     self.store(d, v);
                 }
-            }
-            Op::Ret => {
-                self.b.ins().jump(self.ret0, &[]);
-                return Ok(());
-            }
-            Op::End => {
-                self.b.ins().jump(self.exit, &[]);
-                return Ok(());
             }
             Op::MarkToDrop => {
                 let std = &prog.std;
@@ -1142,14 +1103,69 @@ impl Tr<'_, '_> {
                 let p = self.b.ins().iconst(I32, pc as i64);
                 self.rt_call(raw::rt_op, p);
             }
+            _ => {
+                if !self.alu(op) {
+                    return Err(format!("no code generation rule for {}", op.show()));
+                }
+            }
+        }
+        self.goto(next);
+        Ok(())
+    }
+    /// Translates an op that ends its block itself (jumps, returns, the parser's
+    /// extractions and transitions); `None` if `op` is not one.
+    fn control(&mut self, op: &Op, next: usize) -> Option<Result<(), String>> {
+        match op {
+            Op::Jz(a, t) | Op::Jnz(a, t) => {
+                let v = self.slot(*a);
+                let (tb, nb) = (self.target(*t as usize), self.target(next));
+                if matches!(op, Op::Jz(..)) {
+                    self.b.ins().brif(v, nb, &[], tb, &[]);
+                } else {
+                    self.b.ins().brif(v, tb, &[], nb, &[]);
+                }
+            }
+            Op::JEqC(a, c, t) | Op::JNeC(a, c, t) => {
+                let v = self.slot(*a);
+                let cc = if matches!(op, Op::JEqC(..)) {
+                    IntCC::Equal
+                } else {
+                    IntCC::NotEqual
+                };
+                let cond = self.b.ins().icmp_imm_u(cc, v, *c as i64);
+                let (tb, nb) = (self.target(*t as usize), self.target(next));
+                self.b.ins().brif(cond, tb, &[], nb, &[]);
+            }
+            Op::JumpIfZero(c, t) => {
+                let v = self.ex(c);
+                let (tb, nb) = (self.target(*t as usize), self.target(next));
+                self.b.ins().brif(v, nb, &[], tb, &[]);
+            }
+            Op::Jump(t) => {
+                self.goto(*t as usize);
+            }
+            Op::SwitchJump(slot, arms, default) => {
+                let v = self.slot(*slot);
+                for (k, t) in arms.iter() {
+                    let c = self.b.ins().icmp_imm_u(IntCC::Equal, v, *k as i64);
+                    let (tb, nb) = (self.target(*t as usize), self.b.create_block());
+                    self.b.ins().brif(c, tb, &[], nb, &[]);
+                    self.b.switch_to_block(nb);
+                }
+                self.goto(*default as usize);
+            }
+            Op::Ret => {
+                self.b.ins().jump(self.ret0, &[]);
+            }
+            Op::End => {
+                self.b.ins().jump(self.exit, &[]);
+            }
             Op::Extract(h) => {
-                self.extract(*h, next)?;
-                return Ok(());
+                return Some(self.extract(*h, next));
             }
             Op::Goto(t) => {
                 self.transition();
                 self.goto(*t as usize);
-                return Ok(());
             }
             Op::Select1 { key, cases } => {
                 self.transition();
@@ -1159,7 +1175,6 @@ impl Tr<'_, '_> {
                     .map(|(k, _)| self.keyset(v, k, false))
                     .collect();
                 self.select(conds, cases.iter().map(|c| c.1 as usize).collect());
-                return Ok(());
             }
             Op::Select { keys, cases } => {
                 self.transition();
@@ -1178,15 +1193,9 @@ impl Tr<'_, '_> {
                     conds.push(c);
                 }
                 self.select(conds, cases.iter().map(|c| c.1 as usize).collect());
-                return Ok(());
             }
-            _ => {
-                if !self.alu(op) {
-                    return Err(format!("no code generation rule for {}", op.show()));
-                }
-            }
+            _ => return None,
         }
-        self.goto(next);
-        Ok(())
+        Some(Ok(()))
     }
 }
