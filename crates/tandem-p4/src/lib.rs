@@ -113,6 +113,15 @@ impl Arch {
         }
     }
 
+    /// Clears what a profile allows but this architecture cannot express, whatever the
+    /// chip's resources: TNA's ingress has no frame length, so a `pkt.length()` read stays
+    /// on the server (the lowering would otherwise refuse the plan).
+    pub fn constrain(self, profile: &mut tandem_partition::TargetProfile) {
+        if self == Arch::Tna {
+            profile.frame_length = false;
+        }
+    }
+
     /// Parses `v1model` or `tna`.
     pub fn from_name(s: &str) -> Result<Arch, P4Error> {
         match s {

@@ -217,6 +217,12 @@ pub fn unsupported(
             "now() is the packet's 64-bit nanosecond timestamp, which no switch clock represents exactly"
                 .into(),
         ),
+        InstKind::MetaRead {
+            meta: Meta::Length,
+        } if !p.frame_length => Some(format!(
+            "the frame length is not in the switch's metadata ({}: TNA's ingress has none)",
+            p.name
+        )),
         InstKind::MetaRead { .. } => need("meta", "packet metadata"),
         InstKind::MapFind { state, key } => {
             let expiring = matches!(

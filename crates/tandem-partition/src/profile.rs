@@ -111,6 +111,11 @@ pub struct TargetProfile {
     pub max_alu_bits: u32,
     /// Tables can age entries out (expiring maps can be looked up on the switch).
     pub ageing: bool,
+    /// The switch program can read the frame's length (`pkt.length()`): v1model has
+    /// `standard_metadata.packet_length`, TNA's ingress intrinsic metadata has no length.
+    /// Not a file key: the P4 architecture decides it (`tandem_p4::Arch::constrain` clears
+    /// it for TNA), the chip's resources do not.
+    pub frame_length: bool,
     /// A map that the switch only reads may be looked up more than once (one table copy per
     /// lookup); otherwise each state object is accessed at most once on the switch.
     pub duplicate_readonly_tables: bool,
@@ -380,6 +385,7 @@ pub fn parse_profile(file: &str, text: &str) -> Result<TargetProfile, ProfileErr
         transfer_header_bytes: r.limit("transfer_header_bytes")?,
         max_alu_bits: r.int("max_alu_bits", 64)? as u32,
         ageing: r.bool("ageing")?,
+        frame_length: true,
         duplicate_readonly_tables: r.bool("duplicate_readonly_tables")?,
         match_kinds,
         ops: r.strings("ops", &OP_NAMES)?,

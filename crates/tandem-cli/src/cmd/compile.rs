@@ -98,12 +98,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let arch = Arch::from_name(&args.target)?;
     let given = super::partition::load_profile(&args.profile)?;
     // `--compress` may choose pipeline folding, which also doubles the stage budget.
-    let profile = if args.layout.compress.is_some() {
+    let mut profile = if args.layout.compress.is_some() {
         let m = super::partition::load_module(&args.nf)?;
         super::partition::compressed_profile(&args.layout, &m, &given)?
     } else {
         given.clone()
     };
+    arch.constrain(&mut profile);
     let tandem_partition::Partitioned { module, info, plan } = super::partition::partition_nf(
         &args.nf,
         &profile,
