@@ -166,7 +166,7 @@ fn minilb_fast_path_matches_the_reference_and_slow_path_carries_figure5() {
             }
         };
         set(0, 8, 2);
-        let be = field("v21").expect("backend address in the header");
+        let be = field("v20").expect("backend address in the header");
         assert_eq!(be.from.as_deref(), Some("server"));
         set(be.offset, be.bits, value[0]);
         let Action::Send(fport) = first.action else {
