@@ -185,15 +185,18 @@ server too.
 
 This is a warning: the NF still compiles, with less of it offloaded.";
 
-    LoopNotUnrolled = "L102", Warning, "loop whose trip count is not a compile-time constant",
-"process() has a loop the analysis build could not unroll (its trip count is not a small
-compile-time constant: `while (x != y)`, `for (i = 0; i < n; i++)` with `n` from the packet or
-state). The loop and everything that depends on it run on the server. If its exit depends on
-packet data or state it may never end on some packet: `tandem host`, `run` and `check` stop with
-an error naming the packet after --call-timeout seconds (default 10) instead of hanging.
+    LoopNotUnrolled = "L102", Warning, "loop not unrolled: its trip count is not a small compile-time constant",
+"process() has a loop the analysis build did not unroll: its trip count is not a compile-time
+constant (`while (x != y)`, `for (i = 0; i < n; i++)` with `n` from the packet or state), or it
+is constant but the body is too large for the default unrolling budget (a loop of 8 iterations
+that reads two vectors and updates a counter). The loop and everything that depends on it run
+on the server. If its exit depends on packet data or state it may never end on some packet:
+`tandem host`, `run` and `check` stop with an error naming the packet after --call-timeout
+seconds (default 10) instead of hanging.
 
 Bound the loop by a constant (`for (int i = 0; i < 8 && i < n; i++)`) to have it unrolled and,
-if the rest allows, offloaded.
+if the rest allows, offloaded; if it still is not, put `#pragma unroll` on the line before it:
+clang then unrolls a constant-bounded loop in full whatever its size.
 
 This is a warning: the NF still compiles, with the loop on the server.";
 }

@@ -76,6 +76,34 @@ fn constant_trip_count_loops_are_unrolled() {
     differential(&test_nf("sketch_rows"), Plan::Plain, "enterprise", 4_000);
 }
 
+/// A loop bounded by a constant whose body is over the unroller's size budget stays a loop
+/// (L102, on the server); `#pragma unroll` before it unrolls it in full (no L102), and the
+/// unrolled NF matches its native build. Negative control: the same NF without the pragma.
+#[test]
+fn pragma_unroll_unrolls_a_large_constant_bounded_loop() {
+    let src = test_nf("prefix_scan");
+    let loops = |l: &tandem_lift::Lifted| {
+        l.warnings
+            .iter()
+            .filter(|w| w.code == tandem_lift::Code::LoopNotUnrolled)
+            .count()
+    };
+    let lifted = lift_file(&src);
+    assert_eq!(loops(&lifted), 0, "{:#?}", lifted.warnings);
+    differential(&src, Plan::Plain, "enterprise", 2_000);
+
+    let text = std::fs::read_to_string(&src).unwrap();
+    assert!(text.contains("#pragma unroll\n"));
+    let dir = tempfile::tempdir().unwrap();
+    let plain = dir.path().join("prefix_scan_loop.cc");
+    std::fs::write(&plain, text.replace("#pragma unroll\n", "")).unwrap();
+    assert_eq!(
+        loops(&lift_file(&plain)),
+        1,
+        "the loop was unrolled without the pragma"
+    );
+}
+
 /// LLVM intrinsics from ordinary C++ (saturating add/sub, ctpop, ctlz/cttz, min/max, abs,
 /// rotates by run-time amounts) lift to IR arithmetic with the native results (were L002,
 /// after a spurious L005).

@@ -95,8 +95,9 @@ the same state runs in post, the earlier one cannot also run in post."
             }
             Rule::R5 => {
                 "A loop the analysis build could not unroll (its trip count is not a small \
-constant; `tandem lift` warns with L102) runs on the server, and so does every statement whose \
-execution depends on a branch inside it. Bound the loop by a constant to have it unrolled."
+constant, or its body is too large for the default budget; `tandem lift` warns with L102) runs \
+on the server, and so does every statement whose execution depends on a branch inside it. Bound \
+the loop by a constant to have it unrolled, and put `#pragma unroll` before a larger one."
             }
             Rule::R6 => {
                 "State that the server writes (an insert, an erase, an update of a value) is kept \
