@@ -186,3 +186,58 @@ fn a_folded_profile_is_named_and_a_one_pipe_target_refuses() {
     assert!(!out.status.success());
     assert!(stderr.contains("cannot be folded"), "{stderr}");
 }
+
+/// `--compress` says what of the chosen compression the generated program holds: on
+/// tofino1 at Sailfish scale `compile` emits `vm_nc6` as key digests (its conflict table is
+/// in switch.p4) and says folding and splitting are modelled only, on stderr and in
+/// report.txt; `partition --compress` prints the same lines. Negative control: at a small
+/// scale (`partition --compress`, the same lines) nothing is folded and no line claims a
+/// modelled-only step (key digests, which still shrink `vm_nc6`, are emitted and named).
+#[test]
+fn compress_says_what_is_emitted_and_what_is_modelled_only() {
+    const XGW: &str = "crates/tandem-lift/tests/golden/xgw.nfir";
+    const SAILFISH: &str = "routes4=75000,routes6=25000,vm_nc4=750000,vm_nc6=250000";
+    let dir = std::env::temp_dir().join(format!("tandem-compress-cli-{}", std::process::id()));
+    let out = tandem(&[
+        "compile",
+        XGW,
+        "--profile",
+        "tofino1",
+        "--compress",
+        SAILFISH,
+        "-o",
+        dir.to_str().unwrap(),
+    ]);
+    let stderr = String::from_utf8_lossy(&out.stderr).to_string();
+    assert!(out.status.success(), "{stderr}");
+    let report = std::fs::read_to_string(dir.join("report.txt")).unwrap();
+    let p4 = std::fs::read_to_string(dir.join("switch.p4")).unwrap();
+    let modelled = "modelled only, NOT in the generated P4: pipeline folding, table splitting between pipelines";
+    for text in [&stderr, &report] {
+        assert!(text.contains(modelled), "{text}");
+        assert!(
+            text.contains("emitted in the generated P4: key digests vm_nc6"),
+            "{text}"
+        );
+    }
+    assert!(stderr.contains("planning on tofino1:folded"), "{stderr}");
+    assert!(p4.contains("vm_nc6_cfl"), "the conflict table is emitted");
+    let out = tandem(&["partition", XGW, "--compress", SAILFISH]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        out.status.success() && stdout.contains(modelled),
+        "{stdout}"
+    );
+    let out = tandem(&[
+        "partition",
+        XGW,
+        "--compress",
+        "routes4=1000,routes6=1000,vm_nc4=1000,vm_nc6=1000",
+    ]);
+    let stdout = String::from_utf8_lossy(&out.stdout);
+    assert!(out.status.success(), "{stdout}");
+    assert!(!stdout.contains("modelled only"), "{stdout}");
+    // Key digests still shrink vm_nc6's SRAM: emitted, and said so.
+    assert!(stdout.contains("emitted in the generated P4: key digests vm_nc6"));
+    let _ = std::fs::remove_dir_all(&dir);
+}

@@ -87,7 +87,49 @@ fn sailfish_scale_fits_tofino1_after_folding_and_splitting() {
         c.digests().into_iter().collect::<Vec<_>>(),
         [("vm_nc6".to_string(), 64)]
     );
-    assert!(report(&c, &p).contains("emitted as key digests: vm_nc6"));
+    assert!(report(&c, &p).contains("emitted in the generated P4: key digests vm_nc6"));
+}
+
+/// The report says which chosen steps are in the generated P4 and which the memory model
+/// only counts: at Sailfish scale folding and splitting are chosen and modelled only, key
+/// digests emitted, pooling (not chosen) in neither list. Negative controls: at a small
+/// scale nothing is modelled only (no line claims it), and with four times the routes ALPM
+/// is listed as emitted.
+#[test]
+fn the_report_says_what_is_emitted_and_what_is_modelled_only() {
+    let p = TargetProfile::builtin("tofino1").unwrap();
+    let c = compress(&module(), &p, &sailfish_scale()).unwrap();
+    let e = c.emission();
+    assert_eq!(e.emitted, ["key digests vm_nc6 (64 conflict entries)"]);
+    assert_eq!(
+        e.modelled_only,
+        ["pipeline folding", "table splitting between pipelines"]
+    );
+    let r = report(&c, &p);
+    assert!(
+        r.contains(
+            "modelled only, NOT in the generated P4: pipeline folding, table splitting between pipelines ("
+        ),
+        "{r}"
+    );
+    let small = Scale::parse("routes4=1000,routes6=1000,vm_nc4=1000,vm_nc6=1000").unwrap();
+    let c = compress(&module(), &p, &small).unwrap();
+    assert!(c.emission().modelled_only.is_empty());
+    assert!(
+        !report(&c, &p).contains("modelled only"),
+        "{}",
+        report(&c, &p)
+    );
+    let big = Scale::parse("routes4=300000,routes6=100000,vm_nc4=750000,vm_nc6=250000").unwrap();
+    let c = compress(&module(), &p, &big).unwrap();
+    assert!(
+        c.emission()
+            .emitted
+            .iter()
+            .any(|x| x.starts_with("ALPM routes4 (depth ")),
+        "{:?}",
+        c.emission()
+    );
 }
 
 #[test]

@@ -15,7 +15,8 @@
 //! # Traffic
 //! The generator's `nat`-plan flows (sizes from the workload, applications, TCP/UDP
 //! behaviour) get, per flow, a tenant and a VM by Zipf popularity (`zipf_s`; with the default
-//! 1.2 a few percent of the VMs carry most of the traffic, as Sailfish measured), an inner
+//! 1.2 and 64 x 64 VMs the busiest 5% of the VMs send about 76% of the packets, with 2.0
+//! about 95%, Sailfish's figure — BENCHMARKS.md, xgw), an inner
 //! family (IPv6 with probability `ipv6_share`) and a destination: the Internet (the flow's
 //! own server address; IPv4 only, `internet_share`), a VM of the peered tenant
 //! (`peer_share`), or another VM of the same tenant. Each frame's inner addresses become the

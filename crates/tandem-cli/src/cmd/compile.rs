@@ -196,7 +196,13 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         plan.summary.pre + plan.summary.server + plan.summary.post,
     );
     let build = "build the server partition: clang++-16 -std=c++17 -O2 -shared -fPIC -Iinclude server.cc -o server.so\n";
-    write("report.txt", &format!("{report}\n{sizes}{build}"))?;
+    let compression = super::partition::compression_report(&args.layout, &module, &given)?
+        .map(|r| format!("{r}\n"))
+        .unwrap_or_default();
+    write(
+        "report.txt",
+        &format!("{report}\n{compression}{sizes}{build}"),
+    )?;
     let html = tandem_partition::html::html_report(&plan, |f| std::fs::read_to_string(f).ok(), &[]);
     write("report.html", &html)?;
     if let Some(f) = &args.html {

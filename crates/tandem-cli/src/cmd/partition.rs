@@ -116,7 +116,9 @@ pub struct LayoutArgs {
 
 /// The profile to plan on: `profile`, or with `--compress`, its folded path when the
 /// partitioner's compression chose pipeline folding for the tables at that scale
-/// ([`tandem_partition::compress::Compression::profile`]).
+/// ([`tandem_partition::compress::Compression::profile`]). Says on stderr what of the
+/// chosen compression the generated program holds and what is modelled only
+/// ([`tandem_partition::compress::Emission`]).
 pub fn compressed_profile(
     layout: &LayoutArgs,
     module: &tandem_ir::Module,
@@ -130,7 +132,8 @@ pub fn compressed_profile(
         match tandem_partition::compress::compress(module, profile, &scale) {
             Err(tandem_partition::compress::CompressError::Unbounded) => profile.clone(),
             r => {
-                let p = r?.profile(profile);
+                let c = r?;
+                let p = c.profile(profile);
                 if p.folded && !profile.folded {
                     eprintln!(
                         "note: --compress chose pipeline folding: planning on {} ({} stages)",
@@ -138,8 +141,31 @@ pub fn compressed_profile(
                         p.stages.unwrap_or(0)
                     );
                 }
+                for line in c.emission().lines() {
+                    eprintln!("note: --compress: {line}");
+                }
                 p
             }
+        },
+    )
+}
+
+/// With `--compress`, the partitioner's compression report on `profile` (the steps, the
+/// placement and what is emitted versus modelled only), for `compile`'s report.txt; `None`
+/// without `--compress` or on a target with unbounded memory.
+pub fn compression_report(
+    layout: &LayoutArgs,
+    module: &tandem_ir::Module,
+    profile: &TargetProfile,
+) -> anyhow::Result<Option<String>> {
+    let Some(scale) = &layout.compress else {
+        return Ok(None);
+    };
+    let scale = tandem_partition::compress::Scale::parse(scale)?;
+    Ok(
+        match tandem_partition::compress::compress(module, profile, &scale) {
+            Err(tandem_partition::compress::CompressError::Unbounded) => None,
+            r => Some(tandem_partition::compress::report(&r?, profile)),
         },
     )
 }
