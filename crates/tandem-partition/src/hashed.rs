@@ -297,29 +297,35 @@ impl HashedLayout {
             });
         }
         let n: usize = self.key_bits.iter().map(|b| b.div_ceil(8) as usize).sum();
-        let mut inline = [0u8; KEY_BYTES_INLINE];
-        let mut heap = Vec::new();
-        let out: &mut [u8] = if n <= KEY_BYTES_INLINE {
-            &mut inline[..n]
-        } else {
-            heap.resize(n, 0);
-            &mut heap
-        };
-        let mut at = 0;
-        for (&v, &b) in key.iter().zip(&self.key_bits) {
-            let nb = b.div_ceil(8) as usize;
-            if nb <= 8 {
-                // The field's low `nb` bytes, big-endian: one copy.
-                out[at..at + nb].copy_from_slice(&v.to_be_bytes()[8 - nb..]);
-                at += nb;
-            } else {
-                for i in (0..nb).rev() {
-                    out[at] = (v >> (8 * i)) as u8;
-                    at += 1;
+        if n <= KEY_BYTES_INLINE {
+            // Eight spare bytes: each field of up to 64 bits is one 8-byte big-endian store of
+            // its value shifted to the top (the next field overwrites the spare bytes).
+            let mut buf = [0u8; KEY_BYTES_INLINE + 8];
+            let mut at = 0;
+            for (&v, &b) in key.iter().zip(&self.key_bits) {
+                let nb = b.div_ceil(8) as usize;
+                if nb == 0 {
+                    continue;
                 }
+                if nb <= 8 {
+                    let top = v << (8 * (8 - nb) as u32);
+                    buf[at..at + 8].copy_from_slice(&top.to_be_bytes());
+                } else {
+                    for i in 0..nb {
+                        buf[at + i] = (v >> (8 * (nb - 1 - i))) as u8;
+                    }
+                }
+                at += nb;
+            }
+            return Ok(f(&buf[..n]));
+        }
+        let mut out = Vec::with_capacity(n);
+        for (&v, &b) in key.iter().zip(&self.key_bits) {
+            for i in (0..b.div_ceil(8)).rev() {
+                out.push((v >> (8 * i)) as u8);
             }
         }
-        Ok(f(out))
+        Ok(f(&out))
     }
 
     /// How far way `w` rotates the key's bytes before hashing. CRC is affine, so hashing a
