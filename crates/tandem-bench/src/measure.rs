@@ -224,6 +224,20 @@ impl ControlPlane for TimedControl {
     fn read_ages(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
         self.timed(|c| c.read_ages(table))
     }
+    fn read_ages_into(
+        &mut self,
+        table: &str,
+        out: &mut tandem_switch::AgeList,
+    ) -> Result<(), ControlFailure> {
+        self.timed(|c| c.read_ages_into(table, out))
+    }
+    fn set_ages_list(
+        &mut self,
+        table: &str,
+        ages: &tandem_switch::AgeList,
+    ) -> Result<(), ControlFailure> {
+        self.timed(|c| c.set_ages_list(table, ages))
+    }
 }
 
 /// A control-plane wrapper for [`Offloaded::new`] that adds the time spent in the switch's

@@ -217,13 +217,7 @@ impl HashAlgo {
                 }
                 u64::from(c)
             }
-            HashAlgo::Crc32 => {
-                let mut c: u32 = 0xFFFF_FFFF;
-                for &b in bytes {
-                    c = CRC32_TABLE[((c ^ u32::from(b)) & 0xff) as usize] ^ (c >> 8);
-                }
-                u64::from(c ^ 0xFFFF_FFFF)
-            }
+            HashAlgo::Crc32 => crc32_iter(bytes.iter().copied()),
             HashAlgo::Identity => bytes
                 .iter()
                 .take(8)
@@ -242,6 +236,17 @@ impl HashAlgo {
         }
         self.compute(&bytes)
     }
+}
+
+/// [`HashAlgo::Crc32`] over the bytes `bytes` yields, without collecting them (e.g. a key's
+/// bytes rotated or reversed, as two chained slices).
+#[inline]
+pub fn crc32_iter(bytes: impl IntoIterator<Item = u8>) -> u64 {
+    let mut c: u32 = 0xFFFF_FFFF;
+    for b in bytes {
+        c = CRC32_TABLE[((c ^ u32::from(b)) & 0xff) as usize] ^ (c >> 8);
+    }
+    u64::from(c ^ 0xFFFF_FFFF)
 }
 
 impl fmt::Display for HashAlgo {

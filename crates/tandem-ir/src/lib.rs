@@ -249,7 +249,9 @@ pub mod words;
 
 pub use entity::{Arena, Block, EntityRef, FileId, Inst, StateId, Value};
 pub use header::{Header, HeaderDecl, HeaderError, HeaderField, Meta, MAX_HEADER_FIELDS};
-pub use inst::{BinOp, BlockCall, CastOp, Effect, HashAlgo, InstKind, IntCC, SourceLoc, SourcePos};
+pub use inst::{
+    crc32_iter, BinOp, BlockCall, CastOp, Effect, HashAlgo, InstKind, IntCC, SourceLoc, SourcePos,
+};
 pub use interp::{
     Action, DumpEntry, DumpFormat, InterpError, InterpOptions, Interpreter, Machine, MapRules,
     OpaqueHandler, Outcome, Packet, StateDump, StateStore, Step, StoreError,

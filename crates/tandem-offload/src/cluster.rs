@@ -196,6 +196,25 @@ impl ControlPlane for Joining {
     fn read_ages(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
         self.inner.read_ages(table)
     }
+
+    fn read_ages_into(
+        &mut self,
+        table: &str,
+        out: &mut tandem_switch::AgeList,
+    ) -> Result<(), ControlFailure> {
+        self.inner.read_ages_into(table, out)
+    }
+
+    fn set_ages_list(
+        &mut self,
+        table: &str,
+        ages: &tandem_switch::AgeList,
+    ) -> Result<(), ControlFailure> {
+        if self.muted.load(Ordering::Relaxed) {
+            return Ok(());
+        }
+        self.inner.set_ages_list(table, ages)
+    }
 }
 
 /// The offloaded NF with several server hosts behind one software switch.

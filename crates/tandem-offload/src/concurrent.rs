@@ -240,6 +240,20 @@ impl ControlPlane for Delayed {
     fn read_ages(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
         self.go(false, |c| c.read_ages(table))
     }
+    fn read_ages_into(
+        &mut self,
+        table: &str,
+        out: &mut tandem_switch::AgeList,
+    ) -> Result<(), ControlFailure> {
+        self.go(false, |c| c.read_ages_into(table, out))
+    }
+    fn set_ages_list(
+        &mut self,
+        table: &str,
+        ages: &tandem_switch::AgeList,
+    ) -> Result<(), ControlFailure> {
+        self.go(true, |c| c.set_ages_list(table, ages))
+    }
 }
 
 /// Committed packets' written map keys, each with the ticket of its commit.

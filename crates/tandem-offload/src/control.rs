@@ -10,7 +10,7 @@ use std::collections::VecDeque;
 use std::time::Duration;
 
 use tandem_ir::MapMatch;
-use tandem_switch::{ControlError, ControlOp, KeyMatch, MeterCell, Switch, TableEntry};
+use tandem_switch::{AgeList, ControlError, ControlOp, KeyMatch, MeterCell, Switch, TableEntry};
 
 /// Why a control-plane request failed.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
@@ -207,6 +207,20 @@ pub trait ControlPlane: Send {
             "table `{table}`: this control plane has no entry ageing"
         )))
     }
+    /// [`ControlPlane::read_ages`] into a reusable packed list (cleared first): what the
+    /// runtime polls on every server packet. By default through `read_ages`.
+    fn read_ages_into(&mut self, table: &str, out: &mut AgeList) -> Result<(), ControlFailure> {
+        let hits = self.read_ages(table)?;
+        out.clear();
+        for (k, t) in &hits {
+            out.push(k, *t);
+        }
+        Ok(())
+    }
+    /// [`ControlPlane::set_ages`] from a packed list. By default through `set_ages`.
+    fn set_ages_list(&mut self, table: &str, ages: &AgeList) -> Result<(), ControlFailure> {
+        self.set_ages(table, &ages.to_pairs())
+    }
 }
 
 impl From<ControlError> for ControlFailure {
@@ -311,6 +325,16 @@ impl ControlPlane for SwitchControl {
     #[inline(never)]
     fn read_ages(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
         Ok(self.sw.read_ages(table)?)
+    }
+
+    #[inline(never)]
+    fn read_ages_into(&mut self, table: &str, out: &mut AgeList) -> Result<(), ControlFailure> {
+        Ok(self.sw.read_ages_into(table, out)?)
+    }
+
+    #[inline(never)]
+    fn set_ages_list(&mut self, table: &str, ages: &AgeList) -> Result<(), ControlFailure> {
+        Ok(self.sw.set_ages_list(table, ages)?)
     }
 }
 
@@ -448,6 +472,14 @@ impl<C: ControlPlane> ControlPlane for FaultyControl<C> {
 
     fn read_ages(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
         self.pass(|c| c.read_ages(table))
+    }
+
+    fn read_ages_into(&mut self, table: &str, out: &mut AgeList) -> Result<(), ControlFailure> {
+        self.pass(|c| c.read_ages_into(table, out))
+    }
+
+    fn set_ages_list(&mut self, table: &str, ages: &AgeList) -> Result<(), ControlFailure> {
+        self.pass(|c| c.set_ages_list(table, ages))
     }
 }
 

@@ -180,6 +180,36 @@ impl Touched {
     }
 }
 
+/// Map keys with their state index, packed in reusable buffers (the keys of ageing maps a
+/// server packet used).
+#[derive(Clone, Debug, Default)]
+struct UsedKeys {
+    words: Vec<u64>,
+    /// (state, end of the key in `words`).
+    ents: Vec<(u32, u32)>,
+}
+
+impl UsedKeys {
+    fn push(&mut self, state: u32, key: &[u64]) {
+        self.words.extend_from_slice(key);
+        self.ents.push((state, self.words.len() as u32));
+    }
+
+    fn clear(&mut self) {
+        self.words.clear();
+        self.ents.clear();
+    }
+
+    fn iter(&self) -> impl Iterator<Item = (u32, &[u64])> + '_ {
+        let mut start = 0usize;
+        self.ents.iter().map(move |&(s, end)| {
+            let k = &self.words[start..end as usize];
+            start = end as usize;
+            (s, k)
+        })
+    }
+}
+
 /// The primary copy of every state object, as the server partition sees it.
 pub struct Primary {
     module: Arc<Module>,
@@ -198,9 +228,9 @@ pub struct Primary {
     frame: Vec<u8>,
     /// Per state index: an expiring map whose switch copy ages (`crate::ageing`).
     ageing: Vec<bool>,
-    /// Keys of ageing maps found or inserted since the last [`Primary::take_used`]: their
+    /// Keys of ageing maps found or inserted since the last [`Primary::clear_used`]: their
     /// last-use time moved, and the switch's copy must learn it.
-    used: Vec<(u32, Vec<u64>)>,
+    used: UsedKeys,
     /// Per state index: the object is lent by its owner for this packet
     /// ([`crate::owner`]); its changes are recorded in `lent_touched` (empty: none lent).
     lent: Vec<bool>,
@@ -320,7 +350,7 @@ impl Primary {
             opaque_seen: Vec::new(),
             frame: Vec::new(),
             ageing: Vec::new(),
-            used: Vec::new(),
+            used: UsedKeys::default(),
             lent: Vec::new(),
             lent_touched: Touched {
                 sorted: true,
@@ -382,13 +412,39 @@ impl Primary {
     /// states walked elsewhere (a whole-NF run on the store).
     pub fn note_used(&mut self, state: u32, key: &[u64]) {
         if self.ages(state) {
-            self.used.push((state, key.to_vec()));
+            self.used.push(state, key);
         }
     }
 
-    /// The keys of ageing maps used since the last call.
+    /// The keys of ageing maps used since the last [`Primary::clear_used`].
     pub fn take_used(&mut self) -> Vec<(u32, Vec<u64>)> {
-        std::mem::take(&mut self.used)
+        let v = self.used.iter().map(|(s, k)| (s, k.to_vec())).collect();
+        self.used.clear();
+        v
+    }
+
+    /// Whether no key of an ageing map was used since the last [`Primary::clear_used`].
+    pub fn no_used(&self) -> bool {
+        self.used.ents.is_empty()
+    }
+
+    /// The keys of map `state` used since the last [`Primary::clear_used`], each with its
+    /// last-use time now, into `out` (cleared first; a key used twice appears twice).
+    pub fn used_ages(&mut self, state: u32, out: &mut tandem_switch::AgeList) {
+        out.clear();
+        for (s, k) in self.used.iter() {
+            if s != state {
+                continue;
+            }
+            if let Some(t) = self.store.map_last_used(StateId::from_u32(s), k) {
+                out.push(k, t);
+            }
+        }
+    }
+
+    /// Forgets the used keys (keeps the buffers).
+    pub fn clear_used(&mut self) {
+        self.used.clear();
     }
 
     /// Moves `key`'s last-use time forward to `at` (the switch's copy was hit then).
@@ -521,7 +577,7 @@ impl Primary {
             }
         };
         if hit && self.ages(s) {
-            self.used.push((s, key.to_vec()));
+            self.used.push(s, key);
         }
         let Some(StateInfo::Map { find: Some(t), .. }) = self.info.get(s as usize) else {
             return hit;
@@ -573,7 +629,7 @@ impl Primary {
         };
         self.touch_entry(s, rules, key);
         if ok && self.ages(s) {
-            self.used.push((s, key.to_vec()));
+            self.used.push(s, key);
         }
         ok
     }

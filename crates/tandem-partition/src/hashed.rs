@@ -48,8 +48,11 @@
 //! one of its earlier candidates: the allocator remembers, per slot, the fingerprints of the
 //! keys that passed over it and never places a key with one of them there.
 
+use tandem_ir::crc32_iter;
 use tandem_ir::hash::FxHashMap;
-use tandem_ir::HashAlgo;
+
+/// Key bytes hashed without allocating ([`HashedLayout::key_bytes`]); longer keys use the heap.
+const KEY_BYTES_INLINE: usize = 64;
 
 /// How a slot tells its key from another.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -280,19 +283,49 @@ impl HashedLayout {
     /// The key as the hash sees it: each field big-endian at its width rounded up to whole
     /// bytes.
     pub fn key_bytes(&self, key: &[u64]) -> Result<Vec<u8>, HashedError> {
+        self.with_key_bytes(key, <[u8]>::to_vec)
+    }
+
+    /// Runs `f` on the key's bytes ([`HashedLayout::key_bytes`]), built on the stack when
+    /// they fit [`KEY_BYTES_INLINE`] bytes: the runtime hashes every key it writes, so the
+    /// bytes are built once per key and never allocated.
+    fn with_key_bytes<R>(&self, key: &[u64], f: impl FnOnce(&[u8]) -> R) -> Result<R, HashedError> {
         if key.len() != self.key_bits.len() {
             return Err(HashedError::KeyShape {
                 got: key.len(),
                 want: self.key_bits.len(),
             });
         }
-        let mut out = Vec::with_capacity(key.len() * 4);
+        let n: usize = self.key_bits.iter().map(|b| b.div_ceil(8) as usize).sum();
+        if n <= KEY_BYTES_INLINE {
+            // Eight spare bytes: each field of up to 64 bits is one 8-byte big-endian store of
+            // its value shifted to the top (the next field overwrites the spare bytes).
+            let mut buf = [0u8; KEY_BYTES_INLINE + 8];
+            let mut at = 0;
+            for (&v, &b) in key.iter().zip(&self.key_bits) {
+                let nb = b.div_ceil(8) as usize;
+                if nb == 0 {
+                    continue;
+                }
+                if nb <= 8 {
+                    let top = v << (8 * (8 - nb) as u32);
+                    buf[at..at + 8].copy_from_slice(&top.to_be_bytes());
+                } else {
+                    for i in 0..nb {
+                        buf[at + i] = (v >> (8 * (nb - 1 - i))) as u8;
+                    }
+                }
+                at += nb;
+            }
+            return Ok(f(&buf[..n]));
+        }
+        let mut out = Vec::with_capacity(n);
         for (&v, &b) in key.iter().zip(&self.key_bits) {
             for i in (0..b.div_ceil(8)).rev() {
                 out.push((v >> (8 * i)) as u8);
             }
         }
-        Ok(out)
+        Ok(f(&out))
     }
 
     /// How far way `w` rotates the key's bytes before hashing. CRC is affine, so hashing a
@@ -304,25 +337,43 @@ impl HashedLayout {
             .iter()
             .map(|b| b.div_ceil(8) as usize)
             .sum::<usize>();
+        self.rotation_of(way, len)
+    }
+
+    fn rotation_of(&self, way: u32, len: usize) -> usize {
         (way as usize * len.div_ceil(self.ways as usize)) % len.max(1)
     }
 
-    fn way_hash(&self, way: u32, key: &[u64]) -> Result<u64, HashedError> {
-        let mut bytes = self.key_bytes(key)?;
-        let r = self.rotation(way);
-        bytes.rotate_left(r);
-        Ok(HashAlgo::Crc32.compute(&bytes))
+    /// `crc32` over `bytes` rotated left by way `way`'s rotation (no copy: the two halves
+    /// chained).
+    fn way_hash_of(&self, way: u32, bytes: &[u8]) -> u64 {
+        let n = bytes.len();
+        let r = self.rotation_of(way, n);
+        if r == 0 {
+            return crc32_iter(bytes.iter().copied());
+        }
+        if n <= KEY_BYTES_INLINE {
+            let mut rot = [0u8; KEY_BYTES_INLINE];
+            rot[..n - r].copy_from_slice(&bytes[r..]);
+            rot[n - r..n].copy_from_slice(&bytes[..r]);
+            return crc32_iter(rot[..n].iter().copied());
+        }
+        crc32_iter(bytes[r..].iter().chain(&bytes[..r]).copied())
     }
 
     /// The key's candidate slot at `way`: `crc32` over the key's bytes rotated left by
     /// [`HashedLayout::rotation`], modulo the slots per way (its low bits for a power of two).
     pub fn candidate(&self, way: u32, key: &[u64]) -> Result<u64, HashedError> {
-        Ok(self.way_hash(way, key)? % self.slots_per_way)
+        self.with_key_bytes(key, |b| self.way_hash_of(way, b) % self.slots_per_way)
     }
 
-    /// Every candidate, way 0 first.
+    /// Every candidate, way 0 first (the key's bytes built once for all ways).
     pub fn candidates(&self, key: &[u64]) -> Result<Vec<u64>, HashedError> {
-        (0..self.ways).map(|w| self.candidate(w, key)).collect()
+        self.with_key_bytes(key, |b| {
+            (0..self.ways)
+                .map(|w| self.way_hash_of(w, b) % self.slots_per_way)
+                .collect()
+        })
     }
 
     /// The key's fingerprint: the top `f` bits of `crc32` over the key's bytes in reverse
@@ -330,16 +381,11 @@ impl HashedLayout {
     /// fingerprints), 0 replaced by 1 (0 marks an empty slot); `None` with a full-key check.
     pub fn fingerprint(&self, key: &[u64]) -> Result<Option<u64>, HashedError> {
         match self.check {
-            KeyCheck::FullKey => {
-                self.key_bytes(key)?;
-                Ok(None)
-            }
-            KeyCheck::Fingerprint(f) => {
-                let mut bytes = self.key_bytes(key)?;
-                bytes.reverse();
-                let h = HashAlgo::Crc32.compute(&bytes) >> (32 - f);
-                Ok(Some(if h == 0 { 1 } else { h }))
-            }
+            KeyCheck::FullKey => self.with_key_bytes(key, |_| None),
+            KeyCheck::Fingerprint(f) => self.with_key_bytes(key, |b| {
+                let h = crc32_iter(b.iter().rev().copied()) >> (32 - f);
+                Some(if h == 0 { 1 } else { h })
+            }),
         }
     }
 }

@@ -229,6 +229,67 @@ fn the_hash_is_the_switch_crc32_over_the_rotated_key() {
     assert_eq!(l.candidate(1, &k).unwrap(), h1 & 0xffff);
 }
 
+/// The key's bytes as the switch hashes them, built independently of the layout.
+fn reference_bytes(key_bits: &[u32], key: &[u64]) -> Vec<u8> {
+    let mut out = Vec::new();
+    for (&v, &b) in key.iter().zip(key_bits) {
+        let n = b.div_ceil(8);
+        for i in (0..n).rev() {
+            out.push((v >> (8 * i)) as u8);
+        }
+    }
+    out
+}
+
+#[test]
+fn candidates_and_fingerprints_equal_the_rotated_crc_for_any_layout() {
+    // The allocation-free hashing (bytes built once on the stack, each way's rotation hashed
+    // as two chained halves) against the plain definition, on odd widths, many ways and a key
+    // too long for the stack buffer (10 fields of 64 bits = 80 bytes).
+    let mut rng = ChaCha8Rng::seed_from_u64(18);
+    let shapes: [&[u32]; 5] = [
+        &[32, 16, 8],
+        &[1],
+        &[13, 7, 64, 3],
+        &[64; 10],
+        &[32, 32, 16, 16, 8],
+    ];
+    for key_bits in shapes {
+        for ways in [1u32, 2, 3, 4, 7, 16] {
+            let l = HashedLayout::new(
+                ways,
+                1 << 12,
+                KeyCheck::Fingerprint(12),
+                key_bits.to_vec(),
+                4,
+                0,
+            )
+            .unwrap();
+            for _ in 0..50 {
+                let key: Vec<u64> = key_bits
+                    .iter()
+                    .map(|&b| rng.gen::<u64>() & (u64::MAX >> (64 - b)))
+                    .collect();
+                let bytes = reference_bytes(key_bits, &key);
+                assert_eq!(l.key_bytes(&key).unwrap(), bytes);
+                let cands = l.candidates(&key).unwrap();
+                assert_eq!(cands.len(), ways as usize);
+                for (w, &c) in cands.iter().enumerate() {
+                    let mut rotated = bytes.clone();
+                    rotated.rotate_left(l.rotation(w as u32));
+                    let h = tandem_ir::HashAlgo::Crc32.compute(&rotated);
+                    assert_eq!(c, h % (1 << 12), "{key_bits:?} way {w}");
+                    assert_eq!(l.candidate(w as u32, &key).unwrap(), c);
+                }
+                let mut reversed = bytes.clone();
+                reversed.reverse();
+                let f = tandem_ir::HashAlgo::Crc32.compute(&reversed) >> 20;
+                assert_eq!(l.fingerprint(&key).unwrap(), Some(f.max(1)));
+            }
+        }
+    }
+}
+
 #[test]
 fn ways_and_fingerprints_are_independent_for_random_keys() {
     // CRC is affine: keys colliding at way 0 must not collide at way 1 as a rule, and keys

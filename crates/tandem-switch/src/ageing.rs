@@ -93,6 +93,56 @@ impl PartialEq for Age {
 
 impl Eq for Age {}
 
+/// Keys with a time each (last hits read, or last uses to set), packed in reusable buffers:
+/// what [`crate::Switch::read_ages_into`] fills and [`crate::Switch::set_ages_list`] reads,
+/// so a control plane polling ages on every server packet allocates nothing once warmed up
+/// (the `Vec<(Vec<u64>, u64)>` form allocates one vector per key).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct AgeList {
+    words: Vec<u64>,
+    /// Per key: end of its words in `words`, and its time.
+    ents: Vec<(u32, u64)>,
+}
+
+impl AgeList {
+    /// Empties the list (keeps the buffers).
+    pub fn clear(&mut self) {
+        self.words.clear();
+        self.ents.clear();
+    }
+
+    /// Appends `key` with time `t` (ns).
+    pub fn push(&mut self, key: &[u64], t: u64) {
+        self.words.extend_from_slice(key);
+        self.ents.push((self.words.len() as u32, t));
+    }
+
+    /// Number of keys.
+    pub fn len(&self) -> usize {
+        self.ents.len()
+    }
+
+    /// Whether there is no key.
+    pub fn is_empty(&self) -> bool {
+        self.ents.is_empty()
+    }
+
+    /// The keys and their times, in the order pushed.
+    pub fn iter(&self) -> impl Iterator<Item = (&[u64], u64)> + '_ {
+        let mut start = 0usize;
+        self.ents.iter().map(move |&(end, t)| {
+            let k = &self.words[start..end as usize];
+            start = end as usize;
+            (k, t)
+        })
+    }
+
+    /// The `Vec` form (`(key, time)` pairs).
+    pub fn to_pairs(&self) -> Vec<(Vec<u64>, u64)> {
+        self.iter().map(|(k, t)| (k.to_vec(), t)).collect()
+    }
+}
+
 /// One age group: tables sharing keys, one timeout.
 #[derive(Debug)]
 pub(crate) struct AgeGroup {
@@ -134,17 +184,21 @@ impl AgeGroup {
 
     /// The keys hit since the last drain, with their last-hit times.
     pub(crate) fn drain(&self) -> Vec<(Vec<u64>, u64)> {
-        let cells = match self.dirty.lock() {
-            Ok(mut d) => std::mem::take(&mut *d),
-            Err(_) => return Vec::new(),
+        let mut out = AgeList::default();
+        self.drain_into(&mut out);
+        out.to_pairs()
+    }
+
+    /// [`AgeGroup::drain`] into `out` (cleared first), keeping the dirty list's buffer.
+    pub(crate) fn drain_into(&self, out: &mut AgeList) {
+        out.clear();
+        let Ok(mut d) = self.dirty.lock() else {
+            return;
         };
-        cells
-            .into_iter()
-            .map(|c| {
-                c.hit.store(false, Ordering::Release);
-                (c.key.to_vec(), c.last_ns.load(Ordering::Relaxed))
-            })
-            .collect()
+        for c in d.drain(..) {
+            c.hit.store(false, Ordering::Release);
+            out.push(&c.key, c.last_ns.load(Ordering::Relaxed));
+        }
     }
 
     /// The last hit of `key`, if it has a cell.

@@ -104,6 +104,7 @@ mod program;
 mod switch;
 mod table;
 
+pub use ageing::AgeList;
 pub use check::Diagnostic;
 pub use entries::{
     apply_commands, apply_entries, parse_commands, parse_entries, parse_value, Command,

@@ -11,6 +11,7 @@
 //! are serialised by a mutex; packets never take it. Registers and counters are
 //! per-index atomics (relaxed) shared by all workers.
 
+use crate::ageing::AgeList;
 use crate::check::Diagnostic;
 use crate::exec::{Ctx, Stateful, Verdict};
 use crate::meter::MeterCell;
@@ -858,6 +859,32 @@ impl Switch {
             .lock()
             .unwrap_or_else(|poisoned| poisoned.into_inner());
         Ok(a.groups[g].drain())
+    }
+
+    /// [`Switch::read_ages`] into a reusable list (cleared first).
+    pub fn read_ages_into(&self, table: &str, out: &mut AgeList) -> Result<(), ControlError> {
+        let g = self.age_group(table)?;
+        let a = self
+            .inner
+            .ageing
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        a.groups[g].drain_into(out);
+        Ok(())
+    }
+
+    /// [`Switch::set_ages`] from a packed list.
+    pub fn set_ages_list(&self, table: &str, ages: &AgeList) -> Result<(), ControlError> {
+        let g = self.age_group(table)?;
+        let mut a = self
+            .inner
+            .ageing
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        for (k, t) in ages.iter() {
+            a.groups[g].set(k, t);
+        }
+        Ok(())
     }
 
     /// The last-hit time (ns) of `key` in `table`'s age group, if it has one.

@@ -5,7 +5,7 @@
 //! both engines (the native engine keeps ageing tables on the general lookup). A table
 //! whose program does not declare ageing is refused.
 
-use tandem_switch::{CompileOptions, ControlError, Engine, KeyMatch, Switch, TableEntry};
+use tandem_switch::{AgeList, CompileOptions, ControlError, Engine, KeyMatch, Switch, TableEntry};
 
 const PROGRAM: &str = r#"
 #include <core.p4>
@@ -106,9 +106,17 @@ fn run(engine: Engine, ageing: bool) -> Vec<u32> {
     go(2, true, 4 * S + 2); // and in the other table of the group too
     go(1, false, 5 * S); // key 1 hit at 3 s: live
     if ageing {
-        assert_eq!(sw.read_ages("a").unwrap(), vec![(vec![1], 5 * S)]);
+        // The packed forms the runtime polls with (one reused list, cleared by each read).
+        let mut hits = AgeList::default();
+        hits.push(&[9, 9], 1);
+        sw.read_ages_into("a", &mut hits).unwrap();
+        assert_eq!(hits.to_pairs(), vec![(vec![1], 5 * S)]);
+        sw.read_ages_into("a", &mut hits).unwrap();
+        assert!(hits.is_empty());
         // the control plane renews key 2 (e.g. the server used it)
-        sw.set_ages("b", &[(vec![2], 5 * S)]).unwrap();
+        let mut renew = AgeList::default();
+        renew.push(&[2], 5 * S);
+        sw.set_ages_list("b", &renew).unwrap();
         assert_eq!(sw.age_of_key("a", &[2]).unwrap(), Some(5 * S));
     }
     go(2, false, 6 * S);
