@@ -31,6 +31,10 @@ pub struct ClusterArgs {
     /// Cluster sizes to measure.
     #[arg(long, value_delimiter = ',', default_value = "1,2,4")]
     pub servers: Vec<usize>,
+    /// The share of new flows the owner of global state (server 0) takes, in percent of
+    /// an even share (`check --owner-share`); one value, or one per cluster size.
+    #[arg(long, value_delimiter = ',', value_name = "PERCENT")]
+    pub owner_share: Vec<u32>,
 }
 
 /// One server of one cluster size.
@@ -67,9 +71,20 @@ pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
         ..RunOptions::default()
     };
     let exe = std::env::current_exe().context("finding the tandem executable")?;
+    if a.owner_share.len() > 1 && a.owner_share.len() != a.servers.len() {
+        anyhow::bail!(
+            "--owner-share: one value, or one per cluster size ({} sizes, {} shares)",
+            a.servers.len(),
+            a.owner_share.len()
+        );
+    }
+    let share = |k: usize| a.owner_share.get(k).or(a.owner_share.first()).copied();
     let mut rows = Vec::new();
-    for &n in &a.servers {
+    for (k, &n) in a.servers.iter().enumerate() {
         let mut c = Cluster::new(&bundle, &initial, &options, n)?;
+        if let Some(w) = share(k) {
+            c.set_weight(0, w)?;
+        }
         if let Some(note) = c.note() {
             println!("{n} servers: the NF {note}");
         }
@@ -98,6 +113,10 @@ pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
                     i.to_string().into(),
                 ];
                 let mut args = args;
+                if let Some(w) = share(k) {
+                    args.push("--owner-share".into());
+                    args.push(w.to_string().into());
+                }
                 if let Some(cfg) = &b.config {
                     args.push("--config".into());
                     args.push(cfg.into());
@@ -166,6 +185,9 @@ pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
 pub fn worker(a: &WorkerArgs, packets: &[TracePacket]) -> anyhow::Result<()> {
     let (bundle, initial, options) = server_setup(a, "cluster")?;
     let mut c = Cluster::new(&bundle, &initial, &options, a.servers)?;
+    if let Some(w) = a.owner_share {
+        c.set_weight(0, w)?;
+    }
     c.set_measured(Some(a.measure));
     for p in packets {
         c.process(p)?;
