@@ -252,6 +252,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         for (i, l) in report.per_server.iter().enumerate() {
             println!("  server {i:<3}         {:>10} packets", l.packets);
         }
+        if let (Some(w), false) = (args.owner_share, report.per_server.is_empty()) {
+            println!(
+                "  dispatch weight: server 0 (the owner) takes {w}% of an even share of new flows"
+            );
+        }
         if let Some((m, pinned)) = &report.membership {
             println!(
                 "  membership: version {}, {} flows pinned at the last change ({} Bloom-filter mismatches), {} migrated, {pinned} pinned now",
