@@ -35,6 +35,10 @@ pub struct ClusterArgs {
     /// an even share (`check --owner-share`); one value, or one per cluster size.
     #[arg(long, value_delimiter = ',', value_name = "PERCENT")]
     pub owner_share: Vec<u32>,
+    /// Callgrind workers run at once (each counts one server; the counts do not depend
+    /// on it).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
 }
 
 /// One server of one cluster size.
@@ -80,6 +84,8 @@ pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
     }
     let share = |k: usize| a.owner_share.get(k).or(a.owner_share.first()).copied();
     let mut rows = Vec::new();
+    // (row, worker arguments, profile) per server to count under callgrind.
+    let mut jobs: Vec<(usize, Vec<OsString>, std::path::PathBuf)> = Vec::new();
     for (k, &n) in a.servers.iter().enumerate() {
         let mut c = Cluster::new(&bundle, &initial, &options, n)?;
         if let Some(w) = share(k) {
@@ -92,50 +98,47 @@ pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
             c.process(p)?;
         }
         for (i, l) in c.loads().iter().enumerate() {
-            let instructions = if b.no_callgrind {
-                None
-            } else {
-                let args: Vec<OsString> = vec![
-                    "bench-worker".into(),
-                    "--role".into(),
-                    "cluster".into(),
-                    "--trace".into(),
-                    trace_path.clone().into(),
-                    "--nf".into(),
-                    b.nf.clone().into(),
-                    "--compiled".into(),
-                    compiled.clone().into(),
-                    "--cache".into(),
-                    cache.path().into(),
-                    "--servers".into(),
-                    n.to_string().into(),
-                    "--measure".into(),
-                    i.to_string().into(),
-                ];
-                let mut args = args;
-                if let Some(w) = share(k) {
-                    args.push("--owner-share".into());
-                    args.push(w.to_string().into());
-                }
-                if let Some(cfg) = &b.config {
-                    args.push("--config".into());
-                    args.push(cfg.into());
-                }
-                let profile = out.join(format!("callgrind.cluster{n}.server{i}.out"));
-                Some(callgrind::count(
-                    &exe,
-                    &args,
-                    CLUSTER_TOGGLES,
-                    callgrind::SERVER_EXCLUDE,
-                    &profile,
-                )?)
-            };
+            let mut args: Vec<OsString> = vec![
+                "bench-worker".into(),
+                "--role".into(),
+                "cluster".into(),
+                "--trace".into(),
+                trace_path.clone().into(),
+                "--nf".into(),
+                b.nf.clone().into(),
+                "--compiled".into(),
+                compiled.clone().into(),
+                "--cache".into(),
+                cache.path().into(),
+                "--servers".into(),
+                n.to_string().into(),
+                "--measure".into(),
+                i.to_string().into(),
+            ];
+            if let Some(w) = share(k) {
+                args.push("--owner-share".into());
+                args.push(w.to_string().into());
+            }
+            if let Some(cfg) = &b.config {
+                args.push("--config".into());
+                args.push(cfg.into());
+            }
             rows.push(Row {
                 servers: c.servers(),
                 server: i,
                 packets: l.packets,
-                instructions,
+                instructions: None,
             });
+            jobs.push((
+                rows.len() - 1,
+                args,
+                out.join(format!("callgrind.cluster{n}.server{i}.out")),
+            ));
+        }
+    }
+    if !b.no_callgrind {
+        for (row, count) in count_all(&exe, &jobs, a.jobs.max(1))? {
+            rows[row].instructions = Some(count);
         }
     }
     println!(
@@ -179,6 +182,47 @@ pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
             .with_context(|| format!("writing {}", path.display()))?;
     }
     Ok(())
+}
+
+/// Runs the callgrind workers, `jobs` at a time: (row, instructions) for each.
+fn count_all(
+    exe: &std::path::Path,
+    jobs: &[(usize, Vec<OsString>, std::path::PathBuf)],
+    at_once: usize,
+) -> anyhow::Result<Vec<(usize, u64)>> {
+    let mut counts = Vec::new();
+    for chunk in jobs.chunks(at_once) {
+        let done: Vec<Result<u64, BenchError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = chunk
+                .iter()
+                .map(|(_, args, profile)| {
+                    s.spawn(move || {
+                        callgrind::count(
+                            exe,
+                            args,
+                            CLUSTER_TOGGLES,
+                            callgrind::SERVER_EXCLUDE,
+                            profile,
+                        )
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(BenchError::Callgrind(
+                            "a callgrind worker thread panicked".into(),
+                        ))
+                    })
+                })
+                .collect()
+        });
+        for ((row, _, _), c) in chunk.iter().zip(done) {
+            counts.push((*row, c?));
+        }
+    }
+    Ok(counts)
 }
 
 /// `bench-worker --role cluster`: the cluster on the recorded trace, one server counted.
