@@ -51,6 +51,13 @@ struct Row {
 }
 
 pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
+    if a.owner_share.len() > 1 && a.owner_share.len() != a.servers.len() {
+        anyhow::bail!(
+            "--owner-share: one value, or one per cluster size ({} sizes, {} shares)",
+            a.servers.len(),
+            a.owner_share.len()
+        );
+    }
     let b = &a.bench;
     let out = &b.out_dir;
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
@@ -75,13 +82,6 @@ pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
         ..RunOptions::default()
     };
     let exe = std::env::current_exe().context("finding the tandem executable")?;
-    if a.owner_share.len() > 1 && a.owner_share.len() != a.servers.len() {
-        anyhow::bail!(
-            "--owner-share: one value, or one per cluster size ({} sizes, {} shares)",
-            a.servers.len(),
-            a.owner_share.len()
-        );
-    }
     let share = |k: usize| a.owner_share.get(k).or(a.owner_share.first()).copied();
     let mut rows = Vec::new();
     // (row, worker arguments, profile) per server to count under callgrind.
