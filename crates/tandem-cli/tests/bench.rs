@@ -145,3 +145,67 @@ fn bench_errors_are_clear() {
     let e = err(&tandem(&["bench-report", bad.to_str().unwrap()]));
     assert!(e.contains("bad.json"), "{e}");
 }
+
+/// `tandem bench-cluster` on MazuNAT (global state, one owner), packet counts only: every
+/// server of 2 and 4 listed; `--owner-share 0` leaves the owner (server 0) no server packet
+/// with 4 servers, while the unweighted run gives it some (the control); a share list of the
+/// wrong length is refused with the reason.
+#[test]
+fn bench_cluster_weights_the_owner() {
+    let dir = tempfile::tempdir().unwrap();
+    let run = |share: Option<&str>, sub: &str| -> Vec<Value> {
+        let out = dir.path().join(sub);
+        let json = out.join("rows.json");
+        let mut args = vec![
+            "bench-cluster",
+            "examples/nfs/mazunat/mazunat.cc",
+            "--plan",
+            "nat",
+            "--workload",
+            "enterprise",
+            "--flows",
+            "60",
+            "--servers",
+            "2,4",
+            "--no-callgrind",
+            "--out-dir",
+            out.to_str().unwrap(),
+            "--json",
+            json.to_str().unwrap(),
+        ];
+        if let Some(s) = share {
+            args.extend(["--owner-share", s]);
+        }
+        let stdout = ok(&tandem(&args));
+        assert!(stdout.contains("N=4 server 3"), "{stdout}");
+        let v: Value = serde_json::from_str(&std::fs::read_to_string(&json).unwrap()).unwrap();
+        v.as_array().unwrap().clone()
+    };
+    let owner4 = |rows: &[Value]| {
+        rows.iter()
+            .find(|r| r["servers"] == 4 && r["server"] == 0)
+            .map(|r| u(&r["packets"]))
+            .unwrap()
+    };
+    let weighted = run(Some("100,0"), "weighted");
+    assert_eq!(weighted.len(), 6);
+    assert_eq!(owner4(&weighted), 0, "{weighted:?}");
+    let even = run(None, "even");
+    assert!(owner4(&even) > 0, "{even:?}");
+    let e = err(&tandem(&[
+        "bench-cluster",
+        "examples/nfs/mazunat/mazunat.cc",
+        "--plan",
+        "nat",
+        "--flows",
+        "10",
+        "--servers",
+        "1,2,4",
+        "--owner-share",
+        "50,0",
+        "--no-callgrind",
+        "--out-dir",
+        dir.path().join("bad").to_str().unwrap(),
+    ]));
+    assert!(e.contains("one value, or one per cluster size"), "{e}");
+}

@@ -54,6 +54,9 @@ pub struct CheckOptions {
     /// Other servers work on the owner's global objects ([`crate::owner`]; default; off
     /// only to show what breaks without it: each server allocates from its own copy).
     pub lending: bool,
+    /// Dispatch weight of the owner of global state, server 0 (`WEIGHT_UNIT` = 100: an
+    /// even share of the flows; [`Cluster::set_weight`]).
+    pub owner_share: Option<u32>,
 }
 
 /// A partial map's key: the state's index and the key's fields.
@@ -83,6 +86,7 @@ impl Default for CheckOptions {
             record_partial_keys: false,
             removal: crate::Removal::default(),
             lending: true,
+            owner_share: None,
         }
     }
 }
@@ -225,6 +229,9 @@ pub fn check(
         let mut c = Cluster::new(bundle, &initial, &options.run, options.servers)?;
         if let Some(b) = options.bloom {
             c.set_bloom(b)?;
+        }
+        if let Some(w) = options.owner_share {
+            c.set_weight(crate::owner::OWNER, w)?;
         }
         c.set_pinning(options.pinning);
         c.set_removal(options.removal);

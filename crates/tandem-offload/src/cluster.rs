@@ -584,8 +584,36 @@ impl Cluster {
             }
         }
         let pinning = self.membership.pinning;
+        let weights = self.membership.weights();
         self.membership = Membership::new(self.active, shape);
         self.membership.pinning = pinning;
+        for (s, w) in weights {
+            self.membership.set_weight(s, w);
+        }
+        Ok(())
+    }
+
+    /// Sets server `s`'s dispatch weight (before the first packet): it takes `weight /
+    /// WEIGHT_UNIT` of an even share of the new flows ([`crate::membership::weighted_slots`]),
+    /// in the switch's slot tables and the mirror alike. Meant for the owner of global state
+    /// (server 0), whose publishing for the others is work they do not have
+    /// (docs/cluster.md, "Balancing the owner").
+    pub fn set_weight(&mut self, s: usize, weight: u32) -> Result<(), OffloadError> {
+        if s >= self.hosts.len() {
+            return Err(OffloadError::Manifest(format!(
+                "dispatch weight for server {s}: the cluster has servers 0..{}",
+                self.hosts.len()
+            )));
+        }
+        if self.stats.packets > 0 {
+            return Err(OffloadError::Manifest(
+                "dispatch weights are set before the first packet (flows keep their server only while the slot tables do)".into(),
+            ));
+        }
+        self.membership.set_weight(s, weight);
+        if let Some(d) = &self.dispatch {
+            d.install(&self.sw, &self.membership)?;
+        }
         Ok(())
     }
 

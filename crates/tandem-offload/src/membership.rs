@@ -12,7 +12,8 @@
 //! 2. else sets its bits in `BM[cur]` and looks itself up in `BM[1-cur]`: found — a flow
 //!    seen in the previous interval — it goes to group `1-cur`; not found, to group `cur`;
 //!    within the group, to its slot table's entry `h % 256`, where entry `j` is
-//!    `G[j % |G|]` (the table the switch holds in a register, ECMP-style).
+//!    `G[j % |G|]` (the table the switch holds in a register, ECMP-style), or, with
+//!    dispatch weights ([`Membership::set_weight`]), the table [`weighted_slots`] fills.
 //!
 //! A change clears `BM[1-cur]`, installs the new group there and flips `cur` (so a group
 //! version is an interval). Within an interval a flow's server never changes (the old filter
@@ -67,6 +68,50 @@ pub fn key_flow(slots: &[Slot], key: &[u64]) -> Option<Flow> {
     Some(f)
 }
 
+/// A server's dispatch weight when none is set: a server takes `weight / WEIGHT_UNIT` of an
+/// unweighted server's share of the slots (so weights read as percentages).
+pub const WEIGHT_UNIT: u32 = 100;
+
+/// A group's slot table of `slots` entries, each server taking a share of the slots in
+/// proportion to its weight, spread through the table by smooth weighted round robin (each
+/// entry goes to the server whose running credit is highest, first on a tie; its credit
+/// then drops by the total). Equal weights give exactly `G[j % |G|]`; a weight of 0 takes
+/// no slot (unless every weight is 0: then equal shares). An empty group: all 0.
+///
+/// ```text
+///  G = [0, 1, 2, 3], weights 100 each:       0 1 2 3 0 1 2 3 0 1 2 3 …   (64 slots each)
+///  G = [0, 1, 2, 3], server 0 weighted 50:   1 2 3 0 1 2 3 1 2 3 0 1 …   (37, 73, 73, 73)
+/// ```
+///
+/// Used to give the owner of global state ([`crate::owner`]), whose publishing for every
+/// server is work the others do not have, fewer of the flows (`check --owner-share`).
+pub fn weighted_slots(group: &[usize], weight: impl Fn(usize) -> u32, slots: usize) -> Vec<usize> {
+    if group.is_empty() {
+        return vec![0; slots];
+    }
+    let w: Vec<i64> = group.iter().map(|&s| i64::from(weight(s))).collect();
+    let total: i64 = w.iter().sum();
+    if total == 0 || w.iter().all(|x| *x == w[0]) {
+        return (0..slots).map(|j| group[j % group.len()]).collect();
+    }
+    let mut credit = vec![0i64; group.len()];
+    (0..slots)
+        .map(|_| {
+            for (c, x) in credit.iter_mut().zip(&w) {
+                *c += x;
+            }
+            let mut best = 0;
+            for i in 1..credit.len() {
+                if credit[i] > credit[best] {
+                    best = i;
+                }
+            }
+            credit[best] -= total;
+            group[best]
+        })
+        .collect()
+}
+
 /// Bloom filter sizes (bits, hash functions).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct BloomShape {
@@ -115,6 +160,10 @@ pub struct Membership {
     /// A server removed with its flows migrated: the old group's slots naming it read the
     /// current group's slot instead (until the next change).
     retired: Option<usize>,
+    /// Dispatch weights of servers with one other than [`WEIGHT_UNIT`].
+    weights: HashMap<usize, u32>,
+    /// Each group's slot table ([`weighted_slots`]), kept with the groups and weights.
+    tables: [Vec<usize>; 2],
     stats: MembershipStats,
     /// Pin flows that would move at a change (off only in the negative-control test).
     pub pinning: bool,
@@ -124,15 +173,51 @@ impl Membership {
     /// Servers `0..n` in group 0, the other group empty, filters empty.
     pub fn new(n: usize, shape: BloomShape) -> Membership {
         let words = (shape.bits.max(1) as usize).div_ceil(64);
-        Membership {
+        let mut m = Membership {
             groups: [(0..n).collect(), Vec::new()],
             cur: 0,
             bloom: [vec![0; words], vec![0; words]],
             shape,
             pins: HashMap::new(),
             retired: None,
+            weights: HashMap::new(),
+            tables: [Vec::new(), Vec::new()],
             stats: MembershipStats::default(),
             pinning: true,
+        };
+        m.refill();
+        m
+    }
+
+    /// Sets server `s`'s dispatch weight (`WEIGHT_UNIT`: an even share; 0: no new flow
+    /// unless every server of its group has 0). Before the first packet, or with the
+    /// caller rewriting the switch's slot tables: flows of an unchanged group keep their
+    /// server only while the tables do.
+    pub fn set_weight(&mut self, s: usize, weight: u32) {
+        if weight == WEIGHT_UNIT {
+            self.weights.remove(&s);
+        } else {
+            self.weights.insert(s, weight);
+        }
+        self.refill();
+    }
+
+    /// Server `s`'s dispatch weight.
+    pub fn weight(&self, s: usize) -> u32 {
+        self.weights.get(&s).copied().unwrap_or(WEIGHT_UNIT)
+    }
+
+    /// The weights set (server, weight), for a new mirror of the same registers.
+    pub fn weights(&self) -> Vec<(usize, u32)> {
+        let mut v: Vec<(usize, u32)> = self.weights.iter().map(|(s, w)| (*s, *w)).collect();
+        v.sort_unstable();
+        v
+    }
+
+    fn refill(&mut self) {
+        for g in 0..2 {
+            let slots = tandem_p4::DISPATCH_SLOTS as usize;
+            self.tables[g] = weighted_slots(&self.groups[g], |s| self.weight(s), slots);
         }
     }
 
@@ -168,8 +253,8 @@ impl Membership {
         &self.groups[g]
     }
 
-    /// Group `g`'s slot table of `slots` entries: entry `j` is `G[j % |G|]` (all 0 for an
-    /// empty group).
+    /// Group `g`'s slot table of `slots` entries: entry `j` is `G[j % |G|]` without
+    /// weights, [`weighted_slots`] with (all 0 for an empty group).
     pub fn slot_table(&self, g: usize, slots: usize) -> Vec<usize> {
         (0..slots).map(|j| self.slot(g, j)).collect()
     }
@@ -177,14 +262,13 @@ impl Membership {
     /// Group `g`'s server for slot `j` (0 for an empty group); a retired server's slots
     /// of the old group read the current group's.
     fn slot(&self, g: usize, j: usize) -> usize {
-        let grp = &self.groups[g];
-        if grp.is_empty() {
+        let table = &self.tables[g];
+        let Some(&s) = table.get(j % table.len().max(1)) else {
             return 0;
-        }
-        let s = grp[j % grp.len()];
+        };
         if g != self.cur && self.retired == Some(s) {
-            let c = &self.groups[self.cur];
-            return c[j % c.len()];
+            let c = &self.tables[self.cur];
+            return c.get(j % c.len().max(1)).copied().unwrap_or(0);
         }
         s
     }
@@ -291,6 +375,7 @@ impl Membership {
         self.groups[next] = servers;
         self.cur = next;
         self.retired = retired;
+        self.refill();
         self.stats.migrated = 0;
         self.pins.clear();
         let mut mismatches = 0;
@@ -376,5 +461,59 @@ mod tests {
             assert_eq!(m.dispatch(f), *s);
         }
         assert!(m.pins() > 0);
+    }
+
+    /// Equal weights give the unweighted table `G[j % |G|]` (what the switch held before
+    /// weights: the same dispatch); other weights give shares in proportion, spread
+    /// through the table, and a weight of 0 no slot.
+    #[test]
+    fn weighted_slot_tables() {
+        for n in 1..=8 {
+            let g: Vec<usize> = (0..n).collect();
+            for w in [1, 7, WEIGHT_UNIT] {
+                let t = weighted_slots(&g, |_| w, 256);
+                assert_eq!(t, (0..256).map(|j| j % n).collect::<Vec<_>>(), "n {n}");
+            }
+        }
+        let g = [0, 1, 2, 3];
+        let t = weighted_slots(&g, |s| if s == 0 { 50 } else { 100 }, 256);
+        let count = |s: usize| t.iter().filter(|x| **x == s).count();
+        assert_eq!([count(0), count(1), count(2), count(3)], [37, 73, 73, 73]);
+        assert_eq!(&t[..12], &[1, 2, 3, 0, 1, 2, 3, 1, 2, 3, 0, 1]);
+        // Spread: no run of server 0's slots, every 16 slots hold each server.
+        for w in t.chunks(16) {
+            assert!(g.iter().all(|s| w.contains(s)), "{w:?}");
+        }
+        let t = weighted_slots(&g, |s| if s == 0 { 0 } else { 100 }, 256);
+        assert!(!t.contains(&0));
+        assert_eq!(weighted_slots(&g, |_| 0, 4), vec![0, 1, 2, 3]);
+        assert_eq!(weighted_slots(&[], |_| 5, 3), vec![0, 0, 0]);
+    }
+
+    /// The mirror follows its weights through changes: a weighted owner takes its share
+    /// of new flows in every group it is in; unweighted, its even share (the control).
+    #[test]
+    fn a_weighted_server_takes_fewer_new_flows() {
+        let share = |m: &mut Membership| {
+            let spread = |i: u64| {
+                let h = i.wrapping_mul(0x9e37_79b9_7f4a_7c15) >> 40;
+                [
+                    (0x0a00_0000 + (h & 0xff_ffff), 1024 + i % 60000),
+                    (0xc633_6407, 80),
+                ]
+            };
+            (0..4000).filter(|i| m.dispatch(&spread(*i)) == 0).count() as f64 / 4000.0
+        };
+        let mut even = Membership::new(4, BloomShape::default());
+        let mut light = Membership::new(4, BloomShape::default());
+        light.set_weight(0, 25);
+        assert_eq!(light.weights(), vec![(0, 25)]);
+        let (e, l) = (share(&mut even), share(&mut light));
+        assert!((e - 0.25).abs() < 0.03, "even share {e}");
+        // 25 against 3 × 100: 25/325 ≈ 7.7% of the slots.
+        assert!((l - 25.0 / 325.0).abs() < 0.03, "weighted share {l}");
+        light.change(vec![0, 1], &[]);
+        let t = light.slot_table(light.cur(), 256);
+        assert_eq!(t.iter().filter(|s| **s == 0).count(), 51, "25/125 of 256");
     }
 }

@@ -143,6 +143,44 @@ fn four_servers_share_the_load() {
     }
 }
 
+/// The owner of global state weighted down (`CheckOptions::owner_share`, docs/cluster.md,
+/// "Balancing the owner"): the switch's slot tables give server 0 a quarter of an even
+/// share of the flows, the check passes (the switch and the runtime's mirror agree on
+/// every packet), and the owner handles far fewer packets than the others; unweighted
+/// (the control) it handles about as many.
+#[test]
+fn a_weighted_owner_takes_fewer_flows() {
+    let b = bundle("mazunat", "tofino1", &dispatching(None));
+    let run = |share: Option<u32>| {
+        let mut pkts = trace(Addr::Nat, "enterprise", 300, 7).take(3000);
+        let r = check(
+            &b,
+            native("mazunat"),
+            &mut pkts,
+            CheckOptions {
+                run: RunOptions {
+                    cache_dir: cache(),
+                    ..RunOptions::default()
+                },
+                servers: 4,
+                owner_share: share,
+                ..CheckOptions::default()
+            },
+        )
+        .unwrap();
+        assert_passed(&format!("mazunat, 4 servers, owner share {share:?}"), &r);
+        assert_eq!(r.membership.as_ref().unwrap().0.disagreements, 0);
+        let loads: Vec<u64> = r.per_server.iter().map(|l| l.packets).collect();
+        let others = loads[1..].iter().sum::<u64>() as f64 / 3.0;
+        eprintln!("mazunat, 4 servers, owner share {share:?}: per server {loads:?}");
+        loads[0] as f64 / others
+    };
+    let light = run(Some(25));
+    assert!(light < 0.5, "weighted owner / others: {light}");
+    let even = run(None);
+    assert!(even > 0.6, "unweighted owner / others: {even}");
+}
+
 /// The scale: ≥ 100,000 packets, enterprise and datamining, 1, 2 and 4 servers
 /// (`cargo test -p tandem-offload --test cluster -- --ignored`; `TANDEM_CLUSTER_NFS=snat,trd`
 /// runs only those NFs).

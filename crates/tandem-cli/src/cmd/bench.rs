@@ -84,6 +84,9 @@ pub struct WorkerArgs {
     /// Role `cluster`: the server whose work is counted.
     #[arg(long, default_value_t = 0)]
     pub measure: usize,
+    /// Role `cluster`: the owner's dispatch weight (`bench-cluster --owner-share`).
+    #[arg(long)]
+    pub owner_share: Option<u32>,
 }
 
 #[derive(clap::Args)]

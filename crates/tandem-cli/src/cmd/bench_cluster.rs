@@ -31,6 +31,14 @@ pub struct ClusterArgs {
     /// Cluster sizes to measure.
     #[arg(long, value_delimiter = ',', default_value = "1,2,4")]
     pub servers: Vec<usize>,
+    /// The share of new flows the owner of global state (server 0) takes, in percent of
+    /// an even share (`check --owner-share`); one value, or one per cluster size.
+    #[arg(long, value_delimiter = ',', value_name = "PERCENT")]
+    pub owner_share: Vec<u32>,
+    /// Callgrind workers run at once (each counts one server; the counts do not depend
+    /// on it).
+    #[arg(long, default_value_t = 1)]
+    pub jobs: usize,
 }
 
 /// One server of one cluster size.
@@ -43,6 +51,13 @@ struct Row {
 }
 
 pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
+    if a.owner_share.len() > 1 && a.owner_share.len() != a.servers.len() {
+        anyhow::bail!(
+            "--owner-share: one value, or one per cluster size ({} sizes, {} shares)",
+            a.servers.len(),
+            a.owner_share.len()
+        );
+    }
     let b = &a.bench;
     let out = &b.out_dir;
     std::fs::create_dir_all(out).with_context(|| format!("creating {}", out.display()))?;
@@ -67,9 +82,15 @@ pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
         ..RunOptions::default()
     };
     let exe = std::env::current_exe().context("finding the tandem executable")?;
+    let share = |k: usize| a.owner_share.get(k).or(a.owner_share.first()).copied();
     let mut rows = Vec::new();
-    for &n in &a.servers {
+    // (row, worker arguments, profile) per server to count under callgrind.
+    let mut jobs: Vec<(usize, Vec<OsString>, std::path::PathBuf)> = Vec::new();
+    for (k, &n) in a.servers.iter().enumerate() {
         let mut c = Cluster::new(&bundle, &initial, &options, n)?;
+        if let Some(w) = share(k) {
+            c.set_weight(0, w)?;
+        }
         if let Some(note) = c.note() {
             println!("{n} servers: the NF {note}");
         }
@@ -77,46 +98,47 @@ pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
             c.process(p)?;
         }
         for (i, l) in c.loads().iter().enumerate() {
-            let instructions = if b.no_callgrind {
-                None
-            } else {
-                let args: Vec<OsString> = vec![
-                    "bench-worker".into(),
-                    "--role".into(),
-                    "cluster".into(),
-                    "--trace".into(),
-                    trace_path.clone().into(),
-                    "--nf".into(),
-                    b.nf.clone().into(),
-                    "--compiled".into(),
-                    compiled.clone().into(),
-                    "--cache".into(),
-                    cache.path().into(),
-                    "--servers".into(),
-                    n.to_string().into(),
-                    "--measure".into(),
-                    i.to_string().into(),
-                ];
-                let mut args = args;
-                if let Some(cfg) = &b.config {
-                    args.push("--config".into());
-                    args.push(cfg.into());
-                }
-                let profile = out.join(format!("callgrind.cluster{n}.server{i}.out"));
-                Some(callgrind::count(
-                    &exe,
-                    &args,
-                    CLUSTER_TOGGLES,
-                    callgrind::SERVER_EXCLUDE,
-                    &profile,
-                )?)
-            };
+            let mut args: Vec<OsString> = vec![
+                "bench-worker".into(),
+                "--role".into(),
+                "cluster".into(),
+                "--trace".into(),
+                trace_path.clone().into(),
+                "--nf".into(),
+                b.nf.clone().into(),
+                "--compiled".into(),
+                compiled.clone().into(),
+                "--cache".into(),
+                cache.path().into(),
+                "--servers".into(),
+                n.to_string().into(),
+                "--measure".into(),
+                i.to_string().into(),
+            ];
+            if let Some(w) = share(k) {
+                args.push("--owner-share".into());
+                args.push(w.to_string().into());
+            }
+            if let Some(cfg) = &b.config {
+                args.push("--config".into());
+                args.push(cfg.into());
+            }
             rows.push(Row {
                 servers: c.servers(),
                 server: i,
                 packets: l.packets,
-                instructions,
+                instructions: None,
             });
+            jobs.push((
+                rows.len() - 1,
+                args,
+                out.join(format!("callgrind.cluster{n}.server{i}.out")),
+            ));
+        }
+    }
+    if !b.no_callgrind {
+        for (row, count) in count_all(&exe, &jobs, a.jobs.max(1))? {
+            rows[row].instructions = Some(count);
         }
     }
     println!(
@@ -162,10 +184,54 @@ pub fn run(a: ClusterArgs) -> anyhow::Result<()> {
     Ok(())
 }
 
+/// Runs the callgrind workers, `jobs` at a time: (row, instructions) for each.
+fn count_all(
+    exe: &std::path::Path,
+    jobs: &[(usize, Vec<OsString>, std::path::PathBuf)],
+    at_once: usize,
+) -> anyhow::Result<Vec<(usize, u64)>> {
+    let mut counts = Vec::new();
+    for chunk in jobs.chunks(at_once) {
+        let done: Vec<Result<u64, BenchError>> = std::thread::scope(|s| {
+            let handles: Vec<_> = chunk
+                .iter()
+                .map(|(_, args, profile)| {
+                    s.spawn(move || {
+                        callgrind::count(
+                            exe,
+                            args,
+                            CLUSTER_TOGGLES,
+                            callgrind::SERVER_EXCLUDE,
+                            profile,
+                        )
+                    })
+                })
+                .collect();
+            handles
+                .into_iter()
+                .map(|h| {
+                    h.join().unwrap_or_else(|_| {
+                        Err(BenchError::Callgrind(
+                            "a callgrind worker thread panicked".into(),
+                        ))
+                    })
+                })
+                .collect()
+        });
+        for ((row, _, _), c) in chunk.iter().zip(done) {
+            counts.push((*row, c?));
+        }
+    }
+    Ok(counts)
+}
+
 /// `bench-worker --role cluster`: the cluster on the recorded trace, one server counted.
 pub fn worker(a: &WorkerArgs, packets: &[TracePacket]) -> anyhow::Result<()> {
     let (bundle, initial, options) = server_setup(a, "cluster")?;
     let mut c = Cluster::new(&bundle, &initial, &options, a.servers)?;
+    if let Some(w) = a.owner_share {
+        c.set_weight(0, w)?;
+    }
     c.set_measured(Some(a.measure));
     for p in packets {
         c.process(p)?;

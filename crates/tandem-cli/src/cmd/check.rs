@@ -65,6 +65,11 @@ pub struct Args {
     /// keep their server otherwise.
     #[arg(long = "change", value_name = "P:add|P:remove=ID")]
     pub changes: Vec<String>,
+    /// The share of new flows the owner of global state (server 0) takes, in percent of
+    /// an even share (100); less leaves it room for publishing the other servers' changes
+    /// (docs/cluster.md, "Balancing the owner").
+    #[arg(long, value_name = "PERCENT")]
+    pub owner_share: Option<u32>,
     #[command(flatten)]
     pub concurrent: ConcurrentArgs,
 }
@@ -208,6 +213,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         progress: Some(Box::new(move |_| tick.inc(1))),
         servers: args.servers,
         changes: parse_changes(&args.changes)?,
+        owner_share: args.owner_share,
         ..CheckOptions::default()
     };
     let report = if args.concurrent.concurrent {
@@ -245,6 +251,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         print!("{text}");
         for (i, l) in report.per_server.iter().enumerate() {
             println!("  server {i:<3}         {:>10} packets", l.packets);
+        }
+        if let (Some(w), false) = (args.owner_share, report.per_server.is_empty()) {
+            println!(
+                "  dispatch weight: server 0 (the owner) takes {w}% of an even share of new flows"
+            );
         }
         if let Some((m, pinned)) = &report.membership {
             println!(
