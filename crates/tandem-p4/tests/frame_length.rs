@@ -75,8 +75,8 @@ fn v1model_keeps_the_frame_length_on_the_switch() {
 fn unconstrained_tna_plan_is_refused_by_the_lowering() {
     let p = partitioned(&TargetProfile::builtin("tofino1").unwrap());
     assert_eq!(p.plan.summary.server, 0);
-    let err = tna(&p)
-        .err()
-        .expect("TNA lowering accepted a frame-length read");
+    let Err(err) = tna(&p) else {
+        panic!("TNA lowering accepted a frame-length read")
+    };
     assert!(err.to_string().contains("frame length"), "{err}");
 }
