@@ -283,3 +283,27 @@ fn per_rule_64_bit_counters_stay_on_the_switch() {
         r.offloaded.fast_path_share() * 100.0
     );
 }
+
+/// `counts[3] += 1` on a `Vector`: the lifter reads at `select ok, 3, 0` and writes at another
+/// constant 3 under the bounds check — one register read-modify-write, not "a vector write
+/// that is not a read-modify-write" (which kept every packet of this classifier on the
+/// server: 0% fast path on tofino1 and bmv2). The negative control for the matching is
+/// `tandem-partition --test rules constant_index_counter_is_one_access_on_the_switch`.
+#[test]
+fn constant_index_vector_counters_stay_on_the_switch() {
+    for profile in ["tofino1", "bmv2"] {
+        let r = check_file(
+            &test_nf("port_classes"),
+            Addr::Plain,
+            "enterprise",
+            profile,
+            3000,
+        );
+        assert_passed("port_classes", &r);
+        assert!(
+            r.offloaded.fast_path_share() == 1.0,
+            "{profile}: fast path {:.1}%",
+            r.offloaded.fast_path_share() * 100.0
+        );
+    }
+}

@@ -202,11 +202,20 @@ fn is_zero(f: &Function, v: Value) -> bool {
 }
 
 /// A get at `get` and a set at `set` address the same element when the set runs: the same
-/// value, or the get's index is `select c, set, 0` (out of range the set does not run).
-fn same_element(f: &Function, get: Value, set: Value) -> bool {
-    get == set
+/// index — one value, or two constants of the same value (`counts[3] += 1` reads and writes
+/// at two `const 3`) — or the get's index is `select c, i, 0` with `i` the set's index (out
+/// of range the set does not run). Shared with the register read-modify-write fusion
+/// (`labels::find_fused`).
+pub(crate) fn same_element(f: &Function, get: Value, set: Value) -> bool {
+    same_index(f, get, set)
         || matches!(def(f, get), Some((_, InstKind::Select { if_true, if_false, .. }))
-            if *if_true == set && is_zero(f, *if_false))
+            if same_index(f, *if_true, set) && is_zero(f, *if_false))
+}
+
+fn same_index(f: &Function, a: Value, b: Value) -> bool {
+    a == b
+        || matches!((def(f, a), def(f, b)),
+            (Some((_, InstKind::Const { imm: x })), Some((_, InstKind::Const { imm: y }))) if x == y)
 }
 
 /// A constant below 2^32 or a zero extension of at most 32 bits.

@@ -671,7 +671,7 @@ fn find_fused(
             (InstKind::ScalarLoad { .. }, None) => f.insts[li].results.to_vec(),
             (InstKind::VecGet { index, .. }, Some(si))
                 if info.dom.dominates(g.stmts[j].block, s.block)
-                    && same_element(module, *index, si) =>
+                    && crate::counters::same_element(&module.process, *index, si) =>
             {
                 f.insts[li].results.to_vec()
             }
@@ -703,22 +703,4 @@ fn find_fused(
         }
     }
     out
-}
-
-/// Do a get at `get` and a set at `set` address the same element when the set runs: the same
-/// value, or the get's index is `select c, set, 0` (out of range the set does not run).
-fn same_element(module: &Module, get: Value, set: Value) -> bool {
-    if get == set {
-        return true;
-    }
-    let f = &module.process;
-    let Some(tandem_ir::ValueDef::Result(i, _)) = f.values.get(get).map(|d| d.def) else {
-        return false;
-    };
-    match f.insts[i].kind {
-        InstKind::Select {
-            if_true, if_false, ..
-        } => if_true == set && tandem_analysis::is_const(module, if_false) == Some(0),
-        _ => false,
-    }
 }

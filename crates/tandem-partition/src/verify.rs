@@ -106,7 +106,7 @@ pub fn verify_plan(
                             Some(tandem_ir::InstKind::VecSet { index: si, .. }),
                         ) => {
                             info.dom.dominates(sa.block, sb.block)
-                                && same_vector_element(module, *gi, *si)
+                                && crate::counters::same_element(&module.process, *gi, *si)
                         }
                         _ => false,
                     };
@@ -298,22 +298,5 @@ pub fn verify_plan(
         Ok(())
     } else {
         Err(errs)
-    }
-}
-
-/// A get at `get` reads the element a set at `set` writes (whenever the set runs): the same
-/// index value, or `select c, set, 0` (the NF API's bounds check).
-fn same_vector_element(module: &Module, get: tandem_ir::Value, set: tandem_ir::Value) -> bool {
-    if get == set {
-        return true;
-    }
-    let f = &module.process;
-    match f.values.get(get).map(|d| d.def) {
-        Some(tandem_ir::ValueDef::Result(i, _)) => matches!(
-            f.insts[i].kind,
-            tandem_ir::InstKind::Select { if_true, if_false, .. }
-                if if_true == set && tandem_analysis::is_const(module, if_false) == Some(0)
-        ),
-        _ => false,
     }
 }

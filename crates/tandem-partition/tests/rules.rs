@@ -367,6 +367,28 @@ fn vector_element_read_modify_write_is_one_access_on_the_switch() {
     assert_eq!(counts.copies, 1);
 }
 
+/// `counts[3] += 1`: the lifter reads at `select ok, const 3, 0` and writes at another
+/// `const 3` — the same element, one access (was "a vector write that is not a
+/// read-modify-write", every such counter on the server); a write at `const 2` is another
+/// element (negative control).
+#[test]
+fn constant_index_counter_is_one_access_on_the_switch() {
+    let text = |set: u64| {
+        VEC_COUNTER
+            .replace("    v1:i32 = zext v0\n", "    v1:i32 = const 3\n")
+            .replace("SETINDEX", "v15")
+            .replace(
+                "block1:\n",
+                &format!("block1:\n    v15:i32 = const {set}\n"),
+            )
+    };
+    let plan = run(&module(&text(3)), &tofino());
+    assert_eq!(stmt(&plan, "vec.get counts").partition, Partition::Pre);
+    assert_eq!(stmt(&plan, "vec.set counts").partition, Partition::Pre);
+    let plan = run(&module(&text(2)), &tofino());
+    assert_eq!(stmt(&plan, "vec.set counts").partition, Partition::Server);
+}
+
 #[test]
 fn vector_get_and_set_of_different_elements_are_two_accesses() {
     // Negative control: the set writes another element (v0 + 1), so get and set are two
