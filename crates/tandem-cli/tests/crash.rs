@@ -17,63 +17,8 @@ mod common;
 
 use common::*;
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// A daemon process, killed if the test ends before it exits; its output goes to a file.
-struct Daemon {
-    child: Child,
-    log: PathBuf,
-}
-
-impl Daemon {
-    fn spawn(args: &[&str], log: PathBuf) -> Daemon {
-        let f = std::fs::File::create(&log).unwrap();
-        let child = command(args)
-            .stdout(f.try_clone().unwrap())
-            .stderr(f)
-            .stdin(Stdio::null())
-            .spawn()
-            .unwrap();
-        Daemon { child, log }
-    }
-
-    fn log(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-
-    /// SIGKILL, as `kill -9`: no clean-up runs.
-    fn kill9(mut self) {
-        self.child.kill().unwrap();
-        self.child.wait().unwrap();
-    }
-
-    /// Waits for the process to exit by itself; its log.
-    fn wait(mut self, patience: Duration) -> String {
-        let t0 = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                assert!(status.success(), "exited with {status}:\n{}", self.log());
-                return self.log();
-            }
-            assert!(
-                t0.elapsed() < patience,
-                "still running after {patience:?}:\n{}",
-                self.log()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-
-    fn wait_for_log(&self, text: &str, patience: Duration) {
-        let t0 = Instant::now();
-        while !self.log().contains(text) {
-            assert!(t0.elapsed() < patience, "no `{text}` in:\n{}", self.log());
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
 
 #[derive(Clone, Copy, PartialEq, Eq)]
 enum Crash {

@@ -6,58 +6,8 @@ mod common;
 
 use common::*;
 
-use std::path::{Path, PathBuf};
-use std::process::{Child, Stdio};
+use std::path::Path;
 use std::time::{Duration, Instant};
-
-/// A daemon process, killed if the test ends before it exits; its output goes to a file.
-struct Daemon {
-    child: Child,
-    log: PathBuf,
-}
-
-impl Daemon {
-    fn spawn(args: &[&str], log: PathBuf) -> Daemon {
-        let f = std::fs::File::create(&log).unwrap();
-        let child = command(args)
-            .stdout(f.try_clone().unwrap())
-            .stderr(f)
-            .stdin(Stdio::null())
-            .spawn()
-            .unwrap();
-        Daemon { child, log }
-    }
-
-    fn log(&self) -> String {
-        std::fs::read_to_string(&self.log).unwrap_or_default()
-    }
-
-    /// Waits for the process to exit by itself; its log.
-    fn wait(mut self, patience: Duration) -> String {
-        let t0 = Instant::now();
-        loop {
-            if let Some(status) = self.child.try_wait().unwrap() {
-                assert!(status.success(), "exited with {status}:\n{}", self.log());
-                return self.log();
-            }
-            assert!(
-                t0.elapsed() < patience,
-                "still running after {patience:?}:\n{}",
-                self.log()
-            );
-            std::thread::sleep(Duration::from_millis(50));
-        }
-    }
-}
-
-impl Drop for Daemon {
-    fn drop(&mut self) {
-        if let Ok(None) = self.child.try_wait() {
-            let _ = self.child.kill();
-            let _ = self.child.wait();
-        }
-    }
-}
 
 #[test]
 fn switch_and_server_processes_match_the_reference_host() {

@@ -3,7 +3,8 @@
 #![allow(dead_code)]
 
 use std::path::{Path, PathBuf};
-use std::process::{Command, Output};
+use std::process::{Child, Command, Output, Stdio};
+use std::time::{Duration, Instant};
 
 pub fn cache() -> PathBuf {
     std::env::temp_dir().join("tandem-test-cache-cli")
@@ -63,4 +64,67 @@ pub fn gen_trace(path: &std::path::Path, flows: u32, extra: &[&str]) {
     ];
     args.extend_from_slice(extra);
     ok(&tandem(&args));
+}
+
+/// A daemon process, killed if the test ends before it exits; its output goes to a file.
+pub struct Daemon {
+    child: Child,
+    log: PathBuf,
+}
+
+impl Daemon {
+    pub fn spawn(args: &[&str], log: PathBuf) -> Daemon {
+        let f = std::fs::File::create(&log).unwrap();
+        let child = command(args)
+            .stdout(f.try_clone().unwrap())
+            .stderr(f)
+            .stdin(Stdio::null())
+            .spawn()
+            .unwrap();
+        Daemon { child, log }
+    }
+
+    pub fn log(&self) -> String {
+        std::fs::read_to_string(&self.log).unwrap_or_default()
+    }
+
+    /// SIGKILL, as `kill -9`: no clean-up runs.
+    pub fn kill9(mut self) {
+        self.child.kill().unwrap();
+        self.child.wait().unwrap();
+    }
+
+    /// Waits for the process to exit by itself; its log.
+    pub fn wait(mut self, patience: Duration) -> String {
+        let t0 = Instant::now();
+        loop {
+            if let Some(status) = self.child.try_wait().unwrap() {
+                assert!(status.success(), "exited with {status}:\n{}", self.log());
+                return self.log();
+            }
+            assert!(
+                t0.elapsed() < patience,
+                "still running after {patience:?}:\n{}",
+                self.log()
+            );
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+
+    pub fn wait_for_log(&self, text: &str, patience: Duration) {
+        let t0 = Instant::now();
+        while !self.log().contains(text) {
+            assert!(t0.elapsed() < patience, "no `{text}` in:\n{}", self.log());
+            std::thread::sleep(Duration::from_millis(50));
+        }
+    }
+}
+
+impl Drop for Daemon {
+    fn drop(&mut self) {
+        if let Ok(None) = self.child.try_wait() {
+            let _ = self.child.kill();
+            let _ = self.child.wait();
+        }
+    }
 }
