@@ -150,22 +150,7 @@ impl Gen<'_, '_> {
             name: format!("{INGRESS}.{miss_name}"),
             params: Vec::new(),
         };
-        let mut p4keys = Vec::new();
-        let mut mkeys = Vec::new();
-        for (i, (k, f)) in keys.iter().zip(&key.fields).enumerate() {
-            p4keys.push(tandem_p4_syntax::KeyElement {
-                expr: meta(k),
-                match_kind: "ternary".into(),
-                annotations: Vec::new(),
-            });
-            mkeys.push(manifest::KeyField {
-                id: i as u32 + 1,
-                name: format!("meta.{k}"),
-                field: f.name.clone(),
-                bits: f.ty.bits(),
-                match_kind: "ternary".into(),
-            });
-        }
+        let (p4keys, mkeys) = super::meta_keys(keys, &key.fields, |_| "ternary");
         let mut miss_ref = action_ref(&miss_name);
         miss_ref.args = Some(Vec::new());
         self.locals.push(decl(DeclKind::Table(P4Table {

@@ -203,22 +203,7 @@ impl Gen<'_, '_> {
             name: format!("{INGRESS}.{none_name}"),
             params: Vec::new(),
         };
-        let mut p4keys = Vec::new();
-        let mut mkeys = Vec::new();
-        for (i, (k, f)) in keys.iter().zip(&key.fields).enumerate() {
-            p4keys.push(tandem_p4_syntax::KeyElement {
-                expr: meta(k),
-                match_kind: "exact".into(),
-                annotations: Vec::new(),
-            });
-            mkeys.push(manifest::KeyField {
-                id: i as u32 + 1,
-                name: format!("meta.{k}"),
-                field: f.name.clone(),
-                bits: f.ty.bits(),
-                match_kind: "exact".into(),
-            });
-        }
+        let (p4keys, mkeys) = super::meta_keys(keys, &key.fields, |_| "exact");
         let mut none_ref = action_ref(&none_name);
         none_ref.args = Some(Vec::new());
         let size = layout.collision_entries.max(1);

@@ -247,6 +247,36 @@ fn meta(n: &str) -> Expr {
     member(name("meta"), n)
 }
 
+/// The keys of a table matching the metadata fields `keys` (one per field of the map's key
+/// layout `fields`, field `i` matched as `kind(i)`): the P4 key elements and the manifest's
+/// key fields (ids from 1).
+fn meta_keys(
+    keys: &[String],
+    fields: &[tandem_ir::LayoutField],
+    kind: impl Fn(usize) -> &'static str,
+) -> (Vec<tandem_p4_syntax::KeyElement>, Vec<manifest::KeyField>) {
+    keys.iter()
+        .zip(fields)
+        .enumerate()
+        .map(|(i, (k, f))| {
+            (
+                tandem_p4_syntax::KeyElement {
+                    expr: meta(k),
+                    match_kind: kind(i).into(),
+                    annotations: Vec::new(),
+                },
+                manifest::KeyField {
+                    id: i as u32 + 1,
+                    name: format!("meta.{k}"),
+                    field: f.name.clone(),
+                    bits: f.ty.bits(),
+                    match_kind: kind(i).into(),
+                },
+            )
+        })
+        .unzip()
+}
+
 /// `standard_metadata.<n>` (v1model).
 fn sm(n: &str) -> Expr {
     member(name("standard_metadata"), n)

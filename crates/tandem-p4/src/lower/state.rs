@@ -580,23 +580,7 @@ impl Gen<'_, '_> {
             body: block(miss_body),
         }));
         actions.push(action_ref(&miss_name));
-        let mut mkeys = Vec::new();
-        let mut p4keys = Vec::new();
-        for (i, (k, f)) in keys.iter().zip(&key.fields).enumerate() {
-            let match_kind = kind_of(i);
-            p4keys.push(tandem_p4_syntax::KeyElement {
-                expr: meta(k),
-                match_kind: match_kind.into(),
-                annotations: Vec::new(),
-            });
-            mkeys.push(manifest::KeyField {
-                id: i as u32 + 1,
-                name: format!("meta.{k}"),
-                field: f.name.clone(),
-                bits: f.ty.bits(),
-                match_kind: match_kind.into(),
-            });
-        }
+        let (p4keys, mkeys) = super::meta_keys(keys, &key.fields, kind_of);
         let mut miss_ref = action_ref(&miss_name);
         miss_ref.args = Some(Vec::new());
         self.locals.push(decl(DeclKind::Table(P4Table {
