@@ -307,3 +307,29 @@ fn constant_index_vector_counters_stay_on_the_switch() {
         );
     }
 }
+
+/// A port-scan detector written from the docs (`tests/nfs/scan_bloom.cc`): a two-hash Bloom
+/// filter's test-and-set (`seen = bloom[h]; ...; bloom[h] = 1`) stores a constant at an index
+/// the front end recomputes in the write's block. Each is one register access (read the old
+/// element, write 1); before, the write was "a vector write that is not a read-modify-write"
+/// and every SYN went to the server (96.5% fast path on every profile). tofino1 keeps the
+/// per-source counter on the server for its 12 stages. The negative controls for the
+/// matching are in `tandem-partition --test rules bloom_test_and_set_is_one_access_on_the_switch`.
+#[test]
+fn bloom_filter_test_and_set_stays_on_the_switch() {
+    for profile in ["tofino2", "bmv2"] {
+        let r = check_file(
+            &test_nf("scan_bloom"),
+            Addr::Plain,
+            "enterprise",
+            profile,
+            3000,
+        );
+        assert_passed("scan_bloom", &r);
+        assert!(
+            r.offloaded.fast_path_share() == 1.0,
+            "{profile}: fast path {:.1}%",
+            r.offloaded.fast_path_share() * 100.0
+        );
+    }
+}

@@ -197,13 +197,18 @@ fn rmw(
     narrow_increment(f, inc).then_some(parts)
 }
 
+/// `v` is a constant.
+pub(crate) fn is_const(f: &Function, v: Value) -> bool {
+    matches!(def(f, v), Some((_, InstKind::Const { .. })))
+}
+
 fn is_zero(f: &Function, v: Value) -> bool {
     matches!(def(f, v), Some((_, InstKind::Const { imm: 0 })))
 }
 
 /// A get at `get` and a set at `set` address the same element when the set runs: the same
-/// index — one value, or two constants of the same value (`counts[3] += 1` reads and writes
-/// at two `const 3`) — or the get's index is `select c, i, 0` with `i` the set's index (out
+/// index — one value, two constants of the same value (`counts[3] += 1` reads and writes
+/// at two `const 3`), or the same pure computation twice ([`same_computation`]) — or the get's index is `select c, i, 0` with `i` the set's index (out
 /// of range the set does not run). Shared with the register read-modify-write fusion
 /// (`labels::find_fused`).
 pub(crate) fn same_element(f: &Function, get: Value, set: Value) -> bool {
@@ -213,9 +218,54 @@ pub(crate) fn same_element(f: &Function, get: Value, set: Value) -> bool {
 }
 
 fn same_index(f: &Function, a: Value, b: Value) -> bool {
-    a == b
-        || matches!((def(f, a), def(f, b)),
-            (Some((_, InstKind::Const { imm: x })), Some((_, InstKind::Const { imm: y }))) if x == y)
+    same_computation(f, a, b, 6)
+}
+
+/// `a` and `b` compute the same value: one value, two constants of the same value, or the same
+/// pure operation (arithmetic, comparison, cast, select, byte swap, hash) of operands that
+/// compute the same values, up to `depth` operations deep. The front end may compute an
+/// index twice — `bloom[h % 8192]` read in one block and written in another recomputes
+/// `and (zext h), 8191` there — and both address the same element.
+fn same_computation(f: &Function, a: Value, b: Value, depth: u32) -> bool {
+    if a == b {
+        return true;
+    }
+    if f.value_type(a) != f.value_type(b) {
+        return false;
+    }
+    let (Some((_, ka)), Some((_, kb))) = (def(f, a), def(f, b)) else {
+        return false;
+    };
+    let same = |x: Value, y: Value| depth > 0 && same_computation(f, x, y, depth - 1);
+    match (ka, kb) {
+        (InstKind::Const { imm: x }, InstKind::Const { imm: y }) => x == y,
+        (InstKind::Binary { op: o1, args: a1 }, InstKind::Binary { op: o2, args: a2 }) => {
+            o1 == o2 && same(a1[0], a2[0]) && same(a1[1], a2[1])
+        }
+        (InstKind::Icmp { pred: p1, args: a1 }, InstKind::Icmp { pred: p2, args: a2 }) => {
+            p1 == p2 && same(a1[0], a2[0]) && same(a1[1], a2[1])
+        }
+        (InstKind::Cast { op: o1, arg: x }, InstKind::Cast { op: o2, arg: y }) => {
+            o1 == o2 && same(*x, *y)
+        }
+        (InstKind::Bswap { arg: x }, InstKind::Bswap { arg: y }) => same(*x, *y),
+        (
+            InstKind::Select {
+                cond: c1,
+                if_true: t1,
+                if_false: e1,
+            },
+            InstKind::Select {
+                cond: c2,
+                if_true: t2,
+                if_false: e2,
+            },
+        ) => same(*c1, *c2) && same(*t1, *t2) && same(*e1, *e2),
+        (InstKind::Hash { algo: h1, args: a1 }, InstKind::Hash { algo: h2, args: a2 }) => {
+            h1 == h2 && a1.len() == a2.len() && a1.iter().zip(a2).all(|(x, y)| same(*x, *y))
+        }
+        _ => false,
+    }
 }
 
 /// A constant below 2^32 or a zero extension of at most 32 bits.

@@ -632,12 +632,14 @@ fn origin(why: &Option<Reason>, s: StmtId) -> StmtId {
 
 /// Register read-modify-writes, one stateful-ALU access each:
 /// * a `scalar.load s` and a later `scalar.store s` in the same block, with no other access
-///   to `s` between, whose stored value is computed from the load;
+///   to `s` between, whose stored value is computed from the load or ready before it (a
+///   constant, a value defined before the load);
 /// * a `vec.get v[i]` and a later `vec.set v[i]` of the same element — the set's index is the
 ///   get's, or the get reads at `select c, i, 0` (the NF API's bounds check) — in a block the
 ///   get's block dominates, with no other access to `v` between (statements are in reverse
 ///   post-order, so on an acyclic path every block between the two comes between them), whose
-///   stored value is computed from the element read.
+///   stored value is computed from the element read or ready before it (`seen = bloom[h];
+///   ...; bloom[h] = 1`, a Bloom filter's test-and-set).
 fn find_fused(
     module: &Module,
     info: &DepInfo,
@@ -677,6 +679,16 @@ fn find_fused(
             }
             _ => continue,
         };
+        // Every stored value ready when the register is read — a constant, or computed
+        // before the load (`seen = bloom[h]; ...; bloom[h] = 1`): the stateful ALU reads the
+        // old element and writes the new one in the same access.
+        let ready_at_load = values.iter().all(|&v| {
+            crate::counters::is_const(f, v) || g.def_stmt(v).is_none_or(|d| d.index() < j)
+        });
+        if ready_at_load {
+            out.push((StmtId(j as u32), StmtId(i as u32)));
+            continue;
+        }
         // Does a stored value depend on the load through pure computations (within the
         // block for scalars)?
         let mut stack = values;

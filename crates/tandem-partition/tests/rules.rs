@@ -389,6 +389,80 @@ fn constant_index_counter_is_one_access_on_the_switch() {
     assert_eq!(stmt(&plan, "vec.set counts").partition, Partition::Server);
 }
 
+/// A Bloom filter's test-and-set as the front end lifts `seen = bloom[h & 8191]; ...;
+/// bloom[h & 8191] = 1;` with the `if` between: the write's block recomputes the index
+/// (`and (zext h), 8191` again) and stores a constant. It is one register access — read the old
+/// element, write 1 — so both stay on the switch.
+const BLOOM: &str = "nf bloom
+
+state bloom: vector<{e0: i8 @0} size 1, 8192>
+state bloom_size: scalar<i32>
+state other: vector<{e0: i8 @0} size 1, 8192>
+state other_size: scalar<i32>
+
+fn process {
+block0:
+    v0:i16 = meta.read in_port
+    v1:i32 = zext v0
+    v2:i32 = const 8191
+    v3:i32 = and v1, v2
+    v4:i32 = scalar.load bloom_size
+    v5:i1 = icmp ult v3, v4
+    v6:i32 = const 0
+    v7:i32 = select v5, v3, v6
+    v8:i8 = vec.get bloom[v7]
+    v20:i32 = scalar.load other_size
+    v21:i1 = icmp ult v3, v20
+    v22:i32 = select v21, v3, v6
+    v23:i8 = vec.get other[v22]
+    v9:i1 = icmp ult v3, v4
+    brif v9, block1, block2
+
+block1:
+    br block2
+
+block2:
+    v10:i32 = zext v0
+    v11:i32 = const INDEXMASK
+    v12:i32 = and v10, v11
+    v13:i32 = scalar.load bloom_size
+    v14:i1 = icmp ult v12, v13
+    brif v14, block3, block4
+
+block3:
+    v15:i8 = const 1
+    vec.set bloom[v12](STORED)
+    br block4
+
+block4:
+    v16:i16 = const 1
+    send v16
+    return
+}
+";
+
+#[test]
+fn bloom_test_and_set_is_one_access_on_the_switch() {
+    let text = |mask: u32, stored: &str| {
+        BLOOM
+            .replace("INDEXMASK", &mask.to_string())
+            .replace("STORED", stored)
+    };
+    // The constant 1 at the recomputed index: one read-modify-write, on the switch.
+    let plan = run(&module(&text(8191, "v15")), &tofino());
+    assert_eq!(stmt(&plan, "vec.get bloom").partition, Partition::Pre);
+    assert_eq!(stmt(&plan, "vec.set bloom").partition, Partition::Pre);
+    let bloom = plan.states.iter().find(|s| s.name == "bloom").unwrap();
+    assert_eq!(bloom.placement, Placement::SwitchRegister);
+    // Negative control: the index computed another way (mask 4095) is another element.
+    let plan = run(&module(&text(4095, "v15")), &tofino());
+    assert_eq!(stmt(&plan, "vec.set bloom").partition, Partition::Server);
+    // Negative control: the stored value is read from another register after the load, so it
+    // is not ready when the element is read: a second access, kept off the switch.
+    let plan = run(&module(&text(8191, "v23")), &tofino());
+    assert_eq!(stmt(&plan, "vec.set bloom").partition, Partition::Server);
+}
+
 #[test]
 fn vector_get_and_set_of_different_elements_are_two_accesses() {
     // Negative control: the set writes another element (v0 + 1), so get and set are two
