@@ -333,3 +333,21 @@ fn bloom_filter_test_and_set_stays_on_the_switch() {
         );
     }
 }
+
+/// An ECMP router written from the docs (`tandem-lift/tests/nfs/ecmp_group.cc`): the next hop
+/// at `h & (hops.size() - 1)`, its 64-bit MAC written byte by byte, 64-bit per-hop counters.
+/// clang's 64-bit index arithmetic kept every packet on the server on tofino1 (0% fast path);
+/// the front end now computes the masked index in 32 bits (negative control in `tandem-lift
+/// --test regressions mask_by_a_narrow_value_makes_a_32_bit_index`).
+#[test]
+fn ecmp_group_index_stays_on_a_32_bit_switch() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tandem-lift/tests/nfs/ecmp_group.cc");
+    let r = check_file(&src, Addr::Plain, "enterprise", "tofino1", 3000);
+    assert_passed("ecmp_group", &r);
+    assert!(
+        r.offloaded.fast_path_share() == 1.0,
+        "tofino1: fast path {:.1}%",
+        r.offloaded.fast_path_share() * 100.0
+    );
+}

@@ -104,6 +104,46 @@ fn pragma_unroll_unrolls_a_large_constant_bounded_loop() {
     );
 }
 
+/// `uint32_t i = h & (hops.size() - 1)` (an ECMP group): clang computes the index in 64 bits,
+/// `and (and (zext h), 0xffffffff), (add (zext size), 0xffffffff)`. A mask by a value below
+/// 2^32 bounds the result, so the index and its bounds check are 32-bit (was 64-bit: every
+/// packet of the NF on the server on tofino1, "64-bit arithmetic"). The lifted NF matches its
+/// native build. Negative control: an index shifted left by 32 first is not below 2^32 and
+/// stays 64-bit.
+#[test]
+fn mask_by_a_narrow_value_makes_a_32_bit_index() {
+    let index_types = |l: &tandem_lift::Lifted| -> Vec<String> {
+        let text = tandem_ir::print_module(&l.module);
+        let defs: std::collections::HashMap<String, String> = text
+            .lines()
+            .filter_map(|line| {
+                let (lhs, _) = line.trim().split_once(" = ")?;
+                let (v, ty) = lhs.split_once(':')?;
+                Some((v.to_string(), ty.to_string()))
+            })
+            .collect();
+        text.lines()
+            .filter_map(|line| {
+                let rest = line.split_once("vec.get hops[")?.1;
+                let v = rest.split(']').next()?;
+                Some(defs.get(v).cloned().unwrap_or_default())
+            })
+            .collect()
+    };
+    let src = test_nf("ecmp_group");
+    assert_eq!(index_types(&lift_file(&src)), ["i32"]);
+    differential(&src, Plan::Plain, "enterprise", 3_000);
+
+    let text = std::fs::read_to_string(&src).unwrap();
+    let from = "uint32_t i = h & (hops.size() - 1);";
+    assert!(text.contains(from));
+    let dir = tempfile::tempdir().unwrap();
+    let wide = dir.path().join("ecmp_wide.cc");
+    let to = "size_t i = ((uint64_t(h) << 32) | h) & (hops.size() - 1);";
+    std::fs::write(&wide, text.replace(from, to)).unwrap();
+    assert_eq!(index_types(&lift_file(&wide)), ["i64"]);
+}
+
 /// LLVM intrinsics from ordinary C++ (saturating add/sub, ctpop, ctlz/cttz, min/max, abs,
 /// rotates by run-time amounts) lift to IR arithmetic with the native results (were L002,
 /// after a spurious L005).

@@ -65,32 +65,10 @@ impl<'a> Lifter<'a> {
     /// (ports, masked hashes) within 32-bit switch ALUs. The result is computed in 32 bits
     /// (`(zext h) & 4095` becomes `h & 4095`), once per value and block.
     pub(super) fn narrow32(&mut self, idx: Value) -> Option<Value> {
-        const LIMIT: u64 = 1 << 32;
         if let Some(&v) = self.narrowed.get(&(idx, self.cur)) {
             return Some(v);
         }
-        let fits = self.ty(idx).bits() <= 32
-            || self.const_value(idx).is_some_and(|c| c < LIMIT)
-            || match self.def_kind(idx).cloned() {
-                Some(InstKind::Cast {
-                    op: CastOp::Zext,
-                    arg,
-                }) => self.ty(arg).bits() <= 32,
-                Some(InstKind::Binary { op, args }) => {
-                    let c1 = self.const_value(args[1]);
-                    let c0 = self.const_value(args[0]);
-                    match op {
-                        BinOp::And => c1.or(c0).is_some_and(|c| c < LIMIT),
-                        BinOp::Lshr => c1.is_some_and(|c| (32..64).contains(&c)),
-                        BinOp::Urem => {
-                            c1.is_some_and(|c| c != 0 && c <= LIMIT) && self.fits32(args[0])
-                        }
-                        _ => false,
-                    }
-                }
-                _ => false,
-            };
-        if !fits {
+        if !self.fits32(idx) {
             return None;
         }
         let v = self.low32(idx, 4);
@@ -163,9 +141,41 @@ impl<'a> Lifter<'a> {
 
     /// Is `v` a zero extension of at most 32 bits (or narrower, or a small constant)?
     pub(super) fn fits32(&self, v: Value) -> bool {
-        self.ty(v).bits() <= 32
-            || self.const_value(v).is_some_and(|c| c < 1 << 32)
-            || matches!(self.def_kind(v), Some(InstKind::Cast { op: CastOp::Zext, arg }) if self.ty(*arg).bits() <= 32)
+        self.fits32_within(v, 4)
+    }
+
+    /// [`Self::fits32`], looking `depth` operations deep: a zero extension of at most 32 bits,
+    /// a mask by anything that fits (`h & (v.size() - 1)`: clang computes `uint32_t i = h &
+    /// (size - 1)` as `and (and (zext h), 0xffffffff), (add (zext size), 0xffffffff)`), an or,
+    /// xor or select of values that fit, a shift right by 32 or more, a remainder by at most
+    /// 2^32.
+    fn fits32_within(&self, v: Value, depth: u32) -> bool {
+        const LIMIT: u64 = 1 << 32;
+        if self.ty(v).bits() <= 32 || self.const_value(v).is_some_and(|c| c < LIMIT) {
+            return true;
+        }
+        let fits = |x: Value| depth > 0 && self.fits32_within(x, depth - 1);
+        match self.def_kind(v) {
+            Some(InstKind::Cast {
+                op: CastOp::Zext,
+                arg,
+            }) => self.ty(*arg).bits() <= 32,
+            Some(InstKind::Binary { op, args }) => match op {
+                BinOp::And => fits(args[0]) || fits(args[1]),
+                BinOp::Or | BinOp::Xor => fits(args[0]) && fits(args[1]),
+                BinOp::Lshr => self
+                    .const_value(args[1])
+                    .is_some_and(|c| c >= 32 && c < u64::from(self.ty(v).bits())),
+                BinOp::Urem => self
+                    .const_value(args[1])
+                    .is_some_and(|c| c != 0 && c <= LIMIT),
+                _ => false,
+            },
+            Some(InstKind::Select {
+                if_true, if_false, ..
+            }) => fits(*if_true) && fits(*if_false),
+            _ => false,
+        }
     }
 
     /// The low 32 bits of `v`, computed in 32 bits where the operations allow (bitwise
