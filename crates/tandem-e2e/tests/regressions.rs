@@ -351,3 +351,26 @@ fn ecmp_group_index_stays_on_a_32_bit_switch() {
         r.offloaded.fast_path_share() * 100.0
     );
 }
+
+/// A struct of integers without padding as a state member (`Backend primary;`, 8 bytes): one
+/// scalar, read field by field on the switch, dumped as its bytes by both builds (was a compile
+/// error in the native build: no `dump` for a struct). The negative control for the padding
+/// rule is `tandem-host --test errors a_struct_member_with_padding_is_a_clear_compile_error`.
+#[test]
+fn a_struct_member_is_scalar_state() {
+    for profile in ["tofino1", "bmv2"] {
+        let r = check_file(
+            &test_nf("struct_member"),
+            Addr::Plain,
+            "enterprise",
+            profile,
+            2000,
+        );
+        assert_passed("struct_member", &r);
+        assert!(
+            r.offloaded.fast_path_share() == 1.0,
+            "{profile}: fast path {:.1}%",
+            r.offloaded.fast_path_share() * 100.0
+        );
+    }
+}

@@ -33,6 +33,26 @@ fn an_nf_that_does_not_compile_shows_clangs_diagnostics_and_the_file() {
     assert!(err.to_string().contains("does not compile"));
 }
 
+/// A member `TANDEM_NF` lists that is not NF state (a struct with padding bytes) is one
+/// static assertion naming what state members may be, at the `TANDEM_NF` line — not "no
+/// matching function for call to 'dump'" deep in nf.hh.
+#[test]
+fn a_struct_member_with_padding_is_a_clear_compile_error() {
+    let err = compile_native(&test_nf("padded_member"), &build_opts()).unwrap_err();
+    let BuildError::Compile { diagnostics, .. } = &err else {
+        panic!("{err}")
+    };
+    assert!(
+        diagnostics.contains("structs of integers without padding bytes"),
+        "{diagnostics}"
+    );
+    assert!(diagnostics.contains("padded_member.cc:12"), "{diagnostics}");
+    assert!(
+        !diagnostics.contains("no matching function"),
+        "{diagnostics}"
+    );
+}
+
 #[test]
 fn missing_and_mistyped_config_keys_name_the_key_and_the_file() {
     let so = compile_native(&test_nf("needs_port"), &build_opts()).unwrap();

@@ -371,13 +371,15 @@ void dump(std::string& out, const Vector<T, N>& v) {
   out += "]";
 }
 
-/// Scalar state: an integer or enum member, or a fixed array of them (`uint8_t mac[6]`), dumped
-/// as the bytes it holds.
+/// Scalar state: an integer or enum member, a fixed array of them (`uint8_t mac[6]`), or a
+/// struct of integers without padding (`Backend primary;`), dumped as the bytes it holds.
 template <class T>
 constexpr bool is_scalar_state_v =
     std::is_integral_v<T> || std::is_enum_v<T> ||
     (std::is_array_v<T> && std::rank_v<T> == 1 &&
-     (std::is_integral_v<std::remove_extent_t<T>> || std::is_enum_v<std::remove_extent_t<T>>));
+     (std::is_integral_v<std::remove_extent_t<T>> || std::is_enum_v<std::remove_extent_t<T>>)) ||
+    (std::is_class_v<T> && std::is_trivially_copyable_v<T> &&
+     std::has_unique_object_representations_v<T>);
 
 template <class T>
 std::enable_if_t<is_scalar_state_v<T>> dump(std::string& out, const T& x) {
@@ -387,14 +389,27 @@ std::enable_if_t<is_scalar_state_v<T>> dump(std::string& out, const T& x) {
   decoded(out, x);
 }
 
+template <class T, class = void>
+struct dumpable : std::false_type {};
+template <class T>
+struct dumpable<T, std::void_t<decltype(dump(std::declval<std::string&>(), std::declval<const T&>()))>>
+    : std::true_type {};
+
 template <class T>
 void dump_member(std::string& out, const char* name, const T& member) {
-  if (out.size() > 1) out += ",";
-  out += "{\"name\":\"";
-  out += name;
-  out += "\",";
-  dump(out, member);
-  out += "}";
+  static_assert(dumpable<T>::value,
+                "TANDEM_NF lists a member that is not NF state: state members are HashMap, "
+                "ExpiringMap, LpmMap, TernaryMap, RangeMap, Vector, Meter, integers, enums, "
+                "arrays of them, or structs of integers without padding bytes (add explicit "
+                "padding fields, e.g. `uint8_t pad[2];`)");
+  if constexpr (dumpable<T>::value) {
+    if (out.size() > 1) out += ",";
+    out += "{\"name\":\"";
+    out += name;
+    out += "\",";
+    dump(out, member);
+    out += "}";
+  }
 }
 
 inline void copy_error(char* err, size_t errlen, const char* msg) {

@@ -638,6 +638,8 @@ impl<'a> Lifter<'a> {
         };
         match self.scalar_states.get(&m) {
             Some(s) => Some(*s),
+            // Its misuse is reported once, where the member was declared.
+            None if self.uses[m].conflict.is_some() => None,
             None => {
                 let name = self.members[m].name.clone();
                 self.err(

@@ -58,6 +58,14 @@ impl<'a> Lifter<'a> {
                     let parts = rel != 0 || u.scalar_width.is_some_and(|w| w != len);
                     match u.scalar_width {
                         _ if parts && inside => u.scalar_width = Some(size),
+                        _ if rel != 0 && size > 8 => {
+                            u.conflict = Some(format!(
+                                "accessed in parts, but it is {size} bytes: a member read field \
+                                 by field (a struct, an array) may have at most 8 bytes — split \
+                                 it into members of at most 8 bytes, or hold it in a \
+                                 `Vector<T, 1>`"
+                            ));
+                        }
                         _ if rel != 0 => {
                             u.conflict = Some("accessed at an inner offset".into());
                         }

@@ -1,4 +1,4 @@
-// expect: L010 state member `key` is accessed at an inner offset
+// expect: L010 state member `key` is accessed in parts, but it is 16 bytes
 #include <tandem/nf.hh>
 // A member wider than 8 bytes is not one scalar: reading a byte inside it is refused (a
 // member of up to 8 bytes read in parts, such as `uint8_t mac[6]`, is one scalar).
