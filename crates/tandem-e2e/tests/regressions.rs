@@ -261,6 +261,21 @@ fn byte_array_member_bytes_misplaced_are_caught() {
     assert!(!r.passed(), "a misplaced MAC byte must not pass");
 }
 
+/// `tandem check` of `src` on enterprise traffic for each profile: PASS, and every packet on
+/// the switch.
+fn assert_all_on_the_switch(src: &std::path::Path, profiles: &[&str], packets: usize) {
+    let name = src.file_stem().unwrap().to_string_lossy().into_owned();
+    for profile in profiles {
+        let r = check_file(src, Addr::Plain, "enterprise", profile, packets);
+        assert_passed(&name, &r);
+        assert!(
+            r.offloaded.fast_path_share() == 1.0,
+            "{name} on {profile}: fast path {:.1}%",
+            r.offloaded.fast_path_share() * 100.0
+        );
+    }
+}
+
 /// An ACL in front of a 1:1 NAT with 64-bit per-rule hit counters (`Vector<uint64_t, 256>`,
 /// `rule_hits[r.rule_id] += 1` under the NF API's bounds check): the counters are
 /// increment-only, so on tofino1 they stay on the switch with the ACL and the rewrite
@@ -269,19 +284,7 @@ fn byte_array_member_bytes_misplaced_are_caught() {
 /// too (99.7% before C3 counted only accesses one packet can run together, 100% now).
 #[test]
 fn per_rule_64_bit_counters_stay_on_the_switch() {
-    let r = check_file(
-        &test_nf("acl_nat"),
-        Addr::Plain,
-        "enterprise",
-        "tofino1",
-        3000,
-    );
-    assert_passed("acl_nat", &r);
-    assert!(
-        r.offloaded.fast_path_share() == 1.0,
-        "fast path {:.1}%",
-        r.offloaded.fast_path_share() * 100.0
-    );
+    assert_all_on_the_switch(&test_nf("acl_nat"), &["tofino1"], 3000);
 }
 
 /// `counts[3] += 1` on a `Vector`: the lifter reads at `select ok, 3, 0` and writes at another
@@ -291,21 +294,7 @@ fn per_rule_64_bit_counters_stay_on_the_switch() {
 /// `tandem-partition --test rules constant_index_counter_is_one_access_on_the_switch`.
 #[test]
 fn constant_index_vector_counters_stay_on_the_switch() {
-    for profile in ["tofino1", "bmv2"] {
-        let r = check_file(
-            &test_nf("port_classes"),
-            Addr::Plain,
-            "enterprise",
-            profile,
-            3000,
-        );
-        assert_passed("port_classes", &r);
-        assert!(
-            r.offloaded.fast_path_share() == 1.0,
-            "{profile}: fast path {:.1}%",
-            r.offloaded.fast_path_share() * 100.0
-        );
-    }
+    assert_all_on_the_switch(&test_nf("port_classes"), &["tofino1", "bmv2"], 3000);
 }
 
 /// A port-scan detector written from the docs (`tests/nfs/scan_bloom.cc`): a two-hash Bloom
@@ -317,21 +306,7 @@ fn constant_index_vector_counters_stay_on_the_switch() {
 /// matching are in `tandem-partition --test rules bloom_test_and_set_is_one_access_on_the_switch`.
 #[test]
 fn bloom_filter_test_and_set_stays_on_the_switch() {
-    for profile in ["tofino2", "bmv2"] {
-        let r = check_file(
-            &test_nf("scan_bloom"),
-            Addr::Plain,
-            "enterprise",
-            profile,
-            3000,
-        );
-        assert_passed("scan_bloom", &r);
-        assert!(
-            r.offloaded.fast_path_share() == 1.0,
-            "{profile}: fast path {:.1}%",
-            r.offloaded.fast_path_share() * 100.0
-        );
-    }
+    assert_all_on_the_switch(&test_nf("scan_bloom"), &["tofino2", "bmv2"], 3000);
 }
 
 /// An ECMP router written from the docs (`tandem-lift/tests/nfs/ecmp_group.cc`): the next hop
@@ -343,13 +318,7 @@ fn bloom_filter_test_and_set_stays_on_the_switch() {
 fn ecmp_group_index_stays_on_a_32_bit_switch() {
     let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
         .join("../tandem-lift/tests/nfs/ecmp_group.cc");
-    let r = check_file(&src, Addr::Plain, "enterprise", "tofino1", 3000);
-    assert_passed("ecmp_group", &r);
-    assert!(
-        r.offloaded.fast_path_share() == 1.0,
-        "tofino1: fast path {:.1}%",
-        r.offloaded.fast_path_share() * 100.0
-    );
+    assert_all_on_the_switch(&src, &["tofino1"], 3000);
 }
 
 /// A struct of integers without padding as a state member (`Backend primary;`, 8 bytes): one
@@ -358,19 +327,5 @@ fn ecmp_group_index_stays_on_a_32_bit_switch() {
 /// rule is `tandem-host --test errors a_struct_member_with_padding_is_a_clear_compile_error`.
 #[test]
 fn a_struct_member_is_scalar_state() {
-    for profile in ["tofino1", "bmv2"] {
-        let r = check_file(
-            &test_nf("struct_member"),
-            Addr::Plain,
-            "enterprise",
-            profile,
-            2000,
-        );
-        assert_passed("struct_member", &r);
-        assert!(
-            r.offloaded.fast_path_share() == 1.0,
-            "{profile}: fast path {:.1}%",
-            r.offloaded.fast_path_share() * 100.0
-        );
-    }
+    assert_all_on_the_switch(&test_nf("struct_member"), &["tofino1", "bmv2"], 2000);
 }
