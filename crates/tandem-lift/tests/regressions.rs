@@ -144,6 +144,41 @@ fn mask_by_a_narrow_value_makes_a_32_bit_index() {
     assert_eq!(index_types(&lift_file(&wide)), ["i64"]);
 }
 
+/// Comparisons (`icmp`) with a 64-bit operand in a printed module.
+fn i64_compares(text: &str) -> usize {
+    let wide: std::collections::HashSet<&str> = text
+        .lines()
+        .filter_map(|l| l.trim().split_once(":i64 = ").map(|(v, _)| v))
+        .collect();
+    text.lines()
+        .filter_map(|l| l.split_once("= icmp ").map(|(_, r)| r))
+        .filter(|r| r.split([' ', ',']).any(|w| wide.contains(w)))
+        .count()
+}
+
+/// `(src >> 40) & 2` tested against 0 on a MAC assembled into a `uint64_t`: clang compares
+/// `and (v, 2)` with 0 in 64 bits, "64-bit arithmetic" on tofino1, so the whole NF ran on the
+/// server (0% fast path). Both sides fit 32 bits, so the comparison is done on their low 32
+/// bits; the lifted NF matches its native build. Negative control: a mask wider than 32 bits
+/// keeps the 64-bit comparison.
+#[test]
+fn a_comparison_of_values_that_fit_32_bits_is_32_bit() {
+    let src = test_nf("mac_bits");
+    let text = tandem_ir::print_module(&lift_file(&src).module);
+    assert_eq!(i64_compares(&text), 0, "{text}");
+    differential(&src, Plan::Plain, "enterprise", 3_000);
+
+    let source = std::fs::read_to_string(&src).unwrap();
+    let from = "bool odd = (src >> 8) & 1;";
+    assert!(source.contains(from));
+    let dir = tempfile::tempdir().unwrap();
+    let wide = dir.path().join("mac_bits_wide.cc");
+    let to = "bool odd = (src >> 8) & 0x100000001ull;";
+    std::fs::write(&wide, source.replace(from, to)).unwrap();
+    let text = tandem_ir::print_module(&lift_file(&wide).module);
+    assert_eq!(i64_compares(&text), 1, "{text}");
+}
+
 /// LLVM intrinsics from ordinary C++ (saturating add/sub, ctpop, ctlz/cttz, min/max, abs,
 /// rotates by run-time amounts) lift to IR arithmetic with the native results (were L002,
 /// after a spurious L005).

@@ -104,7 +104,7 @@ impl<'a> Lifter<'a> {
         let bits = match (sa, sb) {
             (Some(x), Some(y)) => x.max(y),
             (Some(x), None) | (None, Some(x)) => x,
-            (None, None) => return None,
+            (None, None) => return self.narrow_compare32(cc, a, b),
         };
         let narrow = Type::int(bits)?;
         let fits = |l: &Self, v: Value, s: Option<u32>| {
@@ -113,18 +113,23 @@ impl<'a> Lifter<'a> {
                     .is_some_and(|c| bits >= 64 || c >> bits == 0)
         };
         if bits >= wide || !fits(self, a, sa) || !fits(self, b, sb) {
-            return None;
+            return self.narrow_compare32(cc, a, b);
         }
-        let cc = match cc {
-            IntCC::Sgt => IntCC::Ugt,
-            IntCC::Sge => IntCC::Uge,
-            IntCC::Slt => IntCC::Ult,
-            IntCC::Sle => IntCC::Ule,
-            other => other,
-        };
         let a = self.narrowed_operand(a, narrow);
         let b = self.narrowed_operand(b, narrow);
-        Some((cc, a, b))
+        Some((unsigned(cc), a, b))
+    }
+
+    /// A comparison of wider values that both provably fit 32 bits ([`Self::fits32`]) done on
+    /// their low 32 bits (`(mac >> 40) & 2` tested against 0 on a 48-bit MAC assembled from its
+    /// bytes: `icmp eq (and v6, 2), 0` in 64 bits becomes `icmp eq (and (trunc v6), 2), 0`).
+    fn narrow_compare32(&mut self, cc: IntCC, a: Value, b: Value) -> Option<(IntCC, Value, Value)> {
+        if self.ty(a).bits() <= 32 || !self.fits32(a) || !self.fits32(b) {
+            return None;
+        }
+        let a = self.low32(a, 4);
+        let b = self.low32(b, 4);
+        Some((unsigned(cc), a, b))
     }
 
     /// `v` (a zero extension or a constant that fits) at the narrower type `to`.
@@ -692,5 +697,17 @@ impl<'a> Lifter<'a> {
         if let Some(s) = self.scalar_state(off) {
             self.ins(InstKind::ScalarStore { state: s, value: v }, &[]);
         }
+    }
+}
+
+/// The unsigned predicate that agrees with `cc` on values that are non-negative in the wider
+/// type they were compared in.
+fn unsigned(cc: IntCC) -> IntCC {
+    match cc {
+        IntCC::Sgt => IntCC::Ugt,
+        IntCC::Sge => IntCC::Uge,
+        IntCC::Slt => IntCC::Ult,
+        IntCC::Sle => IntCC::Ule,
+        other => other,
     }
 }
