@@ -7,9 +7,15 @@ use std::process::Command;
 /// The clang flags of the analysis build. LLVM's passes are run separately (see
 /// [`OPT_FLAGS`]) after every function of the NF is marked `alwaysinline`, so that
 /// `process()` and everything it calls end up in `tandem_nf_process_entry`.
+/// `-fno-jump-tables` (the functions' `no-jump-tables` attribute) keeps a `switch` a `switch`:
+/// without it SimplifyCFG turns one that maps small values to constants into a lookup table —
+/// a constant global indexed by the value, or a wide constant shifted right by 8 × the value
+/// (`lshr i56 0x38302e22120a00, (zext (prec << 3))`) — which no switch ALU runs, where the
+/// branches (or selects) it replaces run on the switch.
 pub const ANALYSIS_FLAGS: &[&str] = &[
     "-std=c++20",
     "-O2",
+    "-fno-jump-tables",
     "-Xclang",
     "-disable-llvm-passes",
     "-g",

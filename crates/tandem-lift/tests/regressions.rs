@@ -179,6 +179,23 @@ fn a_comparison_of_values_that_fit_32_bits_is_32_bit() {
     assert_eq!(i64_compares(&text), 1, "{text}");
 }
 
+/// A `switch` mapping the IP precedence to a DSCP constant stays a `switch` (the analysis
+/// build's `-fno-jump-tables`): clang's lookup-table form — a 56-bit constant shifted right by
+/// 8 × the precedence — kept every packet on the server on tofino1 (0% fast path, "56-bit
+/// arithmetic"). No value wider than 32 bits is left, and the lifted NF matches its native
+/// build.
+#[test]
+fn a_switch_mapping_values_to_constants_stays_a_switch() {
+    let src = test_nf("dscp_switch");
+    let text = tandem_ir::print_module(&lift_file(&src).module);
+    let process = &text[text.find("fn process").unwrap()..];
+    assert!(process.contains("    switch "), "{process}");
+    for wide in [":i40 ", ":i48 ", ":i56 ", ":i64 "] {
+        assert!(!process.contains(wide), "{wide} in {process}");
+    }
+    differential(&src, Plan::Plain, "enterprise", 3_000);
+}
+
 /// LLVM intrinsics from ordinary C++ (saturating add/sub, ctpop, ctlz/cttz, min/max, abs,
 /// rotates by run-time amounts) lift to IR arithmetic with the native results (were L002,
 /// after a spurious L005).
