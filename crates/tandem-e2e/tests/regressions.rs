@@ -351,3 +351,15 @@ fn a_switch_statement_stays_on_a_32_bit_switch() {
         .join("../tandem-lift/tests/nfs/dscp_switch.cc");
     assert_all_on_the_switch(&src, &["tofino1"], 3000);
 }
+
+/// `memcmp`/`memcpy` on MACs (`tandem-lift/tests/nfs/mac_filter.cc`): `memcmp(...) == 0`
+/// became an opaque `bcmp` the server could not run ("no handler for opaque call bcmp"); lifted
+/// to loads and comparisons, and a 48-bit equality decided piece by piece, the whole NF runs
+/// on tofino1 (negative control for the width rule: `tandem-partition --test rules
+/// wide_equality_runs_on_the_switch_and_wide_order_does_not`).
+#[test]
+fn memcmp_on_macs_stays_on_a_32_bit_switch() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tandem-lift/tests/nfs/mac_filter.cc");
+    assert_all_on_the_switch(&src, &["tofino1", "bmv2"], 3000);
+}

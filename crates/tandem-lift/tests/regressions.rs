@@ -196,6 +196,28 @@ fn a_switch_mapping_values_to_constants_stays_a_switch() {
     differential(&src, Plan::Plain, "enterprise", 3_000);
 }
 
+/// `memcmp`/`bcmp` with a constant length are loads and comparisons, not opaque calls (a MAC
+/// compared with `memcmp(eth->dst, my_mac, 6) == 0`, which clang turns into `bcmp`, failed at
+/// run time: "no handler for opaque call bcmp"). `memcmp`'s order is the first differing
+/// byte's: requests and replies of the enterprise trace leave by different ports, and the
+/// lifted NF matches its native build on both.
+#[test]
+fn memcmp_with_a_constant_length_is_lifted() {
+    let src = test_nf("mac_filter");
+    let lifted = lift_file(&src);
+    let text = tandem_ir::print_module(&lifted.module);
+    assert!(!text.contains("opaque"), "{text}");
+    assert!(
+        !lifted
+            .warnings
+            .iter()
+            .any(|w| w.code == tandem_lift::Code::OpaqueCall),
+        "{:#?}",
+        lifted.warnings
+    );
+    differential(&src, Plan::Plain, "enterprise", 3_000);
+}
+
 /// LLVM intrinsics from ordinary C++ (saturating add/sub, ctpop, ctlz/cttz, min/max, abs,
 /// rotates by run-time amounts) lift to IR arithmetic with the native results (were L002,
 /// after a spurious L005).

@@ -3,7 +3,7 @@
 
 use crate::TargetProfile;
 use tandem_analysis::{is_const, DepInfo, Stmt, StmtId, StmtKind};
-use tandem_ir::{BinOp, InstKind, MapMatch, Meta, Module, StateId, StateKind, Type};
+use tandem_ir::{BinOp, InstKind, IntCC, MapMatch, Meta, Module, StateId, StateKind, Type};
 
 /// Most key fields a switch table matches on (the P4 back end makes one exact key per key
 /// field; Tandem's software switch takes at most 8, `tandem_switch::MAX_KEYS`).
@@ -183,6 +183,12 @@ pub fn unsupported(
             r.or_else(|| (!carry_free(module, *op, args[1])).then(|| wide(args[0])).flatten())
                 .filter(|_| !(*op == BinOp::Add && wide_counter(module, p, inst)))
         }
+        // Equality is decided piece by piece (every piece equal: no carry), as Tofino's
+        // gateways compare a 48-bit MAC in two containers; an order comparison carries.
+        InstKind::Icmp {
+            pred: IntCC::Eq | IntCC::Ne,
+            ..
+        } => need("icmp", "comparison"),
         InstKind::Icmp { args, .. } => need("icmp", "comparison").or_else(|| wide(args[0])),
         InstKind::Select { if_true, .. } => need("select", "select")
             .or_else(|| wide(*if_true).filter(|_| !wide_counter(module, p, inst))),

@@ -478,6 +478,37 @@ fn vector_get_and_set_of_different_elements_are_two_accesses() {
     assert_ne!(counts.placement, Placement::SwitchRegister);
 }
 
+/// A 48-bit equality (`memcmp(eth->dst, my_mac, 6) == 0` lifted to `icmp ne`) is decided
+/// piece by piece, so it runs on tofino1's 32-bit ALUs; an order comparison of the same
+/// values carries and stays on the server (negative control).
+const MAC_EQ: &str = "nf maceq
+
+fn process {
+block0:
+    v0:i48 = hdr.read eth.dst
+    v1:i48 = hdr.read eth.src
+    v2:i1 = icmp PRED v0, v1
+    brif v2, block1, block2
+
+block1:
+    v3:i16 = const 1
+    send v3
+    return
+
+block2:
+    drop
+    return
+}
+";
+
+#[test]
+fn wide_equality_runs_on_the_switch_and_wide_order_does_not() {
+    let plan = run(&module(&MAC_EQ.replace("PRED", "ne")), &tofino());
+    assert_ne!(stmt(&plan, "icmp ne").partition, Partition::Server);
+    let plan = run(&module(&MAC_EQ.replace("PRED", "ult")), &tofino());
+    assert_eq!(stmt(&plan, "icmp ult").partition, Partition::Server);
+}
+
 /// A MAC address copied byte by byte: shifts by constants, masks and ors on a 48-bit header
 /// field move bits without a carry, so they run on tofino1's 32-bit ALUs piece by piece
 /// (PHV containers); a 48-bit addition carries across pieces and stays on the server.

@@ -33,6 +33,8 @@ impl<'a> Lifter<'a> {
             self.translate_api(rest, &args, dest.as_ref(), used);
         } else if callee.starts_with("llvm.") {
             self.translate_intrinsic(&callee, &args, dest.as_ref());
+        } else if matches!(callee.as_str(), "bcmp" | "memcmp") && args.len() == 3 {
+            self.translate_memcmp(callee == "memcmp", &args, dest.as_ref());
         } else if let Some(f) = self.lm.functions.iter().find(|f| f.name == callee) {
             let noinline = f
                 .function_attributes
@@ -862,6 +864,78 @@ impl<'a> Lifter<'a> {
                 Code::UnsupportedInstruction,
                 format!("the intrinsic `{name}`"),
             ),
+        }
+    }
+
+    /// `memcmp(a, b, n)` / `bcmp(a, b, n)` with a constant `n` (clang turns `memcmp(...) == 0`
+    /// into `bcmp`): the two byte ranges loaded in chunks of up to 8 bytes and compared. `bcmp`
+    /// is 1 when any chunk differs, else 0; `memcmp` is the sign of the first differing byte —
+    /// chunks compared as big-endian numbers, the first differing chunk deciding.
+    ///
+    /// ```text
+    /// before: %r = call i32 @bcmp(ptr %eth.dst, ptr %my_mac, i64 6)     (an opaque call)
+    /// after:  v1:i48 = hdr.read eth.dst   v2:i48 = scalar.load my_mac
+    ///         v3:i1 = icmp ne v1, v2      v4:i32 = zext v3
+    /// ```
+    fn translate_memcmp(&mut self, ordered: bool, args: &[&Operand], dest: Option<&Name>) {
+        let a = self.ptr(args[0]);
+        let b = self.ptr(args[1]);
+        let Some(n) = Self::const_u64(args[2]) else {
+            self.err(Code::VariableIndex, "memcmp with a run-time length");
+            return;
+        };
+        let mut chunks = Vec::new();
+        let mut off = 0u64;
+        while off < n {
+            let w = (n - off).min(8);
+            let x = self.load_ptr(&a, off as i64, w);
+            let y = self.load_ptr(&b, off as i64, w);
+            chunks.push((x, y));
+            off += w;
+        }
+        let zero = self.iconst(Type::I32, 0);
+        let r = if ordered {
+            let one = self.iconst(Type::I32, 1);
+            let minus_one = self.iconst(Type::I32, u64::from(u32::MAX));
+            let mut r = zero;
+            for &(x, y) in chunks.iter().rev() {
+                let differ = self.icmp(IntCC::Ne, x, y);
+                let (bx, by) = (self.bswap(x), self.bswap(y));
+                let less = self.icmp(IntCC::Ult, bx, by);
+                let sign = self.ins1(
+                    InstKind::Select {
+                        cond: less,
+                        if_true: minus_one,
+                        if_false: one,
+                    },
+                    Type::I32,
+                );
+                r = self.ins1(
+                    InstKind::Select {
+                        cond: differ,
+                        if_true: sign,
+                        if_false: r,
+                    },
+                    Type::I32,
+                );
+            }
+            r
+        } else {
+            let mut any: Option<Value> = None;
+            for &(x, y) in &chunks {
+                let d = self.icmp(IntCC::Ne, x, y);
+                any = Some(match any {
+                    Some(p) => self.binary(BinOp::Or, p, d),
+                    None => d,
+                });
+            }
+            match any {
+                Some(d) => self.resize(d, Type::I32),
+                None => zero,
+            }
+        };
+        if let Some(d) = dest {
+            self.def(d, r);
         }
     }
 

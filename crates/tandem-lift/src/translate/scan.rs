@@ -438,6 +438,14 @@ impl<'a> Lifter<'a> {
                 }
             }
             "llvm.memset.p0.i64" => self.note_range(&m, 0, argc(2)),
+            "bcmp" | "memcmp" => {
+                let n = argc(2);
+                let other = arg(1).map(|a| self.prov_of(a));
+                self.note_range(&m, 0, n);
+                if let Some(o) = other {
+                    self.note_range(&o, 0, n);
+                }
+            }
             _ => {}
         }
     }
