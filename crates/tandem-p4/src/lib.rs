@@ -31,6 +31,7 @@ pub mod constraints;
 pub mod inline;
 mod lower;
 pub mod manifest;
+pub mod pool_order;
 pub mod reuse;
 pub use tandem_partition::view;
 pub mod walk;
@@ -160,6 +161,10 @@ pub struct P4Options {
     /// the map's capacity, `tandem_partition::digest::conflict_entries`) (`lower::digest`,
     /// Sailfish §4.4).
     pub digest: std::collections::BTreeMap<String, u64>,
+    /// Pairs of maps, an IPv4 and an IPv6 one of the same type, whose exclusive lookups read
+    /// one shared table keyed by (family tag, 128-bit address) (`lower::pool`,
+    /// `tandem_partition::pool`, Sailfish §4.4).
+    pub pool: Vec<(String, String)>,
     /// A partial map's miss on the switch sends the packet to the server whole from the
     /// generated program (`lower/miss.rs`) where pre allows it; false: the runtime probes
     /// each packet for the map's server-only keys instead.
@@ -247,6 +252,7 @@ impl Default for P4Options {
             hashed: std::collections::BTreeMap::new(),
             alpm: std::collections::BTreeMap::new(),
             digest: std::collections::BTreeMap::new(),
+            pool: Vec::new(),
             partial_miss_to_server: true,
             server_rate: None,
             dispatch: None,

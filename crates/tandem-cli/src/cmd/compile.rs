@@ -125,6 +125,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             hashed: args.layout.parse()?,
             alpm: args.layout.parse_alpm(&module, &given)?,
             digest: args.layout.parse_digest(&module, &given)?,
+            pool: args.layout.parse_pool(&module, &given)?,
             partial_miss_to_server: !args.partial.partial_probe,
             server_rate: args.server_rate,
             dispatch: args.cluster.then(tandem_p4::DispatchShape::default),

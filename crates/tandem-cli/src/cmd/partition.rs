@@ -100,10 +100,12 @@ pub struct LayoutArgs {
     /// `MAP=alpm:depth=D`): a TCAM pivot table naming an SRAM bucket table. An exact map
     /// with a long key may be held as key digests (`MAP=digest`, or
     /// `MAP=digest:conflicts=N`): an exact table on a 32-bit digest of the key behind a
-    /// conflict table on the full key.
+    /// conflict table on the full key. An IPv4 map may share one table with an IPv6 map of
+    /// the same type (`MAP=pool:OTHER`, IPv4/IPv6 pooling: keyed by a family tag and the
+    /// 128-bit address, IPv4 addresses IPv4-mapped) where their lookups are exclusive.
     #[arg(
         long = "state-layout",
-        value_name = "MAP=hashed[:SPEC]|alpm[:depth=D]|digest[:conflicts=N]|exact"
+        value_name = "MAP=hashed[:SPEC]|alpm[:depth=D]|digest[:conflicts=N]|pool:OTHER|exact"
     )]
     pub state_layout: Vec<String>,
     /// Emit the table compression the partitioner chooses for the NF's maps holding these
@@ -192,7 +194,7 @@ impl LayoutArgs {
                 "exact" if spec.is_empty() => {
                     out.remove(map);
                 }
-                "alpm" | "digest" => {
+                "alpm" | "digest" | "pool" => {
                     out.remove(map);
                 }
                 "hashed" => {
@@ -201,7 +203,7 @@ impl LayoutArgs {
                     out.insert(map.to_string(), spec);
                 }
                 _ => anyhow::bail!(
-                    "--state-layout {item}: `{how}` is not `hashed`, `hashed:SPEC`, `alpm[:depth=D]`, `digest[:conflicts=N]` or `exact`"
+                    "--state-layout {item}: `{how}` is not `hashed`, `hashed:SPEC`, `alpm[:depth=D]`, `digest[:conflicts=N]`, `pool:OTHER` or `exact`"
                 ),
             }
         }
@@ -250,6 +252,42 @@ impl LayoutArgs {
                 ),
             };
             out.insert(map.to_string(), n);
+        }
+        Ok(out)
+    }
+
+    /// Pairs of maps sharing one table (IPv4/IPv6 pooling): the partitioner's choice at the
+    /// `--compress` scale, then the pairs given as `MAP=pool:OTHER` (a later layout of
+    /// either map takes the pair back).
+    pub fn parse_pool(
+        &self,
+        module: &tandem_ir::Module,
+        profile: &TargetProfile,
+    ) -> anyhow::Result<Vec<(String, String)>> {
+        let mut out = match &self.compress {
+            Some(scale) => {
+                let scale = tandem_partition::compress::Scale::parse(scale)?;
+                match tandem_partition::compress::compress(module, profile, &scale) {
+                    Err(tandem_partition::compress::CompressError::Unbounded) => Vec::new(),
+                    r => r?.pools(),
+                }
+            }
+            None => Vec::new(),
+        };
+        for item in &self.state_layout {
+            let Some((map, how)) = item.split_once('=') else {
+                continue;
+            };
+            out.retain(|(a, b)| a != map && b != map);
+            let (kind, other) = how.split_once(':').unwrap_or((how, ""));
+            if kind != "pool" {
+                continue;
+            }
+            if other.is_empty() || other == map {
+                anyhow::bail!("--state-layout {item}: give MAP=pool:OTHER (another map)");
+            }
+            out.retain(|(a, b)| a != other && b != other);
+            out.push((map.to_string(), other.to_string()));
         }
         Ok(out)
     }
