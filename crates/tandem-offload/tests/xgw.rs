@@ -234,6 +234,79 @@ fn xgw_with_pooled_tables_passes_check() {
     }
 }
 
+/// The pooled lowering for both architectures: on bmv2's plan the v1model and the TNA
+/// programs declare the shared tables (LPM pools ternary over tag, VNI and the two address
+/// words; the VM-NC pool exact), apply each once, and place IPv4 addresses IPv4-mapped.
+/// Negative controls, each a coded error: maps of other shapes (an LPM and an exact map),
+/// a map pooled with itself, and a map that `process()` writes (`snat`).
+#[test]
+fn pooled_lowering_for_v1model_and_tna_and_its_errors() {
+    use tandem_p4::manifest::TableRole;
+    let module = module("xgw");
+    let profile = TargetProfile::builtin("bmv2").unwrap();
+    let plan = tandem_partition::partition_module(&module, &profile, &PartitionOptions::default())
+        .unwrap()
+        .plan;
+    let m = plan.module().unwrap();
+    let pools = vec![
+        ("routes4".to_string(), "routes6".to_string()),
+        ("vm_nc4".to_string(), "vm_nc6".to_string()),
+    ];
+    for arch in [tandem_p4::Arch::V1Model, tandem_p4::Arch::Tna] {
+        let opts = P4Options {
+            arch,
+            pool: pools.clone(),
+            ..P4Options::default()
+        };
+        let out = tandem_p4::generate(&plan, &m, &opts).unwrap();
+        let text = tandem_p4_syntax::print_program(&out.program);
+        let shared: Vec<_> = out
+            .manifest
+            .tables
+            .iter()
+            .filter(|t| t.role == TableRole::Pooled)
+            .collect();
+        // Two route pools (the first lookup and the Peer lookup), one VM-NC pool.
+        assert_eq!(shared.len(), 3, "{arch:?}");
+        for t in &shared {
+            let short = t.name.rsplit('.').next().unwrap();
+            assert_eq!(
+                text.matches(&format!("{short}.apply()")).count(),
+                1,
+                "{short}"
+            );
+            let kinds: Vec<&str> = t.keys.iter().map(|k| k.match_kind.as_str()).collect();
+            let bits: Vec<u32> = t.keys.iter().map(|k| k.bits).collect();
+            if t.state == "routes4+routes6" {
+                assert_eq!(kinds, ["ternary"; 4]);
+                assert_eq!(bits, [1, 64, 64, 64]);
+            } else {
+                assert_eq!(kinds, ["exact"; 5]);
+                assert_eq!(bits, [1, 32, 32, 64, 64]);
+            }
+        }
+        assert!(text.contains("64w0xffff00000000 | "), "{arch:?}");
+        for s in ["routes4", "routes6", "vm_nc4", "vm_nc6"] {
+            let st = out.manifest.states.iter().find(|x| x.name == s).unwrap();
+            assert!(st.pool.is_some(), "{s}");
+        }
+    }
+    for (a, b, why) in [
+        ("routes4", "vm_nc6", "both LPM maps or both hash maps"),
+        ("vm_nc4", "vm_nc4", "itself"),
+        ("snat", "vm_nc6", "written by process()"),
+    ] {
+        let opts = P4Options {
+            pool: vec![(a.into(), b.into())],
+            ..P4Options::default()
+        };
+        let e = tandem_p4::generate(&plan, &m, &opts)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(why), "{a}+{b}: {e}");
+    }
+}
+
 #[test]
 #[ignore = "100,000+ packets per run: cargo test -p tandem-offload --test xgw -- --ignored"]
 fn xgw_passes_check_on_100k_packets() {

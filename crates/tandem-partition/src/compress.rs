@@ -409,6 +409,45 @@ fn pool_pairs(tables: &[Table], module: &Module) -> Vec<(usize, usize)> {
     out
 }
 
+/// The one table of `a` and `b` pooled ([`crate::pool`]): a tag bit and the wider key, both
+/// tables' entries; never ALPM (its prefix spans the 128-bit address's two words).
+fn pooled_table(a: &Table, b: &Table) -> Table {
+    Table {
+        name: format!("{}+{}", a.name, b.name),
+        lpm: a.lpm,
+        key_bits: a.key_bits.max(b.key_bits) + 1,
+        value_bits: a.value_bits,
+        entries: a.entries + b.entries,
+        order: a.order.min(b.order),
+        alpm_depth: None,
+        alpm_ok: false,
+        digest: None,
+    }
+}
+
+/// Memory of maps `a` and `b` of `module` at `scale` on `profile`, apart and pooled (one
+/// copy each, plain tables): the report line of a pool the P4 back end emits.
+pub fn pool_memory(
+    module: &Module,
+    profile: &TargetProfile,
+    scale: &Scale,
+    a: &str,
+    b: &str,
+) -> Result<(Mem, Mem), CompressError> {
+    let tables = tables_of(module, scale)?;
+    let find = |n: &str| {
+        tables
+            .iter()
+            .find(|t| t.name == n)
+            .ok_or_else(|| CompressError::UnknownTable(n.to_string()))
+    };
+    let (ta, tb) = (find(a)?, find(b)?);
+    Ok((
+        ta.mem(profile, 1) + tb.mem(profile, 1),
+        pooled_table(ta, tb).mem(profile, 1),
+    ))
+}
+
 /// Plans the compression of `module`'s tables at `scale` on `profile`.
 pub fn compress(
     module: &Module,
@@ -487,22 +526,17 @@ pub fn compress(
                 ));
                 continue;
             }
-            let merged = Table {
-                name: format!("{}+{}", a.name, b.name),
-                lpm: a.lpm,
-                key_bits: a.key_bits.max(b.key_bits) + 1,
-                value_bits: a.value_bits,
-                entries: a.entries + b.entries,
-                order: a.order.min(b.order),
-                alpm_depth: None,
-                // Its prefix spans the 128-bit address's two words: a ternary table.
-                alpm_ok: false,
-                digest: None,
-            };
+            let merged = pooled_table(a, b);
             let before = a.mem(p, split) + b.mem(p, split);
             let after = merged.mem(p, split);
-            let grows =
+            // Kept when it does not grow memory, or when the tables fit pooled and not apart.
+            let mut with = c.clone();
+            with.tables.retain(|t| t.name != a.name && t.name != b.name);
+            with.tables.push(merged.clone());
+            let bigger =
                 after.sram_blocks > before.sram_blocks || after.tcam_blocks > before.tcam_blocks;
+            let only_fits_pooled = fits(&with, p) && !fits(&c, p);
+            let grows = bigger && !only_fits_pooled;
             if grows {
                 notes.push(format!(
                     "{} kept apart (pooled: SRAM {} -> {}, TCAM {} -> {} blocks{})",

@@ -256,15 +256,16 @@ impl LayoutArgs {
         Ok(out)
     }
 
-    /// Pairs of maps sharing one table (IPv4/IPv6 pooling): the partitioner's choice at the
-    /// `--compress` scale, then the pairs given as `MAP=pool:OTHER` (a later layout of
-    /// either map takes the pair back).
+    /// Pairs of maps sharing one table (IPv4/IPv6 pooling): (the pairs given as
+    /// `MAP=pool:OTHER`, emitted or an error; the partitioner's choice at the `--compress`
+    /// scale, emitted where the plan allows). A later layout of either map takes a pair back.
+    #[allow(clippy::type_complexity)]
     pub fn parse_pool(
         &self,
         module: &tandem_ir::Module,
         profile: &TargetProfile,
-    ) -> anyhow::Result<Vec<(String, String)>> {
-        let mut out = match &self.compress {
+    ) -> anyhow::Result<(Vec<(String, String)>, Vec<(String, String)>)> {
+        let mut auto = match &self.compress {
             Some(scale) => {
                 let scale = tandem_partition::compress::Scale::parse(scale)?;
                 match tandem_partition::compress::compress(module, profile, &scale) {
@@ -274,11 +275,13 @@ impl LayoutArgs {
             }
             None => Vec::new(),
         };
+        let mut forced: Vec<(String, String)> = Vec::new();
         for item in &self.state_layout {
             let Some((map, how)) = item.split_once('=') else {
                 continue;
             };
-            out.retain(|(a, b)| a != map && b != map);
+            auto.retain(|(a, b)| a != map && b != map);
+            forced.retain(|(a, b)| a != map && b != map);
             let (kind, other) = how.split_once(':').unwrap_or((how, ""));
             if kind != "pool" {
                 continue;
@@ -286,8 +289,48 @@ impl LayoutArgs {
             if other.is_empty() || other == map {
                 anyhow::bail!("--state-layout {item}: give MAP=pool:OTHER (another map)");
             }
-            out.retain(|(a, b)| a != other && b != other);
-            out.push((map.to_string(), other.to_string()));
+            auto.retain(|(a, b)| a != other && b != other);
+            forced.retain(|(a, b)| a != other && b != other);
+            forced.push((map.to_string(), other.to_string()));
+        }
+        Ok((forced, auto))
+    }
+
+    /// The report lines of the pools a generated program holds (`manifest.states[].pool`):
+    /// the shared tables and the memory of the two maps apart and pooled at the `--compress`
+    /// scale (else their capacities), from the partitioner's memory model.
+    pub fn pool_report(
+        &self,
+        module: &tandem_ir::Module,
+        profile: &TargetProfile,
+        manifest: &tandem_p4::manifest::Manifest,
+    ) -> anyhow::Result<Vec<String>> {
+        let scale = match &self.compress {
+            Some(s) => tandem_partition::compress::Scale::parse(s)?,
+            None => Default::default(),
+        };
+        let mut out = Vec::new();
+        for s in &manifest.states {
+            let Some(p) = &s.pool else { continue };
+            if manifest.states.iter().position(|x| x.name == p.with)
+                < manifest.states.iter().position(|x| x.name == s.name)
+            {
+                continue;
+            }
+            let (before, after) =
+                tandem_partition::compress::pool_memory(module, profile, &scale, &s.name, &p.with)?;
+            out.push(format!(
+                "IPv4/IPv6 pooling {}+{}: {} shared table(s) ({}); one copy apart SRAM {} + TCAM \
+                 {} blocks, pooled SRAM {} + TCAM {} blocks",
+                s.name,
+                p.with,
+                p.tables.len(),
+                p.tables.join(", "),
+                before.sram_blocks,
+                before.tcam_blocks,
+                after.sram_blocks,
+                after.tcam_blocks
+            ));
         }
         Ok(out)
     }

@@ -125,6 +125,8 @@ struct Gen<'v, 'a> {
     hit_counters: Vec<manifest::HitCounter>,
     /// Pooled pairs of lookups and their shared tables ([`pool`]).
     pools: Vec<pool::PoolPair>,
+    /// What the lowering says about the options (pools emitted or not).
+    notes: Vec<String>,
 }
 
 /// Identifiers a name from the NF may not take in the generated program: P4 keywords and the
@@ -189,7 +191,10 @@ pub(super) const P4_RESERVED: &[&str] = &[
 ];
 
 /// Lowers the plan to a program for `opts.arch` and its manifest.
-pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Manifest), P4Error> {
+pub fn lower_program(
+    view: &View<'_>,
+    opts: &P4Options,
+) -> Result<(Program, Manifest, Vec<String>), P4Error> {
     let plan = view.plan;
     let manifest = Manifest {
         version: manifest::MANIFEST_VERSION,
@@ -230,6 +235,7 @@ pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
         pre_effects: false,
         hit_counters: Vec::new(),
         pools: Vec::new(),
+        notes: Vec::new(),
     };
     g.meta_field("to_server", 1);
     g.meta_field("fate", 17);
@@ -246,7 +252,7 @@ pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
     let post = g.lower_nodes(&post)?;
     let apply = g.ingress_apply(pre, post)?;
     let program = g.program(apply);
-    Ok((program, g.manifest))
+    Ok((program, g.manifest, g.notes))
 }
 
 /// `meta.<n>`.

@@ -55,10 +55,42 @@ pub(super) struct PoolPair {
 type Access = (u32, Inst, Block, Partition);
 
 impl Gen<'_, '_> {
-    /// Pairs the lookups of every pool of the options and declares their shared tables.
+    /// Pairs the lookups of every pool of the options and declares their shared tables: a
+    /// forced pool (`P4Options::pool`) that cannot be emitted is an error, one the
+    /// partitioner chose (`P4Options::pool_auto`) a note.
     pub(super) fn plan_pools(&mut self) -> Result<(), P4Error> {
-        let pools = self.opts.pool.clone();
-        for (a, b) in &pools {
+        for (a, b) in self.opts.pool.clone() {
+            self.plan_pool(&a, &b)?;
+        }
+        for (a, b) in self.opts.pool_auto.clone() {
+            let taken = |n: &String| {
+                self.pools
+                    .iter()
+                    .any(|p| p.members.iter().any(|m| &m.state == n))
+            };
+            if taken(&a) || taken(&b) {
+                continue;
+            }
+            if let Err(e) = self.plan_pool(&a, &b) {
+                self.notes
+                    .push(format!("IPv4/IPv6 pooling {a}+{b} not emitted: {e}"));
+            }
+        }
+        for p in &self.pools {
+            let note = format!(
+                "IPv4/IPv6 pooling {}+{}: one table {}",
+                p.members[0].state, p.members[1].state, p.table
+            );
+            if !self.notes.contains(&note) {
+                self.notes.push(note);
+            }
+        }
+        Ok(())
+    }
+
+    /// Pairs the lookups of maps `a` and `b` and declares their shared tables.
+    fn plan_pool(&mut self, a: &str, b: &str) -> Result<(), P4Error> {
+        {
             let bad = |why: String| P4Error::BadPlan(format!("pool `{a}`+`{b}`: {why}"));
             if a == b {
                 return Err(bad("a map cannot pool with itself".into()));
@@ -75,7 +107,7 @@ impl Gen<'_, '_> {
                     .plan
                     .states
                     .iter()
-                    .find(|s| &s.name == n)
+                    .find(|s| s.name == n)
                     .ok_or_else(|| bad(format!("`{n}` is not in the plan")))?;
                 // A replicated map `process` writes needs its write-back tables in front of
                 // every lookup (atomic update); one only the control plane fills does not.
@@ -90,6 +122,10 @@ impl Gen<'_, '_> {
                     || self.opts.hashed.contains_key(n)
                     || self.opts.alpm.contains_key(n)
                     || self.opts.digest.contains_key(n)
+                    || self
+                        .pools
+                        .iter()
+                        .any(|p| p.members.iter().any(|m| m.state == n))
                 {
                     return Err(bad(format!(
                         "`{n}` is not a plain switch table (placement {:?}{}; pooling takes \
