@@ -110,8 +110,9 @@ pub struct LayoutArgs {
     pub state_layout: Vec<String>,
     /// Emit the table compression the partitioner chooses for the NF's maps holding these
     /// entries (`name=entries,...`, as `tandem partition --compress` reports it) on the
-    /// profile: its ALPM choice (LPM maps as a TCAM pivot table and SRAM buckets) and its
-    /// key digests (exact maps with long keys); `--state-layout` overrides it per map.
+    /// profile: its ALPM choice (LPM maps as a TCAM pivot table and SRAM buckets), its key
+    /// digests (exact maps with long keys) and its IPv4/IPv6 pools (where the plan allows:
+    /// a pool it cannot emit is a note); `--state-layout` overrides it per map.
     #[arg(long = "compress", value_name = "SCALE")]
     pub compress: Option<String>,
 }
