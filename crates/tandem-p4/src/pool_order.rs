@@ -113,6 +113,14 @@ pub fn order_for_pools(
     for &(_, k) in &ends {
         found[k] += 1;
     }
+    // A pool with one lookup here and the other not at the top of a guarded block (the
+    // entry block, or not walked) would never apply its table: refuse it.
+    if let Some(k) = found.iter().position(|&n| n == 1) {
+        return Err(P4Error::BadPlan(format!(
+            "pool {k}: only one of its two lookups is in a guarded block of the {} walk",
+            part.name()
+        )));
+    }
     let ends: Vec<(usize, usize)> = ends.into_iter().filter(|&(_, k)| found[k] == 2).collect();
     let mut apply_item: HashMap<usize, usize> = HashMap::new();
     for &(_, k) in &ends {
