@@ -978,7 +978,10 @@ impl Compression {
                 .map(|(n, d)| format!("ALPM {n} (depth {d})")),
         );
         emitted.extend(self.pools().iter().map(|(a, b)| {
-            format!("IPv4/IPv6 pooling {a}+{b} (one table where their lookups are exclusive)")
+            format!(
+                "IPv4/IPv6 pooling {a}+{b} (one shared table where the plan keeps a lookup of \
+                 each on the switch, the two exclusive; compile notes a pool it cannot emit)"
+            )
         }));
         let modelled_only = self
             .steps
