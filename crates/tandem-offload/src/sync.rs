@@ -224,6 +224,7 @@ impl SyncEngine {
                 || sm.hashed.is_some()
                 || sm.alpm.is_some()
                 || sm.digest.is_some()
+                || sm.pool.is_some()
             {
                 let Some((kl, vl)) = kind.map_layouts() else {
                     return Err(bad(format!(
@@ -322,7 +323,13 @@ impl SyncEngine {
                         .min()
                         .unwrap_or(0)
                 });
-                if main.is_empty() && hashed.is_none() && alpm.is_none() && digest.is_none() {
+                let pooled = pooled_tables(module, manifest, sm)?;
+                if main.is_empty()
+                    && hashed.is_none()
+                    && alpm.is_none()
+                    && digest.is_none()
+                    && pooled.is_empty()
+                {
                     return Err(bad(format!("state `{}`: no main table", sm.name)));
                 }
                 // An LPM map's tables match their last key `lpm` (entries are prefixes) and
@@ -394,6 +401,11 @@ impl SyncEngine {
                         main: main
                             .iter()
                             .map(|t| (t.name.clone(), short(&t.hit_action.name)))
+                            .chain(
+                                pooled
+                                    .iter()
+                                    .map(|(t, _)| (t.name.clone(), short(&t.hit_action.name))),
+                            )
                             .collect(),
                         wb: wb
                             .iter()
@@ -411,7 +423,13 @@ impl SyncEngine {
                         size: match (&sm.hashed, alpm_size.or(digest_size)) {
                             (Some(h), _) => u64::from(h.ways) * h.slots_per_way,
                             (None, Some(n)) => n,
-                            (None, None) => main.iter().map(|t| t.size).min().unwrap_or(0),
+                            (None, None) => main
+                                .iter()
+                                .copied()
+                                .chain(pooled.iter().map(|(t, _)| t))
+                                .map(|t| t.size)
+                                .min()
+                                .unwrap_or(0),
                         },
                         wb_size: wb.iter().map(|t| t.size).min().unwrap_or(0),
                         // Room for what the tables can hold (up to a bound), so that
@@ -427,6 +445,14 @@ impl SyncEngine {
                         main_ops: main
                             .iter()
                             .map(|t| buf(&t.name, vec![short(&t.hit_action.name)]))
+                            .chain(pooled.iter().map(|(t, (shape, family))| {
+                                OpBuf::pooled(
+                                    &t.name,
+                                    vec![short(&t.hit_action.name)],
+                                    shape.clone(),
+                                    *family,
+                                )
+                            }))
                             .collect(),
                         wb_ops: wb
                             .iter()
@@ -1379,6 +1405,59 @@ impl SyncEngine {
 }
 
 /// Canonical dump bytes (hex) → one value per layout field.
+/// The tables map `sm` shares with the other map of its pool (manifest `states[].pool`),
+/// each with the pool's shape and the map's family (`tandem_partition::pool`), checked
+/// against the module and the tables' keys.
+#[allow(clippy::type_complexity)]
+fn pooled_tables<'m>(
+    module: &Module,
+    manifest: &'m Manifest,
+    sm: &tandem_p4::manifest::StateMap,
+) -> Result<
+    Vec<(
+        &'m tandem_p4::manifest::Table,
+        (
+            tandem_partition::pool::PoolShape,
+            tandem_partition::pool::Family,
+        ),
+    )>,
+    OffloadError,
+> {
+    let Some(p) = &sm.pool else {
+        return Ok(Vec::new());
+    };
+    let bad = |m: String| OffloadError::Manifest(format!("pool `{}`: {m}", sm.name));
+    let kind = |n: &str| {
+        module
+            .state_by_name(n)
+            .map(|s| &module.states[s].kind)
+            .ok_or_else(|| bad(format!("`{n}` is not in the NF's IR")))
+    };
+    let shape = tandem_partition::pool::PoolShape::of(
+        (&sm.name, kind(&sm.name)?),
+        (&p.with, kind(&p.with)?),
+    )
+    .map_err(|e| bad(e.to_string()))?;
+    let family = shape.family(0);
+    let want = shape.key_bits();
+    let mut out = Vec::new();
+    for name in &p.tables {
+        let t = manifest
+            .tables
+            .iter()
+            .find(|t| &t.name == name && t.role == TableRole::Pooled)
+            .ok_or_else(|| bad(format!("no pooled table `{name}`")))?;
+        let bits: Vec<u32> = t.keys.iter().map(|k| k.bits).collect();
+        if bits != want {
+            return Err(bad(format!(
+                "table `{name}` has keys of {bits:?} bits, the pool's key is {want:?}"
+            )));
+        }
+        out.push((t, (shape.clone(), family)));
+    }
+    Ok(out)
+}
+
 fn canonical_fields(hex: &str, layout: &tandem_ir::Layout) -> Vec<u64> {
     let bytes: Vec<u8> = (0..hex.len() / 2)
         .filter_map(|i| u8::from_str_radix(&hex[2 * i..2 * i + 2], 16).ok())

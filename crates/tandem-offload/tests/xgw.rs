@@ -168,6 +168,145 @@ fn ipv6_routes_beyond_64_bits_select_their_next_hop() {
     let _ = std::fs::remove_dir_all(&dir);
 }
 
+/// IPv4/IPv6 pooling emitted (`tandem_p4::lower::pool`, `--state-layout vm_nc4=pool:vm_nc6`):
+/// the IPv4 and IPv6 VM-NC maps share one table keyed by (tag, VNI, pad, 128-bit address),
+/// and on bmv2 (every route lookup on the switch) the route maps too — both the first lookup
+/// and the Peer lookup of each family. `check` passes with IPv4-only and 25%-IPv6 traffic on
+/// tofino1 and bmv2, the shared tables in the program and each applied once. Negative
+/// controls: on bmv2 (the IPv4 VM lookup pooled) a program whose IPv4 lookups leave out the
+/// IPv4-mapped marker (`::ffff:a.b.c.d` → `::a.b.c.d`, what the runtime's entries do not
+/// hold) misses every IPv4 VM and fails the check; on tofino1 (the IPv4 VM lookup runs on
+/// the server: the pooled IPv4 lookup is the Internet gateway's on the IPv6 path, which the
+/// plan's traffic does not take) IPv6 lookups with the IPv4 tag miss every IPv6 VM.
+#[test]
+fn xgw_with_pooled_tables_passes_check() {
+    for (profile, pools) in [
+        ("tofino1", &[("vm_nc4", "vm_nc6")][..]),
+        ("bmv2", &[("vm_nc4", "vm_nc6"), ("routes4", "routes6")][..]),
+    ] {
+        let p4 = P4Options {
+            pool: pools
+                .iter()
+                .map(|(a, b)| (a.to_string(), b.to_string()))
+                .collect(),
+            ..P4Options::default()
+        };
+        let mut b = bundle("xgw", profile, &p4);
+        for (a, c) in pools {
+            let table = format!("{a}_{c}_pool");
+            assert!(b.switch_p4.contains(&format!("table {table}")), "{profile}");
+            assert_eq!(
+                b.switch_p4.matches(&format!("{table}.apply()")).count()
+                    + b.switch_p4.matches(&format!("{table}_0.apply()")).count(),
+                1,
+                "{profile}: {table} applied once"
+            );
+        }
+        for share in [0.0, 0.25] {
+            run(&b, (profile, false), share, 150, 1500);
+        }
+        let (marker, wrong) = match profile {
+            "bmv2" => (
+                "64w0xffff00000000 | ((bit<64>) meta.",
+                "64w0 | ((bit<64>) meta.",
+            ),
+            _ => ("vm_nc4_vm_nc6_pool_k0 = 1w1", "vm_nc4_vm_nc6_pool_k0 = 1w0"),
+        };
+        assert!(b.switch_p4.contains(marker), "{profile}");
+        b.switch_p4 = b.switch_p4.replace(marker, wrong);
+        let w = Workload::resolve("enterprise").unwrap();
+        let opts = GenOptions {
+            flows: 150,
+            seed: 3,
+            plan: Plan::Xgw,
+            xgw: XgwOptions {
+                ipv6_share: 0.25,
+                ..XgwOptions::default()
+            },
+            ..GenOptions::default()
+        };
+        let pkts: Vec<_> = Generator::new(&w, opts).unwrap().collect();
+        let r = check_with(&b, "xgw", &mut pkts.into_iter(), None);
+        assert!(
+            !r.passed(),
+            "{profile}: misplaced IPv4 keys must fail the check"
+        );
+    }
+}
+
+/// The pooled lowering for both architectures: on bmv2's plan the v1model and the TNA
+/// programs declare the shared tables (LPM pools ternary over tag, VNI and the two address
+/// words; the VM-NC pool exact), apply each once, and place IPv4 addresses IPv4-mapped.
+/// Negative controls, each a coded error: maps of other shapes (an LPM and an exact map),
+/// a map pooled with itself, and a map that `process()` writes (`snat`).
+#[test]
+fn pooled_lowering_for_v1model_and_tna_and_its_errors() {
+    use tandem_p4::manifest::TableRole;
+    let module = module("xgw");
+    let profile = TargetProfile::builtin("bmv2").unwrap();
+    let plan = tandem_partition::partition_module(&module, &profile, &PartitionOptions::default())
+        .unwrap()
+        .plan;
+    let m = plan.module().unwrap();
+    let pools = vec![
+        ("routes4".to_string(), "routes6".to_string()),
+        ("vm_nc4".to_string(), "vm_nc6".to_string()),
+    ];
+    for arch in [tandem_p4::Arch::V1Model, tandem_p4::Arch::Tna] {
+        let opts = P4Options {
+            arch,
+            pool: pools.clone(),
+            ..P4Options::default()
+        };
+        let out = tandem_p4::generate(&plan, &m, &opts).unwrap();
+        let text = tandem_p4_syntax::print_program(&out.program);
+        let shared: Vec<_> = out
+            .manifest
+            .tables
+            .iter()
+            .filter(|t| t.role == TableRole::Pooled)
+            .collect();
+        // Two route pools (the first lookup and the Peer lookup), one VM-NC pool.
+        assert_eq!(shared.len(), 3, "{arch:?}");
+        for t in &shared {
+            let short = t.name.rsplit('.').next().unwrap();
+            assert_eq!(
+                text.matches(&format!("{short}.apply()")).count(),
+                1,
+                "{short}"
+            );
+            let kinds: Vec<&str> = t.keys.iter().map(|k| k.match_kind.as_str()).collect();
+            let bits: Vec<u32> = t.keys.iter().map(|k| k.bits).collect();
+            if t.state == "routes4+routes6" {
+                assert_eq!(kinds, ["ternary"; 4]);
+                assert_eq!(bits, [1, 64, 64, 64]);
+            } else {
+                assert_eq!(kinds, ["exact"; 5]);
+                assert_eq!(bits, [1, 32, 32, 64, 64]);
+            }
+        }
+        assert!(text.contains("64w0xffff00000000 | "), "{arch:?}");
+        for s in ["routes4", "routes6", "vm_nc4", "vm_nc6"] {
+            let st = out.manifest.states.iter().find(|x| x.name == s).unwrap();
+            assert!(st.pool.is_some(), "{s}");
+        }
+    }
+    for (a, b, why) in [
+        ("routes4", "vm_nc6", "both LPM maps or both hash maps"),
+        ("vm_nc4", "vm_nc4", "itself"),
+        ("snat", "vm_nc6", "written by process()"),
+    ] {
+        let opts = P4Options {
+            pool: vec![(a.into(), b.into())],
+            ..P4Options::default()
+        };
+        let e = tandem_p4::generate(&plan, &m, &opts)
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains(why), "{a}+{b}: {e}");
+    }
+}
+
 #[test]
 #[ignore = "100,000+ packets per run: cargo test -p tandem-offload --test xgw -- --ignored"]
 fn xgw_passes_check_on_100k_packets() {

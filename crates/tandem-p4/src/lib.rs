@@ -31,6 +31,7 @@ pub mod constraints;
 pub mod inline;
 mod lower;
 pub mod manifest;
+pub mod pool_order;
 pub mod reuse;
 pub use tandem_partition::view;
 pub mod walk;
@@ -160,6 +161,14 @@ pub struct P4Options {
     /// the map's capacity, `tandem_partition::digest::conflict_entries`) (`lower::digest`,
     /// Sailfish §4.4).
     pub digest: std::collections::BTreeMap<String, u64>,
+    /// Pairs of maps, an IPv4 and an IPv6 one of the same type, whose exclusive lookups read
+    /// one shared table keyed by (family tag, 128-bit address) (`lower::pool`,
+    /// `tandem_partition::pool`, Sailfish §4.4).
+    pub pool: Vec<(String, String)>,
+    /// Pairs the partitioner chose to pool (`tandem_partition::compress::Compression::pools`):
+    /// emitted where they can be (both maps plain switch tables, exclusive lookups), else
+    /// left apart with a note ([`P4Output::notes`]).
+    pub pool_auto: Vec<(String, String)>,
     /// A partial map's miss on the switch sends the packet to the server whole from the
     /// generated program (`lower/miss.rs`) where pre allows it; false: the runtime probes
     /// each packet for the map's server-only keys instead.
@@ -247,6 +256,8 @@ impl Default for P4Options {
             hashed: std::collections::BTreeMap::new(),
             alpm: std::collections::BTreeMap::new(),
             digest: std::collections::BTreeMap::new(),
+            pool: Vec::new(),
+            pool_auto: Vec::new(),
             partial_miss_to_server: true,
             server_rate: None,
             dispatch: None,
@@ -263,6 +274,9 @@ pub struct P4Output {
     pub manifest: Manifest,
     /// Metadata before and after slot reuse.
     pub metadata: reuse::ReuseInfo,
+    /// What the back end says about the options: the pools it emitted, and the ones the
+    /// partitioner chose that it could not emit, with why.
+    pub notes: Vec<String>,
 }
 
 /// Switch ports are 9 bits on v1model (`egress_spec`) and TNA (`PortId_t`).
@@ -282,7 +296,7 @@ pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Outp
         None => plan,
     };
     let view = view::View::new(module, plan)?;
-    let (mut program, manifest) = match opts.arch {
+    let (mut program, manifest, notes) = match opts.arch {
         Arch::V1Model | Arch::Tna => lower::lower_program(&view, opts)?,
     };
     if opts.inline_values {
@@ -298,6 +312,7 @@ pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Outp
         program,
         manifest,
         metadata,
+        notes,
     })
 }
 

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The `manifest.json` format version.
-pub const MANIFEST_VERSION: u32 = 6;
+pub const MANIFEST_VERSION: u32 = 7;
 
 /// The transfer header's tag of a frame the server runs whole (`TransferHeader::tag_whole`).
 pub const TAG_WHOLE: u8 = 3;
@@ -88,6 +88,10 @@ pub enum TableRole {
     /// The main table of a map held as key digests: exact on the key's 32-bit digest → the
     /// value.
     Digest,
+    /// A table two maps share, an IPv4 and an IPv6 one (`StateMap::pool`,
+    /// `tandem_partition::pool`): keyed by the family tag, the IPv6 map's other key fields and
+    /// the 128-bit address → the value; its `state` names both (`routes4+routes6`).
+    Pooled,
 }
 
 /// A match-action table.
@@ -200,6 +204,21 @@ pub struct StateMap {
     /// exact table; absent otherwise.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub digest: Option<DigestMap>,
+    /// One of an IPv4 and an IPv6 map pooled into shared tables; absent otherwise.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub pool: Option<PoolMap>,
+}
+
+/// How the switch holds a map pooled with another (`tandem_partition::pool`, Sailfish §4.4):
+/// some of its lookups read shared tables (`TableRole::Pooled`) holding both maps' entries;
+/// the runtime writes its entries there through `tandem_partition::pool::PoolShape::entry`
+/// (the shape follows from the two maps' layouts in the IR), besides its own `tables`.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct PoolMap {
+    /// The other map.
+    pub with: String,
+    /// The shared tables, one per pooled pair of lookups.
+    pub tables: Vec<String>,
 }
 
 /// How the switch holds an exact map as key digests (`tandem_partition::digest`, Sailfish

@@ -60,6 +60,12 @@ pub enum Node {
         /// The block.
         block: Block,
     },
+    /// Apply the shared table of pooled pair `pool` (`lower::pool`; placed by
+    /// [`crate::pool_order`]) and hand its result to whichever of its two lookups ran.
+    PoolApply {
+        /// The pool's index.
+        pool: usize,
+    },
     /// A multi-way branch.
     Switch {
         /// Scrutinee.
@@ -83,8 +89,20 @@ struct Walker<'v, 'a> {
 
 /// The walk of switch partition `part`: nested branches when that needs no copies of blocks
 /// (a P4 table may be applied at one place only), else the predicated form
-/// ([`predicate_partition`]).
-pub fn structure_partition(view: &View<'_>, part: Partition) -> Result<Vec<Node>, P4Error> {
+/// ([`predicate_partition`]); with pooled pairs of lookups (`pools`, pool `k`'s two lookups)
+/// in the partition, the predicated form ordered for them ([`crate::pool_order`]).
+pub fn structure_partition(
+    view: &View<'_>,
+    part: Partition,
+    pools: &[(tandem_ir::Inst, tandem_ir::Inst)],
+) -> Result<Vec<Node>, P4Error> {
+    if pools
+        .iter()
+        .any(|&(a, b)| view.runs_inst(part, a) && view.runs_inst(part, b))
+    {
+        let flat = predicate_partition(view, part)?;
+        return crate::pool_order::order_for_pools(flat, part, pools);
+    }
     let mut w = Walker {
         view,
         part,

@@ -15,9 +15,10 @@
 //!    (VNI + IPv6) keyed by a 32-bit digest instead, plus a conflict table on the full key
 //!    (Sailfish compresses the IPv6 key "to a 32-bit for alignment"), kept per table when it
 //!    shrinks its SRAM; emitted by the P4 back end (`tandem_p4::P4Options::digest`);
-//! 4. **pooling**: two tables with the same match kind and value layout (an IPv4 and an IPv6
-//!    table) become one with a tag bit and the wider key — kept only when it does not grow
-//!    memory (a memory-model step: the P4 back end emits the two tables);
+//! 4. **pooling** ([`crate::pool`]): an IPv4 and an IPv6 map of one type (found by shape)
+//!    become one table with a tag bit and the wider key — kept only when it does not grow
+//!    memory; emitted by the P4 back end (`tandem_p4::P4Options::pool`) where the two maps'
+//!    lookups are exclusive switch lookups;
 //! 5. **ALPM** ([`crate::alpm`]) for every LPM table: pivots in TCAM, buckets in SRAM, with
 //!    the bucket depth (a power of two, 2..=256) that makes the fuller of SRAM and TCAM the
 //!    least full; kept when that beats plain LPM.
@@ -381,18 +382,23 @@ fn fits(c: &Config, p: &TargetProfile) -> bool {
     s <= 100.0 && t <= 100.0
 }
 
-/// Pairs of tables that pooling may merge: same match kind, same value width, different key
-/// width (an IPv4 and an IPv6 table of the same thing), each in at most one pair.
-fn pool_pairs(tables: &[Table], value_layouts: &BTreeMap<String, Vec<u32>>) -> Vec<(usize, usize)> {
+/// Pairs of tables that pooling may merge: an IPv4 and an IPv6 map of one type, by shape
+/// ([`crate::pool::PoolShape::of`]: same match kind and value layout, keys that differ in
+/// the address's width), each in at most one pair.
+fn pool_pairs(tables: &[Table], module: &Module) -> Vec<(usize, usize)> {
+    let kind = |n: &str| module.state_by_name(n).map(|s| &module.states[s].kind);
     let mut used = vec![false; tables.len()];
     let mut out = Vec::new();
     for i in 0..tables.len() {
         for j in i + 1..tables.len() {
             let (a, b) = (&tables[i], &tables[j]);
-            if used[i] || used[j] || a.lpm != b.lpm || a.key_bits == b.key_bits {
+            if used[i] || used[j] {
                 continue;
             }
-            if value_layouts.get(&a.name) != value_layouts.get(&b.name) {
+            let (Some(ka), Some(kb)) = (kind(&a.name), kind(&b.name)) else {
+                continue;
+            };
+            if crate::pool::PoolShape::of((&a.name, ka), (&b.name, kb)).is_err() {
                 continue;
             }
             used[i] = true;
@@ -401,6 +407,45 @@ fn pool_pairs(tables: &[Table], value_layouts: &BTreeMap<String, Vec<u32>>) -> V
         }
     }
     out
+}
+
+/// The one table of `a` and `b` pooled ([`crate::pool`]): a tag bit and the wider key, both
+/// tables' entries; never ALPM (its prefix spans the 128-bit address's two words).
+fn pooled_table(a: &Table, b: &Table) -> Table {
+    Table {
+        name: format!("{}+{}", a.name, b.name),
+        lpm: a.lpm,
+        key_bits: a.key_bits.max(b.key_bits) + 1,
+        value_bits: a.value_bits,
+        entries: a.entries + b.entries,
+        order: a.order.min(b.order),
+        alpm_depth: None,
+        alpm_ok: false,
+        digest: None,
+    }
+}
+
+/// Memory of maps `a` and `b` of `module` at `scale` on `profile`, apart and pooled (one
+/// copy each, plain tables): the report line of a pool the P4 back end emits.
+pub fn pool_memory(
+    module: &Module,
+    profile: &TargetProfile,
+    scale: &Scale,
+    a: &str,
+    b: &str,
+) -> Result<(Mem, Mem), CompressError> {
+    let tables = tables_of(module, scale)?;
+    let find = |n: &str| {
+        tables
+            .iter()
+            .find(|t| t.name == n)
+            .ok_or_else(|| CompressError::UnknownTable(n.to_string()))
+    };
+    let (ta, tb) = (find(a)?, find(b)?);
+    Ok((
+        ta.mem(profile, 1) + tb.mem(profile, 1),
+        pooled_table(ta, tb).mem(profile, 1),
+    ))
 }
 
 /// Plans the compression of `module`'s tables at `scale` on `profile`.
@@ -413,14 +458,6 @@ pub fn compress(
         return Err(CompressError::Unbounded);
     }
     let tables = tables_of(module, scale)?;
-    let value_layouts: BTreeMap<String, Vec<u32>> = module
-        .states
-        .iter()
-        .filter_map(|(_, s)| {
-            let (_, v) = s.kind.map_layouts()?;
-            Some((s.name.clone(), v.types().map(|t| t.bits()).collect()))
-        })
-        .collect();
     let p = profile;
     let original = tables.clone();
     let mut c = Config {
@@ -479,26 +516,27 @@ pub fn compress(
         let mut pooled = c.clone();
         let mut notes = Vec::new();
         let mut remove = Vec::new();
-        for (i, j) in pool_pairs(&c.tables, &value_layouts) {
+        for (i, j) in pool_pairs(&c.tables, module) {
             let (a, b) = (&c.tables[i], &c.tables[j]);
-            let merged = Table {
-                name: format!("{}+{}", a.name, b.name),
-                lpm: a.lpm,
-                key_bits: a.key_bits.max(b.key_bits) + 1,
-                value_bits: a.value_bits,
-                entries: a.entries + b.entries,
-                order: a.order.min(b.order),
-                alpm_depth: None,
-                alpm_ok: a.alpm_ok && b.alpm_ok,
-                digest: match (a.digest, b.digest) {
-                    (Some((x, f)), Some((y, g))) => Some((x + y, f.max(g))),
-                    (d, None) | (None, d) => d,
-                },
-            };
+            // A digested table keeps its digest (the P4 back end pools plain tables only).
+            if let Some(d) = [a, b].into_iter().find(|t| t.digest.is_some()) {
+                notes.push(format!(
+                    "{}+{} kept apart ({} is held as key digests)",
+                    a.name, b.name, d.name
+                ));
+                continue;
+            }
+            let merged = pooled_table(a, b);
             let before = a.mem(p, split) + b.mem(p, split);
             let after = merged.mem(p, split);
-            let grows =
+            // Kept when it does not grow memory, or when the tables fit pooled and not apart.
+            let mut with = c.clone();
+            with.tables.retain(|t| t.name != a.name && t.name != b.name);
+            with.tables.push(merged.clone());
+            let bigger =
                 after.sram_blocks > before.sram_blocks || after.tcam_blocks > before.tcam_blocks;
+            let only_fits_pooled = fits(&with, p) && !fits(&c, p);
+            let grows = bigger && !only_fits_pooled;
             if grows {
                 notes.push(format!(
                     "{} kept apart (pooled: SRAM {} -> {}, TCAM {} -> {} blocks{})",
@@ -530,7 +568,7 @@ pub fn compress(
             c = pooled.clone();
         }
         let note = if notes.is_empty() {
-            "no two tables with the same match kind and value layout".into()
+            "no IPv4 and IPv6 maps of one type (same match kind and value layout)".into()
         } else {
             notes.join("; ")
         };
@@ -640,9 +678,22 @@ impl Compression {
         out
     }
 
+    /// The pairs of maps the chosen configuration pools (IPv4/IPv6 pooling): what the P4
+    /// back end emits as one shared table (`tandem_p4::P4Options::pool`).
+    pub fn pools(&self) -> Vec<(String, String)> {
+        self.config
+            .tables
+            .iter()
+            .filter_map(|t| {
+                let (a, b) = t.name.split_once('+')?;
+                Some((a.to_string(), b.to_string()))
+            })
+            .collect()
+    }
+
     /// The LPM maps the chosen configuration holds as ALPM, with their bucket depth: what
-    /// the P4 back end emits (`tandem_p4::P4Options::alpm`). A pooled table's depth applies
-    /// to both of its maps (each is lowered on its own: pooling is a memory-model step).
+    /// the P4 back end emits (`tandem_p4::P4Options::alpm`); a pooled table is never ALPM
+    /// (its prefix spans two words).
     pub fn alpm_depths(&self) -> BTreeMap<String, u32> {
         let mut out = BTreeMap::new();
         for t in &self.config.tables {
@@ -870,12 +921,8 @@ pub fn report(c: &Compression, p: &TargetProfile) -> String {
 
 /// The steps the memory model plans but the P4 back end does not emit: the generated program
 /// is one logical pipe (pre in ingress, post in egress), each map its own table holding all
-/// of its entries.
-const MODELLED_ONLY: [&str; 3] = [
-    "pipeline folding",
-    "table splitting between pipelines",
-    "IPv4/IPv6 pooling",
-];
+/// of its entries (or shared with its pool's other map: pooling is emitted).
+const MODELLED_ONLY: [&str; 2] = ["pipeline folding", "table splitting between pipelines"];
 
 /// What of a chosen compression is in the generated program and what only the memory model
 /// counts, so a report never lets a plan pass for emitted when it is not.
@@ -891,7 +938,7 @@ pub struct Emission {
     /// Lowerings the P4 back end emits: `key digests vm_nc6 (64 conflict entries)`,
     /// `ALPM routes4 (depth 32)`.
     pub emitted: Vec<String>,
-    /// Chosen steps it does not emit (folding, splitting between pipelines, pooling).
+    /// Chosen steps it does not emit (folding, splitting between pipelines).
     pub modelled_only: Vec<String>,
 }
 
@@ -930,6 +977,12 @@ impl Compression {
                 .iter()
                 .map(|(n, d)| format!("ALPM {n} (depth {d})")),
         );
+        emitted.extend(self.pools().iter().map(|(a, b)| {
+            format!(
+                "IPv4/IPv6 pooling {a}+{b} (one shared table where the plan keeps a lookup of \
+                 each on the switch, the two exclusive; compile notes a pool it cannot emit)"
+            )
+        }));
         let modelled_only = self
             .steps
             .iter()

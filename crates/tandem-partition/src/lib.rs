@@ -60,6 +60,7 @@ pub mod labels;
 pub mod ops;
 pub mod partial;
 mod plan;
+pub mod pool;
 mod profile;
 pub mod refine;
 mod report;

@@ -207,6 +207,32 @@ fn pooling_keeps_tables_apart_when_it_would_grow_them() {
     assert!(!pool.chosen);
 }
 
+/// Small route tables: pooling saves TCAM blocks (one 512-entry block row of the pooled
+/// 193-bit key instead of one for each table), so the partitioner pools them and says it
+/// emits the pool; negative control: at Sailfish scale it keeps them apart and lists no pool.
+#[test]
+fn pooling_is_chosen_and_emitted_when_it_saves_memory() {
+    let p = TargetProfile::builtin("tofino1").unwrap();
+    let small = Scale::parse("routes4=100,routes6=100,vm_nc4=1000,vm_nc6=1000").unwrap();
+    let c = compress(&module(), &p, &small).unwrap();
+    let pool = c
+        .steps
+        .iter()
+        .find(|s| s.name == "IPv4/IPv6 pooling")
+        .unwrap();
+    assert!(pool.chosen, "{}", pool.note);
+    assert_eq!(c.pools(), [("routes4".to_string(), "routes6".to_string())]);
+    assert!(c
+        .emission()
+        .emitted
+        .iter()
+        .any(|e| e.starts_with("IPv4/IPv6 pooling routes4+routes6")));
+    assert!(c.emission().modelled_only.is_empty());
+    let c = compress(&module(), &p, &sailfish_scale()).unwrap();
+    assert!(c.pools().is_empty());
+    assert!(!c.emission().emitted.iter().any(|e| e.contains("pooling")));
+}
+
 #[test]
 fn bad_scales_are_errors() {
     assert!(Scale::parse("routes4").is_err());

@@ -162,6 +162,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let given = super::partition::load_profile(&args.profile)?;
     let module = super::partition::load_module(&args.nf)?;
     let profile = super::partition::compressed_profile(&args.layout, &module, &given)?;
+    let pools = args.layout.parse_pool(&module, &given)?;
     let bundle = compile_bundle(
         &module,
         &profile,
@@ -178,6 +179,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             hashed: args.layout.parse()?,
             alpm: args.layout.parse_alpm(&module, &given)?,
             digest: args.layout.parse_digest(&module, &given)?,
+            pool: pools.0,
+            pool_auto: pools.1,
             partial_miss_to_server: !args.partial.partial_probe,
             server_rate: args.server_rate,
             // Several servers: the switch program picks the server (docs/cluster.md).

@@ -112,6 +112,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         &args.partial,
         !args.no_state_classes,
     )?;
+    let pools = args.layout.parse_pool(&module, &given)?;
     let p4 = tandem_p4::generate(
         &plan,
         &module,
@@ -125,6 +126,8 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             hashed: args.layout.parse()?,
             alpm: args.layout.parse_alpm(&module, &given)?,
             digest: args.layout.parse_digest(&module, &given)?,
+            pool: pools.0,
+            pool_auto: pools.1,
             partial_miss_to_server: !args.partial.partial_probe,
             server_rate: args.server_rate,
             dispatch: args.cluster.then(tandem_p4::DispatchShape::default),
@@ -196,9 +199,22 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         plan.summary.pre + plan.summary.server + plan.summary.post,
     );
     let build = "build the server partition: clang++-16 -std=c++17 -O2 -shared -fPIC -Iinclude server.cc -o server.so\n";
-    let compression = super::partition::compression_report(&args.layout, &module, &given)?
+    let mut compression = super::partition::compression_report(&args.layout, &module, &given)?
         .map(|r| format!("{r}\n"))
         .unwrap_or_default();
+    // What the back end did with the pools, and their memory apart and pooled.
+    let mut pool_lines: Vec<String> = p4
+        .notes
+        .iter()
+        .filter(|n| n.contains("not emitted"))
+        .cloned()
+        .collect();
+    pool_lines.extend(args.layout.pool_report(&module, &given, &p4.manifest)?);
+    for line in &pool_lines {
+        eprintln!("note: {line}");
+        compression.push_str(line);
+        compression.push('\n');
+    }
     write(
         "report.txt",
         &format!("{report}\n{compression}{sizes}{build}"),

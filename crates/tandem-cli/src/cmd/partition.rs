@@ -100,16 +100,19 @@ pub struct LayoutArgs {
     /// `MAP=alpm:depth=D`): a TCAM pivot table naming an SRAM bucket table. An exact map
     /// with a long key may be held as key digests (`MAP=digest`, or
     /// `MAP=digest:conflicts=N`): an exact table on a 32-bit digest of the key behind a
-    /// conflict table on the full key.
+    /// conflict table on the full key. An IPv4 map may share one table with an IPv6 map of
+    /// the same type (`MAP=pool:OTHER`, IPv4/IPv6 pooling: keyed by a family tag and the
+    /// 128-bit address, IPv4 addresses IPv4-mapped) where their lookups are exclusive.
     #[arg(
         long = "state-layout",
-        value_name = "MAP=hashed[:SPEC]|alpm[:depth=D]|digest[:conflicts=N]|exact"
+        value_name = "MAP=hashed[:SPEC]|alpm[:depth=D]|digest[:conflicts=N]|pool:OTHER|exact"
     )]
     pub state_layout: Vec<String>,
     /// Emit the table compression the partitioner chooses for the NF's maps holding these
     /// entries (`name=entries,...`, as `tandem partition --compress` reports it) on the
-    /// profile: its ALPM choice (LPM maps as a TCAM pivot table and SRAM buckets) and its
-    /// key digests (exact maps with long keys); `--state-layout` overrides it per map.
+    /// profile: its ALPM choice (LPM maps as a TCAM pivot table and SRAM buckets), its key
+    /// digests (exact maps with long keys) and its IPv4/IPv6 pools (where the plan allows:
+    /// a pool it cannot emit is a note); `--state-layout` overrides it per map.
     #[arg(long = "compress", value_name = "SCALE")]
     pub compress: Option<String>,
 }
@@ -192,7 +195,7 @@ impl LayoutArgs {
                 "exact" if spec.is_empty() => {
                     out.remove(map);
                 }
-                "alpm" | "digest" => {
+                "alpm" | "digest" | "pool" => {
                     out.remove(map);
                 }
                 "hashed" => {
@@ -201,7 +204,7 @@ impl LayoutArgs {
                     out.insert(map.to_string(), spec);
                 }
                 _ => anyhow::bail!(
-                    "--state-layout {item}: `{how}` is not `hashed`, `hashed:SPEC`, `alpm[:depth=D]`, `digest[:conflicts=N]` or `exact`"
+                    "--state-layout {item}: `{how}` is not `hashed`, `hashed:SPEC`, `alpm[:depth=D]`, `digest[:conflicts=N]`, `pool:OTHER` or `exact`"
                 ),
             }
         }
@@ -250,6 +253,85 @@ impl LayoutArgs {
                 ),
             };
             out.insert(map.to_string(), n);
+        }
+        Ok(out)
+    }
+
+    /// Pairs of maps sharing one table (IPv4/IPv6 pooling): (the pairs given as
+    /// `MAP=pool:OTHER`, emitted or an error; the partitioner's choice at the `--compress`
+    /// scale, emitted where the plan allows). A later layout of either map takes a pair back.
+    #[allow(clippy::type_complexity)]
+    pub fn parse_pool(
+        &self,
+        module: &tandem_ir::Module,
+        profile: &TargetProfile,
+    ) -> anyhow::Result<(Vec<(String, String)>, Vec<(String, String)>)> {
+        let mut auto = match &self.compress {
+            Some(scale) => {
+                let scale = tandem_partition::compress::Scale::parse(scale)?;
+                match tandem_partition::compress::compress(module, profile, &scale) {
+                    Err(tandem_partition::compress::CompressError::Unbounded) => Vec::new(),
+                    r => r?.pools(),
+                }
+            }
+            None => Vec::new(),
+        };
+        let mut forced: Vec<(String, String)> = Vec::new();
+        for item in &self.state_layout {
+            let Some((map, how)) = item.split_once('=') else {
+                continue;
+            };
+            auto.retain(|(a, b)| a != map && b != map);
+            forced.retain(|(a, b)| a != map && b != map);
+            let (kind, other) = how.split_once(':').unwrap_or((how, ""));
+            if kind != "pool" {
+                continue;
+            }
+            if other.is_empty() || other == map {
+                anyhow::bail!("--state-layout {item}: give MAP=pool:OTHER (another map)");
+            }
+            auto.retain(|(a, b)| a != other && b != other);
+            forced.retain(|(a, b)| a != other && b != other);
+            forced.push((map.to_string(), other.to_string()));
+        }
+        Ok((forced, auto))
+    }
+
+    /// The report lines of the pools a generated program holds (`manifest.states[].pool`):
+    /// the shared tables and the memory of the two maps apart and pooled at the `--compress`
+    /// scale (else their capacities), from the partitioner's memory model.
+    pub fn pool_report(
+        &self,
+        module: &tandem_ir::Module,
+        profile: &TargetProfile,
+        manifest: &tandem_p4::manifest::Manifest,
+    ) -> anyhow::Result<Vec<String>> {
+        let scale = match &self.compress {
+            Some(s) => tandem_partition::compress::Scale::parse(s)?,
+            None => Default::default(),
+        };
+        let mut out = Vec::new();
+        for s in &manifest.states {
+            let Some(p) = &s.pool else { continue };
+            if manifest.states.iter().position(|x| x.name == p.with)
+                < manifest.states.iter().position(|x| x.name == s.name)
+            {
+                continue;
+            }
+            let (before, after) =
+                tandem_partition::compress::pool_memory(module, profile, &scale, &s.name, &p.with)?;
+            out.push(format!(
+                "IPv4/IPv6 pooling {}+{}: {} shared table(s) ({}); one copy apart SRAM {} + TCAM \
+                 {} blocks, pooled SRAM {} + TCAM {} blocks",
+                s.name,
+                p.with,
+                p.tables.len(),
+                p.tables.join(", "),
+                before.sram_blocks,
+                before.tcam_blocks,
+                after.sram_blocks,
+                after.tcam_blocks
+            ));
         }
         Ok(out)
     }

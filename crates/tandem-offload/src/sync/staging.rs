@@ -28,6 +28,12 @@ pub(super) struct OpBuf {
     /// An LPM map whose prefix spans several key fields (`lpm_map<..., 2>`, an IPv6
     /// address) has a ternary table ([`WideLpm`]): entry names are respelled for it.
     pub(super) wide: Option<WideLpm>,
+    /// A table shared with another map (IPv4/IPv6 pooling, `tandem_partition::pool`):
+    /// entry names are first placed in the pooled key.
+    pub(super) pool: Option<(
+        tandem_partition::pool::PoolShape,
+        tandem_partition::pool::Family,
+    )>,
 }
 
 /// How an entry of an LPM map with a multi-field prefix becomes a ternary table's entry
@@ -85,7 +91,41 @@ impl OpBuf {
             words: Vec::new(),
             matching,
             wide: None,
+            pool: None,
         }
+    }
+
+    /// The buffer of a table map `family` shares with the other map of `shape`'s pool: an
+    /// exact table, or for LPM maps a ternary one over the pooled key (the tag and the other
+    /// key fields exact, the prefix over the 128-bit address's two words).
+    pub(super) fn pooled(
+        table: &str,
+        actions: Vec<String>,
+        shape: tandem_partition::pool::PoolShape,
+        family: tandem_partition::pool::Family,
+    ) -> OpBuf {
+        let mut b = if shape.lpm {
+            let bits = shape.key_bits();
+            let exact_masks = bits[..bits.len() - 2]
+                .iter()
+                .map(|&w| tandem_ir::interp::prefix_mask(w, 64))
+                .collect();
+            OpBuf::wide_lpm(
+                table,
+                actions,
+                WideLpm {
+                    exact_masks,
+                    shape: tandem_ir::interp::LpmShape {
+                        bits: 128,
+                        words: 2,
+                    },
+                },
+            )
+        } else {
+            OpBuf::new(table, actions, MapMatch::Exact)
+        };
+        b.pool = Some((shape, family));
+        b
     }
 
     /// The buffer of a ternary table holding an LPM map with a multi-field prefix.
@@ -99,6 +139,14 @@ impl OpBuf {
     #[inline]
     fn push_key(&mut self, key: &[u64]) -> u32 {
         let at = self.words.len();
+        let placed;
+        let key = match &self.pool {
+            Some((shape, family)) => {
+                placed = shape.entry(*family, key);
+                placed.as_slice()
+            }
+            None => key,
+        };
         match &self.wide {
             Some(w) => w.respell(key, &mut self.words),
             None => self.words.extend_from_slice(key),

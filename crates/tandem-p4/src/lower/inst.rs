@@ -33,6 +33,10 @@ impl Gen<'_, '_> {
                     out.push(assign(lhs, rhs));
                 }
                 Node::ToServer => out.push(assign(meta("to_server"), lit(1, 1))),
+                Node::PoolApply { pool } => {
+                    let stmts = self.pool_apply(*pool)?;
+                    out.extend(stmts);
+                }
                 Node::Reach { part, block: b } => {
                     let f = self.meta_field(&format!("{}_{b}", part.name()), 1);
                     out.push(assign(f, lit(1, 1)));

@@ -55,6 +55,7 @@ mod ingress;
 mod inst;
 mod meter;
 mod miss;
+mod pool;
 mod program;
 mod server_meter;
 mod sketch;
@@ -93,6 +94,8 @@ struct LookupTable {
     /// The map is held as key digests: `table` is the digest table, behind this conflict
     /// table.
     digest: Option<digest::DigestLookup>,
+    /// The lookup reads a table shared with another map (`pool`): (pool, member).
+    pool: Option<(usize, usize)>,
 }
 
 struct Gen<'v, 'a> {
@@ -120,6 +123,10 @@ struct Gen<'v, 'a> {
     pre_effects: bool,
     /// Direct counters declared for the partial map being lowered, for its manifest entry.
     hit_counters: Vec<manifest::HitCounter>,
+    /// Pooled pairs of lookups and their shared tables ([`pool`]).
+    pools: Vec<pool::PoolPair>,
+    /// What the lowering says about the options (pools emitted or not).
+    notes: Vec<String>,
 }
 
 /// Identifiers a name from the NF may not take in the generated program: P4 keywords and the
@@ -184,7 +191,10 @@ pub(super) const P4_RESERVED: &[&str] = &[
 ];
 
 /// Lowers the plan to a program for `opts.arch` and its manifest.
-pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Manifest), P4Error> {
+pub fn lower_program(
+    view: &View<'_>,
+    opts: &P4Options,
+) -> Result<(Program, Manifest, Vec<String>), P4Error> {
     let plan = view.plan;
     let manifest = Manifest {
         version: manifest::MANIFEST_VERSION,
@@ -224,6 +234,8 @@ pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
         part: Partition::Pre,
         pre_effects: false,
         hit_counters: Vec::new(),
+        pools: Vec::new(),
+        notes: Vec::new(),
     };
     g.meta_field("to_server", 1);
     g.meta_field("fate", 17);
@@ -231,15 +243,16 @@ pub fn lower_program(view: &View<'_>, opts: &P4Options) -> Result<(Program, Mani
     g.declare_state()?;
     g.declare_server_meter();
     g.declare_dispatch();
-    let pre = structure_partition(view, Partition::Pre)?;
-    let post = structure_partition(view, Partition::Post)?;
+    let pooled = g.pool_insts();
+    let pre = structure_partition(view, Partition::Pre, &pooled)?;
+    let post = structure_partition(view, Partition::Post, &pooled)?;
     g.part = Partition::Pre;
     let pre = g.lower_nodes(&pre)?;
     g.part = Partition::Post;
     let post = g.lower_nodes(&post)?;
     let apply = g.ingress_apply(pre, post)?;
     let program = g.program(apply);
-    Ok((program, g.manifest))
+    Ok((program, g.manifest, g.notes))
 }
 
 /// `meta.<n>`.

@@ -33,6 +33,7 @@ impl Gen<'_, '_> {
         let plan = self.view.plan;
         let module = self.view.module;
         let mut any_write_back = false;
+        self.plan_pools()?;
         if let Some(unknown) = self
             .opts
             .hashed
@@ -91,6 +92,7 @@ impl Gen<'_, '_> {
                 hashed: None,
                 alpm: None,
                 digest: None,
+                pool: None,
             };
             if sp_.placement == Placement::Server || sp_.switch_accesses.is_empty() {
                 self.manifest.states.push(entry);
@@ -149,6 +151,31 @@ impl Gen<'_, '_> {
         let many = sp_.switch_accesses.len() > 1;
         for (k, &stmt) in sp_.switch_accesses.iter().enumerate() {
             let inst = self.stmt_inst(stmt)?;
+            if let Some((p, m)) = self.pool_member(inst) {
+                // Reads the table it shares with the other map of its pool (`pool`).
+                let pair = &self.pools[p];
+                let with = pair.members[1 - m].state.clone();
+                let shared = format!("{INGRESS}.{}", pair.table);
+                let e = entry.pool.get_or_insert_with(|| manifest::PoolMap {
+                    with,
+                    tables: Vec::new(),
+                });
+                e.tables.push(shared);
+                self.lookups.insert(
+                    inst,
+                    LookupTable {
+                        table: pair.table.clone(),
+                        keys: Vec::new(),
+                        write_back: None,
+                        sketch: None,
+                        hashed: None,
+                        alpm: None,
+                        digest: None,
+                        pool: Some((p, m)),
+                    },
+                );
+                continue;
+            }
             let tname = if many {
                 format!("{}_{k}", p4_name(&sp_.name))
             } else {
@@ -327,6 +354,7 @@ impl Gen<'_, '_> {
                     hashed,
                     alpm: alpm.map(|a| a.0),
                     digest: digest.map(|d| d.0),
+                    pool: None,
                 },
             );
         }
@@ -398,7 +426,7 @@ impl Gen<'_, '_> {
         Ok(())
     }
 
-    fn stmt_inst(&self, stmt: u32) -> Result<Inst, P4Error> {
+    pub(super) fn stmt_inst(&self, stmt: u32) -> Result<Inst, P4Error> {
         let s = self
             .view
             .plan
@@ -639,6 +667,11 @@ impl Gen<'_, '_> {
                         self.unsupported(inst, "map lookup without a switch table in the plan")
                     );
                 };
+                if let Some(pm) = lt.pool {
+                    let stmts = self.pool_key(pm, key);
+                    out.extend(stmts);
+                    return Ok(());
+                }
                 let (table, keys, wb) = (lt.table.clone(), lt.keys.clone(), lt.write_back.clone());
                 let hashed = lt.hashed.is_some();
                 let partial = lt.sketch.is_some();
