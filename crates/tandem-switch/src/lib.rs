@@ -89,6 +89,7 @@
 mod ageing;
 pub mod bench;
 mod check;
+mod cow;
 mod deparse;
 pub mod entries;
 mod exec;

@@ -9,7 +9,7 @@
 //! | none                                      | `Empty` (default action)      |
 //! | ≤ [`LINEAR_MAX`] entries, or any range    | `Linear`: straight compares   |
 //! | every entry matches every bit             | `Exact`: one hash probe       |
-//! | one `lpm` key                             | `Lpm`: 8-bit-stride trie      |
+//! | one `lpm` key                             | `Lpm`: DIR-24-8 (`lpm.rs`)    |
 //! | anything else                             | `TupleSpace`: hash per mask   |
 //!
 //! Tables whose keys are all `exact` (≤ 128 bits together) keep their entries in
@@ -473,11 +473,7 @@ impl WorkEntries {
                 true
             }
             WorkEntries::Lpm(s) => {
-                let Some(old) = s
-                    .entries()
-                    .into_iter()
-                    .find(|e| same(e, fields, priority))
-                    .cloned()
+                let Some(old) = s.get(fields).filter(|e| same(e, fields, priority)).cloned()
                 else {
                     return false;
                 };
