@@ -58,6 +58,7 @@ impl<T: Clone, const CHUNK_BITS: u32> CowArray<T, CHUNK_BITS> {
     }
 
     /// Slots in the array (a multiple of the chunk length).
+    #[cfg(test)]
     pub(crate) fn len(&self) -> usize {
         self.len
     }
@@ -110,6 +111,17 @@ impl<T: Clone, const CHUNK_BITS: u32> CowArray<T, CHUNK_BITS> {
         }
     }
 
+    /// The `n` slots from `i`, when they lie in one chunk.
+    #[inline]
+    pub(crate) fn slice(&self, i: usize, n: usize) -> Option<&[T]> {
+        let c = self
+            .top
+            .get(i >> (CHUNK_BITS + MID_BITS))?
+            .get((i >> CHUNK_BITS) & (MID - 1))?;
+        let o = i & (Self::CHUNK - 1);
+        c.get(o..o + n)
+    }
+
     /// Sets slot `i` (ignored past the end).
     pub(crate) fn set(&mut self, i: usize, v: T) {
         let mut v = Some(v);
@@ -147,7 +159,10 @@ mod tests {
         a.set(5, 8);
         a.update(0, 1 << 20, |_, s| *s += 1);
         assert_eq!((*old.get(5), *a.get(5)), (7, 9));
-        assert_eq!((*old.get(CHUNK), *a.get(CHUNK)), (CHUNK as u32, CHUNK as u32 + 1));
+        assert_eq!(
+            (*old.get(CHUNK), *a.get(CHUNK)),
+            (CHUNK as u32, CHUNK as u32 + 1)
+        );
         assert_eq!((*old.get(CHUNK + 3), *a.get(CHUNK + 3)), (0, 1));
         assert_eq!(old.own_chunks(), 2);
         assert_eq!(*a.get(1 << 30), 0, "past the end: the fill value");

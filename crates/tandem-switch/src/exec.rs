@@ -230,11 +230,17 @@ impl<'a> Ctx<'a> {
         };
         let n = def.keys.len().min(MAX_KEYS);
         let now = self.now_ns;
-        let (found, action, args) = match ts.lookup(&key[..n]).filter(|e| e.age.live(now)) {
-            Some(e) => {
+        let plain = def.direct_counter.is_none() && !def.ageing;
+        let found = if plain {
+            ts.lookup_action(&key[..n])
+        } else {
+            ts.lookup(&key[..n]).filter(|e| e.age.live(now)).map(|e| {
                 e.hits.count(self.pkt.len());
-                (true, e.action, &e.args[..])
-            }
+                (e.action, &e.args[..])
+            })
+        };
+        let (found, action, args) = match found {
+            Some((a, args)) => (true, a, args),
             None => (false, ts.default_action, &ts.default_args[..]),
         };
         let phv = &mut *self.phv;

@@ -61,8 +61,14 @@ pub(crate) struct LpmStore {
     leaves: Leaves,
     leaves_used: u32,
     free_leaves: Vec<u32>,
-    /// the /0 entry
+    /// each leaf's action and arguments for the packet path, `stride` words from
+    /// `leaf * stride`: `action | args << 32`, then the arguments (`stride` a power of two,
+    /// so a record never straddles a chunk)
+    recs: CowArray<u64, 9>,
+    stride: usize,
+    /// the /0 entry and its leaf + 1 (0: none)
     default: Option<Arc<SeqEntry>>,
+    default_leaf: u32,
     next_seq: u64,
 }
 
@@ -144,7 +150,10 @@ impl LpmStore {
             leaves: CowArray::new(0, None),
             leaves_used: 0,
             free_leaves: Vec::new(),
+            recs: CowArray::new(0, 0),
+            stride: 1,
             default: None,
+            default_leaf: 0,
             next_seq: 0,
         }
     }
@@ -295,6 +304,7 @@ impl LpmStore {
                 seq: old.seq,
                 entry,
             });
+            self.write_rec(leaf, &e.entry);
             self.leaves.set(leaf as usize, Some(e.clone()));
             if len == 0 {
                 self.default = Some(e.clone());
@@ -317,10 +327,12 @@ impl LpmStore {
             // 2^31 entries: past any table's memory
             None => return,
         };
+        self.write_rec(leaf, &e.entry);
         self.leaves.set(leaf as usize, Some(e.clone()));
         self.map.insert(k, (leaf, e.clone()));
         if len == 0 {
             self.default = Some(e);
+            self.default_leaf = leaf + 1;
             return;
         }
         self.fill(value, len, leaf + 1, Over::AtMost(len));
@@ -334,6 +346,7 @@ impl LpmStore {
         };
         if len == 0 {
             self.default = None;
+            self.default_leaf = 0;
         } else {
             // the longest remaining shorter prefix covering this one takes its slots
             let cover = (1..len).rev().find_map(|l| {
@@ -352,22 +365,81 @@ impl LpmStore {
         *self = LpmStore::new(self.width);
     }
 
-    /// The entry of the longest prefix matching `k`.
+    /// Writes leaf `leaf`'s packet-path record, widening every record first when its
+    /// arguments do not fit.
+    fn write_rec(&mut self, leaf: u32, e: &Entry) {
+        let need = (1 + e.args.len()).next_power_of_two();
+        if need > self.stride {
+            let mut recs = CowArray::new(self.leaves_used as usize * need, 0);
+            for l in 0..self.leaves_used as usize {
+                if let Some(old) = self.rec_at(l) {
+                    let old = old.to_vec();
+                    recs.update(l * need, l * need + old.len(), |i, s| {
+                        *s = old[i - l * need]
+                    });
+                }
+            }
+            self.recs = recs;
+            self.stride = need;
+        }
+        let at = leaf as usize * self.stride;
+        self.recs.grow(at + self.stride);
+        let head = u64::from(e.action) | ((e.args.len() as u64) << 32);
+        self.recs.update(at, at + 1 + e.args.len(), |i, s| {
+            *s = match i - at {
+                0 => head,
+                j => e.args.get(j - 1).copied().unwrap_or(0),
+            }
+        });
+    }
+
+    /// Leaf `l`'s record: head word and arguments.
     #[inline]
-    pub(crate) fn lookup(&self, k: u64) -> Option<&Entry> {
+    fn rec_at(&self, l: usize) -> Option<&[u64]> {
+        let r = self.recs.slice(l * self.stride, self.stride)?;
+        r.get(..1 + (r.first()? >> 32) as usize)
+    }
+
+    /// The slot value of `k`'s longest matching prefix ending below /0 (0: none).
+    #[inline]
+    fn slot(&self, k: u64) -> u32 {
         let mut shift = self.width - self.first;
-        let mut s = *self.top.get((k >> shift) as usize & ((1usize << self.first) - 1));
+        let mut s = *self
+            .top
+            .get((k >> shift) as usize & ((1usize << self.first) - 1));
         while s & PTR != 0 && shift >= 8 {
             shift -= 8;
             s = *self
                 .groups
-                .get(((s & !PTR) as usize) * GROUP | ((k >> shift) & 0xff) as usize);
+                .get((((s & !PTR) as usize) * GROUP) | ((k >> shift) & 0xff) as usize);
         }
-        match s.checked_sub(1) {
-            Some(l) if s & PTR == 0 => self.leaves.get(l as usize).as_ref(),
-            _ => self.default.as_ref(),
+        if s & PTR != 0 {
+            0
+        } else {
+            s
+        }
+    }
+
+    /// The entry of the longest prefix matching `k`.
+    #[inline]
+    pub(crate) fn lookup(&self, k: u64) -> Option<&Entry> {
+        match self.slot(k).checked_sub(1) {
+            Some(l) => self.leaves.get(l as usize).as_ref(),
+            None => self.default.as_ref(),
         }
         .map(|e| &e.entry)
+    }
+
+    /// The action and arguments of the longest prefix matching `k`, from the leaf's
+    /// record (one access after the slots, no entry pointer followed).
+    #[inline]
+    pub(crate) fn lookup_action(&self, k: u64) -> Option<(u32, &[u64])> {
+        let s = match self.slot(k) {
+            0 => self.default_leaf,
+            s => s,
+        };
+        let (head, args) = self.rec_at(s.checked_sub(1)? as usize)?.split_first()?;
+        Some((*head as u32, args))
     }
 
     /// Every entry, in insertion order.
@@ -406,7 +478,7 @@ mod tests {
             .into(),
             priority: i64::from(len),
             action: a,
-            args: Box::new([]),
+            args: vec![u64::from(a); (a % 3) as usize].into(),
             hits: crate::table::Hits::default(),
             age: Default::default(),
         }
@@ -465,6 +537,9 @@ mod tests {
                             .max_by_key(|e| e.1)
                             .map(|e| e.2);
                         assert_eq!(st.lookup(k).map(|e| e.action), want, "w {w} key {k:#x}");
+                        let via_rec = st.lookup_action(k);
+                        assert_eq!(via_rec.map(|r| r.0), want, "records, w {w} key {k:#x}");
+                        assert_eq!(via_rec.map(|r| r.1), st.lookup(k).map(|e| &e.args[..]));
                     }
                 }
             }
@@ -501,6 +576,9 @@ mod tests {
         assert_eq!(act(&old, 0x0a01_0300), Some(4));
         // a replaced entry keeps its slots: only the leaf changes
         s.set(entry(0x0a00_0000, 8, 32, 9));
-        assert_eq!((act(&s, 0x0a01_02c1), act(&old, 0x0a01_02c1)), (Some(9), Some(3)));
+        assert_eq!(
+            (act(&s, 0x0a01_02c1), act(&old, 0x0a01_02c1)),
+            (Some(9), Some(3))
+        );
     }
 }

@@ -400,7 +400,7 @@ impl ExactStore {
 pub(crate) enum WorkEntries {
     Flat(Vec<Entry>),
     Exact(ExactStore),
-    Lpm(LpmStore),
+    Lpm(Box<LpmStore>),
 }
 
 impl WorkEntries {
@@ -473,8 +473,7 @@ impl WorkEntries {
                 true
             }
             WorkEntries::Lpm(s) => {
-                let Some(old) = s.get(fields).filter(|e| same(e, fields, priority)).cloned()
-                else {
+                let Some(old) = s.get(fields).filter(|e| same(e, fields, priority)).cloned() else {
                     return false;
                 };
                 s.set(Entry {
@@ -530,7 +529,7 @@ enum Body {
         small: Box<[(u128, Arc<SeqEntry>)]>,
     },
     /// single-`lpm`-key tables: the path-copied trie (`crate::lpm`)
-    Lpm { store: LpmStore },
+    Lpm { store: Box<LpmStore> },
 }
 
 /// One table's entries, default action and compiled classifier. Immutable.
@@ -581,7 +580,7 @@ impl TableState {
                     && e.priority == i64::from(e.fields[0].mask.count_ones())
             });
             if plain {
-                let mut s = WorkEntries::Lpm(LpmStore::new(w));
+                let mut s = WorkEntries::Lpm(Box::new(LpmStore::new(w)));
                 let n = entries.len();
                 for e in entries.iter() {
                     if s.contains(&e.fields, e.priority) {
@@ -730,6 +729,17 @@ impl TableState {
                 n if n <= LINEAR_MAX => ClassifierKind::Linear,
                 _ => ClassifierKind::Lpm,
             },
+        }
+    }
+
+    /// Looks `key` up for a table without direct counters or ageing (whose hits change
+    /// nothing in the entry): the action and arguments; `None` = miss. LPM tables read them
+    /// from the leaf's packed record instead of following the entry's pointers.
+    #[inline(never)]
+    pub(crate) fn lookup_action(&self, key: &[u64]) -> Option<(u32, &[u64])> {
+        match &self.body {
+            Body::Lpm { store } => store.lookup_action(key.first().copied().unwrap_or(0)),
+            _ => self.lookup(key).map(|e| (e.action, &e.args[..])),
         }
     }
 
