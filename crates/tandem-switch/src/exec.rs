@@ -219,7 +219,9 @@ impl<'a> Ctx<'a> {
     }
 
     /// Looks table `table` up on `key` (one value per key field) and writes the action's
-    /// parameters; returns the action to run, with bit 31 set on a hit.
+    /// parameters; returns the action to run, with bit 31 set on a hit. Inlined into
+    /// `rt_apply`, its only caller.
+    #[inline(always)]
     pub(crate) fn apply_table(&mut self, table: u32, key: &[u64; MAX_KEYS]) -> u32 {
         let prog = self.prog;
         let Some(def) = prog.tables.get(table as usize) else {

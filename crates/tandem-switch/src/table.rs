@@ -734,8 +734,9 @@ impl TableState {
 
     /// Looks `key` up for a table without direct counters or ageing (whose hits change
     /// nothing in the entry): the action and arguments; `None` = miss. LPM tables read them
-    /// from the leaf's packed record instead of following the entry's pointers.
-    #[inline(never)]
+    /// from the leaf's packed record instead of following the entry's pointers. Inlined,
+    /// so other tables cost one call of [`TableState::lookup`], as before.
+    #[inline]
     pub(crate) fn lookup_action(&self, key: &[u64]) -> Option<(u32, &[u64])> {
         match &self.body {
             Body::Lpm { store } => store.lookup_action(key.first().copied().unwrap_or(0)),

@@ -55,16 +55,19 @@ impl Tr<'_, '_> {
         for it in plan {
             if let CsumItem::Bytes(base, off, len) = it {
                 let o = self.slot(*base);
-                let end = self.b.ins().iadd_imm_u(o, i64::from(*off) + i64::from(*len));
-                let fits = self
+                let end = self
                     .b
                     .ins()
-                    .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, end, HB_SIZE as i64);
+                    .iadd_imm_u(o, i64::from(*off) + i64::from(*len));
+                let fits =
+                    self.b
+                        .ins()
+                        .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, end, HB_SIZE as i64);
                 // `o` itself small too, so `o + off + len` did not wrap
-                let small = self
-                    .b
-                    .ins()
-                    .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, o, HB_SIZE as i64);
+                let small =
+                    self.b
+                        .ins()
+                        .icmp_imm_u(IntCC::UnsignedLessThanOrEqual, o, HB_SIZE as i64);
                 let both = self.b.ins().band(fits, small);
                 ok = Some(match ok {
                     Some(a) => self.b.ins().band(a, both),
@@ -136,8 +139,14 @@ impl Tr<'_, '_> {
             let lo = self.b.ins().band_imm_u(acc, 0xffff);
             acc = self.b.ins().iadd(hi, lo);
         }
+        if self.fault & crate::switch::FAULT_CSUM != 0 {
+            acc = self.b.ins().iadd_imm_u(acc, 1);
+        }
         let v = self.b.ins().bnot(acc);
-        let v = self.b.ins().band_imm_u(v, (0xffff & crate::program::mask(*width)) as i64);
+        let v = self
+            .b
+            .ins()
+            .band_imm_u(v, (0xffff & crate::program::mask(*width)) as i64);
         if *verify {
             let old = match field {
                 Dst::Slot(s) => self.slot(*s),
