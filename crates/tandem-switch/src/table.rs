@@ -732,15 +732,12 @@ impl TableState {
         }
     }
 
-    /// Looks `key` up for a table without direct counters or ageing (whose hits change
-    /// nothing in the entry): the action and arguments; `None` = miss. LPM tables read them
-    /// from the leaf's packed record instead of following the entry's pointers. Inlined,
-    /// so other tables cost one call of [`TableState::lookup`], as before.
+    /// The LPM store of a single-`lpm`-key table (whose leaves carry packed records).
     #[inline]
-    pub(crate) fn lookup_action(&self, key: &[u64]) -> Option<(u32, &[u64])> {
+    pub(crate) fn lpm(&self) -> Option<&LpmStore> {
         match &self.body {
-            Body::Lpm { store } => store.lookup_action(key.first().copied().unwrap_or(0)),
-            _ => self.lookup(key).map(|e| (e.action, &e.args[..])),
+            Body::Lpm { store } => Some(store),
+            _ => None,
         }
     }
 

@@ -777,7 +777,18 @@ impl Tr<'_, '_> {
         self.b.ins().jump(joined, &[rd.into()]);
         self.b.switch_to_block(general);
         let t = self.b.ins().iconst(I32, i64::from(table));
-        let rg = self.rt_call(raw::rt_apply, t);
+        // an LPM table whose hits change nothing in its entries reads packed leaf records
+        let lpm = matches!(&def.keys[..], [k] if k.kind == MatchKind::Lpm)
+            && def.direct_counter.is_none()
+            && !def.ageing;
+        let rg = self.rt_call(
+            if lpm {
+                raw::rt_apply_lpm
+            } else {
+                raw::rt_apply
+            },
+            t,
+        );
         self.b.ins().jump(joined, &[rg.into()]);
         self.b.switch_to_block(joined);
         let a = self.b.ins().band_imm_u(r, 0x7fff_ffff);
