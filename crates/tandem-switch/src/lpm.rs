@@ -297,6 +297,10 @@ impl LpmStore {
     /// Adds or replaces an entry (the caller checked duplicates for inserts).
     pub(crate) fn set(&mut self, entry: Entry) {
         let (value, len) = prefix(&entry.fields);
+        if len > self.width {
+            // `Switch` refuses such prefixes before they get here
+            return;
+        }
         let k = key(value, len);
         if let Some((leaf, old)) = self.map.get(k).cloned() {
             // the same prefix: only the leaf changes
@@ -341,6 +345,9 @@ impl LpmStore {
     /// Removes the entry with this prefix; false if there is none.
     pub(crate) fn remove(&mut self, fields: &[FieldMatch]) -> bool {
         let (value, len) = prefix(fields);
+        if len > self.width {
+            return false;
+        }
         let Some((leaf, _)) = self.map.remove(key(value, len)) else {
             return false;
         };
@@ -580,5 +587,23 @@ mod tests {
             (act(&s, 0x0a01_02c1), act(&old, 0x0a01_02c1)),
             (Some(9), Some(3))
         );
+    }
+
+    /// A prefix longer than the key (which `Switch` refuses first) changes nothing and
+    /// does not panic.
+    #[test]
+    fn a_prefix_longer_than_the_key_is_ignored() {
+        let mut s = LpmStore::new(8);
+        let mut e = entry(0, 8, 8, 1);
+        e.fields = vec![FieldMatch {
+            value: 0,
+            mask: 0xffff,
+            lo: 0,
+            hi: 0xff,
+        }]
+        .into();
+        s.set(e.clone());
+        assert_eq!(s.lookup(0).map(|e| e.action), None);
+        assert!(!s.remove(&e.fields));
     }
 }
