@@ -219,7 +219,9 @@ impl<'a> Ctx<'a> {
     }
 
     /// Looks table `table` up on `key` (one value per key field) and writes the action's
-    /// parameters; returns the action to run, with bit 31 set on a hit.
+    /// parameters; returns the action to run, with bit 31 set on a hit. Inlined into
+    /// `rt_apply` and `apply_lpm`'s fallback.
+    #[inline(always)]
     pub(crate) fn apply_table(&mut self, table: u32, key: &[u64; MAX_KEYS]) -> u32 {
         let prog = self.prog;
         let Some(def) = prog.tables.get(table as usize) else {
@@ -235,6 +237,36 @@ impl<'a> Ctx<'a> {
                 e.hits.count(self.pkt.len());
                 (true, e.action, &e.args[..])
             }
+            None => (false, ts.default_action, &ts.default_args[..]),
+        };
+        let phv = &mut *self.phv;
+        if let Some(adef) = prog.actions.get(action as usize) {
+            for (&(slot, m), &v) in adef.param_masks.iter().zip(args) {
+                phv[ix(slot)] = v & m;
+            }
+        }
+        action | (u32::from(found) << 31)
+    }
+
+    /// [`Ctx::apply_table`] for a single-`lpm`-key table without direct counter or ageing
+    /// (`native` calls it for those): the action and arguments come from the leaf's packed
+    /// record instead of the entry. Any other table takes the general path.
+    pub(crate) fn apply_lpm(&mut self, table: u32, key: &[u64; MAX_KEYS]) -> u32 {
+        let prog = self.prog;
+        let (Some(def), Some(ts)) = (
+            prog.tables.get(table as usize),
+            self.snap.tables.get(table as usize),
+        ) else {
+            return u32::MAX;
+        };
+        let Some(store) = ts
+            .lpm()
+            .filter(|_| def.direct_counter.is_none() && !def.ageing)
+        else {
+            return self.apply_table(table, key);
+        };
+        let (found, action, args) = match store.lookup_action(key[0]) {
+            Some((a, args)) => (true, a, args),
             None => (false, ts.default_action, &ts.default_args[..]),
         };
         let phv = &mut *self.phv;

@@ -89,6 +89,7 @@
 mod ageing;
 pub mod bench;
 mod check;
+mod cow;
 mod deparse;
 pub mod entries;
 mod exec;
@@ -115,6 +116,6 @@ pub use native::BlockStatus;
 pub use program::{MatchKind, DROP_PORT};
 pub use switch::{
     CompileOptions, ControlError, ControlOp, Engine, KeyMatch, LoadError, Switch, TableEntry,
-    TableInfo, Worker, FAULT_ADD, FAULT_TABLE_ARGS,
+    TableInfo, Worker, FAULT_ADD, FAULT_CSUM, FAULT_TABLE_ARGS,
 };
 pub use table::{ClassifierKind, LINEAR_MAX, MAX_KEYS};

@@ -1,94 +1,74 @@
-//! Longest-prefix-match tables that a batch edits in place of rebuilding: an 8-bit-stride
-//! multibit trie (controlled prefix expansion) whose nodes are shared between snapshots and
-//! copied only along the paths a batch changes, plus a persistent map of the prefixes.
+//! Longest-prefix-match tables that a batch edits in place of rebuilding, looked up in at
+//! most two dependent accesses to the table's data for keys of up to 32 bits (IPv4): a
+//! DIR-24-8 layout (Gupta, Lin, McKeown) — the key's first `min(width, 24)` bits index one
+//! direct array, each further 8 bits a 256-slot group — whose arrays are copy-on-write
+//! chunks ([`CowArray`]) shared between snapshots, plus a persistent map of the prefixes.
 //!
-//! Before (every batch rebuilt the whole classifier):
-//!
-//! ```text
-//!   insert 10.1.2.0/24 into 10,000 routes -> copy 10,000 entries, build ~9,000 nodes (≈ 15 ms)
-//! ```
-//!
-//! After (the new state shares all but the touched nodes with the old one):
+//! Before (the 8-bit-stride trie: every level a node behind two pointers):
 //!
 //! ```text
-//!   insert 10.1.2.0/24 -> copy the root, the 10.x and 10.1.x nodes (3 × 256 slots),
-//!                         fill 10.1.2 in the last one, record the prefix in the map
-//!   delete 10.1.2.0/24 -> the same path; slots the prefix held fall back to the longest
-//!                         remaining prefix of this level that covers them (map probes)
+//!   lookup 10.1.2.3 -> root[10] -> node[1] -> node[2] -> node[3]: up to 4 levels, each
+//!                      chunk list -> node pointer -> slot (16 bytes: entry Arc, len, child)
 //! ```
 //!
-//! A slot holds the entry of the longest prefix ending in its level that covers it, and that
-//! prefix's length; a lookup walks at most `width / 8` levels keeping the last entry seen.
+//! After (a slot is one `u32`: 0, a leaf + 1, or a group with bit 31 set):
+//!
+//! ```text
+//!   lookup 10.1.2.3 -> s = first[0x0a0102]           (one access; prefixes up to /24)
+//!                      s & PTR: s = groups[g*256 + 3] (the second, only under a /25../32)
+//!                      leaves[s - 1]                  (the entry)
+//!   insert 10.0.0.0/8 -> first[0x0a0000..0x0b0000]: every slot whose prefix is not
+//!                        longer (65,536 slots: 16 chunks of 16 KB copied), groups below too
+//!   insert 10.1.2.128/25 -> group g of slot 0x0a0102 (made on first use, filled with the
+//!                           slot's leaf), its slots 128..256
+//!   delete  -> the same slots; those the prefix held take the longest remaining shorter
+//!              prefix that covers it (one walk of the map); a group left uniform folds
+//!              back into its slot
+//! ```
+//!
+//! A batch copies only the chunks it writes (plus ≤ 2 × 64 directory pointers per array),
+//! and a modification that keeps the prefix only replaces the leaf. Keys wider than 32 bits
+//! take one more group level per 8 bits (the first array indexes `width - 8k` bits).
 
+use crate::cow::CowArray;
 use crate::pmap::PMap;
-use crate::table::{Entry, SeqEntry};
+use crate::table::{Entry, FieldMatch, SeqEntry};
 use std::sync::Arc;
 
-const NONE: u32 = u32::MAX;
+/// A slot pointing to a group (bits 0..31: the group's number).
+const PTR: u32 = 1 << 31;
+/// Slots per group (one per value of the next 8 key bits).
+const GROUP: usize = 256;
+/// Bits the first array indexes at most (2^24 slots, 64 MB when all written).
+const FIRST_MAX: u32 = 24;
 
-#[derive(Clone, Debug)]
-struct Slot {
-    entry: Option<Arc<SeqEntry>>,
-    /// length of the prefix `entry` is for (0: none)
-    len: u8,
-    child: u32,
-}
-
-type Node = [Slot; 256];
-
-/// Nodes per chunk: a batch copies the list of chunks (n / CHUNK pointers) and the chunks it
-/// changes, not the list of every node.
-const CHUNK: usize = 128;
-
-/// The trie's nodes by index, in shared chunks.
-#[derive(Clone, Debug, Default)]
-struct Nodes {
-    chunks: Vec<Arc<Vec<Arc<Node>>>>,
-    len: usize,
-}
-
-impl Nodes {
-    fn push(&mut self, n: Arc<Node>) -> usize {
-        if self.len.is_multiple_of(CHUNK) {
-            self.chunks.push(Arc::new(Vec::with_capacity(CHUNK)));
-        }
-        if let Some(c) = self.chunks.last_mut() {
-            Arc::make_mut(c).push(n);
-        }
-        self.len += 1;
-        self.len - 1
-    }
-
-    #[inline]
-    fn get(&self, i: usize) -> Option<&Node> {
-        self.chunks.get(i / CHUNK)?.get(i % CHUNK).map(|n| &**n)
-    }
-
-    /// Node `i`, private to this store (copied if shared).
-    fn get_mut(&mut self, i: usize) -> Option<&mut Node> {
-        let c = Arc::make_mut(self.chunks.get_mut(i / CHUNK)?);
-        c.get_mut(i % CHUNK).map(Arc::make_mut)
-    }
-}
-
-fn new_node() -> Arc<Node> {
-    Arc::new(std::array::from_fn(|_| Slot {
-        entry: None,
-        len: 0,
-        child: NONE,
-    }))
-}
+/// Leaves by number, 256 per chunk (a write copies 256 pointers, not 4,096).
+type Leaves = CowArray<Option<Arc<SeqEntry>>, 8>;
 
 /// The entries of a table with one `lpm` key (≤ 64 bits).
 #[derive(Clone, Debug)]
 pub(crate) struct LpmStore {
     width: u32,
-    levels: u32,
-    /// every entry, by [`key`] of (value, prefix length)
-    map: PMap<Arc<SeqEntry>>,
-    nodes: Nodes,
-    /// the /0 entry
+    /// key bits the first array indexes; the remaining `width - first` are 8 per level
+    first: u32,
+    /// every entry and its leaf, by [`key`] of (value, prefix length)
+    map: PMap<(u32, Arc<SeqEntry>)>,
+    /// slot values: 0 none, `leaf + 1`, or `PTR | group`
+    top: CowArray<u32>,
+    groups: CowArray<u32>,
+    groups_used: u32,
+    free_groups: Vec<u32>,
+    leaves: Leaves,
+    leaves_used: u32,
+    free_leaves: Vec<u32>,
+    /// each leaf's action and arguments for the packet path, `stride` words from
+    /// `leaf * stride`: `action | args << 32`, then the arguments (`stride` a power of two,
+    /// so a record never straddles a chunk)
+    recs: CowArray<u64, 9>,
+    stride: usize,
+    /// the /0 entry and its leaf + 1 (0: none)
     default: Option<Arc<SeqEntry>>,
+    default_leaf: u32,
     next_seq: u64,
 }
 
@@ -97,41 +77,84 @@ fn key(value: u64, len: u32) -> u128 {
 }
 
 /// (value, prefix length) of an entry's single field.
-fn prefix(e: &Entry) -> (u64, u32) {
-    e.fields
+fn prefix(fields: &[FieldMatch]) -> (u64, u32) {
+    fields
         .first()
         .map_or((0, 0), |f| (f.value, f.mask.count_ones()))
 }
 
+/// Which slots a paint overwrites: those whose prefix is at most this long (an insert), or
+/// those holding this slot value (a delete: the deleted prefix's own slots).
+#[derive(Clone, Copy)]
+enum Over {
+    AtMost(u32),
+    Is(u32),
+}
+
+/// Writes `new` into the leaf slots of `arr[lo..hi]` that `over` selects and pushes the
+/// groups found there (their slots are painted the same way by the caller).
+fn paint(
+    arr: &mut CowArray<u32>,
+    (lo, hi): (usize, usize),
+    new: u32,
+    over: Over,
+    leaves: &Leaves,
+    below: &mut Vec<u32>,
+) {
+    // the prefix length of the last slot value seen (slots come in runs of one value)
+    let mut memo = (u32::MAX, 0u32);
+    arr.update(lo, hi, |_, s| {
+        if *s & PTR != 0 {
+            below.push(*s & !PTR);
+            return;
+        }
+        let hit = match over {
+            Over::AtMost(l) => {
+                if memo.0 != *s {
+                    memo = (*s, leaf_len(leaves, *s));
+                }
+                memo.1 <= l
+            }
+            Over::Is(v) => *s == v,
+        };
+        if hit {
+            *s = new;
+        }
+    });
+}
+
+/// The prefix length of leaf slot `s` (0: none).
+fn leaf_len(leaves: &Leaves, s: u32) -> u32 {
+    match s.checked_sub(1).map(|l| leaves.get(l as usize)) {
+        Some(Some(e)) => prefix(&e.entry.fields).1,
+        _ => 0,
+    }
+}
+
 impl LpmStore {
     pub(crate) fn new(width: u32) -> LpmStore {
+        let width = width.clamp(1, 64);
+        let first = if width <= FIRST_MAX {
+            width
+        } else {
+            width - 8 * (width - FIRST_MAX).div_ceil(8)
+        };
         LpmStore {
             width,
-            levels: width.div_ceil(8).max(1),
+            first,
             map: PMap::new(),
-            nodes: {
-                let mut n = Nodes::default();
-                n.push(new_node());
-                n
-            },
+            top: CowArray::new(1usize << first, 0),
+            groups: CowArray::new(0, 0),
+            groups_used: 0,
+            free_groups: Vec::new(),
+            leaves: CowArray::new(0, None),
+            leaves_used: 0,
+            free_leaves: Vec::new(),
+            recs: CowArray::new(0, 0),
+            stride: 1,
             default: None,
+            default_leaf: 0,
             next_seq: 0,
-        }
-    }
-
-    fn align(&self, v: u64) -> u64 {
-        if self.width >= 64 {
-            v
-        } else {
-            v << (64 - self.width)
-        }
-    }
-
-    fn unalign(&self, v: u64) -> u64 {
-        if self.width >= 64 {
-            v
-        } else {
-            v >> (64 - self.width)
         }
     }
 
@@ -139,120 +162,209 @@ impl LpmStore {
         self.map.len()
     }
 
-    pub(crate) fn contains(&self, e: &[crate::table::FieldMatch]) -> bool {
-        let (v, l) = e.first().map_or((0, 0), |f| (f.value, f.mask.count_ones()));
+    pub(crate) fn contains(&self, e: &[FieldMatch]) -> bool {
+        let (v, l) = prefix(e);
         self.map.get(key(v, l)).is_some()
     }
 
-    /// The node at `level` on the path of aligned key `kv`, made private to this store;
-    /// created when `create`, else `None` where the path ends.
-    fn walk(&mut self, kv: u64, level: u32, create: bool) -> Option<usize> {
-        let mut node = 0usize;
-        for l in 0..level {
-            let b = ((kv >> (56 - 8 * l)) & 0xff) as usize;
-            let child = self.nodes.get(node)?[b].child;
-            node = if child == NONE {
-                if !create {
-                    return None;
-                }
-                let c = self.nodes.push(new_node());
-                self.nodes.get_mut(node)?[b].child = c as u32;
-                c
+    /// The entry with exactly this prefix.
+    pub(crate) fn get(&self, e: &[FieldMatch]) -> Option<&Entry> {
+        let (v, l) = prefix(e);
+        self.map.get(key(v, l)).map(|(_, e)| &e.entry)
+    }
+
+    /// Key bits below level `level` (0: the first array) still to index.
+    fn shift(&self, level: u32) -> u32 {
+        self.width - self.first - 8 * level
+    }
+
+    /// The index within level `level`'s array or group of `value`'s slot.
+    fn index(&self, value: u64, level: u32) -> usize {
+        let bits = if level == 0 { self.first } else { 8 };
+        ((value >> self.shift(level)) & ((1u64 << bits) - 1)) as usize
+    }
+
+    /// The level a prefix of `len` ≥ 1 bits ends in, and its first slot and slot count
+    /// there.
+    fn span(&self, value: u64, len: u32) -> (u32, usize, usize) {
+        let level = if len <= self.first {
+            0
+        } else {
+            (len - self.first).div_ceil(8)
+        };
+        let count = 1usize << (self.first + 8 * level - len);
+        (level, self.index(value, level) & !(count - 1), count)
+    }
+
+    /// A new group, every slot `fill`.
+    fn new_group(&mut self, fill: u32) -> u32 {
+        let g = match self.free_groups.pop() {
+            Some(g) => g,
+            None => {
+                self.groups_used += 1;
+                self.groups.grow(self.groups_used as usize * GROUP);
+                self.groups_used - 1
+            }
+        };
+        let lo = g as usize * GROUP;
+        self.groups.update(lo, lo + GROUP, |_, s| *s = fill);
+        g
+    }
+
+    /// The slots on `value`'s path: (in the first array?, index) of the slot at each level
+    /// `0..=level`, groups made where missing when `create` (filled with the slot they
+    /// replace); shorter where the path ends.
+    fn path(&mut self, value: u64, level: u32, create: bool) -> Vec<(bool, usize)> {
+        let mut at = vec![(true, self.index(value, 0))];
+        for l in 1..=level {
+            let Some(&(top, i)) = at.last() else { break };
+            let slot = if top {
+                *self.top.get(i)
             } else {
-                child as usize
+                *self.groups.get(i)
             };
+            let g = if slot & PTR != 0 {
+                slot & !PTR
+            } else if create {
+                let g = self.new_group(slot);
+                if top {
+                    self.top.set(i, PTR | g);
+                } else {
+                    self.groups.set(i, PTR | g);
+                }
+                g
+            } else {
+                break;
+            };
+            at.push((false, g as usize * GROUP + self.index(value, l)));
         }
-        Some(node)
+        at
+    }
+
+    /// Paints leaf slot `new` over the slots of `value`/`len` that `over` selects, and the
+    /// groups below them; returns the path to the prefix's level (empty when it ends before).
+    fn fill(&mut self, value: u64, len: u32, new: u32, over: Over) -> Vec<(bool, usize)> {
+        let (level, base, count) = self.span(value, len);
+        let path = self.path(value, level, matches!(over, Over::AtMost(_)));
+        if path.len() != level as usize + 1 {
+            return Vec::new();
+        }
+        let lo = if level == 0 {
+            base
+        } else {
+            (path[level as usize].1 & !(GROUP - 1)) | base
+        };
+        let mut below = Vec::new();
+        let arr = if level == 0 {
+            &mut self.top
+        } else {
+            &mut self.groups
+        };
+        paint(arr, (lo, lo + count), new, over, &self.leaves, &mut below);
+        while let Some(g) = below.pop() {
+            let lo = g as usize * GROUP;
+            paint(
+                &mut self.groups,
+                (lo, lo + GROUP),
+                new,
+                over,
+                &self.leaves,
+                &mut below,
+            );
+        }
+        path
+    }
+
+    /// Folds the groups on `path` (deepest first) whose slots are all one leaf value back
+    /// into the slot that points to them.
+    fn fold(&mut self, path: &[(bool, usize)]) {
+        for w in path.windows(2).rev() {
+            let ((ptop, pi), (_, ci)) = (w[0], w[1]);
+            let lo = ci & !(GROUP - 1);
+            let first = *self.groups.get(lo);
+            if first & PTR != 0 || (lo..lo + GROUP).any(|i| *self.groups.get(i) != first) {
+                return;
+            }
+            if ptop {
+                self.top.set(pi, first);
+            } else {
+                self.groups.set(pi, first);
+            }
+            self.free_groups.push((lo / GROUP) as u32);
+        }
     }
 
     /// Adds or replaces an entry (the caller checked duplicates for inserts).
     pub(crate) fn set(&mut self, entry: Entry) {
-        let (value, len) = prefix(&entry);
-        let seq = match self.map.get(key(value, len)) {
-            Some(old) => old.seq,
-            None => {
-                self.next_seq += 1;
-                self.next_seq - 1
+        let (value, len) = prefix(&entry.fields);
+        if len > self.width {
+            // `Switch` refuses such prefixes before they get here
+            return;
+        }
+        let k = key(value, len);
+        if let Some((leaf, old)) = self.map.get(k).cloned() {
+            // the same prefix: only the leaf changes
+            let e = Arc::new(SeqEntry {
+                seq: old.seq,
+                entry,
+            });
+            self.write_rec(leaf, &e.entry);
+            self.leaves.set(leaf as usize, Some(e.clone()));
+            if len == 0 {
+                self.default = Some(e.clone());
             }
+            self.map.insert(k, (leaf, e));
+            return;
+        }
+        let e = Arc::new(SeqEntry {
+            seq: self.next_seq,
+            entry,
+        });
+        self.next_seq += 1;
+        let leaf = match self.free_leaves.pop() {
+            Some(l) => l,
+            None if self.leaves_used < PTR - 1 => {
+                self.leaves_used += 1;
+                self.leaves.grow(self.leaves_used as usize);
+                self.leaves_used - 1
+            }
+            // 2^31 entries: past any table's memory
+            None => return,
         };
-        let e = Arc::new(SeqEntry { seq, entry });
-        self.map.insert(key(value, len), e.clone());
+        self.write_rec(leaf, &e.entry);
+        self.leaves.set(leaf as usize, Some(e.clone()));
+        self.map.insert(k, (leaf, e.clone()));
         if len == 0 {
             self.default = Some(e);
+            self.default_leaf = leaf + 1;
             return;
         }
-        let kv = self.align(value);
-        let level = (len - 1) / 8;
-        let Some(node) = self.walk(kv, level, true) else {
-            return;
-        };
-        let (base, span) = Self::range(kv, level, len);
-        let Some(n) = self.nodes.get_mut(node) else {
-            return;
-        };
-        for s in &mut n[base..base + span] {
-            if u32::from(s.len) <= len {
-                s.entry = Some(e.clone());
-                s.len = len as u8;
-            }
-        }
-    }
-
-    /// The slots of `level` a prefix of `len` bits covers: (first, count).
-    fn range(kv: u64, level: u32, len: u32) -> (usize, usize) {
-        let b = ((kv >> (56 - 8 * level)) & 0xff) as usize;
-        let span = 1usize << (8 - (len - 8 * level));
-        (b & !(span - 1), span)
+        self.fill(value, len, leaf + 1, Over::AtMost(len));
     }
 
     /// Removes the entry with this prefix; false if there is none.
-    pub(crate) fn remove(&mut self, fields: &[crate::table::FieldMatch]) -> bool {
-        let (value, len) = fields
-            .first()
-            .map_or((0, 0), |f| (f.value, f.mask.count_ones()));
-        if self.map.remove(key(value, len)).is_none() {
+    pub(crate) fn remove(&mut self, fields: &[FieldMatch]) -> bool {
+        let (value, len) = prefix(fields);
+        if len > self.width {
             return false;
         }
+        let Some((leaf, _)) = self.map.remove(key(value, len)) else {
+            return false;
+        };
         if len == 0 {
             self.default = None;
-            return true;
+            self.default_leaf = 0;
+        } else {
+            // the longest remaining shorter prefix covering this one takes its slots
+            let cover = (1..len).rev().find_map(|l| {
+                let m = crate::program::mask(self.width) & !crate::program::mask(self.width - l);
+                self.map.get(key(value & m, l)).map(|(lf, _)| lf + 1)
+            });
+            let path = self.fill(value, len, cover.unwrap_or(0), Over::Is(leaf + 1));
+            self.fold(&path);
         }
-        let kv = self.align(value);
-        let level = (len - 1) / 8;
-        let Some(node) = self.walk(kv, level, false) else {
-            return true;
-        };
-        let (base, span) = Self::range(kv, level, len);
-        let shift = 56 - 8 * level;
-        for b in base..base + span {
-            if self.nodes.get(node).map(|n| u32::from(n[b].len)) != Some(len) {
-                continue;
-            }
-            // the longest remaining prefix of this level covering slot b
-            let slot_key = (kv & !(0xffu64 << shift)) | ((b as u64) << shift);
-            let mut best = None;
-            for l in (8 * level + 1..len).rev() {
-                let m = !0u64 << (64 - l);
-                if let Some(e) = self.map.get(key(self.unalign(slot_key & m), l)) {
-                    best = Some((e.clone(), l));
-                    break;
-                }
-            }
-            let Some(n) = self.nodes.get_mut(node) else {
-                continue;
-            };
-            let s = &mut n[b];
-            match best {
-                Some((e, l)) => {
-                    s.entry = Some(e);
-                    s.len = l as u8;
-                }
-                None => {
-                    s.entry = None;
-                    s.len = 0;
-                }
-            }
-        }
+        self.leaves.set(leaf as usize, None);
+        self.free_leaves.push(leaf);
         true
     }
 
@@ -260,34 +372,95 @@ impl LpmStore {
         *self = LpmStore::new(self.width);
     }
 
+    /// Writes leaf `leaf`'s packet-path record, widening every record first when its
+    /// arguments do not fit.
+    fn write_rec(&mut self, leaf: u32, e: &Entry) {
+        let need = (1 + e.args.len()).next_power_of_two();
+        if need > self.stride {
+            let mut recs = CowArray::new(self.leaves_used as usize * need, 0);
+            for l in 0..self.leaves_used as usize {
+                if let Some(old) = self.rec_at(l) {
+                    let old = old.to_vec();
+                    recs.update(l * need, l * need + old.len(), |i, s| {
+                        *s = old[i - l * need]
+                    });
+                }
+            }
+            self.recs = recs;
+            self.stride = need;
+        }
+        let at = leaf as usize * self.stride;
+        self.recs.grow(at + self.stride);
+        let head = u64::from(e.action) | ((e.args.len() as u64) << 32);
+        self.recs.update(at, at + 1 + e.args.len(), |i, s| {
+            *s = match i - at {
+                0 => head,
+                j => e.args.get(j - 1).copied().unwrap_or(0),
+            }
+        });
+    }
+
+    /// Leaf `l`'s record: head word and arguments.
+    #[inline]
+    fn rec_at(&self, l: usize) -> Option<&[u64]> {
+        let r = self.recs.slice(l * self.stride, self.stride)?;
+        r.get(..1 + (r.first()? >> 32) as usize)
+    }
+
+    /// The slot value of `k`'s longest matching prefix ending below /0 (0: none).
+    #[inline]
+    fn slot(&self, k: u64) -> u32 {
+        let mut shift = self.width - self.first;
+        let mut s = *self
+            .top
+            .get((k >> shift) as usize & ((1usize << self.first) - 1));
+        while s & PTR != 0 && shift >= 8 {
+            shift -= 8;
+            s = *self
+                .groups
+                .get((((s & !PTR) as usize) * GROUP) | ((k >> shift) & 0xff) as usize);
+        }
+        if s & PTR != 0 {
+            0
+        } else {
+            s
+        }
+    }
+
     /// The entry of the longest prefix matching `k`.
     #[inline]
     pub(crate) fn lookup(&self, k: u64) -> Option<&Entry> {
-        let kv = self.align(k);
-        let mut best = self.default.as_ref();
-        let mut node = 0usize;
-        for l in 0..self.levels {
-            let b = ((kv >> (56 - 8 * l)) & 0xff) as usize;
-            let Some(s) = self.nodes.get(node).map(|n| &n[b]) else {
-                break;
-            };
-            if s.len != 0 {
-                best = s.entry.as_ref();
-            }
-            if s.child == NONE {
-                break;
-            }
-            node = s.child as usize;
+        match self.slot(k).checked_sub(1) {
+            Some(l) => self.leaves.get(l as usize).as_ref(),
+            None => self.default.as_ref(),
         }
-        best.map(|e| &e.entry)
+        .map(|e| &e.entry)
+    }
+
+    /// The action and arguments of the longest prefix matching `k`, from the leaf's
+    /// record (one access after the slots, no entry pointer followed).
+    #[inline]
+    pub(crate) fn lookup_action(&self, k: u64) -> Option<(u32, &[u64])> {
+        let s = match self.slot(k) {
+            0 => self.default_leaf,
+            s => s,
+        };
+        let (head, args) = self.rec_at(s.checked_sub(1)? as usize)?.split_first()?;
+        Some((*head as u32, args))
     }
 
     /// Every entry, in insertion order.
     pub(crate) fn entries(&self) -> Vec<&Entry> {
         let mut v: Vec<&SeqEntry> = Vec::with_capacity(self.map.len());
-        self.map.for_each(|_, e| v.push(e));
+        self.map.for_each(|_, (_, e)| v.push(e));
         v.sort_by_key(|e| e.seq);
         v.into_iter().map(|e| &e.entry).collect()
+    }
+
+    /// Groups in use (their count bounds the second array's memory).
+    #[cfg(test)]
+    fn groups_live(&self) -> usize {
+        self.groups_used as usize - self.free_groups.len()
     }
 }
 
@@ -312,7 +485,7 @@ mod tests {
             .into(),
             priority: i64::from(len),
             action: a,
-            args: Box::new([]),
+            args: vec![u64::from(a); (a % 3) as usize].into(),
             hits: crate::table::Hits::default(),
             age: Default::default(),
         }
@@ -371,9 +544,66 @@ mod tests {
                             .max_by_key(|e| e.1)
                             .map(|e| e.2);
                         assert_eq!(st.lookup(k).map(|e| e.action), want, "w {w} key {k:#x}");
+                        let via_rec = st.lookup_action(k);
+                        assert_eq!(via_rec.map(|r| r.0), want, "records, w {w} key {k:#x}");
+                        assert_eq!(via_rec.map(|r| r.1), st.lookup(k).map(|e| &e.args[..]));
                     }
                 }
             }
         }
+    }
+
+    /// Groups exist only under prefixes longer than the first array's bits: deleting the
+    /// last /25../32 under a /24 folds its group back into the slot, and lookups fall back
+    /// to the covering prefix.
+    #[test]
+    fn groups_fold_back_when_their_long_prefixes_go() {
+        let mut s = LpmStore::new(32);
+        s.set(entry(0x0a00_0000, 8, 32, 1));
+        assert_eq!(s.groups_live(), 0);
+        s.set(entry(0x0a01_0280, 25, 32, 2));
+        s.set(entry(0x0a01_02c0, 26, 32, 3));
+        s.set(entry(0x0a01_0300, 32, 32, 4));
+        assert_eq!(s.groups_live(), 2);
+        let old = s.clone();
+        let act = |s: &LpmStore, k: u64| s.lookup(k).map(|e| e.action);
+        assert_eq!(act(&s, 0x0a01_02c1), Some(3));
+        assert_eq!(act(&s, 0x0a01_0281), Some(2));
+        assert_eq!(act(&s, 0x0a01_0201), Some(1));
+        assert!(s.remove(&entry(0x0a01_02c0, 26, 32, 0).fields));
+        assert_eq!(act(&s, 0x0a01_02c1), Some(2));
+        assert_eq!(s.groups_live(), 2);
+        assert!(s.remove(&entry(0x0a01_0280, 25, 32, 0).fields));
+        assert!(s.remove(&entry(0x0a01_0300, 32, 32, 0).fields));
+        assert_eq!(s.groups_live(), 0);
+        assert_eq!(act(&s, 0x0a01_02c1), Some(1));
+        assert_eq!(act(&s, 0x0b00_0000), None);
+        // the snapshot taken before is untouched
+        assert_eq!(act(&old, 0x0a01_02c1), Some(3));
+        assert_eq!(act(&old, 0x0a01_0300), Some(4));
+        // a replaced entry keeps its slots: only the leaf changes
+        s.set(entry(0x0a00_0000, 8, 32, 9));
+        assert_eq!(
+            (act(&s, 0x0a01_02c1), act(&old, 0x0a01_02c1)),
+            (Some(9), Some(3))
+        );
+    }
+
+    /// A prefix longer than the key (which `Switch` refuses first) changes nothing and
+    /// does not panic.
+    #[test]
+    fn a_prefix_longer_than_the_key_is_ignored() {
+        let mut s = LpmStore::new(8);
+        let mut e = entry(0, 8, 8, 1);
+        e.fields = vec![FieldMatch {
+            value: 0,
+            mask: 0xffff,
+            lo: 0,
+            hi: 0xff,
+        }]
+        .into();
+        s.set(e.clone());
+        assert_eq!(s.lookup(0).map(|e| e.action), None);
+        assert!(!s.remove(&e.fields));
     }
 }

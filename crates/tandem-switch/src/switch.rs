@@ -227,7 +227,8 @@ pub struct CompileOptions {
     pub engine: Engine,
     /// Test only: a deliberately wrong native code-generation rule (the negative controls
     /// of the native-vs-interpreter differential test): [`FAULT_ADD`] compiles `+` as `-`,
-    /// [`FAULT_TABLE_ARGS`] gives compiled table entries their action arguments plus one.
+    /// [`FAULT_TABLE_ARGS`] gives compiled table entries their action arguments plus one,
+    /// [`FAULT_CSUM`] makes inline checksums one more than the right sum.
     #[doc(hidden)]
     pub native_fault: u8,
 }
@@ -256,6 +257,8 @@ impl Default for CompileOptions {
 pub const FAULT_ADD: u8 = 1;
 #[doc(hidden)]
 pub const FAULT_TABLE_ARGS: u8 = 2;
+#[doc(hidden)]
+pub const FAULT_CSUM: u8 = 4;
 
 impl Switch {
     /// Parses, checks and compiles a v1model P4-16 program.
@@ -301,7 +304,11 @@ impl Switch {
         }
         let state = Stateful::new(&prog);
         let native = (opts.engine == Engine::Native).then(|| {
-            crate::native::NativeProgram::compile(&prog, &state, opts.native_fault & FAULT_ADD != 0)
+            crate::native::NativeProgram::compile(
+                &prog,
+                &state,
+                opts.native_fault & (FAULT_ADD | FAULT_CSUM),
+            )
         });
         let all: Vec<u32> = (0..tables.len() as u32).collect();
         let table_fault = opts.native_fault & FAULT_TABLE_ARGS != 0;

@@ -9,7 +9,7 @@
 //! | none                                      | `Empty` (default action)      |
 //! | ≤ [`LINEAR_MAX`] entries, or any range    | `Linear`: straight compares   |
 //! | every entry matches every bit             | `Exact`: one hash probe       |
-//! | one `lpm` key                             | `Lpm`: 8-bit-stride trie      |
+//! | one `lpm` key                             | `Lpm`: DIR-24-8 (`lpm.rs`)    |
 //! | anything else                             | `TupleSpace`: hash per mask   |
 //!
 //! Tables whose keys are all `exact` (≤ 128 bits together) keep their entries in
@@ -400,7 +400,7 @@ impl ExactStore {
 pub(crate) enum WorkEntries {
     Flat(Vec<Entry>),
     Exact(ExactStore),
-    Lpm(LpmStore),
+    Lpm(Box<LpmStore>),
 }
 
 impl WorkEntries {
@@ -473,12 +473,7 @@ impl WorkEntries {
                 true
             }
             WorkEntries::Lpm(s) => {
-                let Some(old) = s
-                    .entries()
-                    .into_iter()
-                    .find(|e| same(e, fields, priority))
-                    .cloned()
-                else {
+                let Some(old) = s.get(fields).filter(|e| same(e, fields, priority)).cloned() else {
                     return false;
                 };
                 s.set(Entry {
@@ -534,7 +529,7 @@ enum Body {
         small: Box<[(u128, Arc<SeqEntry>)]>,
     },
     /// single-`lpm`-key tables: the path-copied trie (`crate::lpm`)
-    Lpm { store: LpmStore },
+    Lpm { store: Box<LpmStore> },
 }
 
 /// One table's entries, default action and compiled classifier. Immutable.
@@ -585,7 +580,7 @@ impl TableState {
                     && e.priority == i64::from(e.fields[0].mask.count_ones())
             });
             if plain {
-                let mut s = WorkEntries::Lpm(LpmStore::new(w));
+                let mut s = WorkEntries::Lpm(Box::new(LpmStore::new(w)));
                 let n = entries.len();
                 for e in entries.iter() {
                     if s.contains(&e.fields, e.priority) {
@@ -734,6 +729,15 @@ impl TableState {
                 n if n <= LINEAR_MAX => ClassifierKind::Linear,
                 _ => ClassifierKind::Lpm,
             },
+        }
+    }
+
+    /// The LPM store of a single-`lpm`-key table (whose leaves carry packed records).
+    #[inline]
+    pub(crate) fn lpm(&self) -> Option<&LpmStore> {
+        match &self.body {
+            Body::Lpm { store } => Some(store),
+            _ => None,
         }
     }
 

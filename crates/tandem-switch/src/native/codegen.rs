@@ -9,6 +9,8 @@
 //! `CallAction` evaluates its arguments and calls the action. Parser transitions count
 //! against the interpreter's limit of 1024 per block.
 
+mod csum;
+
 use super::raw::{self, CodeFn, JitCode};
 use super::{
     successors, EXT_MAX, MAX_OPS, RT_CURSOR, RT_EXT, RT_HB, RT_KEYS, RT_LOOKUPS, RT_N_EXT, RT_PHV,
@@ -122,7 +124,7 @@ pub(super) fn compile(
     prog: &Compiled,
     wanted: &[(&'static str, u32)],
     regs: &[(u64, u64)],
-    fault: bool,
+    fault: u8,
 ) -> Result<Out, String> {
     let isa = isa()?;
     let code = &prog.code;
@@ -250,7 +252,8 @@ struct Tr<'a, 'b> {
     /// per slot: kept in a register (`promote`), and its variable once declared
     keep: &'a [bool],
     vars: HashMap<Slot, Variable>,
-    fault: bool,
+    /// deliberately wrong rules (`FAULT_*` flags; the differential test's negative controls)
+    fault: u8,
 }
 
 fn translate(
@@ -260,7 +263,7 @@ fn translate(
     (prog, regs, keep): (&Compiled, &[(u64, u64)], &[bool]),
     entry: usize,
     ids: &HashMap<u32, FuncId>,
-    fault: bool,
+    fault: u8,
 ) -> Result<(), String> {
     let code = &prog.code;
     let pcs = reachable(code, entry)?;
@@ -432,7 +435,7 @@ impl Tr<'_, '_> {
     }
 
     fn add(&mut self, a: Value, b: Value) -> Value {
-        if self.fault {
+        if self.fault & crate::switch::FAULT_ADD != 0 {
             self.b.ins().isub(a, b)
         } else {
             self.b.ins().iadd(a, b)
@@ -774,7 +777,18 @@ impl Tr<'_, '_> {
         self.b.ins().jump(joined, &[rd.into()]);
         self.b.switch_to_block(general);
         let t = self.b.ins().iconst(I32, i64::from(table));
-        let rg = self.rt_call(raw::rt_apply, t);
+        // an LPM table whose hits change nothing in its entries reads packed leaf records
+        let lpm = matches!(&def.keys[..], [k] if k.kind == MatchKind::Lpm)
+            && def.direct_counter.is_none()
+            && !def.ageing;
+        let rg = self.rt_call(
+            if lpm {
+                raw::rt_apply_lpm
+            } else {
+                raw::rt_apply
+            },
+            t,
+        );
         self.b.ins().jump(joined, &[rg.into()]);
         self.b.switch_to_block(joined);
         let a = self.b.ins().band_imm_u(r, 0x7fff_ffff);
@@ -1092,6 +1106,7 @@ impl Tr<'_, '_> {
                 let v = self.b.ins().band_imm_u(v, *m as i64);
                 self.reg_cell(i, base, size, Some(v));
             }
+            Op::Checksum(st) if self.checksum(st, pc) => {}
             Op::Copy(_)
             | Op::RegRead { .. }
             | Op::RegWrite { .. }

@@ -121,9 +121,9 @@ const MAX_OPS: usize = 50_000;
 
 impl NativeProgram {
     /// Compiles every block and action of `prog` that the code generator handles.
-    /// `fault` turns on a deliberately wrong rule (`+` compiled as `-`) for the
+    /// `fault` turns on deliberately wrong rules (`FAULT_ADD`, `FAULT_CSUM`) for the
     /// differential test's negative control.
-    pub(crate) fn compile(prog: &Compiled, state: &Stateful, fault: bool) -> NativeProgram {
+    pub(crate) fn compile(prog: &Compiled, state: &Stateful, fault: u8) -> NativeProgram {
         let code = &prog.code;
         let mut blocks: Vec<(&'static str, u32)> = vec![("parser", code.parser)];
         if code.parser_end != code.ingress {

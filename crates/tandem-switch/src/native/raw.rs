@@ -164,6 +164,14 @@ pub(crate) extern "C" fn rt_apply(rt: *mut Rt, table: u32) -> u32 {
     ctx.apply_table(table, keys)
 }
 
+/// Run-time call: [`rt_apply`] for a single-`lpm`-key table without direct counter or
+/// ageing (the leaf's packed record instead of the entry; other tables the general path).
+pub(crate) extern "C" fn rt_apply_lpm(rt: *mut Rt, table: u32) -> u32 {
+    // SAFETY: called only from compiled code (invariant 2).
+    let (ctx, keys) = unsafe { parts(rt) };
+    ctx.apply_lpm(table, keys)
+}
+
 /// Run-time call: runs the effect op at `pc` (register, counter, meter, hash, checksum,
 /// emit, copy); returns 0.
 pub(crate) extern "C" fn rt_op(rt: *mut Rt, pc: u32) -> u32 {
