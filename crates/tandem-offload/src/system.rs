@@ -402,7 +402,8 @@ impl ServerHost {
         let Some(start) = codec.decode_in_place(&mut self.back, &mut self.input) else {
             return Ok(None);
         };
-        self.ageing.pull(self.cp.as_mut(), &mut self.primary)?;
+        self.ageing
+            .pull_for_packet(self.cp.as_mut(), &mut self.primary)?;
         self.server.call(
             &mut self.primary,
             &mut self.back,
@@ -482,6 +483,7 @@ impl ServerHost {
         &mut self,
         pkt: &TracePacket,
     ) -> Result<Vec<(u32, Vec<u64>)>, OffloadError> {
+        self.ageing.catch_up(self.cp.as_mut(), &mut self.primary)?;
         let clock = self.primary.store.clock_ns;
         let probe = walk(
             &self.module,
@@ -496,6 +498,7 @@ impl ServerHost {
 
     /// Whether the packet looks up a key that only the server has.
     pub fn needs_whole_run(&mut self, pkt: &TracePacket) -> Result<bool, OffloadError> {
+        self.ageing.catch_up(self.cp.as_mut(), &mut self.primary)?;
         let packet = ir_packet(pkt);
         let clock = self.primary.store.clock_ns;
         let probe = walk(
@@ -536,6 +539,11 @@ impl ServerHost {
     /// Rebalances the partial maps: promotion and eviction in atomic batches
     /// ([`crate::partial`]); `packets`: packets so far (for the samples).
     pub fn rebalance(&mut self, packets: u64) -> Result<(), OffloadError> {
+        if self.partial.is_none() {
+            return Ok(());
+        }
+        // The rebalance reads which keys are live.
+        self.ageing.catch_up(self.cp.as_mut(), &mut self.primary)?;
         let Some(p) = self.partial.as_mut() else {
             return Ok(());
         };

@@ -441,6 +441,15 @@ impl StateStore {
         }
     }
 
+    /// Number of entries in map `id` (expired but unreclaimed entries included); `None`
+    /// when `id` is not a map.
+    pub fn map_len_at(&self, id: StateId) -> Option<usize> {
+        match self.slots.get(id.index()) {
+            Some(Slot::Map(m)) => Some(m.len()),
+            _ => None,
+        }
+    }
+
     /// Number of entries in a map (expired but unreclaimed entries included).
     pub fn map_len(&self, module: &Module, name: &str) -> Result<usize, StoreError> {
         let (id, _) = self.lookup(module, name)?;
