@@ -636,11 +636,22 @@ impl Primary {
         let mut k = [0u64; INLINE_FIELDS];
         let mut heap = Vec::new();
         let key = wrap_into(&t.key, key, &mut k, &mut heap);
-        self.pull_key(s, key);
-        let hit = match self
-            .store
-            .map_find_at(StateId::from_u32(s), rules, key, self.now, out)
-        {
+        // A key that looks expired here may have been kept alive by the switch's hits.
+        let (groups, readers) = (self.age_of.get(s as usize), &self.age_groups);
+        let elsewhere = || {
+            groups?
+                .iter()
+                .filter_map(|&g| readers[g as usize].0.last(key))
+                .max()
+        };
+        let hit = match self.store.map_find_used_elsewhere(
+            StateId::from_u32(s),
+            rules,
+            key,
+            self.now,
+            out,
+            elsewhere,
+        ) {
             Some(h) => h,
             None => {
                 self.fail(format!("state {s} is not a map in the store"));

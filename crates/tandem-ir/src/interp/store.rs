@@ -547,6 +547,24 @@ impl StateStore {
         now: u64,
         out: &mut [u64],
     ) -> Option<bool> {
+        self.map_find_used_elsewhere(id, rules, key, now, out, || None)
+    }
+
+    /// [`StateStore::map_find_at`] for a key that may also have been used elsewhere (a
+    /// switch's copy of the map, hit without this store knowing): when the entry looks
+    /// expired by its own last use, `elsewhere()` gives the key's last use there, and the
+    /// entry is live when that one is recent enough. Called only then — a live entry's
+    /// last use becomes `now` anyway, later than any other — so a look-up pays for the
+    /// other copy's time only for the rare entry that looks expired.
+    pub fn map_find_used_elsewhere(
+        &mut self,
+        id: StateId,
+        rules: MapRules,
+        key: &[u64],
+        now: u64,
+        out: &mut [u64],
+        elsewhere: impl FnOnce() -> Option<u64>,
+    ) -> Option<bool> {
         let map = self.map_slot(id)?;
         if rules.matching.has_priority() {
             return Some(match priority::best(map, rules.matching, key) {
@@ -572,14 +590,20 @@ impl StateStore {
         }
         match map.get_mut(key) {
             None => return Some(false),
-            Some(e) if live(e, now, rules.idle_timeout_ns) => {
-                e.last_used = now;
-                for (o, v) in out.iter_mut().zip(e.value.iter()) {
-                    *o = *v;
+            Some(e) => {
+                if !live(e, now, rules.idle_timeout_ns) {
+                    if let Some(t) = elsewhere() {
+                        e.last_used = e.last_used.max(t);
+                    }
                 }
-                return Some(true);
+                if live(e, now, rules.idle_timeout_ns) {
+                    e.last_used = now;
+                    for (o, v) in out.iter_mut().zip(e.value.iter()) {
+                        *o = *v;
+                    }
+                    return Some(true);
+                }
             }
-            Some(_) => {}
         }
         map.remove(key);
         Some(false)
