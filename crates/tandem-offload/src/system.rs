@@ -288,6 +288,8 @@ pub struct ServerHost {
     input: Vec<u64>,
     output: Vec<u64>,
     back: Vec<u8>,
+    /// The decoded transfer header, for re-encoding only the fields that changed.
+    kept: crate::codec::KeptHeader,
     /// Concurrent runs ([`crate::concurrent`]): the map keys each committed packet inserted
     /// or erased are copied here (`None`: not recorded).
     pub(crate) record: Option<Vec<(u32, Vec<u64>)>>,
@@ -367,6 +369,7 @@ impl ServerHost {
             input: Vec::new(),
             output: Vec::new(),
             back: Vec::new(),
+            kept: crate::codec::KeptHeader::default(),
             record: None,
             journal: None,
             journal_held: Vec::new(),
@@ -399,7 +402,9 @@ impl ServerHost {
         // place (the transfer header's bytes are the head-room: no further copy).
         self.back.clear();
         self.back.extend_from_slice(frame);
-        let Some(start) = codec.decode_in_place(&mut self.back, &mut self.input) else {
+        let Some(start) =
+            codec.decode_in_place_kept(&mut self.back, &mut self.input, &mut self.kept)
+        else {
             return Ok(None);
         };
         self.ageing
@@ -413,7 +418,7 @@ impl ServerHost {
             &self.input,
             &mut self.output,
         )?;
-        codec.encode_in_place(&mut self.back, &self.output);
+        codec.encode_changes_in_place(&mut self.back, &self.input, &self.output, &self.kept);
         // The keys it used keep their last-use time on the switch (before the batch: a key
         // inserted again with the value the switch shows revives there).
         self.ageing.push(self.cp.as_mut(), &mut self.primary)?;
