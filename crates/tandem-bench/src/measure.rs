@@ -238,6 +238,9 @@ impl ControlPlane for TimedControl {
     ) -> Result<(), ControlFailure> {
         self.timed(|c| c.set_ages_list(table, ages))
     }
+    fn age_reader(&mut self, table: &str) -> Option<tandem_switch::AgeReader> {
+        self.inner.age_reader(table)
+    }
 }
 
 /// A control-plane wrapper for [`Offloaded::new`] that adds the time spent in the switch's

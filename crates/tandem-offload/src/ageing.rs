@@ -37,7 +37,31 @@
 //! A control plane without ageing (one that refuses `configure_ageing`) leaves the switch's
 //! copies un-aged, as before; [`Ageing::active`] says which.
 //!
-//! **Cost.** A pull and a push run around every server packet, so both go through packed,
+//! **Derived class maps.** When the switch keeps a map as its derived state classes
+//! (`NAME__class`, [`tandem_partition::specialize_state_classes`]), the packets that change
+//! nothing are answered from the class map alone: its hits are the NF's uses of `NAME`
+//! (whose copy is the server's), so a pull refreshes both. Before, the server's `conns` of
+//! StateFilter with a 2 s idle timeout saw nothing of a connection's data packets and
+//! dropped its teardown as the packet of an expired connection, which the NF forwards
+//! (`tests/ageing.rs`).
+//!
+//! **Lazy pull.** A control plane that can read one key's last hit on demand
+//! ([`ControlPlane::age_reader`]: the in-process switch) is not polled before every server
+//! packet ([`Ageing::pull_for_packet`]): the primary copy asks the switch for a key's last
+//! hit only when its own copy of the key looks expired at a look-up (a live key's last use
+//! becomes the packet's time anyway), drains the whole hit list only before an insert into
+//! a full map (which drops the expired entries), and the runtime pulls everything before
+//! anything else reads the primary copy's times (a whole-NF run, a timer, a state read, a
+//! probe walk, a rebalance: [`Ageing::catch_up`]). The switch lists each key hit since the
+//! last pull once, so what a lazy pull leaves for later costs nothing per packet.
+//!
+//! ```text
+//!   before (polled):  server packet -> read 19.5 hits, 19.5 primary look-ups -> run
+//!   after (lazy):     server packet -> run (a look-up of an expired-looking key reads the
+//!                     switch's last hit of that key)
+//! ```
+//!
+//! **Cost.** A pull (when polled) and a push run around every server packet, so both go through packed,
 //! reused lists ([`tandem_switch::AgeList`]: [`ControlPlane::read_ages_into`],
 //! [`ControlPlane::set_ages_list`]) and the primary copy records the keys it used in one word
 //! buffer: no allocation per key or per packet once warmed up. Before, each hit and each used
@@ -53,6 +77,29 @@ use crate::control::ControlPlane;
 use crate::primary::Primary;
 use crate::OffloadError;
 
+/// When `name` is a derived class map (`NAME__class`,
+/// [`tandem_partition::specialize_state_classes`]) of an expiring map `NAME` with the same
+/// key: `NAME`'s index. The switch answers the packets that change nothing from the class
+/// map alone, so its hits there are the uses the NF makes of `NAME` (whose copy is the
+/// server's): without them the server forgets a connection whose data packets stay on the
+/// switch for longer than the idle timeout.
+fn original_of_class_map(module: &Module, name: &str) -> Option<u32> {
+    let orig = tandem_partition::class_map_of(name)?;
+    let id = module.state_by_name(orig)?;
+    let class = module.state_by_name(name)?;
+    let key = |s: tandem_ir::StateId| {
+        module.states[s]
+            .kind
+            .map_layouts()
+            .map(|(k, _)| k.types().collect::<Vec<_>>())
+    };
+    let expiring = matches!(
+        module.states[id].kind,
+        tandem_ir::StateKind::ExpiringMap { .. }
+    );
+    (expiring && key(id).is_some() && key(id) == key(class)).then(|| id.as_u32())
+}
+
 /// One expiring map whose switch tables age.
 #[derive(Clone, Debug)]
 struct AgeMap {
@@ -61,6 +108,9 @@ struct AgeMap {
     /// Its tables (qualified names); the first names the group.
     tables: Vec<String>,
     timeout_ns: u64,
+    /// A derived class map's original (`conns__class` → `conns`, an expiring map of the
+    /// module): a hit on the class table is a use of the original's key too.
+    also: Option<u32>,
 }
 
 /// The expiring maps whose switch copies age, and whether the switch does it.
@@ -73,6 +123,9 @@ pub struct Ageing {
     pub pushed: u64,
     /// Reused for every pull and push: a server packet's ageing allocates nothing.
     buf: AgeList,
+    /// Every map's hits are read lazily ([`Ageing::pull_for_packet`]): the control plane
+    /// gave an [`tandem_switch::AgeReader`] for each.
+    lazy: bool,
 }
 
 impl Ageing {
@@ -103,6 +156,7 @@ impl Ageing {
                     name: t.state.clone(),
                     tables: vec![t.name.clone()],
                     timeout_ns,
+                    also: original_of_class_map(module, &t.state),
                 }),
             }
         }
@@ -136,6 +190,8 @@ impl Ageing {
         enabled: bool,
     ) -> Result<(), OffloadError> {
         self.active = false;
+        self.lazy = false;
+        primary.clear_age_readers();
         if !enabled || self.maps.is_empty() {
             return Ok(());
         }
@@ -155,6 +211,18 @@ impl Ageing {
             }
         }
         self.active = true;
+        let readers: Vec<_> = self
+            .maps
+            .iter()
+            .map(|m| cp.age_reader(&m.tables[0]))
+            .collect();
+        if readers.iter().all(Option::is_some) {
+            self.lazy = true;
+            for (m, r) in self.maps.iter().zip(readers.into_iter().flatten()) {
+                let states: Vec<u32> = std::iter::once(m.state).chain(m.also).collect();
+                primary.add_age_reader(r, &states);
+            }
+        }
         for m in &self.maps {
             primary.set_ageing(m.state);
             let ages = primary
@@ -182,9 +250,45 @@ impl Ageing {
             self.pulled += self.buf.len() as u64;
             for (k, t) in self.buf.iter() {
                 primary.refresh(m.state, k, t);
+                if let Some(o) = m.also {
+                    primary.refresh(o, k, t);
+                }
             }
         }
         Ok(())
+    }
+
+    /// What a server packet pulls before the server partition runs: nothing when the hits
+    /// are read lazily (the primary copy reads the last hit of each key it looks up, and
+    /// the whole hit list before an insert into a full map), else [`Ageing::pull`].
+    pub fn pull_for_packet(
+        &mut self,
+        cp: &mut dyn ControlPlane,
+        primary: &mut Primary,
+    ) -> Result<(), OffloadError> {
+        if self.lazy {
+            return Ok(());
+        }
+        self.pull(cp, primary)
+    }
+
+    /// Before the primary copy is read other than by a server packet's look-ups (a probe
+    /// walk): when the hits are read lazily, [`Ageing::pull`] (the hits since the last
+    /// one, each key once); else nothing (the last server packet pulled them).
+    pub fn catch_up(
+        &mut self,
+        cp: &mut dyn ControlPlane,
+        primary: &mut Primary,
+    ) -> Result<(), OffloadError> {
+        if !self.lazy {
+            return Ok(());
+        }
+        self.pull(cp, primary)
+    }
+
+    /// Whether the hits are read lazily.
+    pub fn lazy(&self) -> bool {
+        self.lazy
     }
 
     /// Gives the switch the last-use times of the keys the server used since the last push.

@@ -221,6 +221,13 @@ pub trait ControlPlane: Send {
     fn set_ages_list(&mut self, table: &str, ages: &AgeList) -> Result<(), ControlFailure> {
         self.set_ages(table, &ages.to_pairs())
     }
+    /// A handle that reads the last hit of one key of `table`'s age group on demand
+    /// (`crate::ageing`'s lazy pull: a server packet reads only the keys it looks up).
+    /// `None` (the default): the runtime polls the whole hit list on every server packet.
+    fn age_reader(&mut self, table: &str) -> Option<tandem_switch::AgeReader> {
+        let _ = table;
+        None
+    }
 }
 
 impl From<ControlError> for ControlFailure {
@@ -335,6 +342,10 @@ impl ControlPlane for SwitchControl {
     #[inline(never)]
     fn set_ages_list(&mut self, table: &str, ages: &AgeList) -> Result<(), ControlFailure> {
         Ok(self.sw.set_ages_list(table, ages)?)
+    }
+
+    fn age_reader(&mut self, table: &str) -> Option<tandem_switch::AgeReader> {
+        self.sw.age_reader(table).ok()
     }
 }
 

@@ -231,6 +231,14 @@ pub struct Primary {
     /// Keys of ageing maps found or inserted since the last [`Primary::clear_used`]: their
     /// last-use time moved, and the switch's copy must learn it.
     used: UsedKeys,
+    /// The switch's age groups pulled lazily ([`crate::ageing`]), each with the maps whose
+    /// keys its hits refresh: a key's last hit is read when the key is looked up, the whole
+    /// hit list only before an insert into a full map.
+    age_groups: Vec<(tandem_switch::AgeReader, Vec<u32>)>,
+    /// Per state index: its groups in `age_groups`.
+    age_of: Vec<Vec<u32>>,
+    /// Reused by a whole pull through an age reader.
+    age_buf: tandem_switch::AgeList,
     /// Per state index: the object is lent by its owner for this packet
     /// ([`crate::owner`]); its changes are recorded in `lent_touched` (empty: none lent).
     lent: Vec<bool>,
@@ -351,6 +359,9 @@ impl Primary {
             frame: Vec::new(),
             ageing: Vec::new(),
             used: UsedKeys::default(),
+            age_groups: Vec::new(),
+            age_of: Vec::new(),
+            age_buf: tandem_switch::AgeList::default(),
             lent: Vec::new(),
             lent_touched: Touched {
                 sorted: true,
@@ -404,6 +415,62 @@ impl Primary {
         self.ageing[i] = true;
     }
 
+    /// Pulls the hits of one switch age group lazily through `reader` from now on: they
+    /// refresh the keys of the maps `states` (the runtime no longer pulls them before every
+    /// packet, [`crate::ageing::Ageing::pull_for_packet`]).
+    pub fn add_age_reader(&mut self, reader: tandem_switch::AgeReader, states: &[u32]) {
+        let g = self.age_groups.len() as u32;
+        for &s in states {
+            let i = s as usize;
+            if self.age_of.len() <= i {
+                self.age_of.resize(i + 1, Vec::new());
+            }
+            self.age_of[i].push(g);
+        }
+        self.age_groups.push((reader, states.to_vec()));
+    }
+
+    /// Forgets every age reader ([`Primary::add_age_reader`]).
+    pub fn clear_age_readers(&mut self) {
+        self.age_groups.clear();
+        self.age_of.clear();
+    }
+
+    /// Before a look-up of `key` in map `s` pulled lazily: its last hit on the switch.
+    #[inline]
+    fn pull_key(&mut self, s: u32, key: &[u64]) {
+        let Some(groups) = self.age_of.get(s as usize) else {
+            return;
+        };
+        for &g in groups {
+            if let Some(t) = self.age_groups[g as usize].0.last(key) {
+                let _ = self.store.map_refresh(StateId::from_u32(s), key, t);
+            }
+        }
+    }
+
+    /// Before an insert into map `s` pulled lazily: when the map is full (the insert reads
+    /// every entry's last use to drop the expired ones), every hit since the last pull.
+    fn pull_if_full(&mut self, s: u32, capacity: u64) {
+        let Some(groups) = self.age_of.get(s as usize) else {
+            return;
+        };
+        if groups.is_empty()
+            || (self.store.map_len_at(StateId::from_u32(s)).unwrap_or(0) as u64) < capacity
+        {
+            return;
+        }
+        for &g in groups {
+            let (r, states) = &self.age_groups[g as usize];
+            r.drain_into(&mut self.age_buf);
+            for (k, t) in self.age_buf.iter() {
+                for &m in states {
+                    let _ = self.store.map_refresh(StateId::from_u32(m), k, t);
+                }
+            }
+        }
+    }
+
     fn ages(&self, state: u32) -> bool {
         self.ageing.get(state as usize).copied().unwrap_or(false)
     }
@@ -454,6 +521,7 @@ impl Primary {
 
     /// `key`'s last-use time (live or not).
     pub fn last_used(&mut self, state: u32, key: &[u64]) -> Option<u64> {
+        self.pull_key(state, key);
         self.store.map_last_used(StateId::from_u32(state), key)
     }
 
@@ -498,6 +566,7 @@ impl Primary {
     /// Takes `key`'s entry out of an exact map (value, last-use time) to move it to another
     /// server's primary copy ([`crate::migrate`]); `None`: absent, or not an exact map.
     pub fn take_entry(&mut self, state: u32, key: &[u64]) -> Option<(Vec<u64>, u64)> {
+        self.pull_key(state, key);
         match self.info.get(state as usize)? {
             StateInfo::Map { rules, .. }
                 if rules.lpm_bits.is_none() && !rules.matching.has_priority() =>
@@ -552,6 +621,7 @@ impl Primary {
         };
         let Some(t) = find else {
             // The NF never looks this map up in process(): a host-side read.
+            self.pull_key(s, key);
             return match self.map_value_ref(s, key) {
                 Some(v) => {
                     for (o, x) in out.iter_mut().zip(v) {
@@ -566,10 +636,22 @@ impl Primary {
         let mut k = [0u64; INLINE_FIELDS];
         let mut heap = Vec::new();
         let key = wrap_into(&t.key, key, &mut k, &mut heap);
-        let hit = match self
-            .store
-            .map_find_at(StateId::from_u32(s), rules, key, self.now, out)
-        {
+        // A key that looks expired here may have been kept alive by the switch's hits.
+        let (groups, readers) = (self.age_of.get(s as usize), &self.age_groups);
+        let elsewhere = || {
+            groups?
+                .iter()
+                .filter_map(|&g| readers[g as usize].0.last(key))
+                .max()
+        };
+        let hit = match self.store.map_find_used_elsewhere(
+            StateId::from_u32(s),
+            rules,
+            key,
+            self.now,
+            out,
+            elsewhere,
+        ) {
             Some(h) => h,
             None => {
                 self.fail(format!("state {s} is not a map in the store"));
@@ -617,6 +699,7 @@ impl Primary {
         let (mut kh, mut vh) = (Vec::new(), Vec::new());
         let key = wrap_into(&t.key, key, &mut k, &mut kh);
         let value = wrap_into(&t.value, value, &mut v, &mut vh);
+        self.pull_if_full(s, rules.capacity);
         let ok = match self
             .store
             .map_insert_at(StateId::from_u32(s), rules, key, value, self.now)

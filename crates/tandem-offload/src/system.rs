@@ -288,6 +288,8 @@ pub struct ServerHost {
     input: Vec<u64>,
     output: Vec<u64>,
     back: Vec<u8>,
+    /// The decoded transfer header, for re-encoding only the fields that changed.
+    kept: crate::codec::KeptHeader,
     /// Concurrent runs ([`crate::concurrent`]): the map keys each committed packet inserted
     /// or erased are copied here (`None`: not recorded).
     pub(crate) record: Option<Vec<(u32, Vec<u64>)>>,
@@ -367,6 +369,7 @@ impl ServerHost {
             input: Vec::new(),
             output: Vec::new(),
             back: Vec::new(),
+            kept: crate::codec::KeptHeader::default(),
             record: None,
             journal: None,
             journal_held: Vec::new(),
@@ -399,10 +402,13 @@ impl ServerHost {
         // place (the transfer header's bytes are the head-room: no further copy).
         self.back.clear();
         self.back.extend_from_slice(frame);
-        let Some(start) = codec.decode_in_place(&mut self.back, &mut self.input) else {
+        let Some(start) =
+            codec.decode_in_place_kept(&mut self.back, &mut self.input, &mut self.kept)
+        else {
             return Ok(None);
         };
-        self.ageing.pull(self.cp.as_mut(), &mut self.primary)?;
+        self.ageing
+            .pull_for_packet(self.cp.as_mut(), &mut self.primary)?;
         self.server.call(
             &mut self.primary,
             &mut self.back,
@@ -412,7 +418,7 @@ impl ServerHost {
             &self.input,
             &mut self.output,
         )?;
-        codec.encode_in_place(&mut self.back, &self.output);
+        codec.encode_changes_in_place(&mut self.back, &self.input, &self.output, &self.kept);
         // The keys it used keep their last-use time on the switch (before the batch: a key
         // inserted again with the value the switch shows revives there).
         self.ageing.push(self.cp.as_mut(), &mut self.primary)?;
@@ -482,6 +488,7 @@ impl ServerHost {
         &mut self,
         pkt: &TracePacket,
     ) -> Result<Vec<(u32, Vec<u64>)>, OffloadError> {
+        self.ageing.catch_up(self.cp.as_mut(), &mut self.primary)?;
         let clock = self.primary.store.clock_ns;
         let probe = walk(
             &self.module,
@@ -496,6 +503,7 @@ impl ServerHost {
 
     /// Whether the packet looks up a key that only the server has.
     pub fn needs_whole_run(&mut self, pkt: &TracePacket) -> Result<bool, OffloadError> {
+        self.ageing.catch_up(self.cp.as_mut(), &mut self.primary)?;
         let packet = ir_packet(pkt);
         let clock = self.primary.store.clock_ns;
         let probe = walk(
@@ -536,6 +544,11 @@ impl ServerHost {
     /// Rebalances the partial maps: promotion and eviction in atomic batches
     /// ([`crate::partial`]); `packets`: packets so far (for the samples).
     pub fn rebalance(&mut self, packets: u64) -> Result<(), OffloadError> {
+        if self.partial.is_none() {
+            return Ok(());
+        }
+        // The rebalance reads which keys are live.
+        self.ageing.catch_up(self.cp.as_mut(), &mut self.primary)?;
         let Some(p) = self.partial.as_mut() else {
             return Ok(());
         };

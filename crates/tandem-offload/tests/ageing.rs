@@ -13,6 +13,7 @@ mod common;
 use std::path::PathBuf;
 
 use common::*;
+use tandem_offload::ControlFailure;
 use tandem_partition::{PartitionOptions, TargetProfile};
 
 const IDLE_NS: u64 = 2_000_000_000;
@@ -121,6 +122,173 @@ fn l4lb_with_a_two_second_idle_timeout_ages_on_the_switch() {
             eprintln!("without switch ageing: FAIL, {extra} frames differ per port multiset");
         }
     }
+}
+
+/// How [`Readers`] hands out the switch's age groups.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Mode {
+    /// None: the runtime polls the whole hit list on every server packet.
+    Polled,
+    /// Each map gets the *other* map's group (the negative control of the lazy pull).
+    Swapped,
+}
+
+/// A control plane passing everything through to the switch, except the age readers.
+struct Readers {
+    inner: SwitchControl,
+    mode: Mode,
+    /// The first table of each age group configured, in order.
+    groups: Vec<String>,
+}
+
+impl ControlPlane for Readers {
+    fn write(&mut self, ops: &[tandem_switch::ControlOp]) -> Result<(), ControlFailure> {
+        self.inner.write(ops)
+    }
+    fn write_exact(
+        &mut self,
+        batch: &tandem_offload::control::ExactBatch<'_>,
+    ) -> Result<(), ControlFailure> {
+        self.inner.write_exact(batch)
+    }
+    fn register_write(&mut self, name: &str, index: u32, value: u64) -> Result<(), ControlFailure> {
+        self.inner.register_write(name, index, value)
+    }
+    fn register_read(&mut self, name: &str, index: u32) -> Result<u64, ControlFailure> {
+        self.inner.register_read(name, index)
+    }
+    fn configure_ageing(&mut self, tables: &[&str], timeout_ns: u64) -> Result<(), ControlFailure> {
+        self.groups.push(tables[0].to_string());
+        self.inner.configure_ageing(tables, timeout_ns)
+    }
+    fn set_ages(&mut self, table: &str, ages: &[(Vec<u64>, u64)]) -> Result<(), ControlFailure> {
+        self.inner.set_ages(table, ages)
+    }
+    fn read_ages(&mut self, table: &str) -> Result<Vec<(Vec<u64>, u64)>, ControlFailure> {
+        self.inner.read_ages(table)
+    }
+    fn read_ages_into(
+        &mut self,
+        table: &str,
+        out: &mut tandem_switch::AgeList,
+    ) -> Result<(), ControlFailure> {
+        self.inner.read_ages_into(table, out)
+    }
+    fn set_ages_list(
+        &mut self,
+        table: &str,
+        ages: &tandem_switch::AgeList,
+    ) -> Result<(), ControlFailure> {
+        self.inner.set_ages_list(table, ages)
+    }
+    fn age_reader(&mut self, table: &str) -> Option<tandem_switch::AgeReader> {
+        match self.mode {
+            Mode::Polled => None,
+            Mode::Swapped => {
+                let other = self.groups.iter().find(|g| g.as_str() != table)?.clone();
+                self.inner.age_reader(&other)
+            }
+        }
+    }
+}
+
+fn run_with(
+    b: &Bundle,
+    src: &std::path::Path,
+    pkts: &[tandem_traffic::TracePacket],
+    mode: Mode,
+) -> CheckReport {
+    let wrap: tandem_offload::ControlWrap = Box::new(move |sc| {
+        Box::new(Readers {
+            inner: sc,
+            mode,
+            groups: Vec::new(),
+        })
+    });
+    check(
+        b,
+        native_file(src),
+        &mut pkts.iter().cloned(),
+        CheckOptions {
+            run: RunOptions {
+                cache_dir: cache(),
+                ..RunOptions::default()
+            },
+            control: Some(wrap),
+            ..CheckOptions::default()
+        },
+    )
+    .unwrap()
+}
+
+/// StateFilter with `kIdle = 2 * kSecond` (source and the lifter's golden IR changed alike).
+fn statefilter_short_idle() -> (PathBuf, Bundle) {
+    let dir = std::env::temp_dir().join(format!("tandem-ageing-sf-{}", std::process::id()));
+    std::fs::create_dir_all(&dir).unwrap();
+    let src =
+        std::fs::read_to_string(repo().join("examples/nfs/statefilter/statefilter.cc")).unwrap();
+    let short = src.replace("kIdle = 300 * kSecond", "kIdle = 2 * kSecond");
+    assert_ne!(
+        src, short,
+        "statefilter.cc no longer declares kIdle = 300 * kSecond"
+    );
+    std::fs::write(dir.join("sf2s.cc"), short).unwrap();
+    let text =
+        std::fs::read_to_string(repo().join("crates/tandem-lift/tests/golden/statefilter.nfir"))
+            .unwrap();
+    let short_ir = text.replace(", 65536, 300000000000>", &format!(", 65536, {IDLE_NS}>"));
+    assert_ne!(text, short_ir, "statefilter.nfir: no 300 s expiring map");
+    let module = tandem_ir::parse_module(&short_ir).unwrap();
+    let b = compile_bundle(
+        &module,
+        &TargetProfile::builtin("tofino1").unwrap(),
+        &PartitionOptions::default(),
+        &P4Options::default(),
+        None,
+    )
+    .unwrap();
+    (dir.join("sf2s.cc"), b)
+}
+
+/// StateFilter with a 2 s idle timeout and 1.5 s round trips: a connection's data packets
+/// stay on the switch (answered from the derived class map `conns__class` alone) for longer
+/// than the timeout, so its teardown reaches a server whose own `conns` saw nothing since
+/// the handshake — the connection is alive only through the switch's hits on the class
+/// table, which count as uses of `conns` (`crate::ageing`; before, the server dropped the
+/// teardown the NF forwards). Both the lazy pull (the default on the in-process switch: a
+/// server packet reads the last hit of each key it looks up, not the whole hit list) and
+/// the per-packet poll pass. The negative control: lazy readers of the wrong age group
+/// (`conns__class` reads `time_wait`'s hits and the other way round) make the server forget
+/// such connections, and `check` fails.
+#[test]
+fn lazy_ageing_pull_reads_the_hits_of_the_keys_looked_up() {
+    let (src, b) = statefilter_short_idle();
+    let w = tandem_traffic::Workload::resolve("datamining").unwrap();
+    let opts = tandem_traffic::GenOptions {
+        flows: 200,
+        seed: 5,
+        plan: Addr::Plain,
+        concurrency: 40,
+        rtt_ns: 1_500_000_000,
+        ..tandem_traffic::GenOptions::default()
+    };
+    let pkts: Vec<_> = tandem_traffic::Generator::new(&w, opts).unwrap().collect();
+    let polled = run_with(&b, &src, &pkts, Mode::Polled);
+    assert_passed("statefilter 2 s, rtt 1.5 s, polled", &polled);
+    let lazy = run(&b, &src, &pkts, true);
+    assert_passed("statefilter 2 s, rtt 1.5 s, lazy pull", &lazy);
+    assert_eq!(lazy.offloaded.fast_path, polled.offloaded.fast_path);
+    assert!(
+        lazy.offloaded.fast_path > lazy.offloaded.packets / 2,
+        "{:?}",
+        lazy.offloaded
+    );
+    let bad = run_with(&b, &src, &pkts, Mode::Swapped);
+    assert!(!bad.passed(), "swapped age readers passed the check");
+    eprintln!(
+        "lazy and polled: PASS ({} packets, {} on the fast path); swapped readers: FAIL, {} packets differ",
+        lazy.offloaded.packets, lazy.offloaded.fast_path, bad.differing_packets
+    );
 }
 
 /// `check --concurrent` of the same NF: the switch thread ages entries while the server

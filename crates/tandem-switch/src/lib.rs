@@ -115,7 +115,7 @@ pub use meter::MeterCell;
 pub use native::BlockStatus;
 pub use program::{MatchKind, DROP_PORT};
 pub use switch::{
-    CompileOptions, ControlError, ControlOp, Engine, KeyMatch, LoadError, Switch, TableEntry,
-    TableInfo, Worker, FAULT_ADD, FAULT_CSUM, FAULT_TABLE_ARGS,
+    AgeReader, CompileOptions, ControlError, ControlOp, Engine, KeyMatch, LoadError, Switch,
+    TableEntry, TableInfo, Worker, FAULT_ADD, FAULT_CSUM, FAULT_TABLE_ARGS,
 };
 pub use table::{ClassifierKind, LINEAR_MAX, MAX_KEYS};

@@ -894,6 +894,16 @@ impl Switch {
         Ok(())
     }
 
+    /// A handle on `table`'s age group that reads one key's last hit, or drains the hit
+    /// list, without naming the table again: what a server that pulls ages lazily (only
+    /// for the keys it looks up) keeps ([`AgeReader`]).
+    pub fn age_reader(&self, table: &str) -> Result<AgeReader, ControlError> {
+        Ok(AgeReader {
+            sw: self.clone(),
+            group: self.age_group(table)?,
+        })
+    }
+
     /// The last-hit time (ns) of `key` in `table`'s age group, if it has one.
     pub fn age_of_key(&self, table: &str, key: &[u64]) -> Result<Option<u64>, ControlError> {
         let g = self.age_group(table)?;
@@ -1223,5 +1233,50 @@ impl Worker {
     /// The switch this worker belongs to.
     pub fn switch(&self) -> &Switch {
         &self.sw
+    }
+}
+
+/// One age group of a [`Switch`], by index ([`Switch::age_reader`]): the last hit of one
+/// key ([`AgeReader::last`]: one lock, one hash look-up) and the hit-state poll
+/// ([`AgeReader::drain_into`], as [`Switch::read_ages_into`]).
+#[derive(Clone)]
+pub struct AgeReader {
+    sw: Switch,
+    group: usize,
+}
+
+impl std::fmt::Debug for AgeReader {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.debug_struct("AgeReader")
+            .field("group", &self.group)
+            .finish()
+    }
+}
+
+impl AgeReader {
+    /// The last-hit time (ns) of `key`, if it has a cell.
+    pub fn last(&self, key: &[u64]) -> Option<u64> {
+        let a = self
+            .sw
+            .inner
+            .ageing
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        a.groups.get(self.group)?.last(key)
+    }
+
+    /// The keys hit since the last poll, with their last-hit times, into `out` (cleared
+    /// first).
+    pub fn drain_into(&self, out: &mut AgeList) {
+        let a = self
+            .sw
+            .inner
+            .ageing
+            .lock()
+            .unwrap_or_else(|poisoned| poisoned.into_inner());
+        match a.groups.get(self.group) {
+            Some(g) => g.drain_into(out),
+            None => out.clear(),
+        }
     }
 }

@@ -441,6 +441,15 @@ impl StateStore {
         }
     }
 
+    /// Number of entries in map `id` (expired but unreclaimed entries included); `None`
+    /// when `id` is not a map.
+    pub fn map_len_at(&self, id: StateId) -> Option<usize> {
+        match self.slots.get(id.index()) {
+            Some(Slot::Map(m)) => Some(m.len()),
+            _ => None,
+        }
+    }
+
     /// Number of entries in a map (expired but unreclaimed entries included).
     pub fn map_len(&self, module: &Module, name: &str) -> Result<usize, StoreError> {
         let (id, _) = self.lookup(module, name)?;
@@ -538,6 +547,24 @@ impl StateStore {
         now: u64,
         out: &mut [u64],
     ) -> Option<bool> {
+        self.map_find_used_elsewhere(id, rules, key, now, out, || None)
+    }
+
+    /// [`StateStore::map_find_at`] for a key that may also have been used elsewhere (a
+    /// switch's copy of the map, hit without this store knowing): when the entry looks
+    /// expired by its own last use, `elsewhere()` gives the key's last use there, and the
+    /// entry is live when that one is recent enough. Called only then — a live entry's
+    /// last use becomes `now` anyway, later than any other — so a look-up pays for the
+    /// other copy's time only for the rare entry that looks expired.
+    pub fn map_find_used_elsewhere(
+        &mut self,
+        id: StateId,
+        rules: MapRules,
+        key: &[u64],
+        now: u64,
+        out: &mut [u64],
+        elsewhere: impl FnOnce() -> Option<u64>,
+    ) -> Option<bool> {
         let map = self.map_slot(id)?;
         if rules.matching.has_priority() {
             return Some(match priority::best(map, rules.matching, key) {
@@ -563,14 +590,20 @@ impl StateStore {
         }
         match map.get_mut(key) {
             None => return Some(false),
-            Some(e) if live(e, now, rules.idle_timeout_ns) => {
-                e.last_used = now;
-                for (o, v) in out.iter_mut().zip(e.value.iter()) {
-                    *o = *v;
+            Some(e) => {
+                if !live(e, now, rules.idle_timeout_ns) {
+                    if let Some(t) = elsewhere() {
+                        e.last_used = e.last_used.max(t);
+                    }
                 }
-                return Some(true);
+                if live(e, now, rules.idle_timeout_ns) {
+                    e.last_used = now;
+                    for (o, v) in out.iter_mut().zip(e.value.iter()) {
+                        *o = *v;
+                    }
+                    return Some(true);
+                }
             }
-            Some(_) => {}
         }
         map.remove(key);
         Some(false)

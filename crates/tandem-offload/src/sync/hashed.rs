@@ -99,11 +99,18 @@ impl HashedSync {
         &self.col.table[0]
     }
 
+    /// The cell of `key` → `value`: the key's fingerprint, then the value's fields.
     fn cell(&self, key: &[u64], value: &[u64]) -> u64 {
-        let mut c = match self.alloc.layout().fingerprint(key) {
+        let fp = match self.alloc.layout().fingerprint(key) {
             Ok(Some(f)) => f,
             _ => 0,
         };
+        self.cell_with(fp, value)
+    }
+
+    /// The cell of a key whose fingerprint is `fp`, holding `value`.
+    fn cell_with(&self, fp: u64, value: &[u64]) -> u64 {
+        let mut c = fp;
         for (&v, &b) in value.iter().zip(&self.value_bits) {
             let mask = if b >= 64 { u64::MAX } else { (1u64 << b) - 1 };
             c = (c << b) | (v & mask);
@@ -134,7 +141,16 @@ impl HashedSync {
             let _ = self.alloc.remove(key);
             return false;
         };
-        let cell = self.cell(key, value);
+        let cell = match known {
+            // A placed key's cell holds its fingerprint already (moves carry the cell
+            // along): a new value does not hash the key again.
+            Some(_) => {
+                let vw: u32 = self.value_bits.iter().sum();
+                let old = self.written[way as usize][index as usize];
+                self.cell_with(old.checked_shr(vw).unwrap_or(0), value)
+            }
+            None => self.cell(key, value),
+        };
         self.push_cell(way, index, cell);
         if known.is_none() {
             if let Slot::Collision { way, slot } = slot {
