@@ -22,6 +22,16 @@
 //!   if (meta.v4 == 1w0 && (meta.m_alt == 1w0 || meta.m_way == 8w1)) { ...way 1... }
 //! ```
 //!
+//! When the map expires (or is the derived class map of one that does), each way also has a
+//! hit-time register written on a hit, which the runtime reads as the key's last use
+//! (`tandem_offload::hashed_ageing`):
+//!
+//! ```text
+//!       if (meta.m_c[15:8] == meta.m_fp) { meta.v4 = 1w1;
+//!           m_t0.write(meta.m_i, standard_metadata.ingress_global_timestamp);  // TNA:
+//!           meta.v5 = meta.m_c[7:0]; }                    // ig_prsr_md.global_tstamp[41:10]
+//! ```
+//!
 //! A key the collision table names is read only at its alternative slot; otherwise the ways
 //! are read in order and the first slot whose fingerprint matches is the hit — exactly
 //! `tandem_partition::hashed::SwitchModel::lookup`, which the runtime's allocator keeps
