@@ -344,6 +344,29 @@ fn hashed_class_map_hits_keep_the_original_alive() {
     );
 }
 
+/// CoFilter with a 2 s idle timeout and 2.5 s round trips: every connection idles past the
+/// timeout between its packets, so the NF forgets it, but the switch's hashed `table__class`
+/// cells never expire and keep answering its data packets (4,132 of 19,813 packets differ;
+/// 2.1 s round trips: 785). StateFilter, whose class map is an ageing table, passes both.
+#[test]
+#[ignore = "known gap: a hashed map's switch cells do not expire; needs the switch program to \
+            compare the slot's hit time with the timeout (and the server to write it on its uses)"]
+fn hashed_class_map_expires_on_the_switch() {
+    let (src, b) = short_idle("cofilter");
+    let w = tandem_traffic::Workload::resolve("datamining").unwrap();
+    let opts = tandem_traffic::GenOptions {
+        flows: 200,
+        seed: 5,
+        plan: Addr::Plain,
+        concurrency: 40,
+        rtt_ns: 2_500_000_000,
+        ..tandem_traffic::GenOptions::default()
+    };
+    let pkts: Vec<_> = tandem_traffic::Generator::new(&w, opts).unwrap().collect();
+    let r = run(&b, &src, &pkts, true);
+    assert_passed("cofilter 2 s, rtt 2.5 s", &r);
+}
+
 /// `check --concurrent` of the same NF: the switch thread ages entries while the server
 /// thread pulls its hits, control latency on the simulated clock. `TANDEM_AGEING_PACKETS`
 /// sets the trace's length (the BENCHMARKS.md row: 1,000,000, `--ignored`),
