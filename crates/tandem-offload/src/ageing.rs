@@ -74,7 +74,9 @@ use tandem_p4::manifest::Manifest;
 use tandem_switch::AgeList;
 
 use crate::control::ControlPlane;
+use crate::hashed_ageing::{AgeSource, HashedAgeReader, SlotIndex, TimeUnit};
 use crate::primary::Primary;
+use crate::sync::SyncEngine;
 use crate::OffloadError;
 
 /// When `name` is a derived class map (`NAME__class`,
@@ -111,6 +113,19 @@ struct AgeMap {
     /// A derived class map's original (`conns__class` → `conns`, an expiring map of the
     /// module): a hit on the class table is a use of the original's key too.
     also: Option<u32>,
+    /// Held in hash-indexed registers: its hits are per-slot times, not table ages
+    /// (`crate::hashed_ageing`); the switch's copy itself does not age.
+    hashed: Option<HashedAges>,
+}
+
+/// A hashed map's hit-time registers.
+#[derive(Clone, Debug)]
+struct HashedAges {
+    /// Per way (qualified names).
+    registers: Vec<String>,
+    unit: TimeUnit,
+    /// Where the sync engine placed each key ([`Ageing::attach`]).
+    index: SlotIndex,
 }
 
 /// The expiring maps whose switch copies age, and whether the switch does it.
@@ -126,6 +141,8 @@ pub struct Ageing {
     /// Every map's hits are read lazily ([`Ageing::pull_for_packet`]): the control plane
     /// gave an [`tandem_switch::AgeReader`] for each.
     lazy: bool,
+    /// The table maps age (the control plane took `configure_ageing`).
+    tables: bool,
 }
 
 impl Ageing {
@@ -157,12 +174,50 @@ impl Ageing {
                     tables: vec![t.name.clone()],
                     timeout_ns,
                     also: original_of_class_map(module, &t.state),
+                    hashed: None,
                 }),
             }
+        }
+        for s in &manifest.states {
+            let Some(h) = s
+                .hashed
+                .as_ref()
+                .filter(|h| !h.hit_time_registers.is_empty())
+            else {
+                continue;
+            };
+            let Some(id) = module.state_by_name(&s.name) else {
+                continue;
+            };
+            maps.push(AgeMap {
+                state: id.as_u32(),
+                name: s.name.clone(),
+                tables: Vec::new(),
+                timeout_ns: 0,
+                also: original_of_class_map(module, &s.name),
+                hashed: Some(HashedAges {
+                    registers: h.hit_time_registers.clone(),
+                    unit: TimeUnit {
+                        unit_ns: h.hit_time_unit_ns,
+                        bits: h.hit_time_bits,
+                    },
+                    index: SlotIndex::default(),
+                }),
+            });
         }
         Ageing {
             maps,
             ..Ageing::default()
+        }
+    }
+
+    /// Shares the sync engine's placement of each hashed map's keys (before
+    /// [`Ageing::configure`]).
+    pub fn attach(&mut self, sync: &SyncEngine) {
+        for m in &mut self.maps {
+            if let (Some(h), Some(ix)) = (m.hashed.as_mut(), sync.hashed_slots(m.state)) {
+                h.index = ix;
+            }
         }
     }
 
@@ -191,16 +246,21 @@ impl Ageing {
     ) -> Result<(), OffloadError> {
         self.active = false;
         self.lazy = false;
+        self.tables = false;
         primary.clear_age_readers();
         if !enabled || self.maps.is_empty() {
             return Ok(());
         }
-        for (i, m) in self.maps.iter().enumerate() {
+        self.tables = true;
+        let table_maps = self.maps.iter().filter(|m| m.hashed.is_none());
+        for (i, m) in table_maps.enumerate() {
             let tables: Vec<&str> = m.tables.iter().map(String::as_str).collect();
             if let Err(e) = cp.configure_ageing(&tables, m.timeout_ns) {
                 if i == 0 && matches!(e, crate::control::ControlFailure::Rejected(_)) {
-                    // A control plane without ageing: the copies do not age (as before).
-                    return Ok(());
+                    // A control plane without ageing: the table copies do not age (as
+                    // before); hashed maps' hit times are registers, read all the same.
+                    self.tables = false;
+                    break;
                 }
                 return Err(OffloadError::Control(
                     crate::control::ControlFailure::Rejected(format!(
@@ -210,20 +270,38 @@ impl Ageing {
                 ));
             }
         }
+        let tables = self.tables;
+        let live = |m: &&AgeMap| tables || m.hashed.is_some();
+        if !self.maps.iter().any(|m| live(&m)) {
+            return Ok(());
+        }
         self.active = true;
         let readers: Vec<_> = self
             .maps
             .iter()
-            .map(|m| cp.age_reader(&m.tables[0]))
+            .filter(live)
+            .map(|m| match &m.hashed {
+                None => cp.age_reader(&m.tables[0]).map(AgeSource::Tables),
+                Some(h) => {
+                    let regs: Option<Vec<_>> =
+                        h.registers.iter().map(|r| cp.register_reader(r)).collect();
+                    Some(AgeSource::Hashed(HashedAgeReader {
+                        index: h.index.clone(),
+                        registers: regs?,
+                        unit: h.unit,
+                    }))
+                }
+            })
             .collect();
         if readers.iter().all(Option::is_some) {
             self.lazy = true;
-            for (m, r) in self.maps.iter().zip(readers.into_iter().flatten()) {
+            let maps = self.maps.iter().filter(live);
+            for (m, r) in maps.zip(readers.into_iter().flatten()) {
                 let states: Vec<u32> = std::iter::once(m.state).chain(m.also).collect();
                 primary.add_age_reader(r, &states);
             }
         }
-        for m in &self.maps {
+        for m in self.maps.iter().filter(|m| tables && m.hashed.is_none()) {
             primary.set_ageing(m.state);
             let ages = primary
                 .store
@@ -246,7 +324,13 @@ impl Ageing {
             return Ok(());
         }
         for m in &self.maps {
-            cp.read_ages_into(&m.tables[0], &mut self.buf)?;
+            if let Some(h) = &m.hashed {
+                hashed_hits(cp, h, primary.now(), &mut self.buf)?;
+            } else if self.tables {
+                cp.read_ages_into(&m.tables[0], &mut self.buf)?;
+            } else {
+                continue;
+            }
             self.pulled += self.buf.len() as u64;
             for (k, t) in self.buf.iter() {
                 primary.refresh(m.state, k, t);
@@ -303,7 +387,11 @@ impl Ageing {
         if primary.no_used() {
             return Ok(());
         }
-        for m in &self.maps {
+        for m in self
+            .maps
+            .iter()
+            .filter(|m| self.tables && m.hashed.is_none())
+        {
             primary.used_ages(m.state, &mut self.buf);
             if !self.buf.is_empty() {
                 self.pushed += self.buf.len() as u64;
@@ -313,4 +401,24 @@ impl Ageing {
         primary.clear_used();
         Ok(())
     }
+}
+
+/// Every placed key of a hashed map that was hit, with its last hit, through the control
+/// plane's register reads (the pull of a control plane without register readers).
+fn hashed_hits(
+    cp: &mut dyn ControlPlane,
+    h: &HashedAges,
+    now_ns: u64,
+    out: &mut AgeList,
+) -> Result<(), OffloadError> {
+    out.clear();
+    for (k, way, slot) in h.index.entries() {
+        let Some(r) = h.registers.get(way as usize) else {
+            continue;
+        };
+        if let Some(t) = h.unit.to_ns(cp.register_read(r, slot)?, now_ns) {
+            out.push(&k, t);
+        }
+    }
+    Ok(())
 }

@@ -228,6 +228,13 @@ pub trait ControlPlane: Send {
         let _ = table;
         None
     }
+    /// A handle that reads one cell of register `name` on demand (the lazy pull of a
+    /// hashed map's hit times, `crate::hashed_ageing`). `None` (the default): the runtime
+    /// reads them through [`ControlPlane::register_read`] at every pull.
+    fn register_reader(&mut self, name: &str) -> Option<crate::hashed_ageing::RegisterReader> {
+        let _ = name;
+        None
+    }
 }
 
 impl From<ControlError> for ControlFailure {
@@ -346,6 +353,14 @@ impl ControlPlane for SwitchControl {
 
     fn age_reader(&mut self, table: &str) -> Option<tandem_switch::AgeReader> {
         self.sw.age_reader(table).ok()
+    }
+
+    fn register_reader(&mut self, name: &str) -> Option<crate::hashed_ageing::RegisterReader> {
+        self.sw.register_read(name, 0).ok()?;
+        let (sw, name) = (self.sw.clone(), name.to_string());
+        Some(std::sync::Arc::new(move |i| {
+            sw.register_read(&name, i).ok()
+        }))
     }
 }
 

@@ -7,6 +7,7 @@
 //! - [`server`]: compiling and calling `server.so`;
 //! - [`control`]: the control plane (direct, or with injected faults) and retries;
 //! - [`sync`]: atomic update and output commit, full tables;
+//! - [`hashed_ageing`]: the switch's hits on a hashed map as uses of the server's expiring map;
 //! - [`fallback`]: whole-NF runs on the server for keys a full table could not take;
 //! - [`system`]: the whole, one packet at a time;
 //! - [`cluster`]: several server hosts behind one switch, flows spread by a hash;
@@ -27,6 +28,7 @@ pub mod codec;
 pub mod concurrent;
 pub mod control;
 pub mod fallback;
+pub mod hashed_ageing;
 pub mod journal;
 pub mod membership;
 mod meters;

@@ -234,7 +234,7 @@ pub struct Primary {
     /// The switch's age groups pulled lazily ([`crate::ageing`]), each with the maps whose
     /// keys its hits refresh: a key's last hit is read when the key is looked up, the whole
     /// hit list only before an insert into a full map.
-    age_groups: Vec<(tandem_switch::AgeReader, Vec<u32>)>,
+    age_groups: Vec<(crate::hashed_ageing::AgeSource, Vec<u32>)>,
     /// Per state index: its groups in `age_groups`.
     age_of: Vec<Vec<u32>>,
     /// Reused by a whole pull through an age reader.
@@ -418,7 +418,7 @@ impl Primary {
     /// Pulls the hits of one switch age group lazily through `reader` from now on: they
     /// refresh the keys of the maps `states` (the runtime no longer pulls them before every
     /// packet, [`crate::ageing::Ageing::pull_for_packet`]).
-    pub fn add_age_reader(&mut self, reader: tandem_switch::AgeReader, states: &[u32]) {
+    pub fn add_age_reader(&mut self, reader: crate::hashed_ageing::AgeSource, states: &[u32]) {
         let g = self.age_groups.len() as u32;
         for &s in states {
             let i = s as usize;
@@ -443,7 +443,7 @@ impl Primary {
             return;
         };
         for &g in groups {
-            if let Some(t) = self.age_groups[g as usize].0.last(key) {
+            if let Some(t) = self.age_groups[g as usize].0.last(key, self.now) {
                 let _ = self.store.map_refresh(StateId::from_u32(s), key, t);
             }
         }
@@ -462,7 +462,7 @@ impl Primary {
         }
         for &g in groups {
             let (r, states) = &self.age_groups[g as usize];
-            r.drain_into(&mut self.age_buf);
+            r.drain_into(&mut self.age_buf, self.now);
             for (k, t) in self.age_buf.iter() {
                 for &m in states {
                     let _ = self.store.map_refresh(StateId::from_u32(m), k, t);
@@ -528,6 +528,11 @@ impl Primary {
     /// The module.
     pub fn module(&self) -> &Module {
         &self.module
+    }
+
+    /// The latest time the primary copy has seen (the packet's, or its clock's).
+    pub fn now(&self) -> u64 {
+        self.now.max(self.store.clock_ns)
     }
 
     /// Sets the time the next operations happen at (the packet's arrival time).
@@ -638,10 +643,11 @@ impl Primary {
         let key = wrap_into(&t.key, key, &mut k, &mut heap);
         // A key that looks expired here may have been kept alive by the switch's hits.
         let (groups, readers) = (self.age_of.get(s as usize), &self.age_groups);
+        let now = self.now;
         let elsewhere = || {
             groups?
                 .iter()
-                .filter_map(|&g| readers[g as usize].0.last(key))
+                .filter_map(|&g| readers[g as usize].0.last(key, now))
                 .max()
         };
         let hit = match self.store.map_find_used_elsewhere(

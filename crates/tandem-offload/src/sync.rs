@@ -1281,6 +1281,12 @@ impl SyncEngine {
             .map_or(0, MapSync::occupancy_after_retire)
     }
 
+    /// Where each key of hashed map `state` sits on the switch, when the map records its
+    /// hits' times (`crate::hashed_ageing`).
+    pub fn hashed_slots(&self, state: u32) -> Option<crate::hashed_ageing::SlotIndex> {
+        self.maps.get(&state)?.hashed.as_ref()?.slot_index()
+    }
+
     /// Number of key and value fields of a synced map.
     pub fn map_shape(&self, state: u32) -> Option<(usize, usize)> {
         self.maps

@@ -335,6 +335,7 @@ impl ServerHost {
         let mut sync = SyncEngine::new(&module, &bundle.manifest)?;
         sync.policy = options.retry;
         let mut ageing = crate::ageing::Ageing::new(&module, &bundle.manifest);
+        ageing.attach(&sync);
         match recovering {
             None => {
                 ageing.configure(cp.as_mut(), &mut primary, options.switch_ageing)?;

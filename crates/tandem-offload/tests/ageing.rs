@@ -221,23 +221,24 @@ fn run_with(
     .unwrap()
 }
 
-/// StateFilter with `kIdle = 2 * kSecond` (source and the lifter's golden IR changed alike).
-fn statefilter_short_idle() -> (PathBuf, Bundle) {
-    let dir = std::env::temp_dir().join(format!("tandem-ageing-sf-{}", std::process::id()));
+/// `nf` (an example declaring `kIdle = 300 * kSecond`) with `kIdle = 2 * kSecond` (source
+/// and the lifter's golden IR changed alike).
+fn short_idle(nf: &str) -> (PathBuf, Bundle) {
+    let dir = std::env::temp_dir().join(format!("tandem-ageing-{nf}-{}", std::process::id()));
     std::fs::create_dir_all(&dir).unwrap();
-    let src =
-        std::fs::read_to_string(repo().join("examples/nfs/statefilter/statefilter.cc")).unwrap();
+    let src = std::fs::read_to_string(repo().join(format!("examples/nfs/{nf}/{nf}.cc"))).unwrap();
     let short = src.replace("kIdle = 300 * kSecond", "kIdle = 2 * kSecond");
+    let short = short.replace(", 300 * kSecond>", ", 2 * kSecond>");
     assert_ne!(
         src, short,
-        "statefilter.cc no longer declares kIdle = 300 * kSecond"
+        "{nf}.cc no longer declares a 300 s idle timeout"
     );
-    std::fs::write(dir.join("sf2s.cc"), short).unwrap();
+    std::fs::write(dir.join(format!("{nf}2s.cc")), short).unwrap();
     let text =
-        std::fs::read_to_string(repo().join("crates/tandem-lift/tests/golden/statefilter.nfir"))
+        std::fs::read_to_string(repo().join(format!("crates/tandem-lift/tests/golden/{nf}.nfir")))
             .unwrap();
-    let short_ir = text.replace(", 65536, 300000000000>", &format!(", 65536, {IDLE_NS}>"));
-    assert_ne!(text, short_ir, "statefilter.nfir: no 300 s expiring map");
+    let short_ir = text.replace(", 300000000000>", &format!(", {IDLE_NS}>"));
+    assert_ne!(text, short_ir, "{nf}.nfir: no 300 s expiring map");
     let module = tandem_ir::parse_module(&short_ir).unwrap();
     let b = compile_bundle(
         &module,
@@ -247,7 +248,21 @@ fn statefilter_short_idle() -> (PathBuf, Bundle) {
         None,
     )
     .unwrap();
-    (dir.join("sf2s.cc"), b)
+    (dir.join(format!("{nf}2s.cc")), b)
+}
+
+/// The statefilter trace of the ageing tests: 200 datamining flows, 1.5 s round trips.
+fn filter_trace() -> Vec<tandem_traffic::TracePacket> {
+    let w = tandem_traffic::Workload::resolve("datamining").unwrap();
+    let opts = tandem_traffic::GenOptions {
+        flows: 200,
+        seed: 5,
+        plan: Addr::Plain,
+        concurrency: 40,
+        rtt_ns: 1_500_000_000,
+        ..tandem_traffic::GenOptions::default()
+    };
+    tandem_traffic::Generator::new(&w, opts).unwrap().collect()
 }
 
 /// StateFilter with a 2 s idle timeout and 1.5 s round trips: a connection's data packets
@@ -262,17 +277,8 @@ fn statefilter_short_idle() -> (PathBuf, Bundle) {
 /// such connections, and `check` fails.
 #[test]
 fn lazy_ageing_pull_reads_the_hits_of_the_keys_looked_up() {
-    let (src, b) = statefilter_short_idle();
-    let w = tandem_traffic::Workload::resolve("datamining").unwrap();
-    let opts = tandem_traffic::GenOptions {
-        flows: 200,
-        seed: 5,
-        plan: Addr::Plain,
-        concurrency: 40,
-        rtt_ns: 1_500_000_000,
-        ..tandem_traffic::GenOptions::default()
-    };
-    let pkts: Vec<_> = tandem_traffic::Generator::new(&w, opts).unwrap().collect();
+    let (src, b) = short_idle("statefilter");
+    let pkts = filter_trace();
     let polled = run_with(&b, &src, &pkts, Mode::Polled);
     assert_passed("statefilter 2 s, rtt 1.5 s, polled", &polled);
     let lazy = run(&b, &src, &pkts, true);
@@ -289,6 +295,76 @@ fn lazy_ageing_pull_reads_the_hits_of_the_keys_looked_up() {
         "lazy and polled: PASS ({} packets, {} on the fast path); swapped readers: FAIL, {} packets differ",
         lazy.offloaded.packets, lazy.offloaded.fast_path, bad.differing_packets
     );
+}
+
+/// CoFilter with a 2 s idle timeout on the same trace: its class map `table__class` is held
+/// in hash-indexed registers (docs/hashed-storage.md), which have no table entries to age,
+/// so the switch records each slot's last hit in a register of its own and the server's
+/// pull reads it for the keys it looks up (`tandem_offload::ageing`, hashed storage).
+/// Before, a connection whose data packets stayed on the switch for longer than the timeout
+/// was forgotten by the server's `table` (182 of 19,813 packets differed).
+#[test]
+fn hashed_class_map_hits_keep_the_original_alive() {
+    let (src, b) = short_idle("cofilter");
+    assert!(
+        b.manifest.states.iter().any(|s| s.hashed.is_some()),
+        "cofilter keeps no map in hashed storage any more"
+    );
+    let pkts = filter_trace();
+    let r = run(&b, &src, &pkts, true);
+    assert_passed("cofilter 2 s, rtt 1.5 s", &r);
+    assert!(
+        r.offloaded.fast_path > r.offloaded.packets / 2,
+        "{:?}",
+        r.offloaded
+    );
+    // A control plane without register readers: every pull reads the placed keys' times.
+    let polled = run_with(&b, &src, &pkts, Mode::Polled);
+    assert_passed("cofilter 2 s, rtt 1.5 s, polled", &polled);
+    assert_eq!(polled.offloaded.fast_path, r.offloaded.fast_path);
+    // The negative control: the same switch program without its hit-time writes.
+    let mut blind = b.clone();
+    blind.switch_p4 = b
+        .switch_p4
+        .lines()
+        .filter(|l| !(l.contains(".write(") && l.contains("ingress_global_timestamp")))
+        .collect::<Vec<_>>()
+        .join("\n");
+    assert_ne!(
+        blind.switch_p4.len(),
+        b.switch_p4.len(),
+        "no hit-time writes"
+    );
+    let bad = run(&blind, &src, &pkts, true);
+    assert!(!bad.passed(), "a switch not recording hit times passed");
+    eprintln!(
+        "cofilter 2 s: PASS ({} packets, {} on the fast path); without the switch's hit-time \
+         writes: FAIL, {} packets differ",
+        r.offloaded.packets, r.offloaded.fast_path, bad.differing_packets
+    );
+}
+
+/// CoFilter with a 2 s idle timeout and 2.5 s round trips: every connection idles past the
+/// timeout between its packets, so the NF forgets it, but the switch's hashed `table__class`
+/// cells never expire and keep answering its data packets (4,132 of 19,813 packets differ;
+/// 2.1 s round trips: 785). StateFilter, whose class map is an ageing table, passes both.
+#[test]
+#[ignore = "known gap: a hashed map's switch cells do not expire; needs the switch program to \
+            compare the slot's hit time with the timeout (and the server to write it on its uses)"]
+fn hashed_class_map_expires_on_the_switch() {
+    let (src, b) = short_idle("cofilter");
+    let w = tandem_traffic::Workload::resolve("datamining").unwrap();
+    let opts = tandem_traffic::GenOptions {
+        flows: 200,
+        seed: 5,
+        plan: Addr::Plain,
+        concurrency: 40,
+        rtt_ns: 2_500_000_000,
+        ..tandem_traffic::GenOptions::default()
+    };
+    let pkts: Vec<_> = tandem_traffic::Generator::new(&w, opts).unwrap().collect();
+    let r = run(&b, &src, &pkts, true);
+    assert_passed("cofilter 2 s, rtt 2.5 s", &r);
 }
 
 /// `check --concurrent` of the same NF: the switch thread ages entries while the server

@@ -266,6 +266,27 @@ pub struct HashedMap {
     pub collision_table: String,
     /// Its entries.
     pub collision_entries: u64,
+    /// When the map (or the map it is the derived class map of) expires: per way, the
+    /// register array holding each slot's last-hit time, written by every lookup that hits
+    /// the slot (docs/hashed-storage.md, ageing). Empty otherwise, and in manifests written
+    /// before it.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub hit_time_registers: Vec<String>,
+    /// Nanoseconds per unit of a hit time (v1model: 1,000, the µs of
+    /// `ingress_global_timestamp`; TNA: 1,024, `global_tstamp[41:10]`).
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hit_time_unit_ns: u64,
+    /// Bits of a hit time: it wraps around at `2^bits` units (v1model: 48; TNA: 32).
+    #[serde(default, skip_serializing_if = "is_zero_u32")]
+    pub hit_time_bits: u32,
+}
+
+fn is_zero(v: &u64) -> bool {
+    *v == 0
+}
+
+fn is_zero_u32(v: &u32) -> bool {
+    *v == 0
 }
 
 /// How the switch holds a partial map (the plan's `states[].partial`).

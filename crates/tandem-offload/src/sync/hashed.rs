@@ -31,6 +31,16 @@ pub(crate) const RELOCATE_DEPTH: u32 = 3;
 
 use super::{send_exact, send_register, OpBuf, SyncStats, HIT};
 use crate::control::{ControlFailure, ControlPlane, RetryPolicy};
+use crate::hashed_ageing::SlotIndex;
+
+/// A write to the per-slot hit times (`crate::hashed_ageing`).
+#[derive(Clone, Copy, Debug)]
+enum TimeOp {
+    /// A key was placed at (way, slot): it has no hits yet.
+    Clear(u32, u64),
+    /// A key moved from one (way, slot) to another: its hits move along.
+    Copy((u32, u64), (u32, u64)),
+}
 use crate::OffloadError;
 
 /// One hashed map's registers, collision table and allocator.
@@ -44,6 +54,12 @@ pub(super) struct HashedSync {
     /// Cell writes queued: (way, slot, cell).
     cells: Vec<(u32, u64, u64)>,
     col: OpBuf,
+    /// The hit-time register of each way (empty: the map does not age).
+    times: Vec<String>,
+    /// Hit-time writes queued, in order.
+    time_ops: Vec<TimeOp>,
+    /// Where each key sits, for the ageing pull (kept only when `times` is set).
+    index: SlotIndex,
 }
 
 impl HashedSync {
@@ -79,7 +95,17 @@ impl HashedSync {
             h.collision_entries,
         )
         .map_err(|e| bad(e.to_string()))?;
+        if !h.hit_time_registers.is_empty() && h.hit_time_registers.len() != h.ways as usize {
+            return Err(bad(format!(
+                "{} hit-time registers for {} ways",
+                h.hit_time_registers.len(),
+                h.ways
+            )));
+        }
         Ok(HashedSync {
+            times: h.hit_time_registers.clone(),
+            time_ops: Vec::new(),
+            index: SlotIndex::default(),
             written: vec![vec![0; layout.slots_per_way as usize]; layout.ways as usize],
             alloc: SlotAllocator::new(layout).relocating(RELOCATE_DEPTH),
             registers: h.registers.clone(),
@@ -92,6 +118,11 @@ impl HashedSync {
     /// The allocator's counts (keys without room are not kept, so `on_server` is 0).
     pub(super) fn stats(&self) -> tandem_partition::hashed::AllocatorStats {
         self.alloc.stats()
+    }
+
+    /// Where each key sits (shared; kept current only when the map records hit times).
+    pub(super) fn slot_index(&self) -> Option<SlotIndex> {
+        (!self.times.is_empty()).then(|| self.index.clone())
     }
 
     /// The collision table.
@@ -130,6 +161,10 @@ impl HashedSync {
                         let cell = self.written[m.from.0 as usize][m.from.1 as usize];
                         self.push_cell(m.to.0, m.to.1, cell);
                         self.push_cell(m.from.0, m.from.1, 0);
+                        if !self.times.is_empty() {
+                            self.time_ops.push(TimeOp::Copy(m.from, m.to));
+                            self.index.place(&m.key, m.to.0, m.to.1 as u32);
+                        }
                     }
                     s
                 }
@@ -152,6 +187,10 @@ impl HashedSync {
             None => self.cell(key, value),
         };
         self.push_cell(way, index, cell);
+        if known.is_none() && !self.times.is_empty() {
+            self.time_ops.push(TimeOp::Clear(way, index));
+            self.index.place(key, way, index as u32);
+        }
         if known.is_none() {
             if let Slot::Collision { way, slot } = slot {
                 self.col.entry(false, key, HIT, &[u64::from(way), slot]);
@@ -169,6 +208,9 @@ impl HashedSync {
 
     pub(super) fn delete(&mut self, key: &[u64]) {
         if let Ok(Some(slot)) = self.alloc.remove(key) {
+            if !self.times.is_empty() {
+                self.index.remove(key);
+            }
             if let Some((way, index)) = slot.at() {
                 self.push_cell(way, index, 0);
             }
@@ -185,6 +227,27 @@ impl HashedSync {
         stats: &mut SyncStats,
         cp: &mut dyn ControlPlane,
     ) -> Result<(), ControlFailure> {
+        // Hit times first: a moved key's hits are copied before its old cell is cleared.
+        for op in std::mem::take(&mut self.time_ops) {
+            let (way, index, t) = match op {
+                TimeOp::Clear(way, index) => (way, index, 0),
+                TimeOp::Copy((fw, fi), (tw, ti)) => {
+                    let r = &self.times[fw as usize];
+                    let t = policy.run(&mut stats.retries, || cp.register_read(r, fi as u32))?;
+                    stats.requests += 1;
+                    (tw, ti, t)
+                }
+            };
+            send_register(
+                policy,
+                stats,
+                cp,
+                &self.times[way as usize],
+                index as u32,
+                t,
+            )?;
+            stats.register_writes += 1;
+        }
         for &(way, index, cell) in &self.cells {
             send_register(
                 policy,
@@ -213,6 +276,8 @@ impl HashedSync {
         let occupied: Vec<(u32, u64)> = self.alloc.occupied().collect();
         self.cells.clear();
         self.col.clear();
+        self.time_ops.clear();
+        self.index.clear();
         for (way, index) in occupied {
             self.cells.push((way, index, 0));
         }

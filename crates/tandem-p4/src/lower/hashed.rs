@@ -22,6 +22,16 @@
 //!   if (meta.v4 == 1w0 && (meta.m_alt == 1w0 || meta.m_way == 8w1)) { ...way 1... }
 //! ```
 //!
+//! When the map expires (or is the derived class map of one that does), each way also has a
+//! hit-time register written on a hit, which the runtime reads as the key's last use
+//! (`tandem_offload::hashed_ageing`):
+//!
+//! ```text
+//!       if (meta.m_c[15:8] == meta.m_fp) { meta.v4 = 1w1;
+//!           m_t0.write(meta.m_i, standard_metadata.ingress_global_timestamp);  // TNA:
+//!           meta.v5 = meta.m_c[7:0]; }                    // ig_prsr_md.global_tstamp[41:10]
+//! ```
+//!
 //! A key the collision table names is read only at its alternative slot; otherwise the ways
 //! are read in order and the first slot whose fingerprint matches is the hit — exactly
 //! `tandem_partition::hashed::SwitchModel::lookup`, which the runtime's allocator keeps
@@ -48,6 +58,8 @@ pub(super) struct HashedLookup {
     /// Widths of the value fields, in layout order (packed first-highest below the
     /// fingerprint).
     pub value_bits: Vec<u32>,
+    /// Per way, the register of each slot's last-hit time (empty: the map does not age).
+    pub time_registers: Vec<String>,
 }
 
 impl HashedLookup {
@@ -129,6 +141,20 @@ impl Gen<'_, '_> {
         ] {
             self.meta_field(&format!("{tname}_{n}"), b);
         }
+        let (time_bits, time_unit) = if self.tna() { (32, 1024) } else { (48, 1000) };
+        let mut time_registers = Vec::new();
+        if self.hashed_map_ages(state) {
+            for w in 0..layout.ways {
+                let r = self.add_register(
+                    &format!("{tname}_t{w}"),
+                    state,
+                    Some(format!("hit_time{w}")),
+                    time_bits,
+                    layout.slots_per_way,
+                );
+                time_registers.push(r);
+            }
+        }
         let collision = format!("{tname}_col");
         self.declare_collision_table(&collision, tname, state, stmt, keys, key, layout)?;
         let lookup = HashedLookup {
@@ -137,6 +163,7 @@ impl Gen<'_, '_> {
             collision: collision.clone(),
             fp_bits,
             value_bits,
+            time_registers: time_registers.clone(),
         };
         entry.hashed = Some(manifest::HashedMap {
             ways: layout.ways,
@@ -146,8 +173,45 @@ impl Gen<'_, '_> {
             registers: registers.iter().map(|r| format!("{INGRESS}.{r}")).collect(),
             collision_table: format!("{INGRESS}.{collision}"),
             collision_entries: layout.collision_entries,
+            hit_time_unit_ns: if time_registers.is_empty() {
+                0
+            } else {
+                time_unit
+            },
+            hit_time_bits: if time_registers.is_empty() {
+                0
+            } else {
+                time_bits
+            },
+            hit_time_registers: time_registers
+                .iter()
+                .map(|r| format!("{INGRESS}.{r}"))
+                .collect(),
         });
         Ok(lookup)
+    }
+
+    /// Whether hashed map `state` must record its hits' times: it expires, or it is the
+    /// derived class map (`NAME__class`) of a map that does — the switch answers packets
+    /// from it alone, and the server's copy must count those hits as uses.
+    fn hashed_map_ages(&self, state: &str) -> bool {
+        let m = self.view.module;
+        let expiring = |n: &str| {
+            m.state_by_name(n).is_some_and(|id| {
+                matches!(m.states[id].kind, tandem_ir::StateKind::ExpiringMap { .. })
+            })
+        };
+        expiring(state) || tandem_partition::class_map_of(state).is_some_and(expiring)
+    }
+
+    /// The packet's arrival time in hit-time units: v1model's `ingress_global_timestamp`
+    /// (µs, 48 bits); TNA's `global_tstamp` (ns) in 1,024 ns units, 32 bits.
+    fn hit_time(&self) -> Expr {
+        if self.tna() {
+            slice(path("ig_prsr_md.global_tstamp"), 41, 10)
+        } else {
+            path("standard_metadata.ingress_global_timestamp")
+        }
     }
 
     #[allow(clippy::too_many_arguments)]
@@ -347,6 +411,10 @@ impl Gen<'_, '_> {
             out.push(assign(m("i"), ternary(alt, m("slot"), home)));
             let mut body = vec![self.reg_read(reg, m("c"), m("i"))];
             let mut on_hit = vec![assign(hit_dst.clone(), lit(1, 1))];
+            if let Some(t) = h.time_registers.get(w) {
+                let now = self.hit_time();
+                on_hit.push(call_stmt(method(name(t), "write", vec![m("i"), now])));
+            }
             let mut lo = vw;
             for (&r, &b) in fields.iter().zip(&h.value_bits) {
                 lo -= b;

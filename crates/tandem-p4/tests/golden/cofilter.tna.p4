@@ -323,6 +323,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     Register<bit<32>, bit<32> >(32w0x40000) table__class_w1;
     Register<bit<32>, bit<32> >(32w0x40000) table__class_w2;
     Register<bit<32>, bit<32> >(32w0x40000) table__class_w3;
+    Register<bit<32>, bit<32> >(32w0x40000) table__class_t0;
+    Register<bit<32>, bit<32> >(32w0x40000) table__class_t1;
+    Register<bit<32>, bit<32> >(32w0x40000) table__class_t2;
+    Register<bit<32>, bit<32> >(32w0x40000) table__class_t3;
     action table__class_col_alt(bit<8> way, bit<32> slot) {
         meta.table__class_alt = 1w1;
         meta.table__class_way = way;
@@ -487,6 +491,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                         meta.table__class_c = table__class_w0.read(meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
                             meta.tmp1_32 = 1w1;
+                            table__class_t0.write(meta.table__class_i, ig_prsr_md.global_tstamp[41:10]);
                             meta.tmp8_4 = meta.table__class_c[7:0];
                         }
                     }
@@ -495,6 +500,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                         meta.table__class_c = table__class_w1.read(meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
                             meta.tmp1_32 = 1w1;
+                            table__class_t1.write(meta.table__class_i, ig_prsr_md.global_tstamp[41:10]);
                             meta.tmp8_4 = meta.table__class_c[7:0];
                         }
                     }
@@ -503,6 +509,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                         meta.table__class_c = table__class_w2.read(meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
                             meta.tmp1_32 = 1w1;
+                            table__class_t2.write(meta.table__class_i, ig_prsr_md.global_tstamp[41:10]);
                             meta.tmp8_4 = meta.table__class_c[7:0];
                         }
                     }
@@ -511,6 +518,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                         meta.table__class_c = table__class_w3.read(meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
                             meta.tmp1_32 = 1w1;
+                            table__class_t3.write(meta.table__class_i, ig_prsr_md.global_tstamp[41:10]);
                             meta.tmp8_4 = meta.table__class_c[7:0];
                         }
                     }

@@ -315,6 +315,10 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     register<bit<32> >(32w0x40000) table__class_w1;
     register<bit<32> >(32w0x40000) table__class_w2;
     register<bit<32> >(32w0x40000) table__class_w3;
+    register<bit<48> >(32w0x40000) table__class_t0;
+    register<bit<48> >(32w0x40000) table__class_t1;
+    register<bit<48> >(32w0x40000) table__class_t2;
+    register<bit<48> >(32w0x40000) table__class_t3;
     action table__class_col_alt(bit<8> way, bit<32> slot) {
         meta.table__class_alt = 1w1;
         meta.table__class_way = way;
@@ -474,6 +478,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                         table__class_w0.read(meta.table__class_c, meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
                             meta.tmp1_32 = 1w1;
+                            table__class_t0.write(meta.table__class_i, standard_metadata.ingress_global_timestamp);
                             meta.tmp8_4 = meta.table__class_c[7:0];
                         }
                     }
@@ -482,6 +487,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                         table__class_w1.read(meta.table__class_c, meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
                             meta.tmp1_32 = 1w1;
+                            table__class_t1.write(meta.table__class_i, standard_metadata.ingress_global_timestamp);
                             meta.tmp8_4 = meta.table__class_c[7:0];
                         }
                     }
@@ -490,6 +496,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                         table__class_w2.read(meta.table__class_c, meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
                             meta.tmp1_32 = 1w1;
+                            table__class_t2.write(meta.table__class_i, standard_metadata.ingress_global_timestamp);
                             meta.tmp8_4 = meta.table__class_c[7:0];
                         }
                     }
@@ -498,6 +505,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                         table__class_w3.read(meta.table__class_c, meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
                             meta.tmp1_32 = 1w1;
+                            table__class_t3.write(meta.table__class_i, standard_metadata.ingress_global_timestamp);
                             meta.tmp8_4 = meta.table__class_c[7:0];
                         }
                     }
