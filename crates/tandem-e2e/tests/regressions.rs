@@ -352,6 +352,16 @@ fn a_switch_statement_stays_on_a_32_bit_switch() {
     assert_all_on_the_switch(&src, &["tofino1"], 3000);
 }
 
+/// Constant lookup tables indexed by packet fields (`tandem-lift/tests/nfs/const_tables.cc`):
+/// as clang's 64-bit byte offsets compared with every byte position they ran on the server on
+/// tofino1; keyed by the index in its own width (`translate/const_table.rs`), 100%.
+#[test]
+fn constant_table_lookups_stay_on_a_32_bit_switch() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tandem-lift/tests/nfs/const_tables.cc");
+    assert_all_on_the_switch(&src, &["tofino1", "bmv2"], 3000);
+}
+
 /// `memcmp`/`memcpy` on MACs (`tandem-lift/tests/nfs/mac_filter.cc`): `memcmp(...) == 0`
 /// became an opaque `bcmp` the server could not run ("no handler for opaque call bcmp"); lifted
 /// to loads and comparisons, and a 48-bit equality decided piece by piece, the whole NF runs

@@ -196,6 +196,29 @@ fn a_switch_mapping_values_to_constants_stays_a_switch() {
     differential(&src, Plan::Plain, "enterprise", 3_000);
 }
 
+/// A constant array indexed by a packet field (`kRemap[ip->tos >> 5]`) is a choice among its
+/// elements keyed by the index in its own width (`translate/const_table.rs`): clang's
+/// `0 + zext(i) * size` byte offset compared with every byte position was 64-bit arithmetic,
+/// and sent the lookup to the server on tofino1. No value wider than 32 bits is left, only
+/// elements that differ from the most common one are compared for, and the lifted NF matches
+/// its native build.
+#[test]
+fn a_constant_table_lookup_is_keyed_by_its_index() {
+    let src = test_nf("const_tables");
+    let text = tandem_ir::print_module(&lift_file(&src).module);
+    let process = &text[text.find("fn process").unwrap()..];
+    for wide in [":i40 ", ":i48 ", ":i56 ", ":i64 "] {
+        assert!(!process.contains(wide), "{wide} in {process}");
+    }
+    // kRemap: 4 exceptions to 0; kTtlClass: 14 exceptions to 1, twice; kOffset: 3 to 0.
+    let selects = process.matches(" = select ").count();
+    assert!(
+        selects <= 4 + 2 * 14 + 3 + 4,
+        "{selects} selects in {process}"
+    );
+    differential(&src, Plan::Plain, "enterprise", 3_000);
+}
+
 /// `memcmp`/`bcmp` with a constant length are loads and comparisons, not opaque calls (a MAC
 /// compared with `memcmp(eth->dst, my_mac, 6) == 0`, which clang turns into `bcmp`, failed at
 /// run time: "no handler for opaque call bcmp"). `memcmp`'s order is the first differing

@@ -500,6 +500,9 @@ impl<'a> Lifter<'a> {
                         self.iconst(ty, at(k))
                     }
                     None => {
+                        if let Some(v) = self.load_const_table(&bytes, off, rel, len) {
+                            return v;
+                        }
                         let vals: Vec<Value> =
                             (0..bytes.len()).map(|k| self.iconst(ty, at(k))).collect();
                         let idx = if rel != 0 {

@@ -54,6 +54,7 @@ use crate::diag::{Code, Diagnostic, SrcLoc};
 
 mod access;
 mod api;
+mod const_table;
 mod flow;
 mod header_bytes;
 mod headers;
@@ -731,7 +732,11 @@ impl<'a> Lifter<'a> {
             } else {
                 i
             };
-            o = self.binary(BinOp::Add, o, i);
+            o = if self.const_value(o) == Some(0) {
+                i
+            } else {
+                self.binary(BinOp::Add, o, i)
+            };
         }
         o
     }
