@@ -989,36 +989,4 @@ impl<'a> Lifter<'a> {
             }
         }
     }
-
-    /// The number of set bits of `v`, in `v`'s type (SWAR on 64 bits).
-    pub(super) fn popcount(&mut self, v: Value) -> Value {
-        let ty = self.ty(v);
-        let x = self.resize(v, Type::I64);
-        let step = |l: &mut Self, x: Value, sh: u64, mask: u64| {
-            let c = l.iconst(Type::I64, sh);
-            let y = l.binary(BinOp::Lshr, x, c);
-            let m = l.iconst(Type::I64, mask);
-            (l.binary(BinOp::And, x, m), l.binary(BinOp::And, y, m))
-        };
-        // x - ((x >> 1) & 0x55..): two-bit counts.
-        let c1 = self.iconst(Type::I64, 1);
-        let h = self.binary(BinOp::Lshr, x, c1);
-        let m1 = self.iconst(Type::I64, 0x5555_5555_5555_5555);
-        let h = self.binary(BinOp::And, h, m1);
-        let x = self.binary(BinOp::Sub, x, h);
-        // Four-bit counts, then byte counts.
-        let (lo, hi) = step(self, x, 2, 0x3333_3333_3333_3333);
-        let x = self.binary(BinOp::Add, lo, hi);
-        let c4 = self.iconst(Type::I64, 4);
-        let y = self.binary(BinOp::Lshr, x, c4);
-        let x = self.binary(BinOp::Add, x, y);
-        let m4 = self.iconst(Type::I64, 0x0f0f_0f0f_0f0f_0f0f);
-        let x = self.binary(BinOp::And, x, m4);
-        // The sum of the byte counts in the top byte.
-        let k = self.iconst(Type::I64, 0x0101_0101_0101_0101);
-        let x = self.binary(BinOp::Mul, x, k);
-        let c56 = self.iconst(Type::I64, 56);
-        let n = self.binary(BinOp::Lshr, x, c56);
-        self.resize(n, ty)
-    }
 }

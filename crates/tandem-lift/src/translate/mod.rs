@@ -25,7 +25,7 @@
 //!
 //! **Intrinsics** the NF IR has no instruction for are expanded into its integer operations
 //! with LLVM's results: saturating `{u,s}{add,sub}.sat` (wrap, compare, select the bound),
-//! `ctpop` (SWAR on 64 bits), `cttz`/`ctlz` (population counts of the trailing-zero mask and
+//! `ctpop` (`popcount`: the few bits that can be set summed, else SWAR in 32 or 64 bits), `cttz`/`ctlz` (population counts of the trailing-zero mask and
 //! of the right-smeared value; the width for 0), `{u,s}{min,max}` and `abs` (compare and
 //! select), funnel shifts and rotates `fshl`/`fshr` by any amount (the IR's shifts by the
 //! width give 0, which makes an amount of 0 come out right).
@@ -33,7 +33,8 @@
 //! Files: `members` (step 1 and the state declarations), `scan` (step 2), this module and
 //! `flow` (step 3: instructions; block order, phis and terminators), `access` (loads, stores,
 //! IR building), `header_bytes` (options past a built-in header's fixed fields), `select`
-//! (pointer selects), `api` (NF API calls, intrinsics), `lpm`
+//! (pointer selects), `api` (NF API calls, intrinsics), `popcount`, `const_table` (loads
+//! from constant arrays at run-time indices), `lpm`
 //! (`LpmMap` calls), `helpers` (free functions over LLVM IR).
 
 use std::collections::{BTreeMap, BTreeSet, HashMap, HashSet};
@@ -63,6 +64,7 @@ mod lpm;
 mod members;
 mod meter;
 mod narrow;
+mod popcount;
 mod scan;
 mod select;
 mod ternary;
