@@ -94,6 +94,28 @@ fn missing_and_mistyped_config_keys_name_the_key_and_the_file() {
     assert_eq!(nf.process(&mut f, 0, 0).unwrap(), Some(80));
 }
 
+/// Every getter has the `*_or(key, default)` variant docs/nf-api.md promises (`get_ipv4_or`,
+/// `get_u8_or` and `get_float_or` were missing: a new user's NF did not compile). Defaults
+/// when the keys are absent, the configured values when present (type-checked as ever).
+#[test]
+fn every_getter_has_a_variant_with_a_default() {
+    let so = compile_native(&test_nf("optional_keys"), &build_opts()).unwrap();
+    let port = |text: &str| {
+        let (_dir, cfg) = config(text);
+        let mut nf = NativeNf::load(&so, &cfg).unwrap();
+        let mut f = udp([1, 1, 1, 1], [2, 2, 2, 2], 1, 2, b"");
+        nf.process(&mut f, 0, 0).unwrap()
+    };
+    assert_eq!(port(""), Some(19));
+    assert_eq!(
+        port("a = 2\nb = 3\nc = 4\nd = 5\ne = 6\nf = false\ng = 1.5\nh = \"y\"\ni = \"10.0.0.2\""),
+        Some(20)
+    );
+    let (_dir, cfg) = config("e = 300");
+    let err = NativeNf::load(&so, &cfg).err().expect("300 is no u8");
+    assert!(err.to_string().contains("key `e`"), "{err}");
+}
+
 fn pkt(ts_ns: u64, src: [u8; 4]) -> TracePacket {
     TracePacket {
         ts_ns,

@@ -108,7 +108,11 @@ class Config {
   uint64_t get_u64_or(const std::string& k, uint64_t d) const { return has(k) ? get_u64(k) : d; }
   uint32_t get_u32_or(const std::string& k, uint32_t d) const { return has(k) ? get_u32(k) : d; }
   uint16_t get_u16_or(const std::string& k, uint16_t d) const { return has(k) ? get_u16(k) : d; }
+  uint8_t get_u8_or(const std::string& k, uint8_t d) const { return has(k) ? get_u8(k) : d; }
   bool get_bool_or(const std::string& k, bool d) const { return has(k) ? get_bool(k) : d; }
+  double get_float_or(const std::string& k, double d) const { return has(k) ? get_float(k) : d; }
+  /// `d` in network byte order, as `get_ipv4` returns (`ipv4_addr(10, 0, 0, 1)`).
+  uint32_t get_ipv4_or(const std::string& k, uint32_t d) const { return has(k) ? get_ipv4(k) : d; }
   std::string get_string_or(const std::string& k, const std::string& d) const {
     return has(k) ? get_string(k) : d;
   }
