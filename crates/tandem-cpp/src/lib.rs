@@ -612,12 +612,19 @@ impl Gen<'_, '_> {
                     tandem_ir::HashAlgo::Crc32 => 32,
                     tandem_ir::HashAlgo::Identity => 64,
                 };
-                format!(
+                let h = format!(
                     "[&] {{ const uint64_t v_[] = {{{}}}; const unsigned w_[] = {{{}}}; return tandem_hash({code}, v_, w_, {}); }}()",
                     vals.join(", "),
                     bits.join(", "),
                     args.len()
-                )
+                );
+                // Read only by `urem h, C`: reduced here as v1model's hash extern reduces it
+                // on the switch (`tandem_ir::hash_mod`), so the value is the same wherever it
+                // was computed; the remainder then leaves it unchanged.
+                match res.and_then(|r| tandem_ir::hash_mod::hash_remainder(self.func(), r)) {
+                    Some(hr) => format!("({h} % {}ull)", hr.modulus),
+                    None => h,
+                }
             }
             InstKind::HdrRead { field } => {
                 format!(

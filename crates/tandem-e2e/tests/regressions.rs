@@ -372,6 +372,19 @@ fn population_counts_of_flags_stay_on_a_32_bit_switch() {
     assert_all_on_the_switch(&src, &["tofino1"], 3000);
 }
 
+/// Tables indexed by `crc32(...) % N`, N not a power of two (`tandem-lift/tests/nfs/maglev_mod.cc`:
+/// a 4,099-slot Maglev table, a 1,000-wide sketch): P4 has no run-time `%`, and the NF ran 0%
+/// on bmv2; v1model's hash extern reduces modulo any constant (`tandem_ir::hash_mod`, the
+/// profile's `hash_mod`), 100% on bmv2, byte-exact. tofino1 (TNA's `Hash` has no modulus)
+/// keeps the remainder on the server: `tandem-partition --test rules
+/// a_hash_reduced_by_a_constant_runs_in_the_hash_extern`.
+#[test]
+fn hash_remainders_by_any_constant_stay_on_a_v1model_switch() {
+    let src = std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+        .join("../tandem-lift/tests/nfs/maglev_mod.cc");
+    assert_all_on_the_switch(&src, &["bmv2"], 3000);
+}
+
 /// `memcmp`/`memcpy` on MACs (`tandem-lift/tests/nfs/mac_filter.cc`): `memcmp(...) == 0`
 /// became an opaque `bcmp` the server could not run ("no handler for opaque call bcmp"); lifted
 /// to loads and comparisons, and a 48-bit equality decided piece by piece, the whole NF runs

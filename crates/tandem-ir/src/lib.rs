@@ -232,6 +232,7 @@
 
 mod entity;
 pub mod hash;
+pub mod hash_mod;
 mod header;
 mod inst;
 pub mod interp;

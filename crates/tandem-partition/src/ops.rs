@@ -168,6 +168,15 @@ pub fn unsupported(
                 BinOp::Urem if pow2_const(module, args[1]) => {
                     need("and", "remainder by a power of two (a mask)")
                 }
+                // `crc32(..) % 4099`: v1model's hash extern reduces modulo any constant
+                // (`tandem_ir::hash_mod`); the hash is read by nothing else.
+                BinOp::Urem
+                    if p.supports("hash_mod")
+                        && tandem_ir::hash_mod::remainder_of_hash(&module.process, inst)
+                            .is_some() =>
+                {
+                    None
+                }
                 BinOp::Mul | BinOp::Udiv | BinOp::Sdiv | BinOp::Urem | BinOp::Srem => {
                     let what = match op {
                         BinOp::Mul => "multiplication",

@@ -43,10 +43,12 @@ impl MatchKind {
 }
 
 /// The operation classes a profile may list under `ops`.
-pub const OP_NAMES: [&str; 26] = [
+/// `hash_mod`: a hash reduced modulo any constant in the hash extern itself (v1model's
+/// `hash(out, algo, base, data, max)`; `tandem_ir::hash_mod`).
+pub const OP_NAMES: [&str; 27] = [
     "add", "sub", "mul", "udiv", "sdiv", "urem", "srem", "and", "or", "xor", "shl", "lshr", "ashr",
-    "icmp", "select", "cast", "bswap", "hash", "hdr", "meta", "table", "register", "meter",
-    "branch", "send", "drop",
+    "icmp", "select", "cast", "bswap", "hash", "hash_mod", "hdr", "meta", "table", "register",
+    "meter", "branch", "send", "drop",
 ];
 
 /// How many pipeline stages one statement of each class occupies on a dependency chain.

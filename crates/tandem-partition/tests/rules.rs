@@ -555,3 +555,37 @@ fn bitwise_operations_on_wide_fields_run_on_the_switch_and_carries_do_not() {
     let plan = run(&module(&by_value), &tofino());
     assert_eq!(stmt(&plan, "lshr v0").partition, Partition::Server);
 }
+
+/// `crc32(addr) % 4099` (a Maglev table of prime size): v1model's hash extern reduces modulo
+/// any constant, so on a profile with `hash_mod` (bmv2) the remainder runs on the switch
+/// (`tandem_ir::hash_mod`); tofino1 has no such extern and keeps it on the server. Negative
+/// control: when the hash is also read by something else, its value must stay whole, so the
+/// remainder is a run-time `%` again and leaves the switch even on bmv2.
+const HASH_MOD: &str = "nf hashmod
+
+fn process {
+block0:
+    v0:i16 = meta.read in_port
+    v1:i32 = zext v0
+    v2:i32 = hash crc32(v1)
+    v3:i32 = const 4099
+    v4:i32 = urem v2, v3
+    v5:i16 = trunc v4
+    EXTRA
+    send v5
+    return
+}
+";
+
+#[test]
+fn a_hash_reduced_by_a_constant_runs_in_the_hash_extern() {
+    let bmv2 = TargetProfile::builtin("bmv2").unwrap();
+    let plan = run(&module(&HASH_MOD.replace("EXTRA", "")), &bmv2);
+    assert_ne!(stmt(&plan, "urem").partition, Partition::Server);
+    let plan = run(&module(&HASH_MOD.replace("EXTRA", "")), &tofino());
+    assert_eq!(stmt(&plan, "urem").partition, Partition::Server);
+    // Negative control: the hash is also sent on its own.
+    let extra = "v6:i16 = trunc v2\n    send v6";
+    let plan = run(&module(&HASH_MOD.replace("EXTRA", extra)), &bmv2);
+    assert_eq!(stmt(&plan, "urem").partition, Partition::Server);
+}

@@ -349,7 +349,10 @@ impl Gen<'_, '_> {
                 ));
             }
             // hash(out, algo, base, data, max): out = base + (h % max); with base 0
-            // and max 2^bits the result is the hash itself.
+            // and max 2^bits the result is the hash itself. A hash read only by a
+            // remainder by a constant is reduced here (`tandem_ir::hash_mod`).
+            let max = tandem_ir::hash_mod::hash_remainder(self.func(), r)
+                .map_or(1u64 << bits, |hr| hr.modulus);
             out.push(call_stmt(call(
                 name("hash"),
                 vec![
@@ -357,7 +360,7 @@ impl Gen<'_, '_> {
                     member(name("HashAlgorithm"), algo.name()),
                     lit(0, bits),
                     data,
-                    lit(1u64 << bits, 64),
+                    lit(max, 64),
                 ],
             )));
         }
@@ -424,6 +427,13 @@ impl Gen<'_, '_> {
             IrBin::Urem => match (cy, pow2) {
                 (Some(0), _) => a,
                 (Some(c), Some(_)) => bin(BinOp::BitAnd, a, lit(c - 1, bits)),
+                // `crc32(..) % C`: the hash was reduced where it was computed (v1model's hash
+                // extern here, the server's code there: `tandem_ir::hash_mod`).
+                _ if !self.tna()
+                    && tandem_ir::hash_mod::remainder_of_hash(self.func(), inst).is_some() =>
+                {
+                    a
+                }
                 _ => {
                     return Err(self.unsupported(
                         inst,
