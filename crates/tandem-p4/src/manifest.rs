@@ -279,6 +279,11 @@ pub struct HashedMap {
     /// Bits of a hit time: it wraps around at `2^bits` units (v1model: 48; TNA: 32).
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub hit_time_bits: u32,
+    /// The largest age (in hit-time units, modular) at which the switch still answers a key:
+    /// a slot whose hit time is older is stale and the packet goes to the server whole
+    /// (`tandem_p4::lower::hashed`, `switch_ttl_units`). 0 when the map does not age.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hit_time_ttl_units: u64,
 }
 
 fn is_zero(v: &u64) -> bool {

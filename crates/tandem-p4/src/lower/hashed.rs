@@ -60,6 +60,19 @@ pub(super) struct HashedLookup {
     pub value_bits: Vec<u32>,
     /// Per way, the register of each slot's last-hit time (empty: the map does not age).
     pub time_registers: Vec<String>,
+    /// When the map ages: the hit-time check (the constant's name, its bits, and per way the
+    /// TNA `RegisterAction` doing it).
+    pub expiry: Option<Expiry>,
+}
+
+/// The switch's expiry check of a hashed map's slots: a slot whose hit time is more than
+/// `ttl_units` units old is *stale* and the packet goes to the server whole
+/// ([`crate::lower::hashed`] module doc).
+pub(super) struct Expiry {
+    /// The program's constant holding the largest age (units) the switch still answers.
+    pub ttl_const: String,
+    /// TNA: per way, the `RegisterAction` that checks and refreshes the slot's time.
+    pub actions: Vec<String>,
 }
 
 impl HashedLookup {
@@ -143,7 +156,23 @@ impl Gen<'_, '_> {
         }
         let (time_bits, time_unit) = if self.tna() { (32, 1024) } else { (48, 1000) };
         let mut time_registers = Vec::new();
-        if self.hashed_map_ages(state) {
+        let mut expiry = None;
+        let mut ttl_units = 0;
+        if let Some(timeout_ns) = self.hashed_map_timeout(state) {
+            ttl_units = switch_ttl_units(timeout_ns, time_unit, time_bits).ok_or_else(|| {
+                P4Error::BadPlan(format!(
+                    "hashed `{state}`: an idle timeout of {timeout_ns} ns cannot be checked with \
+                     hit times of {time_unit} ns units and {time_bits} bits (it must span at \
+                     least two units and less than half the wrap-around)"
+                ))
+            })?;
+            if !self.can_send_miss_whole() {
+                return Err(P4Error::BadPlan(format!(
+                    "hashed `{state}` expires: a slot found stale on the switch sends the packet \
+                     to the server whole, which needs the lookup in pre, before any effect, and \
+                     a transfer header (the plan has not)"
+                )));
+            }
             for w in 0..layout.ways {
                 let r = self.add_register(
                     &format!("{tname}_t{w}"),
@@ -154,6 +183,7 @@ impl Gen<'_, '_> {
                 );
                 time_registers.push(r);
             }
+            expiry = Some(self.declare_expiry(tname, &time_registers, time_bits, ttl_units));
         }
         let collision = format!("{tname}_col");
         self.declare_collision_table(&collision, tname, state, stmt, keys, key, layout)?;
@@ -164,6 +194,7 @@ impl Gen<'_, '_> {
             fp_bits,
             value_bits,
             time_registers: time_registers.clone(),
+            expiry,
         };
         entry.hashed = Some(manifest::HashedMap {
             ways: layout.ways,
@@ -187,21 +218,67 @@ impl Gen<'_, '_> {
                 .iter()
                 .map(|r| format!("{INGRESS}.{r}"))
                 .collect(),
+            hit_time_ttl_units: ttl_units,
         });
         Ok(lookup)
     }
 
-    /// Whether hashed map `state` must record its hits' times: it expires, or it is the
-    /// derived class map (`NAME__class`) of a map that does — the switch answers packets
-    /// from it alone, and the server's copy must count those hits as uses.
-    fn hashed_map_ages(&self, state: &str) -> bool {
+    /// The idle timeout (ns) of hashed map `state` when it must record its hits' times and
+    /// expire its slots: it expires, or it is the derived class map (`NAME__class`) of a map
+    /// that does — the switch answers packets from it alone, and the server's copy must count
+    /// those hits as uses.
+    fn hashed_map_timeout(&self, state: &str) -> Option<u64> {
         let m = self.view.module;
-        let expiring = |n: &str| {
-            m.state_by_name(n).is_some_and(|id| {
-                matches!(m.states[id].kind, tandem_ir::StateKind::ExpiringMap { .. })
-            })
+        let timeout = |n: &str| {
+            let id = m.state_by_name(n)?;
+            match m.states[id].kind {
+                tandem_ir::StateKind::ExpiringMap {
+                    idle_timeout_ns, ..
+                } => Some(idle_timeout_ns),
+                _ => None,
+            }
         };
-        expiring(state) || tandem_partition::class_map_of(state).is_some_and(expiring)
+        timeout(state).or_else(|| tandem_partition::class_map_of(state).and_then(timeout))
+    }
+
+    /// The constant `<tname>_ttl` and, on TNA, one `RegisterAction` per way that checks and
+    /// refreshes a slot's hit time in one access: `if (now - t <= ttl) { t = now; fresh = 1 }
+    /// else { fresh = 0 }` (modular subtraction: the time wraps).
+    fn declare_expiry(
+        &mut self,
+        tname: &str,
+        time_registers: &[String],
+        bits: u32,
+        ttl_units: u64,
+    ) -> Expiry {
+        let ttl_const = format!("{tname}_ttl");
+        self.locals.push(decl(DeclKind::Const {
+            ty: Type::Bit(bits),
+            name: ttl_const.clone(),
+            value: lit(ttl_units, bits),
+        }));
+        for n in ["now", "tv", "stale", "fresh"] {
+            let b = if n == "now" || n == "tv" { bits } else { 1 };
+            self.meta_field(&format!("{tname}_{n}"), b);
+        }
+        let mut actions = Vec::new();
+        if self.tna() {
+            for r in time_registers {
+                let a = format!("{r}_touch");
+                let text = format!(
+                    "RegisterAction<bit<{bits}>, bit<32>, bit<1> >({r}) {a} = {{ \
+                         void apply(inout bit<{bits}> t, out bit<1> fresh) {{ \
+                         if (meta.{tname}_now - t <= {ttl_const}) {{ t = meta.{tname}_now; \
+                         fresh = 1w1; }} else {{ fresh = 1w0; }} }} }};"
+                );
+                self.locals.push(decl(DeclKind::Extern {
+                    name: a.clone(),
+                    text: tandem_p4_syntax::raw_text(&text).unwrap_or(text),
+                }));
+                actions.push(a);
+            }
+        }
+        Expiry { ttl_const, actions }
     }
 
     /// The packet's arrival time in hit-time units: v1model's `ingress_global_timestamp`
@@ -396,6 +473,10 @@ impl Gen<'_, '_> {
             out.push(assign(d, lit(0, b)));
         }
         out.push(assign(m("alt"), lit(0, 1)));
+        if h.expiry.is_some() {
+            out.push(assign(m("now"), self.hit_time()));
+            out.push(assign(m("stale"), lit(0, 1)));
+        }
         out.push(call_stmt(method(name(&h.collision), "apply", vec![])));
         let index_bits = h.layout.slots_per_way.trailing_zeros();
         let vw = h.value_width();
@@ -411,19 +492,19 @@ impl Gen<'_, '_> {
             out.push(assign(m("i"), ternary(alt, m("slot"), home)));
             let mut body = vec![self.reg_read(reg, m("c"), m("i"))];
             let mut on_hit = vec![assign(hit_dst.clone(), lit(1, 1))];
-            if let Some(t) = h.time_registers.get(w) {
-                let now = self.hit_time();
-                on_hit.push(call_stmt(method(name(t), "write", vec![m("i"), now])));
-            }
             let mut lo = vw;
             for (&r, &b) in fields.iter().zip(&h.value_bits) {
                 lo -= b;
                 let d = self.dst(r);
                 on_hit.push(assign(d, slice(m("c"), lo + b - 1, lo)));
             }
+            let on_match = match (&h.expiry, h.time_registers.get(w)) {
+                (Some(x), Some(t)) => self.expiry_check(tname, x, t, w, on_hit),
+                _ => on_hit,
+            };
             body.push(if_stmt(
                 bin(BinOp::Eq, slice(m("c"), vw + f - 1, vw), m("fp")),
-                on_hit,
+                on_match,
                 Vec::new(),
             ));
             let this_way = bin(
@@ -431,16 +512,73 @@ impl Gen<'_, '_> {
                 bin(BinOp::Eq, m("alt"), lit(0, 1)),
                 bin(BinOp::Eq, m("way"), lit(w as u64, 8)),
             );
+            let mut not_found = bin(BinOp::Eq, hit_dst.clone(), lit(0, 1));
+            if h.expiry.is_some() {
+                not_found = bin(BinOp::And, not_found, bin(BinOp::Eq, m("stale"), lit(0, 1)));
+            }
             let cond = if w == 0 {
                 this_way
             } else {
-                bin(
-                    BinOp::And,
-                    bin(BinOp::Eq, hit_dst.clone(), lit(0, 1)),
-                    this_way,
-                )
+                bin(BinOp::And, not_found, this_way)
             };
             out.push(if_stmt(cond, body, Vec::new()));
         }
+        if h.expiry.is_some() {
+            let body = self.send_whole();
+            out.push(if_stmt(
+                bin(BinOp::Eq, m("stale"), lit(1, 1)),
+                body,
+                Vec::new(),
+            ));
+        }
     }
+
+    /// A fingerprint match at way `w` of a map that expires: one access to the slot's hit
+    /// time checks it and refreshes it. Fresh (`now - t <= ttl`, modular): the hit
+    /// (`on_hit`); stale: `stale = 1` (the packet goes to the server whole). v1model reads,
+    /// compares and writes; TNA executes the way's `RegisterAction`.
+    fn expiry_check(
+        &mut self,
+        tname: &str,
+        x: &Expiry,
+        time_register: &str,
+        w: usize,
+        mut on_hit: Vec<Stmt>,
+    ) -> Vec<Stmt> {
+        let m = |s: &str| meta(&format!("{tname}_{s}"));
+        let stale = vec![assign(m("stale"), lit(1, 1))];
+        if let Some(a) = x.actions.get(w) {
+            return vec![
+                assign(m("fresh"), method(name(a), "execute", vec![m("i")])),
+                if_stmt(bin(BinOp::Eq, m("fresh"), lit(1, 1)), on_hit, stale),
+            ];
+        }
+        on_hit.insert(
+            1,
+            call_stmt(method(name(time_register), "write", vec![m("i"), m("now")])),
+        );
+        let age = bin(BinOp::Sub, m("now"), m("tv"));
+        vec![
+            self.reg_read(time_register, m("tv"), m("i")),
+            if_stmt(bin(BinOp::Le, age, name(&x.ttl_const)), on_hit, stale),
+        ]
+    }
+}
+
+/// The largest age (units) of a slot's hit time at which the switch still answers a key of a
+/// map with idle timeout `timeout_ns`, when a time is the unit count (`unit_ns`) of the last
+/// use, `bits` wide. The NF keeps an entry while `now - last <= timeout` (ns); a unit count
+/// `t` stands for a last use in `[t·u, t·u + u)` and `now` for one in `[n·u, n·u + u)`, so
+/// `now - last < (n - t + 1)·u`: the entry is certainly live when `(n - t + 1)·u - 1 <=
+/// timeout`, i.e. `n - t <= ⌊(timeout + 1) / u⌋ - 1`. Above that the switch cannot tell (or
+/// the entry is gone) and the server decides. `None` when that leaves no age at all, or
+/// reaches half the wrap-around.
+pub(crate) fn switch_ttl_units(timeout_ns: u64, unit_ns: u64, bits: u32) -> Option<u64> {
+    let k = (timeout_ns.checked_add(1)? / unit_ns.max(1)).checked_sub(1)?;
+    let half = if bits >= 64 {
+        u64::MAX
+    } else {
+        1u64 << (bits - 1)
+    };
+    (k >= 1 && k < half).then_some(k)
 }
