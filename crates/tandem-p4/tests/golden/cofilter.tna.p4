@@ -323,14 +323,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     Register<bit<32>, bit<32> >(32w1) open_from;
     Register<bit<32>, bit<32> >(32w1) other_allowed_0;
     Register<bit<32>, bit<32> >(32w1) other_allowed_1;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_w0;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_w1;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_w2;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_w3;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_t0;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_t1;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_t2;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_t3;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_w0;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_w1;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_w2;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_w3;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_t0;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_t1;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_t2;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_t3;
     const bit<32> table__class_ttl = 32w0x1176592d;
     RegisterAction < bit < 32 > , bit < 32 > , bit < 1 > > ( table__class_t0 ) table__class_t0_touch = { void apply ( inout bit < 32 > t , out bit < 1 > fresh ) { if ( meta . table__class_now - t <= table__class_ttl ) { t = meta . table__class_now ; fresh = 1w1 ; } else { fresh = 1w0 ; } } } ;
     RegisterAction < bit < 32 > , bit < 32 > , bit < 1 > > ( table__class_t1 ) table__class_t1_touch = { void apply ( inout bit < 32 > t , out bit < 1 > fresh ) { if ( meta . table__class_now - t <= table__class_ttl ) { t = meta . table__class_now ; fresh = 1w1 ; } else { fresh = 1w0 ; } } } ;
@@ -497,7 +497,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                     meta.table__class_now = ig_prsr_md.global_tstamp[41:10];
                     meta.table__class_stale = 1w0;
                     table__class_col.apply();
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h0[17:0]);
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h0[16:0]);
                     if ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w0)) {
                         meta.table__class_c = table__class_w0.read(meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
@@ -510,7 +510,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             }
                         }
                     }
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h1[17:0]);
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h1[16:0]);
                     if (((meta.tmp1_32 == 1w0) && (meta.table__class_stale == 1w0)) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w1))) {
                         meta.table__class_c = table__class_w1.read(meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
@@ -523,7 +523,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             }
                         }
                     }
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h2[17:0]);
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h2[16:0]);
                     if (((meta.tmp1_32 == 1w0) && (meta.table__class_stale == 1w0)) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w2))) {
                         meta.table__class_c = table__class_w2.read(meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
@@ -536,7 +536,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                             }
                         }
                     }
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h3[17:0]);
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h3[16:0]);
                     if (((meta.tmp1_32 == 1w0) && (meta.table__class_stale == 1w0)) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w3))) {
                         meta.table__class_c = table__class_w3.read(meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {

@@ -315,14 +315,14 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     register<bit<32> >(32w1) open_from;
     register<bit<32> >(32w1) other_allowed_0;
     register<bit<32> >(32w1) other_allowed_1;
-    register<bit<32> >(32w0x40000) table__class_w0;
-    register<bit<32> >(32w0x40000) table__class_w1;
-    register<bit<32> >(32w0x40000) table__class_w2;
-    register<bit<32> >(32w0x40000) table__class_w3;
-    register<bit<48> >(32w0x40000) table__class_t0;
-    register<bit<48> >(32w0x40000) table__class_t1;
-    register<bit<48> >(32w0x40000) table__class_t2;
-    register<bit<48> >(32w0x40000) table__class_t3;
+    register<bit<32> >(32w0x20000) table__class_w0;
+    register<bit<32> >(32w0x20000) table__class_w1;
+    register<bit<32> >(32w0x20000) table__class_w2;
+    register<bit<32> >(32w0x20000) table__class_w3;
+    register<bit<48> >(32w0x20000) table__class_t0;
+    register<bit<48> >(32w0x20000) table__class_t1;
+    register<bit<48> >(32w0x20000) table__class_t2;
+    register<bit<48> >(32w0x20000) table__class_t3;
     const bit<48> table__class_ttl = 48w0x11e1a2ff;
     action table__class_col_alt(bit<8> way, bit<32> slot) {
         meta.table__class_alt = 1w1;
@@ -480,7 +480,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     meta.table__class_now = standard_metadata.ingress_global_timestamp;
                     meta.table__class_stale = 1w0;
                     table__class_col.apply();
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h0[17:0]);
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h0[16:0]);
                     if ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w0)) {
                         table__class_w0.read(meta.table__class_c, meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
@@ -494,7 +494,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             }
                         }
                     }
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h1[17:0]);
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h1[16:0]);
                     if (((meta.tmp1_32 == 1w0) && (meta.table__class_stale == 1w0)) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w1))) {
                         table__class_w1.read(meta.table__class_c, meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
@@ -508,7 +508,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             }
                         }
                     }
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h2[17:0]);
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h2[16:0]);
                     if (((meta.tmp1_32 == 1w0) && (meta.table__class_stale == 1w0)) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w2))) {
                         table__class_w2.read(meta.table__class_c, meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
@@ -522,7 +522,7 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                             }
                         }
                     }
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h3[17:0]);
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h3[16:0]);
                     if (((meta.tmp1_32 == 1w0) && (meta.table__class_stale == 1w0)) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w3))) {
                         table__class_w3.read(meta.table__class_c, meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
