@@ -78,6 +78,7 @@ impl AutoHashed {
             slots_per_way: Some(self.slots_per_way),
             fingerprint_bits: Some(self.fingerprint_bits),
             collision_entries: Some(self.collision_entries),
+            packed: false,
         }
     }
 
@@ -176,6 +177,7 @@ pub fn choose_with(
         slots_per_way: None,
         fingerprint_bits: Some(fp),
         collision_entries: Some(collision_entries),
+        packed: false,
     };
     let time_bits = if ages { HIT_TIME_BITS } else { 0 };
     let total = |l: &HashedLayout| l.sram_bits() + l.slots() * u64::from(time_bits);

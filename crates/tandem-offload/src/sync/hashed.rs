@@ -97,6 +97,9 @@ pub(super) struct HashedSync {
     /// The latest time (ns) the primary copy showed: a placement whose key's last use is
     /// not known gets a time this far behind that the switch finds it stale.
     clock_ns: u64,
+    /// Tests only (the negative control of packed words): a slot's write does not keep the
+    /// other slots of its word.
+    lossy_words: bool,
 }
 
 impl HashedSync {
@@ -118,13 +121,15 @@ impl HashedSync {
             )));
         }
         let vw: u32 = value_bits.iter().sum();
-        if h.fingerprint_bits + vw > h.cell_bits || h.cell_bits > 64 {
+        if (h.fingerprint_bits + vw) * (h.slots_per_word.max(1) as u32) > h.cell_bits
+            || h.cell_bits > 64
+        {
             return Err(bad(format!(
                 "a {}-bit fingerprint and {vw} value bits in a {}-bit cell",
                 h.fingerprint_bits, h.cell_bits
             )));
         }
-        let layout = HashedLayout::new(
+        let mut layout = HashedLayout::new(
             h.ways,
             h.slots_per_way,
             KeyCheck::Fingerprint(h.fingerprint_bits),
@@ -133,6 +138,20 @@ impl HashedSync {
             h.collision_entries,
         )
         .map_err(|e| bad(e.to_string()))?;
+        if h.slots_per_word > 1 {
+            layout = layout.with_packing().map_err(|e| bad(e.to_string()))?;
+            if layout.slots_per_word() != h.slots_per_word
+                || layout.slots_per_way != h.slots_per_way
+            {
+                return Err(bad(format!(
+                    "{} slots packed {} to a word; the layout packs {} slots {} to a word",
+                    h.slots_per_way,
+                    h.slots_per_word,
+                    layout.slots_per_way,
+                    layout.slots_per_word()
+                )));
+            }
+        }
         if !h.hit_time_registers.is_empty() && h.hit_time_registers.len() != h.ways as usize {
             return Err(bad(format!(
                 "{} hit-time registers for {} ways",
@@ -149,6 +168,7 @@ impl HashedSync {
             state: last_use_state,
         });
         Ok(HashedSync {
+            lossy_words: false,
             timing,
             clock_ns: 0,
             times: h.hit_time_registers.clone(),
@@ -241,19 +261,58 @@ impl HashedSync {
         }
         if known.is_none() {
             if let Slot::Collision { way, slot } = slot {
-                self.col.entry(false, key, HIT, &[u64::from(way), slot]);
+                let args = self.alt_args(way, slot);
+                self.col.entry(false, key, HIT, &args);
             }
         }
         true
     }
 
-    /// Queues the writes that erase `key` from the switch.
-    /// Queues a register write of `cell` at (way, slot) and mirrors it.
+    /// Mirrors `cell` at (way, slot) and queues the register write that shows it: the
+    /// slot's cell, or — slots packed `k` to a 32-bit word — the whole word `slot / k`,
+    /// composed from the mirror so the word's other slots keep what they hold (slot `p` of
+    /// a word is bits `[p·b, p·b + b)`, `tandem_partition::hashed::HashedLayout::packed`).
+    /// Writes go out in this order, so a relocation's new cell is shown before its old one
+    /// is cleared, word or not.
     fn push_cell(&mut self, way: u32, index: u64, cell: u64) {
-        self.cells.push((way, index, cell));
         self.written[way as usize][index as usize] = cell;
+        let k = self.alloc.layout().slots_per_word();
+        if k <= 1 {
+            self.cells.push((way, index, cell));
+            return;
+        }
+        let b = self.alloc.layout().slot_bits();
+        let mask = (1u64 << b) - 1;
+        let word = index / k;
+        let value = if self.lossy_words {
+            (cell & mask) << ((index % k) * b)
+        } else {
+            let row = &self.written[way as usize];
+            (0..k).fold(0, |acc, p| {
+                acc | ((row[(word * k + p) as usize] & mask) << (p * b))
+            })
+        };
+        self.cells.push((way, word, value));
     }
 
+    /// Tests: writes a slot's word without the word's other slots (the negative control).
+    #[cfg(test)]
+    pub(super) fn lose_word_neighbours(&mut self) {
+        self.lossy_words = true;
+    }
+
+    /// The collision entry's action arguments for a key at (way, slot): way and slot, and
+    /// for packed slots also the word and the position in it (the switch cannot divide).
+    fn alt_args(&self, way: u32, slot: u64) -> Vec<u64> {
+        let k = self.alloc.layout().slots_per_word();
+        if k <= 1 {
+            vec![u64::from(way), slot]
+        } else {
+            vec![u64::from(way), slot, slot / k, slot % k]
+        }
+    }
+
+    /// Queues the writes that erase `key` from the switch.
     pub(super) fn delete(&mut self, key: &[u64]) {
         if let Ok(Some(slot)) = self.alloc.remove(key) {
             if !self.times.is_empty() {
@@ -344,13 +403,13 @@ impl HashedSync {
         self.col.clear();
         self.time_ops.clear();
         self.index.clear();
-        for (way, index) in occupied {
-            self.cells.push((way, index, 0));
-        }
-        self.alloc = SlotAllocator::new(self.alloc.layout().clone()).relocating(RELOCATE_DEPTH);
         for w in self.written.iter_mut() {
             w.fill(0);
         }
+        for (way, index) in occupied {
+            self.push_cell(way, index, 0);
+        }
+        self.alloc = SlotAllocator::new(self.alloc.layout().clone()).relocating(RELOCATE_DEPTH);
         let cells = std::mem::take(&mut self.cells);
         for (way, index, cell) in cells {
             send_register(

@@ -105,15 +105,6 @@ impl Gen<'_, '_> {
         }
         let value_bits: Vec<u32> = value.fields.iter().map(|f| f.ty.bits()).collect();
         let vw: u32 = value_bits.iter().sum();
-        if !layout.slots_per_way.is_power_of_two() || layout.packed {
-            return Err(P4Error::BadPlan(format!(
-                "hashed `{state}`: {} slots per way{}: the P4 lowering takes a power of two \
-                 slots per way, one register cell per slot (non-power-of-two counts and packed \
-                 slots are modelled by `tandem capacity` only)",
-                layout.slots_per_way,
-                if layout.packed { ", packed" } else { "" }
-            )));
-        }
         let KeyCheck::Fingerprint(fp_bits) = layout.check else {
             return Err(P4Error::BadPlan(format!(
                 "hashed `{state}`: only a fingerprint check is lowered to P4 so far"
@@ -125,7 +116,23 @@ impl Gen<'_, '_> {
                  a 32-bit register cell"
             )));
         }
+        let k = layout.slots_per_word();
+        let words = layout.words_per_way();
+        if k > 1 && layout.slots_per_way % k != 0 {
+            return Err(P4Error::BadPlan(format!(
+                "hashed `{state}`: {} slots per way are not whole words of {k} packed slots",
+                layout.slots_per_way
+            )));
+        }
+        if self.tna() && !words.is_power_of_two() {
+            return Err(P4Error::BadPlan(format!(
+                "hashed `{state}`: {words} register {} per way: TNA's `Hash` gives a power of \
+                 two indices only (v1model's `hash` takes any modulus); choose a power of two",
+                if k > 1 { "words" } else { "cells" }
+            )));
+        }
         let cell_bits = match fp_bits + vw {
+            _ if k > 1 => 32,
             0..=8 => 8,
             9..=16 => 16,
             _ => 32,
@@ -137,7 +144,7 @@ impl Gen<'_, '_> {
                 state,
                 Some(format!("way{w}")),
                 cell_bits,
-                layout.slots_per_way,
+                words,
             );
             entry.registers.push(format!("{INGRESS}.{r}"));
             registers.push(r);
@@ -153,6 +160,18 @@ impl Gen<'_, '_> {
             ("c", cell_bits),
         ] {
             self.meta_field(&format!("{tname}_{n}"), b);
+        }
+        if k > 1 {
+            // The word, the position in it (also the collision entry's), the slot selected.
+            for (n, b) in [("wi", 32), ("pos", 8), ("aword", 32), ("apos", 8)] {
+                self.meta_field(&format!("{tname}_{n}"), b);
+            }
+            self.meta_field(&format!("{tname}_s"), fp_bits + vw);
+        }
+        if !words.is_power_of_two() {
+            for w in 0..layout.ways {
+                self.meta_field(&format!("{tname}_m{w}"), 32);
+            }
         }
         let (time_bits, time_unit) = if self.tna() { (32, 1024) } else { (48, 1000) };
         let mut time_registers = Vec::new();
@@ -201,6 +220,7 @@ impl Gen<'_, '_> {
             slots_per_way: layout.slots_per_way,
             fingerprint_bits: fp_bits,
             cell_bits,
+            slots_per_word: k,
             registers: registers.iter().map(|r| format!("{INGRESS}.{r}")).collect(),
             collision_table: format!("{INGRESS}.{collision}"),
             collision_entries: layout.collision_entries,
@@ -304,40 +324,50 @@ impl Gen<'_, '_> {
     ) -> Result<(), P4Error> {
         let alt_name = format!("{cname}_alt");
         let none_name = format!("{cname}_none");
+        let packed = layout.slots_per_word() > 1;
+        let mut params = vec![
+            param(Direction::None, Type::Bit(8), "way"),
+            param(Direction::None, Type::Bit(32), "slot"),
+        ];
+        let mut body = vec![
+            assign(meta(&format!("{tname}_alt")), lit(1, 1)),
+            assign(meta(&format!("{tname}_way")), name("way")),
+            assign(meta(&format!("{tname}_slot")), name("slot")),
+        ];
+        if packed {
+            // The switch cannot divide the slot by the slots per word: the entry says both.
+            params.push(param(Direction::None, Type::Bit(32), "word"));
+            params.push(param(Direction::None, Type::Bit(8), "pos"));
+            body.push(assign(meta(&format!("{tname}_aword")), name("word")));
+            body.push(assign(meta(&format!("{tname}_apos")), name("pos")));
+        }
         self.locals.push(decl(DeclKind::Action {
             name: alt_name.clone(),
-            params: vec![
-                param(Direction::None, Type::Bit(8), "way"),
-                param(Direction::None, Type::Bit(32), "slot"),
-            ],
-            body: block(vec![
-                assign(meta(&format!("{tname}_alt")), lit(1, 1)),
-                assign(meta(&format!("{tname}_way")), name("way")),
-                assign(meta(&format!("{tname}_slot")), name("slot")),
-            ]),
+            params,
+            body: block(body),
         }));
         self.locals.push(decl(DeclKind::Action {
             name: none_name.clone(),
             params: Vec::new(),
             body: block(vec![assign(meta(&format!("{tname}_alt")), lit(0, 1))]),
         }));
+        let mut aparams: Vec<(&str, u32)> = vec![("way", 8), ("slot", 32)];
+        if packed {
+            aparams.extend([("word", 32), ("pos", 8)]);
+        }
         let hit_action = manifest::Action {
             id: self.action_id(),
             name: format!("{INGRESS}.{alt_name}"),
-            params: vec![
-                manifest::ActionParam {
-                    id: 1,
-                    name: "way".into(),
-                    field: "way".into(),
-                    bits: 8,
-                },
-                manifest::ActionParam {
-                    id: 2,
-                    name: "slot".into(),
-                    field: "slot".into(),
-                    bits: 32,
-                },
-            ],
+            params: aparams
+                .iter()
+                .enumerate()
+                .map(|(i, &(n, bits))| manifest::ActionParam {
+                    id: i as u32 + 1,
+                    name: n.into(),
+                    field: n.into(),
+                    bits,
+                })
+                .collect(),
         };
         let default_action = manifest::Action {
             id: self.action_id(),
@@ -378,6 +408,12 @@ impl Gen<'_, '_> {
 
     /// One hash of the key bytes (`bytes`, already in order) into `dst`.
     pub(super) fn hashed_crc32(&mut self, unit: &str, dst: Expr, bytes: Vec<Expr>) -> Stmt {
+        self.hashed_crc32_mod(unit, dst, bytes, 1u64 << 32)
+    }
+
+    /// [`Gen::hashed_crc32`] modulo `max` (v1model's `hash(..., max)`; TNA: `max` must be
+    /// `2^32`, callers refuse other counts there).
+    fn hashed_crc32_mod(&mut self, unit: &str, dst: Expr, bytes: Vec<Expr>, max: u64) -> Stmt {
         let data = e(ExprKind::List(bytes));
         if self.tna() {
             self.locals.push(decl(DeclKind::Instantiation {
@@ -397,7 +433,7 @@ impl Gen<'_, '_> {
                     member(name("HashAlgorithm"), "crc32"),
                     lit(0, 32),
                     data,
-                    lit(1u64 << 32, 64),
+                    lit(max, 64),
                 ],
             ))
         }
@@ -448,9 +484,20 @@ impl Gen<'_, '_> {
     ) {
         let m = |s: &str| meta(&format!("{tname}_{s}"));
         let bytes = self.hashed_key_bytes(tname, keys, &h.layout.key_bits, out);
+        let words = h.layout.words_per_way();
         for w in 0..h.layout.ways {
             let mut b = bytes.clone();
             b.rotate_left(h.layout.rotation(w));
+            if !words.is_power_of_two() {
+                // The word (or cell) index: the same hash modulo the count.
+                let s = self.hashed_crc32_mod(
+                    &format!("{tname}_hashm{w}"),
+                    m(&format!("m{w}")),
+                    b.clone(),
+                    words,
+                );
+                out.push(s);
+            }
             let s = self.hashed_crc32(&format!("{tname}_hash{w}"), m(&format!("h{w}")), b);
             out.push(s);
         }
@@ -478,32 +525,56 @@ impl Gen<'_, '_> {
             out.push(assign(m("stale"), lit(0, 1)));
         }
         out.push(call_stmt(method(name(&h.collision), "apply", vec![])));
-        let index_bits = h.layout.slots_per_way.trailing_zeros();
         let vw = h.value_width();
+        let k = h.layout.slots_per_word();
         for (w, reg) in h.registers.iter().enumerate() {
-            let home = if index_bits == 0 {
-                lit(0, 32)
-            } else if index_bits >= 32 {
-                m(&format!("h{w}"))
+            let hw = m(&format!("h{w}"));
+            let home = if words.is_power_of_two() {
+                let index_bits = words.trailing_zeros();
+                if index_bits == 0 {
+                    lit(0, 32)
+                } else if index_bits >= 32 {
+                    hw.clone()
+                } else {
+                    cast(32, slice(hw.clone(), index_bits - 1, 0))
+                }
             } else {
-                cast(32, slice(m(&format!("h{w}")), index_bits - 1, 0))
+                m(&format!("m{w}"))
             };
-            let alt = bin(BinOp::Eq, m("alt"), lit(1, 1));
-            out.push(assign(m("i"), ternary(alt, m("slot"), home)));
-            let mut body = vec![self.reg_read(reg, m("c"), m("i"))];
+            let alt = || bin(BinOp::Eq, m("alt"), lit(1, 1));
+            let mut body;
+            let cell = if k > 1 {
+                // Packed: the word, and the position from the hash's top byte:
+                // ⌊h[31:24] · k / 256⌋ by shifts and adds (HashedLayout::index_of).
+                let top = cast(16, slice(hw, 31, 24));
+                let pos = cast(8, bin(BinOp::Shr, mul_const(top, k), lit(8, 8)));
+                out.push(assign(m("wi"), ternary(alt(), m("aword"), home.clone())));
+                out.push(assign(m("pos"), ternary(alt(), m("apos"), pos)));
+                if !h.time_registers.is_empty() {
+                    let slot = bin(BinOp::Add, mul_const(home, k), cast(32, m("pos")));
+                    out.push(assign(m("i"), ternary(alt(), m("slot"), slot)));
+                }
+                body = vec![self.reg_read(reg, m("c"), m("wi"))];
+                body.extend(self.select_slot(tname, k, vw + h.fp_bits));
+                m("s")
+            } else {
+                out.push(assign(m("i"), ternary(alt(), m("slot"), home)));
+                body = vec![self.reg_read(reg, m("c"), m("i"))];
+                m("c")
+            };
             let mut on_hit = vec![assign(hit_dst.clone(), lit(1, 1))];
             let mut lo = vw;
             for (&r, &b) in fields.iter().zip(&h.value_bits) {
                 lo -= b;
                 let d = self.dst(r);
-                on_hit.push(assign(d, slice(m("c"), lo + b - 1, lo)));
+                on_hit.push(assign(d, slice(cell.clone(), lo + b - 1, lo)));
             }
             let on_match = match (&h.expiry, h.time_registers.get(w)) {
                 (Some(x), Some(t)) => self.expiry_check(tname, x, t, w, on_hit),
                 _ => on_hit,
             };
             body.push(if_stmt(
-                bin(BinOp::Eq, slice(m("c"), vw + f - 1, vw), m("fp")),
+                bin(BinOp::Eq, slice(cell, vw + f - 1, vw), m("fp")),
                 on_match,
                 Vec::new(),
             ));
@@ -531,6 +602,21 @@ impl Gen<'_, '_> {
                 Vec::new(),
             ));
         }
+    }
+
+    /// `meta.<t>_s` = slot `meta.<t>_pos` of the word `meta.<t>_c` (`k` slots of `b` bits,
+    /// slot `p` at bits `[p·b, p·b + b)`): one constant slice per position.
+    fn select_slot(&mut self, tname: &str, k: u64, b: u32) -> Vec<Stmt> {
+        let m = |s: &str| meta(&format!("{tname}_{s}"));
+        let mut out = vec![assign(m("s"), slice(m("c"), b - 1, 0))];
+        for p in 1..k as u32 {
+            out.push(if_stmt(
+                bin(BinOp::Eq, m("pos"), lit(u64::from(p), 8)),
+                vec![assign(m("s"), slice(m("c"), p * b + b - 1, p * b))],
+                Vec::new(),
+            ));
+        }
+        out
     }
 
     /// A fingerprint match at way `w` of a map that expires: one access to the slot's hit
@@ -563,6 +649,20 @@ impl Gen<'_, '_> {
             if_stmt(bin(BinOp::Le, age, name(&x.ttl_const)), on_hit, stale),
         ]
     }
+}
+
+/// `x · k` for a constant `k` as a sum of shifts of `x` (a stateless ALU adds and shifts;
+/// it does not multiply).
+fn mul_const(x: Expr, k: u64) -> Expr {
+    let mut terms = (0..64).filter(|j| k >> j & 1 == 1).map(|j| {
+        if j == 0 {
+            x.clone()
+        } else {
+            bin(BinOp::Shl, x.clone(), lit(j, 8))
+        }
+    });
+    let first = terms.next().unwrap_or_else(|| lit(0, 32));
+    terms.fold(first, |acc, t| bin(BinOp::Add, acc, t))
 }
 
 /// The largest age (units) of a slot's hit time at which the switch still answers a key of a
