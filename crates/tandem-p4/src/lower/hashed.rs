@@ -118,7 +118,7 @@ impl Gen<'_, '_> {
         }
         let k = layout.slots_per_word();
         let words = layout.words_per_way();
-        if k > 1 && layout.slots_per_way % k != 0 {
+        if k > 1 && !layout.slots_per_way.is_multiple_of(k) {
             return Err(P4Error::BadPlan(format!(
                 "hashed `{state}`: {} slots per way are not whole words of {k} packed slots",
                 layout.slots_per_way
