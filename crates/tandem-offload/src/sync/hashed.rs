@@ -425,3 +425,6 @@ impl HashedSync {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;
