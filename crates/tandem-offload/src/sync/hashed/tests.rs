@@ -121,13 +121,23 @@ impl Switch {
 /// Random churn on a tiny packed map; Err on the first write after which a key the switch
 /// held reads anything but its own value.
 fn churn(seed: u64, slots: u64, lossy: bool) -> Result<usize, String> {
-    let (fp, vb) = (6, 4);
+    churn_with(seed, slots, lossy, 6, 4, 3)
+}
+
+fn churn_with(
+    seed: u64,
+    slots: u64,
+    lossy: bool,
+    fp: u32,
+    vb: u32,
+    k: u64,
+) -> Result<usize, String> {
     let h = HashedMap {
         ways: 2,
         slots_per_way: slots,
         fingerprint_bits: fp,
         cell_bits: 32,
-        slots_per_word: 3,
+        slots_per_word: k,
         registers: vec!["w0".into(), "w1".into()],
         collision_table: "col".into(),
         collision_entries: 2,
@@ -145,7 +155,7 @@ fn churn(seed: u64, slots: u64, lossy: bool) -> Result<usize, String> {
         .unwrap()
         .with_packing()
         .unwrap();
-    assert_eq!(layout.slots_per_word(), 3);
+    assert_eq!(layout.slots_per_word(), k);
     let mut sw = Switch {
         layout,
         value_bits: vb,
@@ -158,7 +168,7 @@ fn churn(seed: u64, slots: u64, lossy: bool) -> Result<usize, String> {
     let mut writes = 0;
     for step in 0..120 {
         let key = vec![rng.below(8), rng.below(3)];
-        let value = rng.below(16);
+        let value = rng.below(1 << vb);
         let placed = if rng.below(10) < 7 {
             hs.put(&key, &[value])
         } else {
@@ -215,4 +225,11 @@ fn negative_control_words_written_without_their_other_slots_are_caught() {
         caught > 30,
         "a lossy word write was caught in {caught} of 40"
     );
+}
+
+#[test]
+fn packed_two_to_a_word() {
+    for seed in 0..40 {
+        churn_with(seed, 8, false, 8, 8, 2).unwrap_or_else(|e| panic!("seed {seed}: {e}"));
+    }
 }
