@@ -197,7 +197,7 @@ impl HashedLayout {
         let fits = |n: u64| {
             let mut t = l.clone();
             t.slots_per_way = n * k;
-            t.sram_bits() <= sram_bits
+            t.sram_bits() + t.slots() * u64::from(fit.hit_time_bits) <= sram_bits
         };
         if !fits(1) {
             return Err(HashedError::Layout(format!(
@@ -445,6 +445,10 @@ pub struct Fit {
     pub any_count: bool,
     /// Slots packed into 32-bit register words ([`HashedLayout::packed`]).
     pub packed: bool,
+    /// Bits each slot also costs outside its word: a map that expires keeps a hit time
+    /// per slot (`tandem_p4::lower::hashed`: one 32-bit register cell per slot and way on
+    /// TNA), sized with the slots (0: none).
+    pub hit_time_bits: u32,
 }
 
 /// How to hold one map hashed, before its key and value are known (`--state-layout
