@@ -367,15 +367,24 @@ fn hashed_class_map_expires_on_the_switch() {
     assert_ne!(lax.switch_p4, b.switch_p4, "no hashed timeout constant");
     let bad = run(&lax, &src, &pkts, true);
     assert!(!bad.passed(), "a switch with twice the timeout passed");
+    // And with the check removed (every fingerprint match a hit: the switch before).
+    let mut never = b.clone();
+    never.switch_p4 = b
+        .switch_p4
+        .replace("<= table__class_ttl", "<= 48w0xffffffffffff");
+    assert_ne!(never.switch_p4, b.switch_p4, "no expiry check");
+    let old = run(&never, &src, &pkts, true);
+    assert!(!old.passed(), "a switch without the expiry check passed");
     eprintln!(
         "cofilter 2 s, rtt 2.5 s: PASS ({} packets, {} on the fast path, {} whole on the \
          server); rtt 2.1 s: PASS ({} on the fast path); timeout constant doubled: FAIL, {} \
-         packets differ",
+         packets differ; expiry check removed: FAIL, {} packets differ",
         r.offloaded.packets,
         r.offloaded.fast_path,
         r.offloaded.whole_on_server,
         r21.offloaded.fast_path,
-        bad.differing_packets
+        bad.differing_packets,
+        old.differing_packets
     );
 }
 
