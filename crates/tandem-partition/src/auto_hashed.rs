@@ -16,8 +16,8 @@
 //!           → does not fit: the map stays on the server
 //! after:  storage: `table__class` in hash-indexed registers — the exact table needs
 //!           272.0 Mbit (2176 blocks), tofino1 has 120.0 Mbit (960 blocks); hashed: 4 ways ×
-//!           262144 slots × 32-bit cells (16-bit fingerprint) + 2097 collision entries =
-//!           32.3 Mbit (259 blocks)
+//!           131072 slots × (32-bit cells (16-bit fingerprint) + 32-bit hit times) + 2097
+//!           collision entries = 32.3 Mbit (259 blocks)
 //! ```
 //!
 //! The choice is made per map from the map's shape and the profile alone (not from the
