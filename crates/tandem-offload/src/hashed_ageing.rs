@@ -23,8 +23,11 @@
 //!   3.2 s  FIN  -> server: table[k] looks expired -> slot w1[77] -> last hit 3.0 s -> alive
 //! ```
 //!
-//! A slot's time cell is cleared when a key is placed there and copied along when a key is
-//! relocated, so a key never inherits another's hits nor loses its own. Resolution: the
+//! A slot's time cell is set to the key's last use (in the primary copy) when a key is
+//! placed there, copied along when a key is relocated, and set again for every key the
+//! server uses (`crate::ageing::Ageing::push`), so a key never inherits another's hits nor
+//! loses its own — and the switch's expiry check (`tandem_p4::lower::hashed`: a slot older
+//! than the timeout sends the packet to the server) sees the server's uses too. Resolution: the
 //! architecture's timestamp (v1model: 1 µs; TNA: 1,024 ns, wrapping every 2^32 units ≈ 73
 //! minutes, unwrapped against the server's clock): a hit is read as the start of its unit,
 //! so at most one unit of idle time before the timeout the server may see a key expire

@@ -16,6 +16,18 @@
 //! a batch, while the write-back table (an exact table in front of the registers) still shows
 //! the batch, so packets never see a half-written key.
 //!
+//! Packed slots (manifest `slots_per_word` k > 1): a slot's write is a write of its whole
+//! 32-bit word, composed from the engine's per-slot mirror, so the word's other slots keep
+//! their cells:
+//!
+//! ```text
+//! before (a cell per slot):   conns_w0[5] = fp(k) ++ v
+//! after (2 slots a word):     conns_w0[5 / 2] = mirror[5] << 16 | mirror[4]
+//! ```
+//!
+//! A map that expires also gets each placed key's slot time (`<map>_t<w>[slot]`): its last
+//! use in the primary copy (docs/hashed-storage.md, ageing).
+//!
 //! The allocator relocates ([`RELOCATE_DEPTH`] keys deep, `SlotAllocator::relocating`): a
 //! new key with no candidate it may take moves placed keys to other candidates of theirs.
 //! Each moved key's cell is written at its new slot before its old slot is cleared (the

@@ -23,13 +23,35 @@
 //! ```
 //!
 //! When the map expires (or is the derived class map of one that does), each way also has a
-//! hit-time register written on a hit, which the runtime reads as the key's last use
-//! (`tandem_offload::hashed_ageing`):
+//! hit-time register, one cell per slot, and a fingerprint match checks and refreshes it in
+//! one access: fresh (`now - t <= <map>_ttl`, modular) is the hit, stale stops the search
+//! and sends the packet to the server whole (the server expires the entry as the NF does;
+//! [`switch_ttl_units`] says why the constant is exact and conservative). The runtime reads
+//! the times as the key's last use (`tandem_offload::hashed_ageing`) and writes them on
+//! placement and on the server's uses:
 //!
 //! ```text
-//!       if (meta.m_c[15:8] == meta.m_fp) { meta.v4 = 1w1;
-//!           m_t0.write(meta.m_i, standard_metadata.ingress_global_timestamp);  // TNA:
-//!           meta.v5 = meta.m_c[7:0]; }                    // ig_prsr_md.global_tstamp[41:10]
+//!       if (meta.m_c[15:8] == meta.m_fp) {
+//!           m_t0.read(meta.m_tv, meta.m_i);                 // TNA: one RegisterAction,
+//!           if ((meta.m_now - meta.m_tv) <= m_ttl) {         //   meta.m_fresh =
+//!               meta.v4 = 1w1; m_t0.write(meta.m_i, meta.m_now);  // m_t0_touch.execute(i)
+//!               meta.v5 = meta.m_c[7:0];
+//!           } else { meta.m_stale = 1w1; } }
+//!   ...
+//!   if (meta.m_stale == 1w1) { <the frame to the server whole, tag 3>; exit; }
+//! ```
+//!
+//! Packed slots (`k` to a 32-bit word, `b` bits each; `HashedLayout::index_of`): the way's
+//! hash gives the word (low bits, or v1model's `hash(..., max)` for another count) and the
+//! position `⌊h[31:24]·k/256⌋` (shifts and adds); the word is read and the slot selected by
+//! a constant slice (before: `m_w0.read(meta.m_c, meta.m_i)` of a 16-bit cell):
+//!
+//! ```text
+//!   meta.m_wi = alt ? meta.m_aword : (bit<32>) meta.m_h0[6:0];
+//!   meta.m_pos = alt ? meta.m_apos : (bit<8>) ((((bit<16>) meta.m_h0[31:24]) << 1) >> 8);
+//!   m_w0.read(meta.m_c, meta.m_wi);                        // 32-bit word, 2 slots
+//!   meta.m_s = meta.m_c[15:0]; if (meta.m_pos == 8w1) { meta.m_s = meta.m_c[31:16]; }
+//!   if (meta.m_s[15:8] == meta.m_fp) { ... }
 //! ```
 //!
 //! A key the collision table names is read only at its alternative slot; otherwise the ways
@@ -105,38 +127,9 @@ impl Gen<'_, '_> {
         }
         let value_bits: Vec<u32> = value.fields.iter().map(|f| f.ty.bits()).collect();
         let vw: u32 = value_bits.iter().sum();
-        let KeyCheck::Fingerprint(fp_bits) = layout.check else {
-            return Err(P4Error::BadPlan(format!(
-                "hashed `{state}`: only a fingerprint check is lowered to P4 so far"
-            )));
-        };
-        if fp_bits + vw > 32 {
-            return Err(P4Error::BadPlan(format!(
-                "hashed `{state}`: a {fp_bits}-bit fingerprint and {vw} value bits do not fit \
-                 a 32-bit register cell"
-            )));
-        }
+        let (fp_bits, cell_bits) = self.lowered_cell(state, layout, vw)?;
         let k = layout.slots_per_word();
         let words = layout.words_per_way();
-        if k > 1 && !layout.slots_per_way.is_multiple_of(k) {
-            return Err(P4Error::BadPlan(format!(
-                "hashed `{state}`: {} slots per way are not whole words of {k} packed slots",
-                layout.slots_per_way
-            )));
-        }
-        if self.tna() && !words.is_power_of_two() {
-            return Err(P4Error::BadPlan(format!(
-                "hashed `{state}`: {words} register {} per way: TNA's `Hash` gives a power of \
-                 two indices only (v1model's `hash` takes any modulus); choose a power of two",
-                if k > 1 { "words" } else { "cells" }
-            )));
-        }
-        let cell_bits = match fp_bits + vw {
-            _ if k > 1 => 32,
-            0..=8 => 8,
-            9..=16 => 16,
-            _ => 32,
-        };
         let mut registers = Vec::new();
         for w in 0..layout.ways {
             let r = self.add_register(
@@ -150,29 +143,7 @@ impl Gen<'_, '_> {
             registers.push(r);
             self.meta_field(&format!("{tname}_h{w}"), 32);
         }
-        for (n, b) in [
-            ("hf", 32),
-            ("fp", fp_bits),
-            ("alt", 1),
-            ("way", 8),
-            ("slot", 32),
-            ("i", 32),
-            ("c", cell_bits),
-        ] {
-            self.meta_field(&format!("{tname}_{n}"), b);
-        }
-        if k > 1 {
-            // The word, the position in it (also the collision entry's), the slot selected.
-            for (n, b) in [("wi", 32), ("pos", 8), ("aword", 32), ("apos", 8)] {
-                self.meta_field(&format!("{tname}_{n}"), b);
-            }
-            self.meta_field(&format!("{tname}_s"), fp_bits + vw);
-        }
-        if !words.is_power_of_two() {
-            for w in 0..layout.ways {
-                self.meta_field(&format!("{tname}_m{w}"), 32);
-            }
-        }
+        self.declare_lookup_meta(tname, layout, fp_bits, vw, cell_bits);
         let (time_bits, time_unit) = if self.tna() { (32, 1024) } else { (48, 1000) };
         let mut time_registers = Vec::new();
         let mut expiry = None;
@@ -224,16 +195,8 @@ impl Gen<'_, '_> {
             registers: registers.iter().map(|r| format!("{INGRESS}.{r}")).collect(),
             collision_table: format!("{INGRESS}.{collision}"),
             collision_entries: layout.collision_entries,
-            hit_time_unit_ns: if time_registers.is_empty() {
-                0
-            } else {
-                time_unit
-            },
-            hit_time_bits: if time_registers.is_empty() {
-                0
-            } else {
-                time_bits
-            },
+            hit_time_unit_ns: if ttl_units == 0 { 0 } else { time_unit },
+            hit_time_bits: if ttl_units == 0 { 0 } else { time_bits },
             hit_time_registers: time_registers
                 .iter()
                 .map(|r| format!("{INGRESS}.{r}"))
@@ -241,6 +204,86 @@ impl Gen<'_, '_> {
             hit_time_ttl_units: ttl_units,
         });
         Ok(lookup)
+    }
+
+    /// The lookup's metadata: hashes, fingerprint, collision result, index and cell; packed:
+    /// word, position and slot; a word count other than a power of two: the index hashes.
+    fn declare_lookup_meta(
+        &mut self,
+        tname: &str,
+        layout: &HashedLayout,
+        fp_bits: u32,
+        vw: u32,
+        cell_bits: u32,
+    ) {
+        let k = layout.slots_per_word();
+        let words = layout.words_per_way();
+        for (n, b) in [
+            ("hf", 32),
+            ("fp", fp_bits),
+            ("alt", 1),
+            ("way", 8),
+            ("slot", 32),
+            ("i", 32),
+            ("c", cell_bits),
+        ] {
+            self.meta_field(&format!("{tname}_{n}"), b);
+        }
+        if k > 1 {
+            // The word, the position in it (also the collision entry's), the slot selected.
+            for (n, b) in [("wi", 32), ("pos", 8), ("aword", 32), ("apos", 8)] {
+                self.meta_field(&format!("{tname}_{n}"), b);
+            }
+            self.meta_field(&format!("{tname}_s"), fp_bits + vw);
+        }
+        if !words.is_power_of_two() {
+            for w in 0..layout.ways {
+                self.meta_field(&format!("{tname}_m{w}"), 32);
+            }
+        }
+    }
+
+    /// The fingerprint bits and the register cell width of `layout` (value `vw` bits), or
+    /// the error naming why the P4 lowering cannot hold it.
+    fn lowered_cell(
+        &self,
+        state: &str,
+        layout: &HashedLayout,
+        vw: u32,
+    ) -> Result<(u32, u32), P4Error> {
+        let KeyCheck::Fingerprint(fp_bits) = layout.check else {
+            return Err(P4Error::BadPlan(format!(
+                "hashed `{state}`: only a fingerprint check is lowered to P4 so far"
+            )));
+        };
+        if fp_bits + vw > 32 {
+            return Err(P4Error::BadPlan(format!(
+                "hashed `{state}`: a {fp_bits}-bit fingerprint and {vw} value bits do not fit \
+                 a 32-bit register cell"
+            )));
+        }
+        let k = layout.slots_per_word();
+        let words = layout.words_per_way();
+        if k > 1 && !layout.slots_per_way.is_multiple_of(k) {
+            return Err(P4Error::BadPlan(format!(
+                "hashed `{state}`: {} slots per way are not whole words of {k} packed slots",
+                layout.slots_per_way
+            )));
+        }
+        if self.tna() && !words.is_power_of_two() {
+            return Err(P4Error::BadPlan(format!(
+                "hashed `{state}`: {words} register {} per way: TNA's `Hash` gives a power of \
+                 two indices only (v1model's `hash` takes any modulus); choose a power of two",
+                if k > 1 { "words" } else { "cells" }
+            )));
+        }
+        let cell_bits = match fp_bits + vw {
+            _ if k > 1 => 32,
+            0..=8 => 8,
+            9..=16 => 16,
+            _ => 32,
+        };
+        Ok((fp_bits, cell_bits))
     }
 
     /// The idle timeout (ns) of hashed map `state` when it must record its hits' times and
@@ -526,42 +569,8 @@ impl Gen<'_, '_> {
         }
         out.push(call_stmt(method(name(&h.collision), "apply", vec![])));
         let vw = h.value_width();
-        let k = h.layout.slots_per_word();
         for (w, reg) in h.registers.iter().enumerate() {
-            let hw = m(&format!("h{w}"));
-            let home = if words.is_power_of_two() {
-                let index_bits = words.trailing_zeros();
-                if index_bits == 0 {
-                    lit(0, 32)
-                } else if index_bits >= 32 {
-                    hw.clone()
-                } else {
-                    cast(32, slice(hw.clone(), index_bits - 1, 0))
-                }
-            } else {
-                m(&format!("m{w}"))
-            };
-            let alt = || bin(BinOp::Eq, m("alt"), lit(1, 1));
-            let mut body;
-            let cell = if k > 1 {
-                // Packed: the word, and the position from the hash's top byte:
-                // ⌊h[31:24] · k / 256⌋ by shifts and adds (HashedLayout::index_of).
-                let top = cast(16, slice(hw, 31, 24));
-                let pos = cast(8, bin(BinOp::Shr, mul_const(top, k), lit(8, 8)));
-                out.push(assign(m("wi"), ternary(alt(), m("aword"), home.clone())));
-                out.push(assign(m("pos"), ternary(alt(), m("apos"), pos)));
-                if !h.time_registers.is_empty() {
-                    let slot = bin(BinOp::Add, mul_const(home, k), cast(32, m("pos")));
-                    out.push(assign(m("i"), ternary(alt(), m("slot"), slot)));
-                }
-                body = vec![self.reg_read(reg, m("c"), m("wi"))];
-                body.extend(self.select_slot(tname, k, vw + h.fp_bits));
-                m("s")
-            } else {
-                out.push(assign(m("i"), ternary(alt(), m("slot"), home)));
-                body = vec![self.reg_read(reg, m("c"), m("i"))];
-                m("c")
-            };
+            let (mut body, cell) = self.way_read(tname, h, w, reg, out);
             let mut on_hit = vec![assign(hit_dst.clone(), lit(1, 1))];
             let mut lo = vw;
             for (&r, &b) in fields.iter().zip(&h.value_bits) {
@@ -602,6 +611,53 @@ impl Gen<'_, '_> {
                 Vec::new(),
             ));
         }
+    }
+
+    /// Way `w`'s slot index and register read: the statements before the way's `if` into
+    /// `out`; returns the read (and, packed, the slot select) and the expression holding the
+    /// slot's `fingerprint ++ value`. Index: the collision entry's, or the home slot —
+    /// `HashedLayout::index_of` of the way's hash (low bits, or v1model's `hash(..., max)`;
+    /// packed: the word, and the position `⌊h[31:24] · k / 256⌋` by shifts and adds).
+    fn way_read(
+        &mut self,
+        tname: &str,
+        h: &HashedLookup,
+        w: usize,
+        reg: &str,
+        out: &mut Vec<Stmt>,
+    ) -> (Vec<Stmt>, Expr) {
+        let m = |s: &str| meta(&format!("{tname}_{s}"));
+        let words = h.layout.words_per_way();
+        let k = h.layout.slots_per_word();
+        let hw = m(&format!("h{w}"));
+        let home = if words.is_power_of_two() {
+            let index_bits = words.trailing_zeros();
+            if index_bits == 0 {
+                lit(0, 32)
+            } else if index_bits >= 32 {
+                hw.clone()
+            } else {
+                cast(32, slice(hw.clone(), index_bits - 1, 0))
+            }
+        } else {
+            m(&format!("m{w}"))
+        };
+        let alt = || bin(BinOp::Eq, m("alt"), lit(1, 1));
+        if k <= 1 {
+            out.push(assign(m("i"), ternary(alt(), m("slot"), home)));
+            return (vec![self.reg_read(reg, m("c"), m("i"))], m("c"));
+        }
+        let top = cast(16, slice(hw, 31, 24));
+        let pos = cast(8, bin(BinOp::Shr, mul_const(top, k), lit(8, 8)));
+        out.push(assign(m("wi"), ternary(alt(), m("aword"), home.clone())));
+        out.push(assign(m("pos"), ternary(alt(), m("apos"), pos)));
+        if !h.time_registers.is_empty() {
+            let slot = bin(BinOp::Add, mul_const(home, k), cast(32, m("pos")));
+            out.push(assign(m("i"), ternary(alt(), m("slot"), slot)));
+        }
+        let mut body = vec![self.reg_read(reg, m("c"), m("wi"))];
+        body.extend(self.select_slot(tname, k, h.value_width() + h.fp_bits));
+        (body, m("s"))
     }
 
     /// `meta.<t>_s` = slot `meta.<t>_pos` of the word `meta.<t>_c` (`k` slots of `b` bits,
