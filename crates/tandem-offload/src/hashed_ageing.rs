@@ -23,8 +23,11 @@
 //!   3.2 s  FIN  -> server: table[k] looks expired -> slot w1[77] -> last hit 3.0 s -> alive
 //! ```
 //!
-//! A slot's time cell is cleared when a key is placed there and copied along when a key is
-//! relocated, so a key never inherits another's hits nor loses its own. Resolution: the
+//! A slot's time cell is set to the key's last use (in the primary copy) when a key is
+//! placed there, copied along when a key is relocated, and set again for every key the
+//! server uses (`crate::ageing::Ageing::push`), so a key never inherits another's hits nor
+//! loses its own — and the switch's expiry check (`tandem_p4::lower::hashed`: a slot older
+//! than the timeout sends the packet to the server) sees the server's uses too. Resolution: the
 //! architecture's timestamp (v1model: 1 µs; TNA: 1,024 ns, wrapping every 2^32 units ≈ 73
 //! minutes, unwrapped against the server's clock): a hit is read as the start of its unit,
 //! so at most one unit of idle time before the timeout the server may see a key expire
@@ -90,6 +93,20 @@ pub struct TimeUnit {
 }
 
 impl TimeUnit {
+    /// The cell the switch holds for a time of `ns`: its unit count, wrapped to the cell.
+    pub fn units(self, ns: u64) -> u64 {
+        (ns / self.unit_ns.max(1)) & self.mask()
+    }
+
+    /// The largest cell value.
+    pub fn mask(self) -> u64 {
+        if self.bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.bits) - 1
+        }
+    }
+
     /// The hit time `cell` (0: never hit) in ns: the time nearest `now_ns` (the server's
     /// clock, which may lag the switch's) whose unit count ends in `cell`.
     pub fn to_ns(self, cell: u64, now_ns: u64) -> Option<u64> {

@@ -74,3 +74,62 @@ fn trojan_hosts_in_a_roomy_hash_space_stay_on_the_switch() {
         "hashed storage keeps the exact table's fast path"
     );
 }
+
+fn cofilter_packed(spec: &str) -> P4Options {
+    let mut p4 = P4Options::default();
+    p4.hashed
+        .insert("table__class".into(), HashedSpec::parse(spec).unwrap());
+    p4
+}
+
+/// CoFilter's class map in packed slots (`packed`: an 8-bit fingerprint and the 8-bit
+/// class, 2 slots to a 32-bit word; docs/hashed-storage.md): the generated program reads a
+/// word and selects its slot, the runtime writes whole words composed from its mirror. 128
+/// words per way (a power of two: the hash's low bits) and 1,500 (not one: v1model's
+/// `hash(..., max)`), both with room for every connection: outputs and state equal the
+/// original's, most packets on the switch. (Whether a write keeps a word's other slots is
+/// checked write by write in `sync::hashed`'s unit tests, with their negative control.)
+#[test]
+fn cofilter_in_packed_slots_matches_the_original() {
+    for spec in [
+        "ways=2,slots=256,fp=8,col=16,packed",
+        "ways=2,slots=3000,fp=8,col=16,packed",
+    ] {
+        let p4 = cofilter_packed(spec);
+        let layout = &p4.hashed["table__class"];
+        assert!(layout.packed);
+        let r = check_nf(
+            "cofilter",
+            Addr::Plain,
+            "datamining",
+            "tofino1",
+            3000,
+            &p4,
+            None,
+        );
+        assert_passed(&format!("cofilter, table__class {spec}"), &r);
+        assert_eq!(
+            r.offloaded.sync.table_full, 0,
+            "{spec}: {:?}",
+            r.offloaded.sync
+        );
+        assert!(
+            r.offloaded.sync.hashed.as_ref().is_some_and(|h| h.keys > 0),
+            "{spec}: {:?}",
+            r.offloaded.sync
+        );
+        assert!(
+            r.offloaded.fast_path_share() > 0.5,
+            "{spec}: fast path {}",
+            r.offloaded.fast_path_share()
+        );
+        let b = bundle("cofilter", "tofino1", &p4);
+        let h = b
+            .manifest
+            .states
+            .iter()
+            .find_map(|s| s.hashed.as_ref())
+            .expect("hashed");
+        assert_eq!(h.slots_per_word, 2, "{spec}");
+    }
+}

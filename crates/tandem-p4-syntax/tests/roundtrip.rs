@@ -128,3 +128,36 @@ proptest! {
         }
     }
 }
+
+/// An instantiation with an initializer (TNA's `RegisterAction`) is kept as raw text inside a
+/// control and prints back the same; an unterminated or malformed one is an error (the
+/// negative control), never a panic.
+#[test]
+fn instantiation_with_an_initializer_is_kept_raw() {
+    let src = "control C(inout bit<32> x) {\n    Register<bit<32>, bit<32> >(32w4) r;\n    \
+               RegisterAction<bit<32>, bit<32>, bit<1> >(r) a = { void apply(inout bit<32> t, \
+               out bit<1> f) { if (x - t <= 32w5) { t = x; f = 1w1; } else { f = 1w0; } } };\n    \
+               apply {\n    }\n}\n";
+    let p = parse_program(src).unwrap_or_else(|e| panic!("{e}"));
+    let DeclKind::Control { locals, .. } = &p.items[0].kind else {
+        panic!("not a control");
+    };
+    let DeclKind::Extern { name, text } = &locals[1].kind else {
+        panic!("{:?}", locals[1].kind);
+    };
+    assert_eq!(name, "a");
+    assert!(
+        text.starts_with("RegisterAction <") && text.ends_with("} } } ;"),
+        "{text}"
+    );
+    assert_eq!(raw_text(text).unwrap(), *text);
+    let once = print_program(&p);
+    assert_eq!(print_program(&parse_program(&once).unwrap()), once);
+    for bad in [
+        "control C() { R<bit<1> >(r) a = { void apply() { ; } apply { } }",
+        "control C() { R<bit<1> >(r) a = 5; apply { } }",
+        "control C() { R<bit<1> >(r) a = { } apply { } }",
+    ] {
+        assert!(parse_program(bad).is_err(), "{bad}");
+    }
+}

@@ -253,3 +253,60 @@ fn a_layout_that_does_not_fit_a_cell_is_an_error_not_a_program() {
     assert!(HashedSpec::parse("ways=2,bogus=1").is_err());
     assert!(HashedSpec::parse("ways=x").is_err());
 }
+
+/// CoFilter's class map in packed slots: v1model and TNA read a 32-bit word and select the
+/// slot by constant slices; a word count that is not a power of two is v1model's only
+/// (`hash(..., max)`): TNA refuses it with an error naming the reason, never a program.
+#[test]
+fn packed_slots_are_lowered_and_tna_refuses_other_than_powers_of_two() {
+    let text = std::fs::read_to_string(
+        std::path::Path::new(env!("CARGO_MANIFEST_DIR"))
+            .join("../tandem-lift/tests/golden/cofilter.nfir"),
+    )
+    .unwrap();
+    let module = tandem_ir::parse_module(&text).unwrap();
+    let profile = TargetProfile::builtin("tofino1").unwrap();
+    let plan = partition_module(&module, &profile, &PartitionOptions::default())
+        .unwrap()
+        .plan;
+    let module = plan.module().unwrap();
+    let gen = |arch: Arch, spec: &str| {
+        let mut opts = P4Options {
+            arch,
+            ..Default::default()
+        };
+        opts.hashed
+            .insert("table__class".into(), HashedSpec::parse(spec).unwrap());
+        generate(&plan, &module, &opts)
+    };
+    for arch in [Arch::V1Model, Arch::Tna] {
+        let out =
+            gen(arch, "ways=2,slots=256,fp=8,col=16,packed").unwrap_or_else(|e| panic!("{e}"));
+        let p4 = &tandem_p4_syntax::print_program(&out.program);
+        assert!(
+            p4.contains("meta.table__class_s = meta.table__class_c[31:16];"),
+            "{p4}"
+        );
+        let h = out
+            .manifest
+            .states
+            .iter()
+            .find_map(|s| s.hashed.as_ref())
+            .unwrap();
+        assert_eq!((h.slots_per_word, h.cell_bits), (2, 32));
+        let words = out
+            .manifest
+            .registers
+            .iter()
+            .find(|r| r.field.as_deref() == Some("way0"))
+            .unwrap();
+        assert_eq!(words.size, 128, "registers hold words");
+    }
+    let v1 = gen(Arch::V1Model, "ways=2,slots=3000,fp=8,col=16,packed").unwrap();
+    let v1 = tandem_p4_syntax::print_program(&v1.program);
+    assert!(v1.contains("64w0x5dc)"), "the word index modulo 1,500");
+    let err = gen(Arch::Tna, "ways=2,slots=3000,fp=8,col=16,packed")
+        .unwrap_err()
+        .to_string();
+    assert!(err.contains("TNA's `Hash`"), "{err}");
+}

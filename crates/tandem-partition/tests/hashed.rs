@@ -529,8 +529,19 @@ fn relocation_and_packing_hold_more_keys_within_the_rate() {
     let packed = fit(Fit {
         any_count: true,
         packed: true,
+        ..Fit::default()
     });
     assert!(packed.sram_bits() <= sram && plain.sram_bits() <= sram);
+    // A 32-bit hit time per slot (a map that expires) is sized in: fewer slots, within the
+    // SRAM with the times; without counting them the packed layout would overrun it.
+    let timed = fit(Fit {
+        any_count: true,
+        packed: true,
+        hit_time_bits: 32,
+    });
+    assert!(timed.sram_bits() + 32 * timed.slots() <= sram, "{timed:?}");
+    assert!(packed.sram_bits() + 32 * packed.slots() > sram);
+    assert!(timed.slots() < packed.slots());
     assert_eq!(packed.slots_per_word(), 2);
     assert!(packed.slots() > plain.slots(), "{packed:?} vs {plain:?}");
     let greedy = measure_capacity(plain.clone(), 1e-3, u64::MAX, keys(5)).unwrap();

@@ -50,12 +50,18 @@ pub struct Args {
     #[arg(long, default_value_t = 0)]
     pub relocate: u32,
     /// Pack fingerprint slots into 32-bit register words (`32 / (fp + value)` per word)
-    /// instead of one 8/16/32-bit cell each (model only: the P4 back end does not lower it).
+    /// instead of one 8/16/32-bit cell each (the P4 back end lowers it: one word read and a
+    /// constant-slice select; TNA needs a power of two words per way).
     #[arg(long)]
     pub packed: bool,
-    /// Any slot count per way, not only a power of two (model only, as `--packed`).
+    /// Any slot (word) count per way, not only a power of two (v1model's `hash(..., max)`
+    /// lowers it; TNA's `Hash` does not).
     #[arg(long)]
     pub any_count: bool,
+    /// Count a 32-bit hit time per slot beside the slots, as the generated program keeps
+    /// for a map that expires (its switch-side expiry check).
+    #[arg(long)]
+    pub hit_times: bool,
 }
 
 /// `16MB` → bits.
@@ -177,6 +183,9 @@ fn placement_note(args: &Args) -> String {
     if args.any_count {
         n += ", any slot count per way";
     }
+    if args.hit_times {
+        n += ", a 32-bit hit time per slot counted";
+    }
     n
 }
 
@@ -225,6 +234,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             let fit = Fit {
                 any_count: args.any_count,
                 packed: args.packed,
+                hit_time_bits: if args.hit_times { 32 } else { 0 },
             };
             let l0 =
                 HashedLayout::fit_with(sram, ways, check, t.key_bits.clone(), t.value_bits, 0, fit)
