@@ -44,6 +44,9 @@ const PARSER_ERROR_PARTIAL_HDR: u64 = 0x2;
 pub struct PortSet([u64; 8]);
 
 impl PortSet {
+    /// No ports.
+    pub const NONE: PortSet = PortSet([0; 8]);
+
     /// The set of `ports` (values above 511 are ignored).
     pub fn of(ports: &[u16]) -> PortSet {
         let mut s = PortSet::default();
