@@ -129,6 +129,7 @@ impl Ctx<'_> {
         let set = |phv: &mut Phv, s: Slot, v: u64| phv[s as usize & PHV_MASK] = v;
         set(self.phv, i.port, port as u64 & mask(9));
         set(self.phv, i.global_tstamp, ts);
+        set(self.phv, p.std.packet_length, self.pkt.len() as u64);
         if let Some(s) = i.mac_tstamp {
             set(self.phv, s, ts);
         }

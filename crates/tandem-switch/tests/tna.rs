@@ -326,3 +326,70 @@ fn a_looping_program_is_cut_off_and_counted() {
     // a port of a pipe the program does not have: dropped
     assert!(w.process(300, &frame(0x0800, 60)).is_none());
 }
+
+/// A byte meter and a packet meter; the output port is the colour value + 1. `COLORS` is
+/// empty (MeterColor_t: GREEN 0, YELLOW 1, RED 3) or `, 8w2, 8w1, 8w0` as tandem-p4 emits.
+const METERED: &str = r#"
+header eth_t { bit<48> dst; bit<48> src; bit<16> ethertype; }
+struct headers_t { eth_t eth; }
+struct meta_t { bit<8> color; }
+parser IP(packet_in packet, out headers_t hdr, out meta_t meta, out ingress_intrinsic_metadata_t ig_intr_md) {
+    state start { packet.extract(ig_intr_md); packet.advance(PORT_METADATA_SIZE); packet.extract(hdr.eth); transition accept; }
+}
+control IG(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata_t ig_intr_md,
+           in ingress_intrinsic_metadata_from_parser_t ig_prsr_md,
+           inout ingress_intrinsic_metadata_for_deparser_t ig_dprsr_md,
+           inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
+    Meter<bit<32>>(32w4, MeterType_t.BYTES COLORS) by_bytes;
+    Meter<bit<32>>(32w4, MeterType_t.PACKETS COLORS) by_packets;
+    apply {
+        if (hdr.eth.ethertype == 16w1) {
+            meta.color = by_packets.execute((bit<32>) hdr.eth.dst[7:0]);
+        } else {
+            meta.color = by_bytes.execute((bit<32>) hdr.eth.dst[7:0]);
+        }
+        ig_tm_md.ucast_egress_port = (bit<9>) meta.color + 9w1;
+    }
+}
+control IDP(packet_out packet, inout headers_t hdr, in meta_t meta, in ingress_intrinsic_metadata_for_deparser_t d) {
+    apply { packet.emit(hdr); }
+}
+parser EP(packet_in packet, out headers_t hdr, out meta_t meta, out egress_intrinsic_metadata_t eg_intr_md) {
+    state start { packet.extract(eg_intr_md); transition accept; }
+}
+control EG(inout headers_t hdr, inout meta_t meta, in egress_intrinsic_metadata_t eg_intr_md,
+           in egress_intrinsic_metadata_from_parser_t p, inout egress_intrinsic_metadata_for_deparser_t d,
+           inout egress_intrinsic_metadata_for_output_port_t o) { apply { } }
+control EDP(packet_out packet, inout headers_t hdr, in meta_t meta, in egress_intrinsic_metadata_for_deparser_t d) {
+    apply { packet.emit(hdr); }
+}
+Pipeline(IP(), IG(), IDP(), EP(), EG(), EDP()) pipe;
+Switch(pipe) main;
+"#;
+
+#[test]
+fn meters_count_the_frame_and_map_colours() {
+    use tandem_switch::{apply_commands, parse_commands};
+    for (colors, want) in [("", [0u32, 1, 3]), (", 8w2, 8w1, 8w0", [0, 1, 2])] {
+        let sw = Switch::from_source(&METERED.replace("COLORS", colors)).unwrap();
+        let cmds = parse_commands(
+            "meter_set_rates by_bytes 1 1000:300 2000:500\nmeter_set_rates by_packets * 10:2 20:4\n",
+            &sw,
+        )
+        .unwrap();
+        apply_commands(&sw, &cmds).unwrap();
+        let mut w = sw.worker();
+        let s = 1_000_000_000u64;
+        let mut colour = |ethertype: u16, len: usize, ts: u64| {
+            let mut f = frame(ethertype, len);
+            f[5] = 1;
+            w.process_at(1, &f, ts).expect("forwarded").0 - 1
+        };
+        // 200-byte frames against (1000 B/s, burst 300; 2000 B/s, burst 500): the meter
+        // counts the frame's bytes (a meter that counted 0 bytes would stay green)
+        let c: Vec<u32> = (0..3).map(|_| colour(0x0800, 200, s)).collect();
+        assert_eq!(c, want, "bytes, colours `{colors}`");
+        let c: Vec<u32> = (0..5).map(|_| colour(1, 64, s)).collect();
+        assert_eq!(c, [want[0], want[0], want[1], want[1], want[2]], "packets");
+    }
+}

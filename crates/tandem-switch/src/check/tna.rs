@@ -234,11 +234,13 @@ impl<'a> Cx<'a> {
         // extract failures record their error here; the runner copies it into parser_err
         let pe = self.new_slot("$parser_error".into());
         let unused = self.new_slot("$v1model".into());
+        // byte meters read the length here; the runner sets it before each pass
+        let len = self.new_slot("$packet_length".into());
         self.c.std = StdSlots {
             ingress_port: unused,
             egress_spec: unused,
             egress_port: unused,
-            packet_length: unused,
+            packet_length: len,
             mcast_grp: unused,
             checksum_error: unused,
             parser_error: pe,

@@ -1,0 +1,115 @@
+//! `check` of the TNA switch program (`P4Options { arch: Tna }`) on the software switch's TNA
+//! runner (`tandem_switch::tna`): every example NF that passes with v1model also passes
+//! with TNA on tofino1, on a small trace. Negative controls: the same TNA programs with
+//! the output port written to a field the traffic manager does not read, or with drop_ctl
+//! writes moved to a field it does not read, fail.
+#![allow(clippy::print_stderr)] // test figures go to the test log
+
+mod common;
+
+use common::*;
+use tandem_p4::Arch;
+
+fn tna() -> P4Options {
+    P4Options {
+        arch: Arch::Tna,
+        ..P4Options::default()
+    }
+}
+
+/// (NF, addresses, workload), as `tests/check.rs` and `tests/profiles.rs` run them.
+const NFS: &[(&str, Addr, &str)] = &[
+    ("minilb", Addr::Lb, "enterprise"),
+    ("mazunat", Addr::Nat, "enterprise"),
+    ("l4lb", Addr::Lb, "datamining"),
+    ("firewall", Addr::Plain, "enterprise"),
+    ("proxy", Addr::Plain, "enterprise"),
+    ("statefilter", Addr::Plain, "datamining"),
+    ("cofilter", Addr::Plain, "datamining"),
+    ("trojan", Addr::Endhosts, "enterprise"),
+    ("lpmrouter", Addr::Plain, "enterprise"),
+    ("vxlangw", Addr::Vxlan, "enterprise"),
+    ("vlantrunk", Addr::Vlan, "enterprise"),
+    ("hhdetect", Addr::Plain, "datamining"),
+    ("aclfw", Addr::Plain, "enterprise"),
+    ("ratelimit", Addr::Plain, "datamining"),
+    ("pktcount", Addr::Plain, "enterprise"),
+    ("cmsketch", Addr::Plain, "datamining"),
+    ("snat", Addr::Nat, "enterprise"),
+    ("trd", Addr::Plain, "enterprise"),
+    ("xgw", Addr::Xgw, "enterprise"),
+];
+
+fn packets() -> usize {
+    env_or("TANDEM_TNA_PACKETS", 400)
+}
+
+#[test]
+fn every_example_passes_check_with_tna_on_tofino1() {
+    let mut failures = Vec::new();
+    for &(nf, addr, workload) in NFS {
+        let b = bundle(nf, "tofino1", &tna());
+        assert!(b.switch_p4.contains("Switch("), "{nf}: not a TNA program");
+        let r = check_nf_bundle(&b, nf, addr, workload, packets());
+        eprintln!(
+            "{nf}/tna/tofino1/{workload}: {} packets, {}, fast path {:.2}%",
+            r.packets,
+            if r.passed() { "PASS" } else { "FAIL" },
+            100.0 * r.offloaded.fast_path_share()
+        );
+        if !r.passed() || r.differing_packets != 0 {
+            failures.push(format!(
+                "{nf}: {}",
+                r.first_difference.clone().unwrap_or_default()
+            ));
+        }
+    }
+    assert!(failures.is_empty(), "failed:\n{}", failures.join("\n"));
+}
+
+fn check_nf_bundle(b: &Bundle, nf: &str, addr: Addr, workload: &str, n: usize) -> CheckReport {
+    let flows = (n as u64 / 20).max(50);
+    let mut pkts = trace(addr, workload, flows, 7).take(n);
+    check_with(b, nf, &mut pkts, None)
+}
+
+/// `b`'s switch program with every `from` replaced by `to` (which must occur).
+fn rewritten(b: &Bundle, from: &str, to: &str) -> Bundle {
+    let mut b = b.clone();
+    assert!(b.switch_p4.contains(from), "{from}");
+    b.switch_p4 = b.switch_p4.replace(from, to);
+    b
+}
+
+#[test]
+fn negative_control_wrong_port_field_fails_the_check() {
+    let b = bundle("minilb", "tofino1", &tna());
+    let ok = check_nf_bundle(&b, "minilb", Addr::Lb, "enterprise", 300);
+    assert!(ok.passed(), "the unchanged program passes");
+    let wrong = rewritten(
+        &b,
+        "ig_tm_md.ucast_egress_port =",
+        "ig_tm_md.level2_exclusion_id =",
+    );
+    let r = check_nf_bundle(&wrong, "minilb", Addr::Lb, "enterprise", 300);
+    assert!(
+        !r.passed(),
+        "a program that never sets ucast_egress_port passed"
+    );
+}
+
+#[test]
+fn negative_control_ignored_drop_ctl_fails_the_check() {
+    // firewall drops the packets its rules deny
+    let b = bundle("firewall", "tofino1", &tna());
+    let wrong = rewritten(
+        &b,
+        "ig_dprsr_md.drop_ctl = 3w1",
+        "ig_dprsr_md.drop_ctl = 3w2",
+    );
+    let r = check_nf_bundle(&wrong, "firewall", Addr::Plain, "enterprise", 600);
+    assert!(
+        !r.passed() || r.differing_packets != 0,
+        "drop_ctl bit 0 ignored and the check still passed"
+    );
+}
