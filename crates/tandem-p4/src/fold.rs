@@ -793,7 +793,7 @@ fn build_shell(
         let mut fields = vec![field(Type::Bit(1), "tandem")];
         fields.extend(b.fields.iter().map(|(f, w)| field(Type::Bit(*w), f)));
         let bits: u32 = 1 + b.fields.iter().map(|(_, w)| w).sum::<u32>();
-        if bits % 8 != 0 {
+        if !bits.is_multiple_of(8) {
             fields.push(field(Type::Bit(8 - bits % 8), "pad"));
         }
         items.insert(

@@ -27,7 +27,7 @@
 
 use std::collections::HashMap;
 
-use tandem_ir::{Block, Inst, StateId, Value};
+use tandem_ir::{StateId, Value};
 use tandem_p4_syntax::{BinOp, Stmt, StmtKind};
 use tandem_partition::Partition;
 
@@ -110,45 +110,51 @@ fn pieces_of(nodes: Vec<Node>) -> Vec<Node> {
     out
 }
 
-/// The stage model of the pieces: statement costs from the plan, values' defining depth.
+/// The stage model of the pieces, the partitioner's (`Context::depths`): each statement
+/// costs its plan `stage_cost`; a data, read-after-write or write-after-write dependence
+/// on an earlier statement of the same gress starts it after that one ends, a control or
+/// write-after-read dependence lets it share the stage (RMT predication).
 struct Model<'g> {
-    cost: HashMap<Inst, u64>,
-    param_cost: HashMap<Value, u64>,
+    graph: tandem_analysis::StmtGraph,
+    cost: Vec<u64>,
+    /// Per statement: (earlier statement, needs a later stage).
+    preds: Vec<Vec<(usize, bool)>>,
+    param_stmt: HashMap<Value, usize>,
     func: &'g tandem_ir::Function,
 }
 
 impl Model<'_> {
-    /// Depth at which `node` finishes given the depths of values defined earlier in this
-    /// gress (`env`, updated with its results); its state objects go to `states`.
-    fn depth(&self, node: &Node, env: &mut HashMap<Value, u64>, states: &mut Vec<StateId>) -> u64 {
-        let at = |env: &HashMap<Value, u64>, v: &Value| env.get(v).copied().unwrap_or(0);
+    /// Depth at which statement `s` ends, given the depths of the statements of this gress
+    /// so far (`env`, updated).
+    fn stmt_depth(&self, s: usize, env: &mut HashMap<usize, u64>) -> u64 {
+        let own = self.cost.get(s).copied().unwrap_or(1);
+        let mut d = own;
+        for &(p, later) in self.preds.get(s).map_or(&[][..], |v| v.as_slice()) {
+            if let Some(&dp) = env.get(&p) {
+                d = d.max(dp + if later { own } else { 0 });
+            }
+        }
+        env.insert(s, d);
+        d
+    }
+
+    /// Depth at which `node` ends (0 when it holds no statement); its state objects go to
+    /// `states`.
+    fn depth(&self, node: &Node, env: &mut HashMap<usize, u64>, states: &mut Vec<StateId>) -> u64 {
         match node {
             Node::Inst(i) => {
-                let Some(data) = self.func.insts.get(*i) else {
-                    return 0;
-                };
-                if let Some(s) = data.kind.state() {
+                if let Some(s) = self.func.insts.get(*i).and_then(|d| d.kind.state()) {
                     states.push(s);
                 }
-                let own = self.cost.get(i).copied().unwrap_or(1);
-                let start = data
-                    .kind
-                    .args()
-                    .iter()
-                    .map(|v| at(env, v))
-                    .max()
-                    .unwrap_or(0);
-                let d = start + own;
-                for r in &data.results {
-                    env.insert(*r, d);
+                match self.graph.stmt_of_inst(*i) {
+                    Some(s) => self.stmt_depth(s.index(), env),
+                    None => 0,
                 }
-                d
             }
-            Node::Param { param, arg } => {
-                let d = at(env, arg) + self.param_cost.get(param).copied().unwrap_or(0);
-                env.insert(*param, d);
-                d
-            }
+            Node::Param { param, .. } => match self.param_stmt.get(param) {
+                Some(&s) => self.stmt_depth(s, env),
+                None => 0,
+            },
             Node::PoolApply { .. } => 1,
             Node::ToServer | Node::Reach { .. } => 0,
             Node::Guard { body, .. } => self.depth_all(body, env, states),
@@ -169,7 +175,7 @@ impl Model<'_> {
     fn depth_all(
         &self,
         nodes: &[Node],
-        env: &mut HashMap<Value, u64>,
+        env: &mut HashMap<usize, u64>,
         states: &mut Vec<StateId>,
     ) -> u64 {
         nodes
@@ -179,31 +185,102 @@ impl Model<'_> {
             .unwrap_or(0)
     }
 
-    fn piece(&self, p: &Piece, env: &mut HashMap<Value, u64>, states: &mut Vec<StateId>) -> u64 {
-        match p {
-            Piece::Pre(n) | Piece::Post(n) => self.depth(n, env, states),
-            Piece::Pack => 1,
-        }
+    /// Statements of `node` (by id), and its state objects.
+    fn stmts(&self, node: &Node, out: &mut Vec<usize>, states: &mut Vec<StateId>) {
+        self.depth(node, &mut HashMap::new(), states);
+        let mut env = HashMap::new();
+        self.depth(node, &mut env, &mut Vec::new());
+        out.extend(env.into_keys());
     }
+
+    /// The partitioner's chain depth of the statements in `member` (index order, every
+    /// earlier member counts, as `Context::depths`).
+    fn global_depths(&self, member: &std::collections::BTreeSet<usize>) -> HashMap<usize, u64> {
+        let mut env = HashMap::new();
+        for &s in member {
+            self.stmt_depth(s, &mut env);
+        }
+        env
+    }
+}
+
+/// The chain depth at which each piece ends, on the plan's model: pre's statements by
+/// their depth in pre's chain (`Context::depths`), the packing one stage after pre, post's
+/// statements after that by their depth in post's chain.
+fn piece_depths(model: &Model<'_>, pieces: &[Piece]) -> (Vec<u64>, Vec<Vec<StateId>>) {
+    let mut of = Vec::with_capacity(pieces.len());
+    let mut states = Vec::with_capacity(pieces.len());
+    let (mut pre, mut post) = (
+        std::collections::BTreeSet::new(),
+        std::collections::BTreeSet::new(),
+    );
+    for p in pieces {
+        let (mut ss, mut st) = (Vec::new(), Vec::new());
+        match p {
+            Piece::Pre(n) => {
+                model.stmts(n, &mut ss, &mut st);
+                pre.extend(ss.iter().copied());
+            }
+            Piece::Post(n) => {
+                model.stmts(n, &mut ss, &mut st);
+                post.extend(ss.iter().copied());
+            }
+            Piece::Pack => {}
+        }
+        of.push(ss);
+        states.push(st);
+    }
+    let (dpre, dpost) = (model.global_depths(&pre), model.global_depths(&post));
+    let pre_end = dpre.values().copied().max().unwrap_or(0);
+    let depths = pieces
+        .iter()
+        .zip(&of)
+        .map(|(p, ss)| {
+            let d = match p {
+                Piece::Pre(_) => ss
+                    .iter()
+                    .filter_map(|s| dpre.get(s))
+                    .copied()
+                    .max()
+                    .unwrap_or(0),
+                Piece::Pack => pre_end + 1,
+                Piece::Post(_) => {
+                    pre_end
+                        + 1
+                        + ss.iter()
+                            .filter_map(|s| dpost.get(s))
+                            .copied()
+                            .max()
+                            .unwrap_or(0)
+                }
+            };
+            if ss.is_empty() && !matches!(p, Piece::Pack) {
+                0
+            } else {
+                d
+            }
+        })
+        .collect();
+    (depths, states)
 }
 
 /// Gress of each piece (0..[`NF_GRESSES`]): the greedy over `pieces` with `budget` stages a
 /// gress, the prologue's `first` stages already used in ingress 0 and the fate's stage
-/// reserved in ingress 1. A cut point `c` (pieces `c..` in the next gress) must not split
-/// the accesses of a state object.
+/// reserved in ingress 1. A gress starts where the chain of the gresses before it ended. A
+/// cut point `c` (pieces `c..` in the next gress) must not split the accesses of a state
+/// object.
 fn assign_gresses(
     model: &Model<'_>,
     pieces: &[Piece],
     budget: u64,
     first: u64,
 ) -> (Vec<usize>, FoldCut) {
+    let (depth, states) = piece_depths(model, pieces);
     // Cut points that split no state object's accesses.
     let mut span: HashMap<StateId, (usize, usize)> = HashMap::new();
-    for (i, p) in pieces.iter().enumerate() {
-        let mut ss = Vec::new();
-        model.piece(p, &mut HashMap::new(), &mut ss);
+    for (i, ss) in states.iter().enumerate() {
         for s in ss {
-            let e = span.entry(s).or_insert((i, i));
+            let e = span.entry(*s).or_insert((i, i));
             e.1 = i;
         }
     }
@@ -211,7 +288,7 @@ fn assign_gresses(
     let mut cuts: Vec<usize> = Vec::new();
     loop {
         let gress = gresses(&cuts, pieces.len());
-        let (used, bad) = stage_use(model, pieces, &gress, budget, first, cuts.len());
+        let (used, bad) = stage_use(&depth, &gress, budget, first, cuts.len());
         let next = bad.filter(|_| cuts.len() < NF_GRESSES - 1).and_then(|u| {
             let start = cuts.last().copied().unwrap_or(0);
             (start + 1..=u)
@@ -243,34 +320,35 @@ fn gresses(cuts: &[usize], n: usize) -> Vec<usize> {
         .collect()
 }
 
-/// Stages each NF gress uses (the fate's stage counted in ingress 1) and the first piece of
-/// gress `open` (the one the greedy may still cut) past its budget, if any.
+/// Stages each NF gress uses (its pieces' depths past where the chain of the gresses
+/// before it ended; the fate's stage counted in ingress 1) and the first piece of gress
+/// `open` (the one the greedy may still cut) past its budget, if any.
 fn stage_use(
-    model: &Model<'_>,
-    pieces: &[Piece],
+    depth: &[u64],
     gress: &[usize],
     budget: u64,
     first: u64,
     open: usize,
 ) -> (Vec<u64>, Option<usize>) {
     let mut used = vec![0u64; NF_GRESSES];
-    used[0] = first;
-    let mut env: HashMap<Value, u64> = HashMap::new();
+    let mut end = [0u64; NF_GRESSES];
     let mut bad = None;
-    for (i, p) in pieces.iter().enumerate() {
+    for (i, &d) in depth.iter().enumerate() {
         let g = gress[i];
-        if i > 0 && gress[i - 1] != g {
-            env.clear();
-        }
-        let base = if g == 0 { first } else { 0 };
-        let d = base + model.piece(p, &mut env, &mut Vec::new());
-        used[g] = used[g].max(d);
+        let base = if g == 0 {
+            0
+        } else {
+            end[..g].iter().copied().max().unwrap_or(0)
+        };
+        end[g] = end[g].max(d);
+        let local = d.saturating_sub(base) + if g == 0 { first } else { 0 };
+        used[g] = used[g].max(local);
         let limit = if g == NF_GRESSES - 1 {
             budget.saturating_sub(1)
         } else {
             budget
         };
-        if g == open && d > limit && bad.is_none() {
+        if g == open && local > limit && bad.is_none() {
             bad = Some(i);
         }
     }
@@ -279,32 +357,37 @@ fn stage_use(
 }
 
 impl Gen<'_, '_> {
-    /// The plan's stage cost of each statement of the switch partitions.
+    /// The stage model: the plan's stage cost of each statement and the dependence graph.
     fn stage_model(&self) -> Model<'_> {
         let func = self.func();
-        let mut cost = HashMap::new();
-        let mut param_cost = HashMap::new();
+        let graph = tandem_analysis::compute_deps(self.view.module).graph;
+        let n = graph.stmts.len();
+        let mut cost = vec![1u64; n];
         for s in &self.view.plan.statements {
-            let Some(b) = func.blocks.get(Block::from_u32(s.block)) else {
-                continue;
-            };
-            match (s.index, s.param) {
-                (Some(i), _) => {
-                    if let Some(&inst) = b.insts.get(i as usize) {
-                        cost.insert(inst, u64::from(s.stage_cost));
-                    }
-                }
-                (None, Some(p)) => {
-                    if let Some(&v) = b.params.get(p as usize) {
-                        param_cost.insert(v, u64::from(s.stage_cost));
-                    }
-                }
-                _ => {}
+            if let Some(c) = cost.get_mut(s.id as usize) {
+                *c = u64::from(s.stage_cost);
             }
         }
+        let mut preds = vec![Vec::new(); n];
+        for d in &graph.deps {
+            use tandem_analysis::DepKind as K;
+            let later = matches!(d.kind, K::Data | K::Raw | K::Waw);
+            if d.from.index() < d.to.index() {
+                preds[d.to.index()].push((d.from.index(), later));
+            }
+        }
+        let param_stmt = graph
+            .stmts
+            .iter()
+            .enumerate()
+            .filter(|(_, s)| s.inst().is_none())
+            .flat_map(|(i, s)| s.defs.iter().map(move |v| (*v, i)))
+            .collect();
         Model {
+            graph,
             cost,
-            param_cost,
+            preds,
+            param_stmt,
             func,
         }
     }
