@@ -27,7 +27,7 @@
 
 use std::collections::HashMap;
 
-use tandem_ir::{StateId, Value};
+use tandem_ir::{Block, StateId, Value};
 use tandem_p4_syntax::{BinOp, Stmt, StmtKind};
 use tandem_partition::Partition;
 
@@ -47,9 +47,9 @@ pub const NF_GRESSES: usize = 3;
 /// One piece of the folded sequence.
 #[derive(Clone, Debug)]
 enum Piece {
-    Pre(Node),
+    Pre(Node, Option<Block>),
     Pack,
-    Post(Node),
+    Post(Node, Option<Block>),
 }
 
 /// Where the pieces went: the gress of each, and the stages each gress uses.
@@ -91,23 +91,38 @@ fn merge_guards(nodes: Vec<Node>) -> Vec<Node> {
     out
 }
 
-/// Top-level pieces of a predicated walk: a guarded block's body is cut into one piece per
-/// top-level node (each keeps the guard).
-fn pieces_of(nodes: Vec<Node>) -> Vec<Node> {
+/// Top-level pieces of a predicated walk, each with its IR block (`entry` for the
+/// unguarded nodes): a guarded block's body is cut into one piece per top-level node (each
+/// keeps the guard).
+fn pieces_of(nodes: Vec<Node>, entry: Option<Block>) -> Vec<(Node, Option<Block>)> {
     let mut out = Vec::new();
     for n in nodes {
         match n {
             Node::Guard { part, block, body } => {
-                out.extend(body.into_iter().map(|b| Node::Guard {
-                    part,
-                    block,
-                    body: vec![b],
+                out.extend(body.into_iter().map(|b| {
+                    (
+                        Node::Guard {
+                            part,
+                            block,
+                            body: vec![b],
+                        },
+                        Some(block),
+                    )
                 }));
             }
-            other => out.push(other),
+            other => out.push((other, entry)),
         }
     }
     out
+}
+
+/// Whether a piece holds its block's branch (an `If` or `Switch` at its top).
+fn holds_branch(n: &Node) -> bool {
+    match n {
+        Node::If { .. } | Node::Switch { .. } => true,
+        Node::Guard { body, .. } => body.iter().any(holds_branch),
+        _ => false,
+    }
 }
 
 /// The stage model of the pieces, the partitioner's (`Context::depths`): each statement
@@ -185,12 +200,38 @@ impl Model<'_> {
             .unwrap_or(0)
     }
 
-    /// Statements of `node` (by id), and its state objects.
-    fn stmts(&self, node: &Node, out: &mut Vec<usize>, states: &mut Vec<StateId>) {
+    /// Statements of `node` (by id; the branch ending `block` when the node holds it), and
+    /// its state objects.
+    fn stmts(
+        &self,
+        node: &Node,
+        block: Option<Block>,
+        out: &mut Vec<usize>,
+        states: &mut Vec<StateId>,
+    ) {
         self.depth(node, &mut HashMap::new(), states);
         let mut env = HashMap::new();
         self.depth(node, &mut env, &mut Vec::new());
         out.extend(env.into_keys());
+        if let Some(t) = block
+            .filter(|_| holds_branch(node))
+            .and_then(|b| self.graph.term_stmt(b))
+        {
+            out.push(t.index());
+        }
+    }
+
+    /// State objects `node`'s statements write.
+    fn written_states(&self, node: &Node) -> Vec<StateId> {
+        let mut env = HashMap::new();
+        self.depth(node, &mut env, &mut Vec::new());
+        env.keys()
+            .flat_map(|&s| self.graph.stmts[s].writes.iter())
+            .filter_map(|e| match e {
+                tandem_ir::Effect::State(id) => Some(*id),
+                _ => None,
+            })
+            .collect()
     }
 
     /// The partitioner's chain depth of the statements in `member` (index order, every
@@ -217,12 +258,12 @@ fn piece_depths(model: &Model<'_>, pieces: &[Piece]) -> (Vec<u64>, Vec<Vec<State
     for p in pieces {
         let (mut ss, mut st) = (Vec::new(), Vec::new());
         match p {
-            Piece::Pre(n) => {
-                model.stmts(n, &mut ss, &mut st);
+            Piece::Pre(n, b) => {
+                model.stmts(n, *b, &mut ss, &mut st);
                 pre.extend(ss.iter().copied());
             }
-            Piece::Post(n) => {
-                model.stmts(n, &mut ss, &mut st);
+            Piece::Post(n, b) => {
+                model.stmts(n, *b, &mut ss, &mut st);
                 post.extend(ss.iter().copied());
             }
             Piece::Pack => {}
@@ -237,14 +278,14 @@ fn piece_depths(model: &Model<'_>, pieces: &[Piece]) -> (Vec<u64>, Vec<Vec<State
         .zip(&of)
         .map(|(p, ss)| {
             let d = match p {
-                Piece::Pre(_) => ss
+                Piece::Pre(..) => ss
                     .iter()
                     .filter_map(|s| dpre.get(s))
                     .copied()
                     .max()
                     .unwrap_or(0),
                 Piece::Pack => pre_end + 1,
-                Piece::Post(_) => {
+                Piece::Post(..) => {
                     pre_end
                         + 1
                         + ss.iter()
@@ -276,10 +317,18 @@ fn assign_gresses(
     first: u64,
 ) -> (Vec<usize>, FoldCut) {
     let (depth, states) = piece_depths(model, pieces);
-    // Cut points that split no state object's accesses.
+    // Cut points that split no written state object's accesses (a read-only state gets one
+    // table or register copy per access: `lower::state`).
+    let written: std::collections::HashSet<StateId> = pieces
+        .iter()
+        .flat_map(|p| match p {
+            Piece::Pre(n, _) | Piece::Post(n, _) => model.written_states(n),
+            Piece::Pack => Vec::new(),
+        })
+        .collect();
     let mut span: HashMap<StateId, (usize, usize)> = HashMap::new();
     for (i, ss) in states.iter().enumerate() {
-        for s in ss {
+        for s in ss.iter().filter(|s| written.contains(s)) {
             let e = span.entry(*s).or_insert((i, i));
             e.1 = i;
         }
@@ -403,11 +452,19 @@ impl Gen<'_, '_> {
         let th = &self.view.plan.transfer_header;
         let with_header = self.view.any_server() && th.bytes > 0;
         self.use_carried_fields();
-        let mut pieces: Vec<Piece> = pieces_of(pre).into_iter().map(Piece::Pre).collect();
+        let entry = self.func().entry();
+        let mut pieces: Vec<Piece> = pieces_of(pre, entry)
+            .into_iter()
+            .map(|(n, b)| Piece::Pre(n, b))
+            .collect();
         if with_header {
             pieces.push(Piece::Pack);
         }
-        pieces.extend(pieces_of(post).into_iter().map(Piece::Post));
+        pieces.extend(
+            pieces_of(post, entry)
+                .into_iter()
+                .map(|(n, b)| Piece::Post(n, b)),
+        );
         let model = self.stage_model();
         let visible = self.manifest.visibility_flag.is_some();
         let first = 1 + u64::from(visible);
@@ -424,9 +481,9 @@ impl Gen<'_, '_> {
             let (mut pre_n, mut pack, mut post_n) = (Vec::new(), false, Vec::new());
             for p in ps {
                 match p {
-                    Piece::Pre(n) => pre_n.push(n),
+                    Piece::Pre(n, _) => pre_n.push(n),
                     Piece::Pack => pack = true,
-                    Piece::Post(n) => post_n.push(n),
+                    Piece::Post(n, _) => post_n.push(n),
                 }
             }
             self.part = Partition::Pre;
