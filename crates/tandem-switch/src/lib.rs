@@ -104,6 +104,7 @@ mod pmap;
 mod program;
 mod switch;
 mod table;
+mod tna;
 
 pub use ageing::AgeList;
 pub use check::Diagnostic;
@@ -119,3 +120,4 @@ pub use switch::{
     TableEntry, TableInfo, Worker, FAULT_ADD, FAULT_CSUM, FAULT_TABLE_ARGS,
 };
 pub use table::{ClassifierKind, LINEAR_MAX, MAX_KEYS};
+pub use tna::{PortSet, MAX_INGRESS_PASSES};

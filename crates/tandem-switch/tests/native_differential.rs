@@ -17,6 +17,7 @@ use tandem_switch::{
 
 fn opts(engine: Engine, optimize: bool) -> CompileOptions {
     CompileOptions {
+        loopback: tandem_switch::PortSet::NONE,
         optimize,
         engine,
         native_fault: 0,
