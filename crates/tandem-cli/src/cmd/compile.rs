@@ -131,6 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             partial_miss_to_server: !args.partial.partial_probe,
             server_rate: args.server_rate,
             dispatch: args.cluster.then(tandem_p4::DispatchShape::default),
+            fold_port: tandem_p4::fold::FOLD_PORT,
         },
     )
     .with_context(|| format!("generating P4 for {}", args.nf.display()))?;
@@ -206,7 +207,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let mut pool_lines: Vec<String> = p4
         .notes
         .iter()
-        .filter(|n| n.contains("not emitted"))
+        .filter(|n| n.contains("not emitted") || n.starts_with("pipeline folding"))
         .cloned()
         .collect();
     pool_lines.extend(args.layout.pool_report(&module, &given, &p4.manifest)?);
