@@ -601,6 +601,7 @@ mod tests {
             packets: None,
             only: None,
             updates_per_sec: 0,
+            loopback: vec![],
         }
     }
 
