@@ -113,3 +113,51 @@ fn negative_control_ignored_drop_ctl_fails_the_check() {
         "drop_ctl bit 0 ignored and the check still passed"
     );
 }
+
+/// Folded programs (`--profile tofino1:folded`, two pipes, ingress 0 -> egress 1 ->
+/// loopback -> ingress 1 -> egress 0) pass `check`; negative control: the same bundle
+/// without its fold port in the manifest (so the switch has no loopback port) fails.
+#[test]
+fn folded_programs_pass_check_and_need_the_loopback_port() {
+    let mut failures = Vec::new();
+    for &(nf, addr, workload) in &[
+        ("minilb", Addr::Lb, "enterprise"),
+        ("cofilter", Addr::Plain, "datamining"),
+        ("firewall", Addr::Plain, "enterprise"),
+        ("mazunat", Addr::Nat, "enterprise"),
+    ] {
+        let folded = tandem_partition::TargetProfile::builtin("tofino1")
+            .and_then(|p| p.folded())
+            .expect("tofino1 folds");
+        let b = compile_bundle(
+            &module(nf),
+            &folded,
+            &tandem_partition::PartitionOptions::default(),
+            &tna(),
+            None,
+        )
+        .unwrap();
+        assert_eq!(b.manifest.fold_port, Some(128), "{nf}: not folded");
+        assert_eq!(b.switch_p4.matches("\nPipeline(").count(), 2, "{nf}");
+        let r = check_nf_bundle(&b, nf, addr, workload, packets());
+        eprintln!(
+            "{nf}/tna/tofino1:folded/{workload}: {} packets, {}, fast path {:.2}%",
+            r.packets,
+            if r.passed() { "PASS" } else { "FAIL" },
+            100.0 * r.offloaded.fast_path_share()
+        );
+        if !r.passed() || r.differing_packets != 0 {
+            failures.push(format!(
+                "{nf}: {}",
+                r.first_difference.clone().unwrap_or_default()
+            ));
+        }
+        if nf == "minilb" {
+            let mut unlooped = b.clone();
+            unlooped.manifest.fold_port = None;
+            let r = check_nf_bundle(&unlooped, nf, addr, workload, 200);
+            assert!(!r.passed(), "{nf}: passed without the loopback port");
+        }
+    }
+    assert!(failures.is_empty(), "failed:\n{}", failures.join("\n"));
+}
