@@ -241,17 +241,19 @@ fn map_exprs(stmts: &mut [Stmt], f: &mut impl FnMut(&mut Expr)) {
 /// Rewrites ingress intrinsic metadata an egress gress may read into its egress
 /// counterpart; any other ingress intrinsic field there is an error.
 fn to_egress(stmts: &mut [Stmt], gress: &str) -> Result<(), P4Error> {
-    let mut bad = None;
     map_exprs(stmts, &mut |e| {
-        let p = tandem_p4_syntax::print_expr(e);
-        let new = match p.as_str() {
+        let new = match tandem_p4_syntax::print_expr(e).as_str() {
             "ig_prsr_md.global_tstamp" => Some("eg_prsr_md.global_tstamp"),
             "ig_dprsr_md.drop_ctl" => Some("eg_dprsr_md.drop_ctl"),
             _ => None,
         };
         if let Some(n) = new {
             *e = path(n);
-        } else if let ExprKind::Name(n) = &e.kind {
+        }
+    });
+    let mut bad = None;
+    map_exprs(stmts, &mut |e| {
+        if let ExprKind::Name(n) = &e.kind {
             if n.starts_with("ig_") && bad.is_none() {
                 bad = Some(n.clone());
             }
@@ -504,13 +506,15 @@ pub fn fold_program(
         .into_iter()
         .enumerate()
     {
-        let fields: Vec<(String, u32)> = set
+        let mut fields: Vec<(String, u32)> = set
             .into_iter()
             .map(|f| {
                 let w = widths.get(&f).copied().unwrap_or(0);
                 (f, w)
             })
             .collect();
+        // Whole-byte fields first: each starts on a byte boundary.
+        fields.sort_by_key(|(_, w)| !w.is_multiple_of(8));
         if let Some((f, _)) = fields.iter().find(|(_, w)| *w == 0) {
             return Err(bad(format!(
                 "metadata field `{f}` is not a bit<N> field of meta_t"
@@ -790,8 +794,13 @@ fn build_shell(
         .position(|d| named(d, "headers_t"))
         .ok_or_else(|| bad("no headers_t".into()))?;
     for (k, b) in bridges.iter().enumerate().rev() {
-        let mut fields = vec![field(Type::Bit(1), "tandem")];
-        fields.extend(b.fields.iter().map(|(f, w)| field(Type::Bit(*w), f)));
+        // The whole-byte fields first (`fold_program` sorts them), so each starts on a byte.
+        let mut fields: Vec<Field> = b
+            .fields
+            .iter()
+            .map(|(f, w)| field(Type::Bit(*w), f))
+            .collect();
+        fields.push(field(Type::Bit(1), "tandem"));
         let bits: u32 = 1 + b.fields.iter().map(|(_, w)| w).sum::<u32>();
         if !bits.is_multiple_of(8) {
             fields.push(field(Type::Bit(8 - bits % 8), "pad"));

@@ -473,11 +473,9 @@ impl Gen<'_, '_> {
         for (p, g) in pieces.into_iter().zip(gress) {
             by_gress[g].push(p);
         }
-        let mut apply = Vec::new();
-        for (g, ps) in by_gress.into_iter().enumerate() {
-            if g > 0 {
-                apply.push(call_stmt(call(name(FOLD_MARK), Vec::new())));
-            }
+        // Lower every gress first: the prologue sets only the inputs some piece reads.
+        let mut lowered = Vec::new();
+        for ps in by_gress {
             let (mut pre_n, mut pack, mut post_n) = (Vec::new(), false, Vec::new());
             for p in ps {
                 match p {
@@ -488,6 +486,22 @@ impl Gen<'_, '_> {
             }
             self.part = Partition::Pre;
             let pre_s = self.lower_nodes(&merge_guards(pre_n))?;
+            let pack_s = if pack {
+                let mut p = self.pack_transfer_header();
+                p.extend(self.pack_server());
+                Some(p)
+            } else {
+                None
+            };
+            self.part = Partition::Post;
+            let post_s = self.lower_nodes(&merge_guards(post_n))?;
+            lowered.push((pre_s, pack_s, post_s));
+        }
+        let mut apply = Vec::new();
+        for (g, (pre_s, pack_s, post_s)) in lowered.into_iter().enumerate() {
+            if g > 0 {
+                apply.push(call_stmt(call(name(FOLD_MARK), Vec::new())));
+            }
             if g == 0 {
                 apply.extend(self.fold_prologue(pre_s, with_header, visible)?);
             } else if with_header && !pre_s.is_empty() {
@@ -499,13 +513,9 @@ impl Gen<'_, '_> {
             } else {
                 apply.extend(pre_s);
             }
-            if pack {
-                let mut p = self.pack_transfer_header();
-                p.extend(self.pack_server());
+            if let Some(p) = pack_s {
                 apply.push(if_stmt(is_one(meta("to_server")), p, Vec::new()));
             }
-            self.part = Partition::Post;
-            let post_s = self.lower_nodes(&merge_guards(post_n))?;
             if !post_s.is_empty() {
                 apply.push(if_stmt(
                     bin(BinOp::Eq, meta("to_server"), lit(0, 1)),
