@@ -161,3 +161,63 @@ fn folded_programs_pass_check_and_need_the_loopback_port() {
     }
     assert!(failures.is_empty(), "failed:\n{}", failures.join("\n"));
 }
+
+/// xgw at Sailfish scale on tofino1 with TNA, as `tandem check --target tna --compress
+/// SAILFISH` runs it: the partitioner chooses folding, so the program is the folded
+/// two-pipe one (with `vm_nc6` as key digests); it passes with IPv4-only and 25%-IPv6 inner
+/// traffic with most packets on the switch. Negative control: without the loopback port
+/// the check fails.
+#[test]
+fn xgw_folded_passes_check_with_tna() {
+    use tandem_partition::compress::{compress, Scale};
+    use tandem_traffic::xgw::XgwOptions;
+    use tandem_traffic::{GenOptions, Generator, Workload};
+    let sailfish = "routes4=75000,routes6=25000,vm_nc4=750000,vm_nc6=250000";
+    let given = tandem_partition::TargetProfile::builtin("tofino1").unwrap();
+    let module = module("xgw");
+    let c = compress(&module, &given, &Scale::parse(sailfish).unwrap()).unwrap();
+    let opts = P4Options {
+        digest: c.digests(),
+        alpm: c.alpm_depths(),
+        ..tna()
+    };
+    let planned = c.profile(&given);
+    let b = compile_bundle(
+        &module,
+        &planned,
+        &tandem_partition::PartitionOptions::default(),
+        &opts,
+        None,
+    )
+    .unwrap();
+    assert_eq!(b.plan.target, "tofino1:folded");
+    assert_eq!(b.manifest.fold_port, Some(128));
+    let pkts = |ipv6_share: f64| {
+        let w = Workload::resolve("enterprise").unwrap();
+        let g = GenOptions {
+            flows: 120,
+            seed: 3,
+            plan: Addr::Xgw,
+            xgw: XgwOptions {
+                ipv6_share,
+                ..XgwOptions::default()
+            },
+            ..GenOptions::default()
+        };
+        Generator::new(&w, g).unwrap().collect::<Vec<_>>()
+    };
+    for share in [0.0, 0.25] {
+        let r = check_with(&b, "xgw", &mut pkts(share).into_iter(), None);
+        assert_passed(&format!("xgw/tna/folded/ipv6 {share}"), &r);
+        eprintln!(
+            "xgw/tna/tofino1:folded/ipv6 {share}: {} packets, fast path {:.2}%: PASS",
+            r.offloaded.packets,
+            100.0 * r.offloaded.fast_path_share()
+        );
+        assert!(r.offloaded.fast_path_share() > 0.8, "ipv6 {share}");
+    }
+    let mut unlooped = b.clone();
+    unlooped.manifest.fold_port = None;
+    let r = check_with(&unlooped, "xgw", &mut pkts(0.0).into_iter().take(300), None);
+    assert!(!r.passed(), "passed without the loopback port");
+}
