@@ -32,7 +32,7 @@ pub enum Args {
     /// Parse and check a program; print the compiled summary and which blocks run as
     /// native code.
     Check {
-        /// The P4-16 v1model program.
+        /// The P4-16 program (v1model or TNA).
         program: PathBuf,
         /// The engine: native (machine code) or interp (the reference interpreter).
         #[arg(long, default_value = "native")]
@@ -42,7 +42,7 @@ pub enum Args {
 
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// The P4-16 v1model program.
+    /// The P4-16 program (v1model or TNA).
     program: PathBuf,
     /// Table entries / register values (simple_switch_CLI-like commands, docs/entries-format.md), applied
     /// as one atomic batch before the first packet.
