@@ -27,12 +27,25 @@ control IG(inout headers_t hdr, inout meta_t meta, in ingress_intrinsic_metadata
            inout ingress_intrinsic_metadata_for_tm_t ig_tm_md) {
     Register<bit<32>, bit<32>>(32w512) seen;
     Hash<bit<16>>(HashAlgorithm_t.CRC16) h;
+    Counter<bit<32>, bit<32>>(32w512, CounterType_t.PACKETS_AND_BYTES) per_port;
+    DirectCounter<bit<32>>(CounterType_t.PACKETS) hits;
+    action mark() { hits.count(); hdr.eth.dst[47:40] = 8w0xaa; }
+    table marks {
+        key = { hdr.eth.ethertype : exact; }
+        actions = { mark; NoAction; }
+        default_action = NoAction();
+        counters = hits;
+        idle_timeout = true;
+        size = 16;
+    }
     apply {
+        per_port.count((bit<32>) ig_intr_md.ingress_port);
+        marks.apply();
         meta.v = seen.read((bit<32>) ig_intr_md.ingress_port);
         seen.write((bit<32>) ig_intr_md.ingress_port, meta.v + 32w1);
         hdr.eth.src = (bit<48>) meta.v;
         hdr.eth.dst[15:0] = h.get({hdr.eth.ethertype});
-        hdr.eth.dst[47:32] = (bit<16>) ig_prsr_md.global_tstamp[15:0];
+        hdr.eth.dst[39:32] = ig_prsr_md.global_tstamp[7:0];
         PORT_FIELD = ig_intr_md.ingress_port + 9w1;
         if (hdr.eth.ethertype == 16w1) { ig_dprsr_md.drop_ctl = DROP; }
         if (hdr.eth.ethertype == 16w2) { ig_tm_md.bypass_egress = 1w1; }
@@ -110,14 +123,39 @@ fn one_pipe_ports_registers_hash_egress() {
         // ingress: register count, hash, timestamp (ns)
         assert_eq!(&out[6..12], &n.to_be_bytes()[2..], "register read/write");
         assert_eq!(&out[4..6], &crc16(&[8, 0]).to_be_bytes(), "CRC16 hash");
-        assert_eq!(
-            &out[0..2],
-            &((0x5678 + n) as u16).to_be_bytes(),
-            "global_tstamp"
-        );
+        assert_eq!(out[1], (0x78 + n) as u8, "global_tstamp");
+        assert_eq!(out[0], 0, "no table entry: not marked");
         assert_eq!(&out[14..], &f[14..], "payload unchanged");
     }
     assert_eq!(sw.register_read("seen", 3).unwrap(), 3);
+    assert_eq!(sw.counter_read("per_port", 3).unwrap(), (3, 3 * 64));
+    assert_eq!(out_first_byte(&mut w, 0x0800), 0, "no entry: not marked");
+    // idle_timeout = true: the table ages
+    sw.configure_ageing(&["marks"], 1_000_000).unwrap();
+    sw.insert(
+        "marks",
+        tandem_switch::TableEntry {
+            matches: vec![tandem_switch::KeyMatch::Exact(0x0800)],
+            action: "mark".into(),
+            args: vec![],
+            priority: None,
+        },
+    )
+    .unwrap();
+    assert_eq!(out_first_byte(&mut w, 0x0800), 0xaa, "the entry marks");
+    let counted = sw.direct_counters("marks").unwrap();
+    assert_eq!(counted.len(), 1);
+    assert_eq!(counted[0].1 .0, 1, "the direct counter counted the hit");
+    let t = 0x1234_5678 + 500_000u64; // within the 1 ms timeout of the insert
+    w.process_at(20, &frame(0x0800, 64), t).expect("forwarded");
+    assert_eq!(
+        sw.age_of_key("marks", &[0x0800]).unwrap(),
+        Some(t),
+        "hit time"
+    );
+    // 2 ms after the last hit the entry has expired: a miss
+    let (_, out) = w.process_at(20, &frame(0x0800, 64), t + 2_000_000).unwrap();
+    assert_eq!(out[0], 0, "expired entry");
     assert!(
         w.process(3, &frame(1, 64)).is_none(),
         "drop_ctl bit 0 drops"
@@ -136,6 +174,10 @@ fn one_pipe_ports_registers_hash_egress() {
     );
 }
 
+fn out_first_byte(w: &mut tandem_switch::Worker, ethertype: u16) -> u8 {
+    w.process(20, &frame(ethertype, 64)).expect("forwarded").1[0]
+}
+
 #[test]
 fn negative_controls_wrong_port_field_and_drop_bits() {
     // the port written to a field that is not ucast_egress_port: the packet goes to port 0
@@ -148,6 +190,22 @@ fn negative_controls_wrong_port_field_and_drop_bits() {
     // drop_ctl bit 1 only (copy-to-cpu) does not drop
     let sw = one_pipe("ig_tm_md.ucast_egress_port", "3w2");
     assert_eq!(sw.worker().process(3, &frame(1, 64)).map(|p| p.0), Some(4));
+}
+
+#[test]
+fn port_metadata_unpack_consumes_no_bytes() {
+    let src = ONE_PIPE
+        .replace("PORT_FIELD", "ig_tm_md.ucast_egress_port")
+        .replace("DROP", "3w1")
+        .replace(
+            "packet.advance(PORT_METADATA_SIZE);",
+            "meta.v = port_metadata_unpack<bit<32>>(packet);",
+        );
+    let sw = Switch::from_source(&src).unwrap_or_else(|e| panic!("{e}"));
+    let f = frame(0x0800, 64);
+    let mut w = sw.worker();
+    let (port, out) = w.process(3, &f).expect("forwarded");
+    assert_eq!((port, &out[14..]), (4, &f[14..]));
 }
 
 #[test]
@@ -187,6 +245,16 @@ fn short_packets_and_bad_programs_do_not_panic() {
             "Hash<bit<16>>(HashAlgorithm_t.CRC16) h;",
             "Random<bit<16>>() h;",
             "Random",
+        ),
+        (
+            "Switch(pipe) main;",
+            "Pipeline(IP(), IG(), IDP(), EP(), EG(), EDP()) pipe_b; Switch(pipe, pipe_b) main;",
+            "once per pipe",
+        ),
+        (
+            "packet.advance(PORT_METADATA_SIZE);",
+            "hdr.eth = port_metadata_unpack<eth_t>(packet);",
+            "port_metadata_unpack",
         ),
     ] {
         let src = ONE_PIPE
