@@ -156,7 +156,12 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let arch = Arch::from_name(&args.target)?;
     let given = super::partition::load_profile(&args.profile)?;
     let module = super::partition::load_module(&args.nf)?;
-    let profile = super::partition::compressed_profile(&args.layout, &module, &given)?;
+    let profile = super::partition::compressed_profile(
+        &args.layout,
+        &module,
+        &given,
+        Some(arch == Arch::Tna),
+    )?;
     let pools = args.layout.parse_pool(&module, &given)?;
     let bundle = compile_bundle(
         &module,

@@ -100,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // `--compress` may choose pipeline folding, which also doubles the stage budget.
     let mut profile = if args.layout.compress.is_some() {
         let m = super::partition::load_module(&args.nf)?;
-        super::partition::compressed_profile(&args.layout, &m, &given)?
+        super::partition::compressed_profile(&args.layout, &m, &given, Some(arch == Arch::Tna))?
     } else {
         given.clone()
     };
@@ -200,9 +200,14 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         plan.summary.pre + plan.summary.server + plan.summary.post,
     );
     let build = "build the server partition: clang++-16 -std=c++17 -O2 -shared -fPIC -Iinclude server.cc -o server.so\n";
-    let mut compression = super::partition::compression_report(&args.layout, &module, &given)?
-        .map(|r| format!("{r}\n"))
-        .unwrap_or_default();
+    let mut compression = super::partition::compression_report(
+        &args.layout,
+        &module,
+        &given,
+        Some(arch == Arch::Tna),
+    )?
+    .map(|r| format!("{r}\n"))
+    .unwrap_or_default();
     // What the back end did with the pools, and their memory apart and pooled.
     let mut pool_lines: Vec<String> = p4
         .notes
