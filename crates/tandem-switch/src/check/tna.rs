@@ -462,43 +462,7 @@ impl<'a> Cx<'a> {
             })(),
             "Meter" => (|| {
                 let size = size_arg(self, "Meter")?;
-                let bytes = match args.get(1).map(|a| &a.kind) {
-                    Some(ExprKind::Member(_, m)) if m == "BYTES" => true,
-                    Some(ExprKind::Member(_, m)) if m == "PACKETS" => false,
-                    _ => {
-                        self.err(
-                            span,
-                            "meter type must be MeterType_t.BYTES or MeterType_t.PACKETS",
-                        );
-                        return None;
-                    }
-                };
-                // (red, yellow, green) colour values; MeterColor_t by default
-                let mut colors = [3u64, 1, 0];
-                if args.len() == 5 {
-                    for (c, a) in colors.iter_mut().zip(&args[2..5]) {
-                        match self.const_expr(a) {
-                            Some(v) => *c = v & 0xff,
-                            None => {
-                                self.err(a.span, "meter colour values must be constants");
-                                return None;
-                            }
-                        }
-                    }
-                } else if args.len() != 2 {
-                    self.err(
-                        span,
-                        "Meter takes (size, type) or (size, type, red, yellow, green)",
-                    );
-                    return None;
-                }
-                self.c.meters.push(MeterDef {
-                    name: self.qualify(name),
-                    size,
-                    bytes,
-                });
-                let meter = (self.c.meters.len() - 1) as u32;
-                Some(Obj::TnaMeter { meter, colors })
+                self.tna_meter(span, size, args, name)
             })(),
             "Counter" => (|| {
                 let size = size_arg(self, "Counter")?;
@@ -517,6 +481,47 @@ impl<'a> Cx<'a> {
             "DirectCounter" => Some(Obj::DirectCounter(self.qualify(name))),
             _ => return None,
         })
+    }
+
+    /// `Meter<I>(size, MeterType_t.*[, red, yellow, green]) name;` (size checked).
+    fn tna_meter(&mut self, span: Span, size: u32, args: &[Expr], name: &str) -> Option<Obj> {
+        let bytes = match args.get(1).map(|a| &a.kind) {
+            Some(ExprKind::Member(_, m)) if m == "BYTES" => true,
+            Some(ExprKind::Member(_, m)) if m == "PACKETS" => false,
+            _ => {
+                self.err(
+                    span,
+                    "meter type must be MeterType_t.BYTES or MeterType_t.PACKETS",
+                );
+                return None;
+            }
+        };
+        // (red, yellow, green) colour values; MeterColor_t by default
+        let mut colors = [3u64, 1, 0];
+        if args.len() == 5 {
+            for (c, a) in colors.iter_mut().zip(&args[2..5]) {
+                match self.const_expr(a) {
+                    Some(v) => *c = v & 0xff,
+                    None => {
+                        self.err(a.span, "meter colour values must be constants");
+                        return None;
+                    }
+                }
+            }
+        } else if args.len() != 2 {
+            self.err(
+                span,
+                "Meter takes (size, type) or (size, type, red, yellow, green)",
+            );
+            return None;
+        }
+        self.c.meters.push(MeterDef {
+            name: self.qualify(name),
+            size,
+            bytes,
+        });
+        let meter = (self.c.meters.len() - 1) as u32;
+        Some(Obj::TnaMeter { meter, colors })
     }
 
     fn tna_algo(&mut self, e: &Expr) -> Option<Algo> {
