@@ -311,8 +311,7 @@ impl Switch {
             }
         }
         let state = Stateful::new(&prog);
-        // TNA programs run several passes: interpreted (`crate::tna`)
-        let native = (opts.engine == Engine::Native && prog.pipes.is_empty()).then(|| {
+        let native = (opts.engine == Engine::Native).then(|| {
             crate::native::NativeProgram::compile(
                 &prog,
                 &state,
@@ -1313,7 +1312,7 @@ impl Worker {
             scratch: &mut self.scratch,
             stack: &mut self.stack,
             now_ns: ts_ns,
-            native: None,
+            native: self.sw.inner.native.as_ref(),
             rt: std::ptr::NonNull::from(&mut *self.rt),
         };
         let r = ctx.run_pass(pass, port, ts_ns)?;

@@ -26,8 +26,9 @@
 //! parser errors unless the program reads `parser_err`). Metadata start at zero in every
 //! pass (`ucast_egress_port` too: a program that never sets it sends to port 0, where
 //! hardware would drop). Not modelled: multicast, mirroring, resubmit, digests, the
-//! port-metadata prefix, queueing. Packets run on the interpreter (the native engine
-//! compiles single-pass v1model programs only).
+//! port-metadata prefix, queueing. The native engine compiles each pass's parser, control
+//! and deparser as blocks of their own; TNA programs are not optimised (`opt` knows
+//! v1model's blocks only).
 
 use crate::exec::Ctx;
 use crate::program::*;
@@ -129,6 +130,7 @@ impl Ctx<'_> {
         let set = |phv: &mut Phv, s: Slot, v: u64| phv[s as usize & PHV_MASK] = v;
         set(self.phv, i.port, port as u64 & mask(9));
         set(self.phv, i.global_tstamp, ts);
+        set(self.phv, p.std.packet_length, self.pkt.len() as u64);
         if let Some(s) = i.mac_tstamp {
             set(self.phv, s, ts);
         }

@@ -232,6 +232,9 @@ impl<'a> Cx<'a> {
             self.err(lhs.span, "cannot assign to this expression");
             return Err(());
         };
+        if let Some(st) = self.port_metadata_unpack(span, &target, rhs) {
+            return st;
+        }
         match &target {
             Obj::Val { slot, ty } => {
                 let x = self.expr_as(rhs, ty)?;

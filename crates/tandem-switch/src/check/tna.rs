@@ -234,11 +234,13 @@ impl<'a> Cx<'a> {
         // extract failures record their error here; the runner copies it into parser_err
         let pe = self.new_slot("$parser_error".into());
         let unused = self.new_slot("$v1model".into());
+        // byte meters read the length here; the runner sets it before each pass
+        let len = self.new_slot("$packet_length".into());
         self.c.std = StdSlots {
             ingress_port: unused,
             egress_spec: unused,
             egress_port: unused,
-            packet_length: unused,
+            packet_length: len,
             mcast_grp: unused,
             checksum_error: unused,
             parser_error: pe,
@@ -300,6 +302,7 @@ impl<'a> Cx<'a> {
                 });
             }
         }
+        self.tna_unique_names(main.0.span);
     }
 
     /// One gress of pipe `pipe`: `blocks` = parser, control, deparser.
@@ -613,6 +616,81 @@ impl<'a> Cx<'a> {
                 Err(())
             }
         })())
+    }
+
+    /// `x = port_metadata_unpack<T>(pkt);` (TNA): the port metadata are not modelled, so
+    /// `x`'s values become 0 (scalars and structs of scalars; a header is refused).
+    /// `None` if `rhs` is not that call.
+    pub(super) fn port_metadata_unpack(
+        &mut self,
+        span: Span,
+        target: &Obj,
+        rhs: &Expr,
+    ) -> Option<R<St>> {
+        let ExprKind::Call { func, .. } = &rhs.kind else {
+            return None;
+        };
+        if !self.tna || !matches!(&func.kind, ExprKind::Name(n) if n == "port_metadata_unpack") {
+            return None;
+        }
+        fn zero(o: &Obj, out: &mut Vec<Slot>) -> bool {
+            match o {
+                Obj::Val { slot, .. } => {
+                    out.push(*slot);
+                    true
+                }
+                Obj::Struct { members } => members.iter().all(|m| zero(&m.1, out)),
+                _ => false,
+            }
+        }
+        let mut slots = Vec::new();
+        if !zero(target, &mut slots) {
+            self.err(
+                span,
+                "port_metadata_unpack: the target must be a struct of bit<N> values",
+            );
+            return Some(Err(()));
+        }
+        let items = slots
+            .into_iter()
+            .map(|s| St::Set(Dst::Slot(s), Ex::Const(0)))
+            .collect();
+        Some(Ok(St::If(Ex::Const(1), items, vec![])))
+    }
+
+    /// Refuses tables and externs declared twice under one name: a control instantiated in
+    /// two pipes would get one copy per pipe, which the control plane (one name space) cannot
+    /// address.
+    pub(super) fn tna_unique_names(&mut self, span: Span) {
+        let mut names: Vec<(&str, &str)> = Vec::new();
+        names.extend(
+            self.c
+                .tables
+                .iter()
+                .map(|t| ("table", t.qualified.as_str())),
+        );
+        names.extend(
+            self.c
+                .registers
+                .iter()
+                .map(|r| ("register", r.name.as_str())),
+        );
+        names.extend(self.c.counters.iter().map(|c| ("counter", c.name.as_str())));
+        names.extend(self.c.meters.iter().map(|m| ("meter", m.name.as_str())));
+        let mut seen = std::collections::HashSet::new();
+        let mut dups = Vec::new();
+        for (kind, n) in names {
+            if !seen.insert((kind, n)) {
+                dups.push(format!("{kind} `{n}`"));
+            }
+        }
+        dups.dedup();
+        for d in dups {
+            self.err(
+                span,
+                format!("{d} is declared once per pipe that uses its control; per-pipe copies are not supported: give each Pipeline its own control"),
+            );
+        }
     }
 
     /// `pkt.extract(x)` where `x` is an intrinsic metadata struct: nothing to do.
