@@ -426,6 +426,82 @@ fn bad(reason: String) -> P4Error {
     }
 }
 
+/// The gress control of each object a single gress uses; a table, register, meter or
+/// counter that two gresses use is an error.
+fn place_objects(
+    locals: &[Decl],
+    need: &[Vec<usize>],
+) -> Result<BTreeMap<String, String>, P4Error> {
+    let mut objects = BTreeMap::new();
+    for (i, d) in locals.iter().enumerate() {
+        let users: Vec<usize> = (0..need.len()).filter(|&g| need[g].contains(&i)).collect();
+        let Some(n) = decl_name(d) else { continue };
+        if stateful(d) && users.len() > 1 {
+            return Err(bad(format!(
+                "`{n}` is used in {} and {}: a table or register lives in one gress",
+                gress_name(users[0]),
+                gress_name(users[1])
+            )));
+        }
+        if let Some(&g) = users.first().filter(|_| users.len() == 1) {
+            objects.insert(n.to_string(), GRESSES[g].0.to_string());
+        }
+    }
+    Ok(objects)
+}
+
+/// The boundaries' bridges: the live fields ([`bridged_fields`]) with their `meta_t`
+/// widths, whole-byte fields first (each starts on a byte boundary).
+fn make_bridges(
+    items: &[Decl],
+    bodies: &[Vec<Stmt>],
+    locals: &[Decl],
+    texts: &[String],
+) -> Result<Vec<Bridge>, P4Error> {
+    let widths: HashMap<String, u32> = items
+        .iter()
+        .find_map(|d| match &d.kind {
+            DeclKind::Struct { name, fields } if name == "meta_t" => Some(
+                fields
+                    .iter()
+                    .filter_map(|f| match f.ty {
+                        Type::Bit(w) => Some((f.name.clone(), w)),
+                        _ => None,
+                    })
+                    .collect(),
+            ),
+            _ => None,
+        })
+        .unwrap_or_default();
+    let mut out = Vec::new();
+    for (k, set) in bridged_fields(bodies, locals, texts)
+        .into_iter()
+        .enumerate()
+    {
+        let mut fields: Vec<(String, u32)> = set
+            .into_iter()
+            .map(|f| {
+                let w = widths.get(&f).copied().unwrap_or(0);
+                (f, w)
+            })
+            .collect();
+        fields.sort_by_key(|(_, w)| !w.is_multiple_of(8));
+        if let Some((f, _)) = fields.iter().find(|(_, w)| *w == 0) {
+            return Err(bad(format!(
+                "metadata field `{f}` is not a bit<N> field of meta_t"
+            )));
+        }
+        let bits: u32 = 1 + fields.iter().map(|(_, w)| w).sum::<u32>();
+        out.push(Bridge {
+            boundary: format!("{}->{}", gress_name(k), gress_name(k + 1)),
+            header: format!("bridged{k}"),
+            fields,
+            bytes: bits.div_ceil(8),
+        });
+    }
+    Ok(out)
+}
+
 /// Folds a TNA program whose ingress block holds the gress markers (see the module doc);
 /// the manifest's object names follow their gress, and it gets `fold_port` and the bridges.
 pub fn fold_program(
@@ -466,68 +542,15 @@ pub fn fold_program(
     }
     let texts: Vec<String> = locals.iter().map(print_decl).collect();
     let need: Vec<Vec<usize>> = bodies.iter().map(|b| needed(&locals, &texts, b)).collect();
-    let mut info = FoldInfo::default();
-    for (i, d) in locals.iter().enumerate() {
-        let users: Vec<usize> = (0..bodies.len())
-            .filter(|&g| need[g].contains(&i))
-            .collect();
-        let Some(n) = decl_name(d) else { continue };
-        if stateful(d) && users.len() > 1 {
-            return Err(bad(format!(
-                "`{n}` is used in {} and {}: a table or register lives in one gress",
-                gress_name(users[0]),
-                gress_name(users[1])
-            )));
-        }
-        if let Some(&g) = users.first().filter(|_| users.len() == 1) {
-            info.objects.insert(n.to_string(), GRESSES[g].0.to_string());
-        }
-    }
-    let widths: HashMap<String, u32> = items
-        .iter()
-        .find_map(|d| match &d.kind {
-            DeclKind::Struct { name, fields } if name == "meta_t" => Some(
-                fields
-                    .iter()
-                    .filter_map(|f| match f.ty {
-                        Type::Bit(w) => Some((f.name.clone(), w)),
-                        _ => None,
-                    })
-                    .collect(),
-            ),
-            _ => None,
-        })
-        .unwrap_or_default();
+    let mut info = FoldInfo {
+        objects: place_objects(&locals, &need)?,
+        ..FoldInfo::default()
+    };
     let with_tandem = items.iter().any(|d| {
         matches!(&d.kind, DeclKind::Struct { name, fields }
             if name == "headers_t" && fields.iter().any(|f| f.name == "tandem"))
     });
-    for (k, set) in bridged_fields(&bodies, &locals, &texts)
-        .into_iter()
-        .enumerate()
-    {
-        let mut fields: Vec<(String, u32)> = set
-            .into_iter()
-            .map(|f| {
-                let w = widths.get(&f).copied().unwrap_or(0);
-                (f, w)
-            })
-            .collect();
-        // Whole-byte fields first: each starts on a byte boundary.
-        fields.sort_by_key(|(_, w)| !w.is_multiple_of(8));
-        if let Some((f, _)) = fields.iter().find(|(_, w)| *w == 0) {
-            return Err(bad(format!(
-                "metadata field `{f}` is not a bit<N> field of meta_t"
-            )));
-        }
-        let bits: u32 = 1 + fields.iter().map(|(_, w)| w).sum::<u32>();
-        info.bridges.push(Bridge {
-            boundary: format!("{}->{}", gress_name(k), gress_name(k + 1)),
-            header: format!("bridged{k}"),
-            fields,
-            bytes: bits.div_ceil(8),
-        });
-    }
+    info.bridges = make_bridges(items, &bodies, &locals, &texts)?;
     for (g, b) in bodies.iter().enumerate() {
         info.applies
             .push((GRESSES[g].0.to_string(), applied_tables(b)));
@@ -755,40 +778,8 @@ fn deparser(name_: &str, ingress: bool, emit_bridged: Option<usize>, emits: &[St
     })
 }
 
-/// Replaces the one-pipe shell in `items` with the four gresses of the two pipes.
-fn build_shell(
-    items: &mut Vec<Decl>,
-    ig_params: &[Param],
-    locals: &[Decl],
-    need: &[Vec<usize>],
-    bodies: Vec<Vec<Stmt>>,
-    bridges: &[Bridge],
-    with_tandem: bool,
-) -> Result<(), P4Error> {
-    for n in [
-        "eg_headers_t",
-        "eg_meta_t",
-        "TandemEgressParser",
-        "TandemEgress",
-        "TandemEgressDeparser",
-        "pipe",
-        "main",
-    ] {
-        take_item(items, |d| named(d, n));
-    }
-    let Some(ig_parser) = items
-        .iter()
-        .find(|d| named(d, "TandemIngressParser"))
-        .cloned()
-    else {
-        return Err(bad("no TandemIngressParser".into()));
-    };
-    let Some(DeclKind::Control { apply: dep, .. }) =
-        take_item(items, |d| named(d, "TandemIngressDeparser")).map(|d| d.kind)
-    else {
-        return Err(bad("no TandemIngressDeparser".into()));
-    };
-    // The bridged header types, before `headers_t`, and their fields in it.
+/// The bridged header types, before `headers_t`, and their fields in it.
+fn add_bridged_headers(items: &mut Vec<Decl>, bridges: &[Bridge]) -> Result<(), P4Error> {
     let hpos = items
         .iter()
         .position(|d| named(d, "headers_t"))
@@ -826,6 +817,19 @@ fn build_shell(
             });
         }
     }
+    Ok(())
+}
+
+/// The four gress controls: each with the locals it uses, its bridged header copied into
+/// `meta` first and the next one filled last; ingress 0 sends every packet to the fold port.
+fn gress_controls(
+    ig_params: &[Param],
+    locals: &[Decl],
+    need: &[Vec<usize>],
+    bodies: Vec<Vec<Stmt>>,
+    bridges: &[Bridge],
+    with_tandem: bool,
+) -> Result<Vec<Decl>, P4Error> {
     let mut controls = Vec::new();
     for (g, mut body) in bodies.into_iter().enumerate() {
         let (cname, _, ingress) = GRESSES[g];
@@ -869,6 +873,44 @@ fn build_shell(
             apply: block(apply),
         }));
     }
+    Ok(controls)
+}
+
+/// Replaces the one-pipe shell in `items` with the four gresses of the two pipes.
+fn build_shell(
+    items: &mut Vec<Decl>,
+    ig_params: &[Param],
+    locals: &[Decl],
+    need: &[Vec<usize>],
+    bodies: Vec<Vec<Stmt>>,
+    bridges: &[Bridge],
+    with_tandem: bool,
+) -> Result<(), P4Error> {
+    for n in [
+        "eg_headers_t",
+        "eg_meta_t",
+        "TandemEgressParser",
+        "TandemEgress",
+        "TandemEgressDeparser",
+        "pipe",
+        "main",
+    ] {
+        take_item(items, |d| named(d, n));
+    }
+    let Some(ig_parser) = items
+        .iter()
+        .find(|d| named(d, "TandemIngressParser"))
+        .cloned()
+    else {
+        return Err(bad("no TandemIngressParser".into()));
+    };
+    let Some(DeclKind::Control { apply: dep, .. }) =
+        take_item(items, |d| named(d, "TandemIngressDeparser")).map(|d| d.kind)
+    else {
+        return Err(bad("no TandemIngressDeparser".into()));
+    };
+    add_bridged_headers(items, bridges)?;
+    let controls = gress_controls(ig_params, locals, need, bodies, bridges, with_tandem)?;
     let mut c = controls.into_iter();
     let (ig0, eg1, ig1, eg0) = match (c.next(), c.next(), c.next(), c.next()) {
         (Some(a), Some(b), Some(x), Some(y)) => (a, b, x, y),

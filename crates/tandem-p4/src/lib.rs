@@ -19,8 +19,9 @@
 //! 4. [`inline::inline_single_use_values`]: single-use arithmetic folds into its reader;
 //! 5. [`reuse::reuse_metadata_slots`]: values with disjoint live ranges share metadata;
 //! 6. [`self_check`]: the program is printed, parsed back and checked against the target's
-//!    rules ([`constraints`], docs/targets.md) and, for v1model, loaded on Tandem's switch —
-//!    a program a target would refuse is an internal error naming the line, never output.
+//!    rules ([`constraints`], docs/targets.md) and, for v1model and folded TNA programs
+//!    ([`fold`]: two pipes, [`self_check_folded`]), loaded on Tandem's switch — a program a
+//!    target would refuse is an internal error naming the line, never output.
 //!
 //! The program is built as a `tandem-p4-syntax` AST; print it with
 //! [`tandem_p4_syntax::print_program`]. Pure: no I/O, deterministic; anything the switch
@@ -339,7 +340,11 @@ pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Outp
         }
         None => None,
     };
-    self_check(&tandem_p4_syntax::print_program(&program), opts.arch)?;
+    let text = tandem_p4_syntax::print_program(&program);
+    self_check(&text, opts.arch)?;
+    if fold.is_some() {
+        self_check_folded(&text, opts.fold_port)?;
+    }
     Ok(P4Output {
         program,
         manifest,
@@ -347,6 +352,36 @@ pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Outp
         notes,
         fold,
     })
+}
+
+/// A folded program also loads on Tandem's switch (its TNA binding, the fold port as a
+/// loopback port), whose checker resolves every name, type and width of the four gresses.
+pub fn self_check_folded(text: &str, fold_port: u16) -> Result<(), P4Error> {
+    let fail = |line: u32, detail: String| P4Error::SelfCheck {
+        arch: "tna".into(),
+        line,
+        source_line: text
+            .lines()
+            .nth((line as usize).wrapping_sub(1))
+            .unwrap_or("")
+            .trim()
+            .to_string(),
+        detail,
+    };
+    let opts = tandem_switch::CompileOptions {
+        loopback: tandem_switch::PortSet::of(&[fold_port]),
+        ..tandem_switch::CompileOptions::default()
+    };
+    match tandem_switch::Switch::from_source_with(text, opts) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let line = match &e {
+                tandem_switch::LoadError::Check(d) => d.first().map(|d| d.span.line).unwrap_or(0),
+                tandem_switch::LoadError::Syntax(s) => s.span.line,
+            };
+            Err(fail(line, format!("[tandem-switch] {e}")))
+        }
+    }
 }
 
 /// The compile note of an emitted fold: stages per gress and bytes per boundary.

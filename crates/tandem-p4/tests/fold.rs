@@ -117,6 +117,15 @@ fn xgw_folded_on_tofino1_has_two_pipelines_in_lookup_order() {
     keeps_lookup_order(&order, &info).unwrap();
     tables_where_placed(&out, &info).unwrap();
     bridges_are_live_fields(&out, &info);
+    // The folded program loads on Tandem's switch (generate checked it); negative control:
+    // without the bridged header of egress 1 -> ingress 1 in `headers_t` it does not.
+    tandem_p4::self_check_folded(&text, 128).unwrap();
+    let broken = text.replacen("    tandem_bridged1_h bridged1;\n", "", 1);
+    assert_ne!(broken, text);
+    assert!(matches!(
+        tandem_p4::self_check_folded(&broken, 128),
+        Err(tandem_p4::P4Error::SelfCheck { .. })
+    ));
     // Negative control: two tables of different gresses swapped.
     let mut swapped = info.clone();
     let a = swapped.applies[0].1.pop().unwrap();
