@@ -294,8 +294,7 @@ impl Cluster {
                 "a cluster needs at least one server".into(),
             ));
         }
-        let sw = Switch::from_source(&bundle.switch_p4)
-            .map_err(|e| OffloadError::Switch(e.to_string()))?;
+        let sw = crate::system::load_switch(bundle)?;
         let shard = analyse_sharding(&bundle.module);
         let mut hosts = Vec::new();
         let first = ServerHost::new(

@@ -51,7 +51,10 @@ pub use concurrent::{run_concurrent, ConcurrentOptions};
 pub use control::{
     ControlFailure, ControlPlane, ControlWrap, Fault, FaultyControl, RetryPolicy, SwitchControl,
 };
-pub use system::{compile_bundle, Bundle, NfSource, Offloaded, RunOptions, RunStats, ServerHost};
+pub use system::{
+    compile_bundle, load_switch, switch_options, Bundle, NfSource, Offloaded, RunOptions, RunStats,
+    ServerHost,
+};
 
 /// Errors of the offloaded runtime.
 #[derive(Debug, thiserror::Error)]

@@ -820,8 +820,7 @@ impl Offloaded {
         options: &RunOptions,
         control: Option<ControlWrap>,
     ) -> Result<Offloaded, OffloadError> {
-        let sw = Switch::from_source(&bundle.switch_p4)
-            .map_err(|e| OffloadError::Switch(e.to_string()))?;
+        let sw = load_switch(bundle)?;
         let direct = SwitchControl::new(sw.clone());
         let cp: Box<dyn ControlPlane> = match control {
             Some(f) => f(direct),
@@ -1061,6 +1060,21 @@ pub(crate) fn post(
 }
 
 /// Compiles an NF's IR for a target in memory: partition, switch program, server partition.
+/// The software switch's options for `manifest`'s program: a folded TNA program's fold port
+/// (`manifest.fold_port`) is a loopback port (`tandem_switch::PortSet`).
+pub fn switch_options(manifest: &Manifest) -> tandem_switch::CompileOptions {
+    tandem_switch::CompileOptions {
+        loopback: tandem_switch::PortSet::of(manifest.fold_port.as_slice()),
+        ..tandem_switch::CompileOptions::default()
+    }
+}
+
+/// Loads `bundle`'s switch program with [`switch_options`].
+pub fn load_switch(bundle: &Bundle) -> Result<Switch, OffloadError> {
+    Switch::from_source_with(&bundle.switch_p4, switch_options(&bundle.manifest))
+        .map_err(|e| OffloadError::Switch(e.to_string()))
+}
+
 pub fn compile_bundle(
     module: &Module,
     profile: &tandem_partition::TargetProfile,

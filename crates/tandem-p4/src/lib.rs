@@ -19,8 +19,9 @@
 //! 4. [`inline::inline_single_use_values`]: single-use arithmetic folds into its reader;
 //! 5. [`reuse::reuse_metadata_slots`]: values with disjoint live ranges share metadata;
 //! 6. [`self_check`]: the program is printed, parsed back and checked against the target's
-//!    rules ([`constraints`], docs/targets.md) and, for v1model, loaded on Tandem's switch —
-//!    a program a target would refuse is an internal error naming the line, never output.
+//!    rules ([`constraints`], docs/targets.md) and, for v1model and folded TNA programs
+//!    ([`fold`]: two pipes, [`self_check_folded`]), loaded on Tandem's switch — a program a
+//!    target would refuse is an internal error naming the line, never output.
 //!
 //! The program is built as a `tandem-p4-syntax` AST; print it with
 //! [`tandem_p4_syntax::print_program`]. Pure: no I/O, deterministic; anything the switch
@@ -28,6 +29,7 @@
 
 mod build;
 pub mod constraints;
+pub mod fold;
 pub mod inline;
 mod lower;
 pub mod manifest;
@@ -36,7 +38,7 @@ pub mod reuse;
 pub use tandem_partition::view;
 pub mod walk;
 
-pub use lower::{INGRESS, WRITE_BACK_SIZE};
+pub use lower::{FoldCut, INGRESS, WRITE_BACK_SIZE};
 pub use manifest::Manifest;
 
 use tandem_ir::Module;
@@ -180,6 +182,9 @@ pub struct P4Options {
     /// Pre picks the server of a cluster and writes its id into the transfer header
     /// (`docs/cluster.md`); `None`: one server, nothing generated.
     pub dispatch: Option<DispatchShape>,
+    /// The pipe-1 port of pipeline folding ([`fold`]): used when the target is TNA and the
+    /// plan is for a folded profile (`tofino1:folded`).
+    pub fold_port: u16,
 }
 
 /// The shape of the generated cluster dispatch (`P4Options::dispatch`).
@@ -261,6 +266,7 @@ impl Default for P4Options {
             partial_miss_to_server: true,
             server_rate: None,
             dispatch: None,
+            fold_port: fold::FOLD_PORT,
         }
     }
 }
@@ -275,8 +281,19 @@ pub struct P4Output {
     /// Metadata before and after slot reuse.
     pub metadata: reuse::ReuseInfo,
     /// What the back end says about the options: the pools it emitted, and the ones the
-    /// partitioner chose that it could not emit, with why.
+    /// partitioner chose that it could not emit, with why; whether folding was emitted.
     pub notes: Vec<String>,
+    /// Pipeline folding, when emitted: the stages per gress and what crossed each boundary.
+    pub fold: Option<(lower::FoldCut, fold::FoldInfo)>,
+}
+
+/// The stages of one gress when `plan` is for a folded profile (its stage budget counts
+/// two gresses: `TargetProfile::folded`), else `None`.
+pub fn folded_gress_stages(plan: &Plan) -> Option<u64> {
+    if !plan.target.ends_with(":folded") {
+        return None;
+    }
+    plan.resources.stages_pre.budget.map(|b| (b / 2).max(1))
 }
 
 /// Switch ports are 9 bits on v1model (`egress_spec`) and TNA (`PortId_t`).
@@ -296,9 +313,17 @@ pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Outp
         None => plan,
     };
     let view = view::View::new(module, plan)?;
-    let (mut program, manifest, notes) = match opts.arch {
-        Arch::V1Model | Arch::Tna => lower::lower_program(&view, opts)?,
-    };
+    let folded = folded_gress_stages(plan);
+    let fold_budget = folded.filter(|_| opts.arch == Arch::Tna);
+    let (mut program, mut manifest, mut notes, cut) =
+        lower::lower_program(&view, opts, fold_budget)?;
+    if folded.is_some() && opts.arch == Arch::V1Model {
+        notes.push(format!(
+            "pipeline folding: planned ({}), not emitted: v1model is one pipe (the program \
+             runs every gress's statements in its one ingress)",
+            plan.target
+        ));
+    }
     if opts.inline_values {
         inline::inline_single_use_values(&mut program, INGRESS);
     }
@@ -307,13 +332,79 @@ pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Outp
     } else {
         reuse::ReuseInfo::default()
     };
-    self_check(&tandem_p4_syntax::print_program(&program), opts.arch)?;
+    let fold = match cut {
+        Some(cut) => {
+            let info = fold::fold_program(&mut program, &mut manifest, opts.fold_port)?;
+            notes.push(fold_note(&cut, &info, opts.fold_port));
+            Some((cut, info))
+        }
+        None => None,
+    };
+    let text = tandem_p4_syntax::print_program(&program);
+    self_check(&text, opts.arch)?;
+    if fold.is_some() {
+        self_check_folded(&text, opts.fold_port)?;
+    }
     Ok(P4Output {
         program,
         manifest,
         metadata,
         notes,
+        fold,
     })
+}
+
+/// A folded program also loads on Tandem's switch (its TNA binding, the fold port as a
+/// loopback port), whose checker resolves every name, type and width of the four gresses.
+pub fn self_check_folded(text: &str, fold_port: u16) -> Result<(), P4Error> {
+    let fail = |line: u32, detail: String| P4Error::SelfCheck {
+        arch: "tna".into(),
+        line,
+        source_line: text
+            .lines()
+            .nth((line as usize).wrapping_sub(1))
+            .unwrap_or("")
+            .trim()
+            .to_string(),
+        detail,
+    };
+    let opts = tandem_switch::CompileOptions {
+        loopback: tandem_switch::PortSet::of(&[fold_port]),
+        ..tandem_switch::CompileOptions::default()
+    };
+    match tandem_switch::Switch::from_source_with(text, opts) {
+        Ok(_) => Ok(()),
+        Err(e) => {
+            let line = match &e {
+                tandem_switch::LoadError::Check(d) => d.first().map(|d| d.span.line).unwrap_or(0),
+                tandem_switch::LoadError::Syntax(s) => s.span.line,
+            };
+            Err(fail(line, format!("[tandem-switch] {e}")))
+        }
+    }
+}
+
+/// The compile note of an emitted fold: stages per gress and bytes per boundary.
+fn fold_note(cut: &lower::FoldCut, info: &fold::FoldInfo, port: u16) -> String {
+    let stages: Vec<String> = cut.stages.iter().map(u64::to_string).collect();
+    let bytes: Vec<String> = info
+        .bridges
+        .iter()
+        .map(|b| format!("{} {} B", b.boundary, b.bytes))
+        .collect();
+    format!(
+        "pipeline folding emitted (TNA, two pipes, loopback port {}): stages per gress \
+         ingress0/egress1/ingress1 {} of {}{}; egress0 runs no NF statement; bridged {}",
+        port,
+        stages.join("/"),
+        cut.budget,
+        if cut.overflow {
+            " (OVER the budget: the chain does not fit three gresses)"
+        } else {
+            ""
+        },
+        bytes.join(", ")
+    )
 }
 
 impl From<view::BadPlan> for P4Error {

@@ -6,7 +6,7 @@
 use serde::{Deserialize, Serialize};
 
 /// The `manifest.json` format version.
-pub const MANIFEST_VERSION: u32 = 7;
+pub const MANIFEST_VERSION: u32 = 8;
 
 /// The transfer header's tag of a frame the server runs whole (`TransferHeader::tag_whole`).
 pub const TAG_WHOLE: u8 = 3;
@@ -419,6 +419,15 @@ pub struct Manifest {
     /// without the option.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub dispatch: Option<Dispatch>,
+    /// Pipeline folding (TNA on a folded profile, `crate::fold`): the pipe-1 port that
+    /// ingress 0 sends every packet to and the switch loops back into pipe 1's ingress;
+    /// absent when the program is one pipe.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub fold_port: Option<u16>,
+    /// Pipeline folding: the metadata each gress boundary carries, with its bytes; absent
+    /// when the program is one pipe.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub fold_bridges: Vec<crate::fold::Bridge>,
 }
 
 /// How the generated pre picks a cluster's server (`docs/cluster.md`): the flow is the

@@ -130,6 +130,24 @@ pub fn structure_partition(
     }
 }
 
+/// The predicated form of partition `part`'s walk ([`predicate_partition`]), ordered for
+/// pooled pairs of lookups as [`structure_partition`] orders it: the form pipeline folding
+/// cuts into gresses (`lower::fold`).
+pub fn predicated_walk(
+    view: &View<'_>,
+    part: Partition,
+    pools: &[(tandem_ir::Inst, tandem_ir::Inst)],
+) -> Result<Vec<Node>, P4Error> {
+    let flat = predicate_partition(view, part)?;
+    if pools
+        .iter()
+        .any(|&(a, b)| view.runs_inst(part, a) && view.runs_inst(part, b))
+    {
+        return crate::pool_order::order_for_pools(flat, part, pools);
+    }
+    Ok(flat)
+}
+
 /// Number of nodes in a tree.
 pub fn size(nodes: &[Node]) -> usize {
     nodes

@@ -819,6 +819,12 @@ pub fn place(c: &Config, p: &TargetProfile) -> Placement {
 
 /// The step table and the placement as text (Fig. 17 style).
 pub fn report(c: &Compression, p: &TargetProfile) -> String {
+    report_for(c, p, None)
+}
+
+/// [`report`], saying what is emitted for the architecture `tna`
+/// ([`Compression::emission_for`]).
+pub fn report_for(c: &Compression, p: &TargetProfile, tna: Option<bool>) -> String {
     let mut s = String::new();
     let _ = writeln!(
         s,
@@ -909,7 +915,7 @@ pub fn report(c: &Compression, p: &TargetProfile) -> String {
             u.sram_blocks, pl.pipe_budget.sram_blocks, u.tcam_blocks, pl.pipe_budget.tcam_blocks
         );
     }
-    let lines = c.emission().lines();
+    let lines = c.emission_for(tna).lines();
     if !lines.is_empty() {
         let _ = writeln!(s);
     }
@@ -919,9 +925,10 @@ pub fn report(c: &Compression, p: &TargetProfile) -> String {
     s
 }
 
-/// The steps the memory model plans but the P4 back end does not emit: the generated program
-/// is one logical pipe (pre in ingress, post in egress), each map its own table holding all
-/// of its entries (or shared with its pool's other map: pooling is emitted).
+/// The steps the memory model plans but the P4 back end does not emit for every
+/// architecture: folding is emitted for TNA only ([`Compression::emission_for`]); splitting
+/// never (each map is its own table holding all of its entries, or shared with its pool's
+/// other map: pooling is emitted).
 const MODELLED_ONLY: [&str; 2] = ["pipeline folding", "table splitting between pipelines"];
 
 /// What of a chosen compression is in the generated program and what only the memory model
@@ -954,9 +961,9 @@ impl Emission {
         }
         if !self.modelled_only.is_empty() {
             out.push(format!(
-                "modelled only, NOT in the generated P4: {} (the program is one logical pipe, \
-                 pre in ingress and post in egress, each map one table with all its entries; \
-                 the plan only counts these steps' stages and memory)",
+                "modelled only, NOT in the generated P4: {} (each map is one table with all \
+                 its entries; without folding the program is one pipe; the plan only counts \
+                 these steps' stages and memory)",
                 self.modelled_only.join(", ")
             ));
         }
@@ -965,8 +972,23 @@ impl Emission {
 }
 
 impl Compression {
-    /// What the chosen configuration emits and what it only models ([`Emission`]).
+    /// What the chosen configuration emits and what it only models ([`Emission`]), for no
+    /// particular architecture: pipeline folding is listed as modelled only (only the TNA
+    /// back end emits it: [`Compression::emission_for`]).
     pub fn emission(&self) -> Emission {
+        self.emission_for(None)
+    }
+
+    /// [`Compression::emission`] for the P4 architecture the program is generated for
+    /// (`Some(true)`: TNA, whose back end emits pipeline folding as two Pipelines with
+    /// bridged metadata, `tandem_p4::fold`; `Some(false)`: v1model, one pipe).
+    ///
+    /// ```text
+    /// tna:     emitted in the generated P4: pipeline folding (TNA: ...), key digests ...
+    /// v1model: modelled only, NOT in the generated P4: pipeline folding (v1model is one
+    ///          pipe; --target tna emits it), ...
+    /// ```
+    pub fn emission_for(&self, tna: Option<bool>) -> Emission {
         let mut emitted: Vec<String> = self
             .digests()
             .iter()
@@ -983,11 +1005,26 @@ impl Compression {
                  each on the switch, the two exclusive; compile notes a pool it cannot emit)"
             )
         }));
+        let folding = |st: &Step| st.name == MODELLED_ONLY[0];
+        if tna == Some(true) && self.steps.iter().any(|st| st.chosen && folding(st)) {
+            emitted.insert(
+                0,
+                "pipeline folding (TNA: ingress 0 -> egress 1 -> ingress 1 -> egress 0 as two \
+                 Pipelines, live metadata bridged at each boundary)"
+                    .to_string(),
+            );
+        }
         let modelled_only = self
             .steps
             .iter()
             .filter(|st| st.chosen && MODELLED_ONLY.contains(&st.name.as_str()))
-            .map(|st| st.name.clone())
+            .filter(|st| !(tna == Some(true) && folding(st)))
+            .map(|st| match (tna, folding(st)) {
+                (Some(false), true) => {
+                    format!("{} (v1model is one pipe; --target tna emits it)", st.name)
+                }
+                _ => st.name.clone(),
+            })
             .collect();
         Emission {
             emitted,

@@ -2,7 +2,7 @@
 //! at Sailfish scale, lookup order kept by the folded placement (with a negative control),
 //! pooling and ALPM decisions, and bad scales.
 
-use tandem_partition::compress::{compress, place, report, Scale};
+use tandem_partition::compress::{compress, place, report, report_for, Scale};
 use tandem_partition::TargetProfile;
 
 /// A VXLAN gateway's tables as the lifter declares them for examples/nfs/xgw: routes by
@@ -95,6 +95,39 @@ fn sailfish_scale_fits_tofino1_after_folding_and_splitting() {
 /// digests emitted, pooling (not chosen) in neither list. Negative controls: at a small
 /// scale nothing is modelled only (no line claims it), and with four times the routes ALPM
 /// is listed as emitted.
+/// For TNA the back end emits folding (`tandem_p4::fold`), so the report lists it as
+/// emitted; for v1model it stays modelled only and says why; splitting stays modelled only
+/// for both. Negative control: the architecture-free emission still lists folding as
+/// modelled only.
+#[test]
+fn folding_is_emitted_for_tna_and_modelled_only_for_v1model() {
+    let p = TargetProfile::builtin("tofino1").unwrap();
+    let c = compress(&module(), &p, &sailfish_scale()).unwrap();
+    let tna = c.emission_for(Some(true));
+    assert!(
+        tna.emitted[0].starts_with("pipeline folding (TNA"),
+        "{tna:?}"
+    );
+    assert_eq!(tna.modelled_only, ["table splitting between pipelines"]);
+    assert!(report_for(&c, &p, Some(true))
+        .contains("emitted in the generated P4: pipeline folding (TNA"));
+    let v1 = c.emission_for(Some(false));
+    assert!(!v1.emitted.iter().any(|e| e.contains("folding")), "{v1:?}");
+    assert_eq!(
+        v1.modelled_only[0],
+        "pipeline folding (v1model is one pipe; --target tna emits it)"
+    );
+    assert_eq!(c.emission().modelled_only[0], "pipeline folding");
+    // Not chosen at a small scale: not listed for TNA either.
+    let small = Scale::parse("routes4=1000,routes6=1000,vm_nc4=1000,vm_nc6=1000").unwrap();
+    let c = compress(&module(), &p, &small).unwrap();
+    assert!(!c
+        .emission_for(Some(true))
+        .emitted
+        .iter()
+        .any(|e| e.contains("folding")));
+}
+
 #[test]
 fn the_report_says_what_is_emitted_and_what_is_modelled_only() {
     let p = TargetProfile::builtin("tofino1").unwrap();

@@ -197,7 +197,7 @@ impl<'a> Ctx<'a> {
 
     /// Runs flat code from `entry` until the block ends.
     #[inline]
-    fn exec(&mut self, entry: u32) {
+    pub(crate) fn exec(&mut self, entry: u32) {
         // empty blocks (a lone `End`) cost nothing
         if matches!(self.prog.code.ops.get(entry as usize), Some(Op::End)) {
             return;

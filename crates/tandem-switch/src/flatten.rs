@@ -766,9 +766,20 @@ pub(crate) fn lower(c: &Compiled) -> Code {
     let egress = l.control(&c.egress);
     let compute = l.control(&c.compute);
     let deparser = l.control(&c.deparser);
+    // TNA passes: control and deparser blocks; their parsers start at their start states
+    let pass_blocks: Vec<(u32, u32, u32)> = c
+        .passes
+        .iter()
+        .map(|p| (p.start, l.control(&p.control), l.control(&p.deparser)))
+        .collect();
     // With an empty verify block the parser ends by jumping into ingress, so
-    // both run in one pass of the interpreter loop.
-    let parser_end = if c.verify.is_empty() { ingress } else { end };
+    // both run in one pass of the interpreter loop (v1model only: a TNA parser ends at
+    // the shared End, and its pass runs the control next).
+    let parser_end = if c.verify.is_empty() && c.passes.is_empty() {
+        ingress
+    } else {
+        end
+    };
     let resolve = |s: u32| -> u32 {
         if s == u32::MAX {
             parser_end
@@ -799,6 +810,14 @@ pub(crate) fn lower(c: &Compiled) -> Code {
         .get(c.start as usize)
         .copied()
         .unwrap_or(parser_end);
+    let passes = pass_blocks
+        .iter()
+        .map(|&(start, control, deparser)| PassCode {
+            parser: state_at.get(start as usize).copied().unwrap_or(parser_end),
+            control,
+            deparser,
+        })
+        .collect();
     let compute_checksums = straight_block(&l.ops, compute, |i, op| {
         matches!(op, Op::Checksum(_)).then_some(i)
     });
@@ -819,6 +838,7 @@ pub(crate) fn lower(c: &Compiled) -> Code {
         egress,
         compute,
         deparser,
+        passes,
     }
 }
 

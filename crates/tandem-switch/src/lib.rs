@@ -1,4 +1,4 @@
-//! Software P4-16 (v1model) switch with specialised tables and atomic control.
+//! Software P4-16 (v1model and TNA) switch with specialised tables and atomic control.
 //!
 //! Tandem's default target: it runs the generated `switch.p4` (and hand-written
 //! v1model programs) so the offloaded NF can be run, tested and measured
@@ -78,6 +78,13 @@
 //! control API reads and writes whole cells ([`Switch::meter_read`],
 //! [`Switch::meter_write`]).
 //!
+//! # TNA
+//! A program instantiating `Switch(pipe0 [, pipe1, ...]) main;` of `Pipeline`s is bound to
+//! TNA (`check::tna`: intrinsic metadata, `Register`/`Hash`/`Meter`/`Counter`/
+//! `DirectCounter`) and run pass by pass (`tna`: ingress, traffic manager on `drop_ctl` and
+//! `ucast_egress_port`, egress; port P in pipe `P >> 7`; loopback ports from
+//! [`CompileOptions::loopback`] re-enter ingress, at most [`MAX_INGRESS_PASSES`] times).
+//!
 //! Not modelled: clone/resubmit/recirculate, multicast, direct meters, digests,
 //! `random`, `verify()` in parsers, header stacks and unions, varbit, values
 //! wider than 64 bits, parser value sets, `lookahead`/`advance`, direct counters
@@ -104,6 +111,7 @@ mod pmap;
 mod program;
 mod switch;
 mod table;
+mod tna;
 
 pub use ageing::AgeList;
 pub use check::Diagnostic;
@@ -119,3 +127,4 @@ pub use switch::{
     TableEntry, TableInfo, Worker, FAULT_ADD, FAULT_CSUM, FAULT_TABLE_ARGS,
 };
 pub use table::{ClassifierKind, LINEAR_MAX, MAX_KEYS};
+pub use tna::{PortSet, MAX_INGRESS_PASSES};

@@ -18,6 +18,8 @@ use crate::check::{check_program, Checked, Diagnostic};
 /// Checks, optimises (when `optimize`) and flattens `prog`.
 pub(crate) fn compile(prog: &Program, optimize: bool) -> Result<Checked, Vec<Diagnostic>> {
     let mut checked = check_program(prog)?;
+    // the optimiser knows v1model's blocks only: TNA passes are not optimised
+    let optimize = optimize && checked.compiled.passes.is_empty();
     checked.compiled.optimize = optimize;
     if optimize {
         crate::opt::optimize(&mut checked.compiled);

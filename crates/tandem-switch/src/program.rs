@@ -547,6 +547,57 @@ pub(crate) const ASSERT_COUNTER: &str = "$asserts";
 /// The v1model drop port.
 pub const DROP_PORT: u64 = 511;
 
+/// The TNA intrinsic-metadata slots of one gress pass (`check::tna`): the pass runner
+/// writes the inputs before the parser and reads the outputs after the deparser.
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct IntrSlots {
+    /// `ig_intr_md.ingress_port` (ingress) or `eg_intr_md.egress_port` (egress)
+    pub port: Slot,
+    /// `ig_intr_md.ingress_mac_tstamp` (ingress; 48-bit ns)
+    pub mac_tstamp: Option<Slot>,
+    /// `ig_prsr_md.global_tstamp` / `eg_prsr_md.global_tstamp` (48-bit ns)
+    pub global_tstamp: Slot,
+    /// `eg_intr_md.pkt_length` (egress)
+    pub pkt_length: Option<Slot>,
+    /// `ig_prsr_md.parser_err` / `eg_prsr_md.parser_err`
+    pub parser_err: Slot,
+    /// `ig_dprsr_md.drop_ctl` / `eg_dprsr_md.drop_ctl`
+    pub drop_ctl: Slot,
+    /// `ig_tm_md.ucast_egress_port` (ingress)
+    pub ucast_egress_port: Option<Slot>,
+    /// `ig_tm_md.bypass_egress` (ingress)
+    pub bypass_egress: Option<Slot>,
+}
+
+/// One gress of a TNA pipe: its parser (start state in [`Compiled::states`]), control and
+/// deparser, run as one pass over the bytes the previous pass's deparser produced.
+#[derive(Clone, Debug)]
+pub(crate) struct PassDef {
+    /// `<pipe>.ingress` / `<pipe>.egress`
+    pub name: String,
+    pub start: u32,
+    pub control: Vec<St>,
+    pub deparser: Vec<St>,
+    pub intr: IntrSlots,
+}
+
+/// A TNA `Pipeline` of the `Switch` package: pipe `i` is ports `i*128 .. i*128+127`.
+#[derive(Clone, Debug)]
+pub(crate) struct PipeDef {
+    pub name: String,
+    /// indices into [`Compiled::passes`]
+    pub ingress: usize,
+    pub egress: usize,
+}
+
+/// A pass's entry points into [`Code::ops`].
+#[derive(Clone, Copy, Debug, Default)]
+pub(crate) struct PassCode {
+    pub parser: u32,
+    pub control: u32,
+    pub deparser: u32,
+}
+
 #[derive(Clone, Debug)]
 pub(crate) struct Compiled {
     pub nslots: usize,
@@ -580,6 +631,10 @@ pub(crate) struct Compiled {
     pub phv0: Vec<u64>,
     /// the flat code actually executed (lowered from the trees above)
     pub code: Code,
+    /// TNA programs: the gress passes (empty for v1model, whose blocks are above)
+    pub passes: Vec<PassDef>,
+    /// TNA programs: the `Switch` package's pipes, in port order
+    pub pipes: Vec<PipeDef>,
 }
 
 #[derive(Clone, Debug)]
@@ -743,6 +798,8 @@ pub(crate) struct Code {
     pub deparser_emits: Option<Vec<(u32, Slot)>>,
     /// the in-place test for `deparser_emits`, precomputed (`deparse`), when it applies
     pub in_place: Option<crate::deparse::InPlace>,
+    /// TNA: entry points of each of [`Compiled::passes`]
+    pub passes: Vec<PassCode>,
 }
 
 impl Compiled {
@@ -769,6 +826,16 @@ impl Compiled {
                 "state {}{start}: {} statement(s)",
                 st.name,
                 st.body.len()
+            );
+        }
+        for p in &self.pipes {
+            let pass = |i: usize| self.passes.get(i).map_or("?", |p| p.name.as_str());
+            let _ = writeln!(
+                s,
+                "pipe {}: passes {} / {}",
+                p.name,
+                pass(p.ingress),
+                pass(p.egress)
             );
         }
         for t in &self.tables {

@@ -167,6 +167,10 @@ struct Inner {
     ageing: Mutex<crate::ageing::Ageing>,
     /// The latest packet time seen (ns): where a new entry's idle time starts.
     clock_ns: std::sync::atomic::AtomicU64,
+    /// TNA: ports whose egress output re-enters ingress (`crate::tna`)
+    loopback: crate::tna::PortSet,
+    /// TNA: packets dropped for looping more than `MAX_INGRESS_PASSES` times
+    loop_drops: std::sync::atomic::AtomicU64,
 }
 
 /// A loaded program plus its tables, registers and counters. Cheap to clone;
@@ -231,6 +235,9 @@ pub struct CompileOptions {
     /// [`FAULT_CSUM`] makes inline checksums one more than the right sum.
     #[doc(hidden)]
     pub native_fault: u8,
+    /// TNA programs: ports whose packets leave egress back into ingress (the fold port
+    /// of a folded program; `crate::tna`). Ignored by v1model programs.
+    pub loopback: crate::tna::PortSet,
 }
 
 impl CompileOptions {
@@ -249,6 +256,7 @@ impl Default for CompileOptions {
             optimize: true,
             engine: Engine::default(),
             native_fault: 0,
+            loopback: crate::tna::PortSet::default(),
         }
     }
 }
@@ -330,6 +338,8 @@ impl Switch {
                 table_index,
                 ageing: Mutex::default(),
                 clock_ns: std::sync::atomic::AtomicU64::new(0),
+                loopback: opts.loopback,
+                loop_drops: std::sync::atomic::AtomicU64::new(0),
             }),
         })
     }
@@ -347,7 +357,19 @@ impl Switch {
             scratch: Vec::with_capacity(256),
             stack: Box::new([0; 64]),
             rt: Box::new(crate::native::Rt::empty()),
+            frame: Vec::new(),
         }
+    }
+
+    /// TNA: packets dropped because they looped back into ingress more than
+    /// [`crate::tna::MAX_INGRESS_PASSES`] times.
+    pub fn loop_drops(&self) -> u64 {
+        self.inner.loop_drops.load(Ordering::Relaxed)
+    }
+
+    /// The number of pipes of a TNA program (0 for v1model).
+    pub fn pipe_count(&self) -> usize {
+        self.inner.prog.pipes.len()
     }
 
     /// All tables, in declaration order.
@@ -1169,6 +1191,8 @@ pub struct Worker {
     stack: Box<[u32; 64]>,
     /// compiled code's run-time block (reused, not rebuilt per packet)
     rt: Box<crate::native::Rt>,
+    /// TNA: the frame between passes
+    frame: Vec<u8>,
 }
 
 impl Worker {
@@ -1183,6 +1207,9 @@ impl Worker {
     /// `standard_metadata.ingress_global_timestamp` and `egress_global_timestamp` are that
     /// time in microseconds, 48 bits wide, as BMv2 counts.
     pub fn process_at(&mut self, port: u32, pkt: &[u8], ts_ns: u64) -> Option<(u32, &[u8])> {
+        if !self.sw.inner.prog.pipes.is_empty() {
+            return self.process_tna(port, pkt, ts_ns);
+        }
         let Worker {
             sw,
             cache,
@@ -1194,6 +1221,7 @@ impl Worker {
             scratch,
             stack,
             rt,
+            frame: _,
         } = self;
         let snap: &Snapshot = cache.load();
         let clock = &sw.inner.clock_ns;
@@ -1228,6 +1256,75 @@ impl Worker {
             }
             Verdict::Forward(p) => Some((p, &self.out[..])),
         }
+    }
+
+    /// [`Worker::process_at`] for a TNA program: ingress and egress passes through the
+    /// traffic manager and loopback ports (`crate::tna`).
+    fn process_tna(&mut self, port: u32, pkt: &[u8], ts_ns: u64) -> Option<(u32, &[u8])> {
+        use crate::tna::{after_egress, pipe_of, Next};
+        let sw = self.sw.clone();
+        let inner = &sw.inner;
+        let clock = &inner.clock_ns;
+        if ts_ns > clock.load(Ordering::Relaxed) {
+            clock.store(ts_ns, Ordering::Relaxed);
+        }
+        self.frame.clear();
+        self.frame.extend_from_slice(pkt);
+        let mut port = port;
+        let mut passes = 0;
+        loop {
+            passes += 1;
+            let pipe = pipe_of(&inner.prog, port)?;
+            let out = self.tna_pass(pipe.ingress, port, ts_ns)?;
+            let egress = if out.drop || out.bypass {
+                None
+            } else {
+                let epipe = pipe_of(&inner.prog, out.egress_port)?;
+                Some(self.tna_pass(epipe.egress, out.egress_port, ts_ns)?)
+            };
+            match after_egress(out, egress, &inner.loopback, passes) {
+                Next::Drop => return None,
+                Next::Looped => {
+                    inner.loop_drops.fetch_add(1, Ordering::Relaxed);
+                    return None;
+                }
+                Next::Loop(p) => port = p,
+                Next::Out(p) => return Some((p, &self.frame[..])),
+            }
+        }
+    }
+
+    /// One TNA pass over `self.frame`, whose output replaces it.
+    fn tna_pass(&mut self, pass: usize, port: u32, ts_ns: u64) -> Option<crate::tna::PassOut> {
+        let snap: &Snapshot = self.cache.load();
+        let mut ctx = Ctx {
+            prog: &self.sw.inner.prog,
+            snap,
+            state: &self.sw.inner.state,
+            phv: &mut self.phv,
+            pkt: &self.frame,
+            hb: &mut self.hb,
+            extracted: &mut self.extracted,
+            emitted: &mut self.emitted,
+            in_place: false,
+            cursor: 0,
+            out: &mut self.out,
+            scratch: &mut self.scratch,
+            stack: &mut self.stack,
+            now_ns: ts_ns,
+            native: self.sw.inner.native.as_ref(),
+            rt: std::ptr::NonNull::from(&mut *self.rt),
+        };
+        let r = ctx.run_pass(pass, port, ts_ns)?;
+        if ctx.in_place {
+            let p0 = self.sw.inner.prog.scratch_size;
+            let n = self.frame.len();
+            let hb = self.hb.get(p0..p0 + n)?;
+            self.frame.copy_from_slice(hb);
+        } else {
+            std::mem::swap(&mut self.frame, &mut self.out);
+        }
+        Some(r)
     }
 
     /// The switch this worker belongs to.

@@ -17,6 +17,7 @@ use tandem_switch::{
 
 fn opts(engine: Engine, optimize: bool) -> CompileOptions {
     CompileOptions {
+        loopback: tandem_switch::PortSet::NONE,
         optimize,
         engine,
         native_fault: 0,
@@ -225,6 +226,28 @@ fn generated_example_programs() {
     for p in files {
         let src = std::fs::read_to_string(&p).expect("read");
         let (a, b) = pair_with(&src, true);
+        run_with_updates(&a, &b, &mut rng, &p);
+    }
+}
+
+/// The generated TNA programs (`*.tna.p4`: ingress and egress passes, `crate::tna`) on both
+/// engines, with random entries; the native engine compiles each pass's blocks.
+#[test]
+fn generated_tna_programs() {
+    let mut rng = ChaCha8Rng::seed_from_u64(19);
+    let dir = concat!(env!("CARGO_MANIFEST_DIR"), "/../tandem-p4/tests/golden");
+    let files = p4_files(dir, ".tna.p4");
+    assert!(files.len() >= 5, "{files:?}");
+    for p in files {
+        let src = std::fs::read_to_string(&p).expect("read");
+        let (a, b) = pair_with(&src, true);
+        assert!(
+            b.engine_report()
+                .iter()
+                .any(|(n, st)| *n == "ingress" && matches!(st, BlockStatus::Native)),
+            "{}: no native ingress pass",
+            p.display()
+        );
         run_with_updates(&a, &b, &mut rng, &p);
     }
 }

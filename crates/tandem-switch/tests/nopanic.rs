@@ -81,6 +81,34 @@ proptest! {
         }
     }
 
+    /// The same on a generated TNA program (passes, intrinsic metadata, TNA externs), with
+    /// the fold port 128 as a loopback port.
+    #[test]
+    fn mutated_tna_programs_never_panic(pos in 0usize..12000, len in 0usize..30, junk in "[a-z0-9_<>(){};=.+*&|!:\\[\\] ]{0,12}") {
+        let src = std::fs::read_to_string(concat!(
+            env!("CARGO_MANIFEST_DIR"),
+            "/../tandem-p4/tests/golden/minilb.tna.p4"
+        ))
+        .expect("golden");
+        let mut b: Vec<char> = src.chars().collect();
+        let p = pos.min(b.len());
+        let e = (p + len).min(b.len());
+        b.splice(p..e, junk.chars());
+        let s: String = b.into_iter().collect();
+        let opts = tandem_switch::CompileOptions {
+            loopback: tandem_switch::PortSet::of(&[128]),
+            ..tandem_switch::CompileOptions::default()
+        };
+        if let Ok(sw) = Switch::from_source_with(&s, opts) {
+            let mut w = sw.worker();
+            for pkt in bench::minilb(2).expect("fixture").1 {
+                for port in [1, 64, 128, 300] {
+                    let _ = w.process(port, &pkt);
+                }
+            }
+        }
+    }
+
     #[test]
     fn random_entries_text_never_panics(s in "(table_add|table_delete|table_set_default|register_write|x) (conn|ipv4_lpm|a) [a-z_]{0,12} [0-9./:&>*-]{0,20} (=>)? [0-9a-fx:.]{0,20}") {
         for sw in programs().iter().take(4) {

@@ -20,6 +20,7 @@ const OFF: CompileOptions = CompileOptions {
     optimize: false,
     engine: tandem_switch::Engine::Interp,
     native_fault: 0,
+    loopback: tandem_switch::PortSet::NONE,
 };
 
 /// Both compilations of `src`.

@@ -22,7 +22,7 @@ pub struct Args {
     /// The NF's configuration (default: `<stem>.toml` beside the source, if any).
     #[arg(long)]
     pub config: Option<PathBuf>,
-    /// Switch architecture (only `v1model` runs on the software switch).
+    /// Switch architecture: `v1model` or `tna` (both run on the software switch).
     #[arg(long, default_value = "v1model")]
     pub target: String,
     /// Target profile for partitioning (tofino1, tofino2, bmv2, tiny, or a `.toml`).
@@ -152,16 +152,16 @@ pub fn parse_duration(text: &str) -> anyhow::Result<Duration> {
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
+    // both architectures run on Tandem's software switch (v1model; TNA: tandem_switch::tna)
     let arch = Arch::from_name(&args.target)?;
-    if arch != Arch::V1Model {
-        anyhow::bail!(
-            "`tandem check` runs the switch program on Tandem's software switch, which runs v1model; `--target {}` cannot be checked here",
-            args.target
-        );
-    }
     let given = super::partition::load_profile(&args.profile)?;
     let module = super::partition::load_module(&args.nf)?;
-    let profile = super::partition::compressed_profile(&args.layout, &module, &given)?;
+    let profile = super::partition::compressed_profile(
+        &args.layout,
+        &module,
+        &given,
+        Some(arch == Arch::Tna),
+    )?;
     let pools = args.layout.parse_pool(&module, &given)?;
     let bundle = compile_bundle(
         &module,

@@ -100,7 +100,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     // `--compress` may choose pipeline folding, which also doubles the stage budget.
     let mut profile = if args.layout.compress.is_some() {
         let m = super::partition::load_module(&args.nf)?;
-        super::partition::compressed_profile(&args.layout, &m, &given)?
+        super::partition::compressed_profile(&args.layout, &m, &given, Some(arch == Arch::Tna))?
     } else {
         given.clone()
     };
@@ -131,6 +131,7 @@ pub fn run(args: Args) -> anyhow::Result<()> {
             partial_miss_to_server: !args.partial.partial_probe,
             server_rate: args.server_rate,
             dispatch: args.cluster.then(tandem_p4::DispatchShape::default),
+            fold_port: tandem_p4::fold::FOLD_PORT,
         },
     )
     .with_context(|| format!("generating P4 for {}", args.nf.display()))?;
@@ -199,14 +200,19 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         plan.summary.pre + plan.summary.server + plan.summary.post,
     );
     let build = "build the server partition: clang++-16 -std=c++17 -O2 -shared -fPIC -Iinclude server.cc -o server.so\n";
-    let mut compression = super::partition::compression_report(&args.layout, &module, &given)?
-        .map(|r| format!("{r}\n"))
-        .unwrap_or_default();
+    let mut compression = super::partition::compression_report(
+        &args.layout,
+        &module,
+        &given,
+        Some(arch == Arch::Tna),
+    )?
+    .map(|r| format!("{r}\n"))
+    .unwrap_or_default();
     // What the back end did with the pools, and their memory apart and pooled.
     let mut pool_lines: Vec<String> = p4
         .notes
         .iter()
-        .filter(|n| n.contains("not emitted"))
+        .filter(|n| n.contains("not emitted") || n.starts_with("pipeline folding"))
         .cloned()
         .collect();
     pool_lines.extend(args.layout.pool_report(&module, &given, &p4.manifest)?);

@@ -122,10 +122,14 @@ pub struct LayoutArgs {
 /// ([`tandem_partition::compress::Compression::profile`]). Says on stderr what of the
 /// chosen compression the generated program holds and what is modelled only
 /// ([`tandem_partition::compress::Emission`]).
+///
+/// `tna`: the architecture the program is generated for (`Some(true)` TNA, which emits
+/// folding; `Some(false)` v1model; `None` for `tandem partition`).
 pub fn compressed_profile(
     layout: &LayoutArgs,
     module: &tandem_ir::Module,
     profile: &TargetProfile,
+    tna: Option<bool>,
 ) -> anyhow::Result<TargetProfile> {
     let Some(scale) = &layout.compress else {
         return Ok(profile.clone());
@@ -144,7 +148,7 @@ pub fn compressed_profile(
                         p.stages.unwrap_or(0)
                     );
                 }
-                for line in c.emission().lines() {
+                for line in c.emission_for(tna).lines() {
                     eprintln!("note: --compress: {line}");
                 }
                 p
@@ -160,6 +164,7 @@ pub fn compression_report(
     layout: &LayoutArgs,
     module: &tandem_ir::Module,
     profile: &TargetProfile,
+    tna: Option<bool>,
 ) -> anyhow::Result<Option<String>> {
     let Some(scale) = &layout.compress else {
         return Ok(None);
@@ -168,7 +173,7 @@ pub fn compression_report(
     Ok(
         match tandem_partition::compress::compress(module, profile, &scale) {
             Err(tandem_partition::compress::CompressError::Unbounded) => None,
-            r => Some(tandem_partition::compress::report(&r?, profile)),
+            r => Some(tandem_partition::compress::report_for(&r?, profile, tna)),
         },
     )
 }

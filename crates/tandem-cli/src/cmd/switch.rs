@@ -1,4 +1,4 @@
-//! `tandem switch`: run P4-16 (v1model) programs on the built-in software switch.
+//! `tandem switch`: run P4-16 (v1model or TNA) programs on the built-in software switch.
 
 use std::collections::BTreeMap;
 use std::path::PathBuf;
@@ -32,7 +32,7 @@ pub enum Args {
     /// Parse and check a program; print the compiled summary and which blocks run as
     /// native code.
     Check {
-        /// The P4-16 v1model program.
+        /// The P4-16 program (v1model or TNA).
         program: PathBuf,
         /// The engine: native (machine code) or interp (the reference interpreter).
         #[arg(long, default_value = "native")]
@@ -42,7 +42,7 @@ pub enum Args {
 
 #[derive(clap::Args)]
 pub struct RunArgs {
-    /// The P4-16 v1model program.
+    /// The P4-16 program (v1model or TNA).
     program: PathBuf,
     /// Table entries / register values (simple_switch_CLI-like commands, docs/entries-format.md), applied
     /// as one atomic batch before the first packet.
@@ -61,6 +61,10 @@ pub struct RunArgs {
     /// The engine: native (machine code) or interp (the reference interpreter).
     #[arg(long, default_value = "native")]
     engine: Engine,
+    /// TNA: a port whose egress output re-enters its pipe's ingress (repeatable; the fold
+    /// port of a folded program, `manifest.json`'s `fold_port`).
+    #[arg(long = "loopback-port", value_name = "PORT")]
+    loopback: Vec<u16>,
 }
 
 #[derive(clap::Args)]
@@ -117,6 +121,10 @@ pub struct BenchArgs {
     /// random routes per second (0: off), and the time one update takes to become visible.
     #[arg(long, default_value_t = 0)]
     updates_per_sec: u64,
+    /// TNA (--program): a port whose egress output re-enters its pipe's ingress
+    /// (repeatable), as for `switch run`.
+    #[arg(long = "loopback-port", value_name = "PORT", requires = "program")]
+    loopback: Vec<u16>,
 }
 
 pub fn run(args: Args) -> anyhow::Result<()> {
@@ -128,18 +136,25 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         Args::Stop(a) => crate::cmd::serve::stop(a),
         Args::Member(a) => crate::cmd::serve::member(a),
         Args::Check { program, engine } => {
-            let sw = load(&program, engine)?;
+            let sw = load(&program, engine, &[])?;
             print!("{}", sw.describe());
             Ok(())
         }
     }
 }
 
-fn load(path: &PathBuf, engine: Engine) -> anyhow::Result<Switch> {
+/// Loads the program at `path`; `loopback`: TNA loopback ports (`tandem_switch::PortSet`).
+fn load(path: &PathBuf, engine: Engine, loopback: &[u16]) -> anyhow::Result<Switch> {
     let src =
         std::fs::read_to_string(path).with_context(|| format!("reading {}", path.display()))?;
-    Switch::from_source_with(&src, CompileOptions::with_engine(engine))
-        .with_context(|| format!("loading {}", path.display()))
+    if let Some(p) = loopback.iter().find(|p| **p > 511) {
+        bail!("--loopback-port {p}: ports are 9 bits (0..=511)");
+    }
+    let opts = CompileOptions {
+        loopback: tandem_switch::PortSet::of(loopback),
+        ..CompileOptions::with_engine(engine)
+    };
+    Switch::from_source_with(&src, opts).with_context(|| format!("loading {}", path.display()))
 }
 
 fn load_entries(sw: &Switch, e: &PathBuf) -> anyhow::Result<()> {
@@ -170,7 +185,7 @@ fn read_inputs(inputs: &[String]) -> anyhow::Result<Vec<tandem_traffic::TracePac
 }
 
 fn run_program(a: RunArgs) -> anyhow::Result<()> {
-    let sw = load(&a.program, a.engine)?;
+    let sw = load(&a.program, a.engine, &a.loopback)?;
     if a.show_compiled {
         print!("{}", sw.describe());
     }
@@ -517,7 +532,7 @@ fn run_bench(a: BenchArgs) -> anyhow::Result<()> {
             .map(|f| f.to_string_lossy().into_owned())
             .unwrap_or_default();
         for &e in &engines {
-            let sw = load(program, e)?;
+            let sw = load(program, e, &a.loopback)?;
             if let Some(f) = &a.entries {
                 load_entries(&sw, f)?;
             }
@@ -586,6 +601,7 @@ mod tests {
             packets: None,
             only: None,
             updates_per_sec: 0,
+            loopback: vec![],
         }
     }
 

@@ -13,6 +13,8 @@ pub struct SwitchConfig {
 
 pub(super) struct Shared {
     program: String,
+    /// the program's switch options (loopback ports), for `Reset`
+    options: tandem_switch::CompileOptions,
     sw: RwLock<Switch>,
     generation: AtomicU64,
     stop: AtomicBool,
@@ -76,8 +78,7 @@ impl SwitchDaemon {
         super::deployable(bundle)?;
         let cluster = super::cluster::NetCluster::new(bundle, servers)?;
         let dir = prepare_dir(&config.dir)?;
-        let sw = Switch::from_source(&bundle.switch_p4)
-            .map_err(|e| OffloadError::Switch(e.to_string()))?;
+        let sw = crate::system::load_switch(bundle)?;
         let server_port = u32::from(bundle.manifest.server_port);
         let mut ports = config.ports.clone();
         ports.sort_unstable();
@@ -108,6 +109,7 @@ impl SwitchDaemon {
         }
         let shared = Arc::new(Shared {
             program: bundle.switch_p4.clone(),
+            options: crate::system::switch_options(&bundle.manifest),
             sw: RwLock::new(sw),
             generation: AtomicU64::new(0),
             stop: AtomicBool::new(false),
@@ -426,7 +428,7 @@ pub(super) fn apply(shared: &Shared, req: Request) -> Reply {
         Request::Stats => Reply::Stats {
             stats: shared.stats(),
         },
-        Request::Reset => match Switch::from_source(&shared.program) {
+        Request::Reset => match Switch::from_source_with(&shared.program, shared.options) {
             Ok(sw) => {
                 match shared.sw.write() {
                     Ok(mut g) => *g = sw,

@@ -47,7 +47,9 @@
 mod alpm;
 mod digest;
 mod dispatch;
+mod fold;
 pub use dispatch::with_server_field;
+pub use fold::{FoldCut, FOLD_MARK, NF_GRESSES};
 mod hashed;
 mod headers;
 mod hits;
@@ -190,11 +192,14 @@ pub(super) const P4_RESERVED: &[&str] = &[
     "NoAction",
 ];
 
-/// Lowers the plan to a program for `opts.arch` and its manifest.
+/// Lowers the plan to a program for `opts.arch` and its manifest; with `fold` (the stages
+/// of one gress), the ingress block is cut into the folded gresses ([`fold`]) and the cut
+/// is returned.
 pub fn lower_program(
     view: &View<'_>,
     opts: &P4Options,
-) -> Result<(Program, Manifest, Vec<String>), P4Error> {
+    fold: Option<u64>,
+) -> Result<(Program, Manifest, Vec<String>, Option<FoldCut>), P4Error> {
     let plan = view.plan;
     let manifest = Manifest {
         version: manifest::MANIFEST_VERSION,
@@ -216,6 +221,8 @@ pub fn lower_program(
         visibility_flag: None,
         states: Vec::new(),
         dispatch: None,
+        fold_port: None,
+        fold_bridges: Vec::new(),
     };
     let mut g = Gen {
         view,
@@ -244,6 +251,13 @@ pub fn lower_program(
     g.declare_server_meter();
     g.declare_dispatch();
     let pooled = g.pool_insts();
+    if let Some(budget) = fold {
+        let pre = crate::walk::predicated_walk(view, Partition::Pre, &pooled)?;
+        let post = crate::walk::predicated_walk(view, Partition::Post, &pooled)?;
+        let (apply, cut) = g.folded_apply(pre, post, budget)?;
+        let program = g.program(apply);
+        return Ok((program, g.manifest, g.notes, Some(cut)));
+    }
     let pre = structure_partition(view, Partition::Pre, &pooled)?;
     let post = structure_partition(view, Partition::Post, &pooled)?;
     g.part = Partition::Pre;
@@ -252,7 +266,7 @@ pub fn lower_program(
     let post = g.lower_nodes(&post)?;
     let apply = g.ingress_apply(pre, post)?;
     let program = g.program(apply);
-    Ok((program, g.manifest, g.notes))
+    Ok((program, g.manifest, g.notes, None))
 }
 
 /// `meta.<n>`.

@@ -3,7 +3,9 @@
 use super::*;
 
 impl<'a> Cx<'a> {
-    pub(super) fn compile_parser(&mut self, d: &'a Decl, hdr: &Obj, meta: &Obj, std: &Obj) {
+    /// Compiles parser `d` with its parameters bound to `binds`; its states are appended to
+    /// the program's. Returns the start state's index (also set as the program's start).
+    pub(super) fn compile_parser(&mut self, d: &'a Decl, binds: Vec<Obj>) -> Option<u32> {
         let DeclKind::Parser {
             name,
             params,
@@ -11,11 +13,11 @@ impl<'a> Cx<'a> {
             states,
         } = &d.kind
         else {
-            return;
+            return None;
         };
         self.block = name.clone();
+        let base = self.c.states.len() as u32;
         let mut scope = HashMap::new();
-        let binds = [Obj::PacketIn, hdr.clone(), meta.clone(), std.clone()];
         for (p, o) in params.iter().zip(binds) {
             scope.insert(p.name.clone(), o);
         }
@@ -26,11 +28,11 @@ impl<'a> Cx<'a> {
         let index: HashMap<&str, u32> = states
             .iter()
             .enumerate()
-            .map(|(i, s)| (s.name.as_str(), i as u32))
+            .map(|(i, s)| (s.name.as_str(), base + i as u32))
             .collect();
         let Some(&start) = index.get("start") else {
             self.err(d.span, format!("parser `{name}` has no `start` state"));
-            return;
+            return None;
         };
         self.c.start = start;
         let target = |cx: &mut Self, n: &str, span: Span| -> Target {
@@ -100,6 +102,7 @@ impl<'a> Cx<'a> {
             });
         }
         self.pre.clear();
+        Some(start)
     }
 
     pub(super) fn keyset(&mut self, k: &Expr, kt: &Ty) -> Option<KeySet> {
@@ -154,7 +157,7 @@ impl<'a> Cx<'a> {
             self.err(
                 d.span,
                 format!(
-                    "control `{name}` has {} parameters; v1model expects {}",
+                    "control `{name}` has {} parameters; the architecture expects {}",
                     params.len(),
                     binds.len()
                 ),

@@ -205,6 +205,13 @@ impl<'a> Cx<'a> {
                             return Ok((Ex::Slot(self.c.headers[hdr as usize].valid), Ty::Bool));
                         }
                     }
+                    if self.tna {
+                        if let Ok(Some(obj)) = self.path(base) {
+                            if let Some(r) = self.tna_call_value(e.span, &obj, m, args) {
+                                return r;
+                            }
+                        }
+                    }
                 }
                 self.err(e.span, "this call cannot be used as a value");
                 Err(())

@@ -19,6 +19,7 @@ use tandem_p4_syntax::*;
 mod blocks;
 mod expr;
 mod stmt;
+mod tna;
 
 /// One problem found in the program.
 #[derive(Clone, Debug, PartialEq, Eq)]
@@ -105,6 +106,16 @@ enum Obj {
     /// A `direct_counter` (qualified name): counts the hits of the table naming it in its
     /// `counters` property.
     DirectCounter(String),
+    /// A TNA `Hash<bit<W>>(algo)`.
+    Hash {
+        algo: Algo,
+        width: u32,
+    },
+    /// A TNA `Meter`: the meter array and its (red, yellow, green) colour values.
+    TnaMeter {
+        meter: u32,
+        colors: [u64; 3],
+    },
     PacketIn,
     PacketOut,
     /// enum type / `error` / extern-ignored object
@@ -198,9 +209,13 @@ struct Cx<'a> {
     block: String,
     /// per action: which parameters are out/inout
     action_out: Vec<Vec<bool>>,
+    /// the program is bound to TNA (`tna`)
+    tna: bool,
+    /// TNA: the first slot of each intrinsic-metadata struct instance
+    intrinsic: Vec<Slot>,
 }
 
-/// Checks `prog` against v1model and lowers it to statement trees (no flat code yet: see
+/// Checks `prog` against v1model or TNA (`tna`) and lowers it to statement trees (no flat code yet: see
 /// [`crate::pipeline::compile`]).
 pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> {
     let mut cx = Cx {
@@ -244,10 +259,14 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
             optimize: false,
             scratch_size: 0,
             code: Default::default(),
+            passes: vec![],
+            pipes: vec![],
         },
         initial_entries: vec![],
         block: String::new(),
         action_out: vec![vec![]],
+        tna: false,
+        intrinsic: vec![],
     };
     cx.globals.insert("NoAction".into(), Obj::Action(0));
     for (name, members) in BUILTIN_ENUMS {
@@ -268,6 +287,9 @@ pub(crate) fn check_program(prog: &Program) -> Result<Checked, Vec<Diagnostic>> 
         .chain(std::iter::once(("parser_error".to_string(), Ty::Error)))
         .collect();
     cx.structs.insert("standard_metadata_t".into(), std_fields);
+    if tna::is_tna(prog) {
+        cx.tna_builtins();
+    }
     cx.run(prog);
     if cx.c.nslots > PHV_SLOTS {
         cx.err(
@@ -321,11 +343,18 @@ impl<'a> Cx<'a> {
         }
         // pass 2: global instantiations and actions, then the V1Switch blocks
         let mut main = None;
+        let mut pipelines = HashMap::new();
         for d in &prog.items {
             match &d.kind {
                 DeclKind::Instantiation { ty, args, name } => {
-                    if matches!(ty, Type::Named { name: n, .. } if n == "V1Switch") {
+                    let tn = match ty {
+                        Type::Named { name, .. } => name.as_str(),
+                        _ => "",
+                    };
+                    if tn == "V1Switch" || (self.tna && tn == "Switch") {
                         main = Some((d, args));
+                    } else if self.tna && tn == "Pipeline" {
+                        pipelines.insert(name.clone(), (d, &args[..]));
                     } else if let Some(o) = self.instantiate_extern(d.span, ty, args, name) {
                         self.globals.insert(name.clone(), o);
                     }
@@ -342,21 +371,22 @@ impl<'a> Cx<'a> {
             self.err(Span::default(), "no `V1Switch(...) main;` instantiation");
             return;
         };
+        if self.tna {
+            self.bind_tna(&pipelines, (main_decl, &args[..]));
+            return;
+        }
+        self.bind_v1model(main_decl, args);
+    }
+
+    /// Binds `V1Switch(p, vr, ig, eg, ck, dep) main` (`args`).
+    fn bind_v1model(&mut self, main_decl: &'a Decl, args: &'a [Expr]) {
         if args.len() != 6 {
             self.err(main_decl.span, "V1Switch takes 6 blocks");
             return;
         }
         let mut blocks = Vec::new();
         for a in args.iter() {
-            let name = match &a.kind {
-                ExprKind::Call { func, .. } => match &func.kind {
-                    ExprKind::Name(n) => Some(n.clone()),
-                    _ => None,
-                },
-                ExprKind::Name(n) => Some(n.clone()),
-                _ => None,
-            };
-            match name {
+            match tna::block_name(a) {
                 Some(n) => blocks.push((n, a.span)),
                 None => {
                     self.err(a.span, "expected a parser or control instantiation");
@@ -417,7 +447,10 @@ impl<'a> Cx<'a> {
         let (Some(hdr), Some(meta), Some(std)) = (hdr, meta, std) else {
             return;
         };
-        self.compile_parser(parser, &hdr, &meta, &std);
+        self.compile_parser(
+            parser,
+            vec![Obj::PacketIn, hdr.clone(), meta.clone(), std.clone()],
+        );
         for (i, (name, span)) in blocks.iter().enumerate().skip(1) {
             let Some(ctl) = self.controls.get(name).copied() else {
                 self.err(*span, format!("unknown control `{name}`"));
@@ -728,6 +761,11 @@ impl<'a> Cx<'a> {
             self.err(span, "expected an extern or block instantiation");
             return None;
         };
+        if self.tna {
+            if let Some(o) = self.tna_extern(span, tn, targs, args, name) {
+                return o;
+            }
+        }
         match tn.as_str() {
             "register" => {
                 let width = match targs.first().map(|t| self.resolve_type(span, t)) {

@@ -232,6 +232,9 @@ impl<'a> Cx<'a> {
             self.err(lhs.span, "cannot assign to this expression");
             return Err(());
         };
+        if let Some(st) = self.port_metadata_unpack(span, &target, rhs) {
+            return st;
+        }
         match &target {
             Obj::Val { slot, ty } => {
                 let x = self.expr_as(rhs, ty)?;
@@ -416,10 +419,25 @@ impl<'a> Cx<'a> {
                         nargs(self, 1)?;
                         match self.path(&args[0])? {
                             Some(Obj::Header { hdr }) => Ok(vec![St::Extract(hdr)]),
+                            // TNA intrinsic metadata: set by the runner, no packet bytes
+                            Some(o) if self.is_intrinsic(&o) => Ok(vec![]),
                             _ => {
                                 self.err(args[0].span, "extract needs a header");
                                 Err(())
                             }
+                        }
+                    }
+                    (Obj::PacketIn, "advance") if self.tna => {
+                        nargs(self, 1)?;
+                        // the port-metadata prefix is not modelled (`check::tna`)
+                        if self.const_expr(&args[0]) == Some(tna::PORT_METADATA_SIZE) {
+                            Ok(vec![])
+                        } else {
+                            self.err(
+                                args[0].span,
+                                "advance is supported only as advance(PORT_METADATA_SIZE)",
+                            );
+                            Err(())
                         }
                     }
                     (Obj::PacketOut, "emit") => {

@@ -125,16 +125,28 @@ impl NativeProgram {
     /// differential test's negative control.
     pub(crate) fn compile(prog: &Compiled, state: &Stateful, fault: u8) -> NativeProgram {
         let code = &prog.code;
-        let mut blocks: Vec<(&'static str, u32)> = vec![("parser", code.parser)];
-        if code.parser_end != code.ingress {
-            blocks.push(("verify", code.verify));
+        let mut blocks: Vec<(&'static str, u32)> = Vec::new();
+        if prog.passes.is_empty() {
+            blocks.push(("parser", code.parser));
+            if code.parser_end != code.ingress {
+                blocks.push(("verify", code.verify));
+            }
+            blocks.extend([
+                ("ingress", code.ingress),
+                ("egress", code.egress),
+                ("compute", code.compute),
+                ("deparser", code.deparser),
+            ]);
         }
-        blocks.extend([
-            ("ingress", code.ingress),
-            ("egress", code.egress),
-            ("compute", code.compute),
-            ("deparser", code.deparser),
-        ]);
+        // TNA: each pass's three blocks (passes alternate ingress, egress: `check::tna`)
+        for (i, p) in code.passes.iter().enumerate() {
+            let names = if i % 2 == 0 {
+                ["ingress_parser", "ingress", "ingress_deparser"]
+            } else {
+                ["egress_parser", "egress", "egress_deparser"]
+            };
+            blocks.extend(names.into_iter().zip([p.parser, p.control, p.deparser]));
+        }
         let empty = |e: u32| matches!(code.ops.get(e as usize), Some(Op::End) | None);
         let mut report: Vec<(&'static str, BlockStatus)> = Vec::new();
         let mut wanted = Vec::new();

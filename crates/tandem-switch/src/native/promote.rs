@@ -308,6 +308,11 @@ pub(super) fn register_temps(prog: &Compiled) -> Vec<bool> {
         code.deparser,
     ];
     entries.extend(code.action_entry.iter().copied());
+    entries.extend(
+        code.passes
+            .iter()
+            .flat_map(|p| [p.parser, p.control, p.deparser]),
+    );
     entries.sort_unstable();
     entries.dedup();
     let mut input: Vec<Option<Set>> = vec![None; code.ops.len()];
