@@ -301,6 +301,14 @@ impl Ageing {
                 primary.add_age_reader(r, &states);
             }
         }
+        for m in self.maps.iter().filter(|m| m.hashed.is_some()) {
+            // The server's uses of the key (in the map or its original) refresh its slot's
+            // time on the switch ([`Ageing::push`]).
+            primary.set_ageing(m.state);
+            if let Some(o) = m.also {
+                primary.set_ageing(o);
+            }
+        }
         for m in self.maps.iter().filter(|m| tables && m.hashed.is_none()) {
             primary.set_ageing(m.state);
             let ages = primary
@@ -398,9 +406,41 @@ impl Ageing {
                 cp.set_ages_list(&m.tables[0], &self.buf)?;
             }
         }
+        for m in &self.maps {
+            if let Some(h) = &m.hashed {
+                for s in std::iter::once(m.state).chain(m.also) {
+                    primary.used_ages(s, &mut self.buf);
+                    self.pushed += hashed_push(cp, h, &self.buf)?;
+                }
+            }
+        }
         primary.clear_used();
         Ok(())
     }
+}
+
+/// The server's uses of a hashed map's keys (`uses`: key and last use) written to their
+/// slots' hit times, so the switch's expiry check (`tandem_p4::lower::hashed`) sees them: a
+/// key the server keeps alive is answered on the switch again. Keys not placed (yet) are
+/// skipped: a placement writes the key's last use itself (`sync::hashed`). Returns the
+/// writes.
+fn hashed_push(
+    cp: &mut dyn ControlPlane,
+    h: &HashedAges,
+    uses: &AgeList,
+) -> Result<u64, OffloadError> {
+    let mut n = 0;
+    for (k, t) in uses.iter() {
+        let Some((way, slot)) = h.index.get(k) else {
+            continue;
+        };
+        let Some(r) = h.registers.get(way as usize) else {
+            continue;
+        };
+        cp.register_write(r, slot, h.unit.units(t))?;
+        n += 1;
+    }
+    Ok(n)
 }
 
 /// Every placed key of a hashed map that was hit, with its last hit, through the control

@@ -90,6 +90,20 @@ pub struct TimeUnit {
 }
 
 impl TimeUnit {
+    /// The cell the switch holds for a time of `ns`: its unit count, wrapped to the cell.
+    pub fn units(self, ns: u64) -> u64 {
+        (ns / self.unit_ns.max(1)) & self.mask()
+    }
+
+    /// The largest cell value.
+    pub fn mask(self) -> u64 {
+        if self.bits >= 64 {
+            u64::MAX
+        } else {
+            (1u64 << self.bits) - 1
+        }
+    }
+
     /// The hit time `cell` (0: never hit) in ns: the time nearest `now_ns` (the server's
     /// clock, which may lag the switch's) whose unit count ends in `cell`.
     pub fn to_ns(self, cell: u64, now_ns: u64) -> Option<u64> {

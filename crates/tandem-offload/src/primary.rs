@@ -519,6 +519,11 @@ impl Primary {
         let _ = self.store.map_refresh(StateId::from_u32(state), key, at);
     }
 
+    /// `key`'s last-use time (live or not) in the primary copy as it stands (no pull).
+    pub fn last_used_ref(&self, state: u32, key: &[u64]) -> Option<u64> {
+        self.store.map_last_used_ref(StateId::from_u32(state), key)
+    }
+
     /// `key`'s last-use time (live or not).
     pub fn last_used(&mut self, state: u32, key: &[u64]) -> Option<u64> {
         self.pull_key(state, key);

@@ -263,6 +263,7 @@ impl SyncEngine {
                             short(&col.hit_action.name),
                             kl.fields.iter().map(|f| f.ty.bits()).collect(),
                             vl.fields.iter().map(|f| f.ty.bits()).collect(),
+                            hashed::expiring_original(module, sid),
                         )?)
                     }
                 };
@@ -727,7 +728,7 @@ impl SyncEngine {
                     value: Some(canonical_fields(&e.value, vl)),
                 });
             }
-            self.write_main(cp, sid, changes.as_slice())?;
+            self.write_main(cp, sid, changes.as_slice(), Some(primary))?;
         }
         let rsids: Vec<u32> = self
             .regs
@@ -755,6 +756,7 @@ impl SyncEngine {
         cp: &mut dyn ControlPlane,
         sid: u32,
         changes: &C,
+        primary: Option<&Primary>,
     ) -> Result<(), OffloadError> {
         let Some(m) = self.maps.get_mut(&sid) else {
             return Ok(());
@@ -849,7 +851,7 @@ impl SyncEngine {
             send_exact(&self.policy, &mut self.stats, cp, &o.batch())?;
         }
         if let Some(h) = m.hashed.as_mut() {
-            h.flush(&self.policy, &mut self.stats, cp)?;
+            h.flush(&self.policy, &mut self.stats, cp, primary)?;
         }
         if let Some(a) = m.alpm.as_mut() {
             a.flush(&self.policy, &mut self.stats, cp)?;
@@ -1008,6 +1010,7 @@ impl SyncEngine {
                 idx: &pending,
                 vals: &vals,
             },
+            Some(primary),
         );
         self.pending = pending;
         self.pending_vals = vals;
@@ -1021,13 +1024,14 @@ impl SyncEngine {
         cp: &mut dyn ControlPlane,
         changes: &[Change],
     ) -> Result<usize, OffloadError> {
-        self.publish_changes(cp, changes)
+        self.publish_changes(cp, changes, None)
     }
 
     fn publish_changes<C: Changes + ?Sized>(
         &mut self,
         cp: &mut dyn ControlPlane,
         changes: &C,
+        primary: Option<&Primary>,
     ) -> Result<usize, OffloadError> {
         if changes.count() == 0 {
             return Ok(0);
@@ -1041,14 +1045,14 @@ impl SyncEngine {
                     .filter(|&i| changes.get(i).0 == sid)
                     .count();
                 let before = self.maps.get(&sid).map_or(0, |m| m.server_only.len());
-                self.write_main(cp, sid, changes)?;
+                self.write_main(cp, sid, changes, primary)?;
                 let after = self.maps.get(&sid).map_or(0, |m| m.server_only.len());
                 n += cs.saturating_sub(after.saturating_sub(before));
             }
             self.count_batch(n);
             return Ok(n);
         };
-        let r = self.publish_staged(cp, &flag, changes);
+        let r = self.publish_staged(cp, &flag, changes, primary);
         self.flag = Some(flag);
         r
     }
@@ -1058,9 +1062,10 @@ impl SyncEngine {
         cp: &mut dyn ControlPlane,
         flag: &str,
         changes: &C,
+        primary: Option<&Primary>,
     ) -> Result<usize, OffloadError> {
         // 1. Retire the staged batch into the main tables.
-        self.retire(cp, flag)?;
+        self.retire(cp, flag, primary)?;
         // 2. Stage the new batch: decide what fits, write the write-back tables.
         let mut full = 0;
         for i in 0..changes.count() {
@@ -1157,7 +1162,12 @@ impl SyncEngine {
     /// Merges the staged batch into the main tables and hides the write-back tables (flag
     /// 0); queues the deletion of the write-back entries in the write-back request buffers
     /// (sent with the next batch by `publish_staged`).
-    fn retire(&mut self, cp: &mut dyn ControlPlane, flag: &str) -> Result<(), OffloadError> {
+    fn retire(
+        &mut self,
+        cp: &mut dyn ControlPlane,
+        flag: &str,
+        primary: Option<&Primary>,
+    ) -> Result<(), OffloadError> {
         for m in self.maps.values_mut() {
             for o in m.wb_ops.iter_mut() {
                 o.clear();
@@ -1260,7 +1270,7 @@ impl SyncEngine {
                 send_exact(&self.policy, &mut self.stats, cp, &o.batch())?;
             }
             if let Some(h) = hashed.as_mut() {
-                h.flush(&self.policy, &mut self.stats, cp)?;
+                h.flush(&self.policy, &mut self.stats, cp, primary)?;
             }
             if let Some(a) = alpm.as_mut() {
                 a.flush(&self.policy, &mut self.stats, cp)?;

@@ -24,7 +24,7 @@ pub mod parser;
 pub mod printer;
 
 pub use ast::*;
-pub use parser::{parse_expr, parse_program};
+pub use parser::{parse_expr, parse_program, raw_text};
 pub use printer::{print_expr, print_program, print_type};
 
 /// A syntax error at a source position.

@@ -25,6 +25,18 @@ pub fn parse_program(src: &str) -> Result<Program, SyntaxError> {
 }
 
 /// Parses a single expression (e.g. from a table-entry file or a test).
+/// `src` as the parser keeps raw declarations ([`DeclKind::Extern`]): its tokens joined by
+/// single spaces, so a generated raw declaration prints the same after a round trip.
+pub fn raw_text(src: &str) -> Result<String, SyntaxError> {
+    let toks = crate::lexer::tokenize(src)?;
+    Ok(toks
+        .iter()
+        .filter(|t| !matches!(t.tok, Tok::Eof))
+        .map(|t| tok_text(&t.tok))
+        .collect::<Vec<_>>()
+        .join(" "))
+}
+
 pub fn parse_expr(src: &str) -> Result<Expr, SyntaxError> {
     let toks = tokenize(src)?;
     let mut p = Parser {
@@ -311,6 +323,51 @@ impl Parser {
         })
     }
 
+    /// The rest of `Type(args) name = { ... };` from `=`: the whole declaration from token
+    /// `start` as raw text ([`DeclKind::Extern`]).
+    fn raw_initializer(
+        &mut self,
+        start: usize,
+        name: String,
+        annotations: Vec<Annotation>,
+        span: Span,
+    ) -> PResult<Decl> {
+        self.expect_punct("=")?;
+        if !self.is_punct("{") {
+            let t = self.bump();
+            return Err(SyntaxError::new(
+                t.span,
+                "expected `{` after `=` of an instantiation",
+            ));
+        }
+        let mut depth = 0i32;
+        loop {
+            let t = self.bump();
+            match &t.tok {
+                Tok::Eof => return Err(SyntaxError::new(t.span, "unterminated initializer")),
+                Tok::Punct("{") | Tok::Punct("(") => depth += 1,
+                Tok::Punct("}") | Tok::Punct(")") => depth -= 1,
+                _ => {}
+            }
+            if depth <= 0 && matches!(t.tok, Tok::Punct("}")) {
+                break;
+            }
+        }
+        self.expect_punct(";")?;
+        let text: Vec<String> = self.toks[start..self.pos]
+            .iter()
+            .map(|t| tok_text(&t.tok))
+            .collect();
+        Ok(Decl {
+            span,
+            annotations,
+            kind: DeclKind::Extern {
+                name,
+                text: text.join(" "),
+            },
+        })
+    }
+
     fn fields(&mut self) -> PResult<Vec<Field>> {
         self.expect_punct("{")?;
         let mut fields = Vec::new();
@@ -510,6 +567,7 @@ impl Parser {
             self.expect_punct(";")?;
             DeclKind::Const { ty, name, value }
         } else {
+            let start = self.pos;
             let ty = self.ty()?;
             if self.is_punct("(") {
                 self.bump();
@@ -522,6 +580,11 @@ impl Parser {
                 }
                 self.expect_punct(")")?;
                 let name = self.ident()?;
+                if self.is_punct("=") {
+                    // An instantiation with an initializer (TNA's `RegisterAction<..>(r) a =
+                    // { void apply(..) { .. } };`): kept as raw text, like an extern.
+                    return self.raw_initializer(start, name, annotations, span);
+                }
                 self.expect_punct(";")?;
                 DeclKind::Instantiation { ty, args, name }
             } else {

@@ -258,8 +258,13 @@ pub struct HashedMap {
     pub slots_per_way: u64,
     /// Fingerprint bits.
     pub fingerprint_bits: u32,
-    /// Bits of a register cell.
+    /// Bits of a register cell (of a 32-bit word holding `slots_per_word` packed slots).
     pub cell_bits: u32,
+    /// Slots packed to a register word (1: a cell per slot). Slot `s` is bits `[(s % k)·b,
+    /// (s % k)·b + b)` of word `s / k` (`b` = fingerprint + value bits); the registers hold
+    /// `slots_per_way / k` words (`tandem_partition::hashed::HashedLayout::packed`).
+    #[serde(default = "one", skip_serializing_if = "is_one")]
+    pub slots_per_word: u64,
     /// The register array of each way.
     pub registers: Vec<String>,
     /// The collision table (`TableRole::Collision`).
@@ -279,6 +284,19 @@ pub struct HashedMap {
     /// Bits of a hit time: it wraps around at `2^bits` units (v1model: 48; TNA: 32).
     #[serde(default, skip_serializing_if = "is_zero_u32")]
     pub hit_time_bits: u32,
+    /// The largest age (in hit-time units, modular) at which the switch still answers a key:
+    /// a slot whose hit time is older is stale and the packet goes to the server whole
+    /// (`tandem_p4::lower::hashed`, `switch_ttl_units`). 0 when the map does not age.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hit_time_ttl_units: u64,
+}
+
+fn one() -> u64 {
+    1
+}
+
+fn is_one(v: &u64) -> bool {
+    *v == 1
 }
 
 fn is_zero(v: &u64) -> bool {

@@ -55,7 +55,20 @@ pub struct AutoHashed {
     pub hashed_bits: u64,
     /// The profile's SRAM bits.
     pub budget_bits: u64,
+    /// Bits of each slot's hit time when the map expires (or is the derived class map of a
+    /// map that does): one register per way, one cell per slot, the switch's expiry check
+    /// (`tandem_p4::lower::hashed`); counted in `hashed_bits`. 0 otherwise.
+    #[serde(default, skip_serializing_if = "is_zero")]
+    pub hit_time_bits: u32,
 }
+
+fn is_zero(v: &u32) -> bool {
+    *v == 0
+}
+
+/// Bits of a slot's hit time on the switch: TNA's 32-bit registers (v1model's BMv2 cells
+/// are 48 bits wide; the SRAM model is Tofino's).
+pub const HIT_TIME_BITS: u32 = 32;
 
 impl AutoHashed {
     /// The `--state-layout` spec of this layout.
@@ -65,6 +78,7 @@ impl AutoHashed {
             slots_per_way: Some(self.slots_per_way),
             fingerprint_bits: Some(self.fingerprint_bits),
             collision_entries: Some(self.collision_entries),
+            packed: false,
         }
     }
 
@@ -73,11 +87,16 @@ impl AutoHashed {
         let mbit = |b: u64| b as f64 / (1u64 << 20) as f64;
         let blocks = |b: u64| b.div_ceil(profile.sram_block_bits.max(1));
         let cell = crate::hashed::register_width(self.fingerprint_bits + self.value_bits);
+        let times = if self.hit_time_bits > 0 {
+            format!(" + {}-bit hit times", self.hit_time_bits)
+        } else {
+            String::new()
+        };
         format!(
             "storage: `{map}` in hash-indexed registers — the exact table needs {:.1} Mbit \
              ({} blocks), {} has {:.1} Mbit ({} blocks); hashed: {} ways × {} slots × \
-             {cell}-bit cells ({}-bit fingerprint) + {} collision entries = {:.1} Mbit ({} \
-             blocks)\n",
+             ({cell}-bit cells ({}-bit fingerprint){times}) + {} collision entries = {:.1} \
+             Mbit ({} blocks)\n",
             mbit(self.exact_bits),
             blocks(self.exact_bits),
             profile.name,
@@ -103,6 +122,21 @@ pub fn choose(
     copies: u32,
     partial: bool,
     switch_writes: bool,
+) -> Option<AutoHashed> {
+    let ages = matches!(kind, StateKind::ExpiringMap { .. });
+    choose_with(profile, kind, copies, partial, switch_writes, ages)
+}
+
+/// [`choose`] for a map whose slots carry hit times (`ages`: it expires, or it is the derived
+/// class map of a map that does): each slot also costs [`HIT_TIME_BITS`], and the layout is
+/// sized with them.
+pub fn choose_with(
+    profile: &TargetProfile,
+    kind: &StateKind,
+    copies: u32,
+    partial: bool,
+    switch_writes: bool,
+    ages: bool,
 ) -> Option<AutoHashed> {
     let (key, value, capacity) = match kind {
         StateKind::HashMap {
@@ -143,20 +177,38 @@ pub fn choose(
         slots_per_way: None,
         fingerprint_bits: Some(fp),
         collision_entries: Some(collision_entries),
+        packed: false,
     };
+    let time_bits = if ages { HIT_TIME_BITS } else { 0 };
+    let total = |l: &HashedLayout| l.sram_bits() + l.slots() * u64::from(time_bits);
     let layout = spec.layout(key_bits.clone(), value_bits, capacity).ok()?;
-    let layout = if layout.sram_bits() <= budget_bits / 2 {
+    let layout = if total(&layout) <= budget_bits / 2 {
         layout
     } else {
-        HashedLayout::fit(
-            budget_bits / 2,
+        // The cells' share of half the SRAM, then halved until the hit times fit too.
+        let cell = crate::hashed::register_width(fp + value_bits);
+        let share = budget_bits / 2 / (cell + u64::from(time_bits)) * cell;
+        let mut l = HashedLayout::fit(
+            share,
             WAYS,
             KeyCheck::Fingerprint(fp),
-            key_bits,
+            key_bits.clone(),
             value_bits,
             collision_entries,
         )
-        .ok()?
+        .ok()?;
+        while total(&l) > budget_bits / 2 && l.slots_per_way > 1 {
+            l = HashedLayout::new(
+                l.ways,
+                l.slots_per_way / 2,
+                l.check,
+                key_bits.clone(),
+                value_bits,
+                collision_entries,
+            )
+            .ok()?;
+        }
+        l
     };
     Some(AutoHashed {
         ways: layout.ways,
@@ -165,7 +217,8 @@ pub fn choose(
         value_bits,
         collision_entries,
         exact_bits,
-        hashed_bits: layout.sram_bits(),
+        hashed_bits: total(&layout),
         budget_bits,
+        hit_time_bits: time_bits,
     })
 }

@@ -440,7 +440,12 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
         let hashed = if sw.is_empty() {
             None
         } else {
-            crate::auto_hashed::choose(p, &obj.kind, copies, partial, sw_writes)
+            let expiring = |k: &StateKind| matches!(k, StateKind::ExpiringMap { .. });
+            let ages = expiring(&obj.kind)
+                || crate::class_map_of(&obj.name)
+                    .and_then(|o| ctx.module.state_by_name(o))
+                    .is_some_and(|o| expiring(&ctx.module.states[o].kind));
+            crate::auto_hashed::choose_with(p, &obj.kind, copies, partial, sw_writes, ages)
         };
         if let Some(h) = &hashed {
             bits = h.hashed_bits;
@@ -453,6 +458,12 @@ fn place_states(ctx: &Context, parts: &[Partition], reread: &BTreeSet<usize>) ->
             out.tables += u64::from(copies);
         } else {
             out.salus += u64::from(copies);
+        }
+        if let Some(h) = &hashed {
+            // One stateful ALU per way's cells, one more per way's hit times (its check and
+            // refresh are one access, `tandem_p4::lower::hashed`).
+            let per_way = if h.hit_time_bits > 0 { 2 } else { 1 };
+            out.salus += u64::from(h.ways) * per_way;
         }
         let placement = if sw.is_empty() {
             Placement::Server

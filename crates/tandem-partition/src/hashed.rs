@@ -95,11 +95,18 @@ pub struct HashedLayout {
     pub value_bits: u32,
     /// Collision-table entries.
     pub collision_entries: u64,
-    /// Fingerprint check only: slots packed `32 / (fingerprint + value)` to a 32-bit
-    /// register word (a slot takes exactly its bits, not a whole 8/16/32-bit cell). The model
-    /// and `tandem capacity` only: the P4 back end refuses a packed layout.
+    /// Fingerprint check only: slots packed `k = 32 / (fingerprint + value)` to a 32-bit
+    /// register word (a slot takes exactly its bits, not a whole 8/16/32-bit cell). Slot `s`
+    /// is bits `[(s % k)·b, (s % k)·b + b)` of word `s / k` (`b` = fingerprint + value); a
+    /// key's candidate picks the word and the position from separate hash bits
+    /// ([`HashedLayout::index_of`]), so the switch reads one word and selects its slot by a
+    /// constant shift (`tandem_p4::lower::hashed`).
     pub packed: bool,
 }
+
+/// The bit of a way's hash where the byte choosing a packed slot's position in its word
+/// starts ([`HashedLayout::index_of`]).
+pub const POSITION_SHIFT: u32 = 24;
 
 /// A register's width on the switch: Tofino's stateful ALUs take 8, 16 or 32-bit cells.
 pub(crate) fn register_width(bits: u32) -> u64 {
@@ -185,9 +192,11 @@ impl HashedLayout {
     ) -> Result<HashedLayout, HashedError> {
         let mut l = HashedLayout::new(ways, 1, check, key_bits, value_bits, collision_entries)?;
         l.packed = fit.packed && matches!(check, KeyCheck::Fingerprint(_));
+        // Counted in words of `k` slots (a packed layout holds whole words).
+        let k = l.slots_per_word();
         let fits = |n: u64| {
             let mut t = l.clone();
-            t.slots_per_way = n;
+            t.slots_per_way = n * k;
             t.sram_bits() <= sram_bits
         };
         if !fits(1) {
@@ -212,8 +221,47 @@ impl HashedLayout {
             }
             slots = lo;
         }
-        l.slots_per_way = slots;
+        l.slots_per_way = slots * k;
         Ok(l)
+    }
+
+    /// This layout with slots packed into 32-bit words (fingerprint check; a no-op when a
+    /// slot needs more than 16 bits): the slot count is rounded down to whole words.
+    pub fn with_packing(mut self) -> Result<HashedLayout, HashedError> {
+        if !matches!(self.check, KeyCheck::Fingerprint(_)) {
+            return Err(HashedError::Layout(
+                "packed slots need a fingerprint check".into(),
+            ));
+        }
+        self.packed = true;
+        let k = self.slots_per_word();
+        if self.slots_per_way < k {
+            return Err(HashedError::Layout(format!(
+                "{} slots per way do not fill one word of {k} packed slots",
+                self.slots_per_way
+            )));
+        }
+        self.slots_per_way -= self.slots_per_way % k;
+        Ok(self)
+    }
+
+    /// 32-bit words per way of a packed layout (the slots of an unpacked one).
+    pub fn words_per_way(&self) -> u64 {
+        (self.slots_per_way / self.slots_per_word()).max(1)
+    }
+
+    /// The slot a way's hash `h` names. Unpacked: `h` modulo the slots per way (its low bits
+    /// for a power of two). Packed, `k` slots a word: word `h mod words` (low bits) and
+    /// position `⌊h[31:24] · k / 256⌋` (another byte of the hash, reduced by a multiply and a
+    /// shift — on the switch shifts and adds), slot `word · k + position`.
+    pub fn index_of(&self, h: u64) -> u64 {
+        let k = self.slots_per_word();
+        if k <= 1 {
+            return h % self.slots_per_way.max(1);
+        }
+        let word = h % self.words_per_way();
+        let pos = (((h >> POSITION_SHIFT) & 0xff) * k) >> 8;
+        word * k + pos
     }
 
     /// Slots a 32-bit register word holds (1 unless packed).
@@ -362,16 +410,16 @@ impl HashedLayout {
     }
 
     /// The key's candidate slot at `way`: `crc32` over the key's bytes rotated left by
-    /// [`HashedLayout::rotation`], modulo the slots per way (its low bits for a power of two).
+    /// [`HashedLayout::rotation`], reduced to a slot by [`HashedLayout::index_of`].
     pub fn candidate(&self, way: u32, key: &[u64]) -> Result<u64, HashedError> {
-        self.with_key_bytes(key, |b| self.way_hash_of(way, b) % self.slots_per_way)
+        self.with_key_bytes(key, |b| self.index_of(self.way_hash_of(way, b)))
     }
 
     /// Every candidate, way 0 first (the key's bytes built once for all ways).
     pub fn candidates(&self, key: &[u64]) -> Result<Vec<u64>, HashedError> {
         self.with_key_bytes(key, |b| {
             (0..self.ways)
-                .map(|w| self.way_hash_of(w, b) % self.slots_per_way)
+                .map(|w| self.index_of(self.way_hash_of(w, b)))
                 .collect()
         })
     }
@@ -411,6 +459,8 @@ pub struct HashedSpec {
     pub fingerprint_bits: Option<u32>,
     /// Collision-table entries (default: a thousandth of the capacity, at least 64).
     pub collision_entries: Option<u64>,
+    /// Slots packed into 32-bit words (`packed`; [`HashedLayout::packed`]).
+    pub packed: bool,
 }
 
 impl HashedSpec {
@@ -418,9 +468,13 @@ impl HashedSpec {
     pub fn parse(text: &str) -> Result<HashedSpec, HashedError> {
         let mut s = HashedSpec::default();
         for part in text.split(',').map(str::trim).filter(|p| !p.is_empty()) {
+            if part == "packed" {
+                s.packed = true;
+                continue;
+            }
             let (k, v) = part.split_once('=').ok_or_else(|| {
                 HashedError::Layout(format!(
-                    "`{part}`: expected NAME=VALUE (ways, slots, fp, col)"
+                    "`{part}`: expected NAME=VALUE (ways, slots, fp, col) or `packed`"
                 ))
             })?;
             let n: u64 = v
@@ -466,14 +520,19 @@ impl HashedSpec {
         let col = self
             .collision_entries
             .unwrap_or_else(|| (capacity / 1000).max(64));
-        HashedLayout::new(
+        let l = HashedLayout::new(
             ways,
             slots,
             KeyCheck::Fingerprint(fp),
             key_bits,
             value_bits,
             col,
-        )
+        )?;
+        if self.packed {
+            l.with_packing()
+        } else {
+            Ok(l)
+        }
     }
 }
 

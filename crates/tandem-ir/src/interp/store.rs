@@ -731,6 +731,14 @@ impl StateStore {
         self.map_slot(id)?.get(key).map(|e| e.last_used)
     }
 
+    /// `key`'s last-use time (live or not) in map `id`, without changing anything.
+    pub fn map_last_used_ref(&self, id: StateId, key: &[u64]) -> Option<u64> {
+        match self.slots.get(id.index()) {
+            Some(Slot::Map(m)) => m.get(key).map(|e| e.last_used),
+            _ => None,
+        }
+    }
+
     /// Every entry's key and last-use time (live or not) of an exact map.
     pub fn map_ages(&mut self, id: StateId) -> Vec<(Vec<u64>, u64)> {
         match self.map_slot(id) {

@@ -31,17 +31,49 @@ pub(crate) const RELOCATE_DEPTH: u32 = 3;
 
 use super::{send_exact, send_register, OpBuf, SyncStats, HIT};
 use crate::control::{ControlFailure, ControlPlane, RetryPolicy};
-use crate::hashed_ageing::SlotIndex;
+use crate::hashed_ageing::{SlotIndex, TimeUnit};
+use crate::primary::Primary;
 
 /// A write to the per-slot hit times (`crate::hashed_ageing`).
-#[derive(Clone, Copy, Debug)]
+#[derive(Clone, Debug)]
 enum TimeOp {
-    /// A key was placed at (way, slot): it has no hits yet.
-    Clear(u32, u64),
+    /// A key was placed at (way, slot): the slot's time becomes the key's last use in the
+    /// primary copy (a time the switch finds stale when it is not known).
+    Place(u32, u64, Vec<u64>),
     /// A key moved from one (way, slot) to another: its hits move along.
     Copy((u32, u64), (u32, u64)),
 }
+
+/// How the slots of a map that expires are timed: the unit of the switch's hit times, the
+/// largest age the switch answers, and the map whose last uses the placements copy.
+#[derive(Clone, Copy, Debug)]
+pub(super) struct SlotTimes {
+    pub unit: TimeUnit,
+    /// `hashed.hit_time_ttl_units`.
+    pub ttl_units: u64,
+    /// The expiring map holding the keys' last uses (the map itself, or the original of a
+    /// derived class map).
+    pub state: Option<u32>,
+}
 use crate::OffloadError;
+
+/// The expiring map whose last uses time the slots of hashed map `sid`: the map itself
+/// when it expires, else the original of a derived class map (`NAME__class` → `NAME`).
+pub(super) fn expiring_original(module: &tandem_ir::Module, sid: u32) -> Option<u32> {
+    let expiring = |id: tandem_ir::StateId| {
+        matches!(
+            module.states[id].kind,
+            tandem_ir::StateKind::ExpiringMap { .. }
+        )
+    };
+    let id = tandem_ir::StateId::from_u32(sid);
+    if expiring(id) {
+        return Some(sid);
+    }
+    let orig = tandem_partition::class_map_of(&module.states[id].name)?;
+    let o = module.state_by_name(orig)?;
+    expiring(o).then(|| o.as_u32())
+}
 
 /// One hashed map's registers, collision table and allocator.
 #[derive(Debug)]
@@ -60,6 +92,14 @@ pub(super) struct HashedSync {
     time_ops: Vec<TimeOp>,
     /// Where each key sits, for the ageing pull (kept only when `times` is set).
     index: SlotIndex,
+    /// How the slots are timed (when `times` is set).
+    timing: Option<SlotTimes>,
+    /// The latest time (ns) the primary copy showed: a placement whose key's last use is
+    /// not known gets a time this far behind that the switch finds it stale.
+    clock_ns: u64,
+    /// Tests only (the negative control of packed words): a slot's write does not keep the
+    /// other slots of its word.
+    lossy_words: bool,
 }
 
 impl HashedSync {
@@ -70,6 +110,7 @@ impl HashedSync {
         collision_action: String,
         key_bits: Vec<u32>,
         value_bits: Vec<u32>,
+        last_use_state: Option<u32>,
     ) -> Result<HashedSync, OffloadError> {
         let bad = |m: String| OffloadError::Manifest(format!("hashed `{name}`: {m}"));
         if h.registers.len() != h.ways as usize {
@@ -80,13 +121,15 @@ impl HashedSync {
             )));
         }
         let vw: u32 = value_bits.iter().sum();
-        if h.fingerprint_bits + vw > h.cell_bits || h.cell_bits > 64 {
+        if (h.fingerprint_bits + vw) * (h.slots_per_word.max(1) as u32) > h.cell_bits
+            || h.cell_bits > 64
+        {
             return Err(bad(format!(
                 "a {}-bit fingerprint and {vw} value bits in a {}-bit cell",
                 h.fingerprint_bits, h.cell_bits
             )));
         }
-        let layout = HashedLayout::new(
+        let mut layout = HashedLayout::new(
             h.ways,
             h.slots_per_way,
             KeyCheck::Fingerprint(h.fingerprint_bits),
@@ -95,6 +138,20 @@ impl HashedSync {
             h.collision_entries,
         )
         .map_err(|e| bad(e.to_string()))?;
+        if h.slots_per_word > 1 {
+            layout = layout.with_packing().map_err(|e| bad(e.to_string()))?;
+            if layout.slots_per_word() != h.slots_per_word
+                || layout.slots_per_way != h.slots_per_way
+            {
+                return Err(bad(format!(
+                    "{} slots packed {} to a word; the layout packs {} slots {} to a word",
+                    h.slots_per_way,
+                    h.slots_per_word,
+                    layout.slots_per_way,
+                    layout.slots_per_word()
+                )));
+            }
+        }
         if !h.hit_time_registers.is_empty() && h.hit_time_registers.len() != h.ways as usize {
             return Err(bad(format!(
                 "{} hit-time registers for {} ways",
@@ -102,7 +159,18 @@ impl HashedSync {
                 h.ways
             )));
         }
+        let timing = (!h.hit_time_registers.is_empty()).then_some(SlotTimes {
+            unit: TimeUnit {
+                unit_ns: h.hit_time_unit_ns,
+                bits: h.hit_time_bits,
+            },
+            ttl_units: h.hit_time_ttl_units,
+            state: last_use_state,
+        });
         Ok(HashedSync {
+            lossy_words: false,
+            timing,
+            clock_ns: 0,
             times: h.hit_time_registers.clone(),
             time_ops: Vec::new(),
             index: SlotIndex::default(),
@@ -188,24 +256,63 @@ impl HashedSync {
         };
         self.push_cell(way, index, cell);
         if known.is_none() && !self.times.is_empty() {
-            self.time_ops.push(TimeOp::Clear(way, index));
+            self.time_ops.push(TimeOp::Place(way, index, key.to_vec()));
             self.index.place(key, way, index as u32);
         }
         if known.is_none() {
             if let Slot::Collision { way, slot } = slot {
-                self.col.entry(false, key, HIT, &[u64::from(way), slot]);
+                let args = self.alt_args(way, slot);
+                self.col.entry(false, key, HIT, &args);
             }
         }
         true
     }
 
-    /// Queues the writes that erase `key` from the switch.
-    /// Queues a register write of `cell` at (way, slot) and mirrors it.
+    /// Mirrors `cell` at (way, slot) and queues the register write that shows it: the
+    /// slot's cell, or — slots packed `k` to a 32-bit word — the whole word `slot / k`,
+    /// composed from the mirror so the word's other slots keep what they hold (slot `p` of
+    /// a word is bits `[p·b, p·b + b)`, `tandem_partition::hashed::HashedLayout::packed`).
+    /// Writes go out in this order, so a relocation's new cell is shown before its old one
+    /// is cleared, word or not.
     fn push_cell(&mut self, way: u32, index: u64, cell: u64) {
-        self.cells.push((way, index, cell));
         self.written[way as usize][index as usize] = cell;
+        let k = self.alloc.layout().slots_per_word();
+        if k <= 1 {
+            self.cells.push((way, index, cell));
+            return;
+        }
+        let b = self.alloc.layout().slot_bits();
+        let mask = (1u64 << b) - 1;
+        let word = index / k;
+        let value = if self.lossy_words {
+            (cell & mask) << ((index % k) * b)
+        } else {
+            let row = &self.written[way as usize];
+            (0..k).fold(0, |acc, p| {
+                acc | ((row[(word * k + p) as usize] & mask) << (p * b))
+            })
+        };
+        self.cells.push((way, word, value));
     }
 
+    /// Tests: writes a slot's word without the word's other slots (the negative control).
+    #[cfg(test)]
+    pub(super) fn lose_word_neighbours(&mut self) {
+        self.lossy_words = true;
+    }
+
+    /// The collision entry's action arguments for a key at (way, slot): way and slot, and
+    /// for packed slots also the word and the position in it (the switch cannot divide).
+    fn alt_args(&self, way: u32, slot: u64) -> Vec<u64> {
+        let k = self.alloc.layout().slots_per_word();
+        if k <= 1 {
+            vec![u64::from(way), slot]
+        } else {
+            vec![u64::from(way), slot, slot / k, slot % k]
+        }
+    }
+
+    /// Queues the writes that erase `key` from the switch.
     pub(super) fn delete(&mut self, key: &[u64]) {
         if let Ok(Some(slot)) = self.alloc.remove(key) {
             if !self.times.is_empty() {
@@ -220,17 +327,35 @@ impl HashedSync {
         }
     }
 
+    /// The hit time a key placed now gets: its last use in the primary copy, in the switch's
+    /// units (the switch answers it until the NF would forget it, then sends its packets to
+    /// the server); without one, a time the switch finds stale (the server decides).
+    fn placement_time(&mut self, key: &[u64], primary: Option<&Primary>) -> u64 {
+        let Some(t) = self.timing else {
+            return 0;
+        };
+        if let Some(p) = primary {
+            self.clock_ns = self.clock_ns.max(p.now());
+            if let Some(ns) = t.state.and_then(|s| p.last_used_ref(s, key)) {
+                return t.unit.units(ns);
+            }
+        }
+        t.unit.units(self.clock_ns).wrapping_sub(t.ttl_units + 1) & t.unit.mask()
+    }
+
     /// Sends the queued writes: the cells, then the collision table's entries (one request).
+    /// `primary` gives placed keys their last use (docs/hashed-storage.md, ageing).
     pub(super) fn flush(
         &mut self,
         policy: &RetryPolicy,
         stats: &mut SyncStats,
         cp: &mut dyn ControlPlane,
+        primary: Option<&Primary>,
     ) -> Result<(), ControlFailure> {
         // Hit times first: a moved key's hits are copied before its old cell is cleared.
         for op in std::mem::take(&mut self.time_ops) {
             let (way, index, t) = match op {
-                TimeOp::Clear(way, index) => (way, index, 0),
+                TimeOp::Place(way, index, key) => (way, index, self.placement_time(&key, primary)),
                 TimeOp::Copy((fw, fi), (tw, ti)) => {
                     let r = &self.times[fw as usize];
                     let t = policy.run(&mut stats.retries, || cp.register_read(r, fi as u32))?;
@@ -278,13 +403,13 @@ impl HashedSync {
         self.col.clear();
         self.time_ops.clear();
         self.index.clear();
-        for (way, index) in occupied {
-            self.cells.push((way, index, 0));
-        }
-        self.alloc = SlotAllocator::new(self.alloc.layout().clone()).relocating(RELOCATE_DEPTH);
         for w in self.written.iter_mut() {
             w.fill(0);
         }
+        for (way, index) in occupied {
+            self.push_cell(way, index, 0);
+        }
+        self.alloc = SlotAllocator::new(self.alloc.layout().clone()).relocating(RELOCATE_DEPTH);
         let cells = std::mem::take(&mut self.cells);
         for (way, index, cell) in cells {
             send_register(
@@ -300,3 +425,6 @@ impl HashedSync {
         Ok(())
     }
 }
+
+#[cfg(test)]
+mod tests;

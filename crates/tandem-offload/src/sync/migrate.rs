@@ -38,7 +38,7 @@ impl SyncEngine {
         let Some(flag) = self.flag.clone() else {
             return Ok(());
         };
-        self.retire(cp, &flag)?;
+        self.retire(cp, &flag, None)?;
         for m in self.maps.values_mut() {
             for o in m.wb_ops.iter() {
                 send_exact(&self.policy, &mut self.stats, cp, &o.batch())?;

@@ -48,6 +48,18 @@ impl Gen<'_, '_> {
     /// `if (hit == 0) { <frame to the server whole>; exit; }` for the partial map `state`,
     /// recorded in the manifest (`miss_to_server`, `tag_whole`).
     pub(super) fn miss_to_server(&mut self, state: &str, hit: tandem_p4_syntax::Expr) -> Stmt {
+        let body = self.send_whole();
+        if let Some(s) = self.manifest.states.iter_mut().find(|s| s.name == state) {
+            if let Some(p) = s.partial.as_mut() {
+                p.miss_to_server = true;
+            }
+        }
+        if_stmt(bin(BinOp::Eq, hit, lit(0, 1)), body, Vec::new())
+    }
+
+    /// `<frame to the server whole>; exit;` (a partial map's miss, a hashed map's stale
+    /// slot), recorded in the manifest (`tag_whole`).
+    pub(super) fn send_whole(&mut self) -> Vec<Stmt> {
         let th = &self.view.plan.transfer_header;
         let mut body = vec![
             call_stmt(method(member(name("hdr"), "tandem"), "setValid", vec![])),
@@ -67,11 +79,6 @@ impl Gen<'_, '_> {
             kind: StmtKind::Exit,
         });
         self.manifest.transfer_header.tag_whole = Some(TAG_WHOLE);
-        if let Some(s) = self.manifest.states.iter_mut().find(|s| s.name == state) {
-            if let Some(p) = s.partial.as_mut() {
-                p.miss_to_server = true;
-            }
-        }
-        if_stmt(bin(BinOp::Eq, hit, lit(0, 1)), body, Vec::new())
+        body
     }
 }

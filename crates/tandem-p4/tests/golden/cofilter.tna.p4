@@ -124,6 +124,10 @@ struct meta_t {
     bit<32> table__class_slot;
     bit<32> table__class_i;
     bit<32> table__class_c;
+    bit<32> table__class_now;
+    bit<32> table__class_tv;
+    bit<1> table__class_stale;
+    bit<1> table__class_fresh;
     bit<1> visible;
     bit<1> wb_hit;
     bit<16> in_port;
@@ -319,14 +323,19 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
     Register<bit<32>, bit<32> >(32w1) open_from;
     Register<bit<32>, bit<32> >(32w1) other_allowed_0;
     Register<bit<32>, bit<32> >(32w1) other_allowed_1;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_w0;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_w1;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_w2;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_w3;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_t0;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_t1;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_t2;
-    Register<bit<32>, bit<32> >(32w0x40000) table__class_t3;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_w0;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_w1;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_w2;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_w3;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_t0;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_t1;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_t2;
+    Register<bit<32>, bit<32> >(32w0x20000) table__class_t3;
+    const bit<32> table__class_ttl = 32w0x1176592d;
+    RegisterAction < bit < 32 > , bit < 32 > , bit < 1 > > ( table__class_t0 ) table__class_t0_touch = { void apply ( inout bit < 32 > t , out bit < 1 > fresh ) { if ( meta . table__class_now - t <= table__class_ttl ) { t = meta . table__class_now ; fresh = 1w1 ; } else { fresh = 1w0 ; } } } ;
+    RegisterAction < bit < 32 > , bit < 32 > , bit < 1 > > ( table__class_t1 ) table__class_t1_touch = { void apply ( inout bit < 32 > t , out bit < 1 > fresh ) { if ( meta . table__class_now - t <= table__class_ttl ) { t = meta . table__class_now ; fresh = 1w1 ; } else { fresh = 1w0 ; } } } ;
+    RegisterAction < bit < 32 > , bit < 32 > , bit < 1 > > ( table__class_t2 ) table__class_t2_touch = { void apply ( inout bit < 32 > t , out bit < 1 > fresh ) { if ( meta . table__class_now - t <= table__class_ttl ) { t = meta . table__class_now ; fresh = 1w1 ; } else { fresh = 1w0 ; } } } ;
+    RegisterAction < bit < 32 > , bit < 32 > , bit < 1 > > ( table__class_t3 ) table__class_t3_touch = { void apply ( inout bit < 32 > t , out bit < 1 > fresh ) { if ( meta . table__class_now - t <= table__class_ttl ) { t = meta . table__class_now ; fresh = 1w1 ; } else { fresh = 1w0 ; } } } ;
     action table__class_col_alt(bit<8> way, bit<32> slot) {
         meta.table__class_alt = 1w1;
         meta.table__class_way = way;
@@ -485,42 +494,95 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, in ingress_intrins
                     meta.tmp1_32 = 1w0;
                     meta.tmp8_4 = 8w0;
                     meta.table__class_alt = 1w0;
+                    meta.table__class_now = ig_prsr_md.global_tstamp[41:10];
+                    meta.table__class_stale = 1w0;
                     table__class_col.apply();
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h0[17:0]);
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h0[16:0]);
                     if ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w0)) {
                         meta.table__class_c = table__class_w0.read(meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
-                            meta.tmp1_32 = 1w1;
-                            table__class_t0.write(meta.table__class_i, ig_prsr_md.global_tstamp[41:10]);
-                            meta.tmp8_4 = meta.table__class_c[7:0];
+                            meta.table__class_fresh = table__class_t0_touch.execute(meta.table__class_i);
+                            if (meta.table__class_fresh == 1w1) {
+                                meta.tmp1_32 = 1w1;
+                                meta.tmp8_4 = meta.table__class_c[7:0];
+                            } else {
+                                meta.table__class_stale = 1w1;
+                            }
                         }
                     }
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h1[17:0]);
-                    if ((meta.tmp1_32 == 1w0) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w1))) {
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h1[16:0]);
+                    if (((meta.tmp1_32 == 1w0) && (meta.table__class_stale == 1w0)) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w1))) {
                         meta.table__class_c = table__class_w1.read(meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
-                            meta.tmp1_32 = 1w1;
-                            table__class_t1.write(meta.table__class_i, ig_prsr_md.global_tstamp[41:10]);
-                            meta.tmp8_4 = meta.table__class_c[7:0];
+                            meta.table__class_fresh = table__class_t1_touch.execute(meta.table__class_i);
+                            if (meta.table__class_fresh == 1w1) {
+                                meta.tmp1_32 = 1w1;
+                                meta.tmp8_4 = meta.table__class_c[7:0];
+                            } else {
+                                meta.table__class_stale = 1w1;
+                            }
                         }
                     }
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h2[17:0]);
-                    if ((meta.tmp1_32 == 1w0) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w2))) {
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h2[16:0]);
+                    if (((meta.tmp1_32 == 1w0) && (meta.table__class_stale == 1w0)) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w2))) {
                         meta.table__class_c = table__class_w2.read(meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
-                            meta.tmp1_32 = 1w1;
-                            table__class_t2.write(meta.table__class_i, ig_prsr_md.global_tstamp[41:10]);
-                            meta.tmp8_4 = meta.table__class_c[7:0];
+                            meta.table__class_fresh = table__class_t2_touch.execute(meta.table__class_i);
+                            if (meta.table__class_fresh == 1w1) {
+                                meta.tmp1_32 = 1w1;
+                                meta.tmp8_4 = meta.table__class_c[7:0];
+                            } else {
+                                meta.table__class_stale = 1w1;
+                            }
                         }
                     }
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h3[17:0]);
-                    if ((meta.tmp1_32 == 1w0) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w3))) {
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h3[16:0]);
+                    if (((meta.tmp1_32 == 1w0) && (meta.table__class_stale == 1w0)) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w3))) {
                         meta.table__class_c = table__class_w3.read(meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
-                            meta.tmp1_32 = 1w1;
-                            table__class_t3.write(meta.table__class_i, ig_prsr_md.global_tstamp[41:10]);
-                            meta.tmp8_4 = meta.table__class_c[7:0];
+                            meta.table__class_fresh = table__class_t3_touch.execute(meta.table__class_i);
+                            if (meta.table__class_fresh == 1w1) {
+                                meta.tmp1_32 = 1w1;
+                                meta.tmp8_4 = meta.table__class_c[7:0];
+                            } else {
+                                meta.table__class_stale = 1w1;
+                            }
                         }
+                    }
+                    if (meta.table__class_stale == 1w1) {
+                        hdr.tandem.setValid();
+                        hdr.tandem.tag = 8w3;
+                        hdr.tandem.orig_ethertype = hdr.eth.ethertype;
+                        hdr.eth.ethertype = TANDEM_ETHERTYPE;
+                        hdr.tandem.v1 = 32w0;
+                        hdr.tandem.v3 = 1w0;
+                        hdr.tandem.v13 = 1w0;
+                        hdr.tandem.v14 = 1w0;
+                        hdr.tandem.v23 = 1w0;
+                        hdr.tandem.v35 = 16w0;
+                        hdr.tandem.v36 = 16w0;
+                        hdr.tandem.v37 = 8w0;
+                        hdr.tandem.v47 = 1w0;
+                        hdr.tandem.v51 = 1w0;
+                        hdr.tandem.v55 = 1w0;
+                        hdr.tandem.v59 = 1w0;
+                        hdr.tandem.v234 = 1w0;
+                        hdr.tandem.fate = 17w0;
+                        hdr.tandem.v61 = 8w0;
+                        hdr.tandem.v66 = 1w0;
+                        hdr.tandem.v74 = 1w0;
+                        hdr.tandem.v85 = 1w0;
+                        hdr.tandem.v93 = 1w0;
+                        hdr.tandem.v100 = 1w0;
+                        hdr.tandem.v106 = 1w0;
+                        hdr.tandem.v109 = 1w0;
+                        hdr.tandem.v141 = 1w0;
+                        hdr.tandem.v152 = 1w0;
+                        hdr.tandem.v158 = 1w0;
+                        hdr.tandem.v162 = 1w0;
+                        hdr.tandem.pad = 3w0;
+                        ig_tm_md.ucast_egress_port = TANDEM_SERVER_PORT;
+                        exit;
                     }
                 }
             }

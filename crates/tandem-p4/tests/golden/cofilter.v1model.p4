@@ -124,6 +124,10 @@ struct meta_t {
     bit<32> table__class_slot;
     bit<32> table__class_i;
     bit<32> table__class_c;
+    bit<48> table__class_now;
+    bit<48> table__class_tv;
+    bit<1> table__class_stale;
+    bit<1> table__class_fresh;
     bit<1> visible;
     bit<1> wb_hit;
     bit<16> in_port;
@@ -311,14 +315,15 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
     register<bit<32> >(32w1) open_from;
     register<bit<32> >(32w1) other_allowed_0;
     register<bit<32> >(32w1) other_allowed_1;
-    register<bit<32> >(32w0x40000) table__class_w0;
-    register<bit<32> >(32w0x40000) table__class_w1;
-    register<bit<32> >(32w0x40000) table__class_w2;
-    register<bit<32> >(32w0x40000) table__class_w3;
-    register<bit<48> >(32w0x40000) table__class_t0;
-    register<bit<48> >(32w0x40000) table__class_t1;
-    register<bit<48> >(32w0x40000) table__class_t2;
-    register<bit<48> >(32w0x40000) table__class_t3;
+    register<bit<32> >(32w0x20000) table__class_w0;
+    register<bit<32> >(32w0x20000) table__class_w1;
+    register<bit<32> >(32w0x20000) table__class_w2;
+    register<bit<32> >(32w0x20000) table__class_w3;
+    register<bit<48> >(32w0x20000) table__class_t0;
+    register<bit<48> >(32w0x20000) table__class_t1;
+    register<bit<48> >(32w0x20000) table__class_t2;
+    register<bit<48> >(32w0x20000) table__class_t3;
+    const bit<48> table__class_ttl = 48w0x11e1a2ff;
     action table__class_col_alt(bit<8> way, bit<32> slot) {
         meta.table__class_alt = 1w1;
         meta.table__class_way = way;
@@ -472,42 +477,99 @@ control TandemIngress(inout headers_t hdr, inout meta_t meta, inout standard_met
                     meta.tmp1_32 = 1w0;
                     meta.tmp8_4 = 8w0;
                     meta.table__class_alt = 1w0;
+                    meta.table__class_now = standard_metadata.ingress_global_timestamp;
+                    meta.table__class_stale = 1w0;
                     table__class_col.apply();
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h0[17:0]);
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h0[16:0]);
                     if ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w0)) {
                         table__class_w0.read(meta.table__class_c, meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
-                            meta.tmp1_32 = 1w1;
-                            table__class_t0.write(meta.table__class_i, standard_metadata.ingress_global_timestamp);
-                            meta.tmp8_4 = meta.table__class_c[7:0];
+                            table__class_t0.read(meta.table__class_tv, meta.table__class_i);
+                            if ((meta.table__class_now - meta.table__class_tv) <= table__class_ttl) {
+                                meta.tmp1_32 = 1w1;
+                                table__class_t0.write(meta.table__class_i, meta.table__class_now);
+                                meta.tmp8_4 = meta.table__class_c[7:0];
+                            } else {
+                                meta.table__class_stale = 1w1;
+                            }
                         }
                     }
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h1[17:0]);
-                    if ((meta.tmp1_32 == 1w0) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w1))) {
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h1[16:0]);
+                    if (((meta.tmp1_32 == 1w0) && (meta.table__class_stale == 1w0)) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w1))) {
                         table__class_w1.read(meta.table__class_c, meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
-                            meta.tmp1_32 = 1w1;
-                            table__class_t1.write(meta.table__class_i, standard_metadata.ingress_global_timestamp);
-                            meta.tmp8_4 = meta.table__class_c[7:0];
+                            table__class_t1.read(meta.table__class_tv, meta.table__class_i);
+                            if ((meta.table__class_now - meta.table__class_tv) <= table__class_ttl) {
+                                meta.tmp1_32 = 1w1;
+                                table__class_t1.write(meta.table__class_i, meta.table__class_now);
+                                meta.tmp8_4 = meta.table__class_c[7:0];
+                            } else {
+                                meta.table__class_stale = 1w1;
+                            }
                         }
                     }
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h2[17:0]);
-                    if ((meta.tmp1_32 == 1w0) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w2))) {
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h2[16:0]);
+                    if (((meta.tmp1_32 == 1w0) && (meta.table__class_stale == 1w0)) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w2))) {
                         table__class_w2.read(meta.table__class_c, meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
-                            meta.tmp1_32 = 1w1;
-                            table__class_t2.write(meta.table__class_i, standard_metadata.ingress_global_timestamp);
-                            meta.tmp8_4 = meta.table__class_c[7:0];
+                            table__class_t2.read(meta.table__class_tv, meta.table__class_i);
+                            if ((meta.table__class_now - meta.table__class_tv) <= table__class_ttl) {
+                                meta.tmp1_32 = 1w1;
+                                table__class_t2.write(meta.table__class_i, meta.table__class_now);
+                                meta.tmp8_4 = meta.table__class_c[7:0];
+                            } else {
+                                meta.table__class_stale = 1w1;
+                            }
                         }
                     }
-                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h3[17:0]);
-                    if ((meta.tmp1_32 == 1w0) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w3))) {
+                    meta.table__class_i = (meta.table__class_alt == 1w1) ? meta.table__class_slot : ((bit<32>) meta.table__class_h3[16:0]);
+                    if (((meta.tmp1_32 == 1w0) && (meta.table__class_stale == 1w0)) && ((meta.table__class_alt == 1w0) || (meta.table__class_way == 8w3))) {
                         table__class_w3.read(meta.table__class_c, meta.table__class_i);
                         if (meta.table__class_c[23:8] == meta.table__class_fp) {
-                            meta.tmp1_32 = 1w1;
-                            table__class_t3.write(meta.table__class_i, standard_metadata.ingress_global_timestamp);
-                            meta.tmp8_4 = meta.table__class_c[7:0];
+                            table__class_t3.read(meta.table__class_tv, meta.table__class_i);
+                            if ((meta.table__class_now - meta.table__class_tv) <= table__class_ttl) {
+                                meta.tmp1_32 = 1w1;
+                                table__class_t3.write(meta.table__class_i, meta.table__class_now);
+                                meta.tmp8_4 = meta.table__class_c[7:0];
+                            } else {
+                                meta.table__class_stale = 1w1;
+                            }
                         }
+                    }
+                    if (meta.table__class_stale == 1w1) {
+                        hdr.tandem.setValid();
+                        hdr.tandem.tag = 8w3;
+                        hdr.tandem.orig_ethertype = hdr.eth.ethertype;
+                        hdr.eth.ethertype = TANDEM_ETHERTYPE;
+                        hdr.tandem.v1 = 32w0;
+                        hdr.tandem.v3 = 1w0;
+                        hdr.tandem.v13 = 1w0;
+                        hdr.tandem.v14 = 1w0;
+                        hdr.tandem.v23 = 1w0;
+                        hdr.tandem.v35 = 16w0;
+                        hdr.tandem.v36 = 16w0;
+                        hdr.tandem.v37 = 8w0;
+                        hdr.tandem.v47 = 1w0;
+                        hdr.tandem.v51 = 1w0;
+                        hdr.tandem.v55 = 1w0;
+                        hdr.tandem.v59 = 1w0;
+                        hdr.tandem.v234 = 1w0;
+                        hdr.tandem.fate = 17w0;
+                        hdr.tandem.v61 = 8w0;
+                        hdr.tandem.v66 = 1w0;
+                        hdr.tandem.v74 = 1w0;
+                        hdr.tandem.v85 = 1w0;
+                        hdr.tandem.v93 = 1w0;
+                        hdr.tandem.v100 = 1w0;
+                        hdr.tandem.v106 = 1w0;
+                        hdr.tandem.v109 = 1w0;
+                        hdr.tandem.v141 = 1w0;
+                        hdr.tandem.v152 = 1w0;
+                        hdr.tandem.v158 = 1w0;
+                        hdr.tandem.v162 = 1w0;
+                        hdr.tandem.pad = 3w0;
+                        standard_metadata.egress_spec = TANDEM_SERVER_PORT;
+                        exit;
                     }
                 }
             }
