@@ -467,9 +467,9 @@ fn a_register_action_on_something_else_is_an_error() {
     let src = REGISTER_ACTION
         .replace("WRITE", "c + 32w1")
         .replace("(counts) bump", "(nothing) bump");
-    let err = Switch::from_source(&src)
-        .err()
-        .expect("refused")
-        .to_string();
+    let Err(err) = Switch::from_source(&src) else {
+        panic!("refused")
+    };
+    let err = err.to_string();
     assert!(err.contains("`nothing` is not a Register"), "{err}");
 }
