@@ -200,6 +200,12 @@ impl<'a> Cx<'a> {
                 }
                 vec![]
             }
+            DeclKind::Extern { name, text } if self.tna && text.starts_with("RegisterAction") => {
+                if let Some(o) = self.register_action(d.span, name, text) {
+                    self.bind(name, o);
+                }
+                vec![]
+            }
             _ => {
                 let s = Stmt {
                     span: d.span,

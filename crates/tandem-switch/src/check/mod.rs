@@ -18,6 +18,7 @@ use tandem_p4_syntax::*;
 
 mod blocks;
 mod expr;
+mod register_action;
 mod stmt;
 mod tna;
 
@@ -111,6 +112,8 @@ enum Obj {
         algo: Algo,
         width: u32,
     },
+    /// A TNA `RegisterAction` (`register_action`).
+    RegisterAction(Rc<register_action::RegAction>),
     /// A TNA `Meter`: the meter array and its (red, yellow, green) colour values.
     TnaMeter {
         meter: u32,

@@ -478,6 +478,11 @@ impl<'a> Cx<'a> {
                             m: mask(w),
                         }])
                     }
+                    (Obj::RegisterAction(ra), "execute") => {
+                        // the result unused: read, body and write-back land in `pre`
+                        self.execute_register_action(e.span, &ra, args)?;
+                        Ok(vec![])
+                    }
                     (Obj::Counter(c), "count") => {
                         nargs(self, 1)?;
                         let (idx, it) = self.expr(&args[0])?;

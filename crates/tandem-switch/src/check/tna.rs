@@ -596,6 +596,10 @@ impl<'a> Cx<'a> {
                 });
                 Ok((Ex::Slot(t), Ty::Bit(*width)))
             }
+            (Obj::RegisterAction(ra), "execute") => {
+                let ra = ra.clone();
+                self.execute_register_action(span, &ra, args)
+            }
             (Obj::TnaMeter { meter, colors }, "execute") => {
                 let idx = index(self)?;
                 // the engine's colour (0 green, 1 yellow, 2 red), then the program's values
