@@ -203,6 +203,20 @@ fn compile_run_and_check_offloaded() {
         "40",
     ]));
     assert!(text.contains("PASS"), "{text}");
+    // `check` constrains the profile to TNA as `compile` does: a frame-length read (which
+    // TNA's ingress cannot make) is planned on the server, not refused by the P4 back end.
+    let nf = std::path::Path::new(env!("CARGO_MANIFEST_DIR")).join("tests/nfs/bylength.cc");
+    let text = ok(&tandem(&[
+        "check",
+        nf.to_str().unwrap(),
+        "--target",
+        "tna",
+        "--workload",
+        "enterprise",
+        "--flows",
+        "20",
+    ]));
+    assert!(text.contains("PASS"), "{text}");
 }
 
 /// Issue 24's panics and silent results: each is now an error that says what to do, or the

@@ -156,12 +156,15 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     let arch = Arch::from_name(&args.target)?;
     let given = super::partition::load_profile(&args.profile)?;
     let module = super::partition::load_module(&args.nf)?;
-    let profile = super::partition::compressed_profile(
+    let mut profile = super::partition::compressed_profile(
         &args.layout,
         &module,
         &given,
         Some(arch == Arch::Tna),
     )?;
+    // What the architecture cannot do on the switch (TNA: no frame length in ingress) is
+    // planned on the server, as `compile` plans it.
+    arch.constrain(&mut profile);
     let pools = args.layout.parse_pool(&module, &given)?;
     let bundle = compile_bundle(
         &module,
