@@ -35,7 +35,8 @@
 //! `execute(i)` (BMv2's two-rate three-colour marker; the colour values default to
 //! `MeterColor_t`: GREEN 0, YELLOW 1, RED 3); `Counter<W, I>(n, CounterType_t.*)` with
 //! `count(i)`; `DirectCounter<W>(CounterType_t.*)` named by a table's `counters` property;
-//! tables with `idle_timeout = true` age. Anything else is refused with a diagnostic.
+//! tables with `idle_timeout = true` age; `RegisterAction<T, I, U>(reg)` with `execute(i)`
+//! (`check::register_action`). Anything else is refused with a diagnostic.
 
 use super::*;
 
