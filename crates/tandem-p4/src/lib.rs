@@ -38,6 +38,7 @@ pub mod reuse;
 pub use tandem_partition::view;
 pub mod walk;
 
+pub use lower::fold_mem;
 pub use lower::{FoldCut, INGRESS, WRITE_BACK_SIZE};
 pub use manifest::Manifest;
 
@@ -384,7 +385,31 @@ pub fn self_check_folded(text: &str, fold_port: u16) -> Result<(), P4Error> {
     }
 }
 
-/// The compile note of an emitted fold: stages per gress and bytes per boundary.
+/// The memory part of the fold note: blocks per gress and the pipe's blocks.
+fn fold_memory_note(cut: &lower::FoldCut) -> String {
+    let per: Vec<String> = cut
+        .memory
+        .iter()
+        .map(|m| format!("{}/{}", m.sram, m.tcam))
+        .collect();
+    let pipe = match cut.pipe_memory {
+        Some(p) if p.tcam == u64::MAX => format!("a pipe {} SRAM blocks", p.sram),
+        Some(p) => format!("a pipe {}/{}", p.sram, p.tcam),
+        None => "pipe memory unbounded".into(),
+    };
+    format!(
+        "memory (SRAM/TCAM blocks) per gress ingress0/egress1/ingress1 {} ({pipe}; ingress0 \
+         has pipe 0, egress1 + ingress1 share pipe 1){}",
+        per.join(", "),
+        if cut.moved_for_memory {
+            "; the first cut moved earlier for ingress 0's memory"
+        } else {
+            ""
+        }
+    )
+}
+
+/// The compile note of an emitted fold: stages and memory per gress, bytes per boundary.
 fn fold_note(cut: &lower::FoldCut, info: &fold::FoldInfo, port: u16) -> String {
     let stages: Vec<String> = cut.stages.iter().map(u64::to_string).collect();
     let bytes: Vec<String> = info
@@ -394,7 +419,7 @@ fn fold_note(cut: &lower::FoldCut, info: &fold::FoldInfo, port: u16) -> String {
         .collect();
     format!(
         "pipeline folding emitted (TNA, two pipes, loopback port {}): stages per gress \
-         ingress0/egress1/ingress1 {} of {}{}; egress0 runs no NF statement; bridged {}",
+         ingress0/egress1/ingress1 {} of {}{}; {}; egress0 runs no NF statement; bridged {}",
         port,
         stages.join("/"),
         cut.budget,
@@ -403,6 +428,7 @@ fn fold_note(cut: &lower::FoldCut, info: &fold::FoldInfo, port: u16) -> String {
         } else {
             ""
         },
+        fold_memory_note(cut),
         bytes.join(", ")
     )
 }

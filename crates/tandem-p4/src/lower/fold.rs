@@ -31,6 +31,7 @@ use tandem_ir::{Block, StateId, Value};
 use tandem_p4_syntax::{BinOp, Stmt, StmtKind};
 use tandem_partition::Partition;
 
+use super::fold_mem::{Blocks, MemModel};
 use super::transfer::tandem;
 use super::{meta, Gen, FLAG_REGISTER};
 use crate::build::*;
@@ -62,6 +63,12 @@ pub struct FoldCut {
     /// A piece that did not fit any gress (its chain is longer than a gress), or pieces
     /// left over past ingress 1: the cut still runs them in ingress 1.
     pub overflow: bool,
+    /// SRAM/TCAM blocks per NF gress ([`super::fold_mem`]).
+    pub memory: Vec<Blocks>,
+    /// One pipe's blocks (`None`: the profile does not bound memory).
+    pub pipe_memory: Option<Blocks>,
+    /// Whether ingress 0's memory moved the first cut earlier than its stages would.
+    pub moved_for_memory: bool,
 }
 
 /// `pieces` of a gress, with consecutive pieces of one guarded block merged.
@@ -312,10 +319,11 @@ fn piece_depths(model: &Model<'_>, pieces: &[Piece]) -> (Vec<u64>, Vec<Vec<State
 /// object.
 fn assign_gresses(
     model: &Model<'_>,
+    mem: &MemModel,
     pieces: &[Piece],
     budget: u64,
     first: u64,
-) -> (Vec<usize>, FoldCut) {
+) -> Result<(Vec<usize>, FoldCut), P4Error> {
     let (depth, states) = piece_depths(model, pieces);
     // Cut points that split no written state object's accesses (a read-only state gets one
     // table or register copy per access: `lower::state`).
@@ -335,9 +343,18 @@ fn assign_gresses(
     }
     let allowed = |c: usize| !span.values().any(|&(a, b)| a < c && c <= b);
     let mut cuts: Vec<usize> = Vec::new();
+    let mut moved_for_memory = false;
     loop {
         let gress = gresses(&cuts, pieces.len());
-        let (used, bad) = stage_use(&depth, &gress, budget, first, cuts.len());
+        let (used, stage_bad) = stage_use(&depth, &gress, budget, first, cuts.len());
+        let mem_bad = mem.first_over(&states, &gress, cuts.len());
+        if mem_bad.is_some_and(|m| stage_bad.is_none_or(|s| m < s)) {
+            moved_for_memory = true;
+        }
+        let bad = match (stage_bad, mem_bad) {
+            (Some(a), Some(b)) => Some(a.min(b)),
+            (a, b) => a.or(b),
+        };
         let next = bad.filter(|_| cuts.len() < NF_GRESSES - 1).and_then(|u| {
             let start = cuts.last().copied().unwrap_or(0);
             (start + 1..=u)
@@ -349,14 +366,21 @@ fn assign_gresses(
             Some(c) => cuts.push(c),
             None => {
                 let overflow = used.iter().any(|&s| s > budget);
-                return (
+                let memory = mem.gress_memory(&states, &gress);
+                if let Some(why) = mem.over(&memory) {
+                    return Err(P4Error::BadPlan(format!("pipeline folding: {why}")));
+                }
+                return Ok((
                     gress,
                     FoldCut {
                         stages: used,
                         budget,
                         overflow,
+                        memory,
+                        pipe_memory: mem.pipe,
+                        moved_for_memory,
                     },
-                );
+                ));
             }
         }
     }
@@ -466,9 +490,10 @@ impl Gen<'_, '_> {
                 .map(|(n, b)| Piece::Post(n, b)),
         );
         let model = self.stage_model();
+        let mem = MemModel::new(self.view.module, self.view.plan, budget);
         let visible = self.manifest.visibility_flag.is_some();
         let first = 1 + u64::from(visible);
-        let (gress, cut) = assign_gresses(&model, &pieces, budget, first);
+        let (gress, cut) = assign_gresses(&model, &mem, &pieces, budget, first)?;
         let mut by_gress: Vec<Vec<Piece>> = vec![Vec::new(); NF_GRESSES];
         for (p, g) in pieces.into_iter().zip(gress) {
             by_gress[g].push(p);

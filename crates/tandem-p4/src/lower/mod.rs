@@ -48,6 +48,7 @@ mod alpm;
 mod digest;
 mod dispatch;
 mod fold;
+pub mod fold_mem;
 pub use dispatch::with_server_field;
 pub use fold::{FoldCut, FOLD_MARK, NF_GRESSES};
 mod hashed;
