@@ -54,6 +54,7 @@ pub mod counters;
 pub mod digest;
 mod evaluate;
 mod explain;
+pub mod fold_scale;
 pub mod hashed;
 pub mod html;
 pub mod labels;

@@ -216,6 +216,11 @@ pub fn run(args: Args) -> anyhow::Result<()> {
         .cloned()
         .collect();
     pool_lines.extend(args.layout.pool_report(&module, &given, &p4.manifest)?);
+    if let Some(r) =
+        super::partition::fold_scale_report(&args.layout, &module, &given, &p4.manifest)?
+    {
+        pool_lines.extend(r.lines().map(str::to_string));
+    }
     for line in &pool_lines {
         eprintln!("note: {line}");
         compression.push_str(line);

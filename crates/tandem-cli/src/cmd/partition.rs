@@ -492,3 +492,43 @@ pub fn run(args: Args) -> anyhow::Result<()> {
     }
     Ok(())
 }
+
+/// The emitted fold's gresses at the `--compress` scale ([`tandem_partition::fold_scale`]),
+/// when `--compress` is given and `manifest` is a folded program's: the main-table copies of
+/// each gress come from the manifest's qualified table names (`TandemEgress_p1.vm_nc4_0`).
+pub fn fold_scale_report(
+    layout: &LayoutArgs,
+    module: &tandem_ir::Module,
+    profile: &TargetProfile,
+    manifest: &tandem_p4::Manifest,
+) -> anyhow::Result<Option<String>> {
+    use tandem_p4::manifest::TableRole;
+    let (Some(scale), Some(_)) = (&layout.compress, manifest.fold_port) else {
+        return Ok(None);
+    };
+    let scale = tandem_partition::compress::Scale::parse(scale)?;
+    let c = match tandem_partition::compress::compress(module, profile, &scale) {
+        Err(tandem_partition::compress::CompressError::Unbounded) => return Ok(None),
+        r => r?,
+    };
+    let mut copies = vec![std::collections::BTreeMap::<String, u64>::new(); 3];
+    for t in &manifest.tables {
+        let counted = matches!(
+            t.role,
+            TableRole::Main | TableRole::Digest | TableRole::AlpmBucket | TableRole::Pooled
+        );
+        let gress = t.name.split_once('.').and_then(|(ctl, _)| {
+            tandem_p4::fold::GRESSES[..3]
+                .iter()
+                .position(|(n, _, _)| *n == ctl)
+        });
+        if let (true, Some(g)) = (counted, gress) {
+            for s in t.state.split('+') {
+                *copies[g].entry(s.to_string()).or_default() += 1;
+            }
+        }
+    }
+    Ok(Some(tandem_partition::fold_scale::emitted_report(
+        &c, profile, &copies,
+    )))
+}
