@@ -268,5 +268,22 @@ fn compress_says_what_is_emitted_and_what_is_modelled_only() {
     );
     let p4 = std::fs::read_to_string(dir.join("switch.p4")).unwrap();
     assert!(p4.contains("Switch(pipe0, pipe1) main;"), "{p4}");
+    // The report shows the emitted gresses' memory (the plan's sizes, within a pipe) and
+    // the emitted cut at the --compress scale (whole tables: over a pipe) next to
+    // compress's modelled placement.
+    let report = std::fs::read_to_string(dir.join("report.txt")).unwrap();
+    assert!(
+        report.contains("memory (SRAM/TCAM blocks) per gress ingress0/egress1/ingress1"),
+        "{report}"
+    );
+    assert!(report.contains("placement (fits):"), "{report}");
+    assert!(
+        report.contains("emitted fold at this scale (whole tables"),
+        "{report}"
+    );
+    assert!(
+        report.contains("OVER: does not fit one pipe at this scale"),
+        "{report}"
+    );
     let _ = std::fs::remove_dir_all(&dir);
 }

@@ -333,3 +333,55 @@ fn compression_that_folds_plans_on_the_folded_profile() {
     let c = compress(&module(), &f, &sailfish_scale()).unwrap();
     assert_eq!(c.profile(&f), f);
 }
+
+/// The emitted fold at the compression's scale (`fold_scale`): whole tables per gress,
+/// summed per pipe. At Sailfish scale one whole vm_nc4 (1,465 SRAM blocks) is more than a
+/// pipe (960), so a cut holding it is OVER whatever gress holds it; a cut with only the
+/// small tables fits. Negative control: the same tables counted in one gress of pipe 0
+/// instead of spread over both pipes changes the pipe sums.
+#[test]
+fn emitted_fold_at_scale_counts_whole_tables_per_pipe() {
+    use std::collections::BTreeMap;
+    use tandem_partition::fold_scale::{emitted_memory, emitted_report, pipe_use};
+    let p = TargetProfile::builtin("tofino1").unwrap();
+    let c = compress(&module(), &p, &sailfish_scale()).unwrap();
+    let held = |names: &[(&str, u64)]| -> BTreeMap<String, u64> {
+        names.iter().map(|(n, k)| (n.to_string(), *k)).collect()
+    };
+    let copies = vec![
+        held(&[("routes4", 1)]),
+        held(&[("vm_nc4", 1), ("routes6", 1), ("vm_nc6", 1)]),
+        BTreeMap::new(),
+    ];
+    let per = emitted_memory(&c, &p, &copies);
+    let whole = |n: &str| {
+        c.config
+            .tables
+            .iter()
+            .find(|t| t.name == n)
+            .unwrap()
+            .mem(&p, 1)
+    };
+    assert_eq!(per[0].len(), 1);
+    assert_eq!(per[0][0].2, whole("routes4"));
+    let pipes = pipe_use(&per);
+    assert_eq!(pipes[0], whole("routes4"));
+    assert_eq!(
+        pipes[1],
+        whole("vm_nc4") + whole("routes6") + whole("vm_nc6")
+    );
+    assert!(pipes[1].sram_blocks > 960, "{pipes:?}");
+    let text = emitted_report(&c, &p, &copies);
+    assert!(text.contains("pipe 1: SRAM"), "{text}");
+    assert!(text.contains("OVER"), "{text}");
+    // Two copies cost twice one.
+    let two = emitted_memory(&c, &p, &[held(&[("routes4", 2)])]);
+    assert_eq!(two[0][0].2.tcam_blocks, 2 * whole("routes4").tcam_blocks);
+    // Negative control: everything counted in ingress 0 (pipe 0).
+    let wrong = vec![
+        held(&[("routes4", 1), ("vm_nc4", 1), ("routes6", 1), ("vm_nc6", 1)]),
+        BTreeMap::new(),
+        BTreeMap::new(),
+    ];
+    assert_ne!(pipe_use(&emitted_memory(&c, &p, &wrong)), pipes);
+}
