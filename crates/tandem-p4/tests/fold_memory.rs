@@ -199,6 +199,7 @@ fn smaller_per_stage_sram_moves_the_first_cut_or_refuses() {
     let plan_x = plan("xgw", &small);
     match generate_for(&plan_x, Arch::Tna) {
         Err(P4Error::BadPlan(why)) => {
+            eprintln!("xgw, 40 SRAM blocks a stage: {why}");
             assert!(why.contains("pipe 1 (egress 1 SRAM"), "{why}");
             assert!(why.contains("a pipe has SRAM 480"), "{why}");
         }
