@@ -13,7 +13,7 @@
 //! modelled (compress, split tables):      emitted cut at this scale (whole tables):
 //!   ingress 0  my6                          ingress 0  my6 x1, routes4 x1
 //!   egress 1   routes4 vm_nc4 routes6 ...   egress 1   routes4 x1, vm_nc4 x2, ...
-//!   pipe 1: SRAM 959/960                    pipe 1: SRAM 3,393/960  OVER
+//!   pipe 1: SRAM 959/960                    pipe 1: SRAM 3,391/960  OVER
 //! ```
 
 use std::collections::BTreeMap;

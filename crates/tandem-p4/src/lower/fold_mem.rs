@@ -17,10 +17,11 @@
 //! lookups stay in order); when pipe 1 is still overfilled, the fold is refused.
 //!
 //! ```text
-//! before (stages only):                 after (stages and memory, pipe = 960 SRAM blocks):
-//! ingress0  12 stages  SRAM 1000  OVER   ingress0   9 stages  SRAM 400
-//! egress1   11 stages  SRAM  200         egress1   12 stages  SRAM 800 (+ ingress1 <= 960)
-//! ingress1   1 stage   SRAM    0         ingress1   3 stages  SRAM   0
+//! mazunat on tofino1 with 15 SRAM blocks a stage (a pipe: 12 x 15 = 180 blocks)
+//! before (stages only):                   after (stages and memory):
+//! ingress0  10 stages  SRAM 186  OVER      ingress0   6 stages  SRAM 179
+//! egress1    0 stages  SRAM   0            egress1    4 stages  SRAM   7 (+ ingress1 <= 180)
+//! ingress1   1 stage   SRAM   0            ingress1   1 stage   SRAM   0
 //! ```
 
 use std::collections::HashMap;
