@@ -18,7 +18,7 @@
 //!
 //! ```text
 //! mazunat on tofino1 with 15 SRAM blocks a stage (a pipe: 12 x 15 = 180 blocks)
-//! before (stages only):                   after (stages and memory):
+//! before (tofino1, 80 a stage: no move):  after (15 a stage: memory moves the cut):
 //! ingress0  10 stages  SRAM 186  OVER      ingress0   6 stages  SRAM 179
 //! egress1    0 stages  SRAM   0            egress1    4 stages  SRAM   7 (+ ingress1 <= 180)
 //! ingress1   1 stage   SRAM   0            ingress1   1 stage   SRAM   0
