@@ -114,6 +114,27 @@ fn negative_control_ignored_drop_ctl_fails_the_check() {
     );
 }
 
+/// A folded program cannot yet send a packet to the server whole from the middle of the
+/// path (an `exit` that does not drop), which cofilter's hashed storage does when a slot's
+/// hit time is stale: compiling it folded is a clear error, not a wrong program.
+#[test]
+fn a_folded_send_whole_is_refused_with_a_clear_error() {
+    let folded = tandem_partition::TargetProfile::builtin("tofino1")
+        .and_then(|p| p.folded())
+        .expect("tofino1 folds");
+    let err = compile_bundle(
+        &module("cofilter"),
+        &folded,
+        &tandem_partition::PartitionOptions::default(),
+        &tna(),
+        None,
+    )
+    .err()
+    .map(|e| format!("{e:#}"))
+    .expect("cofilter folded is refused");
+    assert!(err.contains("exit"), "{err}");
+}
+
 /// Folded programs (`--profile tofino1:folded`, two pipes, ingress 0 -> egress 1 ->
 /// loopback -> ingress 1 -> egress 0) pass `check`; negative control: the same bundle
 /// without its fold port in the manifest (so the switch has no loopback port) fails.
@@ -122,7 +143,7 @@ fn folded_programs_pass_check_and_need_the_loopback_port() {
     let mut failures = Vec::new();
     for &(nf, addr, workload) in &[
         ("minilb", Addr::Lb, "enterprise"),
-        ("cofilter", Addr::Plain, "datamining"),
+        ("statefilter", Addr::Plain, "datamining"),
         ("firewall", Addr::Plain, "enterprise"),
         ("mazunat", Addr::Nat, "enterprise"),
     ] {
