@@ -39,7 +39,7 @@ use tandem_p4_syntax::{
 };
 
 use crate::build::*;
-use crate::lower::{FOLD_MARK, INGRESS, NF_GRESSES};
+use crate::lower::{ctor, tna_deparser_params, tna_egress_params, FOLD_MARK, INGRESS, NF_GRESSES};
 use crate::manifest::Manifest;
 use crate::P4Error;
 
@@ -415,10 +415,6 @@ fn named(d: &Decl, n: &str) -> bool {
     }
 }
 
-fn ctor(n: &str) -> Expr {
-    call(name(n), Vec::new())
-}
-
 fn bad(reason: String) -> P4Error {
     P4Error::Unsupported {
         statement: "pipeline folding".into(),
@@ -627,29 +623,6 @@ fn rename_manifest(
     Ok(())
 }
 
-fn egress_params() -> Vec<Param> {
-    params(&[
-        (Direction::InOut, "headers_t", "hdr"),
-        (Direction::InOut, "meta_t", "meta"),
-        (Direction::In, "egress_intrinsic_metadata_t", "eg_intr_md"),
-        (
-            Direction::In,
-            "egress_intrinsic_metadata_from_parser_t",
-            "eg_prsr_md",
-        ),
-        (
-            Direction::InOut,
-            "egress_intrinsic_metadata_for_deparser_t",
-            "eg_dprsr_md",
-        ),
-        (
-            Direction::InOut,
-            "egress_intrinsic_metadata_for_output_port_t",
-            "eg_oport_md",
-        ),
-    ])
-}
-
 /// `hdr.bridgedK`.
 fn bridged(k: usize) -> Expr {
     member(name("hdr"), &format!("bridged{k}"))
@@ -755,11 +728,6 @@ fn derived_parser(base: &Decl, name_: &str, k: usize, ingress: bool) -> Result<D
 
 /// A deparser emitting `emit_bridged` (if any) before the packet's headers `emits`.
 fn deparser(name_: &str, ingress: bool, emit_bridged: Option<usize>, emits: &[Stmt]) -> Decl {
-    let (ty, n) = if ingress {
-        ("ingress_intrinsic_metadata_for_deparser_t", "ig_dprsr_md")
-    } else {
-        ("egress_intrinsic_metadata_for_deparser_t", "eg_dprsr_md")
-    };
     let mut body: Vec<Stmt> = emit_bridged
         .map(|k| call_stmt(method(name("packet"), "emit", vec![bridged(k)])))
         .into_iter()
@@ -767,12 +735,7 @@ fn deparser(name_: &str, ingress: bool, emit_bridged: Option<usize>, emits: &[St
     body.extend(emits.iter().cloned());
     decl(DeclKind::Control {
         name: name_.into(),
-        params: params(&[
-            (Direction::None, "packet_out", "packet"),
-            (Direction::InOut, "headers_t", "hdr"),
-            (Direction::In, "meta_t", "meta"),
-            (Direction::In, ty, n),
-        ]),
+        params: tna_deparser_params("headers_t", "meta_t", ingress),
         locals: Vec::new(),
         apply: block(body),
     })
@@ -867,7 +830,7 @@ fn gress_controls(
             params: if ingress {
                 ig_params.to_vec()
             } else {
-                egress_params()
+                tna_egress_params("headers_t", "meta_t")
             },
             locals: own,
             apply: block(apply),

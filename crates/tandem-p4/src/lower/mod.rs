@@ -51,6 +51,7 @@ mod fold;
 pub mod fold_mem;
 pub use dispatch::with_server_field;
 pub use fold::{FoldCut, FOLD_MARK, NF_GRESSES};
+pub(crate) use program::{ctor, tna_deparser_params, tna_egress_params};
 mod hashed;
 mod headers;
 mod hits;

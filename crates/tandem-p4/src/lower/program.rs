@@ -79,7 +79,7 @@ impl Gen<'_, '_> {
 }
 
 /// `n()`: a package argument.
-fn ctor(n: &str) -> tandem_p4_syntax::Expr {
+pub(crate) fn ctor(n: &str) -> tandem_p4_syntax::Expr {
     call(name(n), Vec::new())
 }
 
@@ -155,16 +155,7 @@ fn tna_shell(parser: Decl, ingress: Decl, deparser: Vec<Stmt>) -> Vec<Decl> {
     items.push(ingress);
     items.push(control(
         "TandemIngressDeparser",
-        params(&[
-            (Direction::None, "packet_out", "packet"),
-            (Direction::InOut, "headers_t", "hdr"),
-            (Direction::In, "meta_t", "meta"),
-            (
-                Direction::In,
-                "ingress_intrinsic_metadata_for_deparser_t",
-                "ig_dprsr_md",
-            ),
-        ]),
+        tna_deparser_params("headers_t", "meta_t", true),
         deparser,
     ));
     items.push(decl(DeclKind::Parser {
@@ -189,40 +180,12 @@ fn tna_shell(parser: Decl, ingress: Decl, deparser: Vec<Stmt>) -> Vec<Decl> {
     }));
     items.push(control(
         "TandemEgress",
-        params(&[
-            (Direction::InOut, "eg_headers_t", "hdr"),
-            (Direction::InOut, "eg_meta_t", "meta"),
-            (Direction::In, "egress_intrinsic_metadata_t", "eg_intr_md"),
-            (
-                Direction::In,
-                "egress_intrinsic_metadata_from_parser_t",
-                "eg_prsr_md",
-            ),
-            (
-                Direction::InOut,
-                "egress_intrinsic_metadata_for_deparser_t",
-                "eg_dprsr_md",
-            ),
-            (
-                Direction::InOut,
-                "egress_intrinsic_metadata_for_output_port_t",
-                "eg_oport_md",
-            ),
-        ]),
+        tna_egress_params("eg_headers_t", "eg_meta_t"),
         Vec::new(),
     ));
     items.push(control(
         "TandemEgressDeparser",
-        params(&[
-            (Direction::None, "packet_out", "packet"),
-            (Direction::InOut, "eg_headers_t", "hdr"),
-            (Direction::In, "eg_meta_t", "meta"),
-            (
-                Direction::In,
-                "egress_intrinsic_metadata_for_deparser_t",
-                "eg_dprsr_md",
-            ),
-        ]),
+        tna_deparser_params("eg_headers_t", "eg_meta_t", false),
         Vec::new(),
     ));
     items.push(decl(DeclKind::Instantiation {
@@ -243,4 +206,43 @@ fn tna_shell(parser: Decl, ingress: Decl, deparser: Vec<Stmt>) -> Vec<Decl> {
         name: "main".into(),
     }));
     items
+}
+
+/// TNA's egress control parameters over the program's header and metadata types.
+pub(crate) fn tna_egress_params(headers: &str, meta: &str) -> Vec<Param> {
+    params(&[
+        (Direction::InOut, headers, "hdr"),
+        (Direction::InOut, meta, "meta"),
+        (Direction::In, "egress_intrinsic_metadata_t", "eg_intr_md"),
+        (
+            Direction::In,
+            "egress_intrinsic_metadata_from_parser_t",
+            "eg_prsr_md",
+        ),
+        (
+            Direction::InOut,
+            "egress_intrinsic_metadata_for_deparser_t",
+            "eg_dprsr_md",
+        ),
+        (
+            Direction::InOut,
+            "egress_intrinsic_metadata_for_output_port_t",
+            "eg_oport_md",
+        ),
+    ])
+}
+
+/// TNA's deparser parameters (ingress's or egress's intrinsic metadata for the deparser).
+pub(crate) fn tna_deparser_params(headers: &str, meta: &str, ingress: bool) -> Vec<Param> {
+    let (ty, n) = if ingress {
+        ("ingress_intrinsic_metadata_for_deparser_t", "ig_dprsr_md")
+    } else {
+        ("egress_intrinsic_metadata_for_deparser_t", "eg_dprsr_md")
+    };
+    params(&[
+        (Direction::None, "packet_out", "packet"),
+        (Direction::InOut, headers, "hdr"),
+        (Direction::In, meta, "meta"),
+        (Direction::In, ty, n),
+    ])
 }
