@@ -239,60 +239,11 @@ fn intrinsic_structs(arch: Arch) -> Vec<(&'static str, Vec<(&'static str, u32)>)
                 ("priority", 3),
             ],
         )],
-        Arch::Tna => vec![
-            (
-                "ingress_intrinsic_metadata_t",
-                vec![
-                    ("resubmit_flag", 1),
-                    ("packet_version", 2),
-                    ("ingress_port", 9),
-                    ("ingress_mac_tstamp", 48),
-                ],
-            ),
-            (
-                "ingress_intrinsic_metadata_from_parser_t",
-                vec![
-                    ("global_tstamp", 48),
-                    ("global_ver", 32),
-                    ("parser_err", 16),
-                ],
-            ),
-            (
-                "ingress_intrinsic_metadata_for_deparser_t",
-                vec![
-                    ("drop_ctl", 3),
-                    ("digest_type", 3),
-                    ("resubmit_type", 3),
-                    ("mirror_type", 3),
-                ],
-            ),
-            (
-                "ingress_intrinsic_metadata_for_tm_t",
-                vec![
-                    ("ucast_egress_port", 9),
-                    ("bypass_egress", 1),
-                    ("deflect_on_drop", 1),
-                    ("ingress_cos", 3),
-                    ("qid", 7),
-                    ("icos_for_copy_to_cpu", 3),
-                    ("copy_to_cpu", 1),
-                    ("packet_color", 2),
-                    ("disable_ucast_cutthru", 1),
-                    ("enable_mcast_cutthru", 1),
-                    ("mcast_grp_a", 16),
-                    ("mcast_grp_b", 16),
-                    ("level1_mcast_hash", 13),
-                    ("level2_mcast_hash", 13),
-                    ("level1_exclusion_id", 16),
-                    ("level2_exclusion_id", 9),
-                    ("rid", 16),
-                ],
-            ),
-            (
-                "egress_intrinsic_metadata_t",
-                vec![("egress_port", 9), ("pkt_length", 16)],
-            ),
-        ],
+        // Tandem's switch binds TNA to the same list (`tandem_switch::TNA_INTRINSIC`).
+        Arch::Tna => tandem_switch::TNA_INTRINSIC
+            .iter()
+            .map(|&(n, fields)| (n, fields.to_vec()))
+            .collect(),
     }
 }
 

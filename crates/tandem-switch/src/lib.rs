@@ -114,7 +114,7 @@ mod table;
 mod tna;
 
 pub use ageing::AgeList;
-pub use check::Diagnostic;
+pub use check::{Diagnostic, TNA_INTRINSIC};
 pub use entries::{
     apply_commands, apply_entries, parse_commands, parse_entries, parse_value, Command,
     EntriesError,

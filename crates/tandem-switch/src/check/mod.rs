@@ -22,6 +22,8 @@ mod register_action;
 mod stmt;
 mod tna;
 
+pub use tna::INTRINSIC as TNA_INTRINSIC;
+
 /// One problem found in the program.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Diagnostic {

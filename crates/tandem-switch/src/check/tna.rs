@@ -40,8 +40,9 @@
 
 use super::*;
 
-/// Non-padding fields of the intrinsic metadata types (`tofino1_base.p4`).
-const INTRINSIC: &[(&str, &[(&str, u32)])] = &[
+/// Non-padding fields of the intrinsic metadata types (`tofino1_base.p4`); also the
+/// P4 back end's list (`tandem_p4::constraints`), so the two cannot disagree.
+pub const INTRINSIC: &[(&str, &[(&str, u32)])] = &[
     (
         "ingress_intrinsic_metadata_t",
         &[
