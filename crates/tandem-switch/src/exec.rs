@@ -160,29 +160,38 @@ impl<'a> Ctx<'a> {
                 self.extracted == self.emitted
             }
         };
-        if same {
-            // Same headers, same order: the modified packet buffer is the output.
-            self.in_place = true;
-        } else {
-            self.out.clear();
-            for &h in self.emitted.iter() {
-                let hl = &p.headers[h as usize];
-                let b = self.phv[hl.base as usize & PHV_MASK] as usize;
-                if let Some(src) = self.hb.get(b..b + hl.bytes as usize) {
-                    self.out.extend_from_slice(src);
-                }
-            }
-            let payload = self
-                .hb
-                .get(p0 + self.cursor..p0 + self.pkt.len())
-                .unwrap_or(&[]);
-            self.out.extend_from_slice(payload);
-        }
+        // Same headers, same order: the modified packet buffer is the output.
+        self.finish_frame(same);
         Verdict::Forward(self.phv[std.egress_port as usize & PHV_MASK] as u32)
     }
 
     /// The general in-place test of an emit-only deparser (`hs`: header, validity slot), for
     /// programs without a precomputed plan (`deparse`); fills `emitted` when not in place.
+    /// The output frame after the deparser: the packet buffer itself when the deparser
+    /// emitted the extracted headers in order (`same`), else the emitted headers' bytes and
+    /// the payload copied into `out`.
+    pub(crate) fn finish_frame(&mut self, same: bool) {
+        if same {
+            self.in_place = true;
+            return;
+        }
+        let p = self.prog;
+        let p0 = p.scratch_size;
+        self.out.clear();
+        for &h in self.emitted.iter() {
+            let hl = &p.headers[h as usize];
+            let b = self.phv[hl.base as usize & PHV_MASK] as usize;
+            if let Some(src) = self.hb.get(b..b + hl.bytes as usize) {
+                self.out.extend_from_slice(src);
+            }
+        }
+        let payload = self
+            .hb
+            .get(p0 + self.cursor..p0 + self.pkt.len())
+            .unwrap_or(&[]);
+        self.out.extend_from_slice(payload);
+    }
+
     fn deparse_check(&mut self, hs: &[(u32, Slot)]) -> bool {
         let same = crate::deparse::same_general(self.phv, hs, self.extracted);
         if !same {

@@ -146,23 +146,7 @@ impl Ctx<'_> {
         set(self.phv, i.parser_err, err);
         self.exec(code.control);
         self.exec(code.deparser);
-        if self.extracted == self.emitted {
-            self.in_place = true;
-        } else {
-            self.out.clear();
-            for &h in self.emitted.iter() {
-                let hl = &p.headers[h as usize];
-                let b = self.phv[hl.base as usize & PHV_MASK] as usize;
-                if let Some(src) = self.hb.get(b..b + hl.bytes as usize) {
-                    self.out.extend_from_slice(src);
-                }
-            }
-            let payload = self
-                .hb
-                .get(p0 + self.cursor..p0 + self.pkt.len())
-                .unwrap_or(&[]);
-            self.out.extend_from_slice(payload);
-        }
+        self.finish_frame(self.extracted == self.emitted);
         let get = |s: Option<Slot>| s.map_or(0, |s| self.phv[s as usize & PHV_MASK]);
         Some(PassOut {
             drop: get(Some(i.drop_ctl)) & 1 != 0,
