@@ -355,11 +355,10 @@ pub fn generate(plan: &Plan, module: &Module, opts: &P4Options) -> Result<P4Outp
     })
 }
 
-/// A folded program also loads on Tandem's switch (its TNA binding, the fold port as a
-/// loopback port), whose checker resolves every name, type and width of the four gresses.
-pub fn self_check_folded(text: &str, fold_port: u16) -> Result<(), P4Error> {
-    let fail = |line: u32, detail: String| P4Error::SelfCheck {
-        arch: "tna".into(),
+/// The self-check's error at `line` of `text`, quoting the line.
+fn self_check_failure<'t>(text: &'t str, arch: &'t str) -> impl Fn(u32, String) -> P4Error + 't {
+    move |line, detail| P4Error::SelfCheck {
+        arch: arch.into(),
         line,
         source_line: text
             .lines()
@@ -368,7 +367,13 @@ pub fn self_check_folded(text: &str, fold_port: u16) -> Result<(), P4Error> {
             .trim()
             .to_string(),
         detail,
-    };
+    }
+}
+
+/// A folded program also loads on Tandem's switch (its TNA binding, the fold port as a
+/// loopback port), whose checker resolves every name, type and width of the four gresses.
+pub fn self_check_folded(text: &str, fold_port: u16) -> Result<(), P4Error> {
+    let fail = self_check_failure(text, "tna");
     let opts = tandem_switch::CompileOptions {
         loopback: tandem_switch::PortSet::of(&[fold_port]),
         ..tandem_switch::CompileOptions::default()
@@ -443,17 +448,7 @@ impl From<view::BadPlan> for P4Error {
 /// ([`constraints::check_constraints`]) and, for v1model, loads on Tandem's switch (whose
 /// checker resolves every name, type and width). The first problem is an error with its line.
 pub fn self_check(text: &str, arch: Arch) -> Result<(), P4Error> {
-    let fail = |line: u32, detail: String| P4Error::SelfCheck {
-        arch: arch.name().into(),
-        line,
-        source_line: text
-            .lines()
-            .nth((line as usize).wrapping_sub(1))
-            .unwrap_or("")
-            .trim()
-            .to_string(),
-        detail,
-    };
+    let fail = self_check_failure(text, arch.name());
     let program = tandem_p4_syntax::parse_program(text)
         .map_err(|e| fail(e.span.line, format!("does not parse: {e}")))?;
     if let Some(v) = constraints::check_constraints(&program, arch)

@@ -550,13 +550,7 @@ impl Gen<'_, '_> {
             }
         }
         if with_header {
-            let mut to_server = vec![self.set_port(name("TANDEM_SERVER_PORT"))];
-            to_server.extend(self.meter_server_bound());
-            apply.push(if_stmt(
-                is_one(meta("to_server")),
-                to_server,
-                vec![self.fate_stmt()],
-            ));
+            apply.push(self.server_or_fate());
         } else {
             apply.push(self.fate_stmt());
         }

@@ -69,19 +69,21 @@ impl Gen<'_, '_> {
                     Vec::new(),
                 ));
             }
-            let mut to_server = vec![self.set_port(name("TANDEM_SERVER_PORT"))];
-            to_server.extend(self.meter_server_bound());
-            apply.push(if_stmt(
-                is_one(meta("to_server")),
-                to_server,
-                vec![self.fate_stmt()],
-            ));
+            apply.push(self.server_or_fate());
         } else {
             apply.extend(local);
             apply.extend(post);
             apply.push(self.fate_stmt());
         }
         Ok(apply)
+    }
+
+    /// The end of the ingress with a transfer header: to the server port (through the
+    /// control-packet meter, if any) when pre decided so, else the packet's fate.
+    pub(super) fn server_or_fate(&mut self) -> Stmt {
+        let mut to_server = vec![self.set_port(name("TANDEM_SERVER_PORT"))];
+        to_server.extend(self.meter_server_bound());
+        if_stmt(is_one(meta("to_server")), to_server, vec![self.fate_stmt()])
     }
 
     pub(super) fn fate_stmt(&self) -> Stmt {
